@@ -1,0 +1,281 @@
+//! Opening a path (block device, FreeBSD disk, or regular file) and reading it with
+//! positioned, direct I/O.
+
+use super::{AlignedBuf, DeviceInfo, IoMode, Target, TargetKind};
+use crate::clock::{Clock, MonotonicClock};
+use crate::error::ProbeError;
+use std::fs::{File, Metadata};
+use std::io;
+use std::os::unix::fs::{FileExt, FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::path::Path;
+
+/// How a target is to be opened.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OpenOptions {
+    /// Open for reading data (tests), not only for identification: use direct I/O
+    /// and check that it works.
+    pub io: bool,
+}
+
+/// Open a target named as the user gave it: `sim:…`, a path, or a short device name
+/// retried under /dev/ (as diskinfo does for names not starting with `/`).
+pub fn open(name: &str, opts: &OpenOptions) -> Result<Box<dyn Target>, ProbeError> {
+    if name.starts_with("sim:") {
+        return Ok(Box::new(super::sim::SimTarget::open(name)?));
+    }
+    let (path, meta) = resolve(name)?;
+    let kind = classify(&path, &meta)?;
+    let file = open_file(&path, kind, opts.io)?;
+    let mut info = DeviceInfo::new(name, &path, kind);
+    match kind {
+        TargetKind::File => describe_file(&meta, &mut info),
+        _ => describe_disk(&file, &path, &mut info)?,
+    }
+    if info.sectors() == 0 {
+        return Err(ProbeError::Empty {
+            path,
+            size: info.media_size_bytes,
+            sector_size: info.sector_size,
+        });
+    }
+    let mut target = FileTarget {
+        file,
+        info,
+        clock: MonotonicClock::new(),
+    };
+    if opts.io {
+        target.ensure_readable()?;
+    }
+    Ok(Box::new(target))
+}
+
+/// Find the path to open and its metadata.
+fn resolve(name: &str) -> Result<(String, Metadata), ProbeError> {
+    match std::fs::metadata(name) {
+        Ok(m) => Ok((name.to_string(), m)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound && !name.starts_with('/') => {
+            let dev = format!("/dev/{name}");
+            match std::fs::metadata(&dev) {
+                Ok(m) => Ok((dev, m)),
+                Err(_) => Err(ProbeError::Open {
+                    path: name.to_string(),
+                    source: e,
+                    hint: Some(format!(
+                        "neither {name} nor {dev} exists; check the name (lsblk lists disks)"
+                    )),
+                }),
+            }
+        }
+        Err(e) => Err(open_error(name, e)),
+    }
+}
+
+fn open_error(path: &str, e: io::Error) -> ProbeError {
+    let hint = match e.kind() {
+        io::ErrorKind::PermissionDenied => {
+            Some("run as root, or as a member of the group that owns the device".to_string())
+        }
+        io::ErrorKind::NotFound => {
+            Some("check the path (lsblk lists disks; sim:hdd is a simulated drive)".to_string())
+        }
+        _ => None,
+    };
+    ProbeError::Open {
+        path: path.to_string(),
+        source: e,
+        hint,
+    }
+}
+
+/// Decide from the file type whether the path can be a disk, before opening it (so a
+/// FIFO is never opened and cannot block).
+fn classify(path: &str, meta: &Metadata) -> Result<TargetKind, ProbeError> {
+    let ft = meta.file_type();
+    let not_a_disk = |what: &str| ProbeError::NotADisk {
+        path: path.to_string(),
+        what: what.to_string(),
+    };
+    if ft.is_file() {
+        Ok(TargetKind::File)
+    } else if ft.is_block_device() {
+        Ok(TargetKind::Disk)
+    } else if ft.is_char_device() {
+        if cfg!(target_os = "freebsd") {
+            Ok(TargetKind::Disk) // FreeBSD disks are character devices; checked by ioctl.
+        } else {
+            Err(not_a_disk("a character device, not a disk"))
+        }
+    } else if ft.is_dir() {
+        Err(not_a_disk("a directory"))
+    } else if ft.is_fifo() {
+        Err(not_a_disk("a FIFO (named pipe)"))
+    } else if ft.is_socket() {
+        Err(not_a_disk("a socket"))
+    } else {
+        Err(not_a_disk("not a regular file or a disk device"))
+    }
+}
+
+fn open_file(path: &str, kind: TargetKind, io: bool) -> Result<File, ProbeError> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    // O_NONBLOCK guards against a path swapped for a FIFO after classify().
+    let mut flags = libc::O_CLOEXEC | libc::O_NONBLOCK;
+    if io && kind == TargetKind::Disk && cfg!(target_os = "linux") {
+        flags |= libc::O_DIRECT;
+    }
+    opts.custom_flags(flags);
+    let file = opts.open(path).map_err(|e| open_error(path, e))?;
+    clear_nonblock(&file).map_err(|e| open_error(path, e))?;
+    if io && kind == TargetKind::File {
+        // Files: try to bypass the page cache; tmpfs and some others refuse.
+        let _ = set_direct(&file, true);
+    }
+    Ok(file)
+}
+
+fn clear_nonblock(file: &File) -> io::Result<()> {
+    use nix::fcntl::{FcntlArg, OFlag, fcntl};
+    let flags = OFlag::from_bits_truncate(fcntl(file, FcntlArg::F_GETFL).map_err(io::Error::from)?);
+    fcntl(file, FcntlArg::F_SETFL(flags - OFlag::O_NONBLOCK)).map_err(io::Error::from)?;
+    Ok(())
+}
+
+/// Turn O_DIRECT on or off on an open file.
+fn set_direct(file: &File, on: bool) -> io::Result<()> {
+    use nix::fcntl::{FcntlArg, OFlag, fcntl};
+    let flags = OFlag::from_bits_truncate(fcntl(file, FcntlArg::F_GETFL).map_err(io::Error::from)?);
+    let new = if on {
+        flags | OFlag::O_DIRECT
+    } else {
+        flags - OFlag::O_DIRECT
+    };
+    fcntl(file, FcntlArg::F_SETFL(new)).map_err(io::Error::from)?;
+    Ok(())
+}
+
+fn is_direct(file: &File) -> bool {
+    use nix::fcntl::{FcntlArg, OFlag, fcntl};
+    fcntl(file, FcntlArg::F_GETFL)
+        .map(|f| OFlag::from_bits_truncate(f).contains(OFlag::O_DIRECT))
+        .unwrap_or(false)
+}
+
+/// A regular file as diskinfo sees it: 512-byte sectors, stripe size = the file
+/// system's preferred block size, no firmware geometry.
+fn describe_file(meta: &Metadata, info: &mut DeviceInfo) {
+    info.sector_size = 512;
+    info.physical_sector_size = 512;
+    info.media_size_bytes = meta.len();
+    info.stripe_size_bytes = meta.blksize();
+    info.stripe_offset_bytes = 0;
+}
+
+fn describe_disk(file: &File, path: &str, info: &mut DeviceInfo) -> Result<(), ProbeError> {
+    #[cfg(target_os = "linux")]
+    let r = super::linux::describe(file, Path::new(path), info);
+    #[cfg(target_os = "freebsd")]
+    let r = super::freebsd::describe(file, Path::new(path), info);
+    #[cfg(not(any(target_os = "linux", target_os = "freebsd")))]
+    let r: io::Result<()> = Err(io::Error::other("disk devices are not supported on this system"));
+    r.map_err(|e| match e.raw_os_error() {
+        Some(libc::ENOTTY) | Some(libc::EINVAL) => ProbeError::NotADisk {
+            path: path.to_string(),
+            what: "a device that does not answer disk ioctls".to_string(),
+        },
+        _ => ProbeError::Describe {
+            path: path.to_string(),
+            msg: crate::error::describe_io(&e),
+        },
+    })?;
+    let _ = (file, path);
+    let ss = info.sector_size;
+    if !(512..=65536).contains(&ss) || !ss.is_power_of_two() {
+        return Err(ProbeError::Describe {
+            path: path.to_string(),
+            msg: format!("unsupported logical sector size {ss} (need a power of two, 512 to 65536)"),
+        });
+    }
+    Ok(())
+}
+
+/// A block device, FreeBSD disk or regular file read with positioned reads.
+struct FileTarget {
+    file: File,
+    info: DeviceInfo,
+    clock: MonotonicClock,
+}
+
+impl FileTarget {
+    /// Settle the I/O mode with one aligned read of the first sector: direct if the
+    /// system accepts it, else buffered with the reason recorded.
+    fn ensure_readable(&mut self) -> Result<(), ProbeError> {
+        let mut buf = AlignedBuf::new(self.info.sector_size as usize);
+        let first = self.file.read_exact_at(&mut buf, 0);
+        let direct = is_direct(&self.file);
+        self.info.io_mode = match (first, direct) {
+            (Ok(()), true) => IoMode::Direct,
+            (Ok(()), false) if cfg!(target_os = "freebsd") && self.info.kind == TargetKind::Disk => {
+                IoMode::Direct // FreeBSD disk devices have no page cache.
+            }
+            (Ok(()), false) => IoMode::Buffered(
+                "the file system refused O_DIRECT (tmpfs does); the page cache is dropped before each test".into(),
+            ),
+            (Err(e), true) if e.raw_os_error() == Some(libc::EINVAL) && self.info.kind == TargetKind::File => {
+                set_direct(&self.file, false).map_err(|e| self.read_error("open", 0, e))?;
+                self.file
+                    .read_exact_at(&mut buf, 0)
+                    .map_err(|e| self.read_error("open", 0, e))?;
+                IoMode::Buffered(format!(
+                    "the file system refused {}-byte direct reads; the page cache is dropped before each test",
+                    self.info.sector_size
+                ))
+            }
+            (Err(e), _) => return Err(self.read_error("first read", 0, e)),
+        };
+        Ok(())
+    }
+
+    fn read_error(&self, test: &str, offset: u64, source: io::Error) -> ProbeError {
+        ProbeError::Io {
+            path: self.info.path.clone(),
+            test: test.to_string(),
+            offset,
+            source,
+        }
+    }
+}
+
+impl Target for FileTarget {
+    fn info(&self) -> &DeviceInfo {
+        &self.info
+    }
+
+    fn clock(&self) -> &dyn Clock {
+        &self.clock
+    }
+
+    fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        self.file.read_exact_at(buf, offset)
+    }
+
+    fn quiesce(&mut self) -> io::Result<()> {
+        // SAFETY: sync() takes no arguments and cannot fail.
+        unsafe { libc::sync() };
+        if matches!(self.info.io_mode, IoMode::Buffered(_)) {
+            drop_cache(&self.file)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(any(target_os = "linux", target_os = "freebsd"))]
+fn drop_cache(file: &File) -> io::Result<()> {
+    use nix::fcntl::{PosixFadviseAdvice, posix_fadvise};
+    posix_fadvise(file, 0, 0, PosixFadviseAdvice::POSIX_FADV_DONTNEED).map_err(io::Error::from)
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "freebsd")))]
+fn drop_cache(_file: &File) -> io::Result<()> {
+    Ok(())
+}

@@ -1,0 +1,10 @@
+//! seekprobe: measure how a disk really behaves — seek times, zone transfer rates,
+//! command overhead — with FreeBSD `diskinfo -tv`'s exact output where users expect it.
+//!
+//! The data flows one way: command line → [`config::Config`] → [`device::Target`] →
+//! pure plans ([`probe`]) → the [`engine`] executes them against a [`clock::Clock`] →
+//! plain results ([`results`]) → reporters ([`report`]), which never measure.
+
+pub mod clock;
+pub mod device;
+pub mod error;
