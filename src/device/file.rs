@@ -177,7 +177,9 @@ fn describe_disk(file: &File, path: &str, info: &mut DeviceInfo) -> Result<(), P
     #[cfg(target_os = "freebsd")]
     let r = super::freebsd::describe(file, Path::new(path), info);
     #[cfg(not(any(target_os = "linux", target_os = "freebsd")))]
-    let r: io::Result<()> = Err(io::Error::other("disk devices are not supported on this system"));
+    let r: io::Result<()> = Err(io::Error::other(
+        "disk devices are not supported on this system",
+    ));
     r.map_err(|e| match e.raw_os_error() {
         Some(libc::ENOTTY) | Some(libc::EINVAL) => ProbeError::NotADisk {
             path: path.to_string(),
@@ -193,7 +195,9 @@ fn describe_disk(file: &File, path: &str, info: &mut DeviceInfo) -> Result<(), P
     if !(512..=65536).contains(&ss) || !ss.is_power_of_two() {
         return Err(ProbeError::Describe {
             path: path.to_string(),
-            msg: format!("unsupported logical sector size {ss} (need a power of two, 512 to 65536)"),
+            msg: format!(
+                "unsupported logical sector size {ss} (need a power of two, 512 to 65536)"
+            ),
         });
     }
     Ok(())

@@ -1,0 +1,234 @@
+//! Pure plans: which operations a test performs, as functions of the device's size
+//! and sector size alone. No I/O, no clock.
+//!
+//! A [`Plan`] is a list of named [`Phase`]s; each phase has untimed setup operations
+//! (diskinfo's positioning reads) and the timed operations, in order.
+
+pub mod overhead;
+pub mod seek;
+pub mod transfer;
+
+use serde::{Deserialize, Serialize};
+
+/// One mebibyte, diskinfo's transfer unit.
+pub const MIB: u64 = 1 << 20;
+
+/// What an operation does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpKind {
+    /// A positioned read.
+    Read,
+}
+
+/// One positioned operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Op {
+    /// Byte offset, a multiple of the logical sector size.
+    pub offset: u64,
+    /// Length in bytes, a multiple of the logical sector size.
+    pub len: u32,
+    /// What it does.
+    pub kind: OpKind,
+}
+
+impl Op {
+    /// A read of `count` sectors starting at sector `sector`.
+    pub fn read_sectors(sector: u64, count: u32, sector_size: u32) -> Op {
+        Op {
+            offset: sector * u64::from(sector_size),
+            len: count * sector_size,
+            kind: OpKind::Read,
+        }
+    }
+    /// The byte just past this operation.
+    pub fn end(&self) -> u64 {
+        self.offset + u64::from(self.len)
+    }
+}
+
+/// A test, as selected on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TestKind {
+    /// `-c`: I/O command overhead.
+    CommandOverhead,
+    /// `-t`: seek times and transfer rates.
+    SeekTransfer,
+}
+
+impl TestKind {
+    /// The test's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            TestKind::CommandOverhead => "command overhead (-c)",
+            TestKind::SeekTransfer => "seek and transfer (-t)",
+        }
+    }
+}
+
+/// A named, separately timed part of a test (one line of diskinfo's output).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PhaseId {
+    /// 250 alternating one-sector reads at both ends of the device.
+    FullStroke,
+    /// 250 alternating reads half the device apart.
+    HalfStroke,
+    /// 500 alternating reads a quarter of the device apart.
+    QuarterStroke,
+    /// 400 reads one stride apart, forward from the middle.
+    ShortForward,
+    /// 400 reads one stride apart, backward from the middle.
+    ShortBackward,
+    /// 2048 consecutive one-sector reads from sector 0.
+    SeqOuter,
+    /// 2048 consecutive one-sector reads ending at the last sector.
+    SeqInner,
+    /// Sequential 1 MiB reads at the start of the device.
+    Outside,
+    /// Sequential 1 MiB reads around the middle.
+    Middle,
+    /// Sequential 1 MiB reads ending at the end.
+    Inside,
+    /// `-c`: ten sequential 1 MiB reads.
+    OverheadMega,
+    /// `-c`: 20480 reads of sector 0.
+    OverheadSector,
+}
+
+impl PhaseId {
+    /// A short human name, used in messages ("Full stroke", "outside", ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            PhaseId::FullStroke => "Full stroke",
+            PhaseId::HalfStroke => "Half stroke",
+            PhaseId::QuarterStroke => "Quarter stroke",
+            PhaseId::ShortForward => "Short forward",
+            PhaseId::ShortBackward => "Short backward",
+            PhaseId::SeqOuter => "Seq outer",
+            PhaseId::SeqInner => "Seq inner",
+            PhaseId::Outside => "Transfer outside",
+            PhaseId::Middle => "Transfer middle",
+            PhaseId::Inside => "Transfer inside",
+            PhaseId::OverheadMega => "Overhead 10MB block",
+            PhaseId::OverheadSector => "Overhead 20480 sectors",
+        }
+    }
+}
+
+/// One timed phase: untimed setup operations, then the timed operations.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Phase {
+    /// Which phase.
+    pub id: PhaseId,
+    /// Untimed operations run before the pause and the timing start.
+    pub setup: Vec<Op>,
+    /// The timed operations, in order.
+    pub ops: Vec<Op>,
+}
+
+impl Phase {
+    /// All operations of the phase, setup first.
+    pub fn all_ops(&self) -> impl Iterator<Item = &Op> {
+        self.setup.iter().chain(self.ops.iter())
+    }
+    /// Total bytes of the timed operations.
+    pub fn timed_bytes(&self) -> u64 {
+        self.ops.iter().map(|o| u64::from(o.len)).sum()
+    }
+}
+
+/// A whole test: its phases in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// Which test.
+    pub test: TestKind,
+    /// The phases, run in this order.
+    pub phases: Vec<Phase>,
+}
+
+/// Why a device is too small for a test.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TooSmall(pub String);
+
+/// The plan for a test on a device of `media_size` bytes with `sector_size`-byte
+/// logical sectors. Only whole sectors are used.
+pub fn plan(test: TestKind, media_size: u64, sector_size: u32) -> Result<Plan, TooSmall> {
+    match test {
+        TestKind::SeekTransfer => {
+            let mut phases = seek::phases(media_size, sector_size)?;
+            phases.extend(transfer::phases(media_size, sector_size)?);
+            Ok(Plan { test, phases })
+        }
+        TestKind::CommandOverhead => Ok(Plan {
+            test,
+            phases: overhead::phases(media_size, sector_size)?,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn check_inside_and_aligned(p: &Plan, media: u64, ss: u32) {
+        let limit = media / u64::from(ss) * u64::from(ss);
+        for ph in &p.phases {
+            for op in ph.all_ops() {
+                assert_eq!(op.offset % u64::from(ss), 0, "{:?} {op:?}", ph.id);
+                assert_eq!(op.len % ss, 0, "{:?} {op:?}", ph.id);
+                assert!(op.len > 0);
+                assert!(op.end() <= limit, "{:?} {op:?} past {limit}", ph.id);
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn every_op_is_aligned_and_inside(
+            sectors in 2048u64..(1u64 << 41),
+            extra in 0u64..4096,
+            big in proptest::bool::ANY,
+            test in prop_oneof![Just(TestKind::SeekTransfer), Just(TestKind::CommandOverhead)],
+        ) {
+            let ss: u32 = if big { 4096 } else { 512 };
+            let media = sectors * u64::from(ss) + extra % u64::from(ss);
+            if let Ok(p) = plan(test, media, ss) {
+                check_inside_and_aligned(&p, media, ss);
+            }
+        }
+    }
+
+    #[test]
+    fn a_two_to_the_fifty_byte_device_plans_without_overflow() {
+        for ss in [512u32, 4096] {
+            for test in [TestKind::SeekTransfer, TestKind::CommandOverhead] {
+                let p = plan(test, 1u64 << 50, ss).unwrap();
+                check_inside_and_aligned(&p, 1 << 50, ss);
+            }
+        }
+    }
+
+    #[test]
+    fn small_odd_sizes_are_planned_inside() {
+        for media in [
+            MIB,
+            MIB + 1,
+            MIB + 511,
+            3 * MIB - 1,
+            100 * MIB,
+            101 * MIB + 7,
+            256 * MIB,
+        ] {
+            for ss in [512u32, 4096] {
+                for test in [TestKind::SeekTransfer, TestKind::CommandOverhead] {
+                    if let Ok(p) = plan(test, media, ss) {
+                        check_inside_and_aligned(&p, media, ss);
+                    }
+                }
+            }
+        }
+    }
+}
