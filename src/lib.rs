@@ -5,7 +5,15 @@
 //! pure plans ([`probe`]) → the [`engine`] executes them against a [`clock::Clock`] →
 //! plain results ([`results`]) → reporters ([`report`]), which never measure.
 
+pub mod app;
+pub mod cli;
 pub mod clock;
+pub mod config;
 pub mod device;
+pub mod engine;
 pub mod error;
 pub mod probe;
+pub mod report;
+pub mod results;
+pub mod run;
+pub mod validity;

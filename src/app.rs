@@ -1,0 +1,187 @@
+//! The command-line program: parse, check, probe each disk, print live, and decide
+//! the exit status at the end.
+
+use crate::cli::Args;
+use crate::config::{Config, Mode};
+use crate::device::{DeviceInfo, TargetKind};
+use crate::error::ProbeError;
+use crate::report::diskinfo;
+use crate::results::{Outcome, Run, SCHEMA_VERSION, TestResult, Warning};
+use crate::run::{Flow, Sink, probe_disk};
+use clap::Parser;
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// Exit status: every disk probed.
+pub const EXIT_OK: i32 = 0;
+/// Exit status: a disk failed, or the command line was wrong.
+pub const EXIT_FAILURE: i32 = 1;
+/// Exit status after Ctrl-C (128 + SIGINT).
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// Prints diskinfo's text to `out` as results arrive, and errors and warnings to
+/// `err`.
+struct LiveText<'a> {
+    out: &'a mut dyn Write,
+    err: &'a mut dyn Write,
+    verbose: bool,
+    describe: bool,
+}
+
+impl Sink for LiveText<'_> {
+    fn opened(&mut self, info: &DeviceInfo, warnings: &[Warning]) -> io::Result<()> {
+        for w in warnings {
+            let _ = writeln!(self.err, "seekprobe: warning: {}; {}", w.message, w.advice);
+        }
+        if !self.describe {
+            return Ok(());
+        }
+        let text = if self.verbose {
+            diskinfo::verbose_header(info)
+        } else {
+            diskinfo::one_line(info)
+        };
+        self.out.write_all(text.as_bytes())?;
+        self.out.flush()
+    }
+
+    fn phase_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
+        let last = test.phases.len() - 1;
+        let mut text = String::new();
+        if test.phases.iter().filter(|p| p.complete()).count() == 1 {
+            text.push_str(diskinfo::test_start(test.test));
+        }
+        text.push_str(&diskinfo::phase_line(test, last, info.sector_size));
+        self.out.write_all(text.as_bytes())?;
+        self.out.flush()
+    }
+
+    fn test_done(&mut self, _info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
+        if test.outcome == Outcome::Complete {
+            self.out
+                .write_all(diskinfo::test_end(test.test).as_bytes())?;
+        }
+        self.out.flush()
+    }
+
+    fn failed(&mut self, _name: &str, error: &ProbeError) -> io::Result<()> {
+        let _ = writeln!(self.err, "seekprobe: {error}");
+        Ok(())
+    }
+}
+
+/// Run the program with these arguments; returns the exit status. A closed standard
+/// output ends the run quietly with status 0.
+pub fn main_with(
+    args: impl IntoIterator<Item = OsString>,
+    stop: Arc<AtomicBool>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    let args = match Args::try_parse_from(args) {
+        Ok(a) => a,
+        Err(e) => {
+            let text = e.render().ansi().to_string();
+            return if e.use_stderr() {
+                let _ = write!(err, "{text}");
+                EXIT_FAILURE
+            } else {
+                let _ = write!(out, "{text}");
+                EXIT_OK
+            };
+        }
+    };
+    let cfg = match Config::from_args(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = writeln!(err, "seekprobe: {e}");
+            let _ = writeln!(
+                err,
+                "usage: seekprobe [-ctv] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ..."
+            );
+            return EXIT_FAILURE;
+        }
+    };
+    match run_all(&cfg, &stop, out, err) {
+        Ok(code) => code,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
+        Err(e) => {
+            let _ = writeln!(err, "seekprobe: cannot write the output: {e}");
+            EXIT_FAILURE
+        }
+    }
+}
+
+/// Probe every disk in order; the exit status is decided at the end.
+fn run_all(
+    cfg: &Config,
+    stop: &AtomicBool,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<i32> {
+    let mut run = Run {
+        schema_version: SCHEMA_VERSION,
+        tool: "seekprobe".into(),
+        tool_version: env!("CARGO_PKG_VERSION").into(),
+        tests: cfg.tests.clone(),
+        verbose: cfg.verbose,
+        disks: Vec::new(),
+    };
+    let mut failed = false;
+    for name in &cfg.disks {
+        let mut sink = LiveText {
+            out: &mut *out,
+            err: &mut *err,
+            verbose: cfg.verbose,
+            describe: cfg.mode == Mode::Describe,
+        };
+        let (disk, flow) = probe_disk(name, cfg, stop, &mut sink)?;
+        failed |= disk.failed();
+        if let (Some(info), Mode::PhysicalPath | Mode::Ident) = (&disk.info, cfg.mode) {
+            match print_id(info, cfg, out)? {
+                Ok(()) => {}
+                Err(msg) => {
+                    writeln!(err, "seekprobe: {}: {msg}", info.path)?;
+                    failed = true;
+                }
+            }
+        }
+        run.disks.push(disk);
+        if flow == Flow::Interrupted {
+            let _ = writeln!(
+                err,
+                "seekprobe: interrupted; the figures printed above were measured before it"
+            );
+            return Ok(EXIT_INTERRUPTED);
+        }
+    }
+    let _ = run; // kept whole for the reporters that follow (JSON, tables)
+    Ok(if failed { EXIT_FAILURE } else { EXIT_OK })
+}
+
+/// -p / -s: print the physical path or the ident alone on a line.
+fn print_id(
+    info: &DeviceInfo,
+    cfg: &Config,
+    out: &mut dyn Write,
+) -> io::Result<Result<(), String>> {
+    if info.kind == TargetKind::File {
+        return Ok(Err("-p or -s cannot be used on a regular file".into()));
+    }
+    let (value, what) = match cfg.mode {
+        Mode::PhysicalPath => (&info.physical_path, "physical path"),
+        _ => (&info.ident, "ident (serial number)"),
+    };
+    let Some(v) = value else {
+        return Ok(Err(format!("the device reports no {what}")));
+    };
+    if cfg.with_name {
+        writeln!(out, "{}\t{v}", info.name)?;
+    } else {
+        writeln!(out, "{v}")?;
+    }
+    out.flush()?;
+    Ok(Ok(()))
+}

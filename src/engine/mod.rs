@@ -1,0 +1,4 @@
+//! Engines execute plans against a target. They never choose offsets and never
+//! format: they run operations, time them with the target's clock, and return data.
+
+pub mod sync;

@@ -1,0 +1,4 @@
+//! Reporters: pure functions of results. They never measure.
+
+pub mod diskinfo;
+pub mod humanize;
