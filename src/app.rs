@@ -83,7 +83,7 @@ pub fn main_with(
     let args = match Args::try_parse_from(args) {
         Ok(a) => a,
         Err(e) => {
-            let text = e.render().ansi().to_string();
+            let text = e.render().to_string();
             return if e.use_stderr() {
                 let _ = write!(err, "{text}");
                 EXIT_FAILURE

@@ -1,5 +1,6 @@
 //! The synchronous engine: one positioned operation at a time, as diskinfo does.
 
+use crate::clock::Clock;
 use crate::device::{AlignedBuf, Target};
 use crate::probe::{Op, OpKind, Phase};
 use crate::results::PhaseResult;
@@ -30,6 +31,22 @@ pub struct PhaseRun {
     pub result: PhaseResult,
     /// Why it stopped before the end, if it did.
     pub stop: Option<Stop>,
+}
+
+/// Let `d` pass on `clock` in slices of at most 50 ms, so that Ctrl-C is honoured
+/// promptly; false when `stop` was raised.
+fn pause(clock: &dyn Clock, d: Duration, stop: &AtomicBool) -> bool {
+    const SLICE: Duration = Duration::from_millis(50);
+    let mut left = d;
+    while !left.is_zero() {
+        if stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        let step = left.min(SLICE);
+        clock.sleep(step);
+        left -= step;
+    }
+    !stop.load(Ordering::Relaxed)
 }
 
 /// Runs phases one operation at a time, reusing one aligned buffer.
@@ -98,8 +115,11 @@ impl SyncEngine {
         }
         // A failed sync() is not a measurement error; the phase runs regardless.
         let _ = target.quiesce();
-        if !settle.is_zero() {
-            target.clock().sleep(settle);
+        if !pause(target.clock(), settle, stop) {
+            return PhaseRun {
+                result,
+                stop: Some(Stop::Interrupted),
+            };
         }
         let start = target.clock().now_ns();
         let mut last = start;
@@ -123,5 +143,116 @@ impl SyncEngine {
             result,
             stop: stopped,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::VirtualClock;
+    use crate::device::{DeviceInfo, TargetKind};
+    use crate::probe::PhaseId;
+
+    /// Each read costs 1000 ns plus its sector number; reads at `bad` fail.
+    struct Fake {
+        info: DeviceInfo,
+        clock: VirtualClock,
+        bad: u64,
+        log: Vec<u64>,
+        quiesced: u32,
+    }
+
+    impl Target for Fake {
+        fn info(&self) -> &DeviceInfo {
+            &self.info
+        }
+        fn clock(&self) -> &dyn Clock {
+            &self.clock
+        }
+        fn read_at(&mut self, _buf: &mut [u8], offset: u64) -> io::Result<()> {
+            self.log.push(offset);
+            self.clock.advance(1000 + offset / 512);
+            if offset == self.bad {
+                return Err(io::Error::from_raw_os_error(libc::EIO));
+            }
+            Ok(())
+        }
+        fn quiesce(&mut self) -> io::Result<()> {
+            self.quiesced += 1;
+            Ok(())
+        }
+    }
+
+    fn fake(bad: u64) -> Fake {
+        Fake {
+            info: DeviceInfo::new("f", "f", TargetKind::Simulated),
+            clock: VirtualClock::new(),
+            bad,
+            log: Vec::new(),
+            quiesced: 0,
+        }
+    }
+
+    fn phase() -> Phase {
+        Phase {
+            id: PhaseId::SeqOuter,
+            setup: vec![Op::read_sectors(7, 1, 512)],
+            ops: (0..4).map(|s| Op::read_sectors(s, 1, 512)).collect(),
+        }
+    }
+
+    #[test]
+    fn latencies_are_exact_and_setup_and_settle_are_untimed() {
+        let mut t = fake(u64::MAX);
+        let mut e = SyncEngine::new(512);
+        let r = e.run_phase(
+            &mut t,
+            &phase(),
+            Duration::from_millis(120),
+            &AtomicBool::new(false),
+        );
+        assert!(r.stop.is_none());
+        assert_eq!(r.result.latencies_ns, [1000, 1001, 1002, 1003]);
+        assert_eq!(r.result.elapsed_ns, 4006);
+        assert_eq!(t.log, [7 * 512, 0, 512, 1024, 1536]);
+        assert_eq!(t.quiesced, 1);
+        // setup 1007 ns + settle 120 ms + timed 4006 ns
+        assert_eq!(t.clock.now_ns(), 1007 + 120_000_000 + 4006);
+    }
+
+    #[test]
+    fn a_failure_keeps_what_was_measured_and_names_the_offset() {
+        let mut t = fake(1024);
+        let r = SyncEngine::new(512).run_phase(
+            &mut t,
+            &phase(),
+            Duration::ZERO,
+            &AtomicBool::new(false),
+        );
+        assert_eq!(r.result.latencies_ns, [1000, 1001]);
+        match r.stop {
+            Some(Stop::Failed {
+                setup: false,
+                offset: 1024,
+                error,
+            }) => {
+                assert_eq!(error.raw_os_error(), Some(libc::EIO))
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_raised_stop_flag_stops_before_the_next_operation() {
+        let mut t = fake(u64::MAX);
+        let r = SyncEngine::new(512).run_phase(
+            &mut t,
+            &phase(),
+            Duration::from_secs(5),
+            &AtomicBool::new(true),
+        );
+        assert!(matches!(r.stop, Some(Stop::Interrupted)));
+        assert!(r.result.latencies_ns.is_empty());
+        assert_eq!(t.log.len(), 0);
     }
 }

@@ -1,0 +1,64 @@
+//! The command line: diskinfo's rules, help and version.
+
+use crate::helpers::seekprobe;
+use predicates::prelude::*;
+
+#[test]
+fn help_has_examples_and_version_prints() {
+    seekprobe().arg("--help").assert().success().stdout(
+        predicate::str::contains("Examples:").and(predicate::str::contains("-t, --seek-transfer")),
+    );
+    seekprobe()
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("seekprobe "));
+}
+
+#[test]
+fn p_and_s_exclude_other_options() {
+    for args in [
+        &["-p", "-t", "x"][..],
+        &["-s", "-v", "x"],
+        &["-p", "-s", "x"],
+    ] {
+        seekprobe()
+            .args(args)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(
+                "-p or -s cannot be used with other options",
+            ))
+            .stderr(predicate::str::contains("usage: seekprobe"));
+    }
+}
+
+#[test]
+fn sync_write_requires_write_and_unfinished_options_are_refused() {
+    seekprobe()
+        .args(["-S", "x"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("-S require also -w"));
+    for opt in ["-i", "-w"] {
+        seekprobe()
+            .args([opt, "x"])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("not available"));
+    }
+}
+
+#[test]
+fn a_disk_is_required_and_unknown_options_fail() {
+    seekprobe()
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("DISK"));
+    seekprobe()
+        .args(["--bogus", "x"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("--bogus"));
+    seekprobe().args(["--settle", "-3", "x"]).assert().code(1);
+}

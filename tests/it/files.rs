@@ -1,0 +1,236 @@
+//! Image files, bad inputs, closed pipes and Ctrl-C.
+
+use crate::helpers::{image, seekprobe};
+use predicates::prelude::*;
+use std::io::{BufRead, BufReader};
+use std::os::unix::fs::MetadataExt;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn blksize(p: &std::path::Path) -> u64 {
+    std::fs::metadata(p).unwrap().blksize()
+}
+
+#[test]
+fn one_line_form_for_files_of_any_size() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, len) in [
+        ("a", 1u64 << 20),
+        ("odd", 1000),
+        ("huge", 3u64 << 40),
+        ("b", 12345679),
+    ] {
+        let p = image(dir.path(), name, len);
+        let expected = format!(
+            "{}\t512\t{len}\t{}\t{}\t0\n",
+            p.display(),
+            len / 512,
+            blksize(&p)
+        );
+        seekprobe().arg(&p).assert().success().stdout(expected);
+    }
+}
+
+#[test]
+fn verbose_form_for_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = image(dir.path(), "img", 256 << 20);
+    let expected = format!(
+        "{}\n\t512         \t# sectorsize\n\t268435456   \t# mediasize in bytes (256M)\n\t524288      \t# mediasize in sectors\n\t{:<12}\t# stripesize\n\t0           \t# stripeoffset\n\tNo          \t# TRIM/UNMAP support\n\tUnknown     \t# Rotation rate in RPM\n\n",
+        p.display(),
+        blksize(&p)
+    );
+    seekprobe()
+        .arg("-v")
+        .arg(&p)
+        .assert()
+        .success()
+        .stdout(expected);
+}
+
+#[test]
+fn a_file_with_a_partial_sector_is_probed_in_whole_sectors_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = image(dir.path(), "odd", (2 << 20) + 100);
+    seekprobe()
+        .args(["-t", "--settle", "0"])
+        .arg(&p)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\tinside:      "))
+        .stderr(predicate::str::contains(
+            "only the 4096 whole sectors are probed",
+        ));
+}
+
+#[test]
+fn bad_inputs_get_one_clear_line_and_status_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = image(dir.path(), "empty", 0);
+    let one = image(dir.path(), "one", 1);
+    let fifo = dir.path().join("fifo");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+    let d = dir.path().display().to_string();
+    let cases: Vec<(String, String)> = vec![
+        (
+            format!("{d}/missing"),
+            format!("{d}/missing: no such file or directory"),
+        ),
+        (d.clone(), format!("{d}: a directory")),
+        (
+            "/dev/null".into(),
+            "/dev/null: a character device, not a disk".into(),
+        ),
+        (
+            "null".into(),
+            "/dev/null: a character device, not a disk".into(),
+        ),
+        (
+            "no-such-disk-xyz".into(),
+            "neither no-such-disk-xyz nor /dev/no-such-disk-xyz exists".into(),
+        ),
+        (
+            fifo.display().to_string(),
+            format!("{}: a FIFO", fifo.display()),
+        ),
+        (
+            empty.display().to_string(),
+            format!(
+                "{}: 0 bytes, less than one 512-byte sector",
+                empty.display()
+            ),
+        ),
+        (
+            one.display().to_string(),
+            format!("{}: 1 bytes, less than one 512-byte sector", one.display()),
+        ),
+    ];
+    for (arg, msg) in cases {
+        let out = seekprobe()
+            .arg("-t")
+            .arg(&arg)
+            .timeout(Duration::from_secs(20))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{arg}: {err}");
+        assert!(err.contains(&msg), "{arg}: expected {msg:?} in {err:?}");
+        assert_eq!(err.lines().count(), 1, "{arg}: one line expected: {err:?}");
+        assert!(!err.contains("panicked") && out.stdout.is_empty(), "{arg}");
+    }
+}
+
+#[test]
+fn other_disks_are_still_probed_after_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = image(dir.path(), "a", 4 << 20);
+    let b = image(dir.path(), "b", 8 << 20);
+    seekprobe()
+        .arg(&a)
+        .arg(dir.path().join("missing"))
+        .arg(&b)
+        .assert()
+        .code(1)
+        .stdout(
+            predicate::str::contains("/a\t512\t4194304")
+                .and(predicate::str::contains("/b\t512\t8388608")),
+        );
+}
+
+#[test]
+fn media_too_small_for_t_says_which_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = image(dir.path(), "small", 512 << 10);
+    seekprobe()
+        .arg("-t")
+        .arg(&p)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("# sectorsize"))
+        .stderr(predicate::str::contains(
+            "too small for the seek and transfer (-t) test: 524288 bytes, under the 1 MiB",
+        ));
+    seekprobe()
+        .arg("-c")
+        .arg(&p)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("under the 10 MiB plus one sector"));
+}
+
+#[test]
+fn ctv_on_a_file_prints_every_line_in_diskinfo_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = image(dir.path(), "img", 64 << 20);
+    let out = seekprobe().arg("-ctv").arg(&p).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    crate::loopdev::assert_ctv_format(&text, &p.display().to_string());
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = image(dir.path(), "img", 64 << 20);
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        .args(["-ctv", "--settle", "0.05"])
+        .arg(&p)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first.trim_end(), p.display().to_string());
+    // The reader is dropped here: the pipe is closed.
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn ctrl_c_stops_promptly_keeps_complete_lines_and_exits_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = image(dir.path(), "img", 64 << 20);
+    let child = Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        .args(["-tv", "--settle", "0.4"])
+        .arg(&p)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let sent = Instant::now();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        sent.elapsed() < Duration::from_secs(2),
+        "took {:?} to stop",
+        sent.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(130));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("Seek times:\n\tFull stroke:\t  250 iter in "),
+        "{text}"
+    );
+    assert!(
+        text.ends_with('\n') && !text.contains("Transfer rates"),
+        "{text}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
+}

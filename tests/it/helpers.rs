@@ -1,0 +1,79 @@
+//! Small helpers: running the binary, temporary image files, loop devices that are
+//! detached even when a test fails.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+use std::process;
+
+/// The seekprobe binary, ready to run.
+pub fn seekprobe() -> Command {
+    Command::cargo_bin("seekprobe").expect("the seekprobe binary is built")
+}
+
+/// A file of `len` bytes (sparse) in a temporary directory under `dir`.
+pub fn image(dir: &Path, name: &str, len: u64) -> PathBuf {
+    let p = dir.join(name);
+    let f = std::fs::File::create(&p).unwrap();
+    f.set_len(len).unwrap();
+    p
+}
+
+/// Whether loop devices can be made here (root and /dev/loop-control); says why not.
+pub fn can_make_loop_devices(test: &str) -> bool {
+    let root = nix::unistd::geteuid().is_root();
+    let ctl = Path::new("/dev/loop-control").exists();
+    if !(root && ctl) {
+        eprintln!(
+            "skipped {test}: loop devices need root and /dev/loop-control (root: {root}, loop-control: {ctl}); CI runs as root"
+        );
+    }
+    root && ctl
+}
+
+/// An attached loop device and its backing file, detached and removed on drop,
+/// even when the test panics.
+pub struct LoopDev {
+    /// The device node, e.g. /dev/loop3.
+    pub dev: String,
+    backing: PathBuf,
+}
+
+impl LoopDev {
+    /// Attach a new loop device over a fresh `len`-byte file in `dir`.
+    pub fn new(dir: &Path, len: u64, direct_io: bool, sector_size: Option<u32>) -> LoopDev {
+        let backing = dir.join(format!("loop-backing-{}-{len}", process::id()));
+        let f = std::fs::File::create(&backing).unwrap();
+        f.set_len(len).unwrap();
+        drop(f);
+        let mut cmd = process::Command::new("losetup");
+        cmd.args(["-f", "--show"]);
+        if direct_io {
+            cmd.arg("--direct-io=on");
+        }
+        if let Some(ss) = sector_size {
+            cmd.arg(format!("--sector-size={ss}"));
+        }
+        let out = cmd.arg(&backing).output().expect("losetup runs");
+        assert!(
+            out.status.success(),
+            "losetup failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let dev = String::from_utf8(out.stdout).unwrap().trim().to_string();
+        LoopDev { dev, backing }
+    }
+
+    /// The short name, e.g. loop3.
+    pub fn short_name(&self) -> &str {
+        self.dev.trim_start_matches("/dev/")
+    }
+}
+
+impl Drop for LoopDev {
+    fn drop(&mut self) {
+        let _ = process::Command::new("losetup")
+            .args(["-d", &self.dev])
+            .status();
+        let _ = std::fs::remove_file(&self.backing);
+    }
+}

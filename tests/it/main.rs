@@ -1,0 +1,7 @@
+//! seekprobe's integration tests: one binary, a module per area.
+
+mod cli;
+mod files;
+mod golden;
+mod helpers;
+mod loopdev;
