@@ -43,7 +43,7 @@ pub fn device_warnings(info: &DeviceInfo) -> Vec<Warning> {
         ));
     }
     let ss = u64::from(info.sector_size);
-    if info.kind == TargetKind::File && info.media_size_bytes % ss != 0 {
+    if info.kind == TargetKind::File && !info.media_size_bytes.is_multiple_of(ss) {
         w.push(warning(
             "partial_sector",
             format!(
