@@ -16,4 +16,5 @@ pub mod probe;
 pub mod report;
 pub mod results;
 pub mod run;
+pub mod stats;
 pub mod validity;
