@@ -72,6 +72,9 @@ fn resolve(name: &str) -> Result<(String, Metadata), ProbeError> {
 
 fn open_error(path: &str, e: io::Error) -> ProbeError {
     let hint = match e.kind() {
+        io::ErrorKind::PermissionDenied if e.raw_os_error() == Some(libc::EPERM) => {
+            Some("the system refuses it whoever asks (a container or security policy)".to_string())
+        }
         io::ErrorKind::PermissionDenied => {
             Some("run as root, or as a member of the group that owns the device".to_string())
         }
