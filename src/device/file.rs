@@ -266,6 +266,11 @@ impl Target for FileTarget {
         self.file.read_exact_at(buf, offset)
     }
 
+    fn raw_fd(&self) -> Option<std::os::fd::RawFd> {
+        use std::os::fd::AsRawFd;
+        Some(self.file.as_raw_fd())
+    }
+
     fn quiesce(&mut self) -> io::Result<()> {
         // SAFETY: sync() takes no arguments and cannot fail.
         unsafe { libc::sync() };

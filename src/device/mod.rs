@@ -16,9 +16,11 @@ pub mod sim;
 pub use aligned::AlignedBuf;
 pub use file::{OpenOptions, open};
 
-use crate::clock::Clock;
+use crate::clock::{Clock, VirtualClock};
+use crate::probe::Op;
 use serde::{Deserialize, Serialize};
 use std::io;
+use std::os::fd::RawFd;
 
 /// What kind of object a target is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -203,4 +205,41 @@ pub trait Target: Send {
     /// Prepare for a timed phase: write back dirty data (as diskinfo's sync()) and,
     /// where the page cache cannot be bypassed, drop what it holds of the target.
     fn quiesce(&mut self) -> io::Result<()>;
+    /// Write exactly `buf` at byte `offset` (aligned as for [`Target::read_at`]).
+    /// Only targets opened for writing accept it.
+    fn write_at(&mut self, _buf: &[u8], _offset: u64) -> io::Result<()> {
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "the target is not open for writing",
+        ))
+    }
+    /// Flush the device's volatile write cache to stable media. `Ok(false)` when the
+    /// device says it does not support flushing (then nothing was flushed).
+    fn flush(&mut self) -> io::Result<bool> {
+        Ok(false)
+    }
+    /// The open descriptor, for engines that submit I/O themselves (io_uring, a
+    /// thread pool). None for simulated drives.
+    fn raw_fd(&self) -> Option<RawFd> {
+        None
+    }
+    /// For simulated drives: the model that serves queued requests in virtual time.
+    fn queue_model(&mut self) -> Option<&mut dyn QueueModel> {
+        None
+    }
+}
+
+/// A device model that serves queued requests in virtual time (simulated drives).
+/// The queued engine keeps the queue; the model says how long each request takes.
+pub trait QueueModel {
+    /// How many requests the device serves at once (1 for a disk arm; the number
+    /// of channels or dies for flash).
+    fn parallelism(&self) -> usize;
+    /// Serve `op`, which starts being served at virtual time `start_ns` on a free
+    /// service slot; returns its service time in nanoseconds, or the error the
+    /// device reports (e.g. EIO in an injected bad range). Must not advance the
+    /// clock: the engine does.
+    fn service_ns(&mut self, op: &Op, start_ns: u64) -> io::Result<u64>;
+    /// The virtual clock the engine advances.
+    fn virtual_clock(&self) -> &VirtualClock;
 }
