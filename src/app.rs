@@ -1,16 +1,17 @@
 //! The command-line program: parse, check, probe each disk, print live, and decide
 //! the exit status at the end.
 
-use crate::cli::Args;
+use crate::cli::{Args, RenderArgs};
 use crate::config::{Config, Mode};
 use crate::device::{DeviceInfo, TargetKind};
 use crate::error::ProbeError;
-use crate::report::diskinfo;
+use crate::report::{self, Format, diskinfo, json};
 use crate::results::{Outcome, Run, SCHEMA_VERSION, TestResult, Warning};
 use crate::run::{Flow, Sink, probe_disk};
 use clap::Parser;
 use std::ffi::OsString;
 use std::io::{self, Write};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -21,13 +22,16 @@ pub const EXIT_FAILURE: i32 = 1;
 /// Exit status after Ctrl-C (128 + SIGINT).
 pub const EXIT_INTERRUPTED: i32 = 130;
 
-/// Prints diskinfo's text to `out` as results arrive, and errors and warnings to
-/// `err`.
+const USAGE: &str = "usage: seekprobe [-ctv] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render FILE.json [--format diskinfo|table|json]";
+
+/// Prints diskinfo's text to `out` as results arrive (when that is the format),
+/// and errors and warnings to `err`.
 struct LiveText<'a> {
     out: &'a mut dyn Write,
     err: &'a mut dyn Write,
     verbose: bool,
-    describe: bool,
+    /// Whether diskinfo's text goes to `out` live.
+    text: bool,
 }
 
 impl Sink for LiveText<'_> {
@@ -35,7 +39,7 @@ impl Sink for LiveText<'_> {
         for w in warnings {
             let _ = writeln!(self.err, "seekprobe: warning: {}; {}", w.message, w.advice);
         }
-        if !self.describe {
+        if !self.text {
             return Ok(());
         }
         let text = if self.verbose {
@@ -48,6 +52,9 @@ impl Sink for LiveText<'_> {
     }
 
     fn phase_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
+        if !self.text {
+            return Ok(());
+        }
         let last = test.phases.len() - 1;
         let mut text = String::new();
         if test.phases.iter().filter(|p| p.complete()).count() == 1 {
@@ -59,7 +66,7 @@ impl Sink for LiveText<'_> {
     }
 
     fn test_done(&mut self, _info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
-        if test.outcome == Outcome::Complete {
+        if self.text && test.outcome == Outcome::Complete {
             self.out
                 .write_all(diskinfo::test_end(test.test).as_bytes())?;
         }
@@ -80,36 +87,84 @@ pub fn main_with(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    let args = match Args::try_parse_from(args) {
-        Ok(a) => a,
-        Err(e) => {
-            let text = e.render().to_string();
-            return if e.use_stderr() {
-                let _ = write!(err, "{text}");
-                EXIT_FAILURE
-            } else {
-                let _ = write!(out, "{text}");
-                EXIT_OK
-            };
-        }
+    let args: Vec<OsString> = args.into_iter().collect();
+    let result = if args.get(1).is_some_and(|a| a == "render") {
+        render_main(&args[1..], out, err)
+    } else {
+        probe_main(args, &stop, out, err)
     };
-    let cfg = match Config::from_args(args) {
-        Ok(c) => c,
-        Err(e) => {
-            let _ = writeln!(err, "seekprobe: {e}");
-            let _ = writeln!(
-                err,
-                "usage: seekprobe [-ctv] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ..."
-            );
-            return EXIT_FAILURE;
-        }
-    };
-    match run_all(&cfg, &stop, out, err) {
+    match result {
         Ok(code) => code,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
         Err(e) => {
             let _ = writeln!(err, "seekprobe: cannot write the output: {e}");
             EXIT_FAILURE
+        }
+    }
+}
+
+/// Parse with clap: Ok(value), or the exit status after printing help, the version
+/// or the error.
+fn parse<T: Parser>(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> Result<T, i32> {
+    T::try_parse_from(args).map_err(|e| {
+        let text = e.render().to_string();
+        if e.use_stderr() {
+            let _ = write!(err, "{text}");
+            EXIT_FAILURE
+        } else {
+            let _ = write!(out, "{text}");
+            EXIT_OK
+        }
+    })
+}
+
+fn probe_main(
+    args: Vec<OsString>,
+    stop: &AtomicBool,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<i32> {
+    let args: Args = match parse(&args, out, err) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    let cfg = match Config::from_args(args) {
+        Ok(c) => c,
+        Err(e) => {
+            writeln!(err, "seekprobe: {e}\n{USAGE}")?;
+            return Ok(EXIT_FAILURE);
+        }
+    };
+    run_all(&cfg, stop, out, err)
+}
+
+/// `seekprobe render FILE.json`: print a saved run again.
+fn render_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> io::Result<i32> {
+    let a: RenderArgs = match parse(args, out, err) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    let text = match std::fs::read_to_string(&a.file) {
+        Ok(t) => t,
+        Err(e) => {
+            writeln!(
+                err,
+                "seekprobe: {}: {}",
+                a.file.display(),
+                crate::error::describe_io(&e)
+            )?;
+            return Ok(EXIT_FAILURE);
+        }
+    };
+    match json::from_json(&text) {
+        Ok(run) => {
+            out.write_all(report::render(&run, a.format).as_bytes())?;
+            out.flush()?;
+            Ok(EXIT_OK)
+        }
+        Err(msg) => {
+            writeln!(err, "seekprobe: {}: {msg}", a.file.display())?;
+            Ok(EXIT_FAILURE)
         }
     }
 }
@@ -127,38 +182,62 @@ fn run_all(
         tool_version: env!("CARGO_PKG_VERSION").into(),
         tests: cfg.tests.clone(),
         verbose: cfg.verbose,
+        settle_s: cfg.settle.as_secs_f64(),
         disks: Vec::new(),
     };
     let mut failed = false;
+    let mut interrupted = false;
     for name in &cfg.disks {
         let mut sink = LiveText {
             out: &mut *out,
             err: &mut *err,
             verbose: cfg.verbose,
-            describe: cfg.mode == Mode::Describe,
+            text: cfg.mode == Mode::Describe && cfg.format == Format::Diskinfo,
         };
         let (disk, flow) = probe_disk(name, cfg, stop, &mut sink)?;
         failed |= disk.failed();
-        if let (Some(info), Mode::PhysicalPath | Mode::Ident) = (&disk.info, cfg.mode) {
-            match print_id(info, cfg, out)? {
-                Ok(()) => {}
-                Err(msg) => {
-                    writeln!(err, "seekprobe: {}: {msg}", info.path)?;
-                    failed = true;
-                }
-            }
+        if let (Some(info), Mode::PhysicalPath | Mode::Ident) = (&disk.info, cfg.mode)
+            && let Err(msg) = print_id(info, cfg, out)?
+        {
+            writeln!(err, "seekprobe: {}: {msg}", info.path)?;
+            failed = true;
         }
         run.disks.push(disk);
-        if flow == Flow::Interrupted {
-            let _ = writeln!(
+        if let Some(path) = &cfg.json_file
+            && let Err(e) = save_json(path, &run)
+        {
+            writeln!(
                 err,
-                "seekprobe: interrupted; the figures printed above were measured before it"
-            );
-            return Ok(EXIT_INTERRUPTED);
+                "seekprobe: {}: cannot save the results: {}",
+                path.display(),
+                crate::error::describe_io(&e)
+            )?;
+            failed = true;
+        }
+        if flow == Flow::Interrupted {
+            interrupted = true;
+            break;
         }
     }
-    let _ = run; // kept whole for the reporters that follow (JSON, tables)
+    if cfg.mode == Mode::Describe && cfg.format != Format::Diskinfo {
+        out.write_all(report::render(&run, cfg.format).as_bytes())?;
+        out.flush()?;
+    }
+    if interrupted {
+        writeln!(
+            err,
+            "seekprobe: interrupted; the figures printed above were measured before it"
+        )?;
+        return Ok(EXIT_INTERRUPTED);
+    }
     Ok(if failed { EXIT_FAILURE } else { EXIT_OK })
+}
+
+/// Write the run to `path` through a temporary file, so a reader never sees half.
+fn save_json(path: &Path, run: &Run) -> io::Result<()> {
+    let tmp = path.with_extension("json.partial");
+    std::fs::write(&tmp, json::to_json(run))?;
+    std::fs::rename(&tmp, path)
 }
 
 /// -p / -s: print the physical path or the ident alone on a line.

@@ -1,6 +1,7 @@
 //! The command line, as clap definitions only (also used for the man page and
 //! shell completions).
 
+use crate::report::Format;
 use clap::Parser;
 
 const EXAMPLES: &str = "\
@@ -11,6 +12,8 @@ Examples:
   seekprobe -l -s /dev/sd?        serial numbers, prefixed by the device name
   seekprobe -tv sim:hdd           a simulated 7200 rpm drive (no disk needed)
   seekprobe -tv 'sim:hdd?rpm=5400&seed=2'
+  seekprobe -t --json-file run.json /dev/sdb   text now, JSON for later
+  seekprobe render run.json --format table     render a saved run again
 
 Exit status: 0 when every disk was probed, 1 when any failed (the others are
 still probed), 130 after Ctrl-C.";
@@ -65,8 +68,34 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
     pub settle: f64,
 
+    /// Output format: diskinfo's text (printed live), a table with percentiles, or JSON
+    #[arg(long, value_enum, default_value = "diskinfo", value_name = "FORMAT")]
+    pub format: Format,
+
+    /// Print the whole run as JSON instead of text (same as --format json)
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+
+    /// Also write the whole run as JSON to FILE (rewritten after each disk, so a late
+    /// failure loses nothing); `seekprobe render FILE` prints it again
+    #[arg(long, value_name = "FILE")]
+    pub json_file: Option<std::path::PathBuf>,
+
     /// Disks: device paths (/dev/sdb), short names (sdb, da0), image files, or
     /// simulated drives (sim:hdd, sim:hdd5400, sim:ssd, sim:nvme)
     #[arg(value_name = "DISK", required = true)]
     pub disks: Vec<String>,
+}
+
+/// `seekprobe render FILE.json`: print a saved run again, without touching any disk.
+#[derive(Debug, Parser)]
+#[command(name = "seekprobe render", version)]
+pub struct RenderArgs {
+    /// A run saved with --json or --json-file
+    #[arg(value_name = "FILE.json")]
+    pub file: std::path::PathBuf,
+
+    /// Output format
+    #[arg(long, value_enum, default_value = "diskinfo", value_name = "FORMAT")]
+    pub format: Format,
 }

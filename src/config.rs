@@ -3,6 +3,8 @@
 
 use crate::cli::Args;
 use crate::probe::TestKind;
+use crate::report::Format;
+use std::path::PathBuf;
 use std::time::Duration;
 use thiserror::Error;
 
@@ -32,6 +34,10 @@ pub struct Config {
     pub settle: Duration,
     /// The disks, in order.
     pub disks: Vec<String>,
+    /// How results are printed on standard output.
+    pub format: Format,
+    /// Where to save the run as JSON as well.
+    pub json_file: Option<PathBuf>,
 }
 
 /// A command line that breaks a rule.
@@ -102,6 +108,8 @@ impl Config {
             tests,
             settle: Duration::from_secs_f64(a.settle),
             disks: a.disks,
+            format: if a.json { Format::Json } else { a.format },
+            json_file: a.json_file,
         })
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::device::DeviceInfo;
 use crate::probe::{PhaseId, TestKind};
+use crate::stats::Summary;
 use serde::{Deserialize, Serialize};
 
 /// The version of this data model's JSON form; raised on incompatible changes.
@@ -24,6 +25,8 @@ pub struct PhaseResult {
     /// Each completed operation's latency in nanoseconds, in order. They add up to
     /// `elapsed_ns`.
     pub latencies_ns: Vec<u64>,
+    /// Mean, spread and percentiles of `latencies_ns` (absent when none completed).
+    pub summary: Option<Summary>,
 }
 
 impl PhaseResult {
@@ -66,6 +69,8 @@ pub struct TestResult {
     pub test: TestKind,
     /// The pause before each timed phase, in seconds.
     pub settle_s: f64,
+    /// The engine that ran it ("sync").
+    pub engine: String,
     /// The phases measured, in order. The last may be partial (interrupted or
     /// failed): its completed operations are kept, but reporters print only
     /// complete phases.
@@ -131,6 +136,8 @@ pub struct Run {
     pub tests: Vec<TestKind>,
     /// Whether the verbose (diskinfo -v) form was asked for.
     pub verbose: bool,
+    /// The pause before each timed phase, in seconds.
+    pub settle_s: f64,
     /// Each disk, in the order given.
     pub disks: Vec<DiskResult>,
 }

@@ -81,6 +81,7 @@ pub fn probe_disk(
                     disk.tests.push(TestResult {
                         test: rest,
                         settle_s: cfg.settle.as_secs_f64(),
+                        engine: "sync".into(),
                         phases: Vec::new(),
                         outcome: Outcome::Skipped(format!(
                             "the {} test did not complete",
@@ -107,6 +108,7 @@ fn run_test(
     let mut result = TestResult {
         test,
         settle_s: cfg.settle.as_secs_f64(),
+        engine: "sync".into(),
         phases: Vec::new(),
         outcome: Outcome::Complete,
     };

@@ -111,8 +111,10 @@ pub struct DeviceInfo {
     /// What kind of object this is.
     pub kind: TargetKind,
     /// Logical sector size in bytes (512 for regular files).
+    #[serde(rename = "sector_size_bytes")]
     pub sector_size: u32,
     /// Physical sector size in bytes, when known (else equal to `sector_size`).
+    #[serde(rename = "physical_sector_size_bytes")]
     pub physical_sector_size: u32,
     /// Media size in bytes (for a regular file, its size, whole sectors or not).
     pub media_size_bytes: u64,

@@ -4,6 +4,7 @@ use crate::clock::Clock;
 use crate::device::{AlignedBuf, Target};
 use crate::probe::{Op, OpKind, Phase};
 use crate::results::PhaseResult;
+use crate::stats::Summary;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -91,6 +92,7 @@ impl SyncEngine {
             first_offset_bytes: phase.ops.first().map_or(0, |o| o.offset),
             elapsed_ns: 0,
             latencies_ns: Vec::with_capacity(phase.ops.len()),
+            summary: None,
         };
         let fail = |setup, op: &Op, error| {
             Some(Stop::Failed {
@@ -139,6 +141,7 @@ impl SyncEngine {
             last = now;
         }
         result.elapsed_ns = last - start;
+        result.summary = Summary::of(&result.latencies_ns);
         PhaseRun {
             result,
             stop: stopped,

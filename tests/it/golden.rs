@@ -17,6 +17,7 @@ fn phase(id: PhaseId, ops: u32, op_bytes: u32, elapsed_ns: u64) -> PhaseResult {
         op_bytes,
         first_offset_bytes: 0,
         elapsed_ns,
+        summary: seekprobe::stats::Summary::of(&latencies_ns),
         latencies_ns,
     }
 }
@@ -50,6 +51,7 @@ fn published() -> DiskResult {
         tests: vec![TestResult {
             test: TestKind::SeekTransfer,
             settle_s: 1.0,
+            engine: "sync".into(),
             phases,
             outcome: Outcome::Complete,
         }],

@@ -5,3 +5,4 @@ mod files;
 mod golden;
 mod helpers;
 mod loopdev;
+mod results;

@@ -1,0 +1,95 @@
+//! A table view of a run: every measured line with its spread and percentiles.
+
+use crate::results::{Outcome, PhaseResult, Run};
+use comfy_table::{CellAlignment, Table, presets};
+
+fn ms(ns: f64) -> String {
+    format!("{:.3}", ns / 1e6)
+}
+
+/// The rate column: kbytes/s for transfers, otherwise operations per second.
+fn rate(p: &PhaseResult) -> String {
+    let s = p.elapsed_s();
+    if s <= 0.0 {
+        return "-".into();
+    }
+    if p.op_bytes >= 1 << 20 {
+        format!("{:.0} kB/s", p.bytes_done() as f64 / 1024.0 / s)
+    } else {
+        format!("{:.0} IOPS", f64::from(p.ops_done()) / s)
+    }
+}
+
+/// One table per disk and test: a row per line of diskinfo's output.
+pub fn render(run: &Run) -> String {
+    let mut out = String::new();
+    for disk in &run.disks {
+        let Some(info) = &disk.info else {
+            out.push_str(&format!(
+                "{}: {}\n\n",
+                disk.name,
+                disk.error.as_deref().unwrap_or("not probed")
+            ));
+            continue;
+        };
+        out.push_str(&format!(
+            "{}: {} bytes, {}-byte sectors{}\n",
+            disk.name,
+            info.media_size_bytes,
+            info.sector_size,
+            info.descr
+                .as_deref()
+                .map(|d| format!(", {d}"))
+                .unwrap_or_default()
+        ));
+        for test in &disk.tests {
+            let mut t = Table::new();
+            t.load_style(presets::ASCII_MARKDOWN);
+            t.set_header(vec![
+                "line", "ops", "total s", "mean ms", "stddev", "min", "p50", "p90", "p99", "p99.9",
+                "max", "rate",
+            ]);
+            for p in &test.phases {
+                let Some(s) = &p.summary else { continue };
+                t.add_row(vec![
+                    p.id.name().to_string(),
+                    p.ops_done().to_string(),
+                    format!("{:.6}", p.elapsed_s()),
+                    ms(s.mean_ns),
+                    ms(s.stddev_ns),
+                    ms(s.min_ns as f64),
+                    ms(s.p50_ns as f64),
+                    ms(s.p90_ns as f64),
+                    ms(s.p99_ns as f64),
+                    ms(s.p999_ns as f64),
+                    ms(s.max_ns as f64),
+                    rate(p),
+                ]);
+            }
+            for col in 1..12 {
+                if let Some(c) = t.column_mut(col) {
+                    c.set_cell_alignment(CellAlignment::Right);
+                }
+            }
+            out.push_str(&format!(
+                "\n{} — {}:\n{t}\n",
+                test.test.name(),
+                outcome(&test.outcome)
+            ));
+        }
+        for w in &disk.warnings {
+            out.push_str(&format!("warning: {}; {}\n", w.message, w.advice));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn outcome(o: &Outcome) -> String {
+    match o {
+        Outcome::Complete => "complete".into(),
+        Outcome::Interrupted => "interrupted".into(),
+        Outcome::Failed(e) => format!("failed: {e}"),
+        Outcome::Skipped(e) => format!("skipped: {e}"),
+    }
+}
