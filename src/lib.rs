@@ -16,5 +16,6 @@ pub mod probe;
 pub mod report;
 pub mod results;
 pub mod run;
+pub mod safety;
 pub mod stats;
 pub mod validity;
