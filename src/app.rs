@@ -5,12 +5,14 @@ use crate::cli::{Args, RenderArgs};
 use crate::config::{Config, Mode};
 use crate::device::{DeviceInfo, TargetKind};
 use crate::error::ProbeError;
+use crate::report::humanize::humanize;
 use crate::report::{self, Format, diskinfo, json};
 use crate::results::{Outcome, Run, SCHEMA_VERSION, TestResult, Warning};
 use crate::run::{Flow, Sink, probe_disk};
+use crate::safety::Found;
 use clap::Parser;
 use std::ffi::OsString;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -32,6 +34,8 @@ struct LiveText<'a> {
     verbose: bool,
     /// Whether diskinfo's text goes to `out` live.
     text: bool,
+    /// --yes: writing needs no confirmation.
+    yes: bool,
 }
 
 impl Sink for LiveText<'_> {
@@ -49,6 +53,42 @@ impl Sink for LiveText<'_> {
         };
         self.out.write_all(text.as_bytes())?;
         self.out.flush()
+    }
+
+    fn warning(&mut self, w: &Warning) -> io::Result<()> {
+        let _ = writeln!(self.err, "seekprobe: warning: {}; {}", w.message, w.advice);
+        Ok(())
+    }
+
+    fn confirm_write(&mut self, info: &DeviceInfo, found: &[Found]) -> io::Result<bool> {
+        if self.yes {
+            return Ok(true);
+        }
+        if !io::stdin().is_terminal() {
+            return Ok(false);
+        }
+        let model = info
+            .descr
+            .as_deref()
+            .map(|d| format!(", {d}"))
+            .unwrap_or_default();
+        let forced: Vec<&str> = found.iter().map(|f| f.what).collect();
+        let forced = if forced.is_empty() {
+            String::new()
+        } else {
+            format!(" It carries {} (--force given).", forced.join(", "))
+        };
+        write!(
+            self.err,
+            "seekprobe: the write test will overwrite random blocks of {} ({} bytes, {}{model}).{forced} Type yes to go on: ",
+            info.path,
+            info.media_size_bytes,
+            humanize(info.media_size_bytes)
+        )?;
+        self.err.flush()?;
+        let mut answer = String::new();
+        io::stdin().read_line(&mut answer)?;
+        Ok(answer.trim() == "yes")
     }
 
     fn phase_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
@@ -193,6 +233,7 @@ fn run_all(
             err: &mut *err,
             verbose: cfg.verbose,
             text: cfg.mode == Mode::Describe && cfg.format == Format::Diskinfo,
+            yes: cfg.yes,
         };
         let (disk, flow) = probe_disk(name, cfg, stop, &mut sink)?;
         failed |= disk.failed();

@@ -12,8 +12,13 @@ Examples:
   seekprobe -l -s /dev/sd?        serial numbers, prefixed by the device name
   seekprobe -tv sim:hdd           a simulated 7200 rpm drive (no disk needed)
   seekprobe -tv 'sim:hdd?rpm=5400&seed=2'
+  seekprobe -i /dev/nvme0n1       random read IOPS, 128 requests in flight
+  seekprobe -Sw --yes /dev/sdc    flushed random writes (a ZFS SLOG test): destroys data
   seekprobe -t --json-file run.json /dev/sdb   text now, JSON for later
   seekprobe render run.json --format table     render a saved run again
+
+Writes: nothing is written without -w. Even then a mounted or held disk is
+refused, and one with a partition table or file-system signature needs --force.
 
 Exit status: 0 when every disk was probed, 1 when any failed (the others are
 still probed), 130 after Ctrl-C.";
@@ -34,17 +39,52 @@ pub struct Args {
     #[arg(short = 't', long = "seek-transfer")]
     pub seek_transfer: bool,
 
-    /// Asynchronous random read IOPS test (implies -v) [not available yet]
+    /// Asynchronous random read IOPS test (implies -v)
     #[arg(short = 'i', long = "iops")]
     pub iops: bool,
 
-    /// Synchronous random write test, a ZFS SLOG test (implies -v, requires -w) [not available yet]
+    /// Synchronous random write test, a ZFS SLOG test (implies -v, requires -w):
+    /// DESTROYS DATA on the disk
     #[arg(short = 'S', long = "sync-write")]
     pub sync_write: bool,
 
-    /// Allow destructive write tests [not available yet]
+    /// Allow destructive write tests
     #[arg(short = 'w', long = "write")]
     pub write: bool,
+
+    /// With -w: write even though the disk carries a partition table or a file-system,
+    /// RAID, LVM, ZFS, swap or LUKS signature (a mounted or held disk is refused anyway)
+    #[arg(long)]
+    pub force: bool,
+
+    /// With -w: do not ask for confirmation (required when standard input is not a
+    /// terminal)
+    #[arg(long)]
+    pub yes: bool,
+
+    /// With -w: read each block before overwriting it and write it back afterwards
+    /// (untimed), also when interrupted
+    #[arg(long)]
+    pub preserve: bool,
+
+    /// Seed of the random offsets of -i and -S (random by default; recorded in the
+    /// JSON results so a run can be repeated)
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+
+    /// Seconds of flushed writes per size of -S (whole batches of 250 are written
+    /// until this much has passed)
+    #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
+    pub write_duration: f64,
+
+    /// Requests kept in flight by -i
+    #[arg(long, value_name = "N", default_value_t = 128)]
+    pub queue_depth: u32,
+
+    /// Seconds per request size of -i: new requests are issued while less than this
+    /// has passed
+    #[arg(long, value_name = "SECONDS", default_value_t = 3.0)]
+    pub duration: f64,
 
     /// Print the fields one per line with a comment
     #[arg(short = 'v', long = "verbose")]

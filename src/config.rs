@@ -36,6 +36,22 @@ pub struct Config {
     pub disks: Vec<String>,
     /// How results are printed on standard output.
     pub format: Format,
+    /// Write tests may write (-w).
+    pub write: bool,
+    /// Write despite signatures (--force).
+    pub force: bool,
+    /// Skip the confirmation (--yes).
+    pub yes: bool,
+    /// Restore what the write tests overwrite (--preserve).
+    pub preserve: bool,
+    /// The seed of the random offsets.
+    pub seed: u64,
+    /// Requests in flight for -i.
+    pub queue_depth: u32,
+    /// Time per size for -i.
+    pub duration: Duration,
+    /// Time per size for -S.
+    pub write_duration: Duration,
     /// Where to save the run as JSON as well.
     pub json_file: Option<PathBuf>,
 }
@@ -49,12 +65,15 @@ pub enum ConfigError {
     /// diskinfo's rule for -S.
     #[error("-S require also -w")]
     SyncWriteNeedsWrite,
-    /// An option that this version does not provide yet.
-    #[error("{0} is not available in this version of seekprobe yet; run without it")]
-    NotYet(&'static str),
-    /// A bad --settle value.
-    #[error("--settle {0}: expected a number of seconds from 0 to 3600")]
-    BadSettle(f64),
+    /// A write option without -w.
+    #[error("{0} only applies to write tests; it needs -w (and -S)")]
+    NeedsWrite(&'static str),
+    /// A bad number of seconds.
+    #[error("{0} {1}: expected a number of seconds up to 3600")]
+    BadSeconds(&'static str, String),
+    /// A bad queue depth.
+    #[error("--queue-depth {0}: expected 1 to 65536")]
+    BadQueueDepth(u32),
 }
 
 impl Config {
@@ -75,17 +94,25 @@ impl Config {
         if a.sync_write && !a.write {
             return Err(ConfigError::SyncWriteNeedsWrite);
         }
-        if a.iops {
-            return Err(ConfigError::NotYet("-i (asynchronous random reads)"));
+        if (a.force || a.preserve) && !a.write {
+            return Err(ConfigError::NeedsWrite(if a.force {
+                "--force"
+            } else {
+                "--preserve"
+            }));
         }
-        if a.sync_write {
-            return Err(ConfigError::NotYet("-S (synchronous random writes)"));
-        }
-        if a.write {
-            return Err(ConfigError::NotYet("-w (write tests)"));
-        }
-        if !(a.settle.is_finite() && (0.0..=3600.0).contains(&a.settle)) {
-            return Err(ConfigError::BadSettle(a.settle));
+        let seconds = |name, v: f64, min: f64| {
+            if v.is_finite() && (min..=3600.0).contains(&v) {
+                Ok(Duration::from_secs_f64(v))
+            } else {
+                Err(ConfigError::BadSeconds(name, v.to_string()))
+            }
+        };
+        let settle = seconds("--settle", a.settle, 0.0)?;
+        let duration = seconds("--duration", a.duration, 0.001)?;
+        let write_duration = seconds("--write-duration", a.write_duration, 0.0)?;
+        if !(1..=65536).contains(&a.queue_depth) {
+            return Err(ConfigError::BadQueueDepth(a.queue_depth));
         }
         let mut tests = Vec::new();
         if a.command_overhead {
@@ -93,6 +120,12 @@ impl Config {
         }
         if a.seek_transfer {
             tests.push(TestKind::SeekTransfer);
+        }
+        if a.iops {
+            tests.push(TestKind::RandomReads);
+        }
+        if a.sync_write {
+            tests.push(TestKind::SyncWrite);
         }
         let mode = if a.physical_path {
             Mode::PhysicalPath
@@ -106,12 +139,29 @@ impl Config {
             with_name: a.with_name,
             verbose: a.verbose || !tests.is_empty(),
             tests,
-            settle: Duration::from_secs_f64(a.settle),
+            settle,
             disks: a.disks,
             format: if a.json { Format::Json } else { a.format },
             json_file: a.json_file,
+            write: a.write,
+            force: a.force,
+            yes: a.yes,
+            preserve: a.preserve,
+            seed: a.seed.unwrap_or_else(random_seed),
+            queue_depth: a.queue_depth,
+            duration,
+            write_duration,
         })
     }
+}
+
+/// A seed for runs that name none: the time and the process id, mixed.
+fn random_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut g = crate::probe::iops::SplitMix64::new(nanos ^ (u64::from(std::process::id()) << 32));
+    g.next_u64()
 }
 
 #[cfg(test)]
@@ -139,10 +189,28 @@ mod tests {
         assert_eq!(parse(&["-p", "-s", "x"]), Err(ConfigError::ExclusiveOutput));
         assert_eq!(parse(&["-l", "-s", "x"]).unwrap().mode, Mode::Ident);
         assert_eq!(parse(&["-S", "x"]), Err(ConfigError::SyncWriteNeedsWrite));
-        assert!(matches!(parse(&["-i", "x"]), Err(ConfigError::NotYet(_))));
         assert!(matches!(
             parse(&["--settle=-1", "x"]),
-            Err(ConfigError::BadSettle(_))
+            Err(ConfigError::BadSeconds(..))
         ));
+        assert!(matches!(
+            parse(&["--force", "x"]),
+            Err(ConfigError::NeedsWrite(_))
+        ));
+        assert!(matches!(
+            parse(&["--queue-depth", "0", "x"]),
+            Err(ConfigError::BadQueueDepth(0))
+        ));
+        let c = parse(&["-Sciwt", "--seed", "7", "x"]).unwrap();
+        assert_eq!(
+            c.tests,
+            [
+                TestKind::CommandOverhead,
+                TestKind::SeekTransfer,
+                TestKind::RandomReads,
+                TestKind::SyncWrite
+            ]
+        );
+        assert_eq!(c.seed, 7);
     }
 }

@@ -72,6 +72,16 @@ pub enum ProbeError {
         /// What is wrong and what is accepted.
         msg: String,
     },
+    /// Writing was refused by a safety rule.
+    #[error("{path}: refusing to write: {why}; {hint}")]
+    Refused {
+        /// The path.
+        path: String,
+        /// What was found.
+        why: String,
+        /// What to do.
+        hint: String,
+    },
     /// The user pressed Ctrl-C.
     #[error("interrupted")]
     Interrupted,

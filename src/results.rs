@@ -2,7 +2,7 @@
 
 use crate::device::DeviceInfo;
 use crate::probe::{PhaseId, TestKind};
-use crate::stats::Summary;
+use crate::stats::{Histogram, Summary};
 use serde::{Deserialize, Serialize};
 
 /// The version of this data model's JSON form; raised on incompatible changes.
@@ -13,8 +13,9 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub struct PhaseResult {
     /// Which phase.
     pub id: PhaseId,
-    /// How many timed operations the plan had.
-    pub ops_planned: u32,
+    /// How many timed operations the plan had (for a phase bounded by time, the
+    /// number issued).
+    pub ops_planned: u64,
     /// The length of each timed operation in bytes.
     pub op_bytes: u32,
     /// Byte offset of the first timed operation.
@@ -23,16 +24,30 @@ pub struct PhaseResult {
     /// completed one, in nanoseconds.
     pub elapsed_ns: u64,
     /// Each completed operation's latency in nanoseconds, in order. They add up to
-    /// `elapsed_ns`.
+    /// `elapsed_ns`. Empty when the phase keeps a histogram instead.
+    #[serde(default)]
     pub latencies_ns: Vec<u64>,
-    /// Mean, spread and percentiles of `latencies_ns` (absent when none completed).
+    /// The latencies as a histogram, for phases with too many operations to keep
+    /// each (-i, -S).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub histogram: Option<Histogram>,
+    /// Requests kept in flight (-i).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_depth: Option<u32>,
+    /// The seed of the random offsets (-i, -S), to repeat the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// Mean, spread and percentiles of the latencies (absent when none completed).
     pub summary: Option<Summary>,
 }
 
 impl PhaseResult {
     /// Operations completed.
-    pub fn ops_done(&self) -> u32 {
-        self.latencies_ns.len() as u32
+    pub fn ops_done(&self) -> u64 {
+        match &self.histogram {
+            Some(h) => h.count,
+            None => self.latencies_ns.len() as u64,
+        }
     }
     /// Whether every planned operation completed.
     pub fn complete(&self) -> bool {
@@ -44,7 +59,7 @@ impl PhaseResult {
     }
     /// Bytes transferred by the completed operations.
     pub fn bytes_done(&self) -> u64 {
-        u64::from(self.ops_done()) * u64::from(self.op_bytes)
+        self.ops_done() * u64::from(self.op_bytes)
     }
 }
 

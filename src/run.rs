@@ -1,12 +1,16 @@
-//! Probing one disk: open it, plan each test, run the plans with the engine, and
-//! report progress to a [`Sink`]. Nothing here prints.
+//! Probing one disk: open it, check that writing is safe when a write test is asked
+//! for, plan each test, run it with the right engine, and report progress to a
+//! [`Sink`]. Nothing here prints.
 
 use crate::config::{Config, Mode};
-use crate::device::{self, DeviceInfo, OpenOptions, Target};
+use crate::device::{self, AlignedBuf, DeviceInfo, OpenOptions, Target, TargetKind};
 use crate::engine::sync::{Stop, SyncEngine};
+use crate::engine::sync_write::{WriteParams, run_sync_writes};
 use crate::error::ProbeError;
-use crate::probe::{self, MIB, TestKind};
-use crate::results::{DiskResult, Outcome, TestResult, Warning};
+use crate::probe::iops::OffsetGen;
+use crate::probe::{self, MIB, PhaseId, TestKind, sync_write};
+use crate::results::{DiskResult, Outcome, PhaseResult, TestResult, Warning};
+use crate::safety::{self, Found};
 use crate::validity;
 use std::io;
 use std::sync::atomic::AtomicBool;
@@ -16,6 +20,11 @@ use std::sync::atomic::AtomicBool;
 pub trait Sink {
     /// The target is open and described; `warnings` concern its validity.
     fn opened(&mut self, info: &DeviceInfo, warnings: &[Warning]) -> io::Result<()>;
+    /// A validity warning found after a test.
+    fn warning(&mut self, warning: &Warning) -> io::Result<()>;
+    /// Ask whether `info` may be written to (`found`: signatures overridden by
+    /// --force). False refuses.
+    fn confirm_write(&mut self, info: &DeviceInfo, found: &[Found]) -> io::Result<bool>;
     /// `test` gained a completed phase (the last one in `test.phases`).
     fn phase_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()>;
     /// `test` ended (see its outcome).
@@ -48,27 +57,51 @@ pub fn probe_disk(
         warnings: Vec::new(),
         error: None,
     };
+    let describe = cfg.mode == Mode::Describe;
+    let writes = describe && cfg.write && cfg.tests.contains(&TestKind::SyncWrite);
     let opts = OpenOptions {
-        io: cfg.mode == Mode::Describe && !cfg.tests.is_empty(),
+        io: describe && !cfg.tests.is_empty(),
+        write: writes,
+    };
+    let fail = |disk: &mut DiskResult, sink: &mut dyn Sink, e: ProbeError| {
+        sink.failed(name, &e)?;
+        disk.error = Some(e.to_string());
+        Ok::<_, io::Error>((std::mem::replace(disk, empty(name)), Flow::Continue))
     };
     let mut target = match device::open(name, &opts) {
         Ok(t) => t,
-        Err(e) => {
-            sink.failed(name, &e)?;
-            disk.error = Some(e.to_string());
-            return Ok((disk, Flow::Continue));
-        }
+        Err(e) => return fail(&mut disk, sink, e),
     };
+    if writes {
+        // Before anything is printed for this disk: a refused disk shows no figures.
+        match check_writable(target.as_mut(), cfg, sink) {
+            Ok(()) => {}
+            Err(CheckError::Output(e)) => return Err(e),
+            Err(CheckError::Refused(e)) => return fail(&mut disk, sink, e),
+        }
+    }
     let info = target.info().clone();
     disk.warnings = validity::device_warnings(&info);
     disk.info = Some(info.clone());
     sink.opened(&info, &disk.warnings)?;
-    if cfg.mode != Mode::Describe {
+    if !describe {
         return Ok((disk, Flow::Continue));
     }
     let mut engine = SyncEngine::new(MIB as usize);
+    let mut notes = Vec::new();
     for (i, &test) in cfg.tests.iter().enumerate() {
-        let result = run_test(&mut engine, target.as_mut(), test, cfg, stop, sink)?;
+        let result = match test {
+            TestKind::CommandOverhead | TestKind::SeekTransfer => {
+                run_plan(&mut engine, target.as_mut(), test, cfg, stop, sink)?
+            }
+            TestKind::RandomReads => skipped(test, cfg, "-i is not wired in yet".into()),
+            TestKind::SyncWrite => run_sync_write(target.as_mut(), cfg, stop, sink, &mut notes)?,
+        };
+        notes.extend(validity::test_warnings(&info, &result));
+        for w in notes.drain(..) {
+            sink.warning(&w)?;
+            disk.warnings.push(w);
+        }
         let outcome = result.outcome.clone();
         sink.test_done(&info, &result)?;
         disk.tests.push(result);
@@ -78,16 +111,8 @@ pub fn probe_disk(
             Outcome::Failed(_) | Outcome::Skipped(_) => {
                 // diskinfo would stop here; the remaining tests are skipped, not lost.
                 for &rest in &cfg.tests[i + 1..] {
-                    disk.tests.push(TestResult {
-                        test: rest,
-                        settle_s: cfg.settle.as_secs_f64(),
-                        engine: "sync".into(),
-                        phases: Vec::new(),
-                        outcome: Outcome::Skipped(format!(
-                            "the {} test did not complete",
-                            test.name()
-                        )),
-                    });
+                    let why = format!("the {} test did not complete", test.name());
+                    disk.tests.push(skipped(rest, cfg, why));
                 }
                 break;
             }
@@ -96,7 +121,99 @@ pub fn probe_disk(
     Ok((disk, Flow::Continue))
 }
 
-fn run_test(
+fn empty(name: &str) -> DiskResult {
+    DiskResult {
+        name: name.to_string(),
+        info: None,
+        tests: Vec::new(),
+        warnings: Vec::new(),
+        error: None,
+    }
+}
+
+fn new_test(test: TestKind, cfg: &Config, engine: &str) -> TestResult {
+    TestResult {
+        test,
+        settle_s: cfg.settle.as_secs_f64(),
+        engine: engine.into(),
+        phases: Vec::new(),
+        outcome: Outcome::Complete,
+    }
+}
+
+fn skipped(test: TestKind, cfg: &Config, why: String) -> TestResult {
+    TestResult {
+        outcome: Outcome::Skipped(why),
+        ..new_test(test, cfg, "none")
+    }
+}
+
+enum CheckError {
+    Output(io::Error),
+    Refused(ProbeError),
+}
+
+/// Before the first write: signatures (refused unless --force), then confirmation.
+/// Simulated drives hold no data and need neither.
+fn check_writable(
+    target: &mut dyn Target,
+    cfg: &Config,
+    sink: &mut dyn Sink,
+) -> Result<(), CheckError> {
+    let info = target.info().clone();
+    if info.kind == TargetKind::Simulated {
+        return Ok(());
+    }
+    let refused = |why: String, hint: &str| {
+        CheckError::Refused(ProbeError::Refused {
+            path: info.path.clone(),
+            why,
+            hint: hint.to_string(),
+        })
+    };
+    let found = read_signatures(target).map_err(|e| {
+        CheckError::Refused(ProbeError::Io {
+            path: info.path.clone(),
+            test: "signature check".into(),
+            offset: 0,
+            source: e,
+        })
+    })?;
+    if !found.is_empty() && !cfg.force {
+        let list: Vec<String> = found
+            .iter()
+            .map(|f| format!("{} at byte {}", f.what, f.offset))
+            .collect();
+        return Err(refused(
+            format!("it carries {}", list.join(", ")),
+            "if its data may be destroyed, wipe it (wipefs -a) or pass --force",
+        ));
+    }
+    match sink.confirm_write(&info, &found) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(refused(
+            "not confirmed".into(),
+            "answer yes at the prompt, or pass --yes (required without a terminal)",
+        )),
+        Err(e) => Err(CheckError::Output(e)),
+    }
+}
+
+/// Read the start and the end of the target and look for signatures.
+fn read_signatures(target: &mut dyn Target) -> io::Result<Vec<Found>> {
+    let info = target.info();
+    let ss = u64::from(info.sector_size);
+    let whole = info.sectors() * ss;
+    let head_len = (safety::HEAD_BYTES as u64).min(whole) / ss * ss;
+    let tail_len = (safety::TAIL_BYTES as u64).min(whole) / ss * ss;
+    let mut head = AlignedBuf::new(head_len as usize);
+    let mut tail = AlignedBuf::new(tail_len as usize);
+    target.read_at(&mut head, 0)?;
+    target.read_at(&mut tail, whole - tail_len)?;
+    Ok(safety::detect(&head, &tail, whole))
+}
+
+fn run_plan(
     engine: &mut SyncEngine,
     target: &mut dyn Target,
     test: TestKind,
@@ -105,55 +222,137 @@ fn run_test(
     sink: &mut dyn Sink,
 ) -> io::Result<TestResult> {
     let info = target.info().clone();
-    let mut result = TestResult {
-        test,
-        settle_s: cfg.settle.as_secs_f64(),
-        engine: "sync".into(),
-        phases: Vec::new(),
-        outcome: Outcome::Complete,
-    };
+    let mut result = new_test(test, cfg, "sync");
     let plan = match probe::plan(test, info.media_size_bytes, info.sector_size) {
         Ok(p) => p,
-        Err(why) => {
-            let e = ProbeError::TooSmall {
-                path: info.path.clone(),
-                test: test.name().to_string(),
-                why: why.0,
-            };
-            sink.failed(&info.name, &e)?;
-            result.outcome = Outcome::Skipped(e.to_string());
-            return Ok(result);
-        }
+        Err(why) => return too_small(result, &info, test, why.0, sink),
     };
     for phase in &plan.phases {
         let run = engine.run_phase(target, phase, cfg.settle, stop);
         result.phases.push(run.result);
-        match run.stop {
-            None => sink.phase_done(&info, &result)?,
-            Some(Stop::Interrupted) => {
-                result.outcome = Outcome::Interrupted;
-                break;
-            }
-            Some(Stop::Failed {
-                setup,
+        if !settle_outcome(&mut result, run.stop, &info, phase.id.name(), sink)? {
+            break;
+        }
+    }
+    Ok(result)
+}
+
+fn too_small(
+    mut result: TestResult,
+    info: &DeviceInfo,
+    test: TestKind,
+    why: String,
+    sink: &mut dyn Sink,
+) -> io::Result<TestResult> {
+    let e = ProbeError::TooSmall {
+        path: info.path.clone(),
+        test: test.name().to_string(),
+        why,
+    };
+    sink.failed(&info.name, &e)?;
+    result.outcome = Outcome::Skipped(e.to_string());
+    Ok(result)
+}
+
+/// Record how a phase ended: report a completed phase, or mark the test interrupted
+/// or failed. Returns whether the test goes on.
+fn settle_outcome(
+    result: &mut TestResult,
+    stop: Option<Stop>,
+    info: &DeviceInfo,
+    phase_name: &str,
+    sink: &mut dyn Sink,
+) -> io::Result<bool> {
+    match stop {
+        None => {
+            sink.phase_done(info, result)?;
+            Ok(true)
+        }
+        Some(Stop::Interrupted) => {
+            result.outcome = Outcome::Interrupted;
+            Ok(false)
+        }
+        Some(Stop::Failed {
+            setup,
+            offset,
+            error,
+        }) => {
+            let what = if setup {
+                "positioning read before "
+            } else {
+                ""
+            };
+            let e = ProbeError::Io {
+                path: info.path.clone(),
+                test: format!("{what}{phase_name}"),
                 offset,
-                error,
-            }) => {
-                let what = if setup {
-                    "positioning read before "
-                } else {
-                    ""
-                };
-                let e = ProbeError::Io {
-                    path: info.path.clone(),
-                    test: format!("{what}{}", phase.id.name()),
-                    offset,
-                    source: error,
-                };
-                sink.failed(&info.name, &e)?;
-                result.outcome = Outcome::Failed(e.to_string());
-                break;
-            }
+                source: error,
+            };
+            sink.failed(&info.name, &e)?;
+            result.outcome = Outcome::Failed(e.to_string());
+            Ok(false)
+        }
+    }
+}
+
+/// -S: for each size, batches of flushed random writes for at least a second.
+fn run_sync_write(
+    target: &mut dyn Target,
+    cfg: &Config,
+    stop: &AtomicBool,
+    sink: &mut dyn Sink,
+    notes: &mut Vec<Warning>,
+) -> io::Result<TestResult> {
+    let info = target.info().clone();
+    let mut result = new_test(TestKind::SyncWrite, cfg, "sync");
+    let sizes = sync_write::sizes(info.media_size_bytes, info.sector_size);
+    if sizes.is_empty() {
+        return too_small(
+            result,
+            &info,
+            TestKind::SyncWrite,
+            "no whole sector".into(),
+            sink,
+        );
+    }
+    let params = WriteParams {
+        min_time: cfg.write_duration,
+        preserve: cfg.preserve,
+    };
+    let mut flush_note = false;
+    for (i, &size) in sizes.iter().enumerate() {
+        let seed = sync_write::size_seed(cfg.seed, i);
+        let mut offsets = match OffsetGen::new(seed, info.media_size_bytes, info.sector_size, size)
+        {
+            Ok(g) => g,
+            Err(e) => return too_small(result, &info, TestKind::SyncWrite, e.0, sink),
+        };
+        let _ = target.quiesce();
+        let run = run_sync_writes(target, &mut offsets, &params, stop);
+        if !run.flush_supported && !flush_note {
+            flush_note = true;
+            notes.push(validity::flush_unsupported(&info));
+        }
+        result.phases.push(PhaseResult {
+            id: PhaseId::SyncWrite,
+            ops_planned: run.writes,
+            op_bytes: size,
+            first_offset_bytes: offsets.offset(0),
+            elapsed_ns: run.elapsed_ns,
+            latencies_ns: Vec::new(),
+            summary: run.latency.summary(),
+            histogram: Some(run.latency),
+            queue_depth: None,
+            seed: Some(seed),
+        });
+        if !settle_outcome(
+            &mut result,
+            run.stop,
+            &info,
+            &format!("{size}-byte synchronous writes"),
+            sink,
+        )? {
+            break;
         }
     }
     Ok(result)

@@ -1,8 +1,9 @@
 //! Validity warnings: conditions under which a figure may not mean what it seems,
 //! each with what to do about it. Pure functions of the data.
 
-use crate::device::{DeviceInfo, IoMode, TargetKind};
-use crate::results::Warning;
+use crate::device::{DeviceInfo, IoMode, Rotation, TargetKind};
+use crate::probe::{PhaseId, TestKind};
+use crate::results::{TestResult, Warning};
 
 fn warning(code: &str, message: String, advice: &str) -> Warning {
     Warning {
@@ -54,6 +55,87 @@ pub fn device_warnings(info: &DeviceInfo) -> Vec<Warning> {
             ),
             "none needed; the last partial sector is never read",
         ));
+    }
+    w
+}
+
+/// The device said it cannot flush its write cache: the -S figures are unflushed.
+pub fn flush_unsupported(info: &DeviceInfo) -> Warning {
+    warning(
+        "flush_unsupported",
+        format!(
+            "{}: the device says it cannot flush a write cache; the synchronous writes ran without flushes",
+            info.path
+        ),
+        "none if the device has no volatile cache; otherwise its writes are not durable when acknowledged",
+    )
+}
+
+/// One revolution of a rotating device, in nanoseconds.
+fn revolution_ns(info: &DeviceInfo) -> Option<f64> {
+    match info.rotation {
+        Rotation::Rpm(rpm) if rpm > 0 => Some(60e9 / f64::from(rpm)),
+        _ => None,
+    }
+}
+
+/// Warnings that follow from a test's figures.
+pub fn test_warnings(info: &DeviceInfo, test: &TestResult) -> Vec<Warning> {
+    let mut w = Vec::new();
+    let Some(rev) = revolution_ns(info) else {
+        return w;
+    };
+    let mean = |p: &crate::results::PhaseResult| p.summary.as_ref().map(|s| s.mean_ns);
+    match test.test {
+        TestKind::SeekTransfer => {
+            let strokes = [
+                PhaseId::FullStroke,
+                PhaseId::HalfStroke,
+                PhaseId::QuarterStroke,
+            ];
+            let fast: Vec<&str> = test
+                .phases
+                .iter()
+                .filter(|p| strokes.contains(&p.id) && p.complete())
+                .filter(|p| mean(p).is_some_and(|m| m < rev / 8.0))
+                .map(|p| p.id.name())
+                .collect();
+            if !fast.is_empty() {
+                w.push(warning(
+                    "seek_faster_than_rotation",
+                    format!(
+                        "{}: {} took less than an eighth of a revolution ({:.3} ms) per read, faster than a rotating disk can move: the reads were served from a cache",
+                        info.path,
+                        fast.join(", "),
+                        rev / 8e6
+                    ),
+                    "look for a caching RAID controller or a virtual disk between seekprobe and the drive",
+                ));
+            }
+        }
+        TestKind::SyncWrite => {
+            let fastest = test
+                .phases
+                .iter()
+                .filter(|p| p.id == PhaseId::SyncWrite)
+                .filter_map(|p| mean(p).map(|m| (m, p.op_bytes)))
+                .min_by(|a, b| a.0.total_cmp(&b.0));
+            if let Some((m, size)) = fastest
+                && m < rev / 4.0
+            {
+                w.push(warning(
+                    "flush_not_honoured",
+                    format!(
+                        "{}: flushed random writes of {size} bytes took {:.1} us each, far under one revolution ({:.1} us): the drive acknowledges flushes without writing its cache to the platters",
+                        info.path,
+                        m / 1e3,
+                        rev / 1e3
+                    ),
+                    "do not use this drive as a ZFS log (SLOG) device or wherever writes must be durable; check its write-cache setting",
+                ));
+            }
+        }
+        _ => {}
     }
     w
 }

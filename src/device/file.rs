@@ -15,6 +15,9 @@ pub struct OpenOptions {
     /// Open for reading data (tests), not only for identification: use direct I/O
     /// and check that it works.
     pub io: bool,
+    /// Open for writing as well (`-w`): exclusively for a block device (O_EXCL, which
+    /// fails while it is mounted or held). The caller checks signatures first.
+    pub write: bool,
 }
 
 /// Open a target named as the user gave it: `sim:…`, a path, or a short device name
@@ -25,7 +28,13 @@ pub fn open(name: &str, opts: &OpenOptions) -> Result<Box<dyn Target>, ProbeErro
     }
     let (path, meta) = resolve(name)?;
     let kind = classify(&path, &meta)?;
-    let file = open_file(&path, kind, opts.io)?;
+    if opts.write {
+        let users = crate::safety::users(Path::new(&path));
+        if !users.is_empty() {
+            return Err(in_use(&path, &users));
+        }
+    }
+    let file = open_file(&path, kind, opts)?;
     let mut info = DeviceInfo::new(name, &path, kind);
     match kind {
         TargetKind::File => describe_file(&meta, &mut info),
@@ -119,18 +128,41 @@ fn classify(path: &str, meta: &Metadata) -> Result<TargetKind, ProbeError> {
     }
 }
 
-fn open_file(path: &str, kind: TargetKind, io: bool) -> Result<File, ProbeError> {
+/// The refusal for a target in use, naming its users.
+fn in_use(path: &str, users: &[String]) -> ProbeError {
+    ProbeError::Refused {
+        path: path.to_string(),
+        why: format!("in use ({})", users.join(", ")),
+        hint: "seekprobe never writes to a device in use, even with --force; unmount or release it first".into(),
+    }
+}
+
+fn open_file(path: &str, kind: TargetKind, o: &OpenOptions) -> Result<File, ProbeError> {
     let mut opts = std::fs::OpenOptions::new();
-    opts.read(true);
+    opts.read(true).write(o.write);
     // O_NONBLOCK guards against a path swapped for a FIFO after classify().
     let mut flags = libc::O_CLOEXEC | libc::O_NONBLOCK;
-    if io && kind == TargetKind::Disk && cfg!(target_os = "linux") {
+    if o.io && kind == TargetKind::Disk && cfg!(target_os = "linux") {
         flags |= libc::O_DIRECT;
     }
+    if o.write && kind == TargetKind::Disk && cfg!(target_os = "linux") {
+        flags |= libc::O_EXCL; // fails with EBUSY while mounted or held
+    }
     opts.custom_flags(flags);
-    let file = opts.open(path).map_err(|e| open_error(path, e))?;
+    let file = opts.open(path).map_err(|e| match e.raw_os_error() {
+        Some(libc::EBUSY) => {
+            let users = crate::safety::users(Path::new(path));
+            let users = if users.is_empty() {
+                vec!["opened exclusively by another program".to_string()]
+            } else {
+                users
+            };
+            in_use(path, &users)
+        }
+        _ => open_error(path, e),
+    })?;
     clear_nonblock(&file).map_err(|e| open_error(path, e))?;
-    if io && kind == TargetKind::File {
+    if o.io && kind == TargetKind::File {
         // Files: try to bypass the page cache; tmpfs and some others refuse.
         let _ = set_direct(&file, true);
     }
@@ -266,6 +298,28 @@ impl Target for FileTarget {
         self.file.read_exact_at(buf, offset)
     }
 
+    fn write_at(&mut self, buf: &[u8], offset: u64) -> io::Result<()> {
+        // Never past the last whole sector, and never extending a file.
+        let limit = self.info.sectors() * u64::from(self.info.sector_size);
+        if offset
+            .checked_add(buf.len() as u64)
+            .is_none_or(|end| end > limit)
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "a write at {offset} of {} bytes would pass the end ({limit})",
+                    buf.len()
+                ),
+            ));
+        }
+        self.file.write_all_at(buf, offset)
+    }
+
+    fn flush(&mut self) -> io::Result<bool> {
+        flush_file(&self.file, self.info.kind)
+    }
+
     fn raw_fd(&self) -> Option<std::os::fd::RawFd> {
         use std::os::fd::AsRawFd;
         Some(self.file.as_raw_fd())
@@ -290,4 +344,29 @@ fn drop_cache(file: &File) -> io::Result<()> {
 #[cfg(not(any(target_os = "linux", target_os = "freebsd")))]
 fn drop_cache(_file: &File) -> io::Result<()> {
     Ok(())
+}
+
+/// Flush a file's or a device's write cache to stable media: fsync for a regular file
+/// (as diskinfo), fdatasync for a Linux block device (the kernel sends a cache flush),
+/// DIOCGFLUSH for a FreeBSD disk. `Ok(false)` when the device says it cannot flush.
+fn flush_file(file: &File, kind: TargetKind) -> io::Result<bool> {
+    let r = if kind == TargetKind::File {
+        file.sync_all()
+    } else {
+        #[cfg(target_os = "freebsd")]
+        {
+            super::freebsd::flush_cache(file)
+        }
+        #[cfg(not(target_os = "freebsd"))]
+        {
+            file.sync_data()
+        }
+    };
+    match r {
+        Ok(()) => Ok(true),
+        Err(e) if [libc::ENOTSUP, libc::EOPNOTSUPP].contains(&e.raw_os_error().unwrap_or(0)) => {
+            Ok(false)
+        }
+        Err(e) => Err(e),
+    }
 }

@@ -2,3 +2,4 @@
 //! format: they run operations, time them with the target's clock, and return data.
 
 pub mod sync;
+pub mod sync_write;

@@ -87,11 +87,14 @@ impl SyncEngine {
     ) -> PhaseRun {
         let mut result = PhaseResult {
             id: phase.id,
-            ops_planned: phase.ops.len() as u32,
+            ops_planned: phase.ops.len() as u64,
             op_bytes: phase.ops.first().map_or(0, |o| o.len),
             first_offset_bytes: phase.ops.first().map_or(0, |o| o.offset),
             elapsed_ns: 0,
             latencies_ns: Vec::with_capacity(phase.ops.len()),
+            histogram: None,
+            queue_depth: None,
+            seed: None,
             summary: None,
         };
         let fail = |setup, op: &Op, error| {

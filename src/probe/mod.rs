@@ -4,8 +4,10 @@
 //! A [`Plan`] is a list of named [`Phase`]s; each phase has untimed setup operations
 //! (diskinfo's positioning reads) and the timed operations, in order.
 
+pub mod iops;
 pub mod overhead;
 pub mod seek;
+pub mod sync_write;
 pub mod transfer;
 
 use serde::{Deserialize, Serialize};
@@ -55,6 +57,10 @@ pub enum TestKind {
     CommandOverhead,
     /// `-t`: seek times and transfer rates.
     SeekTransfer,
+    /// `-i`: asynchronous random reads.
+    RandomReads,
+    /// `-S`: synchronous random writes, each flushed.
+    SyncWrite,
 }
 
 impl TestKind {
@@ -63,6 +69,8 @@ impl TestKind {
         match self {
             TestKind::CommandOverhead => "command overhead (-c)",
             TestKind::SeekTransfer => "seek and transfer (-t)",
+            TestKind::RandomReads => "random reads (-i)",
+            TestKind::SyncWrite => "synchronous writes (-S)",
         }
     }
 }
@@ -95,6 +103,10 @@ pub enum PhaseId {
     OverheadMega,
     /// `-c`: 20480 reads of sector 0.
     OverheadSector,
+    /// `-i`: random reads of one size, many in flight.
+    RandomRead,
+    /// `-S`: random writes of one size, each followed by a flush.
+    SyncWrite,
 }
 
 impl PhaseId {
@@ -113,6 +125,8 @@ impl PhaseId {
             PhaseId::Inside => "Transfer inside",
             PhaseId::OverheadMega => "Overhead 10MB block",
             PhaseId::OverheadSector => "Overhead 20480 sectors",
+            PhaseId::RandomRead => "Random reads",
+            PhaseId::SyncWrite => "Synchronous writes",
         }
     }
 }
@@ -165,6 +179,9 @@ pub fn plan(test: TestKind, media_size: u64, sector_size: u32) -> Result<Plan, T
             test,
             phases: overhead::phases(media_size, sector_size)?,
         }),
+        TestKind::RandomReads | TestKind::SyncWrite => Err(TooSmall(
+            "timed random tests have no fixed plan; see probe::iops and probe::sync_write".into(),
+        )),
     }
 }
 

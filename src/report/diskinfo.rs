@@ -99,12 +99,56 @@ pub fn test_start(test: TestKind) -> &'static str {
     match test {
         TestKind::CommandOverhead => "I/O command overhead:\n",
         TestKind::SeekTransfer => "Seek times:\n",
+        TestKind::RandomReads => "Asynchronous random reads:\n",
+        TestKind::SyncWrite => "Synchronous random writes:\n",
     }
 }
 
-/// What a test prints after its last phase (only when it completed).
-pub fn test_end(_test: TestKind) -> &'static str {
-    "\n"
+/// What a test prints after its last phase (only when it completed); diskinfo ends
+/// every block with a blank line but the -S one.
+pub fn test_end(test: TestKind) -> &'static str {
+    match test {
+        TestKind::SyncWrite => "",
+        _ => "\n",
+    }
+}
+
+/// The label of an -i line: "sectorsize:  " for the sector size, else the size in
+/// kbytes, padded as diskinfo pads its fixed labels.
+fn iops_label(len: u32, sector_size: u32) -> String {
+    if len == sector_size {
+        return "sectorsize:  ".into();
+    }
+    let s = format!("{} kbytes:", len / 1024);
+    format!("{s}{}", " ".repeat(13usize.saturating_sub(s.len()).max(1)))
+}
+
+/// C's `%W.Pg`: `precision` significant digits, trailing zeros removed, scientific
+/// notation when the exponent is below -4 or at least the precision; right-aligned
+/// in `width`.
+pub fn printf_g(x: f64, width: usize, precision: usize) -> String {
+    let p = precision.max(1);
+    let body = if x == 0.0 {
+        "0".to_string()
+    } else {
+        let sci = format!("{:.*e}", p - 1, x);
+        let (mant, exp) = sci.split_once('e').expect("exponent form");
+        let exp: i32 = exp.parse().expect("exponent");
+        let strip = |s: &str| {
+            if s.contains('.') {
+                s.trim_end_matches('0').trim_end_matches('.').to_string()
+            } else {
+                s.to_string()
+            }
+        };
+        if exp < -4 || exp >= p as i32 {
+            let sign = if exp < 0 { '-' } else { '+' };
+            format!("{}e{sign}{:02}", strip(mant), exp.abs())
+        } else {
+            strip(&format!("{:.*}", (p as i32 - 1 - exp) as usize, x))
+        }
+    };
+    format!("{body:>width$}")
 }
 
 /// diskinfo's per-sector milliseconds: `dt * 100 / 2048` for 20480 sectors, and in
@@ -123,7 +167,7 @@ pub fn phase_line(test: &TestResult, index: usize, sector_size: u32) -> String {
         format!(
             "\t{label}:\t{:5} iter in {dt:10.6} sec = {:8.3} msec\n",
             p.ops_done(),
-            dt * 1000.0 / f64::from(p.ops_done())
+            dt * 1000.0 / p.ops_done() as f64
         )
     };
     let rate = |prefix: &str, label: &str| {
@@ -144,6 +188,23 @@ pub fn phase_line(test: &TestResult, index: usize, sector_size: u32) -> String {
         PhaseId::Outside => rate("\nTransfer rates:\n", "outside:     "),
         PhaseId::Middle => rate("", "middle:      "),
         PhaseId::Inside => rate("", "inside:      "),
+        PhaseId::RandomRead => {
+            let n = p.ops_done() as f64;
+            format!(
+                "\t{}{n:8.0} ops in  {dt:10.6} sec = {:8.0} IOPS\n",
+                iops_label(p.op_bytes, sector_size),
+                n / dt
+            )
+        }
+        PhaseId::SyncWrite => {
+            let n = p.ops_done() as f64;
+            format!(
+                "\t{} kbytes: {:8.1} usec/IO = {:8.1} Mbytes/s\n",
+                printf_g(f64::from(p.op_bytes) / 1024.0, 4, 4),
+                dt * 1_000_000.0 / n,
+                f64::from(p.op_bytes) * n / dt / (1024.0 * 1024.0)
+            )
+        }
         PhaseId::OverheadMega => {
             let sectors = p.bytes_done() as f64 / f64::from(sector_size);
             format!(
@@ -152,15 +213,15 @@ pub fn phase_line(test: &TestResult, index: usize, sector_size: u32) -> String {
             )
         }
         PhaseId::OverheadSector => {
-            let per_sector = msec_per_sector(dt, f64::from(p.ops_done()));
+            let per_sector = msec_per_sector(dt, p.ops_done() as f64);
             let mut s = format!(
                 "\ttime to read 20480 sectors {dt:10.6} sec\t= {per_sector:8.3} msec/sector\n"
             );
             if let Some(mega) = test.phase(PhaseId::OverheadMega) {
                 let mega_sectors = mega.bytes_done() as f64 / f64::from(sector_size);
                 let dm = mega.elapsed_s();
-                let overhead = if mega_sectors == f64::from(p.ops_done())
-                    && p.ops_done() == overhead::SECTOR_READS
+                let overhead = if mega_sectors == p.ops_done() as f64
+                    && p.ops_done() == u64::from(overhead::SECTOR_READS)
                 {
                     msec_per_sector(dt - dm, mega_sectors) // diskinfo's own formula
                 } else {
@@ -213,6 +274,33 @@ pub fn render_disk(disk: &DiskResult, verbose: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printf_g_matches_c() {
+        for (x, s) in [
+            (0.5, " 0.5"),
+            (1.0, "   1"),
+            (4.0, "   4"),
+            (1024.0, "1024"),
+            (8192.0, "8192"),
+            (0.0, "   0"),
+            (12346.0, "1.235e+04"),
+            (0.0001, "0.0001"),
+            (0.00001, "1e-05"),
+            (99999.0, "1e+05"),
+        ] {
+            assert_eq!(printf_g(x, 4, 4), s, "{x}");
+        }
+    }
+
+    #[test]
+    fn iops_labels_match_diskinfo() {
+        assert_eq!(iops_label(512, 512), "sectorsize:  ");
+        assert_eq!(iops_label(4096, 512), "4 kbytes:    ");
+        assert_eq!(iops_label(32 << 10, 512), "32 kbytes:   ");
+        assert_eq!(iops_label(128 << 10, 512), "128 kbytes:  ");
+        assert_eq!(iops_label(1024 << 10, 512), "1024 kbytes: ");
+    }
 
     #[test]
     fn left12_pads_and_never_cuts() {

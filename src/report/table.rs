@@ -16,7 +16,7 @@ fn rate(p: &PhaseResult) -> String {
     if p.op_bytes >= 1 << 20 {
         format!("{:.0} kB/s", p.bytes_done() as f64 / 1024.0 / s)
     } else {
-        format!("{:.0} IOPS", f64::from(p.ops_done()) / s)
+        format!("{:.0} IOPS", p.ops_done() as f64 / s)
     }
 }
 

@@ -34,18 +34,18 @@ fn p_and_s_exclude_other_options() {
 }
 
 #[test]
-fn sync_write_requires_write_and_unfinished_options_are_refused() {
+fn sync_write_and_write_options_require_w() {
     seekprobe()
         .args(["-S", "x"])
         .assert()
         .code(1)
         .stderr(predicate::str::contains("-S require also -w"));
-    for opt in ["-i", "-w"] {
+    for opt in ["--force", "--preserve"] {
         seekprobe()
             .args([opt, "x"])
             .assert()
             .code(1)
-            .stderr(predicate::str::contains("not available"));
+            .stderr(predicate::str::contains("needs -w"));
     }
 }
 

@@ -13,11 +13,14 @@ fn phase(id: PhaseId, ops: u32, op_bytes: u32, elapsed_ns: u64) -> PhaseResult {
     latencies_ns[0] += elapsed_ns - each * u64::from(ops);
     PhaseResult {
         id,
-        ops_planned: ops,
+        ops_planned: u64::from(ops),
         op_bytes,
         first_offset_bytes: 0,
         elapsed_ns,
         summary: seekprobe::stats::Summary::of(&latencies_ns),
+        histogram: None,
+        queue_depth: None,
+        seed: None,
         latencies_ns,
     }
 }

@@ -6,3 +6,4 @@ mod golden;
 mod helpers;
 mod loopdev;
 mod results;
+mod writes;

@@ -1,0 +1,225 @@
+//! The synchronous flushed-write engine behind `-S`: random writes, each followed by
+//! a cache flush, in batches until a minimum time has passed.
+//!
+//! A write larger than 128 KiB is split (see [`crate::probe::sync_write::pieces`]):
+//! all pieces but the last are handed to a pool of writer threads at once, the last
+//! is written by the engine itself, then all are awaited — diskinfo's AIO `parwrite`.
+//! Targets without a descriptor (simulated drives) write the whole request through
+//! [`Target::write_at`].
+
+use super::sync::Stop;
+use crate::device::{AlignedBuf, Target};
+use crate::probe::iops::OffsetGen;
+use crate::probe::sync_write::{BATCH, PIECE, pieces};
+use crate::stats::Histogram;
+use std::io;
+use std::os::fd::{BorrowedFd, RawFd};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// What `-S` measured for one write size.
+#[derive(Debug)]
+pub struct SyncWriteRun {
+    /// Writes completed (each with its flush).
+    pub writes: u64,
+    /// The time of the timed parts, in nanoseconds: from the first write to the
+    /// last flush, without the untimed `--preserve` reads and restores.
+    pub elapsed_ns: u64,
+    /// Latency of each write plus its flush.
+    pub latency: Histogram,
+    /// False when the device said it cannot flush (then the rest ran unflushed).
+    pub flush_supported: bool,
+    /// Why it stopped early, if it did.
+    pub stop: Option<Stop>,
+}
+
+/// How the writes are made.
+#[derive(Debug, Clone, Copy)]
+pub struct WriteParams {
+    /// Stop starting batches once this much timed time has passed.
+    pub min_time: Duration,
+    /// Read each block before writing it and write it back afterwards (untimed).
+    pub preserve: bool,
+}
+
+/// A pool of threads that write 128 KiB pieces of the shared buffer in parallel.
+struct PiecePool<'a> {
+    jobs: Vec<mpsc::Sender<(u64, usize, usize)>>,
+    done: mpsc::Receiver<io::Result<()>>,
+    _buf: std::marker::PhantomData<&'a AlignedBuf>,
+}
+
+impl<'a> PiecePool<'a> {
+    fn start(
+        scope: &'a std::thread::Scope<'a, '_>,
+        fd: RawFd,
+        buf: &'a AlignedBuf,
+        threads: usize,
+    ) -> PiecePool<'a> {
+        let (done_tx, done) = mpsc::channel();
+        let jobs = (0..threads)
+            .map(|_| {
+                let (tx, rx) = mpsc::channel::<(u64, usize, usize)>();
+                let done_tx = done_tx.clone();
+                scope.spawn(move || {
+                    // SAFETY: the descriptor outlives the scope (the target owns it).
+                    let fd = unsafe { BorrowedFd::borrow_raw(fd) };
+                    for (off, start, len) in rx {
+                        let r = write_all_at(fd, &buf[start..start + len], off);
+                        if done_tx.send(r).is_err() {
+                            break;
+                        }
+                    }
+                });
+                tx
+            })
+            .collect();
+        PiecePool {
+            jobs,
+            done,
+            _buf: std::marker::PhantomData,
+        }
+    }
+
+    /// Write `len` bytes of the buffer at `offset`, split as diskinfo does.
+    fn write(&self, fd: RawFd, buf: &AlignedBuf, offset: u64, len: u32) -> io::Result<()> {
+        let p = pieces(len);
+        let (last, parallel) = p.split_last().expect("at least one piece");
+        for (i, &(o, l)) in parallel.iter().enumerate() {
+            let job = (offset + u64::from(o), o as usize, l as usize);
+            self.jobs[i % self.jobs.len()]
+                .send(job)
+                .map_err(|_| io::Error::other("writer thread ended"))?;
+        }
+        // SAFETY: as above.
+        let fd = unsafe { BorrowedFd::borrow_raw(fd) };
+        let (o, l) = *last;
+        let mut result = write_all_at(fd, &buf[o as usize..(o + l) as usize], offset + u64::from(o));
+        for _ in parallel {
+            let r = self
+                .done
+                .recv()
+                .unwrap_or_else(|_| Err(io::Error::other("writer thread ended")));
+            if result.is_ok() {
+                result = r;
+            }
+        }
+        result
+    }
+}
+
+fn write_all_at(fd: BorrowedFd<'_>, mut buf: &[u8], mut off: u64) -> io::Result<()> {
+    while !buf.is_empty() {
+        match nix::sys::uio::pwrite(fd, buf, off as libc::off_t) {
+            Ok(0) => return Err(io::Error::new(io::ErrorKind::WriteZero, "wrote nothing")),
+            Ok(n) => {
+                buf = &buf[n..];
+                off += n as u64;
+            }
+            Err(nix::errno::Errno::EINTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}
+
+/// Run `-S` for one size: batches of 250 writes at offsets from `offsets`, each followed
+/// by a flush, until `params.min_time` of timed time has passed. `stop` is checked
+/// before every write; with `--preserve`, a block already overwritten is always
+/// restored first.
+pub fn run_sync_writes(
+    target: &mut dyn Target,
+    offsets: &mut OffsetGen,
+    params: &WriteParams,
+    stop: &AtomicBool,
+) -> SyncWriteRun {
+    let len = offsets.len();
+    let mut data = AlignedBuf::new(len as usize);
+    for (i, b) in data.iter_mut().enumerate() {
+        *b = (i % 251) as u8 ^ 0x5a; // not zeros: some devices shortcut zero writes
+    }
+    let fd = target.raw_fd();
+    let threads = (len.div_ceil(PIECE) as usize).saturating_sub(1);
+    std::thread::scope(|scope| {
+        let pool = match fd {
+            Some(fd) if threads > 0 => Some(PiecePool::start(scope, fd, &data, threads)),
+            _ => None,
+        };
+        let write = |target: &mut dyn Target, offset: u64| match (&pool, fd) {
+            (Some(pool), Some(fd)) => pool.write(fd, &data, offset, len),
+            _ => target.write_at(&data, offset),
+        };
+        run_loop(target, offsets, params, stop, write)
+    })
+}
+
+fn run_loop(
+    target: &mut dyn Target,
+    offsets: &mut OffsetGen,
+    params: &WriteParams,
+    stop: &AtomicBool,
+    write: impl Fn(&mut dyn Target, u64) -> io::Result<()>,
+) -> SyncWriteRun {
+    let len = offsets.len() as usize;
+    let mut backup = params.preserve.then(|| AlignedBuf::new(len));
+    let mut run = SyncWriteRun {
+        writes: 0,
+        elapsed_ns: 0,
+        latency: Histogram::new(),
+        flush_supported: true,
+        stop: None,
+    };
+    let min_ns = u64::try_from(params.min_time.as_nanos()).unwrap_or(u64::MAX);
+    let fail = |offset, error| Some(Stop::Failed {
+        setup: false,
+        offset,
+        error,
+    });
+    let mut last = target.clock().now_ns();
+    'batches: loop {
+        for _ in 0..BATCH {
+            if stop.load(Ordering::Relaxed) {
+                run.stop = Some(Stop::Interrupted);
+                break 'batches;
+            }
+            let offset = offsets.next_offset();
+            if let Some(b) = backup.as_mut() {
+                if let Err(e) = target.read_at(b, offset) {
+                    run.stop = fail(offset, e);
+                    break 'batches;
+                }
+                last = target.clock().now_ns();
+            }
+            let mut result = write(target, offset);
+            if result.is_ok() && run.flush_supported {
+                match target.flush() {
+                    Ok(true) => {}
+                    Ok(false) => run.flush_supported = false,
+                    Err(e) => result = Err(e),
+                }
+            }
+            let now = target.clock().now_ns();
+            if let Some(b) = backup.as_ref() {
+                // Restore before anything else, even after an error or Ctrl-C.
+                let restored = target.write_at(b, offset).and_then(|_| target.flush());
+                if let Err(e) = restored {
+                    run.stop = fail(offset, e);
+                    break 'batches;
+                }
+            }
+            if let Err(e) = result {
+                run.stop = fail(offset, e);
+                break 'batches;
+            }
+            run.latency.record(now - last);
+            run.elapsed_ns += now - last;
+            run.writes += 1;
+            last = now;
+        }
+        if run.elapsed_ns >= min_ns {
+            break;
+        }
+    }
+    run
+}

@@ -1,0 +1,337 @@
+//! The plan of diskinfo's `-i` test (asynchronous random reads): which request sizes
+//! are measured, and a seeded, reproducible stream of random offsets.
+//!
+//! Offsets are uniform over every position of the whole device that is a multiple of
+//! the request size and leaves the whole request inside the device's whole sectors
+//! (`offset + len <= sectors * sector_size`). Unlike diskinfo, whose `random()` reaches
+//! at most 2^31 request positions, the range is 64-bit.
+//!
+//! # The stream
+//!
+//! Request number `k` (0, 1, 2, …) of a run seeded with `seed` reads at
+//! [`OffsetGen::offset`]`(k)`, a pure function of `(seed, k)`:
+//!
+//! 1. `x = mix(seed + (k + 1) * GAMMA)` (wrapping arithmetic): the `k`-th output of the
+//!    SplitMix64 generator (Steele, Lea and Flood, "Fast splittable pseudorandom number
+//!    generators", OOPSLA 2014) started at state `seed`, where `GAMMA` is
+//!    `0x9e3779b97f4a7c15` and `mix` is its output function (xor-shift 30, multiply by
+//!    `0xbf58476d1ce4e5b9`, xor-shift 27, multiply by `0x94d049bb133111eb`, xor-shift 31).
+//! 2. With `n` request positions, the position is the high 64 bits of the 128-bit
+//!    product `x * n` (Lemire, "Fast random integer generation in an interval", 2019),
+//!    except when the low 64 bits fall below `2^64 mod n`: then `x` is rejected and the
+//!    next output of a SplitMix64 generator started at state `x` is tried, until one is
+//!    accepted. This keeps the choice exactly uniform; rejections happen with a
+//!    probability below `n / 2^64`, so essentially never.
+//! 3. The offset is the position times the request size.
+//!
+//! Only integer arithmetic of fixed width is involved, so the stream is the same on
+//! every platform, and it is pinned by a test. Because each request's offset depends
+//! only on its number, engines that issue requests from several threads share one
+//! atomic request counter and together read exactly the offsets of a single stream.
+
+use std::fmt;
+use std::time::Duration;
+
+/// diskinfo's number of requests kept in flight.
+pub const DEFAULT_QUEUE_DEPTH: usize = 128;
+
+/// diskinfo's duration per request size: replacements are submitted while less than
+/// this has passed.
+pub const DEFAULT_DURATION: Duration = Duration::from_secs(3);
+
+/// The request sizes diskinfo measures, apart from the sector size itself.
+const FIXED_SIZES: [u32; 4] = [4096, 32 << 10, 128 << 10, 1024 << 10];
+
+/// The request sizes of the `-i` test on a device of `media_size` bytes with
+/// `sector_size`-byte logical sectors, in diskinfo's order: the sector size, 4 KiB,
+/// 32 KiB, 128 KiB and 1024 KiB.
+///
+/// A size equal to one already listed (4 KiB on a 4096-byte-sector device, as diskinfo
+/// skips it), smaller than the sector size or not a multiple of it is skipped, and so
+/// is any size larger than the device's whole sectors. A device smaller than one
+/// sector gets no size at all.
+pub fn sizes(media_size: u64, sector_size: u32) -> Vec<u32> {
+    if sector_size == 0 {
+        return Vec::new();
+    }
+    let whole = whole_bytes(media_size, sector_size);
+    let mut out = Vec::with_capacity(1 + FIXED_SIZES.len());
+    for len in std::iter::once(sector_size).chain(FIXED_SIZES) {
+        let fits = u64::from(len) <= whole;
+        if len >= sector_size && len.is_multiple_of(sector_size) && fits && !out.contains(&len) {
+            out.push(len);
+        }
+    }
+    out
+}
+
+/// The bytes of the device's whole sectors.
+fn whole_bytes(media_size: u64, sector_size: u32) -> u64 {
+    let ss = u64::from(sector_size.max(1));
+    media_size / ss * ss
+}
+
+/// Why no offsets can be generated for a request size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadRequest(pub String);
+
+impl fmt::Display for BadRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadRequest {}
+
+/// SplitMix64's increment (the golden ratio in 64-bit fixed point).
+const GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// SplitMix64's output function.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The SplitMix64 pseudorandom generator (see the module documentation).
+#[derive(Debug, Clone)]
+pub struct SplitMix64 {
+    state: u64,
+}
+
+impl SplitMix64 {
+    /// A generator started at state `seed`.
+    pub fn new(seed: u64) -> Self {
+        SplitMix64 { state: seed }
+    }
+
+    /// The next 64-bit output.
+    pub fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(GAMMA);
+        mix(self.state)
+    }
+}
+
+/// A seeded generator of random, size-aligned read offsets inside a device.
+///
+/// [`OffsetGen::offset`] gives request `k`'s offset without state;
+/// [`OffsetGen::next_offset`] walks the stream `k = 0, 1, 2, …`.
+#[derive(Debug, Clone)]
+pub struct OffsetGen {
+    seed: u64,
+    len: u32,
+    positions: u64,
+    next: u64,
+}
+
+impl OffsetGen {
+    /// Offsets for `len`-byte reads on a device of `media_size` bytes with
+    /// `sector_size`-byte sectors, seeded with `seed`. Fails when `len` is zero, not a
+    /// multiple of the sector size, or larger than the device's whole sectors.
+    pub fn new(seed: u64, media_size: u64, sector_size: u32, len: u32) -> Result<Self, BadRequest> {
+        if sector_size == 0 || len == 0 || !len.is_multiple_of(sector_size) {
+            return Err(BadRequest(format!(
+                "a request of {len} bytes is not a whole number of {sector_size}-byte sectors"
+            )));
+        }
+        let whole = whole_bytes(media_size, sector_size);
+        let positions = whole / u64::from(len);
+        if positions == 0 {
+            return Err(BadRequest(format!(
+                "a request of {len} bytes does not fit in a device of {whole} bytes"
+            )));
+        }
+        Ok(OffsetGen {
+            seed,
+            len,
+            positions,
+            next: 0,
+        })
+    }
+
+    /// The request size in bytes.
+    pub fn len(&self) -> u32 {
+        self.len
+    }
+
+    /// The number of distinct request positions (offsets) the stream chooses from.
+    pub fn positions(&self) -> u64 {
+        self.positions
+    }
+
+    /// The byte offset of request number `k` of the stream.
+    pub fn offset(&self, k: u64) -> u64 {
+        let n = self.positions;
+        let mut x = mix(self
+            .seed
+            .wrapping_add(k.wrapping_add(1).wrapping_mul(GAMMA)));
+        // 2^64 mod n, computed without 128-bit division.
+        let threshold = n.wrapping_neg() % n;
+        let mut more = SplitMix64::new(x);
+        loop {
+            let m = u128::from(x) * u128::from(n);
+            if (m as u64) >= threshold {
+                return ((m >> 64) as u64) * u64::from(self.len);
+            }
+            x = more.next_u64();
+        }
+    }
+
+    /// The offset of the next request of the stream.
+    pub fn next_offset(&mut self) -> u64 {
+        let o = self.offset(self.next);
+        self.next += 1;
+        o
+    }
+
+    /// How many offsets [`OffsetGen::next_offset`] has given.
+    pub fn issued(&self) -> u64 {
+        self.next
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn splitmix64_matches_the_published_reference_outputs() {
+        // The reference implementation's first outputs from state 0.
+        let mut g = SplitMix64::new(0);
+        assert_eq!(g.next_u64(), 0xe220_a839_7b1d_cdaf);
+        assert_eq!(g.next_u64(), 0x6e78_9e6a_a1b9_65f4);
+        assert_eq!(g.next_u64(), 0x06c4_5d18_8009_454f);
+    }
+
+    #[test]
+    fn the_stream_is_pinned() {
+        // Any change here changes every recorded seed's offsets: don't.
+        let g = OffsetGen::new(42, 2_000_398_934_016, 512, 4096).unwrap();
+        let got: Vec<u64> = (0..4).map(|k| g.offset(k)).collect();
+        assert_eq!(got, PINNED);
+        // The stateful walk is the same stream.
+        let mut h = g.clone();
+        let walked: Vec<u64> = (0..4).map(|_| h.next_offset()).collect();
+        assert_eq!(walked, PINNED);
+        assert_eq!(h.issued(), 4);
+    }
+
+    const PINNED: [u64; 4] = [
+        1_483_425_591_296,
+        319_884_578_816,
+        557_313_400_832,
+        688_518_742_016,
+    ];
+
+    #[test]
+    fn sizes_follow_diskinfo() {
+        let big = 1u64 << 40;
+        assert_eq!(sizes(big, 512), [512, 4096, 32768, 131072, 1048576]);
+        assert_eq!(sizes(big, 4096), [4096, 32768, 131072, 1048576]);
+        assert_eq!(sizes(big, 8192), [8192, 32768, 131072, 1048576]);
+        assert_eq!(sizes(big, 65536), [65536, 131072, 1048576]);
+        // 520-byte sectors: no fixed size is a multiple.
+        assert_eq!(sizes(big, 520), [520]);
+        // Sizes larger than the whole sectors are skipped.
+        assert_eq!(sizes(100_000, 512), [512, 4096, 32768]);
+        assert_eq!(sizes(1 << 20, 512), [512, 4096, 32768, 131072, 1048576]);
+        assert_eq!(sizes((1 << 20) - 1, 512), [512, 4096, 32768, 131072]);
+        assert_eq!(sizes(4095, 4096), Vec::<u32>::new());
+        assert_eq!(sizes(511, 512), Vec::<u32>::new());
+        assert_eq!(sizes(big, 0), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn bad_requests_are_refused() {
+        assert!(OffsetGen::new(1, 1 << 30, 4096, 512).is_err());
+        assert!(OffsetGen::new(1, 1 << 30, 512, 0).is_err());
+        assert!(OffsetGen::new(1, 1 << 30, 512, 1000).is_err());
+        assert!(OffsetGen::new(1, 4095, 512, 4096).is_err());
+        assert!(OffsetGen::new(1, 4096, 512, 4096).is_ok());
+    }
+
+    #[test]
+    fn a_device_of_one_request_always_reads_at_zero() {
+        let mut g = OffsetGen::new(7, 4096 + 4095, 4096, 4096).unwrap();
+        assert_eq!(g.positions(), 1);
+        assert!((0..1000).all(|_| g.next_offset() == 0));
+    }
+
+    #[test]
+    fn offsets_reach_beyond_two_to_the_31_requests() {
+        // diskinfo's random() cap: 2^31 positions. A 2^50-byte device has 2^41.
+        let g = OffsetGen::new(3, 1 << 50, 512, 512).unwrap();
+        let beyond = (0..10_000)
+            .filter(|&k| g.offset(k) / 512 >= 1 << 31)
+            .count();
+        // Uniform: all but a fraction 2^-10 lie beyond.
+        assert!(beyond > 9_900, "{beyond}");
+    }
+
+    #[test]
+    fn offsets_are_spread_uniformly() {
+        // 16 equal bins over 1 GiB of 4 KiB requests: each within 10% of the mean.
+        let g = OffsetGen::new(11, 1 << 30, 512, 4096).unwrap();
+        let mut bins = [0u32; 16];
+        let n = 160_000u64;
+        for k in 0..n {
+            bins[(g.offset(k) >> 26) as usize] += 1;
+        }
+        for b in bins {
+            assert!((9_000..=11_000).contains(&b), "{bins:?}");
+        }
+    }
+
+    #[test]
+    fn rejection_keeps_offsets_inside_for_huge_position_counts() {
+        // n close to 2^64 / len makes rejections likely enough to be exercised.
+        let media = u64::MAX;
+        let g = OffsetGen::new(5, media, 512, 512).unwrap();
+        let whole = media / 512 * 512;
+        for k in 0..10_000 {
+            let o = g.offset(k);
+            assert_eq!(o % 512, 0);
+            assert!(o + 512 <= whole);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn every_offset_is_aligned_and_inside(
+            seed in any::<u64>(),
+            sectors in 1u64..(1u64 << 41),
+            extra in 0u64..4096,
+            big in proptest::bool::ANY,
+            which in 0usize..5,
+        ) {
+            let ss: u32 = if big { 4096 } else { 512 };
+            let media = sectors * u64::from(ss) + extra % u64::from(ss);
+            let whole = sectors * u64::from(ss);
+            let all = sizes(media, ss);
+            prop_assume!(which < all.len());
+            let len = all[which];
+            let mut g = OffsetGen::new(seed, media, ss, len).unwrap();
+            for _ in 0..200 {
+                let o = g.next_offset();
+                prop_assert_eq!(o % u64::from(len), 0);
+                prop_assert!(o + u64::from(len) <= whole, "{} + {} > {}", o, len, whole);
+            }
+        }
+
+        #[test]
+        fn the_same_seed_gives_the_same_stream(
+            seed in any::<u64>(),
+            media in (1u64 << 20)..(1u64 << 50),
+        ) {
+            let mut a = OffsetGen::new(seed, media, 512, 4096).unwrap();
+            let mut b = OffsetGen::new(seed, media, 512, 4096).unwrap();
+            for _ in 0..100 {
+                prop_assert_eq!(a.next_offset(), b.next_offset());
+            }
+            let c = OffsetGen::new(seed ^ 1, media, 512, 4096).unwrap();
+            let differ = (0..100).filter(|&k| c.offset(k) != a.offset(k)).count();
+            prop_assert!(differ > 90);
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! -S and the write-safety rules: nothing written without -w, confirmation,
+//! signatures, devices in use, --preserve, files that never grow.
+
+use crate::helpers::{LoopDev, can_make_loop_devices, image, seekprobe};
+use predicates::prelude::*;
+use regex::Regex;
+use std::path::Path;
+use std::process::Command;
+
+/// A checksum of a whole file or device.
+fn checksum(p: &Path) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let data = std::fs::read(p).unwrap();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    data.hash(&mut h);
+    h.finish()
+}
+
+/// Fill with a pattern that carries no signature.
+fn fill(p: &Path) {
+    let len = std::fs::metadata(p).unwrap().len() as usize;
+    let data: Vec<u8> = (0..len).map(|i| ((i * 7 + i / 4093) % 251) as u8).collect();
+    std::fs::write(p, data).unwrap();
+}
+
+/// Check diskinfo's -S block: every size from the sector size to 8 MiB (or the
+/// device), each line printed again with diskinfo's formats.
+pub fn assert_sync_write_block(text: &str, sector_size: u32, largest: u32) {
+    let start = text
+        .find("Synchronous random writes:\n")
+        .expect("the -S block");
+    let block = &text[start..];
+    let re = Regex::new(r"^\t(.{4,}) kbytes: (.{8,}) usec/IO = (.{8,}) Mbytes/s$").unwrap();
+    let lines: Vec<&str> = block.lines().skip(1).collect();
+    let mut size = sector_size;
+    for line in &lines {
+        let c = re.captures(line).unwrap_or_else(|| panic!("{line:?}"));
+        let kb = f64::from(size) / 1024.0;
+        assert_eq!(c[1].trim().parse::<f64>().unwrap(), kb, "{line}");
+        let usec: f64 = c[2].trim().parse().unwrap();
+        let mbs: f64 = c[3].trim().parse().unwrap();
+        assert_eq!(
+            *line,
+            format!(
+                "\t{} kbytes: {usec:8.1} usec/IO = {mbs:8.1} Mbytes/s",
+                seekprobe::report::diskinfo::printf_g(kb, 4, 4)
+            )
+        );
+        assert!(usec > 0.0 && mbs > 0.0);
+        size *= 2;
+    }
+    assert_eq!(size / 2, largest, "{block}");
+    assert!(
+        block.ends_with("Mbytes/s\n"),
+        "no blank line after -S: {block:?}"
+    );
+}
+
+#[test]
+fn sync_writes_on_a_file_print_diskinfo_s_block_and_never_grow_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let img = image(dir.path(), "img", (16 << 20) + 100);
+    let out = seekprobe()
+        .args(["-Sw", "--yes", "--write-duration", "0"])
+        .arg(&img)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_sync_write_block(&String::from_utf8(out.stdout).unwrap(), 512, 8 << 20);
+    assert_eq!(std::fs::metadata(&img).unwrap().len(), (16 << 20) + 100);
+}
+
+#[test]
+fn writing_needs_confirmation_and_nothing_is_written_without_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let img = image(dir.path(), "img", 4 << 20);
+    fill(&img);
+    let before = checksum(&img);
+    seekprobe()
+        .args(["-Sw", "--write-duration", "0"])
+        .arg(&img)
+        .write_stdin("")
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(
+            predicate::str::contains("refusing to write: not confirmed")
+                .and(predicate::str::contains("--yes")),
+        );
+    assert_eq!(checksum(&img), before);
+}
+
+#[test]
+fn a_file_system_image_is_refused_without_force_and_left_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let img = image(dir.path(), "fs.img", 16 << 20);
+    let ok = Command::new("mkfs.ext4")
+        .args(["-q", "-F"])
+        .arg(&img)
+        .status();
+    if !ok.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: mkfs.ext4 is not available");
+        return;
+    }
+    let before = checksum(&img);
+    seekprobe()
+        .args(["-Sw", "--yes", "--write-duration", "0"])
+        .arg(&img)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "refusing to write: it carries an ext2/3/4 file system at byte 1080",
+        ));
+    assert_eq!(checksum(&img), before);
+}
+
+#[test]
+fn an_ext4_loop_device_is_refused_and_a_mounted_one_even_with_force() {
+    if !can_make_loop_devices("an_ext4_loop_device_is_refused") {
+        return;
+    }
+    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
+    let l = LoopDev::new(dir.path(), 32 << 20, true, None);
+    assert!(
+        Command::new("mkfs.ext4")
+            .args(["-q", "-F", &l.dev])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let dev = Path::new(&l.dev);
+    let before = checksum(dev);
+    seekprobe()
+        .args(["-Sw", "--yes", "--write-duration", "0"])
+        .arg(&l.dev)
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains("ext2/3/4 file system")
+                .and(predicate::str::contains("--force")),
+        );
+    assert_eq!(checksum(dev), before);
+
+    let mnt = tempfile::tempdir().unwrap();
+    let mounted = Command::new("mount").arg(&l.dev).arg(mnt.path()).status();
+    if !mounted.is_ok_and(|s| s.success()) {
+        eprintln!("skipped the mounted case: mount failed here");
+        return;
+    }
+    struct Unmount<'a>(&'a Path);
+    impl Drop for Unmount<'_> {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg(self.0).status();
+        }
+    }
+    let _guard = Unmount(mnt.path());
+    seekprobe()
+        .args(["-Sw", "--yes", "--force", "--write-duration", "0"])
+        .arg(&l.dev)
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains("in use (mounted on")
+                .and(predicate::str::contains("even with --force")),
+        );
+}
+
+#[test]
+fn preserve_restores_every_block_of_a_loop_device() {
+    if !can_make_loop_devices("preserve_restores_every_block_of_a_loop_device") {
+        return;
+    }
+    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
+    let l = LoopDev::new(dir.path(), 16 << 20, true, None);
+    fill(Path::new(&l.dev));
+    let before = checksum(Path::new(&l.dev));
+    let out = seekprobe()
+        .args(["-Sw", "--yes", "--preserve", "--write-duration", "0.05"])
+        .arg(&l.dev)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_sync_write_block(&String::from_utf8(out.stdout).unwrap(), 512, 8 << 20);
+    assert_eq!(
+        checksum(Path::new(&l.dev)),
+        before,
+        "--preserve must leave the device as it was"
+    );
+}
