@@ -186,6 +186,9 @@ fn linux_users(dev_path: &Path) -> Vec<String> {
     let Ok(meta) = std::fs::metadata(dev_path) else {
         return Vec::new();
     };
+    if meta.is_file() {
+        return loop_users(dev_path);
+    }
     let rdev = meta.rdev();
     let (maj, min) = (libc::major(rdev), libc::minor(rdev));
     // The device and its partitions, as "maj:min" with their sysfs names.
@@ -239,6 +242,26 @@ fn linux_users(dev_path: &Path) -> Vec<String> {
         if let Ok(entries) = std::fs::read_dir(&dir) {
             for e in entries.flatten() {
                 users.push(format!("held by {}", e.file_name().to_string_lossy()));
+            }
+        }
+    }
+    users
+}
+
+/// The loop devices whose backing file is `file`.
+#[cfg(target_os = "linux")]
+fn loop_users(file: &Path) -> Vec<String> {
+    let Ok(want) = std::fs::canonicalize(file) else {
+        return Vec::new();
+    };
+    let mut users = Vec::new();
+    if let Ok(entries) = std::fs::read_dir("/sys/block") {
+        for e in entries.flatten() {
+            let backing = e.path().join("loop/backing_file");
+            if let Ok(b) = std::fs::read_to_string(&backing)
+                && Path::new(b.trim()) == want
+            {
+                users.push(format!("backing /dev/{}", e.file_name().to_string_lossy()));
             }
         }
     }

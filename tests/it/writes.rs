@@ -196,3 +196,24 @@ fn preserve_restores_every_block_of_a_loop_device() {
         "--preserve must leave the device as it was"
     );
 }
+
+#[test]
+fn an_image_file_backing_a_loop_device_is_refused() {
+    if !can_make_loop_devices("an_image_file_backing_a_loop_device_is_refused") {
+        return;
+    }
+    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
+    let l = LoopDev::new(dir.path(), 8 << 20, false, None);
+    let backing =
+        std::fs::read_to_string(format!("/sys/block/{}/loop/backing_file", l.short_name()))
+            .unwrap();
+    seekprobe()
+        .args(["-Sw", "--yes", "--force", "--write-duration", "0"])
+        .arg(backing.trim())
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(format!(
+            "in use (backing {})",
+            l.dev
+        )));
+}
