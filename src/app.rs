@@ -1,13 +1,14 @@
 //! The command-line program: parse, check, probe each disk, print live, and decide
 //! the exit status at the end.
 
-use crate::cli::{Args, RenderArgs};
-use crate::config::{Config, Mode};
+use crate::cli::{Args, CompareArgs, RenderArgs};
+use crate::compare::{self, Verdict};
+use crate::config::{Config, Mode, Qualify};
 use crate::device::{DeviceInfo, TargetKind};
 use crate::error::ProbeError;
 use crate::report::humanize::humanize;
 use crate::report::{self, Format, diskinfo, json};
-use crate::results::{Outcome, Run, SCHEMA_VERSION, TestResult, Warning};
+use crate::results::{DiskResult, Outcome, Run, SCHEMA_VERSION, TestResult, Warning};
 use crate::run::{Flow, Sink, probe_disk};
 use crate::safety::Found;
 use clap::Parser;
@@ -21,10 +22,12 @@ use std::sync::atomic::AtomicBool;
 pub const EXIT_OK: i32 = 0;
 /// Exit status: a disk failed, or the command line was wrong.
 pub const EXIT_FAILURE: i32 = 1;
+/// Exit status: a drive failed qualification (--qualify).
+pub const EXIT_QUALIFY: i32 = 3;
 /// Exit status after Ctrl-C (128 + SIGINT).
 pub const EXIT_INTERRUPTED: i32 = 130;
 
-const USAGE: &str = "usage: seekprobe [-ctv] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render FILE.json [--format diskinfo|table|json]";
+const USAGE: &str = "usage: seekprobe [-ctv] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render FILE.json [--format diskinfo|table|json]\n       seekprobe compare A.json B.json ... [--qualify] [--baseline FILE]";
 
 /// Prints diskinfo's text to `out` as results arrive (when that is the format),
 /// and errors and warnings to `err`.
@@ -130,6 +133,8 @@ pub fn main_with(
     let args: Vec<OsString> = args.into_iter().collect();
     let result = if args.get(1).is_some_and(|a| a == "render") {
         render_main(&args[1..], out, err)
+    } else if args.get(1).is_some_and(|a| a == "compare") {
+        compare_main(&args[1..], out, err)
     } else {
         probe_main(args, &stop, out, err)
     };
@@ -209,7 +214,8 @@ fn render_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> i
     }
 }
 
-/// Probe every disk in order; the exit status is decided at the end.
+/// Probe every disk (in order, or all at once with --parallel); then the comparison
+/// and verdicts when asked for. The exit status is decided at the end.
 fn run_all(
     cfg: &Config,
     stop: &AtomicBool,
@@ -224,18 +230,16 @@ fn run_all(
         verbose: cfg.verbose,
         settle_s: cfg.settle.as_secs_f64(),
         disks: Vec::new(),
+        verdicts: Vec::new(),
     };
+    let text = cfg.mode == Mode::Describe && cfg.format == Format::Diskinfo;
     let mut failed = false;
     let mut interrupted = false;
-    for name in &cfg.disks {
-        let mut sink = LiveText {
-            out: &mut *out,
-            err: &mut *err,
-            verbose: cfg.verbose,
-            text: cfg.mode == Mode::Describe && cfg.format == Format::Diskinfo,
-            yes: cfg.yes,
-        };
-        let (disk, flow) = probe_disk(name, cfg, stop, &mut sink)?;
+    let mut finish_disk = |run: &mut Run,
+                           disk: DiskResult,
+                           out: &mut dyn Write,
+                           err: &mut dyn Write|
+     -> io::Result<()> {
         failed |= disk.failed();
         if let (Some(info), Mode::PhysicalPath | Mode::Ident) = (&disk.info, cfg.mode)
             && let Err(msg) = print_id(info, cfg, out)?
@@ -245,25 +249,89 @@ fn run_all(
         }
         run.disks.push(disk);
         if let Some(path) = &cfg.json_file
-            && let Err(e) = save_json(path, &run)
+            && let Err(e) = save_json(path, run)
         {
+            let why = crate::error::describe_io(&e);
             writeln!(
                 err,
-                "seekprobe: {}: cannot save the results: {}",
-                path.display(),
-                crate::error::describe_io(&e)
+                "seekprobe: {}: cannot save the results: {why}",
+                path.display()
             )?;
             failed = true;
         }
-        if flow == Flow::Interrupted {
-            interrupted = true;
-            break;
+        Ok(())
+    };
+    if cfg.parallel && cfg.disks.len() > 1 {
+        // Each disk prints into its own buffers; they are written out in order.
+        let outcomes = std::thread::scope(|s| {
+            let handles: Vec<_> = cfg
+                .disks
+                .iter()
+                .map(|name| {
+                    s.spawn(move || {
+                        let (mut o, mut e) = (Vec::new(), Vec::new());
+                        let mut sink = LiveText {
+                            out: &mut o,
+                            err: &mut e,
+                            verbose: cfg.verbose,
+                            text,
+                            yes: cfg.yes,
+                        };
+                        let r = probe_disk(name, cfg, stop, &mut sink);
+                        (r, o, e)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a probing thread panicked"))
+                .collect::<Vec<_>>()
+        });
+        for (r, o, e) in outcomes {
+            err.write_all(&e)?;
+            out.write_all(&o)?;
+            let (disk, flow) = r?;
+            interrupted |= flow == Flow::Interrupted;
+            finish_disk(&mut run, disk, out, err)?;
+        }
+    } else {
+        for name in &cfg.disks {
+            let mut sink = LiveText {
+                out: &mut *out,
+                err: &mut *err,
+                verbose: cfg.verbose,
+                text,
+                yes: cfg.yes,
+            };
+            let (disk, flow) = probe_disk(name, cfg, stop, &mut sink)?;
+            finish_disk(&mut run, disk, out, err)?;
+            if flow == Flow::Interrupted {
+                interrupted = true;
+                break;
+            }
+        }
+    }
+    let mut code = if failed { EXIT_FAILURE } else { EXIT_OK };
+    let mut comparison = String::new();
+    if cfg.mode == Mode::Describe && (cfg.compare || cfg.qualify.is_some()) && !interrupted {
+        let disks: Vec<&DiskResult> = run.disks.iter().collect();
+        let (text, verdicts, c) = judge(&disks, cfg.qualify.as_ref(), err)?;
+        comparison = text;
+        run.verdicts = verdicts;
+        if c == EXIT_FAILURE || (c == EXIT_QUALIFY && code == EXIT_OK) {
+            code = c;
+        }
+        if let Some(path) = &cfg.json_file {
+            let _ = save_json(path, &run);
         }
     }
     if cfg.mode == Mode::Describe && cfg.format != Format::Diskinfo {
         out.write_all(report::render(&run, cfg.format).as_bytes())?;
-        out.flush()?;
     }
+    if cfg.format != Format::Json {
+        out.write_all(comparison.as_bytes())?;
+    }
+    out.flush()?;
     if interrupted {
         writeln!(
             err,
@@ -271,7 +339,101 @@ fn run_all(
         )?;
         return Ok(EXIT_INTERRUPTED);
     }
-    Ok(if failed { EXIT_FAILURE } else { EXIT_OK })
+    Ok(code)
+}
+
+/// Compare disks and, with qualification settings, judge them: the table (with the
+/// verdicts), the verdicts, and the exit status they call for (0, 3, or 1 when the
+/// baseline cannot be read).
+fn judge(
+    disks: &[&DiskResult],
+    qualify: Option<&Qualify>,
+    err: &mut dyn Write,
+) -> io::Result<(String, Vec<Verdict>, i32)> {
+    let cmp = compare::compare(disks);
+    let Some(q) = qualify else {
+        return Ok((
+            format!("\n{}", compare::render(&cmp, &[])),
+            Vec::new(),
+            EXIT_OK,
+        ));
+    };
+    let baseline = match &q.baseline {
+        None => None,
+        Some(path) => match load_run(path) {
+            Ok(b) => Some(compare::compare(&b.disks.iter().collect::<Vec<_>>())),
+            Err(msg) => {
+                writeln!(err, "seekprobe: {}: {msg}", path.display())?;
+                return Ok((String::new(), Vec::new(), EXIT_FAILURE));
+            }
+        },
+    };
+    let verdicts = compare::qualify(&cmp, disks, baseline.as_ref(), q.max_deviation);
+    let code = if verdicts.iter().all(|v| v.pass) {
+        EXIT_OK
+    } else {
+        EXIT_QUALIFY
+    };
+    Ok((
+        format!("\n{}", compare::render(&cmp, &verdicts)),
+        verdicts,
+        code,
+    ))
+}
+
+/// Read a saved run.
+fn load_run(path: &Path) -> Result<Run, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| crate::error::describe_io(&e))?;
+    json::from_json(&text)
+}
+
+/// `seekprobe compare A.json B.json ...`: the comparison of saved runs.
+fn compare_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> io::Result<i32> {
+    let a: CompareArgs = match parse(args, out, err) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    let mut disks = Vec::new();
+    for path in &a.files {
+        match load_run(path) {
+            Ok(run) => {
+                let stem = path.file_stem().map(|s| s.to_string_lossy().to_string());
+                for mut d in run.disks {
+                    if let Some(stem) = &stem {
+                        d.name = format!("{stem}:{}", d.name);
+                    }
+                    disks.push(d);
+                }
+            }
+            Err(msg) => {
+                writeln!(err, "seekprobe: {}: {msg}", path.display())?;
+                return Ok(EXIT_FAILURE);
+            }
+        }
+    }
+    let refs: Vec<&DiskResult> = disks.iter().collect();
+    let q = qualify_settings(a.qualify, a.baseline, a.max_deviation, err)?;
+    let Ok(q) = q else { return Ok(EXIT_FAILURE) };
+    let (text, _, code) = judge(&refs, q.as_ref(), err)?;
+    out.write_all(text.trim_start().as_bytes())?;
+    out.flush()?;
+    Ok(code)
+}
+
+/// Check the qualification options of `compare`.
+fn qualify_settings(
+    qualify: bool,
+    baseline: Option<std::path::PathBuf>,
+    max_deviation: f64,
+    err: &mut dyn Write,
+) -> io::Result<Result<Option<Qualify>, ()>> {
+    match Qualify::new(qualify || baseline.is_some(), baseline, max_deviation) {
+        Ok(q) => Ok(Ok(q)),
+        Err(e) => {
+            writeln!(err, "seekprobe: {e}")?;
+            Ok(Err(()))
+        }
+    }
 }
 
 /// Write the run to `path` through a temporary file, so a reader never sees half.

@@ -16,6 +16,8 @@ Examples:
   seekprobe -Sw --yes /dev/sdc    flushed random writes (a ZFS SLOG test): destroys data
   seekprobe -t --json-file run.json /dev/sdb   text now, JSON for later
   seekprobe render run.json --format table     render a saved run again
+  seekprobe -t --qualify --parallel /dev/sd[b-e]   judge a batch of new drives
+  seekprobe compare host1.json host2.json      compare runs saved on many hosts
 
 Writes: nothing is written without -w. Even then a mounted or held disk is
 refused, and one with a partition table or file-system signature needs --force.
@@ -121,6 +123,30 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub json_file: Option<std::path::PathBuf>,
 
+    /// After the disks, a table comparing them: a column per disk, a row per figure,
+    /// each figure's deviation from the group median
+    #[arg(long)]
+    pub compare: bool,
+
+    /// Judge the disks (implies --compare): a disk fails when a figure deviates from
+    /// the group median, or from --baseline, by more than --max-deviation. Exit
+    /// status 3 when one fails
+    #[arg(long)]
+    pub qualify: bool,
+
+    /// With --qualify: the largest deviation a figure may have, in percent
+    #[arg(long, value_name = "PERCENT", default_value_t = 15.0)]
+    pub max_deviation: f64,
+
+    /// With --qualify: judge against a known-good run saved with --json-file
+    #[arg(long, value_name = "FILE.json")]
+    pub baseline: Option<std::path::PathBuf>,
+
+    /// Probe the disks at the same time, exposing controller or backplane contention
+    /// (the text of each disk is printed when all are done, in order)
+    #[arg(long)]
+    pub parallel: bool,
+
     /// Disks: device paths (/dev/sdb), short names (sdb, da0), image files, or
     /// simulated drives (sim:hdd, sim:hdd5400, sim:ssd, sim:nvme)
     #[arg(value_name = "DISK", required = true)]
@@ -138,4 +164,26 @@ pub struct RenderArgs {
     /// Output format
     #[arg(long, value_enum, default_value = "diskinfo", value_name = "FORMAT")]
     pub format: Format,
+}
+
+/// `seekprobe compare A.json B.json ...`: compare saved runs (each may hold several
+/// disks), without touching any disk.
+#[derive(Debug, Parser)]
+#[command(name = "seekprobe compare", version)]
+pub struct CompareArgs {
+    /// Runs saved with --json or --json-file
+    #[arg(value_name = "FILE.json", required = true)]
+    pub files: Vec<std::path::PathBuf>,
+
+    /// Judge the disks: exit status 3 when one deviates too far
+    #[arg(long)]
+    pub qualify: bool,
+
+    /// The largest deviation a figure may have, in percent
+    #[arg(long, value_name = "PERCENT", default_value_t = 15.0)]
+    pub max_deviation: f64,
+
+    /// Judge against a known-good saved run (implies --qualify)
+    #[arg(long, value_name = "FILE.json")]
+    pub baseline: Option<std::path::PathBuf>,
 }

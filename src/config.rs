@@ -52,8 +52,40 @@ pub struct Config {
     pub duration: Duration,
     /// Time per size for -S.
     pub write_duration: Duration,
+    /// Print a comparison of the disks.
+    pub compare: bool,
+    /// Judge the disks.
+    pub qualify: Option<Qualify>,
+    /// Probe the disks at the same time.
+    pub parallel: bool,
     /// Where to save the run as JSON as well.
     pub json_file: Option<PathBuf>,
+}
+
+/// How disks are judged (--qualify).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Qualify {
+    /// The largest relative deviation (0.15 = 15%).
+    pub max_deviation: f64,
+    /// A known-good saved run to judge against.
+    pub baseline: Option<PathBuf>,
+}
+
+impl Qualify {
+    /// Qualification settings when `on`; the deviation is given in percent.
+    pub fn new(
+        on: bool,
+        baseline: Option<PathBuf>,
+        percent: f64,
+    ) -> Result<Option<Qualify>, ConfigError> {
+        if !(percent.is_finite() && percent > 0.0 && percent < 1000.0) {
+            return Err(ConfigError::BadDeviation(percent.to_string()));
+        }
+        Ok(on.then(|| Qualify {
+            max_deviation: percent / 100.0,
+            baseline,
+        }))
+    }
 }
 
 /// A command line that breaks a rule.
@@ -71,6 +103,9 @@ pub enum ConfigError {
     /// A bad number of seconds.
     #[error("{0} {1}: expected a number of seconds up to 3600")]
     BadSeconds(&'static str, String),
+    /// A bad --max-deviation.
+    #[error("--max-deviation {0}: expected a percentage above 0")]
+    BadDeviation(String),
     /// A bad queue depth.
     #[error("--queue-depth {0}: expected 1 to 65536")]
     BadQueueDepth(u32),
@@ -151,6 +186,13 @@ impl Config {
             queue_depth: a.queue_depth,
             duration,
             write_duration,
+            compare: a.compare || a.qualify || a.baseline.is_some(),
+            qualify: Qualify::new(
+                a.qualify || a.baseline.is_some(),
+                a.baseline,
+                a.max_deviation,
+            )?,
+            parallel: a.parallel,
         })
     }
 }

@@ -8,6 +8,7 @@
 pub mod app;
 pub mod cli;
 pub mod clock;
+pub mod compare;
 pub mod config;
 pub mod device;
 pub mod engine;

@@ -1,5 +1,6 @@
 //! The results of a run as plain, serialisable data: the only input of reporters.
 
+use crate::compare::Verdict;
 use crate::device::DeviceInfo;
 use crate::probe::{PhaseId, TestKind};
 use crate::stats::{Histogram, Summary};
@@ -155,4 +156,7 @@ pub struct Run {
     pub settle_s: f64,
     /// Each disk, in the order given.
     pub disks: Vec<DiskResult>,
+    /// Qualification verdicts (--qualify), one per disk.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub verdicts: Vec<Verdict>,
 }

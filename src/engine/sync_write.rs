@@ -134,7 +134,7 @@ pub fn run_sync_writes(
     params: &WriteParams,
     stop: &AtomicBool,
 ) -> SyncWriteRun {
-    let len = offsets.len();
+    let len = offsets.request_len();
     let mut data = AlignedBuf::new(len as usize);
     for (i, b) in data.iter_mut().enumerate() {
         *b = (i % 251) as u8 ^ 0x5a; // not zeros: some devices shortcut zero writes
@@ -161,7 +161,7 @@ fn run_loop(
     stop: &AtomicBool,
     write: impl Fn(&mut dyn Target, u64) -> io::Result<()>,
 ) -> SyncWriteRun {
-    let len = offsets.len() as usize;
+    let len = offsets.request_len() as usize;
     let mut backup = params.preserve.then(|| AlignedBuf::new(len));
     let mut run = SyncWriteRun {
         writes: 0,

@@ -150,7 +150,7 @@ impl OffsetGen {
     }
 
     /// The request size in bytes.
-    pub fn len(&self) -> u32 {
+    pub fn request_len(&self) -> u32 {
         self.len
     }
 

@@ -1,0 +1,422 @@
+//! Comparing disks: the figures of each disk side by side, each one's deviation from
+//! the group median, and qualification verdicts against the group or a baseline.
+//! Pure functions of results.
+
+use crate::probe::{PhaseId, TestKind};
+use crate::results::{DiskResult, PhaseResult, TestResult};
+use comfy_table::{CellAlignment, Table, presets};
+use serde::{Deserialize, Serialize};
+
+/// One comparable figure of a disk.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figure {
+    /// A stable key, e.g. `seek_transfer.full_stroke`.
+    pub key: String,
+    /// What it is, e.g. "Full stroke (ms)".
+    pub label: String,
+    /// The value.
+    pub value: f64,
+    /// Whether a larger value is better (rates), or a smaller one (times).
+    pub higher_is_better: bool,
+}
+
+fn size_label(bytes: u32) -> String {
+    if bytes >= 1024 {
+        format!("{} KiB", bytes / 1024)
+    } else {
+        format!("{bytes} B")
+    }
+}
+
+/// The figures diskinfo prints for a disk, as numbers: milliseconds per seek,
+/// kbytes/s per zone, the command overhead, IOPS per size, microseconds per flushed
+/// write. Only complete lines count.
+pub fn figures(disk: &DiskResult) -> Vec<Figure> {
+    let mut out = Vec::new();
+    for t in &disk.tests {
+        for p in t.phases.iter().filter(|p| p.complete() && p.elapsed_ns > 0) {
+            if let Some(f) = figure(t, p) {
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
+fn figure(t: &TestResult, p: &PhaseResult) -> Option<Figure> {
+    let s = p.elapsed_s();
+    let n = p.ops_done() as f64;
+    let key = |suffix: String| format!("{}.{suffix}", serde_plain(t.test));
+    let (k, label, value, higher) = match p.id {
+        PhaseId::Outside | PhaseId::Middle | PhaseId::Inside => {
+            let zone = match p.id {
+                PhaseId::Outside => "outside",
+                PhaseId::Middle => "middle",
+                _ => "inside",
+            };
+            (
+                zone.to_string(),
+                format!("Transfer {zone} (kbytes/s)"),
+                p.bytes_done() as f64 / 1024.0 / s,
+                true,
+            )
+        }
+        PhaseId::OverheadMega => return None,
+        PhaseId::OverheadSector => (
+            "overhead_sector".into(),
+            "20480 sector reads (ms/sector)".into(),
+            s * 1000.0 / n,
+            false,
+        ),
+        PhaseId::RandomRead => (
+            format!("random_read_{}", p.op_bytes),
+            format!("Random reads {} (IOPS)", size_label(p.op_bytes)),
+            n / s,
+            true,
+        ),
+        PhaseId::SyncWrite => (
+            format!("sync_write_{}", p.op_bytes),
+            format!("Sync writes {} (usec/IO)", size_label(p.op_bytes)),
+            s * 1e6 / n,
+            false,
+        ),
+        id => (
+            serde_plain_phase(id),
+            format!("{} (ms)", id.name()),
+            s * 1000.0 / n,
+            false,
+        ),
+    };
+    Some(Figure {
+        key: key(k),
+        label,
+        value,
+        higher_is_better: higher,
+    })
+}
+
+fn serde_plain(t: TestKind) -> String {
+    serde_json::to_value(t)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
+}
+
+fn serde_plain_phase(p: PhaseId) -> String {
+    serde_json::to_value(p)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
+}
+
+/// The median of some values (the mean of the middle two for an even count).
+pub fn median(values: &[f64]) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let m = v.len() / 2;
+    Some(if v.len() % 2 == 1 {
+        v[m]
+    } else {
+        (v[m - 1] + v[m]) / 2.0
+    })
+}
+
+/// One row of a comparison: a figure for every disk, and the group median.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// The figure's key.
+    pub key: String,
+    /// The figure's label.
+    pub label: String,
+    /// Whether larger is better.
+    pub higher_is_better: bool,
+    /// The value for each disk, in order (None where a disk lacks it).
+    pub values: Vec<Option<f64>>,
+    /// The median of the values present.
+    pub median: f64,
+}
+
+/// Disks side by side.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    /// The disks' names, in order.
+    pub disks: Vec<String>,
+    /// A row per figure, in the order the figures first appear.
+    pub rows: Vec<Row>,
+}
+
+/// Put the figures of several disks side by side.
+pub fn compare(disks: &[&DiskResult]) -> Comparison {
+    let per_disk: Vec<Vec<Figure>> = disks.iter().map(|d| figures(d)).collect();
+    let mut rows: Vec<Row> = Vec::new();
+    for (i, figs) in per_disk.iter().enumerate() {
+        for f in figs {
+            let row = match rows.iter_mut().position(|r| r.key == f.key) {
+                Some(r) => &mut rows[r],
+                None => {
+                    rows.push(Row {
+                        key: f.key.clone(),
+                        label: f.label.clone(),
+                        higher_is_better: f.higher_is_better,
+                        values: vec![None; disks.len()],
+                        median: 0.0,
+                    });
+                    rows.last_mut().expect("just pushed")
+                }
+            };
+            row.values[i] = Some(f.value);
+        }
+    }
+    for r in &mut rows {
+        let present: Vec<f64> = r.values.iter().flatten().copied().collect();
+        r.median = median(&present).unwrap_or(0.0);
+    }
+    Comparison {
+        disks: disks.iter().map(|d| d.name.clone()).collect(),
+        rows,
+    }
+}
+
+/// The relative deviation of `value` from `reference` (0.1 = 10% above).
+pub fn deviation(value: f64, reference: f64) -> f64 {
+    if reference == 0.0 {
+        0.0
+    } else {
+        (value - reference) / reference
+    }
+}
+
+/// A disk's qualification verdict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// The disk.
+    pub disk: String,
+    /// Whether it passed.
+    pub pass: bool,
+    /// Why it failed: one line per figure out of tolerance, or a test it lacks.
+    pub reasons: Vec<String>,
+}
+
+fn judge(
+    label: &str,
+    value: f64,
+    reference: f64,
+    higher: bool,
+    max: f64,
+    against: &str,
+) -> Option<String> {
+    let d = deviation(value, reference);
+    if d.abs() <= max {
+        return None;
+    }
+    let worse = (d < 0.0) == higher;
+    Some(format!(
+        "{label}: {} is {:.1}% {} than the {against} {} (tolerance {:.0}%)",
+        fmt_value(value),
+        d.abs() * 100.0,
+        if worse { "worse" } else { "better" },
+        fmt_value(reference),
+        max * 100.0
+    ))
+}
+
+/// Judge each disk: a figure further than `max_deviation` (0.15 = 15%) from the
+/// group median fails it, and so does one further from the baseline's figure when
+/// a baseline is given. A disk that failed to be probed fails.
+pub fn qualify(
+    cmp: &Comparison,
+    disks: &[&DiskResult],
+    baseline: Option<&Comparison>,
+    max_deviation: f64,
+) -> Vec<Verdict> {
+    cmp.disks
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let mut reasons = Vec::new();
+            if let Some(e) = disks.get(i).and_then(|d| d.error.as_ref()) {
+                reasons.push(format!("not probed: {e}"));
+            }
+            for r in &cmp.rows {
+                let Some(v) = r.values[i] else {
+                    reasons.push(format!("{}: not measured", r.label));
+                    continue;
+                };
+                if cmp.disks.len() > 1
+                    && let Some(why) = judge(
+                        &r.label,
+                        v,
+                        r.median,
+                        r.higher_is_better,
+                        max_deviation,
+                        "group median",
+                    )
+                {
+                    reasons.push(why);
+                }
+                if let Some(b) = baseline
+                    && let Some(br) = b.rows.iter().find(|x| x.key == r.key)
+                    && let Some(why) = judge(
+                        &r.label,
+                        v,
+                        br.median,
+                        r.higher_is_better,
+                        max_deviation,
+                        "baseline",
+                    )
+                {
+                    reasons.push(why);
+                }
+            }
+            Verdict {
+                disk: name.clone(),
+                pass: reasons.is_empty(),
+                reasons,
+            }
+        })
+        .collect()
+}
+
+/// Four significant digits, in plain notation up to 10^9.
+fn fmt_value(v: f64) -> String {
+    if v.abs() >= 1000.0 {
+        format!("{v:.0}")
+    } else {
+        crate::report::diskinfo::printf_g(v, 0, 4)
+    }
+}
+
+/// The comparison as a table: a column per disk (value and deviation from the
+/// median), a row per figure; then the verdicts, when there are some.
+pub fn render(cmp: &Comparison, verdicts: &[Verdict]) -> String {
+    let mut t = Table::new();
+    t.load_style(presets::ASCII_MARKDOWN);
+    let mut header = vec!["figure".to_string(), "median".to_string()];
+    header.extend(cmp.disks.iter().cloned());
+    t.set_header(header);
+    for r in &cmp.rows {
+        let mut row = vec![r.label.clone(), fmt_value(r.median)];
+        for v in &r.values {
+            row.push(match v {
+                Some(v) => format!(
+                    "{} ({:+.1}%)",
+                    fmt_value(*v),
+                    deviation(*v, r.median) * 100.0
+                ),
+                None => "-".into(),
+            });
+        }
+        t.add_row(row);
+    }
+    for col in 1..cmp.disks.len() + 2 {
+        if let Some(c) = t.column_mut(col) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    let mut s = format!(
+        "Comparison ({} disks; deviation from the median):\n{t}\n",
+        cmp.disks.len()
+    );
+    if !verdicts.is_empty() {
+        s.push_str("\nQualification:\n");
+        for v in verdicts {
+            s.push_str(&format!(
+                "\t{}: {}\n",
+                v.disk,
+                if v.pass { "PASS" } else { "FAIL" }
+            ));
+            for r in &v.reasons {
+                s.push_str(&format!("\t\t{r}\n"));
+            }
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::Outcome;
+
+    fn disk(name: &str, full_ms: f64, outside_kbs: f64) -> DiskResult {
+        let phase = |id, ops: u64, bytes: u32, secs: f64| PhaseResult {
+            id,
+            ops_planned: ops,
+            op_bytes: bytes,
+            first_offset_bytes: 0,
+            elapsed_ns: (secs * 1e9) as u64,
+            latencies_ns: vec![(secs * 1e9 / ops as f64) as u64; ops as usize],
+            histogram: None,
+            queue_depth: None,
+            seed: None,
+            summary: None,
+        };
+        DiskResult {
+            name: name.into(),
+            info: None,
+            tests: vec![TestResult {
+                test: TestKind::SeekTransfer,
+                settle_s: 0.0,
+                engine: "sync".into(),
+                phases: vec![
+                    phase(PhaseId::FullStroke, 250, 512, full_ms * 250.0 / 1000.0),
+                    phase(PhaseId::Outside, 100, 1 << 20, 102400.0 / outside_kbs),
+                ],
+                outcome: Outcome::Complete,
+            }],
+            warnings: vec![],
+            error: None,
+        }
+    }
+
+    #[test]
+    fn one_slow_drive_among_three_fails_and_only_it() {
+        let (a, b, c) = (
+            disk("a", 22.0, 180_000.0),
+            disk("b", 22.5, 178_000.0),
+            disk("c", 30.0, 120_000.0),
+        );
+        let all = [&a, &b, &c];
+        let cmp = compare(&all);
+        assert_eq!(cmp.rows.len(), 2);
+        assert!((cmp.rows[0].median - 22.5).abs() < 1e-6);
+        let v = qualify(&cmp, &all, None, 0.15);
+        assert_eq!(
+            v.iter().map(|v| v.pass).collect::<Vec<_>>(),
+            [true, true, false]
+        );
+        assert!(
+            v[2].reasons[0].contains("Full stroke (ms): 30 is 33.3% worse"),
+            "{:?}",
+            v[2].reasons
+        );
+        let text = render(&cmp, &v);
+        assert!(
+            text.contains("c: FAIL") && text.contains("a: PASS"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_baseline_judges_even_a_single_drive() {
+        let good = disk("ref", 22.0, 180_000.0);
+        let base = compare(&[&good]);
+        let slow = disk("new", 22.0, 140_000.0);
+        let cmp = compare(&[&slow]);
+        let v = qualify(&cmp, &[&slow], Some(&base), 0.15);
+        assert!(!v[0].pass);
+        assert!(v[0].reasons[0].contains("baseline"), "{:?}", v[0].reasons);
+        let v = qualify(&cmp, &[&slow], Some(&base), 0.30);
+        assert!(v[0].pass);
+    }
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), Some(2.5));
+        assert_eq!(median(&[]), None);
+    }
+}
