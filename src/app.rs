@@ -1,7 +1,7 @@
 //! The command-line program: parse, check, probe each disk, print live, and decide
 //! the exit status at the end.
 
-use crate::cli::{Args, CompareArgs, RenderArgs};
+use crate::cli::{Args, CompareArgs, GenerateArgs, Generated, RenderArgs};
 use crate::compare::{self, Verdict};
 use crate::config::{Config, Mode, Qualify};
 use crate::device::{DeviceInfo, TargetKind};
@@ -27,7 +27,7 @@ pub const EXIT_QUALIFY: i32 = 3;
 /// Exit status after Ctrl-C (128 + SIGINT).
 pub const EXIT_INTERRUPTED: i32 = 130;
 
-const USAGE: &str = "usage: seekprobe [-ctv] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render FILE.json [--format diskinfo|table|json]\n       seekprobe compare A.json B.json ... [--qualify] [--baseline FILE]";
+const USAGE: &str = "usage: seekprobe [-ctv] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render FILE.json [--format diskinfo|table|json]\n       seekprobe compare A.json B.json ... [--qualify] [--baseline FILE]\n       seekprobe generate man|bash|zsh|fish|elvish|powershell";
 
 /// Prints diskinfo's text to `out` as results arrive (when that is the format),
 /// and errors and warnings to `err`.
@@ -135,6 +135,8 @@ pub fn main_with(
         render_main(&args[1..], out, err)
     } else if args.get(1).is_some_and(|a| a == "compare") {
         compare_main(&args[1..], out, err)
+    } else if args.get(1).is_some_and(|a| a == "generate") {
+        generate_main(&args[1..], out, err)
     } else {
         probe_main(args, &stop, out, err)
     };
@@ -418,6 +420,27 @@ fn compare_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> 
     out.write_all(text.trim_start().as_bytes())?;
     out.flush()?;
     Ok(code)
+}
+
+/// `seekprobe generate WHAT`: the man page or shell completions.
+fn generate_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> io::Result<i32> {
+    use clap::CommandFactory;
+    use clap_complete::Shell;
+    let a: GenerateArgs = match parse(args, out, err) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    let mut cmd = Args::command();
+    let shell = match a.what {
+        Generated::Man => return clap_mangen::Man::new(cmd).render(out).map(|_| EXIT_OK),
+        Generated::Bash => Shell::Bash,
+        Generated::Zsh => Shell::Zsh,
+        Generated::Fish => Shell::Fish,
+        Generated::Elvish => Shell::Elvish,
+        Generated::Powershell => Shell::PowerShell,
+    };
+    clap_complete::generate(shell, &mut cmd, "seekprobe", out);
+    Ok(EXIT_OK)
 }
 
 /// Check the qualification options of `compare`.

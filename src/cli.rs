@@ -187,3 +187,30 @@ pub struct CompareArgs {
     #[arg(long, value_name = "FILE.json")]
     pub baseline: Option<std::path::PathBuf>,
 }
+
+/// What `seekprobe generate` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Generated {
+    /// The man page (roff), e.g. `seekprobe generate man > seekprobe.1`
+    Man,
+    /// bash completions
+    Bash,
+    /// zsh completions
+    Zsh,
+    /// fish completions
+    Fish,
+    /// elvish completions
+    Elvish,
+    /// PowerShell completions
+    Powershell,
+}
+
+/// `seekprobe generate man|bash|zsh|fish|...`: the man page or shell completions,
+/// generated from these definitions.
+#[derive(Debug, Parser)]
+#[command(name = "seekprobe generate", version)]
+pub struct GenerateArgs {
+    /// What to print
+    #[arg(value_enum)]
+    pub what: Generated,
+}

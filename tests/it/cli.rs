@@ -62,3 +62,26 @@ fn a_disk_is_required_and_unknown_options_fail() {
         .stderr(predicate::str::contains("--bogus"));
     seekprobe().args(["--settle", "-3", "x"]).assert().code(1);
 }
+
+#[test]
+fn man_page_and_completions_are_generated_from_the_definitions() {
+    seekprobe()
+        .args(["generate", "man"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains(".TH seekprobe 1")
+                .and(predicate::str::contains("seek\\-transfer")),
+        );
+    for (shell, needle) in [
+        ("bash", "_seekprobe()"),
+        ("zsh", "#compdef seekprobe"),
+        ("fish", "complete -c seekprobe"),
+    ] {
+        seekprobe()
+            .args(["generate", shell])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(needle));
+    }
+}
