@@ -6,6 +6,8 @@ use crate::compare::{self, Verdict};
 use crate::config::{Config, Mode, Qualify};
 use crate::device::{DeviceInfo, TargetKind};
 use crate::error::ProbeError;
+use crate::probe::TestKind;
+use crate::progress::Progress;
 use crate::report::humanize::humanize;
 use crate::report::{self, Format, diskinfo, json};
 use crate::results::{DiskResult, Outcome, Run, SCHEMA_VERSION, TestResult, Warning};
@@ -30,7 +32,7 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 const USAGE: &str = "usage: seekprobe [-ctv] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render FILE.json [--format diskinfo|table|json]\n       seekprobe compare A.json B.json ... [--qualify] [--baseline FILE]\n       seekprobe generate man|bash|zsh|fish|elvish|powershell";
 
 /// Prints diskinfo's text to `out` as results arrive (when that is the format),
-/// and errors and warnings to `err`.
+/// errors and warnings to `err`, and progress on the terminal.
 struct LiveText<'a> {
     out: &'a mut dyn Write,
     err: &'a mut dyn Write,
@@ -39,12 +41,33 @@ struct LiveText<'a> {
     text: bool,
     /// --yes: writing needs no confirmation.
     yes: bool,
+    /// The progress bar on standard error.
+    progress: Progress,
+}
+
+impl LiveText<'_> {
+    /// Write `text` to standard output, out of the progress bar's way.
+    fn print(&mut self, text: &str) -> io::Result<()> {
+        let out = &mut *self.out;
+        self.progress.suspend(|| {
+            out.write_all(text.as_bytes())?;
+            out.flush()
+        })
+    }
+
+    /// Write a line to standard error, out of the progress bar's way.
+    fn note(&mut self, line: &str) {
+        let err = &mut *self.err;
+        self.progress.suspend(|| {
+            let _ = writeln!(err, "{line}");
+        });
+    }
 }
 
 impl Sink for LiveText<'_> {
     fn opened(&mut self, info: &DeviceInfo, warnings: &[Warning]) -> io::Result<()> {
         for w in warnings {
-            let _ = writeln!(self.err, "seekprobe: warning: {}; {}", w.message, w.advice);
+            self.warning(w)?;
         }
         if !self.text {
             return Ok(());
@@ -54,12 +77,11 @@ impl Sink for LiveText<'_> {
         } else {
             diskinfo::one_line(info)
         };
-        self.out.write_all(text.as_bytes())?;
-        self.out.flush()
+        self.print(&text)
     }
 
     fn warning(&mut self, w: &Warning) -> io::Result<()> {
-        let _ = writeln!(self.err, "seekprobe: warning: {}; {}", w.message, w.advice);
+        self.note(&format!("seekprobe: warning: {}; {}", w.message, w.advice));
         Ok(())
     }
 
@@ -94,6 +116,10 @@ impl Sink for LiveText<'_> {
         Ok(answer.trim() == "yes")
     }
 
+    fn line_started(&mut self, test: TestKind, index: usize, total: usize, label: &str) {
+        self.progress.line(test.name(), index, total, label);
+    }
+
     fn phase_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
         if !self.text {
             return Ok(());
@@ -104,20 +130,20 @@ impl Sink for LiveText<'_> {
             text.push_str(diskinfo::test_start(test.test));
         }
         text.push_str(&diskinfo::phase_line(test, last, info.sector_size));
-        self.out.write_all(text.as_bytes())?;
-        self.out.flush()
+        self.print(&text)
     }
 
     fn test_done(&mut self, _info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
+        self.progress.done();
         if self.text && test.outcome == Outcome::Complete {
-            self.out
-                .write_all(diskinfo::test_end(test.test).as_bytes())?;
+            self.print(diskinfo::test_end(test.test))?;
         }
-        self.out.flush()
+        Ok(())
     }
 
     fn failed(&mut self, _name: &str, error: &ProbeError) -> io::Result<()> {
-        let _ = writeln!(self.err, "seekprobe: {error}");
+        self.progress.done();
+        self.note(&format!("seekprobe: {error}"));
         Ok(())
     }
 }
@@ -278,6 +304,7 @@ fn run_all(
                             verbose: cfg.verbose,
                             text,
                             yes: cfg.yes,
+                            progress: Progress::off(),
                         };
                         let r = probe_disk(name, cfg, stop, &mut sink);
                         (r, o, e)
@@ -304,6 +331,7 @@ fn run_all(
                 verbose: cfg.verbose,
                 text,
                 yes: cfg.yes,
+                progress: Progress::new(!cfg.quiet),
             };
             let (disk, flow) = probe_disk(name, cfg, stop, &mut sink)?;
             finish_disk(&mut run, disk, out, err)?;

@@ -142,6 +142,10 @@ pub struct Args {
     #[arg(long, value_name = "FILE.json")]
     pub baseline: Option<std::path::PathBuf>,
 
+    /// No progress bar on standard error
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+
     /// Probe the disks at the same time, exposing controller or backplane contention
     /// (the text of each disk is printed when all are done, in order)
     #[arg(long)]

@@ -58,6 +58,8 @@ pub struct Config {
     pub qualify: Option<Qualify>,
     /// Probe the disks at the same time.
     pub parallel: bool,
+    /// No progress display.
+    pub quiet: bool,
     /// Where to save the run as JSON as well.
     pub json_file: Option<PathBuf>,
 }
@@ -193,6 +195,7 @@ impl Config {
                 a.max_deviation,
             )?,
             parallel: a.parallel,
+            quiet: a.quiet,
         })
     }
 }

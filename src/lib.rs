@@ -14,6 +14,7 @@ pub mod device;
 pub mod engine;
 pub mod error;
 pub mod probe;
+pub mod progress;
 pub mod report;
 pub mod results;
 pub mod run;

@@ -15,7 +15,7 @@ fn main() {
         std::env::args_os(),
         stop,
         &mut std::io::stdout().lock(),
-        &mut std::io::stderr().lock(),
+        &mut std::io::stderr(),
     );
     std::process::exit(code);
 }

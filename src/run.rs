@@ -25,6 +25,8 @@ pub trait Sink {
     /// Ask whether `info` may be written to (`found`: signatures overridden by
     /// --force). False refuses.
     fn confirm_write(&mut self, info: &DeviceInfo, found: &[Found]) -> io::Result<bool>;
+    /// Timed line `index` of `total` of `test` begins (for progress displays).
+    fn line_started(&mut self, test: TestKind, index: usize, total: usize, label: &str);
     /// `test` gained a completed phase (the last one in `test.phases`).
     fn phase_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()>;
     /// `test` ended (see its outcome).
@@ -227,7 +229,8 @@ fn run_plan(
         Ok(p) => p,
         Err(why) => return too_small(result, &info, test, why.0, sink),
     };
-    for phase in &plan.phases {
+    for (i, phase) in plan.phases.iter().enumerate() {
+        sink.line_started(test, i, plan.phases.len(), phase.id.name());
         let run = engine.run_phase(target, phase, cfg.settle, stop);
         result.phases.push(run.result);
         if !settle_outcome(&mut result, run.stop, &info, phase.id.name(), sink)? {
@@ -328,6 +331,12 @@ fn run_sync_write(
             Err(e) => return too_small(result, &info, TestKind::SyncWrite, e.0, sink),
         };
         let _ = target.quiesce();
+        sink.line_started(
+            TestKind::SyncWrite,
+            i,
+            sizes.len(),
+            &format!("{size} bytes"),
+        );
         let run = run_sync_writes(target, &mut offsets, &params, stop);
         if !run.flush_supported && !flush_note {
             flush_note = true;
