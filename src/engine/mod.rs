@@ -1,5 +1,10 @@
 //! Engines execute plans against a target. They never choose offsets and never
 //! format: they run operations, time them with the target's clock, and return data.
 
+pub mod queued;
 pub mod sync;
 pub mod sync_write;
+pub mod threads;
+#[cfg(target_os = "linux")]
+pub mod uring;
+pub mod virtual_queue;

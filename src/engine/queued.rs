@@ -1,0 +1,409 @@
+//! The queued engine behind diskinfo's `-i` test: random reads of one size with a
+//! fixed number of requests in flight, for a fixed time.
+//!
+//! As diskinfo does: start the clock, submit `queue_depth` requests at random offsets,
+//! and each time one completes submit a replacement if less than the duration has
+//! passed since the start; then wait for everything submitted to complete (drain). The
+//! offsets come from [`OffsetGen`], so a seed repeats a run.
+//!
+//! Three engines share these semantics and return the same [`QueuedRun`]:
+//! - `"virtual"`: simulated drives ([`Target::queue_model`]), a discrete-event
+//!   simulation in virtual time (`virtual_queue.rs`);
+//! - `"io_uring"` (Linux): one ring, registered buffers and file, batched submission
+//!   and reaping (`uring.rs`);
+//! - `"threads"`: one thread per request in flight doing blocking positioned reads,
+//!   on FreeBSD and wherever io_uring is unavailable or refused (`threads.rs`).
+
+use super::sync::Stop;
+use super::threads;
+#[cfg(target_os = "linux")]
+use super::uring;
+use super::virtual_queue;
+use crate::device::Target;
+use crate::probe::iops::OffsetGen;
+use crate::stats::Histogram;
+use std::io;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// The largest queue depth accepted: each request in flight has its own buffer
+/// (and, for the thread pool, its own thread).
+pub const MAX_QUEUE_DEPTH: usize = 4096;
+
+/// What to run: one request size, one queue depth, one duration, one seed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueuedParams {
+    /// Request size in bytes: a multiple of the sector size, at most the device size
+    /// (see [`crate::probe::iops::sizes`]).
+    pub len: u32,
+    /// Requests kept in flight (diskinfo: 128), 1..=[`MAX_QUEUE_DEPTH`].
+    pub queue_depth: usize,
+    /// Replacements are submitted while less than this has passed (diskinfo: 3 s).
+    pub duration: Duration,
+    /// The seed of the offset stream.
+    pub seed: u64,
+}
+
+/// The measurement of one queued run.
+#[derive(Debug)]
+pub struct QueuedRun {
+    /// Which engine ran: `"io_uring"`, `"threads"` or `"virtual"`.
+    pub engine: String,
+    /// Requests completed successfully (a failed one is not counted).
+    pub completed: u64,
+    /// From the start to the last completion, in nanoseconds of the target's clock.
+    pub elapsed_ns: u64,
+    /// Each completed request's latency (completion minus submission time, queueing
+    /// included); its count equals `completed`.
+    pub latency: Histogram,
+    /// Why the run stopped early, if it did: the stop flag, or the first failed
+    /// request (`setup: true` when the run could not start at all).
+    pub stop: Option<Stop>,
+    /// Something the caller should tell the user (on stderr), e.g. why io_uring was
+    /// not used.
+    pub note: Option<String>,
+}
+
+impl QueuedRun {
+    /// An empty run by `engine`.
+    pub fn new(engine: &str) -> Self {
+        QueuedRun {
+            engine: engine.to_string(),
+            completed: 0,
+            elapsed_ns: 0,
+            latency: Histogram::new(),
+            stop: None,
+            note: None,
+        }
+    }
+
+    /// Completed requests per second (0 when nothing was timed).
+    pub fn iops(&self) -> f64 {
+        if self.elapsed_ns == 0 {
+            return 0.0;
+        }
+        self.completed as f64 * 1e9 / self.elapsed_ns as f64
+    }
+
+    /// A run that could not start.
+    fn refused(engine: &str, kind: io::ErrorKind, why: String) -> Self {
+        let mut run = QueuedRun::new(engine);
+        run.stop = Some(Stop::Failed {
+            setup: true,
+            offset: 0,
+            error: io::Error::new(kind, why),
+        });
+        run
+    }
+}
+
+/// The engine name of the portable thread pool.
+const THREADS: &str = threads::NAME;
+
+/// Run random reads of `params.len` bytes on `target` (`media_size` bytes of
+/// `sector_size`-byte sectors) with `params.queue_depth` requests in flight for
+/// `params.duration`, as diskinfo's `-i` does for one size.
+///
+/// The engine is the virtual-time simulation when the target has a queue model, else
+/// io_uring on Linux, else (or when io_uring is unavailable or refused, which `note`
+/// then says) a thread pool. `stop` (Ctrl-C) is checked between completions: once it
+/// is raised nothing more is submitted, what is in flight is drained, and the run
+/// ends with [`Stop::Interrupted`]. A failed or short read likewise stops submission
+/// and ends with [`Stop::Failed`] for the first failed request after the drain. Never
+/// panics on I/O errors and never prints.
+pub fn run_random_reads(
+    target: &mut dyn Target,
+    media_size: u64,
+    sector_size: u32,
+    params: &QueuedParams,
+    stop: &AtomicBool,
+) -> QueuedRun {
+    let simulated = target.queue_model().is_some();
+    let engine = if simulated {
+        virtual_queue::NAME
+    } else if cfg!(target_os = "linux") {
+        "io_uring"
+    } else {
+        THREADS
+    };
+    if !(1..=MAX_QUEUE_DEPTH).contains(&params.queue_depth) {
+        return QueuedRun::refused(
+            engine,
+            io::ErrorKind::InvalidInput,
+            format!(
+                "the queue depth must be between 1 and {MAX_QUEUE_DEPTH}, not {}",
+                params.queue_depth
+            ),
+        );
+    }
+    let stream = match OffsetGen::new(params.seed, media_size, sector_size, params.len) {
+        Ok(g) => g,
+        Err(e) => return QueuedRun::refused(engine, io::ErrorKind::InvalidInput, e.0),
+    };
+    if let Some(model) = target.queue_model() {
+        return virtual_queue::run(model, stream, params, stop);
+    }
+    let Some(fd) = target.raw_fd() else {
+        return QueuedRun::refused(
+            engine,
+            io::ErrorKind::Unsupported,
+            "the target offers no descriptor for queued reads".to_string(),
+        );
+    };
+    let clock = target.clock();
+    #[cfg(target_os = "linux")]
+    let note = match uring::run(fd, clock, stream.clone(), params, stop) {
+        Ok(run) => return run,
+        Err(why) => Some(format!(
+            "io_uring is unavailable ({why}): queued reads use a pool of {} threads instead",
+            threads::thread_count(params.queue_depth)
+        )),
+    };
+    #[cfg(not(target_os = "linux"))]
+    let note = None;
+    let mut run = threads::run(fd, clock, stream, params, stop);
+    run.note = note;
+    run
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::{Clock, VirtualClock};
+    use crate::device::{DeviceInfo, TargetKind};
+
+    /// A target with neither a descriptor nor a queue model.
+    struct Opaque {
+        info: DeviceInfo,
+        clock: VirtualClock,
+    }
+
+    impl Target for Opaque {
+        fn info(&self) -> &DeviceInfo {
+            &self.info
+        }
+        fn clock(&self) -> &dyn Clock {
+            &self.clock
+        }
+        fn read_at(&mut self, _buf: &mut [u8], _offset: u64) -> io::Result<()> {
+            Ok(())
+        }
+        fn quiesce(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn opaque() -> Opaque {
+        Opaque {
+            info: DeviceInfo::new("o", "o", TargetKind::File),
+            clock: VirtualClock::new(),
+        }
+    }
+
+    fn params(len: u32, queue_depth: usize) -> QueuedParams {
+        QueuedParams {
+            len,
+            queue_depth,
+            duration: Duration::from_millis(10),
+            seed: 1,
+        }
+    }
+
+    fn setup_error(r: &QueuedRun) -> &io::Error {
+        match &r.stop {
+            Some(Stop::Failed {
+                setup: true, error, ..
+            }) => error,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn bad_parameters_are_refused_before_any_io() {
+        let stop = AtomicBool::new(false);
+        let mut t = opaque();
+        for (p, media, ss) in [
+            (params(4096, 0), 1 << 30, 512),
+            (params(4096, MAX_QUEUE_DEPTH + 1), 1 << 30, 512),
+            (params(1000, 8), 1 << 30, 512),
+            (params(512, 8), 1 << 30, 4096),
+            (params(8192, 8), 8191, 512),
+        ] {
+            let r = run_random_reads(&mut t, media, ss, &p, &stop);
+            assert_eq!(setup_error(&r).kind(), io::ErrorKind::InvalidInput, "{p:?}");
+            assert_eq!(r.completed, 0);
+        }
+    }
+
+    #[test]
+    fn a_target_without_descriptor_or_model_is_refused() {
+        let r = run_random_reads(
+            &mut opaque(),
+            1 << 30,
+            512,
+            &params(4096, 8),
+            &AtomicBool::new(false),
+        );
+        assert_eq!(setup_error(&r).kind(), io::ErrorKind::Unsupported);
+    }
+
+    #[test]
+    fn iops_is_completions_per_second() {
+        let mut r = QueuedRun::new("virtual");
+        assert_eq!(r.iops(), 0.0);
+        r.completed = 3127;
+        r.elapsed_ns = 3_127_000_000;
+        assert_eq!(r.iops(), 1000.0);
+    }
+
+    /// A RAM-backed loop device with direct I/O, detached when dropped (also when
+    /// the test panics).
+    #[cfg(target_os = "linux")]
+    struct LoopDevice {
+        path: String,
+        _backing: tempfile::NamedTempFile,
+    }
+
+    #[cfg(target_os = "linux")]
+    impl LoopDevice {
+        /// None (and the "skipped" message) without root or loop devices.
+        fn attach(bytes: u64) -> Option<LoopDevice> {
+            use std::process::Command;
+            // SAFETY: geteuid has no preconditions.
+            let root = unsafe { libc::geteuid() } == 0;
+            if !root || !std::path::Path::new("/dev/loop-control").exists() {
+                eprintln!("skipped: needs root and loop devices");
+                return None;
+            }
+            let backing = tempfile::Builder::new()
+                .prefix("seekprobe-queued-")
+                .tempfile_in("/dev/shm")
+                .ok()?;
+            backing.as_file().set_len(bytes).ok()?;
+            let out = Command::new("losetup")
+                .args(["-f", "--show", "--direct-io=on"])
+                .arg(backing.path())
+                .output()
+                .ok()?;
+            let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
+            if !out.status.success() || path.is_empty() {
+                eprintln!("skipped: needs root and loop devices (losetup failed)");
+                return None;
+            }
+            Some(LoopDevice {
+                path,
+                _backing: backing,
+            })
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    impl Drop for LoopDevice {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("losetup")
+                .args(["-d", &self.path])
+                .status();
+            // A device still open somewhere is detached when its last user goes:
+            // wait for that (a few seconds at most).
+            let name = self.path.trim_start_matches("/dev/");
+            let bound = format!("/sys/block/{name}/loop");
+            for _ in 0..50 {
+                if !std::path::Path::new(&bound).exists() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+    }
+
+    /// A block device opened with O_DIRECT, offering its descriptor.
+    #[cfg(target_os = "linux")]
+    struct Direct {
+        file: std::fs::File,
+        info: DeviceInfo,
+        clock: crate::clock::MonotonicClock,
+    }
+
+    #[cfg(target_os = "linux")]
+    impl Target for Direct {
+        fn info(&self) -> &DeviceInfo {
+            &self.info
+        }
+        fn clock(&self) -> &dyn Clock {
+            &self.clock
+        }
+        fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+            std::os::unix::fs::FileExt::read_exact_at(&self.file, buf, offset)
+        }
+        fn quiesce(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+        fn raw_fd(&self) -> Option<std::os::fd::RawFd> {
+            Some(std::os::fd::AsRawFd::as_raw_fd(&self.file))
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn both_engines_read_a_loop_device() {
+        use std::os::unix::fs::OpenOptionsExt;
+        const MEDIA: u64 = 64 << 20;
+        let Some(dev) = LoopDevice::attach(MEDIA) else {
+            return;
+        };
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_DIRECT)
+            .open(&dev.path)
+            .unwrap();
+        let mut t = Direct {
+            file,
+            info: DeviceInfo::new(&dev.path, &dev.path, TargetKind::Disk),
+            clock: crate::clock::MonotonicClock::new(),
+        };
+        let p = QueuedParams {
+            len: 4096,
+            queue_depth: 128,
+            duration: Duration::from_millis(200),
+            seed: 77,
+        };
+        let stop = AtomicBool::new(false);
+        let check = |r: &QueuedRun| {
+            assert!(r.stop.is_none(), "{}: {:?}", r.engine, r.stop);
+            assert!(r.completed > 0, "{}", r.engine);
+            assert_eq!(r.latency.count, r.completed, "{}", r.engine);
+            assert!(r.latency.min_ns > 0, "{}", r.engine);
+            assert!(r.elapsed_ns >= 200_000_000, "{}", r.engine);
+        };
+        // The dispatch picks io_uring (or says why not).
+        let r = run_random_reads(&mut t, MEDIA, 512, &p, &stop);
+        check(&r);
+        assert!(
+            r.engine == "io_uring" || r.note.is_some(),
+            "{} without a note",
+            r.engine
+        );
+        let fd = t.raw_fd().unwrap();
+        let stream = OffsetGen::new(p.seed, MEDIA, 512, p.len).unwrap();
+        match uring::run(fd, &t.clock, stream.clone(), &p, &stop) {
+            Ok(r) => check(&r),
+            Err(why) => eprintln!("io_uring part skipped: {why}"),
+        }
+        let r = threads::run(fd, &t.clock, stream, &p, &stop);
+        assert_eq!(r.engine, "threads");
+        check(&r);
+        // 1 MiB requests, the largest size, on both engines.
+        let big = QueuedParams {
+            len: 1 << 20,
+            queue_depth: 16,
+            ..p
+        };
+        let stream = OffsetGen::new(p.seed, MEDIA, 512, big.len).unwrap();
+        if let Ok(r) = uring::run(fd, &t.clock, stream.clone(), &big, &stop) {
+            check(&r);
+        }
+        check(&threads::run(fd, &t.clock, stream, &big, &stop));
+        drop(t);
+        drop(dev);
+    }
+}

@@ -1,0 +1,395 @@
+//! The queued engine on a simulated drive: a discrete-event simulation in virtual time.
+//!
+//! The device has [`QueueModel::parallelism`] service slots. Submitted requests wait in
+//! one FIFO queue; the head starts as soon as a slot is free, and the model gives its
+//! service time ([`QueueModel::service_ns`]) from its start time. Completions are
+//! handled in time order (ties in the order the requests started); each one, while
+//! less than the duration has passed since the start, submits a replacement at the
+//! completion time. A latency is completion time minus submission time, so it includes
+//! the time spent queued. At the end the model's virtual clock is advanced to the last
+//! completion.
+//!
+//! With a queue depth of 1 this is exactly the synchronous loop "read, then read again
+//! while less than the duration has passed", operation for operation.
+
+use super::queued::{QueuedParams, QueuedRun};
+use super::sync::Stop;
+use crate::clock::Clock;
+use crate::device::QueueModel;
+use crate::probe::iops::OffsetGen;
+use crate::probe::{Op, OpKind};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The engine's name in [`QueuedRun::engine`].
+pub const NAME: &str = "virtual";
+
+/// A request in service: (completion time, start order, submission time, offset).
+type InService = Reverse<(u64, u64, u64, u64)>;
+
+/// The simulation's state.
+struct Sim<'a> {
+    model: &'a mut dyn QueueModel,
+    len: u32,
+    free_slots: usize,
+    started: u64,
+    waiting: VecDeque<(u64, u64)>,
+    in_service: BinaryHeap<InService>,
+    failure: Option<Stop>,
+}
+
+impl Sim<'_> {
+    /// Start waiting requests on free slots at time `now`, in FIFO order.
+    fn dispatch(&mut self, now: u64) {
+        while self.free_slots > 0 {
+            let Some((submitted, offset)) = self.waiting.pop_front() else {
+                return;
+            };
+            let op = Op {
+                offset,
+                len: self.len,
+                kind: OpKind::Read,
+            };
+            match self.model.service_ns(&op, now) {
+                Ok(service) => {
+                    self.free_slots -= 1;
+                    let done = now.saturating_add(service);
+                    self.in_service
+                        .push(Reverse((done, self.started, submitted, offset)));
+                    self.started += 1;
+                }
+                Err(error) => {
+                    // The device refused it at once: it occupies no slot.
+                    if self.failure.is_none() {
+                        self.failure = Some(Stop::Failed {
+                            setup: false,
+                            offset,
+                            error,
+                        });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Run the queued random reads on `model` in virtual time.
+pub fn run(
+    model: &mut dyn QueueModel,
+    mut stream: OffsetGen,
+    params: &QueuedParams,
+    stop: &AtomicBool,
+) -> QueuedRun {
+    let clock = model.virtual_clock().clone();
+    let start = clock.now_ns();
+    let duration = u64::try_from(params.duration.as_nanos()).unwrap_or(u64::MAX);
+    let depth = params.queue_depth.max(1);
+    let slots = model.parallelism().max(1);
+    let mut run = QueuedRun::new(NAME);
+    if stop.load(Ordering::Relaxed) {
+        run.stop = Some(Stop::Interrupted);
+        return run;
+    }
+    let mut sim = Sim {
+        model,
+        len: stream.request_len(),
+        free_slots: slots,
+        started: 0,
+        waiting: VecDeque::with_capacity(depth),
+        in_service: BinaryHeap::with_capacity(slots.min(depth)),
+        failure: None,
+    };
+    for _ in 0..depth {
+        sim.waiting.push_back((start, stream.next_offset()));
+    }
+    sim.dispatch(start);
+    let mut interrupted = false;
+    let mut last = start;
+    while let Some(Reverse((done, _, submitted, _))) = sim.in_service.pop() {
+        sim.free_slots += 1;
+        run.completed += 1;
+        run.latency.record(done - submitted);
+        last = done;
+        if !interrupted && stop.load(Ordering::Relaxed) {
+            interrupted = true;
+        }
+        if !interrupted && sim.failure.is_none() && done - start < duration {
+            sim.waiting.push_back((done, stream.next_offset()));
+        }
+        sim.dispatch(done);
+    }
+    clock.advance_to(last);
+    run.elapsed_ns = last - start;
+    run.stop = sim.failure.or(if interrupted {
+        Some(Stop::Interrupted)
+    } else {
+        None
+    });
+    run
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::VirtualClock;
+    use crate::device::{DeviceInfo, Target, TargetKind};
+    use crate::engine::queued::run_random_reads;
+    use crate::stats::Histogram;
+    use std::io;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    const MEDIA: u64 = 1 << 30;
+
+    /// A drive with `slots` service slots. Each service takes `base` ns plus, when
+    /// `seek` is set, a "seek" cost from the previous operation's offset and a
+    /// dependence on the start time, so that the order and the times of the model's
+    /// calls both matter. Its `read_at` advances the clock by the same service time.
+    struct Drive {
+        info: DeviceInfo,
+        clock: VirtualClock,
+        slots: usize,
+        base: u64,
+        seek: bool,
+        head: u64,
+        bad: Option<u64>,
+        raise_after: Option<(u64, Arc<AtomicBool>)>,
+        calls: u64,
+        log: Vec<(u64, u64)>,
+    }
+
+    impl Drive {
+        fn new(slots: usize, base: u64, seek: bool) -> Self {
+            let mut info = DeviceInfo::new("d", "d", TargetKind::Simulated);
+            info.media_size_bytes = MEDIA;
+            Drive {
+                info,
+                clock: VirtualClock::new(),
+                slots,
+                base,
+                seek,
+                head: 0,
+                bad: None,
+                raise_after: None,
+                calls: 0,
+                log: Vec::new(),
+            }
+        }
+
+        fn service(&mut self, offset: u64, start: u64) -> io::Result<u64> {
+            self.calls += 1;
+            if let Some((n, flag)) = &self.raise_after
+                && self.calls == *n
+            {
+                flag.store(true, Ordering::Relaxed);
+            }
+            self.log.push((offset, start));
+            if Some(offset) == self.bad {
+                return Err(io::Error::from_raw_os_error(libc::EIO));
+            }
+            let mut t = self.base;
+            if self.seek {
+                t += self.head.abs_diff(offset) >> 16;
+                t += start % 977;
+            }
+            self.head = offset;
+            Ok(t)
+        }
+    }
+
+    impl QueueModel for Drive {
+        fn parallelism(&self) -> usize {
+            self.slots
+        }
+        fn service_ns(&mut self, op: &Op, start_ns: u64) -> io::Result<u64> {
+            self.service(op.offset, start_ns)
+        }
+        fn virtual_clock(&self) -> &VirtualClock {
+            &self.clock
+        }
+    }
+
+    impl Target for Drive {
+        fn info(&self) -> &DeviceInfo {
+            &self.info
+        }
+        fn clock(&self) -> &dyn Clock {
+            &self.clock
+        }
+        fn read_at(&mut self, _buf: &mut [u8], offset: u64) -> io::Result<()> {
+            let now = self.clock.now_ns();
+            let t = self.service(offset, now)?;
+            self.clock.advance(t);
+            Ok(())
+        }
+        fn quiesce(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+        fn queue_model(&mut self) -> Option<&mut dyn QueueModel> {
+            Some(self)
+        }
+    }
+
+    fn params(len: u32, queue_depth: usize, ms: u64, seed: u64) -> QueuedParams {
+        QueuedParams {
+            len,
+            queue_depth,
+            duration: Duration::from_millis(ms),
+            seed,
+        }
+    }
+
+    fn go(d: &mut Drive, p: &QueuedParams) -> QueuedRun {
+        run_random_reads(d, MEDIA, 512, p, &AtomicBool::new(false))
+    }
+
+    #[test]
+    fn one_slot_at_depth_128_completes_3000_plus_127_in_3127_ms() {
+        // Completions at 1, 2, 3, … ms; those before 3000 ms (1..=2999) each submit a
+        // replacement: 128 + 2999 = 3127 requests, the last completing at 3127 ms.
+        let mut d = Drive::new(1, 1_000_000, false);
+        d.clock.advance(5_000);
+        let r = go(&mut d, &params(4096, 128, 3000, 1));
+        assert_eq!(r.engine, "virtual");
+        assert!(r.stop.is_none());
+        assert_eq!(r.completed, 3127);
+        assert_eq!(r.latency.count, 3127);
+        assert_eq!(r.elapsed_ns, 3_127_000_000);
+        assert_eq!(d.clock.now_ns(), 5_000 + 3_127_000_000);
+        // The first request waits for nothing; in steady state each waits for 127
+        // others and its own service.
+        assert_eq!(r.latency.min_ns, 1_000_000);
+        assert_eq!(r.latency.max_ns, 128_000_000);
+    }
+
+    #[test]
+    fn four_slots_serve_four_times_the_iops() {
+        // 4 complete every ms; replacements for completions at 1..=2999 ms:
+        // 128 + 4 * 2999 = 12124 requests, served in 12124 / 4 = 3031 ms.
+        let mut d = Drive::new(4, 1_000_000, false);
+        let four = go(&mut d, &params(4096, 128, 3000, 1));
+        assert_eq!(four.completed, 12_124);
+        assert_eq!(four.elapsed_ns, 3_031_000_000);
+        let one = go(
+            &mut Drive::new(1, 1_000_000, false),
+            &params(4096, 128, 3000, 1),
+        );
+        let iops = |r: &QueuedRun| r.completed as f64 * 1e9 / r.elapsed_ns as f64;
+        assert_eq!(iops(&one), 1000.0);
+        assert_eq!(iops(&four), 4000.0);
+    }
+
+    #[test]
+    fn more_slots_than_requests_serve_them_all_at_once() {
+        // 8 requests on 32 slots: each completes 1 ms after its submission.
+        let r = go(
+            &mut Drive::new(32, 1_000_000, false),
+            &params(512, 8, 10, 1),
+        );
+        assert_eq!(r.completed, 8 * 10);
+        assert_eq!(r.elapsed_ns, 10_000_000);
+        assert_eq!((r.latency.min_ns, r.latency.max_ns), (1_000_000, 1_000_000));
+    }
+
+    #[test]
+    fn depth_one_is_the_synchronous_loop_op_for_op() {
+        let p = params(4096, 1, 50, 99);
+        let mut queued = Drive::new(1, 20_000, true);
+        let q = go(&mut queued, &p);
+
+        // The synchronous reference: read_at one by one while less than the
+        // duration has passed, on an identical drive.
+        let mut sync = Drive::new(1, 20_000, true);
+        let mut stream = OffsetGen::new(p.seed, MEDIA, 512, p.len).unwrap();
+        let mut buf = vec![0u8; p.len as usize];
+        let mut hist = Histogram::new();
+        let start = sync.clock.now_ns();
+        let mut last = start;
+        while last - start < 50_000_000 {
+            sync.read_at(&mut buf, stream.next_offset()).unwrap();
+            let now = sync.clock.now_ns();
+            hist.record(now - last);
+            last = now;
+        }
+        assert!(q.completed > 1000, "{}", q.completed);
+        assert_eq!(queued.log, sync.log, "the same offsets at the same times");
+        assert_eq!(q.completed, hist.count);
+        assert_eq!(q.latency, hist);
+        assert_eq!(q.elapsed_ns, last - start);
+        assert_eq!(queued.clock.now_ns(), sync.clock.now_ns());
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_run() {
+        let p = params(32768, 16, 40, 1234);
+        let (mut a, mut b) = (Drive::new(3, 50_000, true), Drive::new(3, 50_000, true));
+        let (ra, rb) = (go(&mut a, &p), go(&mut b, &p));
+        assert_eq!(a.log, b.log);
+        assert_eq!(
+            (ra.completed, ra.elapsed_ns, &ra.latency),
+            (rb.completed, rb.elapsed_ns, &rb.latency)
+        );
+        let mut c = Drive::new(3, 50_000, true);
+        go(&mut c, &params(32768, 16, 40, 1235));
+        assert_ne!(a.log, c.log);
+    }
+
+    #[test]
+    fn a_device_error_stops_submitting_drains_and_names_the_offset() {
+        let p = params(4096, 8, 1000, 5);
+        let stream = OffsetGen::new(p.seed, MEDIA, 512, p.len).unwrap();
+        let bad = stream.offset(20);
+        let mut d = Drive::new(2, 1_000_000, false);
+        d.bad = Some(bad);
+        let r = go(&mut d, &p);
+        match &r.stop {
+            Some(Stop::Failed {
+                setup: false,
+                offset,
+                error,
+            }) => {
+                assert_eq!(*offset, bad);
+                assert_eq!(error.raw_os_error(), Some(libc::EIO));
+            }
+            other => panic!("{other:?}"),
+        }
+        // Request 20 failed when it reached a slot; the requests queued behind it
+        // (at most the queue depth) were still served, and nothing was submitted
+        // after the failure. Everything served but the failed one completed.
+        let served = d.log.len() as u64;
+        assert_eq!(r.completed, served - 1);
+        assert_eq!(r.latency.count, r.completed);
+        assert!((21..=21 + 8).contains(&served), "{served}");
+        assert_eq!(d.clock.now_ns(), r.elapsed_ns);
+    }
+
+    #[test]
+    fn a_raised_stop_flag_submits_nothing_more_and_drains() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let mut d = Drive::new(1, 1_000_000, false);
+        // Raised during the 200th service, i.e. before the 200th completion.
+        d.raise_after = Some((200, flag.clone()));
+        let r = run_random_reads(&mut d, MEDIA, 512, &params(4096, 16, 3000, 1), &flag);
+        assert!(matches!(r.stop, Some(Stop::Interrupted)), "{:?}", r.stop);
+        // The 199 completions before it each submitted a replacement: 16 + 199.
+        assert_eq!(r.completed, 16 + 199);
+        assert_eq!(d.log.len() as u64, r.completed);
+        assert_eq!(r.elapsed_ns, 215_000_000);
+    }
+
+    #[test]
+    fn a_stop_flag_raised_before_the_start_submits_nothing() {
+        let mut d = Drive::new(1, 1_000_000, false);
+        let r = run_random_reads(
+            &mut d,
+            MEDIA,
+            512,
+            &params(4096, 16, 3000, 1),
+            &AtomicBool::new(true),
+        );
+        assert!(matches!(r.stop, Some(Stop::Interrupted)));
+        assert_eq!((r.completed, r.elapsed_ns), (0, 0));
+        assert!(d.log.is_empty());
+    }
+}
