@@ -353,6 +353,7 @@ mod tests {
             queue_depth: None,
             seed: None,
             summary: None,
+            stopped_early: false,
         };
         DiskResult {
             name: name.into(),

@@ -40,6 +40,9 @@ pub struct PhaseResult {
     pub seed: Option<u64>,
     /// Mean, spread and percentiles of the latencies (absent when none completed).
     pub summary: Option<Summary>,
+    /// Whether the phase was stopped (Ctrl-C or an error) before its end.
+    #[serde(default)]
+    pub stopped_early: bool,
 }
 
 impl PhaseResult {
@@ -50,9 +53,9 @@ impl PhaseResult {
             None => self.latencies_ns.len() as u64,
         }
     }
-    /// Whether every planned operation completed.
+    /// Whether the phase ran to its end: every planned operation completed.
     pub fn complete(&self) -> bool {
-        self.ops_done() == self.ops_planned
+        !self.stopped_early && self.ops_done() == self.ops_planned
     }
     /// Elapsed time in seconds.
     pub fn elapsed_s(&self) -> f64 {

@@ -4,10 +4,12 @@
 
 use crate::config::{Config, Mode};
 use crate::device::{self, AlignedBuf, DeviceInfo, OpenOptions, Target, TargetKind};
+use crate::engine::queued::{self, QueuedParams};
+use crate::engine::sync::pause;
 use crate::engine::sync::{Stop, SyncEngine};
 use crate::engine::sync_write::{WriteParams, run_sync_writes};
 use crate::error::ProbeError;
-use crate::probe::iops::OffsetGen;
+use crate::probe::iops::{self, OffsetGen};
 use crate::probe::{self, MIB, PhaseId, TestKind, sync_write};
 use crate::results::{DiskResult, Outcome, PhaseResult, TestResult, Warning};
 use crate::safety::{self, Found};
@@ -96,7 +98,9 @@ pub fn probe_disk(
             TestKind::CommandOverhead | TestKind::SeekTransfer => {
                 run_plan(&mut engine, target.as_mut(), test, cfg, stop, sink)?
             }
-            TestKind::RandomReads => skipped(test, cfg, "-i is not wired in yet".into()),
+            TestKind::RandomReads => {
+                run_random_reads(target.as_mut(), cfg, stop, sink, &mut notes)?
+            }
             TestKind::SyncWrite => run_sync_write(target.as_mut(), cfg, stop, sink, &mut notes)?,
         };
         notes.extend(validity::test_warnings(&info, &result));
@@ -324,7 +328,7 @@ fn run_sync_write(
     };
     let mut flush_note = false;
     for (i, &size) in sizes.iter().enumerate() {
-        let seed = sync_write::size_seed(cfg.seed, i);
+        let seed = iops::stream_seed(cfg.seed, i);
         let mut offsets = match OffsetGen::new(seed, info.media_size_bytes, info.sector_size, size)
         {
             Ok(g) => g,
@@ -353,12 +357,98 @@ fn run_sync_write(
             histogram: Some(run.latency),
             queue_depth: None,
             seed: Some(seed),
+            stopped_early: run.stop.is_some(),
         });
         if !settle_outcome(
             &mut result,
             run.stop,
             &info,
             &format!("{size}-byte synchronous writes"),
+            sink,
+        )? {
+            break;
+        }
+    }
+    Ok(result)
+}
+
+/// -i: for each request size, random reads kept `--queue-depth` deep for
+/// `--duration`, by the queued engine (io_uring, threads, or the simulation's model).
+fn run_random_reads(
+    target: &mut dyn Target,
+    cfg: &Config,
+    stop: &AtomicBool,
+    sink: &mut dyn Sink,
+    notes: &mut Vec<Warning>,
+) -> io::Result<TestResult> {
+    let info = target.info().clone();
+    let mut result = new_test(TestKind::RandomReads, cfg, "queued");
+    let sizes = iops::sizes(info.media_size_bytes, info.sector_size);
+    if sizes.is_empty() {
+        let why = "no request size fits in it".to_string();
+        return too_small(result, &info, TestKind::RandomReads, why, sink);
+    }
+    for (i, &size) in sizes.iter().enumerate() {
+        let seed = iops::stream_seed(cfg.seed, i);
+        sink.line_started(
+            TestKind::RandomReads,
+            i,
+            sizes.len(),
+            &format!("{size} bytes"),
+        );
+        let _ = target.quiesce();
+        if !pause(target.clock(), cfg.settle, stop) {
+            result.outcome = Outcome::Interrupted;
+            break;
+        }
+        let params = QueuedParams {
+            len: size,
+            queue_depth: cfg.queue_depth as usize,
+            duration: cfg.duration,
+            seed,
+        };
+        let run = queued::run_random_reads(
+            target,
+            info.media_size_bytes,
+            info.sector_size,
+            &params,
+            stop,
+        );
+        if let Some(note) = &run.note
+            && !notes.iter().any(|w| w.code == "queued_engine")
+        {
+            notes.push(validity::engine_note(&info, note));
+        }
+        result.engine = run.engine.clone();
+        let first = OffsetGen::new(seed, info.media_size_bytes, info.sector_size, size)
+            .map_or(0, |g| g.offset(0));
+        result.phases.push(PhaseResult {
+            id: PhaseId::RandomRead,
+            ops_planned: run.completed,
+            op_bytes: size,
+            first_offset_bytes: first,
+            elapsed_ns: run.elapsed_ns,
+            latencies_ns: Vec::new(),
+            summary: run.latency.summary(),
+            histogram: Some(run.latency),
+            queue_depth: Some(cfg.queue_depth),
+            seed: Some(seed),
+            stopped_early: run.stop.is_some(),
+        });
+        // A run that could not start is reported like any failed request.
+        let stopped = run.stop.map(|s| match s {
+            Stop::Failed { offset, error, .. } => Stop::Failed {
+                setup: false,
+                offset,
+                error,
+            },
+            other => other,
+        });
+        if !settle_outcome(
+            &mut result,
+            stopped,
+            &info,
+            &format!("{size}-byte random reads"),
             sink,
         )? {
             break;

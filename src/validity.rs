@@ -71,6 +71,15 @@ pub fn flush_unsupported(info: &DeviceInfo) -> Warning {
     )
 }
 
+/// The queued engine had to fall back (e.g. io_uring refused): say which and why.
+pub fn engine_note(info: &DeviceInfo, note: &str) -> Warning {
+    warning(
+        "queued_engine",
+        format!("{}: {note}", info.path),
+        "IOPS from the fallback engine may be lower than the device can do; io_uring needs Linux 5.6 or later and must not be disabled (kernel.io_uring_disabled)",
+    )
+}
+
 /// One revolution of a rotating device, in nanoseconds.
 fn revolution_ns(info: &DeviceInfo) -> Option<f64> {
     match info.rotation {

@@ -36,7 +36,7 @@ pub struct PhaseRun {
 
 /// Let `d` pass on `clock` in slices of at most 50 ms, so that Ctrl-C is honoured
 /// promptly; false when `stop` was raised.
-fn pause(clock: &dyn Clock, d: Duration, stop: &AtomicBool) -> bool {
+pub fn pause(clock: &dyn Clock, d: Duration, stop: &AtomicBool) -> bool {
     const SLICE: Duration = Duration::from_millis(50);
     let mut left = d;
     while !left.is_zero() {
@@ -96,6 +96,7 @@ impl SyncEngine {
             queue_depth: None,
             seed: None,
             summary: None,
+            stopped_early: false,
         };
         let fail = |setup, op: &Op, error| {
             Some(Stop::Failed {
@@ -144,6 +145,7 @@ impl SyncEngine {
             last = now;
         }
         result.elapsed_ns = last - start;
+        result.stopped_early = stopped.is_some();
         result.summary = Summary::of(&result.latencies_ns);
         PhaseRun {
             result,

@@ -95,7 +95,11 @@ impl<'a> PiecePool<'a> {
         // SAFETY: as above.
         let fd = unsafe { BorrowedFd::borrow_raw(fd) };
         let (o, l) = *last;
-        let mut result = write_all_at(fd, &buf[o as usize..(o + l) as usize], offset + u64::from(o));
+        let mut result = write_all_at(
+            fd,
+            &buf[o as usize..(o + l) as usize],
+            offset + u64::from(o),
+        );
         for _ in parallel {
             let r = self
                 .done
@@ -171,11 +175,13 @@ fn run_loop(
         stop: None,
     };
     let min_ns = u64::try_from(params.min_time.as_nanos()).unwrap_or(u64::MAX);
-    let fail = |offset, error| Some(Stop::Failed {
-        setup: false,
-        offset,
-        error,
-    });
+    let fail = |offset, error| {
+        Some(Stop::Failed {
+            setup: false,
+            offset,
+            error,
+        })
+    };
     let mut last = target.clock().now_ns();
     'batches: loop {
         for _ in 0..BATCH {

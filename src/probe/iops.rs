@@ -112,6 +112,12 @@ impl SplitMix64 {
     }
 }
 
+/// The seed of the offset stream for the `index`-th request size of a run seeded
+/// with `seed` (each size of -i and -S gets its own stream).
+pub fn stream_seed(seed: u64, index: usize) -> u64 {
+    seed.wrapping_add((index as u64).wrapping_mul(0x2545_f491_4f6c_dd1d))
+}
+
 /// A seeded generator of random, size-aligned read offsets inside a device.
 ///
 /// [`OffsetGen::offset`] gives request `k`'s offset without state;

@@ -37,11 +37,6 @@ pub fn pieces(len: u32) -> Vec<(u32, u32)> {
     out
 }
 
-/// The seed of the offset stream for the `index`-th size of a run seeded with `seed`.
-pub fn size_seed(seed: u64, index: usize) -> u64 {
-    seed.wrapping_add((index as u64).wrapping_mul(0x2545_f491_4f6c_dd1d))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,7 +70,7 @@ mod tests {
             let media = sectors * u64::from(ss) + extra % u64::from(ss);
             let whole = media / u64::from(ss) * u64::from(ss);
             for (i, size) in sizes(media, ss).into_iter().enumerate() {
-                let mut g = OffsetGen::new(size_seed(seed, i), media, ss, size).unwrap();
+                let mut g = OffsetGen::new(crate::probe::iops::stream_seed(seed, i), media, ss, size).unwrap();
                 for _ in 0..50 {
                     let o = g.next_offset();
                     prop_assert_eq!(o % u64::from(size), 0);

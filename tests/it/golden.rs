@@ -21,6 +21,7 @@ fn phase(id: PhaseId, ops: u32, op_bytes: u32, elapsed_ns: u64) -> PhaseResult {
         histogram: None,
         queue_depth: None,
         seed: None,
+        stopped_early: false,
         latencies_ns,
     }
 }

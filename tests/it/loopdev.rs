@@ -200,3 +200,45 @@ fn four_k_native_sectors_work() {
     );
     assert!(Path::new(&l.dev).exists());
 }
+
+#[test]
+fn random_reads_on_a_loop_device_use_io_uring_and_print_diskinfo_s_block() {
+    if !can_make_loop_devices("random_reads_on_a_loop_device") {
+        return;
+    }
+    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
+    let l = LoopDev::new(dir.path(), 64 << 20, true, None);
+    let out = seekprobe()
+        .args(["-i", "--duration", "0.1", "--json"])
+        .arg(&l.dev)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let test = &v["disks"][0]["tests"][0];
+    let engine = test["engine"].as_str().unwrap();
+    assert!(engine == "io_uring" || engine == "threads", "{engine}");
+    let phases = test["phases"].as_array().unwrap();
+    assert_eq!(phases.len(), 5);
+    for p in phases {
+        assert_eq!(p["histogram"]["count"], p["ops_planned"]);
+        assert!(p["ops_planned"].as_u64().unwrap() > 0);
+        assert_eq!(p["queue_depth"], 128);
+    }
+    let text = seekprobe()
+        .arg("render")
+        .arg("/dev/stdin")
+        .write_stdin(out.stdout)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.contains("Asynchronous random reads:\n\tsectorsize:  "),
+        "{text}"
+    );
+    assert!(text.contains("\n\t1024 kbytes: "), "{text}");
+}

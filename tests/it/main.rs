@@ -6,4 +6,5 @@ mod golden;
 mod helpers;
 mod loopdev;
 mod results;
+mod sim;
 mod writes;

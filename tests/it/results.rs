@@ -96,9 +96,18 @@ fn docs_json_md_documents_every_field_the_json_has() {
     let dir = tempfile::tempdir().unwrap();
     let img = image(dir.path(), "img", 16 << 20);
     let out = seekprobe()
-        .arg("-ct")
-        .arg("--json")
+        .args([
+            "-ctiSw",
+            "--yes",
+            "--duration",
+            "0.02",
+            "--write-duration",
+            "0",
+            "--qualify",
+            "--json",
+        ])
         .arg(&img)
+        .arg("sim:ssd")
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -1,0 +1,284 @@
+//! Simulated drives: the published figures, determinism, faults, -i and -S, and
+//! qualification of a batch — exact, in milliseconds of wall time.
+
+use crate::helpers::seekprobe;
+use crate::loopdev::assert_ctv_format;
+use crate::writes::assert_sync_write_block;
+use predicates::prelude::*;
+use regex::Regex;
+
+fn stdout_of(args: &[&str]) -> (i32, String, String) {
+    let out = seekprobe().args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The figure at the end of the line that starts with `label`.
+fn figure(text: &str, label: &str) -> f64 {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(label))
+        .unwrap_or_else(|| panic!("{label} in {text}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    words[words.len() - 2].parse().unwrap()
+}
+
+#[test]
+fn sim_hdd_reproduces_the_published_drive_within_ten_percent_every_time() {
+    let (code, text, err) = stdout_of(&["-ctv", "sim:hdd"]);
+    assert_eq!(code, 0, "{err}");
+    assert_ctv_format(&text, "sim:hdd");
+    assert!(
+        err.contains("is a simulated drive"),
+        "the run must say it is simulated: {err}"
+    );
+    let published = [
+        ("\tFull stroke:", 22.110),
+        ("\tHalf stroke:", 16.574),
+        ("\tQuarter stroke:", 8.448),
+        ("\tShort forward:", 3.867),
+        ("\tShort backward:", 4.933),
+        ("\tSeq outer:", 0.071),
+        ("\tSeq inner:", 0.074),
+        ("\toutside:", 179598.0),
+        ("\tmiddle:", 168832.0),
+        ("\tinside:", 97431.0),
+    ];
+    for (label, want) in published {
+        let got = figure(&text, label);
+        assert!(
+            (got - want).abs() <= want * 0.10,
+            "{label} {got} vs published {want}"
+        );
+    }
+    let (_, again, _) = stdout_of(&["-ctv", "sim:hdd"]);
+    assert_eq!(text, again, "the same seed must print the same text");
+    let (_, other, _) = stdout_of(&["-ctv", "sim:hdd?seed=2"]);
+    assert_ne!(
+        text.replace("sim:hdd?seed=2", "sim:hdd"),
+        other.replace("sim:hdd?seed=2", "sim:hdd")
+    );
+}
+
+#[test]
+fn random_reads_print_diskinfo_s_block() {
+    let (code, text, err) = stdout_of(&["-i", "--duration", "0.2", "--seed", "5", "sim:ssd"]);
+    assert_eq!(code, 0, "{err}");
+    let start = text.find("Asynchronous random reads:\n").expect("-i block");
+    let block = &text[start..];
+    let re = Regex::new(r"^\t(sectorsize:  |4 kbytes:    |32 kbytes:   |128 kbytes:  |1024 kbytes: )(.{8,}) ops in  (.{10,}) sec = (.{8,}) IOPS$").unwrap();
+    let lines: Vec<&str> = block.lines().skip(1).collect();
+    assert_eq!(lines.len(), 6, "{block}");
+    for line in &lines[..5] {
+        let c = re.captures(line).unwrap_or_else(|| panic!("{line:?}"));
+        let (n, s, iops): (f64, f64, f64) = (
+            c[2].trim().parse().unwrap(),
+            c[3].trim().parse().unwrap(),
+            c[4].trim().parse().unwrap(),
+        );
+        assert_eq!(
+            *line,
+            format!("\t{}{n:8.0} ops in  {s:10.6} sec = {iops:8.0} IOPS", &c[1])
+        );
+        assert!(s >= 0.2 && n > 0.0);
+    }
+    assert_eq!(lines[5], "");
+    assert!(block.ends_with("IOPS\n\n"));
+    // The same seed gives the same figures.
+    assert_eq!(
+        stdout_of(&["-i", "--duration", "0.2", "--seed", "5", "sim:ssd"]).1,
+        text
+    );
+}
+
+#[test]
+fn four_k_sectors_have_no_separate_4_kbytes_line() {
+    let (code, text, err) = stdout_of(&["-i", "--duration", "0.05", "sim:nvme?sector=4096"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("\tsectorsize:  ") && !text.contains("\t4 kbytes:"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_lying_flush_is_caught_and_an_honest_one_is_not() {
+    let (code, text, err) = stdout_of(&[
+        "-Sw",
+        "--yes",
+        "--write-duration",
+        "0",
+        "sim:hdd?lying_flush=1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_sync_write_block(&text, 512, 8 << 20);
+    assert!(
+        err.contains("acknowledges flushes without writing"),
+        "{err}"
+    );
+    let (code, text, err) = stdout_of(&["-Sw", "--yes", "--write-duration", "0", "sim:hdd"]);
+    assert_eq!(code, 0, "{err}");
+    assert_sync_write_block(&text, 512, 8 << 20);
+    assert!(!err.contains("flushes"), "{err}");
+}
+
+#[test]
+fn an_io_error_mid_test_names_path_test_offset_and_errno_and_skips_the_rest() {
+    // Sector 1953514584 is read by the quarter stroke (N/2 on this drive).
+    let spec = "sim:hdd?bad=1953514584-1953514585";
+    let (code, text, err) = stdout_of(&["-tiv", "--json", spec]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(&format!(
+            "{spec}: Quarter stroke: I/O error at byte offset {}: input/output error (errno 5)",
+            1953514584u64 * 512
+        )),
+        "{err}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let tests = v["disks"][0]["tests"].as_array().unwrap();
+    assert_eq!(
+        tests[0]["phases"].as_array().unwrap().len(),
+        3,
+        "the measured lines are kept"
+    );
+    assert!(
+        tests[0]["outcome"]["failed"]
+            .as_str()
+            .unwrap()
+            .contains("errno 5")
+    );
+    assert!(
+        tests[1]["outcome"]["skipped"].is_string(),
+        "-i is skipped after -t failed"
+    );
+    // The text keeps the lines measured before the error, and no partial line.
+    let (_, text, _) = stdout_of(&["-tv", spec]);
+    assert!(
+        text.contains("\tHalf stroke:\t  250 iter in ") && text.ends_with(" msec\n"),
+        "{text}"
+    );
+    assert!(!text.contains("Quarter stroke"), "{text}");
+}
+
+#[test]
+fn a_json_run_of_every_test_renders_the_same_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    let out = seekprobe()
+        .args([
+            "-ctiSw",
+            "--yes",
+            "--duration",
+            "0.05",
+            "--write-duration",
+            "0",
+            "--json-file",
+        ])
+        .arg(&json)
+        .arg("sim:ssd")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let rendered = seekprobe().arg("render").arg(&json).output().unwrap();
+    assert_eq!(
+        String::from_utf8(rendered.stdout).unwrap(),
+        String::from_utf8(out.stdout).unwrap()
+    );
+}
+
+#[test]
+fn qualification_fails_the_5400_rpm_drive_and_only_it() {
+    let (code, text, err) = stdout_of(&[
+        "-t",
+        "--qualify",
+        "sim:hdd",
+        "sim:hdd?seed=2",
+        "sim:hdd?rpm=5400",
+    ]);
+    assert_eq!(code, 3, "{err}");
+    assert!(text.contains("Comparison (3 disks"), "{text}");
+    assert!(text.contains("\tsim:hdd: PASS\n"), "{text}");
+    assert!(text.contains("\tsim:hdd?seed=2: PASS\n"), "{text}");
+    assert!(text.contains("\tsim:hdd?rpm=5400: FAIL\n"), "{text}");
+    let (code, text, _) = stdout_of(&[
+        "-t",
+        "--qualify",
+        "sim:hdd?seed=3",
+        "sim:hdd?seed=4",
+        "sim:hdd?seed=5",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(text.matches(": PASS\n").count(), 3);
+}
+
+#[test]
+fn a_baseline_and_saved_runs_are_compared_without_probing_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("base.json");
+    let slow = dir.path().join("slow.json");
+    seekprobe()
+        .args(["-t", "--json-file"])
+        .arg(&base)
+        .arg("sim:hdd")
+        .assert()
+        .success();
+    seekprobe()
+        .args(["-t", "--json-file"])
+        .arg(&slow)
+        .arg("sim:hdd?rpm=5400")
+        .assert()
+        .success();
+    seekprobe()
+        .args(["-t", "--quiet", "--baseline"])
+        .arg(&base)
+        .arg("sim:hdd?rpm=5400")
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("than the baseline"));
+    seekprobe()
+        .args(["-t", "--baseline"])
+        .arg(&base)
+        .arg("sim:hdd?seed=9")
+        .assert()
+        .code(0);
+    let peer = dir.path().join("peer.json");
+    seekprobe()
+        .args(["-t", "--json-file"])
+        .arg(&peer)
+        .arg("sim:hdd?seed=7")
+        .assert()
+        .success();
+    seekprobe()
+        .args(["compare", "--qualify"])
+        .arg(&base)
+        .arg(&peer)
+        .arg(&slow)
+        .assert()
+        .code(3)
+        .stdout(
+            predicate::str::contains("Comparison (3 disks")
+                .and(predicate::str::contains("\tslow:sim:hdd?rpm=5400: FAIL"))
+                .and(predicate::str::contains("\tbase:sim:hdd: PASS")),
+        );
+    seekprobe()
+        .arg("compare")
+        .arg(&base)
+        .arg(&slow)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("| figure"));
+}
+
+#[test]
+fn parallel_probing_prints_each_disk_in_order() {
+    let (code, text, err) = stdout_of(&["-t", "--parallel", "sim:hdd", "sim:ssd"]);
+    assert_eq!(code, 0, "{err}");
+    let hdd = text.find("sim:hdd\n").unwrap();
+    let ssd = text.find("sim:ssd\n").unwrap();
+    assert!(hdd < ssd);
+    assert_eq!(text.matches("Transfer rates:").count(), 2);
+}
