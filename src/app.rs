@@ -133,10 +133,10 @@ impl Sink for LiveText<'_> {
         self.print(&text)
     }
 
-    fn test_done(&mut self, _info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
+    fn test_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
         self.progress.done();
         if self.text && test.outcome == Outcome::Complete {
-            self.print(diskinfo::test_end(test.test))?;
+            self.print(&diskinfo::test_end(test, info))?;
         }
         Ok(())
     }

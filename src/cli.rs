@@ -123,6 +123,45 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub json_file: Option<std::path::PathBuf>,
 
+    /// The transfer rate at N evenly spaced positions over the whole device (a zone
+    /// curve; N defaults to 100)
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "100")]
+    pub zones: Option<u32>,
+
+    /// Bytes read at each position of --zones (reduced on small devices)
+    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_bytes)]
+    pub zone_size: u64,
+
+    /// Access time over seek distance (log-scale bins from 1 MiB to the full stroke),
+    /// the seek times derived from it, and the rotation rate measured
+    #[arg(long)]
+    pub seek_profile: bool,
+
+    /// Timed reads at random distances for --seek-profile (1000 more measure the rotation)
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub seek_samples: u32,
+
+    /// A read-only surface scan: every block once, latencies bucketed, unreadable
+    /// and slow ranges listed by sector; exit status 1 when sectors are unreadable
+    #[arg(long)]
+    pub scan: bool,
+
+    /// Bytes per read of --scan
+    #[arg(long, value_name = "SIZE", default_value = "1M", value_parser = parse_bytes)]
+    pub block_size: u64,
+
+    /// Where --scan starts (bytes; K, M, G, T suffixes), to resume part of a drive
+    #[arg(long, value_name = "OFFSET", value_parser = parse_bytes)]
+    pub start: Option<u64>,
+
+    /// Where --scan ends (bytes; K, M, G, T suffixes)
+    #[arg(long, value_name = "OFFSET", value_parser = parse_bytes)]
+    pub end: Option<u64>,
+
+    /// Blocks at least this slow are listed by --scan
+    #[arg(long, value_name = "MS", default_value_t = 50.0)]
+    pub slow_ms: f64,
+
     /// After the disks, a table comparing them: a column per disk, a row per figure,
     /// each figure's deviation from the group median
     #[arg(long)]
@@ -217,4 +256,31 @@ pub struct GenerateArgs {
     /// What to print
     #[arg(value_enum)]
     pub what: Generated,
+}
+
+/// A byte count with an optional binary suffix: `4096`, `64M`, `1.5G`, `2T`.
+pub fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (num, mult) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let m: u64 = match c.to_ascii_uppercase() {
+                'K' => 1 << 10,
+                'M' => 1 << 20,
+                'G' => 1 << 30,
+                'T' => 1 << 40,
+                'P' => 1 << 50,
+                _ => return Err(format!("{s:?}: unknown suffix {c:?} (use K, M, G, T or P)")),
+            };
+            (&t[..i], m)
+        }
+        _ => (t, 1),
+    };
+    let v: f64 = num
+        .parse()
+        .map_err(|_| format!("{s:?}: not a number of bytes (e.g. 4096, 64M, 1.5G)"))?;
+    let bytes = v * mult as f64;
+    if !(v.is_finite() && v >= 0.0 && bytes < u64::MAX as f64) {
+        return Err(format!("{s:?}: out of range"));
+    }
+    Ok(bytes as u64)
 }

@@ -60,8 +60,29 @@ pub struct Config {
     pub parallel: bool,
     /// No progress display.
     pub quiet: bool,
+    /// Settings of the beyond-diskinfo tests.
+    pub beyond: Beyond,
     /// Where to save the run as JSON as well.
     pub json_file: Option<PathBuf>,
+}
+
+/// Settings of --zones, --seek-profile and --scan.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Beyond {
+    /// Samples of the zone curve.
+    pub zones: u32,
+    /// Bytes per zone sample.
+    pub zone_size: u64,
+    /// Reads at random distances.
+    pub seek_samples: u32,
+    /// Where the scan starts.
+    pub scan_start: Option<u64>,
+    /// Where the scan ends.
+    pub scan_end: Option<u64>,
+    /// Bytes per scan read.
+    pub block_size: u64,
+    /// The slow-block threshold.
+    pub slow_ms: f64,
 }
 
 /// How disks are judged (--qualify).
@@ -108,6 +129,9 @@ pub enum ConfigError {
     /// A bad --max-deviation.
     #[error("--max-deviation {0}: expected a percentage above 0")]
     BadDeviation(String),
+    /// A count or size that must not be zero.
+    #[error("{0} must be more than 0")]
+    Zero(&'static str),
     /// A bad queue depth.
     #[error("--queue-depth {0}: expected 1 to 65536")]
     BadQueueDepth(u32),
@@ -164,6 +188,38 @@ impl Config {
         if a.sync_write {
             tests.push(TestKind::SyncWrite);
         }
+        if a.zones.is_some() {
+            tests.push(TestKind::Zones);
+        }
+        if a.seek_profile {
+            tests.push(TestKind::SeekProfile);
+        }
+        if a.scan {
+            tests.push(TestKind::Scan);
+        }
+        if a.zones == Some(0) || a.seek_samples == 0 {
+            return Err(ConfigError::Zero(if a.zones == Some(0) {
+                "--zones"
+            } else {
+                "--seek-samples"
+            }));
+        }
+        if a.zone_size == 0 || a.block_size == 0 {
+            return Err(ConfigError::Zero(if a.zone_size == 0 {
+                "--zone-size"
+            } else {
+                "--block-size"
+            }));
+        }
+        if a.block_size > 64 << 20 {
+            return Err(ConfigError::BadSeconds(
+                "--block-size",
+                "more than 64M".into(),
+            ));
+        }
+        if !(a.slow_ms.is_finite() && a.slow_ms > 0.0) {
+            return Err(ConfigError::BadSeconds("--slow-ms", a.slow_ms.to_string()));
+        }
         let mode = if a.physical_path {
             Mode::PhysicalPath
         } else if a.ident {
@@ -196,6 +252,15 @@ impl Config {
             )?,
             parallel: a.parallel,
             quiet: a.quiet,
+            beyond: Beyond {
+                zones: a.zones.unwrap_or(crate::probe::zones::DEFAULT_ZONES),
+                zone_size: a.zone_size,
+                seek_samples: a.seek_samples,
+                scan_start: a.start,
+                scan_end: a.end,
+                block_size: a.block_size,
+                slow_ms: a.slow_ms,
+            },
         })
     }
 }

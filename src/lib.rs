@@ -5,6 +5,7 @@
 //! pure plans ([`probe`]) → the [`engine`] executes them against a [`clock::Clock`] →
 //! plain results ([`results`]) → reporters ([`report`]), which never measure.
 
+pub mod analysis;
 pub mod app;
 pub mod cli;
 pub mod clock;

@@ -1,5 +1,6 @@
 //! The results of a run as plain, serialisable data: the only input of reporters.
 
+use crate::analysis::{SeekAnalysis, SeekSamples, ZoneCurve};
 use crate::compare::Verdict;
 use crate::device::DeviceInfo;
 use crate::probe::{PhaseId, TestKind};
@@ -96,9 +97,36 @@ pub struct TestResult {
     pub phases: Vec<PhaseResult>,
     /// How the test ended.
     pub outcome: Outcome,
+    /// `--zones`: the transfer curve derived from the `zone` phases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone_curve: Option<ZoneCurve>,
+    /// `--seek-profile`: every sample's distance and latency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seek_samples: Option<SeekSamples>,
+    /// `--seek-profile`: the bins and the figures derived from the samples.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seek_analysis: Option<SeekAnalysis>,
+    /// `--scan`: the surface scan.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scan: Option<ScanResult>,
 }
 
 impl TestResult {
+    /// A test that has measured nothing yet, complete until told otherwise.
+    pub fn new(test: TestKind, settle_s: f64, engine: &str) -> TestResult {
+        TestResult {
+            test,
+            settle_s,
+            engine: engine.to_string(),
+            phases: Vec::new(),
+            outcome: Outcome::Complete,
+            zone_curve: None,
+            seek_samples: None,
+            seek_analysis: None,
+            scan: None,
+        }
+    }
+
     /// The measured phase with this id.
     pub fn phase(&self, id: PhaseId) -> Option<&PhaseResult> {
         self.phases.iter().find(|p| p.id == id)
@@ -135,10 +163,10 @@ impl DiskResult {
     /// Whether the disk failed (could not be opened, or a test failed or was skipped).
     pub fn failed(&self) -> bool {
         self.error.is_some()
-            || self
-                .tests
-                .iter()
-                .any(|t| matches!(t.outcome, Outcome::Failed(_) | Outcome::Skipped(_)))
+            || self.tests.iter().any(|t| {
+                matches!(t.outcome, Outcome::Failed(_) | Outcome::Skipped(_))
+                    || t.scan.as_ref().is_some_and(|s| s.error_blocks > 0)
+            })
     }
 }
 
@@ -162,4 +190,55 @@ pub struct Run {
     /// Qualification verdicts (--qualify), one per disk.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub verdicts: Vec<Verdict>,
+}
+
+/// A run of unreadable sectors.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SectorRange {
+    /// The first sector.
+    pub first_sector: u64,
+    /// How many sectors.
+    pub sectors: u64,
+}
+
+/// A run of slow blocks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SlowRange {
+    /// The first sector of the first slow block.
+    pub first_sector: u64,
+    /// How many sectors the slow blocks cover.
+    pub sectors: u64,
+    /// The slowest block's latency.
+    pub max_ns: u64,
+}
+
+/// What a surface scan found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScanResult {
+    /// The first byte scanned.
+    pub start_bytes: u64,
+    /// Just past the last byte scanned (when complete).
+    pub end_bytes: u64,
+    /// Bytes per read.
+    pub block_bytes: u64,
+    /// Reads made (including failed ones).
+    pub blocks_read: u64,
+    /// Bytes read successfully.
+    pub bytes_read: u64,
+    /// Time spent in the reads of blocks, without the sector-by-sector re-reads of
+    /// failed blocks.
+    pub elapsed_ns: u64,
+    /// Blocks by latency: < 3, < 10, < 50, < 150, < 500 and >= 500 ms.
+    pub buckets: Vec<u64>,
+    /// Blocks that failed to read.
+    pub error_blocks: u64,
+    /// The unreadable sectors, found by reading each sector of a failed block.
+    pub unreadable: Vec<SectorRange>,
+    /// Blocks at least this slow are listed in `slow`.
+    pub slow_ms: f64,
+    /// Runs of slow blocks.
+    pub slow: Vec<SlowRange>,
+    /// The scan map: the slowest latency in each of up to 1000 equal runs of blocks
+    /// (`u64::MAX` where a block failed).
+    pub map_ns: Vec<u64>,
 }

@@ -2,15 +2,17 @@
 //! for, plan each test, run it with the right engine, and report progress to a
 //! [`Sink`]. Nothing here prints.
 
+use crate::analysis::{self, SeekSamples};
 use crate::config::{Config, Mode};
 use crate::device::{self, AlignedBuf, DeviceInfo, OpenOptions, Target, TargetKind};
 use crate::engine::queued::{self, QueuedParams};
-use crate::engine::sync::pause;
+use crate::engine::scan::run_scan;
 use crate::engine::sync::{Stop, SyncEngine};
+use crate::engine::sync::{pause, run_pairs};
 use crate::engine::sync_write::{WriteParams, run_sync_writes};
 use crate::error::ProbeError;
 use crate::probe::iops::{self, OffsetGen};
-use crate::probe::{self, MIB, PhaseId, TestKind, sync_write};
+use crate::probe::{self, MIB, PhaseId, TestKind, scan, seek_profile, sync_write, zones};
 use crate::results::{DiskResult, Outcome, PhaseResult, TestResult, Warning};
 use crate::safety::{self, Found};
 use crate::validity;
@@ -101,6 +103,11 @@ pub fn probe_disk(
             TestKind::RandomReads => {
                 run_random_reads(target.as_mut(), cfg, stop, sink, &mut notes)?
             }
+            TestKind::Zones => run_zones(&mut engine, target.as_mut(), cfg, stop, sink)?,
+            TestKind::SeekProfile => {
+                run_seek_profile(&mut engine, target.as_mut(), cfg, stop, sink)?
+            }
+            TestKind::Scan => run_scan_test(target.as_mut(), cfg, stop, sink)?,
             TestKind::SyncWrite => run_sync_write(target.as_mut(), cfg, stop, sink, &mut notes)?,
         };
         notes.extend(validity::test_warnings(&info, &result));
@@ -138,13 +145,7 @@ fn empty(name: &str) -> DiskResult {
 }
 
 fn new_test(test: TestKind, cfg: &Config, engine: &str) -> TestResult {
-    TestResult {
-        test,
-        settle_s: cfg.settle.as_secs_f64(),
-        engine: engine.into(),
-        phases: Vec::new(),
-        outcome: Outcome::Complete,
-    }
+    TestResult::new(test, cfg.settle.as_secs_f64(), engine)
 }
 
 fn skipped(test: TestKind, cfg: &Config, why: String) -> TestResult {
@@ -454,5 +455,156 @@ fn run_random_reads(
             break;
         }
     }
+    Ok(result)
+}
+
+/// --zones: the sequential read rate at evenly spaced positions.
+fn run_zones(
+    engine: &mut SyncEngine,
+    target: &mut dyn Target,
+    cfg: &Config,
+    stop: &AtomicBool,
+    sink: &mut dyn Sink,
+) -> io::Result<TestResult> {
+    let info = target.info().clone();
+    let mut result = new_test(TestKind::Zones, cfg, "sync");
+    let phases = match zones::phases(
+        info.media_size_bytes,
+        info.sector_size,
+        cfg.beyond.zones,
+        cfg.beyond.zone_size,
+    ) {
+        Ok(p) => p,
+        Err(why) => return too_small(result, &info, TestKind::Zones, why.0, sink),
+    };
+    for (i, phase) in phases.iter().enumerate() {
+        sink.line_started(
+            TestKind::Zones,
+            i,
+            phases.len(),
+            &format!("at byte {}", phase.ops[0].offset),
+        );
+        // The settle pause once, not per sample: samples follow each other.
+        let settle = if i == 0 {
+            cfg.settle
+        } else {
+            std::time::Duration::ZERO
+        };
+        let run = engine.run_phase(target, phase, settle, stop);
+        result.phases.push(run.result);
+        if !settle_outcome(&mut result, run.stop, &info, "zone sample", sink)? {
+            break;
+        }
+    }
+    result.zone_curve = analysis::zone_curve(&result.phases);
+    Ok(result)
+}
+
+/// --seek-profile: one-sector reads at random distances, and at one fixed distance
+/// to measure the rotation.
+fn run_seek_profile(
+    engine: &mut SyncEngine,
+    target: &mut dyn Target,
+    cfg: &Config,
+    stop: &AtomicBool,
+    sink: &mut dyn Sink,
+) -> io::Result<TestResult> {
+    let info = target.info().clone();
+    let mut result = new_test(TestKind::SeekProfile, cfg, "sync");
+    let Some(plan) = seek_profile::plan(
+        info.media_size_bytes,
+        info.sector_size,
+        cfg.beyond.seek_samples,
+        cfg.seed,
+    ) else {
+        let why = "fewer than 4 sectors".to_string();
+        return too_small(result, &info, TestKind::SeekProfile, why, sink);
+    };
+    let pairs = |v: &[seek_profile::Pair]| v.iter().map(|p| (p.from, p.to)).collect::<Vec<_>>();
+    let _ = target.quiesce();
+    if !pause(target.clock(), cfg.settle, stop) {
+        result.outcome = Outcome::Interrupted;
+        return Ok(result);
+    }
+    sink.line_started(TestKind::SeekProfile, 0, 2, "random distances");
+    let (latencies, stopped) = run_pairs(engine, target, &pairs(&plan.profile), stop);
+    let mut samples = SeekSamples {
+        distances_sectors: plan
+            .profile
+            .iter()
+            .take(latencies.len())
+            .map(|p| p.distance_sectors)
+            .collect(),
+        latencies_ns: latencies,
+        rotation_distance_sectors: plan.rotation_distance_sectors,
+        rotation_latencies_ns: Vec::new(),
+        sectors: info.sectors(),
+    };
+    let mut stopped = stopped;
+    if stopped.is_none() {
+        sink.line_started(TestKind::SeekProfile, 1, 2, "fixed distance (rotation)");
+        let (rot, s) = run_pairs(engine, target, &pairs(&plan.rotation), stop);
+        samples.rotation_latencies_ns = rot;
+        stopped = s;
+    }
+    let reported = match info.rotation {
+        crate::device::Rotation::Rpm(r) => Some(r),
+        _ => None,
+    };
+    result.seek_analysis = Some(analysis::seek_analysis(&samples, reported));
+    result.seek_samples = Some(samples);
+    settle_outcome_quiet(&mut result, stopped, &info, "seek profile", sink)?;
+    Ok(result)
+}
+
+/// Like [`settle_outcome`] for tests without diskinfo lines: nothing to report
+/// when the test goes on.
+fn settle_outcome_quiet(
+    result: &mut TestResult,
+    stop: Option<Stop>,
+    info: &DeviceInfo,
+    what: &str,
+    sink: &mut dyn Sink,
+) -> io::Result<()> {
+    if stop.is_some() {
+        settle_outcome(result, stop, info, what, sink)?;
+    }
+    Ok(())
+}
+
+/// --scan: every block once, past errors.
+fn run_scan_test(
+    target: &mut dyn Target,
+    cfg: &Config,
+    stop: &AtomicBool,
+    sink: &mut dyn Sink,
+) -> io::Result<TestResult> {
+    let info = target.info().clone();
+    let mut result = new_test(TestKind::Scan, cfg, "sync");
+    let b = &cfg.beyond;
+    let range = match scan::range(
+        info.media_size_bytes,
+        info.sector_size,
+        b.scan_start,
+        b.scan_end,
+        b.block_size,
+    ) {
+        Ok(r) => r,
+        Err(why) => return too_small(result, &info, TestKind::Scan, why.0, sink),
+    };
+    let _ = target.quiesce();
+    let total = range.end - range.start;
+    let steps = 100usize;
+    let mut reported = 0usize;
+    sink.line_started(TestKind::Scan, 0, steps, "reading");
+    let (scan, stopped) = run_scan(target, &range, b.slow_ms, stop, |done| {
+        let now = (done as u128 * steps as u128 / u128::from(total)) as usize;
+        if now != reported {
+            reported = now;
+            sink.line_started(TestKind::Scan, now, steps, "reading");
+        }
+    });
+    result.scan = Some(scan);
+    settle_outcome_quiet(&mut result, stopped, &info, "scan", sink)?;
     Ok(result)
 }

@@ -1057,6 +1057,63 @@ impl SimTarget {
         d
     }
 
+    /// The model's own truth, for checking measurements against it: the rotation
+    /// rate the platters really turn at (None for flash).
+    pub fn truth_rpm(&self) -> Option<f64> {
+        match &self.model {
+            Model::Hdd(h) => Some(60e9 / h.rev_ns),
+            Model::Flash(_) => None,
+        }
+    }
+
+    /// The model's nominal seek time in ns from the track of byte `a` to the track of
+    /// byte `b`, without jitter (None for flash).
+    pub fn truth_seek_ns(&self, a: u64, b: u64) -> Option<f64> {
+        match &self.model {
+            Model::Hdd(h) => Some(h.seek_between(h.geo.locate(a).0, h.geo.locate(b).0)),
+            Model::Flash(_) => None,
+        }
+    }
+
+    /// The model's mean fixed cost of a read that misses the cache, in ns: the
+    /// command overhead plus the media overhead (None for flash).
+    pub fn truth_miss_overhead_ns(&self) -> Option<f64> {
+        match &self.model {
+            Model::Hdd(h) => Some((h.p.cmd_overhead_ms + h.p.media_overhead_ms) * MS),
+            Model::Flash(_) => None,
+        }
+    }
+
+    /// The model's media rate at byte `x`, in bytes/s: the capacity of its track
+    /// read in one revolution plus the skew (flash: its read rate).
+    pub fn truth_media_rate(&self, x: u64) -> f64 {
+        match &self.model {
+            Model::Hdd(h) => {
+                let (_, _, track) = h.geo.locate(x);
+                track as f64 * 1e9 / (h.rev_ns * (1.0 + h.geo.skew))
+            }
+            Model::Flash(f) => f.p.read_rate,
+        }
+    }
+
+    /// The model's host interface rate, bytes/s (None for flash, whose read rate
+    /// is the only limit).
+    pub fn truth_host_rate(&self) -> Option<f64> {
+        match &self.model {
+            Model::Hdd(h) => Some(h.p.host_rate),
+            Model::Flash(_) => None,
+        }
+    }
+
+    /// The model's mean command overhead, in ns, paid by every command, cache hits
+    /// included (None for flash).
+    pub fn truth_command_overhead_ns(&self) -> Option<f64> {
+        match &self.model {
+            Model::Hdd(h) => Some(h.p.cmd_overhead_ms * MS),
+            Model::Flash(_) => None,
+        }
+    }
+
     /// The virtual clock this drive advances.
     pub fn virtual_clock(&self) -> &VirtualClock {
         &self.clock

@@ -2,6 +2,7 @@
 //! format: they run operations, time them with the target's clock, and return data.
 
 pub mod queued;
+pub mod scan;
 pub mod sync;
 pub mod sync_write;
 pub mod threads;

@@ -63,7 +63,8 @@ impl SyncEngine {
         }
     }
 
-    fn execute(&mut self, target: &mut dyn Target, op: &Op) -> io::Result<()> {
+    /// Run one operation with the engine's buffer.
+    pub fn execute(&mut self, target: &mut dyn Target, op: &Op) -> io::Result<()> {
         let len = op.len as usize;
         if self.buf.len() < len {
             self.buf = AlignedBuf::new(len);
@@ -152,6 +153,50 @@ impl SyncEngine {
             stop: stopped,
         }
     }
+}
+
+/// Pairs of operations where only the second of each is timed (the seek profile:
+/// an untimed read puts the head somewhere, the timed one measures the way from
+/// there). Returns each timed latency, in order, and why it stopped early if it did.
+pub fn run_pairs(
+    engine: &mut SyncEngine,
+    target: &mut dyn Target,
+    pairs: &[(Op, Op)],
+    stop: &AtomicBool,
+) -> (Vec<u64>, Option<Stop>) {
+    let mut latencies = Vec::with_capacity(pairs.len());
+    for (setup, timed) in pairs {
+        if stop.load(Ordering::Relaxed) {
+            return (latencies, Some(Stop::Interrupted));
+        }
+        if let Err(error) = engine.execute(target, setup) {
+            let offset = setup.offset;
+            return (
+                latencies,
+                Some(Stop::Failed {
+                    setup: true,
+                    offset,
+                    error,
+                }),
+            );
+        }
+        let t0 = target.clock().now_ns();
+        let r = engine.execute(target, timed);
+        let t1 = target.clock().now_ns();
+        if let Err(error) = r {
+            let offset = timed.offset;
+            return (
+                latencies,
+                Some(Stop::Failed {
+                    setup: false,
+                    offset,
+                    error,
+                }),
+            );
+        }
+        latencies.push(t1 - t0);
+    }
+    (latencies, None)
 }
 
 #[cfg(test)]

@@ -6,9 +6,12 @@
 
 pub mod iops;
 pub mod overhead;
+pub mod scan;
 pub mod seek;
+pub mod seek_profile;
 pub mod sync_write;
 pub mod transfer;
+pub mod zones;
 
 use serde::{Deserialize, Serialize};
 
@@ -61,6 +64,12 @@ pub enum TestKind {
     RandomReads,
     /// `-S`: synchronous random writes, each flushed.
     SyncWrite,
+    /// `--zones`: the sequential read rate over the whole device.
+    Zones,
+    /// `--seek-profile`: access time over seek distance, and the rotation rate.
+    SeekProfile,
+    /// `--scan`: a read-only surface scan.
+    Scan,
 }
 
 impl TestKind {
@@ -71,6 +80,9 @@ impl TestKind {
             TestKind::SeekTransfer => "seek and transfer (-t)",
             TestKind::RandomReads => "random reads (-i)",
             TestKind::SyncWrite => "synchronous writes (-S)",
+            TestKind::Zones => "zone curve (--zones)",
+            TestKind::SeekProfile => "seek profile (--seek-profile)",
+            TestKind::Scan => "surface scan (--scan)",
         }
     }
 }
@@ -107,6 +119,8 @@ pub enum PhaseId {
     RandomRead,
     /// `-S`: random writes of one size, each followed by a flush.
     SyncWrite,
+    /// `--zones`: one sample of the zone curve.
+    Zone,
 }
 
 impl PhaseId {
@@ -127,6 +141,7 @@ impl PhaseId {
             PhaseId::OverheadSector => "Overhead 20480 sectors",
             PhaseId::RandomRead => "Random reads",
             PhaseId::SyncWrite => "Synchronous writes",
+            PhaseId::Zone => "Zone sample",
         }
     }
 }
@@ -179,8 +194,8 @@ pub fn plan(test: TestKind, media_size: u64, sector_size: u32) -> Result<Plan, T
             test,
             phases: overhead::phases(media_size, sector_size)?,
         }),
-        TestKind::RandomReads | TestKind::SyncWrite => Err(TooSmall(
-            "timed random tests have no fixed plan; see probe::iops and probe::sync_write".into(),
+        _ => Err(TooSmall(
+            "this test has no fixed plan of phases; see its own module".into(),
         )),
     }
 }

@@ -4,6 +4,7 @@
 //! phase, each test's end — so that a live run can print each piece as soon as its
 //! data exists, and [`render_disk`] of the finished results prints the same bytes.
 
+use super::beyond;
 use super::humanize::humanize;
 use crate::device::{DeviceInfo, Rotation, ZoneMode};
 use crate::probe::{PhaseId, TestKind, overhead};
@@ -101,15 +102,20 @@ pub fn test_start(test: TestKind) -> &'static str {
         TestKind::SeekTransfer => "Seek times:\n",
         TestKind::RandomReads => "Asynchronous random reads:\n",
         TestKind::SyncWrite => "Synchronous random writes:\n",
+        TestKind::Zones | TestKind::SeekProfile | TestKind::Scan => "",
     }
 }
 
-/// What a test prints after its last phase (only when it completed); diskinfo ends
-/// every block with a blank line but the -S one.
-pub fn test_end(test: TestKind) -> &'static str {
-    match test {
-        TestKind::SyncWrite => "",
-        _ => "\n",
+/// What a test prints after its last phase (only when it completed): diskinfo ends
+/// every block with a blank line but the -S one; seekprobe's own tests print their
+/// whole block here.
+pub fn test_end(test: &TestResult, info: &DeviceInfo) -> String {
+    match test.test {
+        TestKind::SyncWrite => String::new(),
+        TestKind::Zones => beyond::zones(test, info.media_size_bytes),
+        TestKind::SeekProfile => beyond::seek_profile(test, info.sector_size),
+        TestKind::Scan => beyond::scan(test, info.sector_size),
+        _ => "\n".into(),
     }
 }
 
@@ -188,6 +194,7 @@ pub fn phase_line(test: &TestResult, index: usize, sector_size: u32) -> String {
         PhaseId::Outside => rate("\nTransfer rates:\n", "outside:     "),
         PhaseId::Middle => rate("", "middle:      "),
         PhaseId::Inside => rate("", "inside:      "),
+        PhaseId::Zone => String::new(),
         PhaseId::RandomRead => {
             let n = p.ops_done() as f64;
             format!(
@@ -239,9 +246,14 @@ pub fn phase_line(test: &TestResult, index: usize, sector_size: u32) -> String {
 
 /// The whole text of one test: its opening, every measured phase, and its end when
 /// it completed.
-pub fn render_test(test: &TestResult, sector_size: u32) -> String {
+pub fn render_test(test: &TestResult, info: &DeviceInfo) -> String {
+    let sector_size = info.sector_size;
     let mut s = String::new();
-    if !test.phases.iter().any(PhaseResult::complete) {
+    let own = matches!(
+        test.test,
+        TestKind::Zones | TestKind::SeekProfile | TestKind::Scan
+    );
+    if !own && !test.phases.iter().any(PhaseResult::complete) {
         return s;
     }
     s.push_str(test_start(test.test));
@@ -251,7 +263,7 @@ pub fn render_test(test: &TestResult, sector_size: u32) -> String {
         }
     }
     if test.outcome == Outcome::Complete {
-        s.push_str(test_end(test.test));
+        s.push_str(&test_end(test, info));
     }
     s
 }
@@ -266,7 +278,7 @@ pub fn render_disk(disk: &DiskResult, verbose: bool) -> String {
     }
     let mut s = verbose_header(info);
     for t in &disk.tests {
-        s.push_str(&render_test(t, info.sector_size));
+        s.push_str(&render_test(t, info));
     }
     s
 }

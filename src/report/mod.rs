@@ -1,5 +1,7 @@
 //! Reporters: pure functions of results. They never measure.
 
+pub mod beyond;
+pub mod chart;
 pub mod diskinfo;
 pub mod humanize;
 pub mod json;

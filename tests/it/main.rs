@@ -1,5 +1,6 @@
 //! seekprobe's integration tests: one binary, a module per area.
 
+mod beyond;
 mod cli;
 mod files;
 mod golden;

@@ -93,8 +93,6 @@ fn render_refuses_what_is_not_a_saved_run() {
 #[test]
 fn docs_json_md_documents_every_field_the_json_has() {
     let doc = include_str!("../../docs/json.md");
-    let dir = tempfile::tempdir().unwrap();
-    let img = image(dir.path(), "img", 16 << 20);
     let out = seekprobe()
         .args([
             "-ctiSw",
@@ -104,10 +102,16 @@ fn docs_json_md_documents_every_field_the_json_has() {
             "--write-duration",
             "0",
             "--qualify",
+            "--zones",
+            "4",
+            "--seek-profile",
+            "--seek-samples",
+            "60",
+            "--scan",
             "--json",
         ])
-        .arg(&img)
-        .arg("sim:ssd")
+        .arg("sim:ssd?size=1G")
+        .arg("sim:hdd?size=1G")
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

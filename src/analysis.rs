@@ -1,0 +1,240 @@
+//! Analyses of the beyond-diskinfo tests, as pure functions of measured data: the
+//! zone transfer curve and its steps, the seek-distance profile, and the rotation
+//! rate measured from the spread of latencies.
+
+use crate::probe::PhaseId;
+use crate::results::PhaseResult;
+use crate::stats::Summary;
+use serde::{Deserialize, Serialize};
+
+/// One point of the zone curve.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ZonePoint {
+    /// Where the sample starts.
+    pub offset_bytes: u64,
+    /// Its sequential read rate.
+    pub rate_bytes_per_s: f64,
+    /// The mean time of its reads (for the access-time curve).
+    pub mean_read_ns: f64,
+}
+
+/// A step between recording zones: the rate changes by more than
+/// [`STEP_THRESHOLD`] between neighbouring samples.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ZoneStep {
+    /// Where the later sample starts.
+    pub offset_bytes: u64,
+    /// The rate before.
+    pub from_bytes_per_s: f64,
+    /// The rate after.
+    pub to_bytes_per_s: f64,
+}
+
+/// The relative change between neighbouring samples that counts as a zone step.
+pub const STEP_THRESHOLD: f64 = 0.015;
+
+/// The transfer rate over the whole device.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ZoneCurve {
+    /// The samples, from the outer to the inner zone.
+    pub points: Vec<ZonePoint>,
+    /// The highest rate.
+    pub max_bytes_per_s: f64,
+    /// The lowest rate.
+    pub min_bytes_per_s: f64,
+    /// The mean of the rates.
+    pub mean_bytes_per_s: f64,
+    /// The first sample's rate over the last one's.
+    pub outer_inner_ratio: f64,
+    /// Where the rate steps.
+    pub steps: Vec<ZoneStep>,
+}
+
+/// The zone curve of the completed `Zone` phases; None when there are none.
+pub fn zone_curve(phases: &[PhaseResult]) -> Option<ZoneCurve> {
+    let points: Vec<ZonePoint> = phases
+        .iter()
+        .filter(|p| p.id == PhaseId::Zone && p.complete() && p.elapsed_ns > 0)
+        .map(|p| ZonePoint {
+            offset_bytes: p.first_offset_bytes,
+            rate_bytes_per_s: p.bytes_done() as f64 / p.elapsed_s(),
+            mean_read_ns: p.elapsed_ns as f64 / p.ops_done() as f64,
+        })
+        .collect();
+    let first = points.first()?;
+    let last = points.last()?;
+    let rates = points.iter().map(|p| p.rate_bytes_per_s);
+    let max = rates.clone().fold(f64::MIN, f64::max);
+    let min = rates.clone().fold(f64::MAX, f64::min);
+    let mean = rates.sum::<f64>() / points.len() as f64;
+    let steps = points
+        .windows(2)
+        .filter(|w| (w[1].rate_bytes_per_s / w[0].rate_bytes_per_s - 1.0).abs() > STEP_THRESHOLD)
+        .map(|w| ZoneStep {
+            offset_bytes: w[1].offset_bytes,
+            from_bytes_per_s: w[0].rate_bytes_per_s,
+            to_bytes_per_s: w[1].rate_bytes_per_s,
+        })
+        .collect();
+    Some(ZoneCurve {
+        outer_inner_ratio: first.rate_bytes_per_s / last.rate_bytes_per_s,
+        points,
+        max_bytes_per_s: max,
+        min_bytes_per_s: min,
+        mean_bytes_per_s: mean,
+        steps,
+    })
+}
+
+/// The raw samples of `--seek-profile`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeekSamples {
+    /// The distance of each timed read from the one before it, in sectors.
+    pub distances_sectors: Vec<u64>,
+    /// The latency of each timed read.
+    pub latencies_ns: Vec<u64>,
+    /// The fixed distance of the rotation samples, in sectors.
+    pub rotation_distance_sectors: u64,
+    /// The latencies at that distance.
+    pub rotation_latencies_ns: Vec<u64>,
+    /// The device's size in sectors (the full stroke).
+    pub sectors: u64,
+}
+
+/// One distance bin of the seek profile (a factor of 2 in distance).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeekBin {
+    /// Shortest distance in the bin, in sectors.
+    pub from_sectors: u64,
+    /// Just past the longest, in sectors.
+    pub to_sectors: u64,
+    /// Latencies of the reads in the bin.
+    pub summary: Summary,
+}
+
+/// What the seek profile shows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeekAnalysis {
+    /// The bins, shortest distance first.
+    pub bins: Vec<SeekBin>,
+    /// One revolution, measured, in ns (None when the latencies do not look like a
+    /// rotating disk's).
+    pub revolution_ns: Option<f64>,
+    /// The measured rotation rate.
+    pub measured_rpm: Option<f64>,
+    /// The rotation rate the device reports, if any.
+    pub reported_rpm: Option<u32>,
+    /// Whether the measured and reported rates differ by more than 3%.
+    pub rpm_disagrees: bool,
+    /// Mean rotational latency (half a revolution), in ns.
+    pub rotational_latency_ns: Option<f64>,
+    /// Seek time (mean access minus the rotational latency) over the shortest bin.
+    pub track_to_track_ns: Option<f64>,
+    /// The same at a third of the stroke (the classic "average seek").
+    pub average_ns: Option<f64>,
+    /// The same over the longest distances.
+    pub full_stroke_ns: Option<f64>,
+}
+
+/// A revolution measured from latencies at one fixed distance: the seek and the
+/// overheads are (nearly) constant there and the rotational wait is uniform over a
+/// revolution, so the range between the 1st and 99th percentiles is 98% of one. A
+/// spread outside 2 to 60 ms (1000 to 30000 rpm) is not a rotating disk's.
+pub fn revolution_from_spread(latencies_ns: &[u64]) -> Option<f64> {
+    let s = Summary::of(latencies_ns)?;
+    if s.count < 50 {
+        return None;
+    }
+    let mut v = latencies_ns.to_vec();
+    v.sort_unstable();
+    let q = |p: f64| v[((p * (v.len() - 1) as f64).round() as usize).min(v.len() - 1)] as f64;
+    let rev = (q(0.99) - q(0.01)) / 0.98;
+    (2e6..60e6).contains(&rev).then_some(rev)
+}
+
+/// Analyse the seek samples of a device that reports `reported_rpm`.
+pub fn seek_analysis(s: &SeekSamples, reported_rpm: Option<u32>) -> SeekAnalysis {
+    let mut bins: Vec<SeekBin> = Vec::new();
+    if let Some(&dmin) = s.distances_sectors.iter().min() {
+        let mut lo = dmin.max(1);
+        let dmax = s.distances_sectors.iter().copied().max().unwrap_or(lo);
+        while lo <= dmax {
+            let hi = lo.saturating_mul(2);
+            let lat: Vec<u64> = s
+                .distances_sectors
+                .iter()
+                .zip(&s.latencies_ns)
+                .filter(|&(&d, _)| d >= lo && d < hi)
+                .map(|(_, &l)| l)
+                .collect();
+            if let Some(summary) = Summary::of(&lat) {
+                bins.push(SeekBin {
+                    from_sectors: lo,
+                    to_sectors: hi,
+                    summary,
+                });
+            }
+            lo = hi;
+        }
+    }
+    let revolution_ns = revolution_from_spread(&s.rotation_latencies_ns);
+    let measured_rpm = revolution_ns.map(|r| 60e9 / r);
+    let rpm_disagrees = match (measured_rpm, reported_rpm) {
+        (Some(m), Some(r)) if r > 0 => (m / f64::from(r) - 1.0).abs() > 0.03,
+        _ => false,
+    };
+    let half = revolution_ns.map(|r| r / 2.0);
+    let seek_of = |b: &SeekBin| half.map(|h| b.summary.mean_ns - h);
+    let third = s.sectors / 3;
+    let average = bins
+        .iter()
+        .find(|b| b.from_sectors <= third && third < b.to_sectors)
+        .and_then(seek_of);
+    SeekAnalysis {
+        track_to_track_ns: bins.first().and_then(seek_of),
+        full_stroke_ns: bins.last().and_then(seek_of),
+        average_ns: average,
+        bins,
+        revolution_ns,
+        measured_rpm,
+        reported_rpm,
+        rpm_disagrees,
+        rotational_latency_ns: half,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_uniform_rotational_wait_gives_the_revolution() {
+        // 8.333 ms revolution, a constant 3 ms of seek and overhead.
+        let rev = 8_333_333.0;
+        let lat: Vec<u64> = (0..1000)
+            .map(|i| 3_000_000 + (rev * (i as f64 + 0.5) / 1000.0) as u64)
+            .collect();
+        let r = revolution_from_spread(&lat).unwrap();
+        assert!((r / rev - 1.0).abs() < 0.01, "{r}");
+        // Flat latencies (an SSD) are not a rotating disk.
+        assert_eq!(revolution_from_spread(&vec![80_000; 1000]), None);
+    }
+
+    #[test]
+    fn the_analysis_bins_by_powers_of_two_and_flags_a_disagreeing_rpm() {
+        let s = SeekSamples {
+            distances_sectors: vec![2048, 3000, 5000, 9000, 1 << 30],
+            latencies_ns: vec![5_000_000, 5_200_000, 6_000_000, 7_000_000, 22_000_000],
+            rotation_distance_sectors: 4096,
+            rotation_latencies_ns: (0..1000).map(|i| 2_000_000 + i * 11_111).collect(),
+            sectors: 1 << 31,
+        };
+        let a = seek_analysis(&s, Some(7200));
+        assert_eq!(a.bins.len(), 4);
+        assert_eq!(a.bins[0].summary.count, 2);
+        let rpm = a.measured_rpm.unwrap();
+        assert!((5300.0..5500.0).contains(&rpm), "{rpm}");
+        assert!(a.rpm_disagrees);
+        assert!(a.full_stroke_ns.unwrap() > 16e6);
+    }
+}

@@ -1,0 +1,253 @@
+//! The text of seekprobe's own tests (beyond diskinfo): the zone curve, the seek
+//! profile and the surface scan, each a block ending with a blank line.
+
+use super::chart::curve;
+use crate::probe::scan::BUCKET_LIMITS_MS;
+use crate::results::TestResult;
+use std::fmt::Write;
+
+/// Chart size.
+const WIDTH: usize = 60;
+const HEIGHT: usize = 10;
+
+fn mb(bytes_per_s: f64) -> String {
+    format!("{:.1} MB/s", bytes_per_s / 1e6)
+}
+
+fn size(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut v = bytes as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u < UNITS.len() - 1 {
+        v /= 1024.0;
+        u += 1;
+    }
+    if v.fract() == 0.0 {
+        format!("{v:.0} {}", UNITS[u])
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+/// The block of a `--zones` test.
+pub fn zones(t: &TestResult, media_size: u64) -> String {
+    let Some(c) = &t.zone_curve else {
+        return String::new();
+    };
+    let sample = t.phases.first().map_or(0, |p| p.bytes_done());
+    let pct = |off: u64| 100.0 * off as f64 / media_size.max(1) as f64;
+    let at = |r: f64| {
+        c.points
+            .iter()
+            .find(|p| p.rate_bytes_per_s == r)
+            .map_or(0.0, |p| pct(p.offset_bytes))
+    };
+    let mut s = format!(
+        "Zone transfer curve ({} samples of {}):\n",
+        c.points.len(),
+        size(sample)
+    );
+    let _ = writeln!(
+        s,
+        "\tmax:        {:>12} at {:.1}%",
+        mb(c.max_bytes_per_s),
+        at(c.max_bytes_per_s)
+    );
+    let _ = writeln!(
+        s,
+        "\tmin:        {:>12} at {:.1}%",
+        mb(c.min_bytes_per_s),
+        at(c.min_bytes_per_s)
+    );
+    let _ = writeln!(s, "\tmean:       {:>12}", mb(c.mean_bytes_per_s));
+    let _ = writeln!(s, "\touter/inner ratio: {:.2}", c.outer_inner_ratio);
+    let _ = writeln!(s, "\tzone steps: {}", c.steps.len());
+    let pts: Vec<(f64, f64)> = c
+        .points
+        .iter()
+        .map(|p| (pct(p.offset_bytes), p.rate_bytes_per_s / 1e6))
+        .collect();
+    s.push_str(&curve(
+        &pts,
+        WIDTH,
+        HEIGHT,
+        "MB/s",
+        "0% (outer)",
+        "100% (inner)",
+    ));
+    s.push('\n');
+    s
+}
+
+fn ms(ns: f64) -> String {
+    format!("{:.3}", ns / 1e6)
+}
+
+/// The block of a `--seek-profile` test.
+pub fn seek_profile(t: &TestResult, sector_size: u32) -> String {
+    let (Some(a), Some(samples)) = (&t.seek_analysis, &t.seek_samples) else {
+        return String::new();
+    };
+    let ss = u64::from(sector_size);
+    let mut s = format!(
+        "Seek profile ({} reads at random distances, {} at {}):\n",
+        samples.latencies_ns.len(),
+        samples.rotation_latencies_ns.len(),
+        size(samples.rotation_distance_sectors * ss)
+    );
+    let _ = writeln!(
+        s,
+        "\t{:>23}  {:>6}  {:>9}  {:>9}  {:>9}  {:>9}",
+        "distance", "reads", "mean ms", "min ms", "p50 ms", "p90 ms"
+    );
+    for b in &a.bins {
+        let range = format!(
+            "{} - {}",
+            size(b.from_sectors * ss),
+            size(b.to_sectors * ss)
+        );
+        let m = &b.summary;
+        let _ = writeln!(
+            s,
+            "\t{range:>23}  {:>6}  {:>9}  {:>9}  {:>9}  {:>9}",
+            m.count,
+            ms(m.mean_ns),
+            ms(m.min_ns as f64),
+            ms(m.p50_ns as f64),
+            ms(m.p90_ns as f64)
+        );
+    }
+    let fig = |label: &str, v: Option<f64>| match v {
+        Some(v) => format!("\t{label:<24}{:>9} msec\n", ms(v)),
+        None => format!("\t{label:<24}{:>9}\n", "-"),
+    };
+    s.push_str(&fig("rotational latency:", a.rotational_latency_ns));
+    s.push_str(&fig("track-to-track seek:", a.track_to_track_ns));
+    s.push_str(&fig("average seek (1/3):", a.average_ns));
+    s.push_str(&fig("full stroke seek:", a.full_stroke_ns));
+    match (a.measured_rpm, a.reported_rpm) {
+        (Some(m), Some(r)) => {
+            let flag = if a.rpm_disagrees {
+                "; DISAGREES with the reported rate"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                s,
+                "\tmeasured rotation rate: {m:.0} rpm (reported {r}{flag})"
+            );
+        }
+        (Some(m), None) => {
+            let _ = writeln!(
+                s,
+                "\tmeasured rotation rate: {m:.0} rpm (the device reports none)"
+            );
+        }
+        (None, _) => {
+            let _ = writeln!(
+                s,
+                "\tmeasured rotation rate: none (latencies do not spread over a revolution: not a rotating disk)"
+            );
+        }
+    }
+    let pts: Vec<(f64, f64)> = a
+        .bins
+        .iter()
+        .map(|b| {
+            (
+                ((b.from_sectors * ss) as f64).log2(),
+                b.summary.mean_ns / 1e6,
+            )
+        })
+        .collect();
+    let left = a
+        .bins
+        .first()
+        .map_or(String::new(), |b| size(b.from_sectors * ss));
+    let right = a
+        .bins
+        .last()
+        .map_or(String::new(), |b| size(b.from_sectors * ss));
+    s.push_str(&curve(
+        &pts,
+        WIDTH.min(a.bins.len() * 3).max(2),
+        HEIGHT.min(8),
+        "ms",
+        &left,
+        &right,
+    ));
+    s.push('\n');
+    s
+}
+
+/// The block of a `--scan` test.
+pub fn scan(t: &TestResult, sector_size: u32) -> String {
+    let Some(r) = &t.scan else {
+        return String::new();
+    };
+    let secs = r.elapsed_ns as f64 / 1e9;
+    let mut s = format!(
+        "Surface scan: bytes {} to {} in {} blocks, {} reads in {:.3} sec ({}):\n",
+        r.start_bytes,
+        r.end_bytes,
+        size(r.block_bytes),
+        r.blocks_read,
+        secs,
+        mb(if secs > 0.0 {
+            r.bytes_read as f64 / secs
+        } else {
+            0.0
+        })
+    );
+    for (i, n) in r.buckets.iter().enumerate() {
+        let label = match BUCKET_LIMITS_MS.get(i) {
+            Some(ms) => format!("<{ms} ms:"),
+            None => format!(">={} ms:", BUCKET_LIMITS_MS[BUCKET_LIMITS_MS.len() - 1]),
+        };
+        let _ = writeln!(s, "\t{label:<10}{n:>12}");
+    }
+    let _ = writeln!(s, "\t{:<10}{:>12}", "errors:", r.error_blocks);
+    let span = |first: u64, n: u64| {
+        if n == 1 {
+            format!("sector {first}")
+        } else {
+            format!("sectors {first}-{} ({n})", first + n - 1)
+        }
+    };
+    for u in &r.unreadable {
+        let _ = writeln!(s, "\tunreadable: {}", span(u.first_sector, u.sectors));
+    }
+    for sl in &r.slow {
+        let _ = writeln!(
+            s,
+            "\tslow (>= {} ms): {}, up to {} ms",
+            r.slow_ms,
+            span(sl.first_sector, sl.sectors),
+            ms(sl.max_ns as f64)
+        );
+    }
+    if !r.map_ns.is_empty() {
+        let _ = writeln!(
+            s,
+            "\tmap ({} cells from start to end; . <10 ms, o <50 ms, O <150 ms, X >=150 ms, E error):",
+            r.map_ns.len()
+        );
+        let cells: Vec<char> = r
+            .map_ns
+            .iter()
+            .map(|&ns| match ns {
+                u64::MAX => 'E',
+                n if n < 10_000_000 => '.',
+                n if n < 50_000_000 => 'o',
+                n if n < 150_000_000 => 'O',
+                _ => 'X',
+            })
+            .collect();
+        for row in cells.chunks(100) {
+            let _ = writeln!(s, "\t{}", row.iter().collect::<String>());
+        }
+    }
+    let _ = sector_size;
+    s.push('\n');
+    s
+}
