@@ -162,6 +162,15 @@ pub struct Args {
     #[arg(long, value_name = "MS", default_value_t = 50.0)]
     pub slow_ms: f64,
 
+    /// ATTO-style: sequential reads from the start for request sizes from 4 KiB to
+    /// 8 MiB, one at a time and --queue-depth deep
+    #[arg(long)]
+    pub block_sweep: bool,
+
+    /// Seconds of queued reads per size of --block-sweep
+    #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
+    pub sweep_duration: f64,
+
     /// After the disks, a table comparing them: a column per disk, a row per figure,
     /// each figure's deviation from the group median
     #[arg(long)]

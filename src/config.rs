@@ -83,6 +83,8 @@ pub struct Beyond {
     pub block_size: u64,
     /// The slow-block threshold.
     pub slow_ms: f64,
+    /// Time of the queued part of each block-sweep size.
+    pub sweep_duration: Duration,
 }
 
 /// How disks are judged (--qualify).
@@ -197,6 +199,10 @@ impl Config {
         if a.scan {
             tests.push(TestKind::Scan);
         }
+        if a.block_sweep {
+            tests.push(TestKind::BlockSweep);
+        }
+        let sweep_duration = seconds("--sweep-duration", a.sweep_duration, 0.0)?;
         if a.zones == Some(0) || a.seek_samples == 0 {
             return Err(ConfigError::Zero(if a.zones == Some(0) {
                 "--zones"
@@ -260,6 +266,7 @@ impl Config {
                 scan_end: a.end,
                 block_size: a.block_size,
                 slow_ms: a.slow_ms,
+                sweep_duration,
             },
         })
     }

@@ -12,7 +12,7 @@ use crate::engine::sync::{pause, run_pairs};
 use crate::engine::sync_write::{WriteParams, run_sync_writes};
 use crate::error::ProbeError;
 use crate::probe::iops::{self, OffsetGen};
-use crate::probe::{self, MIB, PhaseId, TestKind, scan, seek_profile, sync_write, zones};
+use crate::probe::{self, MIB, PhaseId, TestKind, scan, seek_profile, sweep, sync_write, zones};
 use crate::results::{DiskResult, Outcome, PhaseResult, TestResult, Warning};
 use crate::safety::{self, Found};
 use crate::validity;
@@ -108,6 +108,7 @@ pub fn probe_disk(
                 run_seek_profile(&mut engine, target.as_mut(), cfg, stop, sink)?
             }
             TestKind::Scan => run_scan_test(target.as_mut(), cfg, stop, sink)?,
+            TestKind::BlockSweep => run_block_sweep(&mut engine, target.as_mut(), cfg, stop, sink)?,
             TestKind::SyncWrite => run_sync_write(target.as_mut(), cfg, stop, sink, &mut notes)?,
         };
         notes.extend(validity::test_warnings(&info, &result));
@@ -606,5 +607,70 @@ fn run_scan_test(
     });
     result.scan = Some(scan);
     settle_outcome_quiet(&mut result, stopped, &info, "scan", sink)?;
+    Ok(result)
+}
+
+/// --block-sweep: for each request size, sequential reads one at a time, then
+/// queued `--queue-depth` deep for `--sweep-duration`.
+fn run_block_sweep(
+    engine: &mut SyncEngine,
+    target: &mut dyn Target,
+    cfg: &Config,
+    stop: &AtomicBool,
+    sink: &mut dyn Sink,
+) -> io::Result<TestResult> {
+    let info = target.info().clone();
+    let mut result = new_test(TestKind::BlockSweep, cfg, "sync+queued");
+    let sizes = sweep::sizes(info.media_size_bytes, info.sector_size);
+    if sizes.is_empty() {
+        let why = "smaller than the smallest request (4 KiB)".to_string();
+        return too_small(result, &info, TestKind::BlockSweep, why, sink);
+    }
+    for (i, &size) in sizes.iter().enumerate() {
+        sink.line_started(
+            TestKind::BlockSweep,
+            i,
+            sizes.len(),
+            &format!("{size} bytes"),
+        );
+        let phase = sweep::sync_phase(info.media_size_bytes, info.sector_size, size);
+        let settle = if i == 0 {
+            cfg.settle
+        } else {
+            std::time::Duration::ZERO
+        };
+        let run = engine.run_phase(target, &phase, settle, stop);
+        result.phases.push(run.result);
+        if !settle_outcome(&mut result, run.stop, &info, "block sweep", sink)? {
+            break;
+        }
+        let Ok(stream) = OffsetGen::sequential(info.media_size_bytes, info.sector_size, size)
+        else {
+            continue;
+        };
+        let params = QueuedParams {
+            len: size,
+            queue_depth: cfg.queue_depth as usize,
+            duration: cfg.beyond.sweep_duration,
+            seed: 0,
+        };
+        let run = queued::run_stream(target, stream, &params, stop);
+        result.phases.push(PhaseResult {
+            id: PhaseId::SweepQueued,
+            ops_planned: run.completed,
+            op_bytes: size,
+            first_offset_bytes: 0,
+            elapsed_ns: run.elapsed_ns,
+            latencies_ns: Vec::new(),
+            summary: run.latency.summary(),
+            histogram: Some(run.latency),
+            queue_depth: Some(cfg.queue_depth),
+            seed: None,
+            stopped_early: run.stop.is_some(),
+        });
+        if !settle_outcome(&mut result, run.stop, &info, "block sweep (queued)", sink)? {
+            break;
+        }
+    }
     Ok(result)
 }

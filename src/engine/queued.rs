@@ -140,6 +140,34 @@ pub fn run_random_reads(
         Ok(g) => g,
         Err(e) => return QueuedRun::refused(engine, io::ErrorKind::InvalidInput, e.0),
     };
+    run_stream(target, stream, params, stop)
+}
+
+/// Like [`run_random_reads`], with the offsets of `stream` (random or sequential);
+/// `params.len` and `params.seed` are the stream's.
+pub fn run_stream(
+    target: &mut dyn Target,
+    stream: OffsetGen,
+    params: &QueuedParams,
+    stop: &AtomicBool,
+) -> QueuedRun {
+    let engine = if target.queue_model().is_some() {
+        virtual_queue::NAME
+    } else if cfg!(target_os = "linux") {
+        "io_uring"
+    } else {
+        THREADS
+    };
+    if !(1..=MAX_QUEUE_DEPTH).contains(&params.queue_depth) {
+        return QueuedRun::refused(
+            engine,
+            io::ErrorKind::InvalidInput,
+            format!(
+                "the queue depth must be between 1 and {MAX_QUEUE_DEPTH}, not {}",
+                params.queue_depth
+            ),
+        );
+    }
     if let Some(model) = target.queue_model() {
         return virtual_queue::run(model, stream, params, stop);
     }

@@ -128,6 +128,7 @@ pub struct OffsetGen {
     len: u32,
     positions: u64,
     next: u64,
+    sequential: bool,
 }
 
 impl OffsetGen {
@@ -152,7 +153,16 @@ impl OffsetGen {
             len,
             positions,
             next: 0,
+            sequential: false,
         })
+    }
+
+    /// Sequential offsets instead: request `k` reads position `k` (wrapping at the
+    /// end of the device), from offset 0, for the block sweep's queued reads.
+    pub fn sequential(media_size: u64, sector_size: u32, len: u32) -> Result<Self, BadRequest> {
+        let mut g = OffsetGen::new(0, media_size, sector_size, len)?;
+        g.sequential = true;
+        Ok(g)
     }
 
     /// The request size in bytes.
@@ -168,6 +178,9 @@ impl OffsetGen {
     /// The byte offset of request number `k` of the stream.
     pub fn offset(&self, k: u64) -> u64 {
         let n = self.positions;
+        if self.sequential {
+            return (k % n) * u64::from(self.len);
+        }
         let mut x = mix(self
             .seed
             .wrapping_add(k.wrapping_add(1).wrapping_mul(GAMMA)));

@@ -9,6 +9,7 @@ pub mod overhead;
 pub mod scan;
 pub mod seek;
 pub mod seek_profile;
+pub mod sweep;
 pub mod sync_write;
 pub mod transfer;
 pub mod zones;
@@ -70,6 +71,8 @@ pub enum TestKind {
     SeekProfile,
     /// `--scan`: a read-only surface scan.
     Scan,
+    /// `--block-sweep`: sequential reads by request size, one at a time and queued.
+    BlockSweep,
 }
 
 impl TestKind {
@@ -83,6 +86,7 @@ impl TestKind {
             TestKind::Zones => "zone curve (--zones)",
             TestKind::SeekProfile => "seek profile (--seek-profile)",
             TestKind::Scan => "surface scan (--scan)",
+            TestKind::BlockSweep => "block sweep (--block-sweep)",
         }
     }
 }
@@ -121,6 +125,10 @@ pub enum PhaseId {
     SyncWrite,
     /// `--zones`: one sample of the zone curve.
     Zone,
+    /// `--block-sweep`: sequential reads of one size, one at a time.
+    SweepSync,
+    /// `--block-sweep`: sequential reads of one size, queued.
+    SweepQueued,
 }
 
 impl PhaseId {
@@ -142,6 +150,8 @@ impl PhaseId {
             PhaseId::RandomRead => "Random reads",
             PhaseId::SyncWrite => "Synchronous writes",
             PhaseId::Zone => "Zone sample",
+            PhaseId::SweepSync => "Sweep, one at a time",
+            PhaseId::SweepQueued => "Sweep, queued",
         }
     }
 }

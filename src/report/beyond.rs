@@ -251,3 +251,43 @@ pub fn scan(t: &TestResult, sector_size: u32) -> String {
     s.push('\n');
     s
 }
+
+/// The block of a `--block-sweep` test: the rate of each request size, one at a
+/// time and queued.
+pub fn sweep(t: &TestResult) -> String {
+    use crate::probe::PhaseId;
+    let qd = t
+        .phases
+        .iter()
+        .find_map(|p| p.queue_depth)
+        .map_or("queued".to_string(), |q| format!("QD{q}"));
+    let mut s = "Block sweep (sequential reads from the start):\n".to_string();
+    let _ = writeln!(
+        s,
+        "\t{:>8}  {:>12}  {:>12}",
+        "size",
+        "QD1 MB/s",
+        format!("{qd} MB/s")
+    );
+    let mut sizes: Vec<u32> = t.phases.iter().map(|p| p.op_bytes).collect();
+    sizes.dedup();
+    for bytes in sizes {
+        let rate = |id| {
+            t.phases
+                .iter()
+                .find(|p| p.id == id && p.op_bytes == bytes && p.complete() && p.elapsed_ns > 0)
+                .map_or("-".to_string(), |p| {
+                    format!("{:.1}", p.bytes_done() as f64 / p.elapsed_s() / 1e6)
+                })
+        };
+        let _ = writeln!(
+            s,
+            "\t{:>8}  {:>12}  {:>12}",
+            size(u64::from(bytes)),
+            rate(PhaseId::SweepSync),
+            rate(PhaseId::SweepQueued)
+        );
+    }
+    s.push('\n');
+    s
+}

@@ -102,7 +102,7 @@ pub fn test_start(test: TestKind) -> &'static str {
         TestKind::SeekTransfer => "Seek times:\n",
         TestKind::RandomReads => "Asynchronous random reads:\n",
         TestKind::SyncWrite => "Synchronous random writes:\n",
-        TestKind::Zones | TestKind::SeekProfile | TestKind::Scan => "",
+        TestKind::Zones | TestKind::SeekProfile | TestKind::Scan | TestKind::BlockSweep => "",
     }
 }
 
@@ -115,6 +115,7 @@ pub fn test_end(test: &TestResult, info: &DeviceInfo) -> String {
         TestKind::Zones => beyond::zones(test, info.media_size_bytes),
         TestKind::SeekProfile => beyond::seek_profile(test, info.sector_size),
         TestKind::Scan => beyond::scan(test, info.sector_size),
+        TestKind::BlockSweep => beyond::sweep(test),
         _ => "\n".into(),
     }
 }
@@ -194,7 +195,7 @@ pub fn phase_line(test: &TestResult, index: usize, sector_size: u32) -> String {
         PhaseId::Outside => rate("\nTransfer rates:\n", "outside:     "),
         PhaseId::Middle => rate("", "middle:      "),
         PhaseId::Inside => rate("", "inside:      "),
-        PhaseId::Zone => String::new(),
+        PhaseId::Zone | PhaseId::SweepSync | PhaseId::SweepQueued => String::new(),
         PhaseId::RandomRead => {
             let n = p.ops_done() as f64;
             format!(
@@ -251,7 +252,7 @@ pub fn render_test(test: &TestResult, info: &DeviceInfo) -> String {
     let mut s = String::new();
     let own = matches!(
         test.test,
-        TestKind::Zones | TestKind::SeekProfile | TestKind::Scan
+        TestKind::Zones | TestKind::SeekProfile | TestKind::Scan | TestKind::BlockSweep
     );
     if !own && !test.phases.iter().any(PhaseResult::complete) {
         return s;
