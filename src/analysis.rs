@@ -93,6 +93,9 @@ pub struct SeekSamples {
     pub distances_sectors: Vec<u64>,
     /// The latency of each timed read.
     pub latencies_ns: Vec<u64>,
+    /// Where each timed read was, in sectors (for access times over the disk).
+    #[serde(default)]
+    pub positions_sectors: Vec<u64>,
     /// The fixed distance of the rotation samples, in sectors.
     pub rotation_distance_sectors: u64,
     /// The latencies at that distance.
@@ -224,6 +227,7 @@ mod tests {
     fn the_analysis_bins_by_powers_of_two_and_flags_a_disagreeing_rpm() {
         let s = SeekSamples {
             distances_sectors: vec![2048, 3000, 5000, 9000, 1 << 30],
+            positions_sectors: vec![],
             latencies_ns: vec![5_000_000, 5_200_000, 6_000_000, 7_000_000, 22_000_000],
             rotation_distance_sectors: 4096,
             rotation_latencies_ns: (0..1000).map(|i| 2_000_000 + i * 11_111).collect(),

@@ -233,7 +233,10 @@ fn render_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> i
         Ok(run) => {
             out.write_all(report::render(&run, a.format).as_bytes())?;
             out.flush()?;
-            Ok(EXIT_OK)
+            match &a.plot {
+                Some(path) if !write_plot(path, &run, err)? => Ok(EXIT_FAILURE),
+                _ => Ok(EXIT_OK),
+            }
         }
         Err(msg) => {
             writeln!(err, "seekprobe: {}: {msg}", a.file.display())?;
@@ -361,6 +364,11 @@ fn run_all(
     if cfg.format != Format::Json {
         out.write_all(comparison.as_bytes())?;
     }
+    if let Some(path) = &cfg.plot
+        && !write_plot(path, &run, err)?
+    {
+        code = EXIT_FAILURE;
+    }
     out.flush()?;
     if interrupted {
         writeln!(
@@ -483,6 +491,31 @@ fn qualify_settings(
         Err(e) => {
             writeln!(err, "seekprobe: {e}")?;
             Ok(Err(()))
+        }
+    }
+}
+
+/// Draw the run's plots to `path`; false (after saying why) when there is nothing
+/// to draw or the file cannot be written.
+fn write_plot(path: &Path, run: &Run, err: &mut dyn Write) -> io::Result<bool> {
+    let Some(svg) = report::plot::svg(run) else {
+        writeln!(
+            err,
+            "seekprobe: {}: nothing to plot; --plot draws the results of --zones, --seek-profile and --scan",
+            path.display()
+        )?;
+        return Ok(false);
+    };
+    match std::fs::write(path, svg) {
+        Ok(()) => Ok(true),
+        Err(e) => {
+            let why = crate::error::describe_io(&e);
+            writeln!(
+                err,
+                "seekprobe: {}: cannot write the plot: {why}",
+                path.display()
+            )?;
+            Ok(false)
         }
     }
 }

@@ -171,6 +171,11 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
     pub sweep_duration: f64,
 
+    /// Draw the zone curve with the access times over the disk, and the scan map, to
+    /// an SVG file (with --zones, --seek-profile or --scan)
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<std::path::PathBuf>,
+
     /// After the disks, a table comparing them: a column per disk, a row per figure,
     /// each figure's deviation from the group median
     #[arg(long)]
@@ -216,6 +221,10 @@ pub struct RenderArgs {
     /// Output format
     #[arg(long, value_enum, default_value = "diskinfo", value_name = "FORMAT")]
     pub format: Format,
+
+    /// Also draw the saved run's plots to an SVG file
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<std::path::PathBuf>,
 }
 
 /// `seekprobe compare A.json B.json ...`: compare saved runs (each may hold several

@@ -62,6 +62,8 @@ pub struct Config {
     pub quiet: bool,
     /// Settings of the beyond-diskinfo tests.
     pub beyond: Beyond,
+    /// Where to draw the plots.
+    pub plot: Option<PathBuf>,
     /// Where to save the run as JSON as well.
     pub json_file: Option<PathBuf>,
 }
@@ -258,6 +260,7 @@ impl Config {
             )?,
             parallel: a.parallel,
             quiet: a.quiet,
+            plot: a.plot,
             beyond: Beyond {
                 zones: a.zones.unwrap_or(crate::probe::zones::DEFAULT_ZONES),
                 zone_size: a.zone_size,

@@ -536,6 +536,12 @@ fn run_seek_profile(
             .take(latencies.len())
             .map(|p| p.distance_sectors)
             .collect(),
+        positions_sectors: plan
+            .profile
+            .iter()
+            .take(latencies.len())
+            .map(|p| p.to.offset / u64::from(info.sector_size))
+            .collect(),
         latencies_ns: latencies,
         rotation_distance_sectors: plan.rotation_distance_sectors,
         rotation_latencies_ns: Vec::new(),

@@ -5,6 +5,7 @@ pub mod chart;
 pub mod diskinfo;
 pub mod humanize;
 pub mod json;
+pub mod plot;
 pub mod table;
 
 use crate::results::Run;

@@ -225,6 +225,29 @@ fn the_new_tests_render_again_from_json_and_run_on_files() {
         live.contains("measured rotation rate: none"),
         "a file does not rotate: {live}"
     );
-    let again = seekprobe().arg("render").arg(&json).output().unwrap();
+    let plot = dir.path().join("plot.svg");
+    let again = seekprobe()
+        .arg("render")
+        .arg(&json)
+        .arg("--plot")
+        .arg(&plot)
+        .output()
+        .unwrap();
     assert_eq!(String::from_utf8(again.stdout).unwrap(), live);
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(
+        svg.starts_with("<svg")
+            && svg.contains("transfer rate and access time")
+            && svg.contains("scan map"),
+        "{}",
+        &svg[..200.min(svg.len())]
+    );
+    // Nothing to plot without the tests that make the figures.
+    seekprobe()
+        .args(["-t", "--quiet", "--plot"])
+        .arg(dir.path().join("none.svg"))
+        .arg("sim:ssd")
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("nothing to plot"));
 }

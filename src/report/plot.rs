@@ -1,0 +1,149 @@
+//! SVG plots (`--plot FILE.svg`): for each disk, the zone transfer curve with the
+//! access times of the seek profile over the disk (as GNOME Disks draws them), and
+//! the surface-scan map. plotters' SVG backend only: no fonts or system libraries.
+
+use crate::results::{DiskResult, Run};
+use plotters::prelude::*;
+
+const WIDTH: u32 = 1000;
+const PANEL: u32 = 420;
+
+/// The panels a disk gets: (has a zone curve or access times, has a scan).
+fn panels(d: &DiskResult) -> (bool, bool) {
+    let curve = d.tests.iter().any(|t| {
+        t.zone_curve.is_some()
+            || t.seek_samples
+                .as_ref()
+                .is_some_and(|s| !s.positions_sectors.is_empty())
+    });
+    let scan = d.tests.iter().any(|t| t.scan.is_some());
+    (curve, scan)
+}
+
+/// Draw every disk of `run` that has a zone curve, access times or a scan. None
+/// when there is nothing to draw.
+pub fn svg(run: &Run) -> Option<String> {
+    let rows: u32 = run
+        .disks
+        .iter()
+        .map(|d| {
+            let (a, b) = panels(d);
+            u32::from(a) + u32::from(b)
+        })
+        .sum();
+    if rows == 0 {
+        return None;
+    }
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (WIDTH, PANEL * rows)).into_drawing_area();
+        root.fill(&WHITE).ok()?;
+        let areas = root.split_evenly((rows as usize, 1));
+        let mut next = areas.iter();
+        for d in &run.disks {
+            let (curve, scan) = panels(d);
+            if curve {
+                draw_curve(next.next()?, d).ok()?;
+            }
+            if scan {
+                draw_scan(next.next()?, d).ok()?;
+            }
+        }
+        root.present().ok()?;
+    }
+    Some(out)
+}
+
+type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
+type DrawResult<'a> =
+    Result<(), DrawingAreaErrorKind<<SVGBackend<'a> as DrawingBackend>::ErrorType>>;
+
+fn draw_curve<'a>(area: &Area<'a>, d: &DiskResult) -> DrawResult<'a> {
+    let media = d.info.as_ref().map_or(1, |i| i.media_size_bytes.max(1));
+    let ss = d.info.as_ref().map_or(512, |i| u64::from(i.sector_size));
+    let gb = |bytes: u64| bytes as f64 / 1e9;
+    let rate: Vec<(f64, f64)> = d
+        .tests
+        .iter()
+        .filter_map(|t| t.zone_curve.as_ref())
+        .flat_map(|c| {
+            c.points
+                .iter()
+                .map(|p| (gb(p.offset_bytes), p.rate_bytes_per_s / 1e6))
+        })
+        .collect();
+    let access: Vec<(f64, f64)> = d
+        .tests
+        .iter()
+        .filter_map(|t| t.seek_samples.as_ref())
+        .flat_map(|s| {
+            s.positions_sectors
+                .iter()
+                .zip(&s.latencies_ns)
+                .map(|(&p, &l)| (gb(p * ss), l as f64 / 1e6))
+        })
+        .collect();
+    let max_rate = rate.iter().map(|p| p.1).fold(1.0, f64::max) * 1.1;
+    let max_ms = access.iter().map(|p| p.1).fold(1.0, f64::max) * 1.1;
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            format!("{}: transfer rate and access time", d.name),
+            ("sans-serif", 18),
+        )
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .right_y_label_area_size(60)
+        .build_cartesian_2d(0f64..gb(media), 0f64..max_rate)?
+        .set_secondary_coord(0f64..gb(media), 0f64..max_ms);
+    chart
+        .configure_mesh()
+        .x_desc("position (GB from the start)")
+        .y_desc("read rate (MB/s)")
+        .draw()?;
+    chart
+        .configure_secondary_axes()
+        .y_desc("access time (ms)")
+        .draw()?;
+    chart.draw_secondary_series(
+        access
+            .iter()
+            .map(|&p| Circle::new(p, 2, RED.mix(0.5).filled())),
+    )?;
+    chart.draw_series(LineSeries::new(rate, BLUE.stroke_width(2)))?;
+    Ok(())
+}
+
+fn draw_scan<'a>(area: &Area<'a>, d: &DiskResult) -> DrawResult<'a> {
+    let Some(scan) = d.tests.iter().find_map(|t| t.scan.as_ref()) else {
+        return Ok(());
+    };
+    let cells = scan.map_ns.len().max(1);
+    let per_row = 50usize;
+    let rows = cells.div_ceil(per_row);
+    let mut chart = ChartBuilder::on(area)
+                .caption(
+            format!(
+                "{}: scan map, start to end ({} errors)  green <10 ms, yellow <50, orange <150, red >=150, black error",
+                d.name, scan.error_blocks
+            ),
+            ("sans-serif", 13),
+        )
+        .margin(12)
+        .x_label_area_size(0)
+        .y_label_area_size(0)
+        .build_cartesian_2d(0..per_row, 0..rows)?;
+    chart.configure_mesh().disable_mesh().draw()?;
+    let color = |ns: u64| match ns {
+        u64::MAX => BLACK,
+        n if n < 10_000_000 => RGBColor(60, 170, 60),
+        n if n < 50_000_000 => RGBColor(230, 200, 40),
+        n if n < 150_000_000 => RGBColor(240, 130, 30),
+        _ => RGBColor(210, 40, 40),
+    };
+    chart.draw_series(scan.map_ns.iter().enumerate().map(|(i, &ns)| {
+        let (x, y) = (i % per_row, rows - 1 - i / per_row);
+        Rectangle::new([(x, y), (x + 1, y + 1)], color(ns).filled())
+    }))?;
+    Ok(())
+}
