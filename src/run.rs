@@ -96,6 +96,7 @@ pub fn probe_disk(
     let mut engine = SyncEngine::new(MIB as usize);
     let mut notes = Vec::new();
     for (i, &test) in cfg.tests.iter().enumerate() {
+        let before = (target.device_io_bytes(), target.own_io_bytes());
         let result = match test {
             TestKind::CommandOverhead | TestKind::SeekTransfer => {
                 run_plan(&mut engine, target.as_mut(), test, cfg, stop, sink)?
@@ -112,6 +113,20 @@ pub fn probe_disk(
             TestKind::SyncWrite => run_sync_write(target.as_mut(), cfg, stop, sink, &mut notes)?,
         };
         notes.extend(validity::test_warnings(&info, &result));
+        if let (Some((r0, w0)), Some((r1, w1))) = (before.0, target.device_io_bytes())
+            && test != TestKind::SyncWrite
+        {
+            // Bytes of queued engines, which bypass read_at.
+            let queued: u64 = result
+                .phases
+                .iter()
+                .filter(|p| p.histogram.is_some())
+                .map(PhaseResult::bytes_done)
+                .sum();
+            let own = target.own_io_bytes() - before.1 + queued;
+            let device = (r1 - r0) + (w1 - w0);
+            notes.extend(validity::other_io(&info, test, device, own));
+        }
         for w in notes.drain(..) {
             sink.warning(&w)?;
             disk.warnings.push(w);

@@ -80,6 +80,29 @@ pub fn engine_note(info: &DeviceInfo, note: &str) -> Warning {
     )
 }
 
+/// Other programs used the device during a test: the kernel counted `device_bytes`
+/// of I/O where seekprobe made `own_bytes` (more than 4 MiB or 2% more).
+pub fn other_io(
+    info: &DeviceInfo,
+    test: TestKind,
+    device_bytes: u64,
+    own_bytes: u64,
+) -> Option<Warning> {
+    let extra = device_bytes.saturating_sub(own_bytes);
+    (extra > (4 << 20).max(own_bytes / 50)).then(|| {
+        warning(
+            "other_io",
+            format!(
+                "{}: other I/O on the device during the {} test: the kernel counted {} MiB more than seekprobe read or wrote; its figures may be lower than the device can do",
+                info.path,
+                test.name(),
+                extra >> 20
+            ),
+            "stop what else uses the disk (iostat -x 1 shows it) and run again",
+        )
+    })
+}
+
 /// One revolution of a rotating device, in nanoseconds.
 fn revolution_ns(info: &DeviceInfo) -> Option<f64> {
     match info.rotation {

@@ -51,6 +51,7 @@ pub fn open(name: &str, opts: &OpenOptions) -> Result<Box<dyn Target>, ProbeErro
         file,
         info,
         clock: MonotonicClock::new(),
+        io_bytes: 0,
     };
     if opts.io {
         target.ensure_readable()?;
@@ -243,6 +244,8 @@ struct FileTarget {
     file: File,
     info: DeviceInfo,
     clock: MonotonicClock,
+    /// Bytes read and written through read_at and write_at.
+    io_bytes: u64,
 }
 
 impl FileTarget {
@@ -295,7 +298,23 @@ impl Target for FileTarget {
     }
 
     fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        self.io_bytes += buf.len() as u64;
         self.file.read_exact_at(buf, offset)
+    }
+
+    fn device_io_bytes(&self) -> Option<(u64, u64)> {
+        #[cfg(target_os = "linux")]
+        {
+            super::linux::io_bytes(&self.file)
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            None
+        }
+    }
+
+    fn own_io_bytes(&self) -> u64 {
+        self.io_bytes
     }
 
     fn write_at(&mut self, buf: &[u8], offset: u64) -> io::Result<()> {
@@ -313,6 +332,7 @@ impl Target for FileTarget {
                 ),
             ));
         }
+        self.io_bytes += buf.len() as u64;
         self.file.write_all_at(buf, offset)
     }
 

@@ -938,3 +938,42 @@ mod tests {
         assert_eq!(err.raw_os_error(), Some(libc::ENOTTY));
     }
 }
+
+/// The bytes the kernel has read from and written to the block device open as
+/// `file` since boot, from /sys/dev/block/MAJ:MIN/stat (sectors of 512 bytes,
+/// fields 3 and 7). None when it is not a block device or the file is unreadable.
+pub fn io_bytes(file: &File) -> Option<(u64, u64)> {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let meta = file.metadata().ok()?;
+    if !meta.file_type().is_block_device() {
+        return None;
+    }
+    let rdev = meta.rdev();
+    let stat = std::fs::read_to_string(format!(
+        "/sys/dev/block/{}:{}/stat",
+        libc::major(rdev),
+        libc::minor(rdev)
+    ))
+    .ok()?;
+    parse_stat(&stat)
+}
+
+/// Read and written bytes from the text of a block device's `stat` file.
+fn parse_stat(text: &str) -> Option<(u64, u64)> {
+    let f: Vec<u64> = text
+        .split_whitespace()
+        .map(|x| x.parse().ok())
+        .collect::<Option<_>>()?;
+    Some((f.get(2)? * 512, f.get(6)? * 512))
+}
+
+#[cfg(test)]
+mod stat_tests {
+    #[test]
+    fn the_stat_file_gives_bytes_read_and_written() {
+        let line = "    1234        5     4096      100      200       10     8192      300        0      400      400\n";
+        assert_eq!(super::parse_stat(line), Some((4096 * 512, 8192 * 512)));
+        assert_eq!(super::parse_stat("1 2"), None);
+        assert_eq!(super::parse_stat("garbage"), None);
+    }
+}

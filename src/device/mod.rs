@@ -225,6 +225,16 @@ pub trait Target: Send {
     fn raw_fd(&self) -> Option<RawFd> {
         None
     }
+    /// The bytes the kernel has read from and written to this device since boot,
+    /// all programs together (Linux block devices); None where it does not say.
+    fn device_io_bytes(&self) -> Option<(u64, u64)> {
+        None
+    }
+    /// The bytes this target has read and written through [`Target::read_at`] and
+    /// [`Target::write_at`] (engines that submit I/O themselves count their own).
+    fn own_io_bytes(&self) -> u64 {
+        0
+    }
     /// For simulated drives: the model that serves queued requests in virtual time.
     fn queue_model(&mut self) -> Option<&mut dyn QueueModel> {
         None

@@ -1258,7 +1258,7 @@ impl Target for SimTarget {
         &self.clock
     }
 
-        /// The simulation stores no data: the buffer is left as it is (filling it
+    /// The simulation stores no data: the buffer is left as it is (filling it
     /// would cost more wall time than everything else, e.g. in a full scan).
     fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<()> {
         self.timed(Kind::Read, offset, buf.len() as u64)

@@ -242,3 +242,46 @@ fn random_reads_on_a_loop_device_use_io_uring_and_print_diskinfo_s_block() {
     );
     assert!(text.contains("\n\t1024 kbytes: "), "{text}");
 }
+
+#[test]
+fn other_io_on_the_device_during_a_test_is_flagged() {
+    if !can_make_loop_devices("other_io_on_the_device_during_a_test_is_flagged") {
+        return;
+    }
+    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
+    let l = LoopDev::new(dir.path(), 64 << 20, true, None);
+    let dev = l.dev.clone();
+    // Another reader starts during the first settle pause of -c.
+    let other = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        std::process::Command::new("dd")
+            .args([
+                format!("if={dev}").as_str(),
+                "of=/dev/null",
+                "bs=1M",
+                "count=48",
+                "iflag=direct",
+                "status=none",
+            ])
+            .status()
+            .unwrap()
+    });
+    let out = seekprobe()
+        .args(["-c", "--settle", "1", "--quiet"])
+        .arg(&l.dev)
+        .output()
+        .unwrap();
+    assert!(other.join().unwrap().success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("other I/O on the device during the command overhead (-c) test"),
+        "{err}"
+    );
+    // Alone, no such warning.
+    let out = seekprobe()
+        .args(["-c", "--quiet"])
+        .arg(&l.dev)
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("other I/O"));
+}
