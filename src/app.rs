@@ -29,7 +29,7 @@ pub const EXIT_QUALIFY: i32 = 3;
 /// Exit status after Ctrl-C (128 + SIGINT).
 pub const EXIT_INTERRUPTED: i32 = 130;
 
-const USAGE: &str = "usage: seekprobe [-ctv] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render FILE.json [--format diskinfo|table|json]\n       seekprobe compare A.json B.json ... [--qualify] [--baseline FILE]\n       seekprobe generate man|bash|zsh|fish|elvish|powershell";
+const USAGE: &str = "usage: seekprobe [-citSvw] [OPTIONS] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render FILE.json [--format diskinfo|table|json]\n       seekprobe compare A.json B.json ... [--qualify] [--baseline FILE]\n       seekprobe generate man|bash|zsh|fish|elvish|powershell";
 
 /// Prints diskinfo's text to `out` as results arrive (when that is the format),
 /// errors and warnings to `err`, and progress on the terminal.
@@ -263,6 +263,9 @@ fn run_all(
         disks: Vec::new(),
         verdicts: Vec::new(),
     };
+    let Ok(baseline) = load_baseline(cfg.qualify.as_ref(), err)? else {
+        return Ok(EXIT_FAILURE);
+    };
     let text = cfg.mode == Mode::Describe && cfg.format == Format::Diskinfo;
     let mut failed = false;
     let mut interrupted = false;
@@ -348,7 +351,7 @@ fn run_all(
     let mut comparison = String::new();
     if cfg.mode == Mode::Describe && (cfg.compare || cfg.qualify.is_some()) && !interrupted {
         let disks: Vec<&DiskResult> = run.disks.iter().collect();
-        let (text, verdicts, c) = judge(&disks, cfg.qualify.as_ref(), err)?;
+        let (text, verdicts, c) = judge(&disks, cfg.qualify.as_ref(), baseline.as_ref());
         comparison = text;
         run.verdicts = verdicts;
         if c == EXIT_FAILURE || (c == EXIT_QUALIFY && code == EXIT_OK) {
@@ -380,43 +383,53 @@ fn run_all(
     Ok(code)
 }
 
-/// Compare disks and, with qualification settings, judge them: the table (with the
-/// verdicts), the verdicts, and the exit status they call for (0, 3, or 1 when the
-/// baseline cannot be read).
+/// Compare disks and, with qualification settings (and a baseline already loaded),
+/// judge them: the table (with the verdicts), the verdicts, and the exit status they
+/// call for (0 or 3).
 fn judge(
     disks: &[&DiskResult],
     qualify: Option<&Qualify>,
-    err: &mut dyn Write,
-) -> io::Result<(String, Vec<Verdict>, i32)> {
+    baseline: Option<&compare::Comparison>,
+) -> (String, Vec<Verdict>, i32) {
     let cmp = compare::compare(disks);
     let Some(q) = qualify else {
-        return Ok((
+        return (
             format!("\n{}", compare::render(&cmp, &[])),
             Vec::new(),
             EXIT_OK,
-        ));
+        );
     };
-    let baseline = match &q.baseline {
-        None => None,
-        Some(path) => match load_run(path) {
-            Ok(b) => Some(compare::compare(&b.disks.iter().collect::<Vec<_>>())),
-            Err(msg) => {
-                writeln!(err, "seekprobe: {}: {msg}", path.display())?;
-                return Ok((String::new(), Vec::new(), EXIT_FAILURE));
-            }
-        },
-    };
-    let verdicts = compare::qualify(&cmp, disks, baseline.as_ref(), q.max_deviation);
+    let verdicts = compare::qualify(&cmp, disks, baseline, q.max_deviation);
     let code = if verdicts.iter().all(|v| v.pass) {
         EXIT_OK
     } else {
         EXIT_QUALIFY
     };
-    Ok((
+    (
         format!("\n{}", compare::render(&cmp, &verdicts)),
         verdicts,
         code,
-    ))
+    )
+}
+
+/// Load the baseline of `qualify`, if any, before anything is probed: Err (after
+/// saying why) when it cannot be read.
+fn load_baseline(
+    qualify: Option<&Qualify>,
+    err: &mut dyn Write,
+) -> io::Result<Result<Option<compare::Comparison>, ()>> {
+    let Some(path) = qualify.and_then(|q| q.baseline.as_ref()) else {
+        return Ok(Ok(None));
+    };
+    match load_run(path) {
+        Ok(b) => Ok(Ok(Some(compare::compare(
+            &b.disks.iter().collect::<Vec<_>>(),
+        )))),
+        Err(msg) => {
+            writeln!(err, "seekprobe: {}: {msg}", path.display())?;
+            Ok(Err(()))
+        }
+    }
 }
 
 /// Read a saved run.
@@ -452,7 +465,10 @@ fn compare_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> 
     let refs: Vec<&DiskResult> = disks.iter().collect();
     let q = qualify_settings(a.qualify, a.baseline, a.max_deviation, err)?;
     let Ok(q) = q else { return Ok(EXIT_FAILURE) };
-    let (text, _, code) = judge(&refs, q.as_ref(), err)?;
+    let Ok(baseline) = load_baseline(q.as_ref(), err)? else {
+        return Ok(EXIT_FAILURE);
+    };
+    let (text, _, code) = judge(&refs, q.as_ref(), baseline.as_ref());
     out.write_all(text.trim_start().as_bytes())?;
     out.flush()?;
     Ok(code)

@@ -23,14 +23,15 @@ Writes: nothing is written without -w. Even then a mounted or held disk is
 refused, and one with a partition table or file-system signature needs --force.
 
 Exit status: 0 when every disk was probed, 1 when any failed (the others are
-still probed), 130 after Ctrl-C.";
+still probed) or a scan found unreadable sectors, 3 when a drive fails
+--qualify, 130 after Ctrl-C.";
 
 /// Measure how a disk really behaves: seek times, transfer rates over the zones and
 /// command overhead, with FreeBSD diskinfo's exact output.
 #[derive(Debug, Parser)]
 #[command(name = "seekprobe", version, after_help = EXAMPLES)]
 #[command(
-    override_usage = "seekprobe [-ctv] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ..."
+    override_usage = "seekprobe [-citSvw] [OPTIONS] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render|compare|generate ..."
 )]
 pub struct Args {
     /// I/O command overhead test (implies -v)
@@ -80,12 +81,12 @@ pub struct Args {
     pub write_duration: f64,
 
     /// Requests kept in flight by -i
-    #[arg(long, value_name = "N", default_value_t = 128)]
+    #[arg(long, value_name = "N", default_value_t = crate::probe::iops::DEFAULT_QUEUE_DEPTH as u32)]
     pub queue_depth: u32,
 
     /// Seconds per request size of -i: new requests are issued while less than this
     /// has passed
-    #[arg(long, value_name = "SECONDS", default_value_t = 3.0)]
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::probe::iops::DEFAULT_DURATION.as_secs_f64())]
     pub duration: f64,
 
     /// Print the fields one per line with a comment

@@ -2,7 +2,7 @@
 //! the group median, and qualification verdicts against the group or a baseline.
 //! Pure functions of results.
 
-use crate::probe::{PhaseId, TestKind};
+use crate::probe::PhaseId;
 use crate::results::{DiskResult, PhaseResult, TestResult};
 use comfy_table::{CellAlignment, Table, presets};
 use serde::{Deserialize, Serialize};
@@ -81,7 +81,7 @@ fn figure(t: &TestResult, p: &PhaseResult) -> Option<Figure> {
             false,
         ),
         id => (
-            serde_plain_phase(id),
+            serde_plain(id),
             format!("{} (ms)", id.name()),
             s * 1000.0 / n,
             false,
@@ -95,15 +95,9 @@ fn figure(t: &TestResult, p: &PhaseResult) -> Option<Figure> {
     })
 }
 
-fn serde_plain(t: TestKind) -> String {
-    serde_json::to_value(t)
-        .ok()
-        .and_then(|v| v.as_str().map(String::from))
-        .unwrap_or_default()
-}
-
-fn serde_plain_phase(p: PhaseId) -> String {
-    serde_json::to_value(p)
+/// The snake_case name serde gives a unit enum variant.
+fn serde_plain(v: impl Serialize) -> String {
+    serde_json::to_value(v)
         .ok()
         .and_then(|v| v.as_str().map(String::from))
         .unwrap_or_default()
@@ -339,6 +333,7 @@ pub fn render(cmp: &Comparison, verdicts: &[Verdict]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::probe::TestKind;
     use crate::results::Outcome;
 
     fn disk(name: &str, full_ms: f64, outside_kbs: f64) -> DiskResult {

@@ -137,8 +137,11 @@ pub enum ConfigError {
     #[error("{0} must be more than 0")]
     Zero(&'static str),
     /// A bad queue depth.
-    #[error("--queue-depth {0}: expected 1 to 65536")]
+    #[error("--queue-depth {0}: expected 1 to 4096")]
     BadQueueDepth(u32),
+    /// Confirmation cannot be asked for several disks at once.
+    #[error("--parallel with -S needs --yes: the confirmation is asked one disk at a time")]
+    ParallelWrites,
 }
 
 impl Config {
@@ -176,8 +179,11 @@ impl Config {
         let settle = seconds("--settle", a.settle, 0.0)?;
         let duration = seconds("--duration", a.duration, 0.001)?;
         let write_duration = seconds("--write-duration", a.write_duration, 0.0)?;
-        if !(1..=65536).contains(&a.queue_depth) {
+        if !(1..=crate::engine::queued::MAX_QUEUE_DEPTH as u32).contains(&a.queue_depth) {
             return Err(ConfigError::BadQueueDepth(a.queue_depth));
+        }
+        if a.parallel && a.sync_write && !a.yes {
+            return Err(ConfigError::ParallelWrites);
         }
         let mut tests = Vec::new();
         if a.command_overhead {

@@ -160,6 +160,17 @@ pub struct DiskResult {
 }
 
 impl DiskResult {
+    /// A disk not probed yet.
+    pub fn new(name: &str) -> DiskResult {
+        DiskResult {
+            name: name.to_string(),
+            info: None,
+            tests: Vec::new(),
+            warnings: Vec::new(),
+            error: None,
+        }
+    }
+
     /// Whether the disk failed (could not be opened, or a test failed or was skipped).
     pub fn failed(&self) -> bool {
         self.error.is_some()

@@ -56,13 +56,7 @@ pub fn probe_disk(
     stop: &AtomicBool,
     sink: &mut dyn Sink,
 ) -> io::Result<(DiskResult, Flow)> {
-    let mut disk = DiskResult {
-        name: name.to_string(),
-        info: None,
-        tests: Vec::new(),
-        warnings: Vec::new(),
-        error: None,
-    };
+    let mut disk = DiskResult::new(name);
     let describe = cfg.mode == Mode::Describe;
     let writes = describe && cfg.write && cfg.tests.contains(&TestKind::SyncWrite);
     let opts = OpenOptions {
@@ -72,7 +66,10 @@ pub fn probe_disk(
     let fail = |disk: &mut DiskResult, sink: &mut dyn Sink, e: ProbeError| {
         sink.failed(name, &e)?;
         disk.error = Some(e.to_string());
-        Ok::<_, io::Error>((std::mem::replace(disk, empty(name)), Flow::Continue))
+        Ok::<_, io::Error>((
+            std::mem::replace(disk, DiskResult::new(name)),
+            Flow::Continue,
+        ))
     };
     let mut target = match device::open(name, &opts) {
         Ok(t) => t,
@@ -137,7 +134,9 @@ pub fn probe_disk(
         match outcome {
             Outcome::Complete => {}
             Outcome::Interrupted => return Ok((disk, Flow::Interrupted)),
-            Outcome::Failed(_) | Outcome::Skipped(_) => {
+            // Too small for this test: the others may still fit.
+            Outcome::Skipped(_) => {}
+            Outcome::Failed(_) => {
                 // diskinfo would stop here; the remaining tests are skipped, not lost.
                 for &rest in &cfg.tests[i + 1..] {
                     let why = format!("the {} test did not complete", test.name());
@@ -148,16 +147,6 @@ pub fn probe_disk(
         }
     }
     Ok((disk, Flow::Continue))
-}
-
-fn empty(name: &str) -> DiskResult {
-    DiskResult {
-        name: name.to_string(),
-        info: None,
-        tests: Vec::new(),
-        warnings: Vec::new(),
-        error: None,
-    }
 }
 
 fn new_test(test: TestKind, cfg: &Config, engine: &str) -> TestResult {
@@ -254,7 +243,7 @@ fn run_plan(
         sink.line_started(test, i, plan.phases.len(), phase.id.name());
         let run = engine.run_phase(target, phase, cfg.settle, stop);
         result.phases.push(run.result);
-        if !settle_outcome(&mut result, run.stop, &info, phase.id.name(), sink)? {
+        if !record_phase_end(&mut result, run.stop, &info, phase.id.name(), sink)? {
             break;
         }
     }
@@ -280,7 +269,7 @@ fn too_small(
 
 /// Record how a phase ended: report a completed phase, or mark the test interrupted
 /// or failed. Returns whether the test goes on.
-fn settle_outcome(
+fn record_phase_end(
     result: &mut TestResult,
     stop: Option<Stop>,
     info: &DeviceInfo,
@@ -352,6 +341,10 @@ fn run_sync_write(
             Err(e) => return too_small(result, &info, TestKind::SyncWrite, e.0, sink),
         };
         let _ = target.quiesce();
+        if !pause(target.clock(), cfg.settle, stop) {
+            result.outcome = Outcome::Interrupted;
+            break;
+        }
         sink.line_started(
             TestKind::SyncWrite,
             i,
@@ -376,7 +369,7 @@ fn run_sync_write(
             seed: Some(seed),
             stopped_early: run.stop.is_some(),
         });
-        if !settle_outcome(
+        if !record_phase_end(
             &mut result,
             run.stop,
             &info,
@@ -461,7 +454,7 @@ fn run_random_reads(
             },
             other => other,
         });
-        if !settle_outcome(
+        if !record_phase_end(
             &mut result,
             stopped,
             &info,
@@ -508,7 +501,7 @@ fn run_zones(
         };
         let run = engine.run_phase(target, phase, settle, stop);
         result.phases.push(run.result);
-        if !settle_outcome(&mut result, run.stop, &info, "zone sample", sink)? {
+        if !record_phase_end(&mut result, run.stop, &info, "zone sample", sink)? {
             break;
         }
     }
@@ -575,13 +568,13 @@ fn run_seek_profile(
     };
     result.seek_analysis = Some(analysis::seek_analysis(&samples, reported));
     result.seek_samples = Some(samples);
-    settle_outcome_quiet(&mut result, stopped, &info, "seek profile", sink)?;
+    record_end_quiet(&mut result, stopped, &info, "seek profile", sink)?;
     Ok(result)
 }
 
-/// Like [`settle_outcome`] for tests without diskinfo lines: nothing to report
+/// Like [`record_phase_end`] for tests without diskinfo lines: nothing to report
 /// when the test goes on.
-fn settle_outcome_quiet(
+fn record_end_quiet(
     result: &mut TestResult,
     stop: Option<Stop>,
     info: &DeviceInfo,
@@ -589,7 +582,7 @@ fn settle_outcome_quiet(
     sink: &mut dyn Sink,
 ) -> io::Result<()> {
     if stop.is_some() {
-        settle_outcome(result, stop, info, what, sink)?;
+        record_phase_end(result, stop, info, what, sink)?;
     }
     Ok(())
 }
@@ -627,7 +620,7 @@ fn run_scan_test(
         }
     });
     result.scan = Some(scan);
-    settle_outcome_quiet(&mut result, stopped, &info, "scan", sink)?;
+    record_end_quiet(&mut result, stopped, &info, "scan", sink)?;
     Ok(result)
 }
 
@@ -662,7 +655,7 @@ fn run_block_sweep(
         };
         let run = engine.run_phase(target, &phase, settle, stop);
         result.phases.push(run.result);
-        if !settle_outcome(&mut result, run.stop, &info, "block sweep", sink)? {
+        if !record_phase_end(&mut result, run.stop, &info, "block sweep", sink)? {
             break;
         }
         let Ok(stream) = OffsetGen::sequential(info.media_size_bytes, info.sector_size, size)
@@ -689,7 +682,7 @@ fn run_block_sweep(
             seed: None,
             stopped_early: run.stop.is_some(),
         });
-        if !settle_outcome(&mut result, run.stop, &info, "block sweep (queued)", sink)? {
+        if !record_phase_end(&mut result, run.stop, &info, "block sweep (queued)", sink)? {
             break;
         }
     }

@@ -207,6 +207,23 @@ fn linux_users(dev_path: &Path) -> Vec<String> {
         }
     }
     let mut users = Vec::new();
+    // Loop devices backed by the device or one of its partitions (the loop driver
+    // neither claims nor holds its backing device).
+    if let Ok(entries) = std::fs::read_dir("/sys/block") {
+        for e in entries.flatten() {
+            let Ok(b) = std::fs::read_to_string(e.path().join("loop/backing_file")) else {
+                continue;
+            };
+            if let Ok(m) = std::fs::metadata(b.trim())
+                && std::os::unix::fs::FileTypeExt::is_block_device(&m.file_type())
+                && devs.iter().any(|(d, _)| {
+                    *d == format!("{}:{}", libc::major(m.rdev()), libc::minor(m.rdev()))
+                })
+            {
+                users.push(format!("backing /dev/{}", e.file_name().to_string_lossy()));
+            }
+        }
+    }
     if let Ok(mi) = std::fs::read_to_string("/proc/self/mountinfo") {
         for line in mi.lines() {
             let f: Vec<&str> = line.split(' ').collect();

@@ -43,6 +43,25 @@ pub fn device_warnings(info: &DeviceInfo) -> Vec<Warning> {
             "re-attach it with losetup --direct-io=on, or run losetup --direct-io=on DEVICE",
         ));
     }
+    if info.in_memory {
+        w.push(warning(
+            "in_memory",
+            format!("{}: the data is stored in RAM (tmpfs or ramfs): the figures measure memory, not a disk", info.path),
+            "put the image on the disk you mean to measure",
+        ));
+    }
+    if let Some(allocated) = info.allocated_bytes
+        && allocated < info.media_size_bytes / 2
+    {
+        w.push(warning(
+            "sparse",
+            format!(
+                "{}: a sparse image ({} of {} bytes allocated): its holes are read without touching a disk",
+                info.path, allocated, info.media_size_bytes
+            ),
+            "fill the image first (e.g. dd if=/dev/zero of=IMAGE bs=1M conv=notrunc) to measure the disk under it",
+        ));
+    }
     let ss = u64::from(info.sector_size);
     if info.kind == TargetKind::File && !info.media_size_bytes.is_multiple_of(ss) {
         w.push(warning(
@@ -53,7 +72,7 @@ pub fn device_warnings(info: &DeviceInfo) -> Vec<Warning> {
                 info.media_size_bytes,
                 info.sectors()
             ),
-            "none needed; the last partial sector is never read",
+                        "nothing to do: the partial sector is simply left out",
         ));
     }
     w

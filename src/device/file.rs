@@ -40,6 +40,14 @@ pub fn open(name: &str, opts: &OpenOptions) -> Result<Box<dyn Target>, ProbeErro
         TargetKind::File => describe_file(&meta, &mut info),
         _ => describe_disk(&file, &path, &mut info)?,
     }
+    info.in_memory = match (&info.loop_device, kind) {
+        (_, TargetKind::File) => in_memory(Path::new(&path)),
+        (Some(l), _) => l
+            .backing_file
+            .as_deref()
+            .is_some_and(|b| in_memory(Path::new(b))),
+        _ => false,
+    };
     if info.sectors() == 0 {
         return Err(ProbeError::Empty {
             path,
@@ -151,6 +159,13 @@ fn open_file(path: &str, kind: TargetKind, o: &OpenOptions) -> Result<File, Prob
     }
     opts.custom_flags(flags);
     let file = opts.open(path).map_err(|e| match e.raw_os_error() {
+        // FreeBSD's GEOM refuses a write open of a mounted or held disk with EPERM.
+        Some(libc::EPERM) if o.write && kind == TargetKind::Disk && cfg!(target_os = "freebsd") => {
+            in_use(
+                path,
+                &["GEOM refuses to open it for writing: mounted or held".to_string()],
+            )
+        }
         Some(libc::EBUSY) => {
             let users = crate::safety::users(Path::new(path));
             let users = if users.is_empty() {
@@ -205,6 +220,24 @@ fn describe_file(meta: &Metadata, info: &mut DeviceInfo) {
     info.media_size_bytes = meta.len();
     info.stripe_size_bytes = meta.blksize();
     info.stripe_offset_bytes = 0;
+    info.allocated_bytes = Some(meta.blocks() * 512);
+}
+
+/// Whether the file at `path` lives on a RAM file system (tmpfs, ramfs).
+fn in_memory(path: &Path) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        const RAMFS_MAGIC: i64 = 0x8584_58f6;
+        nix::sys::statfs::statfs(path).is_ok_and(|s| {
+            let t = s.filesystem_type();
+            t == nix::sys::statfs::TMPFS_MAGIC || t.0 as i64 == RAMFS_MAGIC
+        })
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = path;
+        false
+    }
 }
 
 fn describe_disk(file: &File, path: &str, info: &mut DeviceInfo) -> Result<(), ProbeError> {

@@ -146,6 +146,14 @@ pub struct DeviceInfo {
     pub loop_device: Option<LoopInfo>,
     /// For a simulated drive: the model it simulates.
     pub simulated: Option<String>,
+    /// For a regular file: the bytes the file system has allocated to it (a sparse
+    /// image has fewer than its size, and its holes are read without any disk I/O).
+    #[serde(default)]
+    pub allocated_bytes: Option<u64>,
+    /// The data lives in RAM (an image file on tmpfs or ramfs, or a loop device over
+    /// one): figures measure memory, not a disk.
+    #[serde(default)]
+    pub in_memory: bool,
     /// How reads reach the medium.
     pub io_mode: IoMode,
 }
@@ -175,6 +183,8 @@ impl DeviceInfo {
             parent_disk: None,
             loop_device: None,
             simulated: None,
+            allocated_bytes: None,
+            in_memory: false,
             io_mode: IoMode::None,
         }
     }

@@ -150,9 +150,19 @@ pub fn run_sync_writes(
             Some(fd) if threads > 0 => Some(PiecePool::start(scope, fd, &data, threads)),
             _ => None,
         };
-        let write = |target: &mut dyn Target, offset: u64| match (&pool, fd) {
-            (Some(pool), Some(fd)) => pool.write(fd, &data, offset, len),
-            _ => target.write_at(&data, offset),
+        let limit = target.info().sectors() * u64::from(target.info().sector_size);
+        let write = |target: &mut dyn Target, offset: u64| {
+            // The pieces bypass write_at's own check: never past the last sector.
+            if offset + u64::from(len) > limit {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("a write at {offset} of {len} bytes would pass the end ({limit})"),
+                ));
+            }
+            match (&pool, fd) {
+                (Some(pool), Some(fd)) => pool.write(fd, &data, offset, len),
+                _ => target.write_at(&data, offset),
+            }
         };
         run_loop(target, offsets, params, stop, write)
     })

@@ -46,6 +46,11 @@ pub fn range(
 ) -> Result<ScanRange, TooSmall> {
     let ss = u64::from(sector_size);
     let whole = media_size / ss * ss;
+    if let (Some(s), Some(e)) = (start, end)
+        && e <= s
+    {
+        return Err(TooSmall(format!("--end {e} is not after --start {s}")));
+    }
     let start = start.unwrap_or(0) / ss * ss;
     let end = end.map_or(whole, |e| e.div_ceil(ss) * ss).min(whole);
     if start >= end {

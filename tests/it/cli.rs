@@ -85,3 +85,28 @@ fn man_page_and_completions_are_generated_from_the_definitions() {
             .stdout(predicate::str::contains(needle));
     }
 }
+
+#[test]
+fn option_values_are_checked_before_any_disk_is_touched() {
+    for (args, msg) in [
+        (
+            &["-Sw", "--parallel", "x", "y"][..],
+            "--parallel with -S needs --yes",
+        ),
+        (
+            &["-i", "--queue-depth", "4097", "x"],
+            "--queue-depth 4097: expected 1 to 4096",
+        ),
+        (
+            &["-t", "--baseline", "/nonexistent.json", "sim:hdd"],
+            "/nonexistent.json: no such file",
+        ),
+    ] {
+        seekprobe()
+            .args(args)
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr(predicate::str::contains(msg));
+    }
+}

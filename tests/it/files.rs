@@ -175,7 +175,8 @@ fn ctv_on_a_file_prints_every_line_in_diskinfo_format() {
 #[test]
 fn a_closed_stdout_ends_quietly() {
     let dir = tempfile::tempdir().unwrap();
-    let p = image(dir.path(), "img", 64 << 20);
+    let p = dir.path().join("img");
+    std::fs::write(&p, vec![1u8; 64 << 20]).unwrap();
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
         .args(["-ctv", "--settle", "0.05"])
         .arg(&p)
@@ -233,4 +234,34 @@ fn ctrl_c_stops_promptly_keeps_complete_lines_and_exits_130() {
         "{text}"
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
+}
+
+#[test]
+fn a_test_the_media_is_too_small_for_does_not_stop_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("img");
+    std::fs::write(&p, vec![7u8; 5 << 20]).unwrap();
+    seekprobe()
+        .args(["-ct", "--quiet"])
+        .arg(&p)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "too small for the command overhead (-c) test",
+        ))
+        .stdout(
+            predicate::str::contains("Seek times:")
+                .and(predicate::str::contains("\tinside:      ")),
+        );
+}
+
+#[test]
+fn an_inverted_scan_range_is_refused() {
+    seekprobe()
+        .args(["--scan", "--start", "100", "--end", "50", "sim:ssd?size=1G"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "--end 50 is not after --start 100",
+        ));
 }

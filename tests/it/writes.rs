@@ -217,3 +217,36 @@ fn an_image_file_backing_a_loop_device_is_refused() {
             l.dev
         )));
 }
+
+#[test]
+fn a_block_device_backing_a_loop_device_is_refused() {
+    if !can_make_loop_devices("a_block_device_backing_a_loop_device_is_refused") {
+        return;
+    }
+    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
+    let lower = LoopDev::new(dir.path(), 8 << 20, true, None);
+    let out = Command::new("losetup")
+        .args(["-f", "--show", &lower.dev])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let upper = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    struct Detach(String);
+    impl Drop for Detach {
+        fn drop(&mut self) {
+            let _ = Command::new("losetup").args(["-d", &self.0]).status();
+        }
+    }
+    let _guard = Detach(upper.clone());
+    fill(Path::new(&lower.dev));
+    let before = checksum(Path::new(&lower.dev));
+    seekprobe()
+        .args(["-Sw", "--yes", "--force", "--write-duration", "0"])
+        .arg(&lower.dev)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(format!(
+            "in use (backing {upper})"
+        )));
+    assert_eq!(checksum(Path::new(&lower.dev)), before);
+}
