@@ -227,10 +227,9 @@ fn describe_file(meta: &Metadata, info: &mut DeviceInfo) {
 fn in_memory(path: &Path) -> bool {
     #[cfg(target_os = "linux")]
     {
-        const RAMFS_MAGIC: i64 = 0x8584_58f6;
         nix::sys::statfs::statfs(path).is_ok_and(|s| {
             let t = s.filesystem_type();
-            t == nix::sys::statfs::TMPFS_MAGIC || t.0 as i64 == RAMFS_MAGIC
+            t == nix::sys::statfs::TMPFS_MAGIC || t == nix::sys::statfs::FsType(0x8584_58f6) // ramfs
         })
     }
     #[cfg(not(target_os = "linux"))]
