@@ -118,29 +118,23 @@ pub fn run_random_reads(
     params: &QueuedParams,
     stop: &AtomicBool,
 ) -> QueuedRun {
-    let simulated = target.queue_model().is_some();
-    let engine = if simulated {
+    let stream = match OffsetGen::new(params.seed, media_size, sector_size, params.len) {
+        Ok(g) => g,
+        Err(e) => return QueuedRun::refused(engine_name(target), io::ErrorKind::InvalidInput, e.0),
+    };
+    run_stream(target, stream, params, stop)
+}
+
+/// The engine that will serve `target`: the simulation's model, else io_uring on
+/// Linux (which may still fall back to threads), else the thread pool.
+fn engine_name(target: &mut dyn Target) -> &'static str {
+    if target.queue_model().is_some() {
         virtual_queue::NAME
     } else if cfg!(target_os = "linux") {
         "io_uring"
     } else {
         THREADS
-    };
-    if !(1..=MAX_QUEUE_DEPTH).contains(&params.queue_depth) {
-        return QueuedRun::refused(
-            engine,
-            io::ErrorKind::InvalidInput,
-            format!(
-                "the queue depth must be between 1 and {MAX_QUEUE_DEPTH}, not {}",
-                params.queue_depth
-            ),
-        );
     }
-    let stream = match OffsetGen::new(params.seed, media_size, sector_size, params.len) {
-        Ok(g) => g,
-        Err(e) => return QueuedRun::refused(engine, io::ErrorKind::InvalidInput, e.0),
-    };
-    run_stream(target, stream, params, stop)
 }
 
 /// Like [`run_random_reads`], with the offsets of `stream` (random or sequential);
@@ -151,13 +145,7 @@ pub fn run_stream(
     params: &QueuedParams,
     stop: &AtomicBool,
 ) -> QueuedRun {
-    let engine = if target.queue_model().is_some() {
-        virtual_queue::NAME
-    } else if cfg!(target_os = "linux") {
-        "io_uring"
-    } else {
-        THREADS
-    };
+    let engine = engine_name(target);
     if !(1..=MAX_QUEUE_DEPTH).contains(&params.queue_depth) {
         return QueuedRun::refused(
             engine,
