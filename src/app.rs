@@ -463,8 +463,13 @@ fn compare_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> 
         }
     }
     let refs: Vec<&DiskResult> = disks.iter().collect();
-    let q = qualify_settings(a.qualify, a.baseline, a.max_deviation, err)?;
-    let Ok(q) = q else { return Ok(EXIT_FAILURE) };
+    let q = match Qualify::from_args(a.judge) {
+        Ok(q) => q,
+        Err(e) => {
+            writeln!(err, "seekprobe: {e}")?;
+            return Ok(EXIT_FAILURE);
+        }
+    };
     let Ok(baseline) = load_baseline(q.as_ref(), err)? else {
         return Ok(EXIT_FAILURE);
     };
@@ -493,22 +498,6 @@ fn generate_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) ->
     };
     clap_complete::generate(shell, &mut cmd, "seekprobe", out);
     Ok(EXIT_OK)
-}
-
-/// Check the qualification options of `compare`.
-fn qualify_settings(
-    qualify: bool,
-    baseline: Option<std::path::PathBuf>,
-    max_deviation: f64,
-    err: &mut dyn Write,
-) -> io::Result<Result<Option<Qualify>, ()>> {
-    match Qualify::new(qualify || baseline.is_some(), baseline, max_deviation) {
-        Ok(q) => Ok(Ok(q)),
-        Err(e) => {
-            writeln!(err, "seekprobe: {e}")?;
-            Ok(Err(()))
-        }
-    }
 }
 
 /// Draw the run's plots to `path`; false (after saying why) when there is nothing

@@ -182,19 +182,8 @@ pub struct Args {
     #[arg(long)]
     pub compare: bool,
 
-    /// Judge the disks (implies --compare): a disk fails when a figure deviates from
-    /// the group median, or from --baseline, by more than --max-deviation. Exit
-    /// status 3 when one fails
-    #[arg(long)]
-    pub qualify: bool,
-
-    /// With --qualify: the largest deviation a figure may have, in percent
-    #[arg(long, value_name = "PERCENT", default_value_t = 15.0)]
-    pub max_deviation: f64,
-
-    /// With --qualify: judge against a known-good run saved with --json-file
-    #[arg(long, value_name = "FILE.json")]
-    pub baseline: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub judge: JudgeArgs,
 
     /// No progress bar on standard error
     #[arg(short = 'q', long)]
@@ -237,17 +226,8 @@ pub struct CompareArgs {
     #[arg(value_name = "FILE.json", required = true)]
     pub files: Vec<std::path::PathBuf>,
 
-    /// Judge the disks: exit status 3 when one deviates too far
-    #[arg(long)]
-    pub qualify: bool,
-
-    /// The largest deviation a figure may have, in percent
-    #[arg(long, value_name = "PERCENT", default_value_t = 15.0)]
-    pub max_deviation: f64,
-
-    /// Judge against a known-good saved run (implies --qualify)
-    #[arg(long, value_name = "FILE.json")]
-    pub baseline: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub judge: JudgeArgs,
 }
 
 /// What `seekprobe generate` prints.
@@ -302,4 +282,22 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         return Err(format!("{s:?}: out of range"));
     }
     Ok(bytes as u64)
+}
+
+/// Qualification options, shared by the probing command and `compare`.
+#[derive(Debug, clap::Args)]
+pub struct JudgeArgs {
+    /// Judge the disks (implies --compare): a disk fails when a figure deviates from
+    /// the group median, or from --baseline, by more than --max-deviation. Exit
+    /// status 3 when one fails
+    #[arg(long)]
+    pub qualify: bool,
+
+    /// With --qualify: the largest deviation a figure may have, in percent
+    #[arg(long, value_name = "PERCENT", default_value_t = 15.0)]
+    pub max_deviation: f64,
+
+    /// Judge against a known-good run saved with --json-file (implies --qualify)
+    #[arg(long, value_name = "FILE.json")]
+    pub baseline: Option<std::path::PathBuf>,
 }

@@ -99,6 +99,15 @@ pub struct Qualify {
 }
 
 impl Qualify {
+    /// The settings the options ask for (--baseline implies --qualify).
+    pub fn from_args(j: crate::cli::JudgeArgs) -> Result<Option<Qualify>, ConfigError> {
+        Qualify::new(
+            j.qualify || j.baseline.is_some(),
+            j.baseline,
+            j.max_deviation,
+        )
+    }
+
     /// Qualification settings when `on`; the deviation is given in percent.
     pub fn new(
         on: bool,
@@ -258,12 +267,8 @@ impl Config {
             queue_depth: a.queue_depth,
             duration,
             write_duration,
-            compare: a.compare || a.qualify || a.baseline.is_some(),
-            qualify: Qualify::new(
-                a.qualify || a.baseline.is_some(),
-                a.baseline,
-                a.max_deviation,
-            )?,
+            compare: a.compare || a.judge.qualify || a.judge.baseline.is_some(),
+            qualify: Qualify::from_args(a.judge)?,
             parallel: a.parallel,
             quiet: a.quiet,
             plot: a.plot,
