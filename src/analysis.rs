@@ -50,11 +50,12 @@ pub struct ZoneCurve {
     pub steps: Vec<ZoneStep>,
 }
 
-/// The zone curve of the completed `Zone` phases; None when there are none.
-pub fn zone_curve(phases: &[PhaseResult]) -> Option<ZoneCurve> {
+/// The zone curve of the completed phases with this id (`Zone` for reads,
+/// `ZoneWrite` for writes); None when there are none.
+pub fn zone_curve(phases: &[PhaseResult], id: PhaseId) -> Option<ZoneCurve> {
     let points: Vec<ZonePoint> = phases
         .iter()
-        .filter(|p| p.id == PhaseId::Zone && p.complete() && p.elapsed_ns > 0)
+        .filter(|p| p.id == id && p.complete() && p.elapsed_ns > 0)
         .map(|p| ZonePoint {
             offset_bytes: p.first_offset_bytes,
             rate_bytes_per_s: p.bytes_done() as f64 / p.elapsed_s(),

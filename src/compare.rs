@@ -334,7 +334,6 @@ pub fn render(cmp: &Comparison, verdicts: &[Verdict]) -> String {
 mod tests {
     use super::*;
     use crate::probe::TestKind;
-    use crate::results::Outcome;
 
     fn disk(name: &str, full_ms: f64, outside_kbs: f64) -> DiskResult {
         let phase = |id, ops: u64, bytes: u32, secs: f64| PhaseResult {
@@ -354,18 +353,11 @@ mod tests {
             name: name.into(),
             info: None,
             tests: vec![TestResult {
-                test: TestKind::SeekTransfer,
-                settle_s: 0.0,
-                engine: "sync".into(),
                 phases: vec![
                     phase(PhaseId::FullStroke, 250, 512, full_ms * 250.0 / 1000.0),
                     phase(PhaseId::Outside, 100, 1 << 20, 102400.0 / outside_kbs),
                 ],
-                outcome: Outcome::Complete,
-                zone_curve: None,
-                seek_samples: None,
-                seek_analysis: None,
-                scan: None,
+                ..TestResult::new(TestKind::SeekTransfer, 0.0, "sync")
             }],
             warnings: vec![],
             error: None,

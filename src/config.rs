@@ -191,6 +191,11 @@ impl Config {
         if !(1..=crate::engine::queued::MAX_QUEUE_DEPTH as u32).contains(&a.queue_depth) {
             return Err(ConfigError::BadQueueDepth(a.queue_depth));
         }
+        if a.preserve && (a.zones.is_some() || a.block_sweep) {
+            return Err(ConfigError::NeedsWrite(
+                "--preserve (which -S alone supports; --zones and --block-sweep with -w overwrite their ranges)",
+            ));
+        }
         if a.parallel && a.sync_write && !a.yes {
             return Err(ConfigError::ParallelWrites);
         }

@@ -100,6 +100,9 @@ pub struct TestResult {
     /// `--zones`: the transfer curve derived from the `zone` phases.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zone_curve: Option<ZoneCurve>,
+    /// `--zones` with -w: the write curve derived from the `zone_write` phases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_curve: Option<ZoneCurve>,
     /// `--seek-profile`: every sample's distance and latency.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seek_samples: Option<SeekSamples>,
@@ -121,6 +124,7 @@ impl TestResult {
             phases: Vec::new(),
             outcome: Outcome::Complete,
             zone_curve: None,
+            write_curve: None,
             seek_samples: None,
             seek_analysis: None,
             scan: None,

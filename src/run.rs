@@ -58,7 +58,14 @@ pub fn probe_disk(
 ) -> io::Result<(DiskResult, Flow)> {
     let mut disk = DiskResult::new(name);
     let describe = cfg.mode == Mode::Describe;
-    let writes = describe && cfg.write && cfg.tests.contains(&TestKind::SyncWrite);
+    let writes = describe
+        && cfg.write
+        && cfg.tests.iter().any(|t| {
+            matches!(
+                t,
+                TestKind::SyncWrite | TestKind::Zones | TestKind::BlockSweep
+            )
+        });
     let opts = OpenOptions {
         io: describe && !cfg.tests.is_empty(),
         write: writes,
@@ -504,8 +511,29 @@ fn run_zones(
         if !record_phase_end(&mut result, run.stop, &info, "zone sample", sink)? {
             break;
         }
+        if cfg.write {
+            // The same range written (-w), then flushed outside the timing so the
+            // next sample does not pay for this one's cached writes.
+            let w = phase.as_writes(PhaseId::ZoneWrite);
+            let run = engine.run_phase(target, &w, std::time::Duration::ZERO, stop);
+            result.phases.push(run.result);
+            let flushed = target.flush().map(|_| ());
+            if !record_phase_end(&mut result, run.stop, &info, "zone write sample", sink)? {
+                break;
+            }
+            if let Err(e) = flushed {
+                let stop = Some(Stop::Failed {
+                    setup: true,
+                    offset: 0,
+                    error: e,
+                });
+                record_phase_end(&mut result, stop, &info, "flush after a zone write", sink)?;
+                break;
+            }
+        }
     }
-    result.zone_curve = analysis::zone_curve(&result.phases);
+    result.zone_curve = analysis::zone_curve(&result.phases, PhaseId::Zone);
+    result.write_curve = analysis::zone_curve(&result.phases, PhaseId::ZoneWrite);
     Ok(result)
 }
 
@@ -657,6 +685,24 @@ fn run_block_sweep(
         result.phases.push(run.result);
         if !record_phase_end(&mut result, run.stop, &info, "block sweep", sink)? {
             break;
+        }
+        if cfg.write {
+            let w = phase.as_writes(PhaseId::SweepWrite);
+            let run = engine.run_phase(target, &w, std::time::Duration::ZERO, stop);
+            result.phases.push(run.result);
+            let flushed = target.flush().map(|_| ());
+            if !record_phase_end(&mut result, run.stop, &info, "block sweep writes", sink)? {
+                break;
+            }
+            if let Err(e) = flushed {
+                let stop = Some(Stop::Failed {
+                    setup: true,
+                    offset: 0,
+                    error: e,
+                });
+                record_phase_end(&mut result, stop, &info, "flush after sweep writes", sink)?;
+                break;
+            }
         }
         let Ok(stream) = OffsetGen::sequential(info.media_size_bytes, info.sector_size, size)
         else {

@@ -1293,6 +1293,7 @@ impl QueueModel for SimTarget {
     fn service_ns(&mut self, op: &Op, start_ns: u64) -> io::Result<u64> {
         let (ns, r) = match op.kind {
             OpKind::Read => self.service_read(start_ns, op.offset, u64::from(op.len)),
+            OpKind::Write => self.service_write(start_ns, op.offset, u64::from(op.len)),
         };
         r.map(|()| ns)
     }

@@ -53,6 +53,8 @@ pub fn pause(clock: &dyn Clock, d: Duration, stop: &AtomicBool) -> bool {
 /// Runs phases one operation at a time, reusing one aligned buffer.
 pub struct SyncEngine {
     buf: AlignedBuf,
+    /// The data written by write operations.
+    pattern: AlignedBuf,
 }
 
 impl SyncEngine {
@@ -60,6 +62,7 @@ impl SyncEngine {
     pub fn new(max_len: usize) -> Self {
         SyncEngine {
             buf: AlignedBuf::new(max_len),
+            pattern: AlignedBuf::new(0),
         }
     }
 
@@ -71,6 +74,16 @@ impl SyncEngine {
         }
         match op.kind {
             OpKind::Read => target.read_at(&mut self.buf[..len], op.offset),
+            OpKind::Write => {
+                if self.pattern.len() < len {
+                    self.pattern = AlignedBuf::new(len);
+                    // Not zeros: some devices shortcut writes of zeros.
+                    for (i, b) in self.pattern.iter_mut().enumerate() {
+                        *b = (i % 251) as u8 ^ 0xa5;
+                    }
+                }
+                target.write_at(&self.pattern[..len], op.offset)
+            }
         }
     }
 

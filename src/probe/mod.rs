@@ -25,6 +25,8 @@ pub const MIB: u64 = 1 << 20;
 pub enum OpKind {
     /// A positioned read.
     Read,
+    /// A positioned write (only with -w, after the safety checks).
+    Write,
 }
 
 /// One positioned operation.
@@ -129,6 +131,10 @@ pub enum PhaseId {
     SweepSync,
     /// `--block-sweep`: sequential reads of one size, queued.
     SweepQueued,
+    /// `--zones` with -w: one write sample of the zone curve.
+    ZoneWrite,
+    /// `--block-sweep` with -w: sequential writes of one size, one at a time.
+    SweepWrite,
 }
 
 impl PhaseId {
@@ -152,6 +158,8 @@ impl PhaseId {
             PhaseId::Zone => "Zone sample",
             PhaseId::SweepSync => "Sweep, one at a time",
             PhaseId::SweepQueued => "Sweep, queued",
+            PhaseId::ZoneWrite => "Zone write sample",
+            PhaseId::SweepWrite => "Sweep, writes",
         }
     }
 }
@@ -172,6 +180,15 @@ impl Phase {
     pub fn all_ops(&self) -> impl Iterator<Item = &Op> {
         self.setup.iter().chain(self.ops.iter())
     }
+    /// The same phase with its timed operations turned into writes, as `id` (the
+    /// write half of --zones and --block-sweep with -w). The setup stays reads.
+    pub fn as_writes(&self, id: PhaseId) -> Phase {
+        let mut p = self.clone();
+        p.id = id;
+        p.ops.iter_mut().for_each(|op| op.kind = OpKind::Write);
+        p
+    }
+
     /// Total bytes of the timed operations.
     pub fn timed_bytes(&self) -> u64 {
         self.ops.iter().map(|o| u64::from(o.len)).sum()

@@ -62,6 +62,16 @@ pub fn zones(t: &TestResult, media_size: u64) -> String {
     let _ = writeln!(s, "\tmean:       {:>12}", mb(c.mean_bytes_per_s));
     let _ = writeln!(s, "\touter/inner ratio: {:.2}", c.outer_inner_ratio);
     let _ = writeln!(s, "\tzone steps: {}", c.steps.len());
+    if let Some(w) = &t.write_curve {
+        let _ = writeln!(
+            s,
+            "\twrites (-w): max {}, min {}, mean {}, outer/inner ratio {:.2}",
+            mb(w.max_bytes_per_s),
+            mb(w.min_bytes_per_s),
+            mb(w.mean_bytes_per_s),
+            w.outer_inner_ratio
+        );
+    }
     let pts: Vec<(f64, f64)> = c
         .points
         .iter()
@@ -261,32 +271,35 @@ pub fn sweep(t: &TestResult) -> String {
         .iter()
         .find_map(|p| p.queue_depth)
         .map_or("queued".to_string(), |q| format!("QD{q}"));
-    let mut s = "Block sweep (sequential reads from the start):\n".to_string();
-    let _ = writeln!(
-        s,
-        "\t{:>8}  {:>12}  {:>12}",
-        "size",
-        "QD1 MB/s",
-        format!("{qd} MB/s")
-    );
+    let writes = t.phases.iter().any(|p| p.id == PhaseId::SweepWrite);
+    let mut s = "Block sweep (sequential from the start):\n".to_string();
+    let mut columns = vec![
+        ("QD1 MB/s".to_string(), PhaseId::SweepSync),
+        (format!("{qd} MB/s"), PhaseId::SweepQueued),
+    ];
+    if writes {
+        columns.push(("QD1 write MB/s".to_string(), PhaseId::SweepWrite));
+    }
+    let _ = write!(s, "\t{:>8}", "size");
+    for (title, _) in &columns {
+        let _ = write!(s, "  {title:>14}");
+    }
+    s.push('\n');
     let mut sizes: Vec<u32> = t.phases.iter().map(|p| p.op_bytes).collect();
     sizes.dedup();
     for bytes in sizes {
-        let rate = |id| {
-            t.phases
+        let _ = write!(s, "\t{:>8}", size(u64::from(bytes)));
+        for (_, id) in &columns {
+            let rate = t
+                .phases
                 .iter()
-                .find(|p| p.id == id && p.op_bytes == bytes && p.complete() && p.elapsed_ns > 0)
+                .find(|p| p.id == *id && p.op_bytes == bytes && p.complete() && p.elapsed_ns > 0)
                 .map_or("-".to_string(), |p| {
                     format!("{:.1}", p.bytes_done() as f64 / p.elapsed_s() / 1e6)
-                })
-        };
-        let _ = writeln!(
-            s,
-            "\t{:>8}  {:>12}  {:>12}",
-            size(u64::from(bytes)),
-            rate(PhaseId::SweepSync),
-            rate(PhaseId::SweepQueued)
-        );
+                });
+            let _ = write!(s, "  {rate:>14}");
+        }
+        s.push('\n');
     }
     s.push('\n');
     s

@@ -195,7 +195,11 @@ pub fn phase_line(test: &TestResult, index: usize, sector_size: u32) -> String {
         PhaseId::Outside => rate("\nTransfer rates:\n", "outside:     "),
         PhaseId::Middle => rate("", "middle:      "),
         PhaseId::Inside => rate("", "inside:      "),
-        PhaseId::Zone | PhaseId::SweepSync | PhaseId::SweepQueued => String::new(),
+        PhaseId::Zone
+        | PhaseId::ZoneWrite
+        | PhaseId::SweepSync
+        | PhaseId::SweepQueued
+        | PhaseId::SweepWrite => String::new(),
         PhaseId::RandomRead => {
             let n = p.ops_done() as f64;
             format!(

@@ -251,3 +251,59 @@ fn the_new_tests_render_again_from_json_and_run_on_files() {
         .code(1)
         .stderr(predicates::str::contains("nothing to plot"));
 }
+
+#[test]
+fn the_block_sweep_reads_and_with_w_writes_by_request_size() {
+    let (code, v, err) = json_of(&["--block-sweep", "sim:ssd?size=1G"]);
+    assert_eq!(code, 0, "{err}");
+    let phases = test_of(&v)["phases"].as_array().unwrap().clone();
+    assert_eq!(phases.len(), 24, "12 sizes, one at a time and queued");
+    assert!(
+        phases.iter().all(|p| p["id"] != "sweep_write"),
+        "nothing is written without -w"
+    );
+    // With -w: a write column, the writes inside the image, which never grows.
+    let dir = tempfile::tempdir().unwrap();
+    let img = dir.path().join("img");
+    std::fs::write(&img, vec![3u8; 16 << 20]).unwrap();
+    let out = seekprobe()
+        .args([
+            "--block-sweep",
+            "-w",
+            "--yes",
+            "--quiet",
+            "--sweep-duration",
+            "0.05",
+        ])
+        .arg(&img)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("QD1 write MB/s") && text.contains("\t   8 MiB"),
+        "{text}"
+    );
+    assert_eq!(std::fs::metadata(&img).unwrap().len(), 16 << 20);
+    // --zones with -w adds the write curve; --preserve is -S's alone.
+    let (code, v, err) = json_of(&["--zones", "8", "-w", "--yes", "sim:hdd?size=64G"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        test_of(&v)["write_curve"]["points"]
+            .as_array()
+            .unwrap()
+            .len()
+            == 8
+    );
+    seekprobe()
+        .args(["--zones", "8", "-w", "--yes", "--preserve", "sim:hdd"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "--preserve (which -S alone supports",
+        ));
+}

@@ -53,15 +53,8 @@ fn published() -> DiskResult {
         name: "/dev/da0".into(),
         info: Some(info),
         tests: vec![TestResult {
-            test: TestKind::SeekTransfer,
-            settle_s: 1.0,
-            engine: "sync".into(),
             phases,
-            outcome: Outcome::Complete,
-            zone_curve: None,
-            seek_samples: None,
-            seek_analysis: None,
-            scan: None,
+            ..TestResult::new(TestKind::SeekTransfer, 1.0, "sync")
         }],
         warnings: Vec::new(),
         error: None,
