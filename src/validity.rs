@@ -130,9 +130,35 @@ fn revolution_ns(info: &DeviceInfo) -> Option<f64> {
     }
 }
 
+/// Transfers faster than the interface can carry (5% of slack): they came from a
+/// cache between the drive's media and seekprobe.
+fn faster_than_interface(info: &DeviceInfo, test: &TestResult) -> Option<Warning> {
+    let limit = info.interface.as_ref()?;
+    let fastest = test
+        .phases
+        .iter()
+        .filter(|p| p.complete() && p.elapsed_ns > 0 && p.op_bytes >= 64 << 10)
+        .map(|p| (p.bytes_done() as f64 / p.elapsed_s(), p.id.name()))
+        .max_by(|a, b| a.0.total_cmp(&b.0))?;
+    (fastest.0 > limit.bytes_per_s as f64 * 1.05).then(|| {
+        warning(
+            "faster_than_interface",
+            format!(
+                "{}: {} ran at {:.0} MB/s, faster than its {} link carries ({:.0} MB/s): the data came from a cache",
+                info.path,
+                fastest.1,
+                fastest.0 / 1e6,
+                limit.name,
+                limit.bytes_per_s as f64 / 1e6
+            ),
+            "read a range larger than the caches, or look for a caching layer between seekprobe and the drive",
+        )
+    })
+}
+
 /// Warnings that follow from a test's figures.
 pub fn test_warnings(info: &DeviceInfo, test: &TestResult) -> Vec<Warning> {
-    let mut w = Vec::new();
+    let mut w: Vec<Warning> = faster_than_interface(info, test).into_iter().collect();
     let Some(rev) = revolution_ns(info) else {
         return w;
     };
@@ -195,6 +221,38 @@ pub fn test_warnings(info: &DeviceInfo, test: &TestResult) -> Vec<Warning> {
 mod tests {
     use super::*;
     use crate::device::LoopInfo;
+
+        #[test]
+    fn a_transfer_faster_than_the_link_is_flagged() {
+        use crate::device::InterfaceLimit;
+        use crate::probe::PhaseId;
+        use crate::results::PhaseResult;
+        let mut i = DeviceInfo::new("sda", "/dev/sda", TargetKind::Disk);
+        i.interface = Some(InterfaceLimit {
+            name: "SATA 3 Gbps".into(),
+            bytes_per_s: 300_000_000,
+        });
+        let phase = |secs: f64| PhaseResult {
+            id: PhaseId::Outside,
+            ops_planned: 100,
+            op_bytes: 1 << 20,
+            first_offset_bytes: 0,
+            elapsed_ns: (secs * 1e9) as u64,
+            latencies_ns: vec![(secs * 1e7) as u64; 100],
+            histogram: None,
+            queue_depth: None,
+            seed: None,
+            summary: None,
+            stopped_early: false,
+        };
+        let mut t = TestResult::new(TestKind::SeekTransfer, 0.0, "sync");
+        t.phases.push(phase(0.5)); // 210 MB/s: fine
+        assert!(test_warnings(&i, &t).is_empty());
+        t.phases.push(phase(0.2)); // 524 MB/s over a 300 MB/s link
+        let w = test_warnings(&i, &t);
+        assert_eq!(w[0].code, "faster_than_interface");
+        assert!(w[0].message.contains("SATA 3 Gbps"), "{}", w[0].message);
+    }
 
     #[test]
     fn a_plain_direct_disk_has_no_warnings() {

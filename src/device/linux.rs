@@ -10,7 +10,7 @@
 //! a fake tree. Every sysfs value is optional: a missing, unreadable, non-UTF-8 or
 //! garbled file means "unknown", never an error.
 
-use super::{DeviceInfo, LoopInfo, Rotation, ZoneMode};
+use super::{DeviceInfo, InterfaceLimit, LoopInfo, Rotation, ZoneMode};
 use std::fs::{File, Metadata};
 use std::io::{self, Read};
 use std::os::fd::AsRawFd;
@@ -140,6 +140,8 @@ struct SysfsInfo {
     zone_mode: Option<ZoneMode>,
     /// Loop device details.
     loop_device: Option<LoopInfo>,
+    /// The link the data crosses, and its payload rate.
+    interface: Option<InterfaceLimit>,
 }
 
 impl SysfsInfo {
@@ -152,6 +154,7 @@ impl SysfsInfo {
         info.rotation = self.rotation;
         info.zone_mode = self.zone_mode;
         info.loop_device = self.loop_device;
+        info.interface = self.interface;
     }
 }
 
@@ -228,6 +231,50 @@ fn describe_sysfs(dir: &Path) -> SysfsInfo {
         rotation,
         zone_mode,
         loop_device,
+        interface: interface_limit(&dev, kind),
+    }
+}
+
+/// The interface's negotiated link, where sysfs tells it: the SATA link speed of an
+/// ATA disk (8b/10b coding: 6.0 Gbps carries 600 MB/s), or the PCIe link of an NVMe
+/// controller (speed x width, 8b/10b up to 5 GT/s, 128b/130b above).
+fn interface_limit(dev: &Path, kind: DiskKind) -> Option<InterfaceLimit> {
+    match kind {
+        DiskKind::Nvme => {
+            let pci = dev.join("device");
+            let speed = read_attr(&pci.join("current_link_speed"))?;
+            let gts: f64 = speed.split_whitespace().next()?.parse().ok()?;
+            let width: f64 = read_attr(&pci.join("current_link_width"))?.parse().ok()?;
+            let coding = if gts <= 5.0 { 0.8 } else { 128.0 / 130.0 };
+            Some(InterfaceLimit {
+                name: format!("PCIe {gts} GT/s x{width}"),
+                bytes_per_s: (gts * 1e9 * coding * width / 8.0) as u64,
+            })
+        }
+        DiskKind::ScsiDisk => {
+            // The ATA port is an ancestor of the SCSI device: .../ataN/hostM/...
+            let real = std::fs::canonicalize(dev).ok()?;
+            let port = real.ancestors().find(|a| {
+                file_name(a).is_some_and(|n| {
+                    n.strip_prefix("ata")
+                        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+                })
+            })?;
+            let speed = std::fs::read_dir(port)
+                .ok()?
+                .flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with("link"))
+                .find_map(|e| {
+                    let name = e.file_name();
+                    read_attr(&e.path().join("ata_link").join(&name).join("sata_spd"))
+                })?;
+            let gbps: f64 = speed.split_whitespace().next()?.parse().ok()?;
+            Some(InterfaceLimit {
+                name: format!("SATA {gbps} Gbps"),
+                bytes_per_s: (gbps * 1e9 * 0.8 / 8.0) as u64,
+            })
+        }
+        _ => None,
     }
 }
 
@@ -517,6 +564,16 @@ mod tests {
         assert_eq!(s.rotation, Rotation::Rpm(7200));
         assert_eq!(s.zone_mode, None);
         assert_eq!(s.loop_device, None);
+        assert_eq!(s.interface, None, "no link directory: unknown");
+        sys.file(
+            "devices/pci0000:00/0000:00:17.0/ata1/link1/ata_link/link1/sata_spd",
+            b"6.0 Gbps\n",
+        );
+        let i = sys.describe("8:0").interface.unwrap();
+        assert_eq!(
+            (i.name.as_str(), i.bytes_per_s),
+            ("SATA 6 Gbps", 600_000_000)
+        );
     }
 
     #[test]
@@ -567,6 +624,15 @@ mod tests {
         assert_eq!(s.rotation, Rotation::NonRotating);
         assert_eq!(s.zone_mode, None);
         assert_eq!(s.loop_device, None);
+        let pci = "devices/pci0000:00/0000:00:1d.0/0000:3d:00.0";
+        sys.link(&format!("{ctrl}/device"), "../..");
+        sys.file(&format!("{pci}/current_link_speed"), b"8.0 GT/s PCIe\n");
+        sys.file(&format!("{pci}/current_link_width"), b"4\n");
+        let i = sys.describe("259:0").interface.unwrap();
+        assert_eq!(
+            (i.name.as_str(), i.bytes_per_s),
+            ("PCIe 8 GT/s x4", 3_938_461_538)
+        );
     }
 
     #[test]

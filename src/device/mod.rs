@@ -90,6 +90,15 @@ pub enum IoMode {
     Simulated,
 }
 
+/// An interface's negotiated link and the most data it can carry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InterfaceLimit {
+    /// E.g. "SATA 6.0 Gbps", "PCIe 8 GT/s x4".
+    pub name: String,
+    /// Payload bytes per second (after line coding).
+    pub bytes_per_s: u64,
+}
+
 /// A loop device's backing store (Linux).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LoopInfo {
@@ -146,6 +155,10 @@ pub struct DeviceInfo {
     pub loop_device: Option<LoopInfo>,
     /// For a simulated drive: the model it simulates.
     pub simulated: Option<String>,
+    /// The interface the data crosses and its payload rate, where the system tells
+    /// it (SATA link speed, NVMe PCIe link); a faster transfer came from a cache.
+    #[serde(default)]
+    pub interface: Option<InterfaceLimit>,
     /// For a regular file: the bytes the file system has allocated to it (a sparse
     /// image has fewer than its size, and its holes are read without any disk I/O).
     #[serde(default)]
@@ -183,6 +196,7 @@ impl DeviceInfo {
             parent_disk: None,
             loop_device: None,
             simulated: None,
+            interface: None,
             allocated_bytes: None,
             in_memory: false,
             io_mode: IoMode::None,
