@@ -222,7 +222,7 @@ mod tests {
     use super::*;
     use crate::device::LoopInfo;
 
-        #[test]
+    #[test]
     fn a_transfer_faster_than_the_link_is_flagged() {
         use crate::device::InterfaceLimit;
         use crate::probe::PhaseId;

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# seekprobe side by side with fio, ioping and dd on a RAM-backed loop device.
+#
+#   sudo benches/compare.sh            # 7 alternating rounds (ROUNDS=N to change)
+#
+# On a fresh Debian/Ubuntu machine, as root: installs fio, ioping, time and python3
+# when missing, builds seekprobe in release (plain `cargo build --release`), creates a
+# file in /dev/shm, attaches it with `losetup --direct-io=on`, runs
+# benches/compare.py (alternating rounds, medians, ratios, PASS/MISS), and detaches
+# the loop device and removes the file on every exit: success, failure or Ctrl-C.
+# docs/performance.md explains the method and holds the latest table.
+#
+# Environment: ROUNDS (default 7), SIZE_MIB (loop device size, default 1024),
+# WARMUP (discarded rounds first, default 1).
+set -euo pipefail
+
+ROUNDS=${ROUNDS:-7}
+SIZE_MIB=${SIZE_MIB:-1024}
+WARMUP=${WARMUP:-1}
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+
+if [ "$(uname -s)" != Linux ]; then
+    echo "compare.sh: Linux only (loop devices, io_uring)" >&2
+    exit 1
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "compare.sh: run as root (losetup, apt-get)" >&2
+    exit 1
+fi
+
+# --- tools -----------------------------------------------------------------------
+missing=()
+command -v fio >/dev/null || missing+=(fio)
+command -v ioping >/dev/null || missing+=(ioping)
+[ -x /usr/bin/time ] || missing+=(time)
+command -v python3 >/dev/null || missing+=(python3)
+command -v losetup >/dev/null || missing+=(mount)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "compare.sh: installing ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# --- seekprobe -------------------------------------------------------------------
+echo "compare.sh: cargo build --release" >&2
+cargo build --release --quiet
+TARGET_DIR=$(cargo metadata --format-version 1 --no-deps |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+BIN="$TARGET_DIR/release/seekprobe"
+[ -x "$BIN" ] || { echo "compare.sh: $BIN not built" >&2; exit 1; }
+
+# --- the RAM-backed loop device --------------------------------------------------
+avail_mib=$(df -m --output=avail /dev/shm | tail -1 | tr -d ' ')
+if [ "$avail_mib" -lt $((SIZE_MIB + 256)) ]; then
+    echo "compare.sh: /dev/shm has ${avail_mib} MiB free, need ${SIZE_MIB} MiB + 256" >&2
+    exit 1
+fi
+IMG=$(mktemp /dev/shm/seekprobe-bench.XXXXXX)
+WORK=$(mktemp -d /tmp/seekprobe-bench.XXXXXX)  # compare.py's iolog and time files
+
+cleanup() {
+    # Every loop device backed by our file, even one attached just before a signal
+    # arrived and whose name we never saw.
+    local dev
+    for dev in $(losetup -n -O NAME -j "$IMG" 2>/dev/null); do
+        losetup -d "$dev" || echo "compare.sh: could not detach $dev" >&2
+    done
+    rm -f "$IMG"
+    rm -rf "$WORK"
+    if [ -n "$(losetup -n -O NAME -j "$IMG" 2>/dev/null)" ]; then
+        echo "compare.sh: a loop device on $IMG is still attached" >&2
+    fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Real pages (not a sparse file: reading a hole costs nothing).
+dd if=/dev/zero of="$IMG" bs=1M count="$SIZE_MIB" status=none
+LOOP=$(losetup -f --show --direct-io=on "$IMG")
+dio=$(cat "/sys/block/${LOOP#/dev/}/loop/dio" 2>/dev/null || echo 0)
+if [ "$dio" != 1 ]; then
+    echo "compare.sh: $LOOP has no direct I/O (dio=$dio): figures would include the page cache" >&2
+    exit 1
+fi
+echo "compare.sh: $LOOP on $IMG (${SIZE_MIB} MiB, direct I/O)" >&2
+
+python3 "$ROOT/benches/compare.py" --bin "$BIN" --dev "$LOOP" \
+    --rounds "$ROUNDS" --warmup "$WARMUP" --backing "$IMG (tmpfs, ${SIZE_MIB} MiB)" \
+    --tmp "$WORK"
