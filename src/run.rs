@@ -511,25 +511,19 @@ fn run_zones(
         if !record_phase_end(&mut result, run.stop, &info, "zone sample", sink)? {
             break;
         }
-        if cfg.write {
-            // The same range written (-w), then flushed outside the timing so the
-            // next sample does not pay for this one's cached writes.
-            let w = phase.as_writes(PhaseId::ZoneWrite);
-            let run = engine.run_phase(target, &w, std::time::Duration::ZERO, stop);
-            result.phases.push(run.result);
-            let flushed = target.flush().map(|_| ());
-            if !record_phase_end(&mut result, run.stop, &info, "zone write sample", sink)? {
-                break;
-            }
-            if let Err(e) = flushed {
-                let stop = Some(Stop::Failed {
-                    setup: true,
-                    offset: 0,
-                    error: e,
-                });
-                record_phase_end(&mut result, stop, &info, "flush after a zone write", sink)?;
-                break;
-            }
+        if cfg.write
+            && !write_half(
+                engine,
+                target,
+                phase,
+                PhaseId::ZoneWrite,
+                "zone write sample",
+                &mut result,
+                stop,
+                sink,
+            )?
+        {
+            break;
         }
     }
     result.zone_curve = analysis::zone_curve(&result.phases, PhaseId::Zone);
@@ -686,23 +680,19 @@ fn run_block_sweep(
         if !record_phase_end(&mut result, run.stop, &info, "block sweep", sink)? {
             break;
         }
-        if cfg.write {
-            let w = phase.as_writes(PhaseId::SweepWrite);
-            let run = engine.run_phase(target, &w, std::time::Duration::ZERO, stop);
-            result.phases.push(run.result);
-            let flushed = target.flush().map(|_| ());
-            if !record_phase_end(&mut result, run.stop, &info, "block sweep writes", sink)? {
-                break;
-            }
-            if let Err(e) = flushed {
-                let stop = Some(Stop::Failed {
-                    setup: true,
-                    offset: 0,
-                    error: e,
-                });
-                record_phase_end(&mut result, stop, &info, "flush after sweep writes", sink)?;
-                break;
-            }
+        if cfg.write
+            && !write_half(
+                engine,
+                target,
+                &phase,
+                PhaseId::SweepWrite,
+                "block sweep writes",
+                &mut result,
+                stop,
+                sink,
+            )?
+        {
+            break;
         }
         let Ok(stream) = OffsetGen::sequential(info.media_size_bytes, info.sector_size, size)
         else {
@@ -733,4 +723,44 @@ fn run_block_sweep(
         }
     }
     Ok(result)
+}
+
+/// The write half of a --zones sample or a --block-sweep size (-w): the same range
+/// written, then the drive's cache flushed outside the timing, so that the next
+/// measurement does not pay for these writes. Returns whether the test goes on.
+#[allow(clippy::too_many_arguments)]
+fn write_half(
+    engine: &mut SyncEngine,
+    target: &mut dyn Target,
+    read: &probe::Phase,
+    id: PhaseId,
+    what: &str,
+    result: &mut TestResult,
+    stop: &AtomicBool,
+    sink: &mut dyn Sink,
+) -> io::Result<bool> {
+    let info = target.info().clone();
+    let run = engine.run_phase(target, &read.as_writes(id), std::time::Duration::ZERO, stop);
+    result.phases.push(run.result);
+    let flushed = target.flush();
+    if !record_phase_end(result, run.stop, &info, what, sink)? {
+        return Ok(false);
+    }
+    match flushed {
+        Ok(_) => Ok(true),
+        Err(error) => {
+            let stop = Some(Stop::Failed {
+                setup: true,
+                offset: 0,
+                error,
+            });
+            record_phase_end(
+                result,
+                stop,
+                &info,
+                &format!("flush after the {what}"),
+                sink,
+            )
+        }
+    }
 }
