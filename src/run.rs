@@ -750,7 +750,7 @@ fn write_half(
         Ok(_) => Ok(true),
         Err(error) => {
             let stop = Some(Stop::Failed {
-                setup: true,
+                setup: false,
                 offset: 0,
                 error,
             });
