@@ -70,6 +70,12 @@ class Bench:
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
         return time.perf_counter() - t0
 
+    def sp_scan(self):
+        """--scan of the whole device in 1 MiB blocks: its read rate, MiB/s."""
+        out = run([self.bin, "--scan", "--json", "--quiet", self.dev]).stdout
+        scan = json.loads(out)["disks"][0]["tests"][0]["scan"]
+        return scan["bytes_read"] / (1 << 20) / (scan["elapsed_ns"] / 1e9)
+
     def sp_i(self, *args, rss=False):
         """-i: {op_bytes: (ops, elapsed_ns, mean_ns)}, and the peak RSS in KiB."""
         cmd = [self.bin, "-i", *args, "--json", "--quiet", self.dev]
@@ -178,6 +184,11 @@ class Bench:
         # per-I/O latency instead, which leaves out fio's own time between I/Os.
         return 1024 / (r["lat_ns"]["mean"] / 1e9)
 
+    def fio_scan(self):
+        """Queued sequential 1 MiB reads of the whole device, MiB/s."""
+        r = self.fio("--ioengine=io_uring", "--iodepth=16", "--rw=read", "--bs=1M")
+        return r["bw_bytes"] / (1 << 20)
+
     def fio_qd1(self):
         r = self.fio("--ioengine=io_uring", "--iodepth=1", "--rw=randread", "--bs=512",
                      "--runtime=1", "--time_based", "--randrepeat=0")
@@ -264,6 +275,9 @@ def groups(b):
             ("fio psync", b.fio_seq1m, 0.98),
             ("dd iflag=direct", b.dd_1m, None),
         ], "higher", 1 / 1024, REPS),
+        ("5", "surface scan, 1 MiB blocks, whole device (--scan)", "MiB/s", b.sp_scan, [
+            ("fio io_uring QD16 seq read", b.fio_scan, 0.95),
+        ], "higher", 1.0, 1),
     ], qd128
 
 
