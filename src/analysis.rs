@@ -152,12 +152,24 @@ pub fn revolution_from_spread(latencies_ns: &[u64]) -> Option<f64> {
     let mut v = latencies_ns.to_vec();
     v.sort_unstable();
     let q = |p: f64| v[((p * (v.len() - 1) as f64).round() as usize).min(v.len() - 1)] as f64;
-    let rev = (q(0.99) - q(0.01)) / 0.98;
-    (2e6..60e6).contains(&rev).then_some(rev)
+    let (lo, hi) = (q(0.01), q(0.99));
+    let rev = (hi - lo) / 0.98;
+    // A uniform wait puts the quartiles a quarter of the way in from each end and
+    // the median in the middle; a tail of slow requests (an SSD's) does not.
+    let at = |p: f64| (q(p) - lo) / (hi - lo).max(1.0);
+    let uniform = (0.15..0.35).contains(&at(0.25))
+        && (0.4..0.6).contains(&at(0.5))
+        && (0.65..0.85).contains(&at(0.75));
+    (uniform && (2e6..60e6).contains(&rev)).then_some(rev)
 }
 
-/// Analyse the seek samples of a device that reports `reported_rpm`.
-pub fn seek_analysis(s: &SeekSamples, reported_rpm: Option<u32>) -> SeekAnalysis {
+/// Analyse the seek samples of a device that reports `reported_rpm`; a device that
+/// reports it does not rotate gets no rotation estimate.
+pub fn seek_analysis(
+    s: &SeekSamples,
+    reported_rpm: Option<u32>,
+    non_rotating: bool,
+) -> SeekAnalysis {
     let mut bins: Vec<SeekBin> = Vec::new();
     if let Some(&dmin) = s.distances_sectors.iter().min() {
         let mut lo = dmin.max(1);
@@ -181,14 +193,19 @@ pub fn seek_analysis(s: &SeekSamples, reported_rpm: Option<u32>) -> SeekAnalysis
             lo = hi;
         }
     }
-    let revolution_ns = revolution_from_spread(&s.rotation_latencies_ns);
+    let revolution_ns = if non_rotating {
+        None
+    } else {
+        revolution_from_spread(&s.rotation_latencies_ns)
+    };
     let measured_rpm = revolution_ns.map(|r| 60e9 / r);
     let rpm_disagrees = match (measured_rpm, reported_rpm) {
         (Some(m), Some(r)) if r > 0 => (m / f64::from(r) - 1.0).abs() > 0.03,
         _ => false,
     };
     let half = revolution_ns.map(|r| r / 2.0);
-    let seek_of = |b: &SeekBin| half.map(|h| b.summary.mean_ns - h);
+    // Mean access minus the mean rotational wait; never below zero (noise).
+    let seek_of = |b: &SeekBin| half.map(|h| b.summary.mean_ns - h).filter(|&s| s > 0.0);
     let third = s.sectors / 3;
     let average = bins
         .iter()
@@ -234,7 +251,7 @@ mod tests {
             rotation_latencies_ns: (0..1000).map(|i| 2_000_000 + i * 11_111).collect(),
             sectors: 1 << 31,
         };
-        let a = seek_analysis(&s, Some(7200));
+        let a = seek_analysis(&s, Some(7200), false);
         assert_eq!(a.bins.len(), 4);
         assert_eq!(a.bins[0].summary.count, 2);
         let rpm = a.measured_rpm.unwrap();

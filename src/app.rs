@@ -105,7 +105,7 @@ impl Sink for LiveText<'_> {
         };
         write!(
             self.err,
-            "seekprobe: the write test will overwrite random blocks of {} ({} bytes, {}{model}).{forced} Type yes to go on: ",
+            "seekprobe: the write tests will destroy data on {} ({} bytes, {}{model}): -S overwrites random blocks, --zones and --block-sweep with -w whole ranges from the start.{forced} Type yes to go on: ",
             info.path,
             info.media_size_bytes,
             humanize(info.media_size_bytes)

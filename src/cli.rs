@@ -126,7 +126,7 @@ pub struct Args {
 
     /// The transfer rate at N evenly spaced positions over the whole device (a zone
     /// curve; N defaults to 100)
-    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "100")]
+    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "100")]
     pub zones: Option<u32>,
 
     /// Bytes read at each position of --zones (reduced on small devices)

@@ -149,8 +149,25 @@ pub enum ConfigError {
     #[error("--queue-depth {0}: expected 1 to 4096")]
     BadQueueDepth(u32),
     /// Confirmation cannot be asked for several disks at once.
-    #[error("--parallel with -S needs --yes: the confirmation is asked one disk at a time")]
+    #[error(
+        "--parallel with a write test needs --yes: the confirmation is asked one disk at a time"
+    )]
     ParallelWrites,
+    /// A count so large that its plan would not fit in memory.
+    #[error("{0}: at most {1}")]
+    TooMany(&'static str, u64),
+    /// --end not after --start.
+    #[error("--end {1} is not after --start {0}")]
+    BadRange(u64, u64),
+    /// --plot without a test that has something to draw.
+    #[error("--plot draws the results of --zones, --seek-profile and --scan: add one of them")]
+    NothingToPlot,
+    /// A --block-size beyond what a read may be.
+    #[error("--block-size {0}: at most 64M")]
+    BadBlockSize(u64),
+    /// A bad --slow-ms.
+    #[error("--slow-ms {0}: expected a number of milliseconds above 0")]
+    BadSlowMs(String),
 }
 
 impl Config {
@@ -196,7 +213,26 @@ impl Config {
                 "--preserve (which -S alone supports; --zones and --block-sweep with -w overwrite their ranges)",
             ));
         }
-        if a.parallel && a.sync_write && !a.yes {
+        if a.zones.is_some_and(|z| z > MAX_ZONES) {
+            return Err(ConfigError::TooMany("--zones", MAX_ZONES as u64));
+        }
+        if a.seek_samples > MAX_SEEK_SAMPLES {
+            return Err(ConfigError::TooMany(
+                "--seek-samples",
+                u64::from(MAX_SEEK_SAMPLES),
+            ));
+        }
+        if let (Some(s), Some(e)) = (a.start, a.end)
+            && e <= s
+        {
+            return Err(ConfigError::BadRange(s, e));
+        }
+        let plotted = a.zones.is_some() || a.seek_profile || a.scan;
+        if a.plot.is_some() && !plotted {
+            return Err(ConfigError::NothingToPlot);
+        }
+        let writes = a.write && (a.sync_write || a.zones.is_some() || a.block_sweep);
+        if a.parallel && writes && !a.yes {
             return Err(ConfigError::ParallelWrites);
         }
         let mut tests = Vec::new();
@@ -240,13 +276,10 @@ impl Config {
             }));
         }
         if a.block_size > 64 << 20 {
-            return Err(ConfigError::BadSeconds(
-                "--block-size",
-                "more than 64M".into(),
-            ));
+            return Err(ConfigError::BadBlockSize(a.block_size));
         }
         if !(a.slow_ms.is_finite() && a.slow_ms > 0.0) {
-            return Err(ConfigError::BadSeconds("--slow-ms", a.slow_ms.to_string()));
+            return Err(ConfigError::BadSlowMs(a.slow_ms.to_string()));
         }
         let mode = if a.physical_path {
             Mode::PhysicalPath
@@ -290,6 +323,11 @@ impl Config {
         })
     }
 }
+
+/// The most --zones samples (each is a planned phase).
+pub const MAX_ZONES: u32 = 100_000;
+/// The most --seek-samples (each is a planned pair of reads).
+pub const MAX_SEEK_SAMPLES: u32 = 1_000_000;
 
 /// A seed for runs that name none: the time and the process id, mixed.
 fn random_seed() -> u64 {

@@ -126,7 +126,11 @@ pub fn probe_disk(
                 .iter()
                 .filter(|p| p.histogram.is_some())
                 .map(PhaseResult::bytes_done)
-                .sum();
+                .sum::<u64>()
+                + result
+                    .scan
+                    .as_ref()
+                    .map_or(0, |s| s.bytes_read + s.error_blocks * s.block_bytes);
             let own = target.own_io_bytes() - before.1 + queued;
             let device = (r1 - r0) + (w1 - w0);
             notes.extend(validity::other_io(&info, test, device, own));
@@ -588,7 +592,8 @@ fn run_seek_profile(
         crate::device::Rotation::Rpm(r) => Some(r),
         _ => None,
     };
-    result.seek_analysis = Some(analysis::seek_analysis(&samples, reported));
+    let non_rotating = info.rotation == crate::device::Rotation::NonRotating;
+    result.seek_analysis = Some(analysis::seek_analysis(&samples, reported, non_rotating));
     result.seek_samples = Some(samples);
     record_end_quiet(&mut result, stopped, &info, "seek profile", sink)?;
     Ok(result)

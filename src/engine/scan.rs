@@ -55,8 +55,8 @@ type Block = (u64, u64, u64, u64, bool);
 /// the bytes done after every block, in order (for progress). Stops only for Ctrl-C.
 ///
 /// A real device is read [`SCAN_DEPTH`] blocks deep by a few threads (each block's
-/// latency is its own read's time, queueing included); a simulated one in order,
-/// one block at a time. Failed blocks are re-read sector by sector after the pass
+/// time is its service time: from the previous completion, or its own submission if
+/// later, to its completion); a simulated one in order, one block at a time. Failed blocks are re-read sector by sector after the pass
 /// (untimed) to list the exact unreadable sectors.
 pub fn run_scan(
     target: &mut dyn Target,
@@ -113,8 +113,11 @@ pub fn run_scan(
     });
     // Which sectors of the failed blocks: read them one by one (untimed).
     let mut buf = AlignedBuf::new(ss as usize);
-    for (offset, len) in failed {
+    'failed: for (offset, len) in failed {
         for s in (offset..offset + len).step_by(ss as usize) {
+            if stop.load(Ordering::Relaxed) {
+                break 'failed;
+            }
             if target.read_at(&mut buf, s).is_err() {
                 push_sectors(&mut r.unreadable, s / ss, 1);
             }
@@ -157,7 +160,8 @@ fn threaded_pass(
 ) -> u64 {
     let next = AtomicU64::new(0);
     let total = range.count();
-    let (tx, rx) = mpsc::channel::<Block>();
+    // (index, offset, length, start, end, ok)
+    let (tx, rx) = mpsc::channel::<(u64, u64, u64, u64, u64, bool)>();
     std::thread::scope(|scope| {
         for _ in 0..SCAN_DEPTH.min(total as usize).max(1) {
             let tx = tx.clone();
@@ -175,19 +179,25 @@ fn threaded_pass(
                     let len = range.block.min(range.end - offset);
                     let t0 = clock.now_ns();
                     let ok = read_exact_at(fd, &mut buf[..len as usize], offset).is_ok();
-                    let ns = clock.now_ns() - t0;
-                    if tx.send((i, offset, len, ns, ok)).is_err() {
+                    let t1 = clock.now_ns();
+                    if tx.send((i, offset, len, t0, t1, ok)).is_err() {
                         break;
                     }
                 }
             });
         }
         drop(tx);
-        // Record in block order: hold early arrivals until their turn.
+        // A block's time is its service time: from when the device could start on it
+        // (its submission, or the previous completion if later) to its completion,
+        // so that waiting behind the other reads in flight is not counted as its
+        // own. Then record in block order: hold early arrivals until their turn.
         let mut pending = BTreeMap::new();
         let mut expected = 0;
-        for block in rx {
-            pending.insert(block.0, block);
+        let mut last_done = 0;
+        for (i, offset, len, t0, t1, ok) in rx {
+            let ns = t1.saturating_sub(t0.max(last_done));
+            last_done = last_done.max(t1);
+            pending.insert(i, (i, offset, len, ns, ok));
             while let Some(b) = pending.remove(&expected) {
                 record(b);
                 expected += 1;

@@ -156,7 +156,7 @@ pub fn seek_profile(t: &TestResult, sector_size: u32) -> String {
         (None, _) => {
             let _ = writeln!(
                 s,
-                "\tmeasured rotation rate: none (latencies do not spread over a revolution: not a rotating disk)"
+                "\tmeasured rotation rate: none (the device says it does not rotate, or its latencies do not spread evenly over a revolution)"
             );
         }
     }

@@ -24,7 +24,7 @@ fn test_of(v: &serde_json::Value) -> &serde_json::Value {
 #[test]
 fn the_zone_curve_follows_the_model_within_two_percent_everywhere() {
     for spec in ["sim:hdd", "sim:hdd5400?seed=3"] {
-        let (code, v, err) = json_of(&["--zones", "50", "--zone-size", "32M", spec]);
+        let (code, v, err) = json_of(&["--zones=50", "--zone-size", "32M", spec]);
         assert_eq!(code, 0, "{err}");
         let sim = SimTarget::open(spec).unwrap();
         let points = test_of(&v)["zone_curve"]["points"]
@@ -194,8 +194,7 @@ fn the_new_tests_render_again_from_json_and_run_on_files() {
     let json = dir.path().join("run.json");
     let out = seekprobe()
         .args([
-            "--zones",
-            "10",
+            "--zones=10",
             "--seek-profile",
             "--seek-samples",
             "100",
@@ -249,7 +248,9 @@ fn the_new_tests_render_again_from_json_and_run_on_files() {
         .arg("sim:ssd")
         .assert()
         .code(1)
-        .stderr(predicates::str::contains("nothing to plot"));
+        .stderr(predicates::str::contains(
+            "--plot draws the results of --zones",
+        ));
 }
 
 #[test]
@@ -290,7 +291,7 @@ fn the_block_sweep_reads_and_with_w_writes_by_request_size() {
     );
     assert_eq!(std::fs::metadata(&img).unwrap().len(), 16 << 20);
     // --zones with -w adds the write curve; --preserve is -S's alone.
-    let (code, v, err) = json_of(&["--zones", "8", "-w", "--yes", "sim:hdd?size=64G"]);
+    let (code, v, err) = json_of(&["--zones=8", "-w", "--yes", "sim:hdd?size=64G"]);
     assert_eq!(code, 0, "{err}");
     assert!(
         test_of(&v)["write_curve"]["points"]
@@ -300,7 +301,7 @@ fn the_block_sweep_reads_and_with_w_writes_by_request_size() {
             == 8
     );
     seekprobe()
-        .args(["--zones", "8", "-w", "--yes", "--preserve", "sim:hdd"])
+        .args(["--zones=8", "-w", "--yes", "--preserve", "sim:hdd"])
         .assert()
         .code(1)
         .stderr(predicates::str::contains(

@@ -91,11 +91,32 @@ fn option_values_are_checked_before_any_disk_is_touched() {
     for (args, msg) in [
         (
             &["-Sw", "--parallel", "x", "y"][..],
-            "--parallel with -S needs --yes",
+            "--parallel with a write test needs --yes",
         ),
         (
             &["-i", "--queue-depth", "4097", "x"],
             "--queue-depth 4097: expected 1 to 4096",
+        ),
+        (&["--zones=200000", "x"], "--zones: at most 100000"),
+        (
+            &["--seek-profile", "--seek-samples", "4000000000", "x"],
+            "--seek-samples: at most 1000000",
+        ),
+        (
+            &["-t", "--plot", "x.svg", "x"],
+            "--plot draws the results of --zones",
+        ),
+        (
+            &["--scan", "--block-size", "1G", "x"],
+            "--block-size 1073741824: at most 64M",
+        ),
+        (
+            &["--scan", "--slow-ms", "0", "x"],
+            "--slow-ms 0: expected a number of milliseconds",
+        ),
+        (
+            &["--zones=2", "-w", "--parallel", "x", "y"],
+            "--parallel with a write test needs --yes",
         ),
         (
             &["-t", "--baseline", "/nonexistent.json", "sim:hdd"],
