@@ -10,7 +10,7 @@ use crate::probe::TestKind;
 use crate::progress::Progress;
 use crate::report::humanize::humanize;
 use crate::report::{self, Format, diskinfo, json};
-use crate::results::{DiskResult, Outcome, Run, SCHEMA_VERSION, TestResult, Warning};
+use crate::results::{DiskResult, Run, SCHEMA_VERSION, TestResult, Warning};
 use crate::run::{Flow, Sink, probe_disk};
 use crate::safety::Found;
 use clap::Parser;
@@ -135,7 +135,7 @@ impl Sink for LiveText<'_> {
 
     fn test_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
         self.progress.done();
-        if self.text && test.outcome == Outcome::Complete {
+        if self.text && diskinfo::end_printed(test) {
             self.print(&diskinfo::test_end(test, info))?;
         }
         Ok(())

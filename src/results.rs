@@ -254,6 +254,6 @@ pub struct ScanResult {
     /// Runs of slow blocks.
     pub slow: Vec<SlowRange>,
     /// The scan map: the slowest latency in each of up to 1000 equal runs of blocks
-    /// (`u64::MAX` where a block failed).
+    /// (`u64::MAX` where a block failed, 0 where none was read).
     pub map_ns: Vec<u64>,
 }

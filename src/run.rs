@@ -99,7 +99,15 @@ pub fn probe_disk(
     }
     let mut engine = SyncEngine::new(MIB as usize);
     let mut notes = Vec::new();
-    for (i, &test) in cfg.tests.iter().enumerate() {
+    let mut failed: Option<TestKind> = None;
+    for &test in &cfg.tests {
+        if let Some(f) = failed
+            && test != TestKind::Scan
+        {
+            let why = format!("the {} test did not complete", f.name());
+            disk.tests.push(skipped(test, cfg, why));
+            continue;
+        }
         let before = (target.device_io_bytes(), target.own_io_bytes());
         let result = match test {
             TestKind::CommandOverhead | TestKind::SeekTransfer => {
@@ -113,7 +121,9 @@ pub fn probe_disk(
                 run_seek_profile(&mut engine, target.as_mut(), cfg, stop, sink)?
             }
             TestKind::Scan => run_scan_test(target.as_mut(), cfg, stop, sink)?,
-            TestKind::BlockSweep => run_block_sweep(&mut engine, target.as_mut(), cfg, stop, sink)?,
+            TestKind::BlockSweep => {
+                run_block_sweep(&mut engine, target.as_mut(), cfg, stop, sink, &mut notes)?
+            }
             TestKind::SyncWrite => run_sync_write(target.as_mut(), cfg, stop, sink, &mut notes)?,
         };
         notes.extend(validity::test_warnings(&info, &result));
@@ -147,14 +157,9 @@ pub fn probe_disk(
             Outcome::Interrupted => return Ok((disk, Flow::Interrupted)),
             // Too small for this test: the others may still fit.
             Outcome::Skipped(_) => {}
-            Outcome::Failed(_) => {
-                // diskinfo would stop here; the remaining tests are skipped, not lost.
-                for &rest in &cfg.tests[i + 1..] {
-                    let why = format!("the {} test did not complete", test.name());
-                    disk.tests.push(skipped(rest, cfg, why));
-                }
-                break;
-            }
+            // diskinfo would stop here; the remaining tests are skipped, not lost,
+            // except a surface scan, whose job is to map what cannot be read.
+            Outcome::Failed(_) => failed = failed.or(Some(test)),
         }
     }
     Ok((disk, Flow::Continue))
@@ -435,36 +440,20 @@ fn run_random_reads(
             &params,
             stop,
         );
-        if let Some(note) = &run.note
-            && !notes.iter().any(|w| w.code == "queued_engine")
-        {
-            notes.push(validity::engine_note(&info, note));
-        }
         result.engine = run.engine.clone();
         let first = OffsetGen::new(seed, info.media_size_bytes, info.sector_size, size)
             .map_or(0, |g| g.offset(0));
-        result.phases.push(PhaseResult {
-            id: PhaseId::RandomRead,
-            ops_planned: run.completed,
-            op_bytes: size,
-            first_offset_bytes: first,
-            elapsed_ns: run.elapsed_ns,
-            latencies_ns: Vec::new(),
-            summary: run.latency.summary(),
-            histogram: Some(run.latency),
-            queue_depth: Some(cfg.queue_depth),
-            seed: Some(seed),
-            stopped_early: run.stop.is_some(),
-        });
-        // A run that could not start is reported like any failed request.
-        let stopped = run.stop.map(|s| match s {
-            Stop::Failed { offset, error, .. } => Stop::Failed {
-                setup: false,
-                offset,
-                error,
-            },
-            other => other,
-        });
+        let (phase, stopped) = queued_phase(
+            PhaseId::RandomRead,
+            run,
+            size,
+            first,
+            Some(seed),
+            cfg,
+            &info,
+            notes,
+        );
+        result.phases.push(phase);
         if !record_phase_end(
             &mut result,
             stopped,
@@ -659,9 +648,10 @@ fn run_block_sweep(
     cfg: &Config,
     stop: &AtomicBool,
     sink: &mut dyn Sink,
+    notes: &mut Vec<Warning>,
 ) -> io::Result<TestResult> {
     let info = target.info().clone();
-    let mut result = new_test(TestKind::BlockSweep, cfg, "sync+queued");
+    let mut result = new_test(TestKind::BlockSweep, cfg, "sync");
     let sizes = sweep::sizes(info.media_size_bytes, info.sector_size);
     if sizes.is_empty() {
         let why = "smaller than the smallest request (4 KiB)".to_string();
@@ -699,9 +689,9 @@ fn run_block_sweep(
         {
             break;
         }
-        let Ok(stream) = OffsetGen::sequential(info.media_size_bytes, info.sector_size, size)
-        else {
-            continue;
+        let stream = match OffsetGen::sequential(info.media_size_bytes, info.sector_size, size) {
+            Ok(s) => s,
+            Err(e) => return too_small(result, &info, TestKind::BlockSweep, e.0, sink),
         };
         let params = QueuedParams {
             len: size,
@@ -710,20 +700,11 @@ fn run_block_sweep(
             seed: 0,
         };
         let run = queued::run_stream(target, stream, &params, stop);
-        result.phases.push(PhaseResult {
-            id: PhaseId::SweepQueued,
-            ops_planned: run.completed,
-            op_bytes: size,
-            first_offset_bytes: 0,
-            elapsed_ns: run.elapsed_ns,
-            latencies_ns: Vec::new(),
-            summary: run.latency.summary(),
-            histogram: Some(run.latency),
-            queue_depth: Some(cfg.queue_depth),
-            seed: None,
-            stopped_early: run.stop.is_some(),
-        });
-        if !record_phase_end(&mut result, run.stop, &info, "block sweep (queued)", sink)? {
+        result.engine = format!("sync+{}", run.engine);
+        let (phase, stopped) =
+            queued_phase(PhaseId::SweepQueued, run, size, 0, None, cfg, &info, notes);
+        result.phases.push(phase);
+        if !record_phase_end(&mut result, stopped, &info, "block sweep (queued)", sink)? {
             break;
         }
     }
@@ -768,4 +749,47 @@ fn write_half(
             )
         }
     }
+}
+
+/// The result of a queued run as a phase, and how it stopped (a run that could not
+/// start is reported like any failed request); the engine's note, if any, becomes a
+/// warning once.
+#[allow(clippy::too_many_arguments)]
+fn queued_phase(
+    id: PhaseId,
+    run: queued::QueuedRun,
+    op_bytes: u32,
+    first_offset_bytes: u64,
+    seed: Option<u64>,
+    cfg: &Config,
+    info: &DeviceInfo,
+    notes: &mut Vec<Warning>,
+) -> (PhaseResult, Option<Stop>) {
+    if let Some(note) = &run.note
+        && !notes.iter().any(|w| w.code == "queued_engine")
+    {
+        notes.push(validity::engine_note(info, note));
+    }
+    let phase = PhaseResult {
+        id,
+        ops_planned: run.completed,
+        op_bytes,
+        first_offset_bytes,
+        elapsed_ns: run.elapsed_ns,
+        latencies_ns: Vec::new(),
+        summary: run.latency.summary(),
+        histogram: Some(run.latency),
+        queue_depth: Some(cfg.queue_depth),
+        seed,
+        stopped_early: run.stop.is_some(),
+    };
+    let stopped = run.stop.map(|s| match s {
+        Stop::Failed { offset, error, .. } => Stop::Failed {
+            setup: false,
+            offset,
+            error,
+        },
+        other => other,
+    });
+    (phase, stopped)
 }

@@ -1,5 +1,6 @@
 //! The text of seekprobe's own tests (beyond diskinfo): the zone curve, the seek
-//! profile and the surface scan, each a block ending with a blank line.
+//! profile, the surface scan and the block sweep, each a block ending with a blank
+//! line.
 
 use super::chart::curve;
 use crate::probe::scan::BUCKET_LIMITS_MS;
@@ -191,7 +192,7 @@ pub fn seek_profile(t: &TestResult, sector_size: u32) -> String {
 }
 
 /// The block of a `--scan` test.
-pub fn scan(t: &TestResult, sector_size: u32) -> String {
+pub fn scan(t: &TestResult) -> String {
     let Some(r) = &t.scan else {
         return String::new();
     };
@@ -246,6 +247,7 @@ pub fn scan(t: &TestResult, sector_size: u32) -> String {
             .map_ns
             .iter()
             .map(|&ns| match ns {
+                0 => ' ', // not read (an interrupted scan)
                 u64::MAX => 'E',
                 n if n < 10_000_000 => '.',
                 n if n < 50_000_000 => 'o',
@@ -257,7 +259,13 @@ pub fn scan(t: &TestResult, sector_size: u32) -> String {
             let _ = writeln!(s, "\t{}", row.iter().collect::<String>());
         }
     }
-    let _ = sector_size;
+    if t.outcome == crate::results::Outcome::Interrupted {
+        let _ = writeln!(
+            s,
+            "\tinterrupted at byte {}: resume with --start {}",
+            r.end_bytes, r.end_bytes
+        );
+    }
     s.push('\n');
     s
 }

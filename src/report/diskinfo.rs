@@ -106,7 +106,14 @@ pub fn test_start(test: TestKind) -> &'static str {
     }
 }
 
-/// What a test prints after its last phase (only when it completed): diskinfo ends
+/// Whether a test's end is printed: when it completed, and for an interrupted scan,
+/// whose partial map says where to resume.
+pub fn end_printed(test: &TestResult) -> bool {
+    test.outcome == Outcome::Complete
+        || (test.test == TestKind::Scan && test.outcome == Outcome::Interrupted)
+}
+
+/// What a test prints after its last phase (see [`end_printed`]): diskinfo ends
 /// every block with a blank line but the -S one; seekprobe's own tests print their
 /// whole block here.
 pub fn test_end(test: &TestResult, info: &DeviceInfo) -> String {
@@ -114,7 +121,7 @@ pub fn test_end(test: &TestResult, info: &DeviceInfo) -> String {
         TestKind::SyncWrite => String::new(),
         TestKind::Zones => beyond::zones(test, info.media_size_bytes),
         TestKind::SeekProfile => beyond::seek_profile(test, info.sector_size),
-        TestKind::Scan => beyond::scan(test, info.sector_size),
+        TestKind::Scan => beyond::scan(test),
         TestKind::BlockSweep => beyond::sweep(test),
         _ => "\n".into(),
     }
@@ -267,7 +274,7 @@ pub fn render_test(test: &TestResult, info: &DeviceInfo) -> String {
             s.push_str(&phase_line(test, i, sector_size));
         }
     }
-    if test.outcome == Outcome::Complete {
+    if end_printed(test) {
         s.push_str(&test_end(test, info));
     }
     s

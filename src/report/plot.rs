@@ -135,6 +135,7 @@ fn draw_scan<'a>(area: &Area<'a>, d: &DiskResult) -> DrawResult<'a> {
         .build_cartesian_2d(0..per_row, 0..rows)?;
     chart.configure_mesh().disable_mesh().draw()?;
     let color = |ns: u64| match ns {
+        0 => RGBColor(220, 220, 220), // not read
         u64::MAX => BLACK,
         n if n < 10_000_000 => RGBColor(60, 170, 60),
         n if n < 50_000_000 => RGBColor(230, 200, 40),

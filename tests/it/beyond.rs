@@ -308,3 +308,39 @@ fn the_block_sweep_reads_and_with_w_writes_by_request_size() {
             "--preserve (which -S alone supports",
         ));
 }
+
+#[test]
+fn a_failing_test_does_not_stop_the_scan_and_an_interrupted_scan_says_where_to_resume() {
+    // One bad sector in the first zone sample fails --zones; --scan still maps it.
+    let (code, v, _) = json_of(&[
+        "--zones=4",
+        "--seek-profile",
+        "--scan",
+        "sim:hdd?size=4G&bad=100-108",
+    ]);
+    assert_eq!(code, 1);
+    let tests = v["disks"][0]["tests"].as_array().unwrap();
+    assert!(tests[0]["outcome"]["failed"].is_string());
+    assert!(tests[1]["outcome"]["skipped"].is_string());
+    assert_eq!(tests[2]["scan"]["unreadable"][0]["first_sector"], 100);
+    // Ctrl-C in a long scan: the partial block is printed with the offset to resume at.
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        .args(["--scan", "--block-size", "4K", "--quiet", "sim:hdd"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("\tinterrupted at byte ") && text.contains(": resume with --start "),
+        "{text}"
+    );
+}
