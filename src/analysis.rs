@@ -18,8 +18,8 @@ pub struct ZonePoint {
     pub mean_read_ns: f64,
 }
 
-/// A step between recording zones: the rate changes by more than
-/// [`STEP_THRESHOLD`] between neighbouring samples.
+/// A step between recording zones: the rate, smoothed by a median of three samples,
+/// changes by more than [`STEP_THRESHOLD`] between neighbouring samples.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ZoneStep {
     /// Where the later sample starts.
@@ -68,13 +68,23 @@ pub fn zone_curve(phases: &[PhaseResult], id: PhaseId) -> Option<ZoneCurve> {
     let max = rates.clone().fold(f64::MIN, f64::max);
     let min = rates.clone().fold(f64::MAX, f64::min);
     let mean = rates.sum::<f64>() / points.len() as f64;
-    let steps = points
-        .windows(2)
-        .filter(|w| (w[1].rate_bytes_per_s / w[0].rate_bytes_per_s - 1.0).abs() > STEP_THRESHOLD)
-        .map(|w| ZoneStep {
-            offset_bytes: w[1].offset_bytes,
-            from_bytes_per_s: w[0].rate_bytes_per_s,
-            to_bytes_per_s: w[1].rate_bytes_per_s,
+    // Steps are looked for on the curve smoothed by a median of three, so that one
+    // odd sample (a slow region, a hiccup) is not taken for two zone boundaries.
+    let smooth: Vec<f64> = (0..points.len())
+        .map(|i| {
+            let lo = i.saturating_sub(1);
+            let hi = (i + 2).min(points.len());
+            let mut w: Vec<f64> = points[lo..hi].iter().map(|p| p.rate_bytes_per_s).collect();
+            w.sort_by(f64::total_cmp);
+            w[w.len() / 2]
+        })
+        .collect();
+    let steps = (1..points.len())
+        .filter(|&i| (smooth[i] / smooth[i - 1] - 1.0).abs() > STEP_THRESHOLD)
+        .map(|i| ZoneStep {
+            offset_bytes: points[i].offset_bytes,
+            from_bytes_per_s: smooth[i - 1],
+            to_bytes_per_s: smooth[i],
         })
         .collect();
     Some(ZoneCurve {
@@ -227,6 +237,39 @@ pub fn seek_analysis(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn zone(offset: u64, rate: f64) -> PhaseResult {
+        PhaseResult {
+            id: PhaseId::Zone,
+            ops_planned: 1,
+            op_bytes: 1 << 20,
+            first_offset_bytes: offset,
+            elapsed_ns: ((1u64 << 20) as f64 / rate * 1e9) as u64,
+            latencies_ns: vec![1],
+            histogram: None,
+            queue_depth: None,
+            seed: None,
+            summary: None,
+            stopped_early: false,
+        }
+    }
+
+    #[test]
+    fn a_staircase_has_steps_and_one_odd_sample_is_not_one() {
+        let rates = [
+            200.0, 200.0, 200.0, 180.0, 180.0, 180.0, 100.0, 180.0, 160.0, 160.0,
+        ];
+        let phases: Vec<PhaseResult> = rates
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| zone(i as u64, r * 1e6))
+            .collect();
+        let c = zone_curve(&phases, PhaseId::Zone).unwrap();
+        let at: Vec<u64> = c.steps.iter().map(|s| s.offset_bytes).collect();
+        // The dip is no step; the step to 160 is found (one sample early beside the dip).
+        assert_eq!(at, [3, 7], "{:?}", c.steps);
+        assert!((c.outer_inner_ratio - 1.25).abs() < 1e-3);
+    }
 
     #[test]
     fn a_uniform_rotational_wait_gives_the_revolution() {
