@@ -849,15 +849,26 @@ fn flash_params(preset: Preset) -> FlashParams {
 struct Flash {
     p: FlashParams,
     dirty_bytes: u64,
+    /// When the shared transfer path (the interface) is next free, in ns: requests
+    /// overlap their latencies, but their transfers share the bandwidth.
+    bus_free: f64,
 }
 
 impl Flash {
-    fn read_ns(&self, len: u64, rng: &mut SplitMix64) -> f64 {
-        self.p.read_us * US * rng.jitter(self.p.jitter) + len as f64 * 1e9 / self.p.read_rate
-    }
-    fn write_ns(&mut self, len: u64, rng: &mut SplitMix64) -> f64 {
-        self.dirty_bytes += len;
-        self.p.write_us * US * rng.jitter(self.p.jitter) + len as f64 * 1e9 / self.p.write_rate
+    /// An access starting at `start` (ns): its latency, then its transfer once the
+    /// shared bandwidth is free. Returns its duration.
+    fn access_ns(&mut self, kind: Kind, start: f64, len: u64, rng: &mut SplitMix64) -> f64 {
+        let (us, rate) = match kind {
+            Kind::Read => (self.p.read_us, self.p.read_rate),
+            Kind::Write => {
+                self.dirty_bytes += len;
+                (self.p.write_us, self.p.write_rate)
+            }
+        };
+        let ready = start + us * US * rng.jitter(self.p.jitter);
+        let done = ready.max(self.bus_free) + len as f64 * 1e9 / rate;
+        self.bus_free = done;
+        done - start
     }
     fn flush_ns(&mut self, lying: bool, rng: &mut SplitMix64) -> f64 {
         let cmd = 2.0 * US * rng.jitter(self.p.jitter);
@@ -995,7 +1006,11 @@ impl SimTarget {
                 "Simulated SATA SSD".to_string()
             });
             info.ident = Some(format!("SIM{}{serial:05X}", if nvme { "N" } else { "S" }));
-            Model::Flash(Flash { p, dirty_bytes: 0 })
+                        Model::Flash(Flash {
+                p,
+                dirty_bytes: 0,
+                bus_free: 0.0,
+            })
         };
         let mut t = SimTarget {
             info,
@@ -1191,10 +1206,7 @@ impl SimTarget {
                 done - start
             }
             Model::Flash(f) => {
-                let mut d = match kind {
-                    Kind::Read => f.read_ns(len, rng),
-                    Kind::Write => f.write_ns(len, rng),
-                };
+                                let mut d = f.access_ns(kind, start, len, rng);
                 d += extra;
                 if is_bad {
                     d += f.p.error_ms * MS;
