@@ -664,7 +664,8 @@ fn run_block_sweep(
             sizes.len(),
             &format!("{size} bytes"),
         );
-        let phase = sweep::sync_phase(info.media_size_bytes, info.sector_size, size);
+        let start = sweep::region(info.media_size_bytes, info.sector_size, i);
+        let phase = sweep::sync_phase(info.media_size_bytes, info.sector_size, size, start);
         let settle = if i == 0 {
             cfg.settle
         } else {
@@ -689,10 +690,13 @@ fn run_block_sweep(
         {
             break;
         }
-        let stream = match OffsetGen::sequential(info.media_size_bytes, info.sector_size, size) {
-            Ok(s) => s,
-            Err(e) => return too_small(result, &info, TestKind::BlockSweep, e.0, sink),
-        };
+        let queued_from = sweep::queued_start(info.media_size_bytes, info.sector_size, size, start);
+        let stream =
+            match OffsetGen::sequential(info.media_size_bytes, info.sector_size, size, queued_from)
+            {
+                Ok(s) => s,
+                Err(e) => return too_small(result, &info, TestKind::BlockSweep, e.0, sink),
+            };
         let params = QueuedParams {
             len: size,
             queue_depth: cfg.queue_depth as usize,
@@ -701,8 +705,16 @@ fn run_block_sweep(
         };
         let run = queued::run_stream(target, stream, &params, stop);
         result.engine = format!("sync+{}", run.engine);
-        let (phase, stopped) =
-            queued_phase(PhaseId::SweepQueued, run, size, 0, None, cfg, &info, notes);
+        let (phase, stopped) = queued_phase(
+            PhaseId::SweepQueued,
+            run,
+            size,
+            queued_from,
+            None,
+            cfg,
+            &info,
+            notes,
+        );
         result.phases.push(phase);
         if !record_phase_end(&mut result, stopped, &info, "block sweep (queued)", sink)? {
             break;

@@ -1006,7 +1006,7 @@ impl SimTarget {
                 "Simulated SATA SSD".to_string()
             });
             info.ident = Some(format!("SIM{}{serial:05X}", if nvme { "N" } else { "S" }));
-                        Model::Flash(Flash {
+            Model::Flash(Flash {
                 p,
                 dirty_bytes: 0,
                 bus_free: 0.0,
@@ -1206,7 +1206,7 @@ impl SimTarget {
                 done - start
             }
             Model::Flash(f) => {
-                                let mut d = f.access_ns(kind, start, len, rng);
+                let mut d = f.access_ns(kind, start, len, rng);
                 d += extra;
                 if is_bad {
                     d += f.p.error_ms * MS;

@@ -129,6 +129,8 @@ pub struct OffsetGen {
     positions: u64,
     next: u64,
     sequential: bool,
+    /// Where a sequential stream starts.
+    base: u64,
 }
 
 impl OffsetGen {
@@ -154,14 +156,23 @@ impl OffsetGen {
             positions,
             next: 0,
             sequential: false,
+            base: 0,
         })
     }
 
-    /// Sequential offsets instead: request `k` reads position `k` (wrapping at the
-    /// end of the device), from offset 0, for the block sweep's queued reads.
-    pub fn sequential(media_size: u64, sector_size: u32, len: u32) -> Result<Self, BadRequest> {
-        let mut g = OffsetGen::new(0, media_size, sector_size, len)?;
+    /// Sequential offsets instead, from `start` (a multiple of `len`): request `k`
+    /// reads position `k` after it, wrapping back to `start` at the end of the
+    /// device; for the block sweep's queued reads.
+    pub fn sequential(
+        media_size: u64,
+        sector_size: u32,
+        len: u32,
+        start: u64,
+    ) -> Result<Self, BadRequest> {
+        let whole = whole_bytes(media_size, sector_size);
+        let mut g = OffsetGen::new(0, whole.saturating_sub(start), sector_size, len)?;
         g.sequential = true;
+        g.base = start;
         Ok(g)
     }
 
@@ -179,7 +190,7 @@ impl OffsetGen {
     pub fn offset(&self, k: u64) -> u64 {
         let n = self.positions;
         if self.sequential {
-            return (k % n) * u64::from(self.len);
+            return self.base + (k % n) * u64::from(self.len);
         }
         let mut x = mix(self
             .seed

@@ -20,17 +20,46 @@ pub fn sizes(media_size: u64, sector_size: u32) -> Vec<u32> {
         .collect()
 }
 
-/// The synchronous phase of one size: an untimed read of sector 0, then
-/// sequential reads of `size` bytes from offset 0, 64 MiB in all (or the device).
-pub fn sync_phase(media_size: u64, sector_size: u32, size: u32) -> Phase {
+/// Each size gets its own region near the start, so that no size re-reads what an
+/// earlier one left in the drive's cache: 64 MiB for the synchronous reads (and the
+/// writes), then the queued reads from the next 64 MiB on.
+pub const REGION: u64 = 2 * SYNC_BYTES;
+
+/// Where the region of the `index`-th size starts (regions wrap on a small device).
+pub fn region(media_size: u64, sector_size: u32, index: usize) -> u64 {
     let whole = media_size / u64::from(sector_size) * u64::from(sector_size);
-    let count = (SYNC_BYTES.min(whole) / u64::from(size)).max(1);
+    let slots = (whole / REGION).max(1);
+    (index as u64 % slots) * REGION
+}
+
+/// Where the queued reads of a size whose region starts at `start` begin: after the
+/// synchronous 64 MiB, where the device has room.
+pub fn queued_start(media_size: u64, sector_size: u32, size: u32, start: u64) -> u64 {
+    let whole = media_size / u64::from(sector_size) * u64::from(sector_size);
+    let after = start + SYNC_BYTES;
+    if after + u64::from(size) <= whole {
+        after
+    } else {
+        start
+    }
+}
+
+/// The synchronous phase of one size: an untimed read of the region's first sector,
+/// then sequential reads of `size` bytes from `start`, 64 MiB in all (or what the
+/// device has from there).
+pub fn sync_phase(media_size: u64, sector_size: u32, size: u32, start: u64) -> Phase {
+    let whole = media_size / u64::from(sector_size) * u64::from(sector_size);
+    let count = (SYNC_BYTES.min(whole - start) / u64::from(size)).max(1);
     Phase {
         id: PhaseId::SweepSync,
-        setup: vec![Op::read_sectors(0, 1, sector_size)],
+        setup: vec![Op::read_sectors(
+            start / u64::from(sector_size),
+            1,
+            sector_size,
+        )],
         ops: (0..count)
             .map(|i| Op {
-                offset: i * u64::from(size),
+                offset: start + i * u64::from(size),
                 len: size,
                 kind: OpKind::Read,
             })
@@ -52,11 +81,32 @@ mod tests {
     }
 
     #[test]
+    fn each_size_has_its_own_region_and_everything_stays_inside() {
+        let media = 1u64 << 40;
+        let starts: Vec<u64> = (0..12).map(|i| region(media, 512, i)).collect();
+        assert_eq!(starts[1], REGION);
+        assert_eq!(
+            queued_start(media, 512, 4096, starts[3]),
+            starts[3] + SYNC_BYTES
+        );
+        // A 300 MiB device: two regions, and the queued reads stay inside.
+        let small = 300u64 << 20;
+        for i in 0..12 {
+            let s = region(small, 512, i);
+            for size in sizes(small, 512) {
+                let p = sync_phase(small, 512, size, s);
+                assert!(p.ops.last().unwrap().end() <= small);
+                assert!(queued_start(small, 512, size, s) + u64::from(size) <= small);
+            }
+        }
+    }
+
+    #[test]
     fn the_sync_phase_reads_64_mib_from_the_start_and_stays_inside() {
-        let p = sync_phase(1 << 40, 512, 4096);
+        let p = sync_phase(1 << 40, 512, 4096, 0);
         assert_eq!(p.ops.len(), 16384);
         assert_eq!(p.timed_bytes(), 64 << 20);
-        let small = sync_phase(10 << 20, 512, 8 << 20);
+        let small = sync_phase(10 << 20, 512, 8 << 20, 0);
         assert_eq!(small.ops.len(), 1);
         assert!(small.ops[0].end() <= 10 << 20);
     }
