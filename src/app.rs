@@ -179,28 +179,40 @@ pub fn main_with(
 /// Parse with clap: Ok(value), or the exit status after printing help, the version
 /// or the error.
 fn parse<T: Parser>(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> Result<T, i32> {
-    T::try_parse_from(args).map_err(|e| {
-        let text = e.render().to_string();
-        if e.use_stderr() {
-            let _ = write!(err, "{text}");
-            EXIT_FAILURE
-        } else {
-            let _ = write!(out, "{text}");
-            EXIT_OK
-        }
-    })
+    T::try_parse_from(args).map_err(|e| clap_exit(e, out, err))
+}
+
+/// Print clap's help, version or error; the exit status it calls for.
+fn clap_exit(e: clap::Error, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let text = e.render().to_string();
+    if e.use_stderr() {
+        let _ = write!(err, "{text}");
+        EXIT_FAILURE
+    } else {
+        let _ = write!(out, "{text}");
+        EXIT_OK
+    }
 }
 
 fn probe_main(
-    args: Vec<OsString>,
+    raw: Vec<OsString>,
     stop: &AtomicBool,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<i32> {
-    let args: Args = match parse(&args, out, err) {
-        Ok(a) => a,
-        Err(code) => return Ok(code),
+    use clap::{CommandFactory, FromArgMatches};
+    // The matches say which options the user gave, beside their values.
+    let parsed = Args::command()
+        .try_get_matches_from(&raw)
+        .and_then(|m| Args::from_arg_matches(&m).map(|a| (m, a)));
+    let (matches, args) = match parsed {
+        Ok(p) => p,
+        Err(e) => return Ok(clap_exit(e, out, err)),
     };
+    if let Some(msg) = crate::cli::unused_option(&matches) {
+        writeln!(err, "seekprobe: {msg}\n{USAGE}")?;
+        return Ok(EXIT_FAILURE);
+    }
     let cfg = match Config::from_args(args) {
         Ok(c) => c,
         Err(e) => {

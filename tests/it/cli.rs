@@ -99,6 +99,18 @@ fn option_values_are_checked_before_any_disk_is_touched() {
         ),
         (&["--zones=200000", "x"], "--zones: at most 100000"),
         (
+            &["--slow-ms", "10", "x"],
+            "--slow-ms applies only to --scan",
+        ),
+        (
+            &["-t", "--queue-depth", "8", "x"],
+            "--queue-depth applies only to -i or --block-sweep",
+        ),
+        (
+            &["--write-duration", "2", "-i", "x"],
+            "--write-duration applies only to -S",
+        ),
+        (
             &["--seek-profile", "--seek-samples", "4000000000", "x"],
             "--seek-samples: at most 1000000",
         ),
