@@ -43,6 +43,8 @@ struct LiveText<'a> {
     yes: bool,
     /// The progress bar on standard error.
     progress: Progress,
+    /// Ctrl-C: also ends a confirmation prompt.
+    stop: &'a AtomicBool,
 }
 
 impl LiveText<'_> {
@@ -111,9 +113,7 @@ impl Sink for LiveText<'_> {
             humanize(info.media_size_bytes)
         )?;
         self.err.flush()?;
-        let mut answer = String::new();
-        io::stdin().read_line(&mut answer)?;
-        Ok(answer.trim() == "yes")
+        Ok(read_answer(self.stop)?.is_some_and(|a| a.trim() == "yes"))
     }
 
     fn line_started(&mut self, test: TestKind, index: usize, total: usize, label: &str) {
@@ -146,6 +146,28 @@ impl Sink for LiveText<'_> {
         self.note(&format!("seekprobe: {error}"));
         Ok(())
     }
+}
+
+/// A line from standard input, or None when Ctrl-C comes first (the signal handler
+/// restarts a blocked read, so the input is polled with the stop flag in view).
+fn read_answer(stop: &AtomicBool) -> io::Result<Option<String>> {
+    use nix::poll::{PollFd, PollFlags, poll};
+    use std::os::fd::AsFd;
+    let stdin = io::stdin();
+    loop {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLIN)];
+        match poll(&mut fds, 100u16) {
+            Ok(0) | Err(nix::errno::Errno::EINTR) => continue,
+            Ok(_) => break,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let mut line = String::new();
+    stdin.read_line(&mut line)?;
+    Ok(Some(line))
 }
 
 /// Run the program with these arguments; returns the exit status. A closed standard
@@ -229,31 +251,18 @@ fn render_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> i
         Ok(a) => a,
         Err(code) => return Ok(code),
     };
-    let text = match std::fs::read_to_string(&a.file) {
-        Ok(t) => t,
-        Err(e) => {
-            writeln!(
-                err,
-                "seekprobe: {}: {}",
-                a.file.display(),
-                crate::error::describe_io(&e)
-            )?;
+    let run = match load_run(&a.file) {
+        Ok(r) => r,
+        Err(msg) => {
+            writeln!(err, "seekprobe: {}: {msg}", a.file.display())?;
             return Ok(EXIT_FAILURE);
         }
     };
-    match json::from_json(&text) {
-        Ok(run) => {
-            out.write_all(report::render(&run, a.format).as_bytes())?;
-            out.flush()?;
-            match &a.plot {
-                Some(path) if !write_plot(path, &run, err)? => Ok(EXIT_FAILURE),
-                _ => Ok(EXIT_OK),
-            }
-        }
-        Err(msg) => {
-            writeln!(err, "seekprobe: {}: {msg}", a.file.display())?;
-            Ok(EXIT_FAILURE)
-        }
+    out.write_all(report::render(&run, a.format).as_bytes())?;
+    out.flush()?;
+    match &a.plot {
+        Some(path) if !write_plot(path, &run, err)? => Ok(EXIT_FAILURE),
+        _ => Ok(EXIT_OK),
     }
 }
 
@@ -278,6 +287,10 @@ fn run_all(
     let Ok(baseline) = load_baseline(cfg.qualify.as_ref(), err)? else {
         return Ok(EXIT_FAILURE);
     };
+    if let Err(msg) = check_paths(cfg) {
+        writeln!(err, "seekprobe: {msg}")?;
+        return Ok(EXIT_FAILURE);
+    }
     let text = cfg.mode == Mode::Describe && cfg.format == Format::Diskinfo;
     let mut failed = false;
     let mut interrupted = false;
@@ -323,6 +336,7 @@ fn run_all(
                             text,
                             yes: cfg.yes,
                             progress: Progress::off(),
+                            stop,
                         };
                         let r = probe_disk(name, cfg, stop, &mut sink);
                         (r, o, e)
@@ -350,6 +364,7 @@ fn run_all(
                 text,
                 yes: cfg.yes,
                 progress: Progress::new(!cfg.quiet),
+                stop,
             };
             let (disk, flow) = probe_disk(name, cfg, stop, &mut sink)?;
             finish_disk(&mut run, disk, out, err)?;
@@ -445,7 +460,19 @@ fn load_baseline(
 }
 
 /// Read a saved run.
+/// Read a saved run: `-` is standard input; otherwise only a regular file is opened
+/// (a FIFO without a writer would block).
 fn load_run(path: &Path) -> Result<Run, String> {
+    if path == Path::new("-") {
+        let mut text = String::new();
+        io::Read::read_to_string(&mut io::stdin(), &mut text)
+            .map_err(|e| crate::error::describe_io(&e))?;
+        return json::from_json(&text);
+    }
+    let meta = std::fs::metadata(path).map_err(|e| crate::error::describe_io(&e))?;
+    if !meta.is_file() {
+        return Err("not a regular file; give a run saved with --json-file".into());
+    }
     let text = std::fs::read_to_string(path).map_err(|e| crate::error::describe_io(&e))?;
     json::from_json(&text)
 }
@@ -512,9 +539,83 @@ fn generate_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) ->
     Ok(EXIT_OK)
 }
 
+/// The file identity of a disk argument (device and inode, following the /dev/
+/// retry), or None for a simulated drive or a path that does not exist.
+fn identity(name: &str) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    if name.starts_with("sim:") {
+        return None;
+    }
+    let m = std::fs::metadata(name)
+        .or_else(|_| std::fs::metadata(format!("/dev/{name}")))
+        .ok()?;
+    // A device node is the device it names, whatever path reaches it.
+    Some(if m.rdev() != 0 {
+        (u64::MAX, m.rdev())
+    } else {
+        (m.dev(), m.ino())
+    })
+}
+
+/// Before anything runs: no disk named twice (two probes of one disk would measure
+/// each other, and two --preserve runs would restore each other's writes), and the
+/// output files (--json-file, --plot) are new or regular files, in an existing
+/// directory, and none of the disks.
+fn check_paths(cfg: &Config) -> Result<(), String> {
+    let ids: Vec<Option<(u64, u64)>> = cfg.disks.iter().map(|d| identity(d)).collect();
+    for (i, a) in ids.iter().enumerate() {
+        if let Some(j) = ids[..i].iter().position(|b| a.is_some() && b == a) {
+            return Err(format!(
+                "{} and {} are the same disk; name each disk once",
+                cfg.disks[j], cfg.disks[i]
+            ));
+        }
+    }
+    let outputs = [("--json-file", &cfg.json_file), ("--plot", &cfg.plot)];
+    for (opt, path) in outputs {
+        let Some(path) = path else { continue };
+        let shown = path.display();
+        if let Ok(m) = std::fs::metadata(path) {
+            if !m.is_file() {
+                return Err(format!(
+                    "{opt} {shown}: not a regular file; seekprobe writes its results only to new or regular files"
+                ));
+            }
+            if ids
+                .iter()
+                .flatten()
+                .any(|id| Some(*id) == identity(&path.to_string_lossy()))
+            {
+                return Err(format!(
+                    "{opt} {shown}: that is one of the disks being probed"
+                ));
+            }
+        }
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        if !std::fs::metadata(dir).is_ok_and(|m| m.is_dir()) {
+            return Err(format!(
+                "{opt} {shown}: the directory {} does not exist",
+                dir.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Draw the run's plots to `path`; false (after saying why) when there is nothing
 /// to draw or the file cannot be written.
 fn write_plot(path: &Path, run: &Run, err: &mut dyn Write) -> io::Result<bool> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        writeln!(
+            err,
+            "seekprobe: {}: not a regular file; the plot is not written",
+            path.display()
+        )?;
+        return Ok(false);
+    }
     let Some(svg) = report::plot::svg(run) else {
         writeln!(
             err,
@@ -539,6 +640,9 @@ fn write_plot(path: &Path, run: &Run, err: &mut dyn Write) -> io::Result<bool> {
 
 /// Write the run to `path` through a temporary file, so a reader never sees half.
 fn save_json(path: &Path, run: &Run) -> io::Result<()> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(io::Error::other("not a regular file"));
+    }
     let tmp = path.with_extension("json.partial");
     std::fs::write(&tmp, json::to_json(run))?;
     std::fs::rename(&tmp, path)

@@ -204,7 +204,7 @@ pub struct Args {
 #[derive(Debug, Parser)]
 #[command(name = "seekprobe render", version)]
 pub struct RenderArgs {
-    /// A run saved with --json or --json-file
+    /// A run saved with --json or --json-file (- for standard input)
     #[arg(value_name = "FILE.json")]
     pub file: std::path::PathBuf,
 

@@ -87,6 +87,10 @@ pub fn probe_disk(
         match check_writable(target.as_mut(), cfg, sink) {
             Ok(()) => {}
             Err(CheckError::Output(e)) => return Err(e),
+            // Ctrl-C at the confirmation prompt: nothing was written; stop the run.
+            Err(CheckError::Refused(_)) if stop.load(std::sync::atomic::Ordering::Relaxed) => {
+                return Ok((disk, Flow::Interrupted));
+            }
             Err(CheckError::Refused(e)) => return fail(&mut disk, sink, e),
         }
     }

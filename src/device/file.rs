@@ -178,6 +178,18 @@ fn open_file(path: &str, kind: TargetKind, o: &OpenOptions) -> Result<File, Prob
         _ => open_error(path, e),
     })?;
     clear_nonblock(&file).map_err(|e| open_error(path, e))?;
+    if o.write && kind == TargetKind::File {
+        // Another writer of the same image (another seekprobe, or this one given the
+        // file twice) would undo --preserve's restores: one writer at a time.
+        use std::os::fd::AsRawFd;
+        // SAFETY: flock takes an open descriptor; the lock lives as long as the file.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            return Err(in_use(
+                path,
+                &["locked for writing by another program".to_string()],
+            ));
+        }
+    }
     if o.io && kind == TargetKind::File {
         // Files: try to bypass the page cache; tmpfs and some others refuse.
         let _ = set_direct(&file, true);

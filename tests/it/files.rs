@@ -265,3 +265,45 @@ fn an_inverted_scan_range_is_refused() {
             "--end 50 is not after --start 100",
         ));
 }
+
+#[test]
+fn output_files_never_land_on_a_disk_and_no_disk_is_named_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("img");
+    std::fs::write(&p, vec![5u8; 4 << 20]).unwrap();
+    seekprobe()
+        .arg("-v")
+        .arg("--json-file")
+        .arg(&p)
+        .arg(&p)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "that is one of the disks being probed",
+        ));
+    assert_eq!(std::fs::metadata(&p).unwrap().len(), 4 << 20);
+    seekprobe()
+        .args(["--zones=2", "--plot", "/dev/null", "sim:ssd"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "--plot /dev/null: not a regular file",
+        ));
+    seekprobe()
+        .arg(&p)
+        .arg(dir.path().join(".").join("img"))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("are the same disk"));
+    // render never opens a FIFO (it would wait for a writer forever).
+    let fifo = dir.path().join("fifo");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+    seekprobe()
+        .arg("render")
+        .arg(&fifo)
+        .timeout(Duration::from_secs(10))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("not a regular file"));
+}

@@ -231,7 +231,7 @@ fn random_reads_on_a_loop_device_use_io_uring_and_print_diskinfo_s_block() {
     }
     let text = seekprobe()
         .arg("render")
-        .arg("/dev/stdin")
+        .arg("-")
         .write_stdin(out.stdout)
         .output()
         .unwrap();
