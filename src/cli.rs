@@ -202,7 +202,7 @@ pub struct Args {
 
 /// `seekprobe render FILE.json`: print a saved run again, without touching any disk.
 #[derive(Debug, Parser)]
-#[command(name = "seekprobe render", version)]
+#[command(name = "seekprobe render", bin_name = "seekprobe render", version)]
 pub struct RenderArgs {
     /// A run saved with --json or --json-file (- for standard input)
     #[arg(value_name = "FILE.json")]
@@ -220,7 +220,7 @@ pub struct RenderArgs {
 /// `seekprobe compare A.json B.json ...`: compare saved runs (each may hold several
 /// disks), without touching any disk.
 #[derive(Debug, Parser)]
-#[command(name = "seekprobe compare", version)]
+#[command(name = "seekprobe compare", bin_name = "seekprobe compare", version)]
 pub struct CompareArgs {
     /// Runs saved with --json or --json-file
     #[arg(value_name = "FILE.json", required = true)]
@@ -250,7 +250,7 @@ pub enum Generated {
 /// `seekprobe generate man|bash|zsh|fish|...`: the man page or shell completions,
 /// generated from these definitions.
 #[derive(Debug, Parser)]
-#[command(name = "seekprobe generate", version)]
+#[command(name = "seekprobe generate", bin_name = "seekprobe generate", version)]
 pub struct GenerateArgs {
     /// What to print
     #[arg(value_enum)]

@@ -234,6 +234,21 @@ pub fn qualify(
             if let Some(e) = disks.get(i).and_then(|d| d.error.as_ref()) {
                 reasons.push(format!("not probed: {e}"));
             }
+            // A verdict needs figures: none at all, or none shared with the
+            // baseline, is a failure, never a pass.
+            if cmp.rows.is_empty() {
+                reasons
+                    .push("nothing to judge: no figure was measured (run a test, e.g. -t)".into());
+            }
+            if let Some(b) = baseline
+                && !cmp.rows.is_empty()
+                && !cmp
+                    .rows
+                    .iter()
+                    .any(|r| b.rows.iter().any(|x| x.key == r.key))
+            {
+                reasons.push("no figure in common with the baseline: run the tests it ran".into());
+            }
             for r in &cmp.rows {
                 let Some(v) = r.values[i] else {
                     reasons.push(format!("{}: not measured", r.label));
@@ -310,9 +325,10 @@ pub fn render(cmp: &Comparison, verdicts: &[Verdict]) -> String {
             c.set_cell_alignment(CellAlignment::Right);
         }
     }
+    let n = cmp.disks.len();
     let mut s = format!(
-        "Comparison ({} disks; deviation from the median):\n{t}\n",
-        cmp.disks.len()
+        "Comparison ({n} disk{}; deviation from the median):\n{t}\n",
+        if n == 1 { "" } else { "s" }
     );
     if !verdicts.is_empty() {
         s.push_str("\nQualification:\n");
@@ -403,6 +419,21 @@ mod tests {
         assert!(v[0].reasons[0].contains("baseline"), "{:?}", v[0].reasons);
         let v = qualify(&cmp, &[&slow], Some(&base), 0.30);
         assert!(v[0].pass);
+    }
+
+    #[test]
+    fn nothing_measured_or_nothing_shared_with_the_baseline_is_no_pass() {
+        let empty = DiskResult::new("x");
+        let v = qualify(&compare(&[&empty]), &[&empty], None, 0.15);
+        assert!(!v[0].pass, "{v:?}");
+        let a = disk("a", 22.0, 180_000.0);
+        let mut other = DiskResult::new("base");
+        other
+            .tests
+            .push(TestResult::new(TestKind::CommandOverhead, 0.0, "sync"));
+        let base = compare(&[&other]);
+        let v = qualify(&compare(&[&a]), &[&a], Some(&base), 0.15);
+        assert!(v[0].reasons[0].contains("no figure in common"), "{v:?}");
     }
 
     #[test]

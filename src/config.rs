@@ -175,6 +175,17 @@ impl Config {
     pub fn from_args(a: Args) -> Result<Config, ConfigError> {
         if a.physical_path || a.ident {
             let others = a.physical_path && a.ident
+                || a.zones.is_some()
+                || a.seek_profile
+                || a.scan
+                || a.block_sweep
+                || a.json
+                || a.json_file.is_some()
+                || a.plot.is_some()
+                || a.format != Format::Diskinfo
+                || a.compare
+                || a.judge.qualify
+                || a.judge.baseline.is_some()
                 || a.command_overhead
                 || a.seek_transfer
                 || a.iops

@@ -95,7 +95,7 @@ pub fn probe_disk(
         }
     }
     let info = target.info().clone();
-    disk.warnings = validity::device_warnings(&info);
+    disk.warnings = validity::device_warnings(&info, !cfg.tests.is_empty());
     disk.info = Some(info.clone());
     sink.opened(&info, &disk.warnings)?;
     if !describe {

@@ -13,8 +13,9 @@ fn warning(code: &str, message: String, advice: &str) -> Warning {
     }
 }
 
-/// Warnings that follow from what the target is and how it is read.
-pub fn device_warnings(info: &DeviceInfo) -> Vec<Warning> {
+/// Warnings that follow from what the target is and how it is read. Without a test
+/// (`measuring` false) only the simulated-drive note applies.
+pub fn device_warnings(info: &DeviceInfo, measuring: bool) -> Vec<Warning> {
     let mut w = Vec::new();
     if let Some(model) = &info.simulated {
         w.push(warning(
@@ -22,6 +23,9 @@ pub fn device_warnings(info: &DeviceInfo) -> Vec<Warning> {
             format!("{} is a simulated drive ({model}); its figures come from a model on a virtual clock, not from a disk", info.name),
             "name a real device (e.g. /dev/sdb) to measure hardware",
         ));
+    }
+    if !measuring {
+        return w;
     }
     if let IoMode::Buffered(why) = &info.io_mode {
         w.push(warning(
@@ -67,10 +71,11 @@ pub fn device_warnings(info: &DeviceInfo) -> Vec<Warning> {
         w.push(warning(
             "partial_sector",
             format!(
-                "{}: the size, {} bytes, is not a multiple of {ss}; only the {} whole sectors are probed",
+                                "{}: the size, {} bytes, is not a multiple of {ss}; only the {} whole sector{} probed",
                 info.path,
                 info.media_size_bytes,
-                info.sectors()
+                info.sectors(),
+                if info.sectors() == 1 { " is" } else { "s are" }
             ),
                         "nothing to do: the partial sector is simply left out",
         ));
@@ -259,7 +264,7 @@ mod tests {
         let mut i = DeviceInfo::new("sda", "/dev/sda", TargetKind::Disk);
         i.media_size_bytes = 1 << 30;
         i.io_mode = IoMode::Direct;
-        assert!(device_warnings(&i).is_empty());
+        assert!(device_warnings(&i, true).is_empty());
     }
 
     #[test]
@@ -269,11 +274,14 @@ mod tests {
             backing_file: Some("/tmp/x".into()),
             direct_io: false,
         });
-        assert_eq!(device_warnings(&i)[0].code, "loop_without_direct_io");
+        assert_eq!(device_warnings(&i, true)[0].code, "loop_without_direct_io");
         let mut f = DeviceInfo::new("img", "img", TargetKind::File);
         f.media_size_bytes = 1000;
         f.io_mode = IoMode::Buffered("tmpfs".into());
-        let codes: Vec<_> = device_warnings(&f).into_iter().map(|w| w.code).collect();
+        let codes: Vec<_> = device_warnings(&f, true)
+            .into_iter()
+            .map(|w| w.code)
+            .collect();
         assert_eq!(codes, ["page_cache", "partial_sector"]);
     }
 }

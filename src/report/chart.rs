@@ -60,7 +60,7 @@ pub fn curve(
             .collect();
         out.push_str(&format!("\t{label:>label_w$} |{}\n", line.trim_end()));
     }
-    let gap = width.saturating_sub(x_left.len() + x_right.len());
+    let gap = width.saturating_sub(x_left.len() + x_right.len()).max(1);
     out.push_str(&format!("\t{:label_w$} +{}\n", "", "-".repeat(width)));
     out.push_str(&format!(
         "\t{:label_w$}  {x_left}{}{x_right}\n",
