@@ -242,34 +242,23 @@ impl Config {
         if a.plot.is_some() && !plotted {
             return Err(ConfigError::NothingToPlot);
         }
-        let writes = a.write && (a.sync_write || a.zones.is_some() || a.block_sweep);
+        // The tests asked for, in diskinfo's order and then seekprobe's own.
+        let tests: Vec<TestKind> = [
+            (a.command_overhead, TestKind::CommandOverhead),
+            (a.seek_transfer, TestKind::SeekTransfer),
+            (a.iops, TestKind::RandomReads),
+            (a.sync_write, TestKind::SyncWrite),
+            (a.zones.is_some(), TestKind::Zones),
+            (a.seek_profile, TestKind::SeekProfile),
+            (a.scan, TestKind::Scan),
+            (a.block_sweep, TestKind::BlockSweep),
+        ]
+        .into_iter()
+        .filter_map(|(asked, t)| asked.then_some(t))
+        .collect();
+        let writes = a.write && tests.iter().any(|t| t.may_write());
         if a.parallel && writes && !a.yes {
             return Err(ConfigError::ParallelWrites);
-        }
-        let mut tests = Vec::new();
-        if a.command_overhead {
-            tests.push(TestKind::CommandOverhead);
-        }
-        if a.seek_transfer {
-            tests.push(TestKind::SeekTransfer);
-        }
-        if a.iops {
-            tests.push(TestKind::RandomReads);
-        }
-        if a.sync_write {
-            tests.push(TestKind::SyncWrite);
-        }
-        if a.zones.is_some() {
-            tests.push(TestKind::Zones);
-        }
-        if a.seek_profile {
-            tests.push(TestKind::SeekProfile);
-        }
-        if a.scan {
-            tests.push(TestKind::Scan);
-        }
-        if a.block_sweep {
-            tests.push(TestKind::BlockSweep);
         }
         let sweep_duration = seconds("--sweep-duration", a.sweep_duration, 0.0)?;
         if a.zones == Some(0) || a.seek_samples == 0 {

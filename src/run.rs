@@ -58,29 +58,19 @@ pub fn probe_disk(
 ) -> io::Result<(DiskResult, Flow)> {
     let mut disk = DiskResult::new(name);
     let describe = cfg.mode == Mode::Describe;
-    let writes = describe
-        && cfg.write
-        && cfg.tests.iter().any(|t| {
-            matches!(
-                t,
-                TestKind::SyncWrite | TestKind::Zones | TestKind::BlockSweep
-            )
-        });
+    let writes = describe && cfg.write && cfg.tests.iter().any(|t| t.may_write());
     let opts = OpenOptions {
         io: describe && !cfg.tests.is_empty(),
         write: writes,
     };
-    let fail = |disk: &mut DiskResult, sink: &mut dyn Sink, e: ProbeError| {
+    let fail = |mut disk: DiskResult, sink: &mut dyn Sink, e: ProbeError| {
         sink.failed(name, &e)?;
         disk.error = Some(e.to_string());
-        Ok::<_, io::Error>((
-            std::mem::replace(disk, DiskResult::new(name)),
-            Flow::Continue,
-        ))
+        Ok::<_, io::Error>((disk, Flow::Continue))
     };
     let mut target = match device::open(name, &opts) {
         Ok(t) => t,
-        Err(e) => return fail(&mut disk, sink, e),
+        Err(e) => return fail(disk, sink, e),
     };
     if writes {
         // Before anything is printed for this disk: a refused disk shows no figures.
@@ -91,7 +81,7 @@ pub fn probe_disk(
             Err(CheckError::Refused(_)) if stop.load(std::sync::atomic::Ordering::Relaxed) => {
                 return Ok((disk, Flow::Interrupted));
             }
-            Err(CheckError::Refused(e)) => return fail(&mut disk, sink, e),
+            Err(CheckError::Refused(e)) => return fail(disk, sink, e),
         }
     }
     let info = target.info().clone();

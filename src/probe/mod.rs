@@ -78,6 +78,15 @@ pub enum TestKind {
 }
 
 impl TestKind {
+    /// Whether the test writes when -w is given (-S always does; --zones and
+    /// --block-sweep add their write halves).
+    pub fn may_write(self) -> bool {
+        matches!(
+            self,
+            TestKind::SyncWrite | TestKind::Zones | TestKind::BlockSweep
+        )
+    }
+
     /// The test's name in messages.
     pub fn name(self) -> &'static str {
         match self {
