@@ -8,4 +8,5 @@ mod helpers;
 mod loopdev;
 mod results;
 mod sim;
+mod smart;
 mod writes;
