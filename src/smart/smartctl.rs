@@ -25,6 +25,12 @@ pub enum SmartctlError {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// The device does not exist (smartctl would only say it cannot tell its type).
+    #[error("{device}: no such device; give a disk device (e.g. /dev/sdb, /dev/nvme0)")]
+    NoDevice {
+        /// The device as given.
+        device: String,
+    },
     /// smartctl's output was not a JSON report.
     #[error(
         "{device}: smartctl gave no JSON report ({msg}); smartmontools 7 or later is needed for --json"
@@ -128,8 +134,15 @@ pub fn run_json(smartctl: &Path, args: &[String], device: &str) -> Result<Report
     })
 }
 
-/// Read a device's SMART health: `smartctl --json=c -x DEVICE`.
+/// Read a device's SMART health: `smartctl --json=c -x DEVICE`. A path that does
+/// not exist is an error here, not "no SMART": smartctl says the same thing
+/// ("Unable to detect device type") for both.
 pub fn read(smartctl: &Path, device: &str) -> Result<SmartRead, SmartctlError> {
+    if !Path::new(device).exists() {
+        return Err(SmartctlError::NoDevice {
+            device: device.into(),
+        });
+    }
     run_json(smartctl, &info_args(device), device).map(classify)
 }
 
