@@ -260,7 +260,7 @@ pub fn judge(before: &Health, after: Option<&Health>, opts: &RuleOptions) -> Vec
                 Severity::Fail,
                 c.key(),
                 format!(
-                    "{v} {} on a drive given as new{}",
+                    "{}: {v} on a drive given as new{}",
                     c.describe(),
                     limit_text(limit, "allowed")
                 ),
@@ -398,7 +398,7 @@ mod tests {
         assert_eq!(rules(&f), ["reallocated"]);
         assert_eq!(
             f[0].reason,
-            "3 reallocated sectors (ATA 5) on a drive given as new"
+            "reallocated sectors (ATA 5): 3 on a drive given as new"
         );
         let tolerant = RuleOptions {
             new_drive: true,

@@ -374,7 +374,7 @@ fn new_drives_with_reallocated_sectors_fail() {
             .assert()
             .code(3)
             .stdout(predicate::str::contains(
-                "FAIL: 1 reallocated sectors (ATA 5) on a drive given as new\n",
+                "FAIL: reallocated sectors (ATA 5): 1 on a drive given as new\n",
             ));
         seekprobe()
             .args(["smart", "--new", "--threshold", "reallocated=1"])
