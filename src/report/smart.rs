@@ -234,8 +234,10 @@ pub fn render_findings(findings: &[Finding]) -> String {
     s
 }
 
-/// The one-line note for a device without SMART.
+/// The one-line note for a device without SMART (smartctl's messages often start
+/// with the device's name already; it is not repeated).
 pub fn no_smart_note(device: &str, note: &str) -> String {
+    let note = note.strip_prefix(&format!("{device}: ")).unwrap_or(note);
     format!("{device}: no SMART: {note}\n")
 }
 
@@ -276,6 +278,18 @@ mod tests {
              \t32          \t# temperature now, °C\n\
              \t44670       \t# power-on hours\n\
              \t64          \t# smartctl exit status: the device error log holds errors\n\n"
+        );
+    }
+
+    #[test]
+    fn the_no_smart_note_names_the_device_once() {
+        assert_eq!(
+            no_smart_note("/dev/loop1", "/dev/loop1: Unable to detect device type"),
+            "/dev/loop1: no SMART: Unable to detect device type\n"
+        );
+        assert_eq!(
+            no_smart_note("-", "/dev/loop1: Unable to detect device type"),
+            "-: no SMART: /dev/loop1: Unable to detect device type\n"
         );
     }
 
