@@ -146,6 +146,28 @@ pub fn progress(r: &Report) -> Option<Progress> {
         .map(|_| Progress { done_percent: None })
 }
 
+/// The time left of a running self-test, from the drive's own polling time
+/// (`polling_minutes`) and its progress: the part not yet done of the polling
+/// time; without a progress figure, the polling time less what has passed;
+/// without a polling time, the elapsed time scaled by the part done. None when
+/// neither figure is known.
+pub fn eta(
+    polling_minutes: Option<u32>,
+    done_percent: Option<u32>,
+    elapsed: std::time::Duration,
+) -> Option<std::time::Duration> {
+    use std::time::Duration;
+    let done = done_percent.map(|d| d.min(100));
+    match (polling_minutes, done) {
+        (Some(p), Some(d)) => Some(Duration::from_secs(
+            u64::from(p) * 60 * u64::from(100 - d) / 100,
+        )),
+        (Some(p), None) => Some(Duration::from_secs(u64::from(p) * 60).saturating_sub(elapsed)),
+        (None, Some(d)) if d > 0 => Some(elapsed.mul_f64(f64::from(100 - d) / f64::from(d))),
+        _ => None,
+    }
+}
+
 /// How a finished self-test ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -300,6 +322,18 @@ mod tests {
             r#"{"smartctl":{},"ata_smart_data":{"self_test":{"status":{"value":0,"string":"completed without error","passed":true}}}}"#,
         );
         assert_eq!(progress(&idle), None);
+    }
+
+    #[test]
+    fn eta_from_the_drives_polling_time() {
+        use std::time::Duration;
+        let min = |m: u64| Duration::from_secs(m * 60);
+        assert_eq!(eta(Some(360), Some(10), min(40)), Some(min(324)));
+        assert_eq!(eta(Some(2), None, min(1)), Some(min(1)));
+        assert_eq!(eta(Some(2), None, min(5)), Some(Duration::ZERO));
+        assert_eq!(eta(None, Some(25), min(10)), Some(min(30)));
+        assert_eq!(eta(None, Some(0), min(10)), None);
+        assert_eq!(eta(None, None, min(10)), None);
     }
 
     #[test]
