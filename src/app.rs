@@ -260,6 +260,28 @@ fn render_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> i
     };
     out.write_all(report::render(&run, a.format).as_bytes())?;
     out.flush()?;
+    if let Some(path) = &a.prometheus
+        && identity(&path.to_string_lossy()).is_some()
+        && identity(&path.to_string_lossy()) == identity(&a.file.to_string_lossy())
+    {
+        writeln!(
+            err,
+            "seekprobe: --prometheus {}: that is the saved run being read; name another file",
+            path.display()
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
+    if let Some(path) = &a.prometheus
+        && let Err(e) = save_prometheus(path, &run)
+    {
+        let why = crate::error::describe_io(&e);
+        writeln!(
+            err,
+            "seekprobe: {}: cannot write the metrics: {why}",
+            path.display()
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
     match &a.plot {
         Some(path) if !write_plot(path, &run, err)? => Ok(EXIT_FAILURE),
         _ => Ok(EXIT_OK),
@@ -283,6 +305,10 @@ fn run_all(
         settle_s: cfg.settle.as_secs_f64(),
         disks: Vec::new(),
         verdicts: Vec::new(),
+        started_unix_s: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()
+            .map(|d| d.as_secs()),
     };
     let Ok(baseline) = load_baseline(cfg.qualify.as_ref(), err)? else {
         return Ok(EXIT_FAILURE);
@@ -314,6 +340,17 @@ fn run_all(
             writeln!(
                 err,
                 "seekprobe: {}: cannot save the results: {why}",
+                path.display()
+            )?;
+            failed = true;
+        }
+        if let Some(path) = &cfg.prometheus
+            && let Err(e) = save_prometheus(path, run)
+        {
+            let why = crate::error::describe_io(&e);
+            writeln!(
+                err,
+                "seekprobe: {}: cannot write the metrics: {why}",
                 path.display()
             )?;
             failed = true;
@@ -386,6 +423,9 @@ fn run_all(
         }
         if let Some(path) = &cfg.json_file {
             let _ = save_json(path, &run);
+        }
+        if let Some(path) = &cfg.prometheus {
+            let _ = save_prometheus(path, &run);
         }
     }
     if cfg.mode == Mode::Describe && cfg.format != Format::Diskinfo {
@@ -571,7 +611,23 @@ fn check_paths(cfg: &Config) -> Result<(), String> {
             ));
         }
     }
-    let outputs = [("--json-file", &cfg.json_file), ("--plot", &cfg.plot)];
+    let outputs = [
+        ("--json-file", &cfg.json_file),
+        ("--plot", &cfg.plot),
+        ("--prometheus", &cfg.prometheus),
+    ];
+    let given: Vec<(&str, &std::path::PathBuf)> = outputs
+        .iter()
+        .filter_map(|(o, p)| p.as_ref().map(|p| (*o, p)))
+        .collect();
+    for (i, (a, pa)) in given.iter().enumerate() {
+        if let Some((b, _)) = given[..i].iter().find(|(_, pb)| pb == pa) {
+            return Err(format!(
+                "{b} and {a} both name {}; give each output its own file",
+                pa.display()
+            ));
+        }
+    }
     for (opt, path) in outputs {
         let Some(path) = path else { continue };
         let shown = path.display();
@@ -645,6 +701,19 @@ fn save_json(path: &Path, run: &Run) -> io::Result<()> {
     }
     let tmp = path.with_extension("json.partial");
     std::fs::write(&tmp, json::to_json(run))?;
+    std::fs::rename(&tmp, path)
+}
+
+/// Write the run's Prometheus metrics to `path` atomically: a temporary file in the
+/// same directory (`FILE.partial`, which the textfile collector ignores: it reads
+/// only `*.prom`), then a rename, so node_exporter never reads half a file.
+fn save_prometheus(path: &Path, run: &Run) -> io::Result<()> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(io::Error::other("not a regular file"));
+    }
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".partial");
+    std::fs::write(&tmp, report::prometheus::render(run))?;
     std::fs::rename(&tmp, path)
 }
 

@@ -6,6 +6,7 @@ pub mod diskinfo;
 pub mod humanize;
 pub mod json;
 pub mod plot;
+pub mod prometheus;
 pub mod table;
 
 use crate::results::Run;

@@ -1,0 +1,190 @@
+//! Many hosts: `--prometheus` output checked by promtool for every test kind, and
+//! the Ansible playbook of examples/ansible run for real against two local hosts.
+//! Each is reported as ignored where its tool is missing (build.rs looks for
+//! them; .ci/run installs both).
+
+use crate::helpers::seekprobe;
+use std::path::Path;
+use std::process::Command;
+
+/// Each test kind, as the arguments that run it briefly on a simulated drive, and
+/// a metric family its output must hold.
+const KINDS: &[(&[&str], &str)] = &[
+    (&["-c", "sim:hdd"], "seekprobe_command_overhead_seconds"),
+    (&["-t", "sim:hdd"], "seekprobe_seek_seconds"),
+    (&["-i", "--duration", "0.05", "sim:ssd"], "seekprobe_iops"),
+    (
+        &["-S", "-w", "--yes", "--write-duration", "0.02", "sim:ssd"],
+        "seekprobe_operation_latency_seconds",
+    ),
+    (
+        &["--zones=8", "--zone-size", "4M", "sim:hdd"],
+        "seekprobe_zone_transfer_bytes_per_second",
+    ),
+    (
+        &["--seek-profile", "--seek-samples", "200", "sim:hdd"],
+        "seekprobe_seek_profile_revolution_seconds",
+    ),
+    (
+        &["--scan", "--end", "1G", "sim:hdd"],
+        "seekprobe_scan_block_latency_seconds_bucket",
+    ),
+    (
+        &["--block-sweep", "--sweep-duration", "0.02", "sim:ssd"],
+        "seekprobe_transfer_bytes_per_second",
+    ),
+    (
+        &[
+            "-t",
+            "--qualify",
+            "sim:hdd?seed=1",
+            "sim:hdd?seed=2",
+            "sim:hdd?rpm=5400&seed=3",
+        ],
+        "seekprobe_qualification_passed",
+    ),
+];
+
+fn promtool_check(file: &Path) -> (bool, String) {
+    let out = Command::new("promtool")
+        .args(["check", "metrics"])
+        .stdin(std::fs::File::open(file).unwrap())
+        .output()
+        .expect("promtool runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success() && text.trim().is_empty(), text)
+}
+
+#[test]
+#[cfg_attr(
+    seekprobe_no_promtool,
+    ignore = "promtool not found: apt-get install prometheus (.ci/run does)"
+)]
+fn promtool_accepts_the_metrics_of_every_test_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, (args, family)) in KINDS.iter().enumerate() {
+        let prom = dir.path().join(format!("kind{i}.prom"));
+        let json = dir.path().join(format!("kind{i}.json"));
+        let out = seekprobe()
+            .arg("-q")
+            .arg("--prometheus")
+            .arg(&prom)
+            .arg("--json-file")
+            .arg(&json)
+            .args(*args)
+            .output()
+            .unwrap();
+        assert!(
+            matches!(out.status.code(), Some(0 | 3)),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&prom).unwrap();
+        assert!(
+            text.contains(&format!("\n{family}{{")),
+            "{args:?}: no {family}:\n{text}"
+        );
+        assert!(text.contains("seekprobe_run_timestamp_seconds "), "{text}");
+        let (ok, said) = promtool_check(&prom);
+        assert!(ok, "promtool check metrics on {args:?}:\n{said}\n{text}");
+        assert!(!dir.path().join(format!("kind{i}.prom.partial")).exists());
+        // The saved run renders to the same metrics.
+        let again = dir.path().join(format!("again{i}.prom"));
+        seekprobe()
+            .arg("render")
+            .arg(&json)
+            .arg("--prometheus")
+            .arg(&again)
+            .assert()
+            .success();
+        same_metrics(&std::fs::read_to_string(&again).unwrap(), &text, args);
+    }
+}
+
+/// The same series with the same values, but for the last bits of a float that
+/// went through JSON (serde_json parses decimals to within one unit in the last
+/// place).
+fn same_metrics(a: &str, b: &str, args: &[&str]) {
+    let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    assert_eq!(la.len(), lb.len(), "{args:?}");
+    for (x, y) in la.iter().zip(&lb) {
+        let (sx, vx) = x.rsplit_once(' ').unwrap();
+        let (sy, vy) = y.rsplit_once(' ').unwrap();
+        assert_eq!(sx, sy, "{args:?}");
+        if vx != vy {
+            let (fx, fy): (f64, f64) = (vx.parse().unwrap(), vy.parse().unwrap());
+            assert!(
+                (fx - fy).abs() <= 1e-12 * fx.abs().max(fy.abs()),
+                "{args:?}: {x} / {y}"
+            );
+        }
+    }
+}
+
+#[test]
+fn prometheus_refuses_what_json_file_refuses() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("m.prom");
+    seekprobe()
+        .args(["-t", "--json-file"])
+        .arg(&p)
+        .arg("--prometheus")
+        .arg(&p)
+        .arg("sim:hdd")
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("both name"));
+    seekprobe()
+        .args(["-t", "--prometheus"])
+        .arg(dir.path())
+        .arg("sim:hdd")
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("not a regular file"));
+    seekprobe()
+        .args(["-t", "--prometheus"])
+        .arg(dir.path().join("no/such/dir/m.prom"))
+        .arg("sim:hdd")
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("does not exist"));
+    seekprobe()
+        .args(["-s", "--prometheus"])
+        .arg(&p)
+        .arg("sim:hdd")
+        .assert()
+        .failure();
+}
+
+#[test]
+fn label_values_with_quotes_and_backslashes_are_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    seekprobe()
+        .args(["-q", "-t", "--json-file"])
+        .arg(&json)
+        .arg("sim:hdd")
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&json)
+        .unwrap()
+        .replace("Simulated 7200 rpm HDD", "Odd \\\"model\\\\ name");
+    std::fs::write(&json, text).unwrap();
+    let prom = dir.path().join("r.prom");
+    seekprobe()
+        .arg("render")
+        .arg(&json)
+        .arg("--prometheus")
+        .arg(&prom)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&prom).unwrap();
+    assert!(
+        text.contains(r#"model="Odd \"model\\ name (ST2000DM001-like)""#),
+        "{text}"
+    );
+}
