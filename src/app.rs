@@ -415,8 +415,11 @@ fn run_all(
     let mut comparison = String::new();
     if cfg.mode == Mode::Describe && (cfg.compare || cfg.qualify.is_some()) && !interrupted {
         let disks: Vec<&DiskResult> = run.disks.iter().collect();
-        let (text, verdicts, c) = judge(&disks, cfg.qualify.as_ref(), baseline.as_ref());
-        comparison = text;
+        let (cmp, verdicts, c) = judge(&disks, cfg.qualify.as_ref(), baseline.as_ref());
+        comparison = format!(
+            "\n{}",
+            report::compare::render(&cmp, &verdicts, terminal_width())
+        );
         run.verdicts = verdicts;
         if c == EXIT_FAILURE || (c == EXIT_QUALIFY && code == EXIT_OK) {
             code = c;
@@ -451,20 +454,16 @@ fn run_all(
 }
 
 /// Compare disks and, with qualification settings (and a baseline already loaded),
-/// judge them: the table (with the verdicts), the verdicts, and the exit status they
-/// call for (0 or 3).
+/// judge them: the comparison, the verdicts, and the exit status they call for (0
+/// or 3).
 fn judge(
     disks: &[&DiskResult],
     qualify: Option<&Qualify>,
     baseline: Option<&compare::Comparison>,
-) -> (String, Vec<Verdict>, i32) {
+) -> (compare::Comparison, Vec<Verdict>, i32) {
     let cmp = compare::compare(disks);
     let Some(q) = qualify else {
-        return (
-            format!("\n{}", compare::render(&cmp, &[])),
-            Vec::new(),
-            EXIT_OK,
-        );
+        return (cmp, Vec::new(), EXIT_OK);
     };
     let verdicts = compare::qualify(&cmp, disks, baseline, q.max_deviation);
     let code = if verdicts.iter().all(|v| v.pass) {
@@ -472,11 +471,7 @@ fn judge(
     } else {
         EXIT_QUALIFY
     };
-    (
-        format!("\n{}", compare::render(&cmp, &verdicts)),
-        verdicts,
-        code,
-    )
+    (cmp, verdicts, code)
 }
 
 /// Load the baseline of `qualify`, if any, before anything is probed: Err (after
@@ -524,9 +519,13 @@ fn compare_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> 
         Err(code) => return Ok(code),
     };
     let mut disks = Vec::new();
+    let mut versions: Vec<String> = Vec::new();
     for path in &a.files {
         match load_run(path) {
             Ok(run) => {
+                if !versions.contains(&run.tool_version) {
+                    versions.push(run.tool_version.clone());
+                }
                 let stem = path.file_stem().map(|s| s.to_string_lossy().to_string());
                 for mut d in run.disks {
                     if let Some(stem) = &stem {
@@ -541,6 +540,13 @@ fn compare_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> 
             }
         }
     }
+    if versions.len() > 1 {
+        writeln!(
+            err,
+            "seekprobe: note: runs of seekprobe {} compared: all have schema version {SCHEMA_VERSION}, so their figures (by test and line) mean the same",
+            versions.join(", ")
+        )?;
+    }
     let refs: Vec<&DiskResult> = disks.iter().collect();
     let q = match Qualify::from_args(a.judge) {
         Ok(q) => q,
@@ -552,8 +558,13 @@ fn compare_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> 
     let Ok(baseline) = load_baseline(q.as_ref(), err)? else {
         return Ok(EXIT_FAILURE);
     };
-    let (text, _, code) = judge(&refs, q.as_ref(), baseline.as_ref());
-    out.write_all(text.trim_start().as_bytes())?;
+    let (cmp, verdicts, code) = judge(&refs, q.as_ref(), baseline.as_ref());
+    let text = if a.json {
+        report::compare::to_json(&cmp, &verdicts)
+    } else {
+        report::compare::render(&cmp, &verdicts, terminal_width())
+    };
+    out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(code)
 }
@@ -702,6 +713,26 @@ fn save_json(path: &Path, run: &Run) -> io::Result<()> {
     let tmp = path.with_extension("json.partial");
     std::fs::write(&tmp, json::to_json(run))?;
     std::fs::rename(&tmp, path)
+}
+
+/// The width of the terminal on standard output, or None when it is not a terminal
+/// (a pipe or file takes tables of any width).
+fn terminal_width() -> Option<usize> {
+    nix::ioctl_read_bad!(tiocgwinsz, libc::TIOCGWINSZ, libc::winsize);
+    if !io::stdout().is_terminal() {
+        return None;
+    }
+    let mut ws = libc::winsize {
+        ws_row: 0,
+        ws_col: 0,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: TIOCGWINSZ fills a winsize, which `ws` is, on the terminal fd 1.
+    match unsafe { tiocgwinsz(1, &mut ws) } {
+        Ok(_) if ws.ws_col > 0 => Some(usize::from(ws.ws_col)),
+        _ => None,
+    }
 }
 
 /// Write the run's Prometheus metrics to `path` atomically: a temporary file in the

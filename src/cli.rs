@@ -237,6 +237,10 @@ pub struct CompareArgs {
 
     #[command(flatten)]
     pub judge: JudgeArgs,
+
+    /// Print the comparison (and verdicts) as JSON, for machines (docs/json.md)
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// What `seekprobe generate` prints.

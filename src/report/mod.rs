@@ -2,6 +2,7 @@
 
 pub mod beyond;
 pub mod chart;
+pub mod compare;
 pub mod diskinfo;
 pub mod humanize;
 pub mod json;
