@@ -188,3 +188,101 @@ fn label_values_with_quotes_and_backslashes_are_escaped() {
         "{text}"
     );
 }
+
+/// ansible-playbook: in the venv .ci/run makes, or on PATH.
+fn ansible_playbook() -> std::path::PathBuf {
+    let venv = Path::new("/opt/seekprobe-ansible/bin/ansible-playbook");
+    if venv.is_file() {
+        return venv.to_path_buf();
+    }
+    "ansible-playbook".into()
+}
+
+/// Run examples/ansible/qualify.yml against two local hosts with these drives;
+/// its exit status and output.
+fn run_playbook(dir: &Path, host1: &[&str], host2: &[&str], extra: &[&str]) -> (i32, String) {
+    let list = |d: &[&str]| {
+        let q: Vec<String> = d.iter().map(|s| format!("{s:?}")).collect();
+        format!("[{}]", q.join(", "))
+    };
+    let inventory = format!(
+        "all:\n  vars:\n    ansible_connection: local\n    ansible_python_interpreter: \"{{{{ ansible_playbook_python }}}}\"\n    seekprobe_binary: {bin:?}\n    seekprobe_args: \"-t --zones=20\"\n    seekprobe_remote_dir: {remote:?}\n    seekprobe_results_dir: {results:?}\n  hosts:\n    host1:\n      seekprobe_disks: {h1}\n    host2:\n      seekprobe_disks: {h2}\n",
+        bin = assert_cmd::cargo::cargo_bin("seekprobe")
+            .display()
+            .to_string(),
+        remote = dir.join("remote").display().to_string(),
+        results = dir.join("results").display().to_string(),
+        h1 = list(host1),
+        h2 = list(host2),
+    );
+    let inv = dir.join("inventory.yml");
+    std::fs::write(&inv, inventory).unwrap();
+    let playbook = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/ansible/qualify.yml");
+    let out = Command::new(ansible_playbook())
+        .arg("-i")
+        .arg(&inv)
+        .arg(&playbook)
+        .args(extra)
+        .env("ANSIBLE_HOME", dir.join("ansible-home"))
+        .env("ANSIBLE_LOCAL_TEMP", dir.join("ansible-tmp"))
+        .env("ANSIBLE_NOCOLOR", "1")
+        .env("ANSIBLE_FORCE_COLOR", "0")
+        .output()
+        .expect("ansible-playbook runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code().unwrap_or(-1), text)
+}
+
+#[test]
+#[cfg_attr(
+    seekprobe_no_ansible,
+    ignore = "ansible-playbook not found in /opt/seekprobe-ansible or on PATH; .ci/run installs ansible-core there"
+)]
+fn the_ansible_playbook_fails_the_5400_rpm_drive_naming_its_host_and_passes_equal_drives() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, text) = run_playbook(
+        dir.path(),
+        &["sim:hdd?seed=1", "sim:hdd?seed=2"],
+        &["sim:hdd?seed=3", "sim:hdd?rpm=5400&seed=4"],
+        &[],
+    );
+    assert_ne!(code, 0, "{text}");
+    assert!(
+        text.contains("1 of 4 drives failed qualification")
+            && text.contains("host host2, disk sim:hdd?rpm=5400&seed=4:"),
+        "{text}"
+    );
+    assert!(!text.contains("host host1,"), "{text}");
+    for host in ["host1", "host2"] {
+        let run = dir.path().join(format!("results/{host}/{host}.json"));
+        assert!(run.is_file(), "{} missing:\n{text}", run.display());
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let (code, text) = run_playbook(
+        dir.path(),
+        &["sim:hdd?seed=5", "sim:hdd?seed=6"],
+        &["sim:hdd?seed=7", "sim:hdd?seed=8"],
+        &[],
+    );
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("host2:sim:hdd?seed=8: PASS"), "{text}");
+    assert!(text.contains("failed=0"), "{text}");
+
+    // Write arguments belong in seekprobe_write_args only: -w among the tests is
+    // refused before anything runs.
+    let dir = tempfile::tempdir().unwrap();
+    let (code, text) = run_playbook(
+        dir.path(),
+        &["sim:hdd?seed=1"],
+        &["sim:hdd?seed=2"],
+        &["-e", "seekprobe_args='-Sw --yes'"],
+    );
+    assert_ne!(code, 0, "{text}");
+    assert!(text.contains("never in seekprobe_args"), "{text}");
+    assert!(!dir.path().join("remote").exists(), "{text}");
+}
