@@ -4,6 +4,7 @@
 //! them; .ci/run installs both).
 
 use crate::helpers::seekprobe;
+use predicates::prelude::*;
 use std::path::Path;
 use std::process::Command;
 
@@ -285,4 +286,121 @@ fn the_ansible_playbook_fails_the_5400_rpm_drive_naming_its_host_and_passes_equa
     assert_ne!(code, 0, "{text}");
     assert!(text.contains("never in seekprobe_args"), "{text}");
     assert!(!dir.path().join("remote").exists(), "{text}");
+}
+
+#[test]
+fn many_saved_runs_compare_a_row_per_drive_failing_first_and_as_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for i in 1..=10 {
+        let spec = if i == 7 {
+            format!("sim:hdd?rpm=5400&seed={i}")
+        } else {
+            format!("sim:hdd?seed={i}")
+        };
+        let f = dir.path().join(format!("host{i:02}.json"));
+        seekprobe()
+            .args(["-q", "-t", "--json-file"])
+            .arg(&f)
+            .arg(&spec)
+            .assert()
+            .success();
+        files.push(f);
+    }
+    let out = seekprobe()
+        .args(["compare", "--qualify"])
+        .args(&files)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Comparison (10 disks, a row each)"), "{text}");
+    assert!(text.contains("Qualification: 9 of 10 passed"), "{text}");
+    let slow = text
+        .find("| host07:sim:hdd?rpm=5400&seed=7")
+        .expect("the slow drive");
+    let first = text.find("| host01:").expect("a passing drive");
+    assert!(slow < first, "failing drives come first:\n{text}");
+    assert!(
+        text.contains("\thost07:sim:hdd?rpm=5400&seed=7: FAIL\n"),
+        "{text}"
+    );
+
+    let out = seekprobe()
+        .args(["compare", "--qualify", "--json"])
+        .args(&files)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["failed"], 1);
+    assert_eq!(j["disks"].as_array().unwrap().len(), 10);
+    assert_eq!(j["disks"][6]["name"], "host07:sim:hdd?rpm=5400&seed=7");
+    assert_eq!(j["disks"][6]["pass"], false);
+    assert!(
+        j["disks"][0]["figures"]["seek_transfer.full_stroke"]
+            .as_f64()
+            .unwrap()
+            > 0.0
+    );
+}
+
+#[test]
+fn runs_of_other_versions_compare_when_their_schema_matches_and_are_refused_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
+    for (f, spec) in [(&a, "sim:hdd?seed=1"), (&b, "sim:hdd?seed=2")] {
+        seekprobe()
+            .args(["-q", "-t", "--json-file"])
+            .arg(f)
+            .arg(spec)
+            .assert()
+            .success();
+    }
+    let text = std::fs::read_to_string(&b).unwrap();
+    let older = text.replacen(
+        &format!("\"tool_version\": \"{}\"", env!("CARGO_PKG_VERSION")),
+        "\"tool_version\": \"0.0.9\"",
+        1,
+    );
+    assert_ne!(older, text);
+    std::fs::write(&b, &older).unwrap();
+    seekprobe()
+        .args(["compare", "--qualify"])
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .success()
+        .stderr(
+            predicates::str::contains("runs of seekprobe").and(predicates::str::contains("0.0.9")),
+        );
+    // Another schema: refused, with the reason.
+    std::fs::write(
+        &b,
+        older.replacen("\"schema_version\": 1", "\"schema_version\": 2", 1),
+    )
+    .unwrap();
+    seekprobe()
+        .arg("compare")
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("schema version 2"));
+    // A line this version does not know (from a newer seekprobe): refused, naming it.
+    let newer = text
+        .replacen(
+            &format!("\"tool_version\": \"{}\"", env!("CARGO_PKG_VERSION")),
+            "\"tool_version\": \"9.0.0\"",
+            1,
+        )
+        .replacen("\"full_stroke\"", "\"warp_stroke\"", 1);
+    std::fs::write(&b, newer).unwrap();
+    seekprobe()
+        .arg("compare")
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("written by seekprobe 9.0.0"));
 }
