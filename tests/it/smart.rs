@@ -490,16 +490,15 @@ fn a_saved_report_without_smart_gives_the_note() {
 }
 
 #[test]
+#[cfg_attr(
+    seekprobe_no_smartctl,
+    ignore = "smartctl not found: apt-get install smartmontools (.ci/run does)"
+)]
 fn the_real_smartctl_on_a_loop_device_finds_no_smart() {
     if !can_make_loop_devices("the_real_smartctl_on_a_loop_device_finds_no_smart") {
         return;
     }
-    let Ok(bin) = smartctl::find() else {
-        eprintln!(
-            "skipped the_real_smartctl_on_a_loop_device_finds_no_smart: smartctl is not installed (.ci/run installs smartmontools)"
-        );
-        return;
-    };
+    let bin = smartctl::find().expect("smartctl is on the PATH (build.rs found it)");
     let dir = tempfile::tempdir().unwrap();
     let dev = LoopDev::new(dir.path(), 16 << 20, false, None);
     match smartctl::read(&bin, &dev.dev).unwrap() {
