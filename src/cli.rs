@@ -293,48 +293,12 @@ pub struct JudgeArgs {
     #[arg(long)]
     pub qualify: bool,
 
-    /// With --qualify: the largest deviation a figure may have, in percent
-    #[arg(long, value_name = "PERCENT", default_value_t = 15.0)]
-    pub max_deviation: f64,
+    /// With --qualify: the largest deviation a figure may have, in percent (15 by
+    /// default)
+    #[arg(long, value_name = "PERCENT")]
+    pub max_deviation: Option<f64>,
 
-    /// Judge against a known-good run saved with --json-file (implies --qualify)
+    /// With --qualify: judge against a known-good run saved with --json-file
     #[arg(long, value_name = "FILE.json")]
     pub baseline: Option<std::path::PathBuf>,
-}
-
-/// Options that only mean something with one of some tests, and those tests.
-const NEEDS: &[(&str, &[&str])] = &[
-    ("zone_size", &["zones"]),
-    ("seek_samples", &["seek_profile"]),
-    ("block_size", &["scan"]),
-    ("start", &["scan"]),
-    ("end", &["scan"]),
-    ("slow_ms", &["scan"]),
-    ("sweep_duration", &["block_sweep"]),
-    ("duration", &["iops"]),
-    ("queue_depth", &["iops", "block_sweep"]),
-    ("write_duration", &["sync_write"]),
-    ("seed", &["iops", "sync_write", "seek_profile"]),
-];
-
-/// An option given on the command line without any test it applies to, as a
-/// message naming both (None when every option given is used).
-pub fn unused_option(m: &clap::ArgMatches) -> Option<String> {
-    let given = |id: &str| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
-    NEEDS
-        .iter()
-        .find(|(opt, tests)| given(opt) && !tests.iter().any(|t| given(t)))
-        .map(|(opt, tests)| {
-            let flag = |id: &str| match id {
-                "iops" => "-i".to_string(),
-                "sync_write" => "-S".to_string(),
-                other => format!("--{}", other.replace('_', "-")),
-            };
-            let tests: Vec<String> = tests.iter().map(|t| flag(t)).collect();
-            format!(
-                "{} applies only to {}: add the test or leave the option out",
-                flag(opt),
-                tests.join(" or ")
-            )
-        })
 }

@@ -423,7 +423,7 @@ fn run_random_reads(
         }
         let params = QueuedParams {
             len: size,
-            queue_depth: cfg.queue_depth as usize,
+            queue_depth: cfg.queue_depth.get() as usize,
             duration: cfg.duration,
             seed,
         };
@@ -693,7 +693,7 @@ fn run_block_sweep(
             };
         let params = QueuedParams {
             len: size,
-            queue_depth: cfg.queue_depth as usize,
+            queue_depth: cfg.queue_depth.get() as usize,
             duration: cfg.beyond.sweep_duration,
             seed: 0,
         };
@@ -785,7 +785,7 @@ fn queued_phase(
         latencies_ns: Vec::new(),
         summary: run.latency.summary(),
         histogram: Some(run.latency),
-        queue_depth: Some(cfg.queue_depth),
+        queue_depth: Some(cfg.queue_depth.get()),
         seed,
         stopped_early: run.stop.is_some(),
     };

@@ -40,12 +40,25 @@ fn sync_write_and_write_options_require_w() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("-S require also -w"));
-    for opt in ["--force", "--preserve"] {
+    for (args, msg) in [
+        (
+            &["--force", "x"][..],
+            "--force applies to -S, --zones or --block-sweep with -w",
+        ),
+        (
+            &["--zones=4", "--preserve", "x"],
+            "--preserve applies to -S with -w",
+        ),
+        (
+            &["--zones=4", "--yes", "x"],
+            "--yes applies only with -w; add -w or drop --yes",
+        ),
+    ] {
         seekprobe()
-            .args([opt, "x"])
+            .args(args)
             .assert()
             .code(1)
-            .stderr(predicate::str::contains("needs -w"));
+            .stderr(predicate::str::contains(msg));
     }
 }
 
@@ -100,15 +113,39 @@ fn option_values_are_checked_before_any_disk_is_touched() {
         (&["--zones=200000", "x"], "--zones: at most 100000"),
         (
             &["--slow-ms", "10", "x"],
-            "--slow-ms applies only to --scan",
+            "--slow-ms applies to --scan; add --scan or drop --slow-ms",
         ),
         (
             &["-t", "--queue-depth", "8", "x"],
-            "--queue-depth applies only to -i or --block-sweep",
+            "--queue-depth applies to -i or --block-sweep; add one of them or drop --queue-depth",
         ),
         (
             &["--write-duration", "2", "-i", "x"],
-            "--write-duration applies only to -S",
+            "--write-duration applies to -S; add -S or drop --write-duration",
+        ),
+        (
+            &["-p", "--settle", "1", "x"],
+            "--settle cannot be used with -p, which only prints the disk's physical path; drop --settle",
+        ),
+        (
+            &["-p", "--parallel", "x", "y"],
+            "--parallel cannot be used with -p",
+        ),
+        (
+            &["-s", "--max-deviation", "5", "x"],
+            "--max-deviation cannot be used with -s",
+        ),
+        (
+            &["-t", "--max-deviation", "5", "x"],
+            "--max-deviation applies to --qualify; add --qualify or drop --max-deviation",
+        ),
+        (
+            &["-t", "--baseline", "b.json", "x"],
+            "--baseline applies to --qualify; add --qualify or drop --baseline",
+        ),
+        (
+            &["--zones", "50", "sim:hdd"],
+            "50: no such disk; to give --zones a number, write --zones=50",
         ),
         (
             &["--seek-profile", "--seek-samples", "4000000000", "x"],
@@ -116,7 +153,7 @@ fn option_values_are_checked_before_any_disk_is_touched() {
         ),
         (
             &["-t", "--plot", "x.svg", "x"],
-            "--plot draws the results of --zones",
+            "--plot applies to --zones, --seek-profile or --scan; add one of them or drop --plot",
         ),
         (
             &["--scan", "--block-size", "1G", "x"],
@@ -131,7 +168,13 @@ fn option_values_are_checked_before_any_disk_is_touched() {
             "--parallel with a write test needs --yes",
         ),
         (
-            &["-t", "--baseline", "/nonexistent.json", "sim:hdd"],
+            &[
+                "-t",
+                "--qualify",
+                "--baseline",
+                "/nonexistent.json",
+                "sim:hdd",
+            ],
             "/nonexistent.json: no such file",
         ),
     ] {
@@ -142,4 +185,21 @@ fn option_values_are_checked_before_any_disk_is_touched() {
             .stdout("")
             .stderr(predicate::str::contains(msg));
     }
+}
+
+#[test]
+fn p_and_s_accept_w_and_l_as_diskinfo_does() {
+    // A simulated drive has an ident; -w is accepted (and writes nothing).
+    seekprobe()
+        .args(["-l", "-w", "-s", "sim:hdd"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("sim:hdd\t"));
+    seekprobe()
+        .args(["compare", "--baseline", "b.json", "a.json"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "--baseline applies to --qualify; add --qualify or drop --baseline",
+        ));
 }
