@@ -257,6 +257,9 @@ fn run_plan(
             break;
         }
     }
+    if test == TestKind::CommandOverhead {
+        result.command_overhead = analysis::command_overhead(&result.phases, info.sector_size);
+    }
     Ok(result)
 }
 

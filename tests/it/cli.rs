@@ -203,3 +203,56 @@ fn p_and_s_accept_w_and_l_as_diskinfo_does() {
             "--baseline applies to --qualify; add --qualify or drop --baseline",
         ));
 }
+
+/// -c prints diskinfo's arithmetic (`dt * 100 / 2048`) on every sector size: on a
+/// 4Kn drive the figures are those diskinfo's formulas give for the timings the JSON
+/// records; the JSON carries the sector-correct ones.
+#[test]
+fn c_prints_diskinfos_arithmetic_on_4096_byte_sectors() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("c.json");
+    let out = seekprobe()
+        .args(["-c", "--quiet", "--json-file"])
+        .arg(&json)
+        .arg("sim:hdd?sector=4096")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let test = &v["disks"][0]["tests"][0];
+    let secs = |id: &str| {
+        let phase = test["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["id"] == id)
+            .unwrap();
+        let ns: u64 = phase["latencies_ns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_u64().unwrap())
+            .sum();
+        ns as f64 / 1e9
+    };
+    let (mega, sector) = (secs("overhead_mega"), secs("overhead_sector"));
+    let expected = format!(
+        "I/O command overhead:\n\ttime to read 10MB block    {mega:10.6} sec\t= {:8.3} msec/sector\n\ttime to read 20480 sectors {sector:10.6} sec\t= {:8.3} msec/sector\n\tcalculated command overhead\t\t\t= {:8.3} msec/sector\n\n",
+        mega * 100.0 / 2048.0,
+        sector * 100.0 / 2048.0,
+        (sector - mega) * 100.0 / 2048.0
+    );
+    assert!(text.ends_with(&expected), "{text}\nexpected:\n{expected}");
+    // The JSON's sector-correct figures: 10 MiB is 2560 sectors of 4096 bytes.
+    let c = &test["command_overhead"];
+    assert_eq!(c["sector_bytes"], 4096);
+    let mega_ms = mega * 1000.0 / 2560.0;
+    let sector_ms = sector * 1000.0 / 20480.0;
+    assert!((c["mega_ms_per_sector"].as_f64().unwrap() - mega_ms).abs() < 1e-9);
+    assert!((c["overhead_ms"].as_f64().unwrap() - (sector_ms - mega_ms)).abs() < 1e-9);
+    // On 4096-byte sectors the two differ: diskinfo's line subtracts the time per
+    // 512 bytes of the 10 MB block, not per sector.
+    assert!((sector - mega) * 100.0 / 2048.0 > c["overhead_ms"].as_f64().unwrap() + 0.01);
+}
