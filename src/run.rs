@@ -353,8 +353,7 @@ fn run_sync_write(
             Ok(g) => g,
             Err(e) => return too_small(result, &info, TestKind::SyncWrite, e.0, sink),
         };
-        let _ = target.quiesce();
-        if !pause(target.clock(), cfg.settle, stop) {
+        if !pause(target, cfg.settle, stop) {
             result.outcome = Outcome::Interrupted;
             break;
         }
@@ -419,8 +418,7 @@ fn run_random_reads(
             sizes.len(),
             &format!("{size} bytes"),
         );
-        let _ = target.quiesce();
-        if !pause(target.clock(), cfg.settle, stop) {
+        if !pause(target, cfg.settle, stop) {
             result.outcome = Outcome::Interrupted;
             break;
         }
@@ -542,8 +540,7 @@ fn run_seek_profile(
         return too_small(result, &info, TestKind::SeekProfile, why, sink);
     };
     let pairs = |v: &[seek_profile::Pair]| v.iter().map(|p| (p.from, p.to)).collect::<Vec<_>>();
-    let _ = target.quiesce();
-    if !pause(target.clock(), cfg.settle, stop) {
+    if !pause(target, cfg.settle, stop) {
         result.outcome = Outcome::Interrupted;
         return Ok(result);
     }
