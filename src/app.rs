@@ -179,14 +179,12 @@ pub fn main_with(
     err: &mut dyn Write,
 ) -> i32 {
     let args: Vec<OsString> = args.into_iter().collect();
-    let result = if args.get(1).is_some_and(|a| a == "render") {
-        render_main(&args[1..], out, err)
-    } else if args.get(1).is_some_and(|a| a == "compare") {
-        compare_main(&args[1..], out, err)
-    } else if args.get(1).is_some_and(|a| a == "generate") {
-        generate_main(&args[1..], out, err)
-    } else {
-        probe_main(args, &stop, out, err)
+    // A subcommand is the first argument; anything else is a disk probe.
+    let result = match args.get(1).and_then(|a| a.to_str()) {
+        Some("render") => render_main(&args[1..], out, err),
+        Some("compare") => compare_main(&args[1..], out, err),
+        Some("generate") => generate_main(&args[1..], out, err),
+        _ => probe_main(args, &stop, out, err),
     };
     match result {
         Ok(code) => code,

@@ -51,7 +51,8 @@ pub struct Args {
     #[arg(short = 'S', long = "sync-write")]
     pub sync_write: bool,
 
-    /// Allow destructive write tests
+    /// Allow destructive write tests (-S, and --zones or --block-sweep with writes);
+    /// -p and -s accept it as diskinfo does
     #[arg(short = 'w', long = "write")]
     pub write: bool,
 
@@ -105,9 +106,10 @@ pub struct Args {
     #[arg(short = 'l', long = "with-name")]
     pub with_name: bool,
 
-    /// Seconds to pause before each timed line. diskinfo sleeps 1 s (about 10 s per
-    /// -t); the default 0 keeps runs short. Raise it on drives that need to settle
-    /// after a burst (e.g. to let a write-back finish)
+    /// Seconds to pause before each timed line, as diskinfo's sync(), sleep, sync(),
+    /// sync(); 0 (the default) only syncs. diskinfo sleeps 1 s (about 10 s per -t):
+    /// --settle 1 does the same. Raise it on drives that need to settle after a burst
+    /// (e.g. to let a write-back finish)
     #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
     pub settle: f64,
 
@@ -125,7 +127,7 @@ pub struct Args {
     pub json_file: Option<std::path::PathBuf>,
 
     /// The transfer rate at N evenly spaced positions over the whole device (a zone
-    /// curve; N defaults to 100)
+    /// curve; N defaults to 100). Write the number with =, as --zones=50
     #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "100")]
     pub zones: Option<u32>,
 

@@ -210,6 +210,19 @@ impl Config {
         use clap::FromArgMatches;
         let given = |id: &str| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
         check_rules(&given)?;
+        // `--zones 50`: clap reads 50 as the first disk, right after the flag.
+        if given("zones")
+            && let (Some(at), Some(disks), Some(indices)) = (
+                m.index_of("zones"),
+                m.get_many::<String>("disks"),
+                m.indices_of("disks"),
+            )
+            && let Some((d, _)) = disks
+                .zip(indices)
+                .find(|(d, i)| *i == at + 1 && looks_like_zone_count(d))
+        {
+            return Err(ConfigError::ZonesNeedEquals(d.clone()));
+        }
         let a = Args::from_arg_matches(m).map_err(|e| ConfigError::Parse(e.to_string()))?;
         Config::from_args(a)
     }
@@ -217,11 +230,6 @@ impl Config {
     /// Check the values of arguments whose combination [`Config::from_matches`] has
     /// accepted.
     fn from_args(a: Args) -> Result<Config, ConfigError> {
-        if let Some(d) = a.disks.iter().find(|d| looks_like_zone_count(d))
-            && a.zones.is_some()
-        {
-            return Err(ConfigError::ZonesNeedEquals(d.clone()));
-        }
         let seconds = |name, v: f64, min: f64| {
             if v.is_finite() && (min..=3600.0).contains(&v) {
                 Ok(Duration::from_secs_f64(v))
@@ -805,5 +813,6 @@ mod tests {
         assert_eq!(e, ConfigError::ZonesNeedEquals("50".into()));
         assert!(e.to_string().contains("write --zones=50"), "{e}");
         assert!(parse(&["--zones=50", "x"]).is_ok());
+        assert!(parse(&["--zones", "-t", "50"]).is_ok());
     }
 }
