@@ -118,7 +118,7 @@ pub struct Args {
     pub format: Format,
 
     /// Print the whole run as JSON instead of text (same as --format json)
-    #[arg(long, conflicts_with = "format")]
+    #[arg(long)]
     pub json: bool,
 
     /// Also write the whole run as JSON to FILE (rewritten after each disk, so a late

@@ -499,6 +499,11 @@ fn check_rules(given: &dyn Fn(&str) -> bool) -> Result<(), ConfigError> {
     if given("sync_write") && !given("write") {
         return Err(ConfigError::SyncWriteNeedsWrite);
     }
+    if given("json") && given("format") {
+        return Err(ConfigError::DoesNotApply(
+            "--json is --format json: give one of them".into(),
+        ));
+    }
     for id in &ids {
         let Needs::AnyOf { any, all } = needs(id).ok_or(ConfigError::NoRule(id.to_string()))?
         else {
@@ -649,6 +654,10 @@ mod tests {
             (
                 &["-l", "x"],
                 "-l applies to -p or -s; add one of them or drop -l",
+            ),
+            (
+                &["--json", "--format", "table", "x"],
+                "--json is --format json: give one of them",
             ),
         ] {
             let e = parse(args).unwrap_err().to_string();
