@@ -227,6 +227,21 @@ impl Config {
         Config::from_args(a)
     }
 
+    /// Parse a command line (the program name first) with clap and check it as
+    /// [`Config::from_matches`] does; the error as the program would print it. For
+    /// tests and tools that build a configuration from arguments.
+    pub fn from_command_line<I, T>(args: I) -> Result<Config, String>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        use clap::CommandFactory;
+        let m = Args::command()
+            .try_get_matches_from(args)
+            .map_err(|e| e.to_string())?;
+        Config::from_matches(&m).map_err(|e| e.to_string())
+    }
+
     /// Check the values of arguments whose combination [`Config::from_matches`] has
     /// accepted.
     fn from_args(a: Args) -> Result<Config, ConfigError> {
@@ -797,6 +812,17 @@ mod tests {
         }
         assert!(covered.len() >= 38, "{covered:?}");
         eprintln!("options covered: {}", covered.join(" "));
+    }
+
+    #[test]
+    fn a_command_line_is_parsed_and_checked_in_one_call() {
+        let c = Config::from_command_line(["seekprobe", "-i", "--queue-depth", "4", "x"]).unwrap();
+        assert_eq!(c.queue_depth.get(), 4);
+        let e = Config::from_command_line(["seekprobe", "--seed", "1", "x"]).unwrap_err();
+        assert!(
+            e.contains("--seed applies to -i, -S or --seek-profile"),
+            "{e}"
+        );
     }
 
     #[test]
