@@ -79,7 +79,7 @@ pub fn needs(id: &str) -> Option<Needs> {
     let any = |any| Needs::AnyOf { any, all: &[] };
     Some(match id {
         "disks" | "help" | "version" | "physical_path" | "ident" | "verbose" | "format"
-        | "json" | "json_file" => Needs::Nothing,
+        | "json" | "json_file" | "prometheus" => Needs::Nothing,
         "command_overhead" | "seek_transfer" | "iops" | "zones" | "seek_profile" | "scan"
         | "block_sweep" => Needs::Nothing,
         "sync_write" => Needs::AnyOf {
@@ -306,6 +306,7 @@ mod tests {
             "format" => "table",
             "json_file" => "run.json",
             "plot" => "run.svg",
+            "prometheus" => "run.prom",
             "baseline" => "base.json",
             "zone_size" | "block_size" => "64K",
             "end" => "1M",
