@@ -7,5 +7,6 @@ mod golden;
 mod helpers;
 mod loopdev;
 mod results;
+mod signatures;
 mod sim;
 mod writes;
