@@ -4,13 +4,16 @@
 //! - `seekprobe_loop`: the build runs as root and /dev/loop-control exists (the
 //!   loop-device tests attach loop devices; CI runs as root);
 //! - `seekprobe_has_TOOL` (e.g. `seekprobe_has_mkfs_f2fs`): the tool is installed,
-//!   for the tests that make real file-system images (tests/it/signatures.rs).
+//!   for the tests that make real file-system images (tests/it/signatures.rs);
+//! - `seekprobe_no_promtool`, `seekprobe_no_ansible`: `promtool` (Debian's prometheus
+//!   package) or `ansible-playbook` (ansible-core, which .ci/run installs in
+//!   /opt/seekprobe-ansible) is missing.
 //!
-//! Tests carry `#[cfg_attr(not(CFG), ignore = "why")]`. The script runs again when
-//! the user (USER, SUDO_USER), PATH or the tool folders change. The library and the
-//! binary never read these cfgs.
+//! Tests carry `#[cfg_attr(not(CFG), ignore = "why")]` (or `cfg_attr(CFG, ...)` for
+//! the `no` ones). The script runs again when the user (USER, SUDO_USER), PATH or the
+//! tool folders change. The library and the binary never read these cfgs.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Tools the signature tests run, each with its cfg name.
 const TOOLS: &[&str] = &[
@@ -43,8 +46,33 @@ const TOOLS: &[&str] = &[
 /// Folders searched for tools besides PATH (root's tools live in sbin).
 const SBIN: &[&str] = &["/usr/sbin", "/sbin", "/usr/bin"];
 
+/// The venv .ci/run installs ansible-core into.
+const ANSIBLE_VENV: &str = "/opt/seekprobe-ansible/bin";
+
+fn on_path(tool: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(tool))
+        .find(|p| p.is_file())
+}
+
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rustc-check-cfg=cfg(seekprobe_no_promtool)");
+    println!("cargo::rustc-check-cfg=cfg(seekprobe_no_ansible)");
+    // Installing either tool changes one of these directories.
+    for dir in ["/opt", ANSIBLE_VENV] {
+        if Path::new(dir).is_dir() {
+            println!("cargo::rerun-if-changed={dir}");
+        }
+    }
+    if on_path("promtool").is_none() {
+        println!("cargo::rustc-cfg=seekprobe_no_promtool");
+    }
+    let venv = Path::new(ANSIBLE_VENV).join("ansible-playbook");
+    if !venv.is_file() && on_path("ansible-playbook").is_none() {
+        println!("cargo::rustc-cfg=seekprobe_no_ansible");
+    }
     for var in ["USER", "SUDO_USER", "PATH"] {
         println!("cargo::rerun-if-env-changed={var}");
     }
