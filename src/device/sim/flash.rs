@@ -2,7 +2,8 @@
 //! whose transfers share the bandwidth.
 
 use super::presets::FlashParams;
-use super::{Kind, MS, SplitMix64, US};
+use super::{Kind, MS, US, jitter};
+use crate::rng::Rng;
 
 #[derive(Debug, Clone)]
 pub(super) struct Flash {
@@ -16,13 +17,7 @@ pub(super) struct Flash {
 impl Flash {
     /// An access starting at `start` (ns): its latency, then its transfer once the
     /// shared bandwidth is free. Returns its duration.
-    pub(super) fn access_ns(
-        &mut self,
-        kind: Kind,
-        start: f64,
-        len: u64,
-        rng: &mut SplitMix64,
-    ) -> f64 {
+    pub(super) fn access_ns(&mut self, kind: Kind, start: f64, len: u64, rng: &mut Rng) -> f64 {
         let (us, rate) = match kind {
             Kind::Read => (self.p.read_us, self.p.read_rate),
             Kind::Write => {
@@ -30,13 +25,13 @@ impl Flash {
                 (self.p.write_us, self.p.write_rate)
             }
         };
-        let ready = start + us * US * rng.jitter(self.p.jitter);
+        let ready = start + us * US * jitter(rng, self.p.jitter);
         let done = ready.max(self.bus_free) + len as f64 * 1e9 / rate;
         self.bus_free = done;
         done - start
     }
-    pub(super) fn flush_ns(&mut self, lying: bool, rng: &mut SplitMix64) -> f64 {
-        let cmd = 2.0 * US * rng.jitter(self.p.jitter);
+    pub(super) fn flush_ns(&mut self, lying: bool, rng: &mut Rng) -> f64 {
+        let cmd = 2.0 * US * jitter(rng, self.p.jitter);
         if lying {
             return cmd;
         }

@@ -3,7 +3,8 @@
 
 use super::geometry::{Geometry, SeekCurve};
 use super::presets::HddParams;
-use super::{MS, SplitMix64, frac};
+use super::{MS, frac, jitter};
+use crate::rng::Rng;
 
 /// The head streaming sequentially into the cache: it started reading byte `origin`
 /// at time `t_origin` and goes on until `stop`; the cache holds [lo, position).
@@ -35,17 +36,11 @@ pub(super) struct Hdd {
 }
 
 impl Hdd {
-    pub(super) fn new(
-        p: HddParams,
-        media_end: u64,
-        sector: u64,
-        phys: u64,
-        rng: &mut SplitMix64,
-    ) -> Hdd {
+    pub(super) fn new(p: HddParams, media_end: u64, sector: u64, phys: u64, rng: &mut Rng) -> Hdd {
         let geo = Geometry::build(&p, media_end, phys);
         let seek = SeekCurve::new(&p.seek, geo.cylinders);
         let rev_ns = 60e9 / f64::from(p.rpm);
-        let phase_ns = rng.unit() * rev_ns;
+        let phase_ns = crate::rng::unit(rng) * rev_ns;
         Hdd {
             p,
             geo,
@@ -140,18 +135,18 @@ impl Hdd {
 
     /// A media access to [a, b) starting at `t`: seek, rotational wait, transfer.
     /// Returns (time the first byte is under the head, time the last is read).
-    pub(super) fn access(&self, t: f64, a: u64, b: u64, rng: &mut SplitMix64) -> (f64, f64) {
+    pub(super) fn access(&self, t: f64, a: u64, b: u64, rng: &mut Rng) -> (f64, f64) {
         let from = self.head_track_at(t);
         let (to, _, _) = self.geo.locate(a);
-        let seek = self.seek_between(from, to) * rng.jitter(self.p.seek_jitter);
+        let seek = self.seek_between(from, to) * jitter(rng, self.p.seek_jitter);
         let t2 = t + seek;
         let tau_a = self.geo.tau(a);
         let t3 = t2 + self.wait_for(t2, tau_a);
         (t3, t3 + (self.geo.end_tau(b) - tau_a) * self.rev_ns)
     }
 
-    pub(super) fn overhead(&self, rng: &mut SplitMix64) -> f64 {
-        self.p.cmd_overhead_ms * MS * rng.jitter(self.p.overhead_jitter)
+    pub(super) fn overhead(&self, rng: &mut Rng) -> f64 {
+        self.p.cmd_overhead_ms * MS * jitter(rng, self.p.overhead_jitter)
     }
 
     pub(super) fn host_ns(&self, len: u64) -> f64 {
@@ -160,7 +155,7 @@ impl Hdd {
 
     /// Serve a read of [a, a + len) that arrives at `t0` (the drive being free);
     /// returns its completion time.
-    pub(super) fn read(&mut self, t0: f64, a: u64, len: u64, rng: &mut SplitMix64) -> f64 {
+    pub(super) fn read(&mut self, t0: f64, a: u64, len: u64, rng: &mut Rng) -> f64 {
         let b = a + len;
         let ovh = self.overhead(rng);
         let host_done = t0 + ovh + self.host_ns(len);
@@ -186,7 +181,7 @@ impl Hdd {
                 return host_done.max(media_done);
             }
         }
-        let t1 = t0 + ovh + self.p.media_overhead_ms * MS * rng.jitter(self.p.overhead_jitter);
+        let t1 = t0 + ovh + self.p.media_overhead_ms * MS * jitter(rng, self.p.overhead_jitter);
         let (t3, media_done) = self.access(t1, a, b, rng);
         self.stream = Some(Stream {
             origin: a,
@@ -206,10 +201,10 @@ impl Hdd {
 
     /// Write back every dirty extent in ascending order from time `t`; returns the
     /// time the last one is on the media.
-    pub(super) fn write_back(&mut self, mut t: f64, rng: &mut SplitMix64) -> f64 {
+    pub(super) fn write_back(&mut self, mut t: f64, rng: &mut Rng) -> f64 {
         let dirty = std::mem::take(&mut self.dirty);
         for (a, b) in dirty {
-            let t1 = t + self.p.media_overhead_ms * MS * rng.jitter(self.p.overhead_jitter);
+            let t1 = t + self.p.media_overhead_ms * MS * jitter(rng, self.p.overhead_jitter);
             let (_, done) = self.access(t1, a, b, rng);
             self.stream = None;
             self.head_track = self.geo.locate(b - 1).0;
@@ -219,7 +214,7 @@ impl Hdd {
     }
 
     /// Serve a write of [a, a + len) into the write cache; returns its completion.
-    pub(super) fn write(&mut self, t0: f64, a: u64, len: u64, rng: &mut SplitMix64) -> f64 {
+    pub(super) fn write(&mut self, t0: f64, a: u64, len: u64, rng: &mut Rng) -> f64 {
         let ovh = self.overhead(rng);
         let mut t = t0;
         if self.dirty_bytes() + len > self.p.write_cache {
@@ -230,7 +225,7 @@ impl Hdd {
     }
 
     /// Serve a cache flush; returns its completion.
-    pub(super) fn flush(&mut self, t0: f64, lying: bool, rng: &mut SplitMix64) -> f64 {
+    pub(super) fn flush(&mut self, t0: f64, lying: bool, rng: &mut Rng) -> f64 {
         let t = t0 + self.overhead(rng);
         if lying { t } else { self.write_back(t, rng) }
     }

@@ -37,6 +37,8 @@ mod target;
 #[cfg(test)]
 mod tests;
 
+use crate::rng::Rng;
+
 pub use spec::PRESETS;
 pub use target::SimTarget;
 
@@ -59,24 +61,13 @@ fn frac(x: f64) -> f64 {
     x - x.floor()
 }
 
-/// splitmix64: small, fast, and identical on every platform.
-#[derive(Debug, Clone)]
-struct SplitMix64(u64);
+/// The sub-stream of the seed that draws the platter's starting angle and every
+/// operation's jitter ([`crate::rng::derive`]).
+const JITTER_STREAM: u64 = 0;
+/// The sub-stream of the seed that draws the serial number.
+const SERIAL_STREAM: u64 = 1;
 
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    /// A multiplier uniform in [1 - amp, 1 + amp] (mean 1).
-    fn jitter(&mut self, amp: f64) -> f64 {
-        1.0 + amp * (2.0 * self.unit() - 1.0)
-    }
+/// A multiplier uniform in [1 - amp, 1 + amp] (mean 1).
+fn jitter(rng: &mut Rng, amp: f64) -> f64 {
+    1.0 + amp * (2.0 * crate::rng::unit(rng) - 1.0)
 }

@@ -7,11 +7,12 @@ use super::geometry::Zone;
 use super::hdd::Hdd;
 use super::presets::{flash_params, hdd_params};
 use super::spec::{Preset, parse_spec};
-use super::{Kind, MIB, MS, SplitMix64};
+use super::{JITTER_STREAM, Kind, MIB, MS, SERIAL_STREAM};
 use crate::clock::{Clock, VirtualClock};
 use crate::device::{DeviceInfo, IoMode, QueueModel, Rotation, Target, TargetKind};
 use crate::error::ProbeError;
 use crate::probe::{Op, OpKind};
+use crate::rng::{self, Rng};
 use std::io;
 
 /// The physical model behind a simulated drive.
@@ -30,7 +31,7 @@ pub struct SimTarget {
     info: DeviceInfo,
     clock: VirtualClock,
     pub(super) model: Model,
-    rng: SplitMix64,
+    rng: Rng,
     faults: Faults,
 }
 
@@ -66,7 +67,7 @@ impl SimTarget {
         };
         let faults = Faults::new(&s.faults, ss).map_err(bad_sim)?;
 
-        let mut rng = SplitMix64(s.seed);
+        let mut rng = rng::seeded(rng::derive(s.seed, JITTER_STREAM));
         let mut info = DeviceInfo::new(spec, spec, TargetKind::Simulated);
         info.sector_size = logical;
         info.physical_sector_size = physical;
@@ -79,7 +80,10 @@ impl SimTarget {
         info.stripe_offset_bytes = 0;
         info.attachment = Some("sim".to_string());
         info.io_mode = IoMode::Simulated;
-        let serial = SplitMix64(s.seed ^ 0x5EED_5EED).next_u64() & 0xF_FFFF;
+        let serial = rng::below(
+            &mut rng::seeded(rng::derive(s.seed, SERIAL_STREAM)),
+            1 << 20,
+        );
         let model = if s.preset.rotating() {
             let mut p = hdd_params(s.preset);
             if let Some(rpm) = s.rpm {
