@@ -332,7 +332,12 @@ fn c_string(buf: &[u8]) -> Option<String> {
     std::str::from_utf8(&buf[..end]).ok().map(str::to_string)
 }
 
-nix::ioctl_none!(diocgflush, b'd', 135);
+nix::ioctl_none!(
+    /// `DIOCGFLUSH`: `_IO('d', 135)`, flush the disk's write cache.
+    diocgflush,
+    b'd',
+    135
+);
 
 /// Flush the disk's write cache (DIOCGFLUSH); ENOTSUP when it has none to flush.
 pub fn flush_cache(file: &File) -> io::Result<()> {
