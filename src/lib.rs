@@ -22,3 +22,4 @@ pub mod run;
 pub mod safety;
 pub mod stats;
 pub mod validity;
+pub mod verify;
