@@ -545,6 +545,35 @@ mod tests {
     }
 
     #[test]
+    fn real_stamps_on_a_drive_that_wraps_at_8_mib_of_256() {
+        use crate::verify::stamp::Stamper;
+        let (reported, real, ss, block) = (256 * MIB, 8 * MIB, 512u32, 64 << 10);
+        let mut store = vec![0u8; real as usize];
+        let st = Stamper::new(Stamper::fresh_nonce(), 0, ss).unwrap();
+        let ops = plan(reported, ss, block).unwrap();
+        for op in &ops {
+            let at = (op.offset % real) as usize;
+            st.stamp(&mut store[at..at + op.len as usize], op.offset / 512);
+        }
+        let probes: Vec<Probe> = ops
+            .iter()
+            .map(|op| {
+                let at = (op.offset % real) as usize;
+                let buf = &store[at..at + op.len as usize];
+                Probe {
+                    offset: op.offset,
+                    len: u64::from(op.len),
+                    verdict: block_verdict(st.check(buf, op.offset / 512)),
+                }
+            })
+            .collect();
+        let c = analyse(reported, ss, &probes);
+        assert_eq!(c.real, real, "{c:?}");
+        assert!(matches!(c.finding, Finding::Wraps { modulus: Some(m), .. } if m == real));
+        assert!(c.summary().starts_with("only the first 8.0 MiB store data"));
+    }
+
+    #[test]
     fn block_verdicts() {
         assert_eq!(block_verdict([Verdict::Ok; 4]), Verdict::Ok);
         let mis = |found_lba| Verdict::Misdirected {
