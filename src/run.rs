@@ -257,6 +257,9 @@ fn run_plan(
             break;
         }
     }
+    if test == TestKind::CommandOverhead {
+        result.command_overhead = analysis::command_overhead(&result.phases, info.sector_size);
+    }
     Ok(result)
 }
 
@@ -350,8 +353,7 @@ fn run_sync_write(
             Ok(g) => g,
             Err(e) => return too_small(result, &info, TestKind::SyncWrite, e.0, sink),
         };
-        let _ = target.quiesce();
-        if !pause(target.clock(), cfg.settle, stop) {
+        if !pause(target, cfg.settle, stop) {
             result.outcome = Outcome::Interrupted;
             break;
         }
@@ -416,14 +418,13 @@ fn run_random_reads(
             sizes.len(),
             &format!("{size} bytes"),
         );
-        let _ = target.quiesce();
-        if !pause(target.clock(), cfg.settle, stop) {
+        if !pause(target, cfg.settle, stop) {
             result.outcome = Outcome::Interrupted;
             break;
         }
         let params = QueuedParams {
             len: size,
-            queue_depth: cfg.queue_depth as usize,
+            queue_depth: cfg.queue_depth.get() as usize,
             duration: cfg.duration,
             seed,
         };
@@ -539,8 +540,7 @@ fn run_seek_profile(
         return too_small(result, &info, TestKind::SeekProfile, why, sink);
     };
     let pairs = |v: &[seek_profile::Pair]| v.iter().map(|p| (p.from, p.to)).collect::<Vec<_>>();
-    let _ = target.quiesce();
-    if !pause(target.clock(), cfg.settle, stop) {
+    if !pause(target, cfg.settle, stop) {
         result.outcome = Outcome::Interrupted;
         return Ok(result);
     }
@@ -693,7 +693,7 @@ fn run_block_sweep(
             };
         let params = QueuedParams {
             len: size,
-            queue_depth: cfg.queue_depth as usize,
+            queue_depth: cfg.queue_depth.get() as usize,
             duration: cfg.beyond.sweep_duration,
             seed: 0,
         };
@@ -785,7 +785,7 @@ fn queued_phase(
         latencies_ns: Vec::new(),
         summary: run.latency.summary(),
         histogram: Some(run.latency),
-        queue_depth: Some(cfg.queue_depth),
+        queue_depth: Some(cfg.queue_depth.get()),
         seed,
         stopped_early: run.stop.is_some(),
     };
