@@ -99,7 +99,7 @@ impl Sink for LiveText<'_> {
             .as_deref()
             .map(|d| format!(", {d}"))
             .unwrap_or_default();
-        let forced: Vec<&str> = found.iter().map(|f| f.what).collect();
+        let forced: Vec<&str> = found.iter().map(|f| f.what.as_str()).collect();
         let forced = if forced.is_empty() {
             String::new()
         } else {

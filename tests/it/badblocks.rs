@@ -6,10 +6,22 @@ use seekprobe::verify::badblocks;
 use seekprobe::verify::failures::{FailureKind, Failures};
 use seekprobe::verify::stamp::Verdict;
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn list_file(dir: &Path, name: &str, f: &Failures, sector_size: u32) -> std::path::PathBuf {
+/// The tool's path: PATH first, then the sbin folders (root's tools), as build.rs
+/// looks for it.
+fn tool(name: &str) -> PathBuf {
+    let path = std::env::var("PATH").unwrap_or_default();
+    path.split(':')
+        .filter(|d| !d.is_empty())
+        .chain(["/usr/sbin", "/sbin", "/usr/bin"])
+        .map(|d| Path::new(d).join(name))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| PathBuf::from(name))
+}
+
+fn list_file(dir: &Path, name: &str, f: &Failures, sector_size: u32) -> PathBuf {
     let p = dir.join(name);
     let mut out = std::fs::File::create(&p).unwrap();
     badblocks::write(&mut out, f.covered(), sector_size, 4096).unwrap();
@@ -18,7 +30,7 @@ fn list_file(dir: &Path, name: &str, f: &Failures, sector_size: u32) -> std::pat
 
 /// The bad-block inode's blocks, as `dumpe2fs -b` prints them.
 fn bad_block_inode(image: &Path) -> BTreeSet<u64> {
-    let out = Command::new("dumpe2fs")
+    let out = Command::new(tool("dumpe2fs"))
         .arg("-b")
         .arg(image)
         .output()
@@ -37,8 +49,8 @@ fn bad_block_inode(image: &Path) -> BTreeSet<u64> {
 
 #[test]
 #[cfg_attr(
-    seekprobe_no_e2fsprogs,
-    ignore = "e2fsprogs (mke2fs, e2fsck, dumpe2fs) is not installed"
+    not(all(seekprobe_has_mke2fs, seekprobe_has_e2fsck, seekprobe_has_dumpe2fs)),
+    ignore = "needs mke2fs, e2fsck and dumpe2fs (apt-get install e2fsprogs)"
 )]
 fn mke2fs_and_e2fsck_accept_the_list() {
     let dir = tempfile::tempdir().unwrap();
@@ -67,7 +79,7 @@ fn mke2fs_and_e2fsck_accept_the_list() {
         std::fs::read_to_string(&list).unwrap(),
         "2500\n5000\n5001\n5002\n7500\n"
     );
-    let out = Command::new("mke2fs")
+    let out = Command::new(tool("mke2fs"))
         .args(["-q", "-F", "-t", "ext4", "-b", "4096", "-l"])
         .arg(&list)
         .arg(&image)
@@ -89,7 +101,7 @@ fn mke2fs_and_e2fsck_accept_the_list() {
     g.record_span(100_000, 8, FailureKind::Unwritable);
     let list2 = list_file(dir.path(), "bad2.txt", &g, 512);
     assert_eq!(std::fs::read_to_string(&list2).unwrap(), "12500\n");
-    let out = Command::new("e2fsck")
+    let out = Command::new(tool("e2fsck"))
         .args(["-f", "-y", "-l"])
         .arg(&list2)
         .arg(&image)
@@ -107,7 +119,7 @@ fn mke2fs_and_e2fsck_accept_the_list() {
         bad_block_inode(&image),
         BTreeSet::from([2500, 5000, 5001, 5002, 7500, 12500])
     );
-    let out = Command::new("e2fsck")
+    let out = Command::new(tool("e2fsck"))
         .args(["-f", "-n"])
         .arg(&image)
         .output()
