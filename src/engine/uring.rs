@@ -23,6 +23,7 @@ use crate::device::AlignedBuf;
 use crate::device::pio::short_read;
 use crate::probe::iops::OffsetGen;
 use io_uring::squeue::Entry;
+use rustix::io::Errno;
 use io_uring::{CompletionQueue, IoUring, Probe, SubmissionQueue, Submitter, opcode, types};
 use std::fmt;
 use std::io;
@@ -116,7 +117,7 @@ fn push(sq: &mut SubmissionQueue<'_>, submitter: &Submitter<'_>, e: &Entry) -> i
 fn transient(e: &io::Error) -> bool {
     matches!(
         e.raw_os_error(),
-        Some(libc::EINTR) | Some(libc::EAGAIN) | Some(libc::EBUSY)
+        Some(n) if [Errno::INTR, Errno::AGAIN, Errno::BUSY].iter().any(|x| x.raw_os_error() == n)
     )
 }
 
@@ -333,10 +334,9 @@ pub fn run(
     }
     if let Some(Stop::Failed { error, .. }) = &run.stop
         && run.completed == 0
-        && matches!(
-            error.raw_os_error(),
-            Some(libc::EINVAL) | Some(libc::EOPNOTSUPP)
-        )
+        && error
+            .raw_os_error()
+            .is_some_and(|n| [Errno::INVAL, Errno::OPNOTSUPP].iter().any(|x| x.raw_os_error() == n))
     {
         return Err(Unavailable(format!("the ring refuses the reads: {error}")));
     }
