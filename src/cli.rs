@@ -18,6 +18,7 @@ Examples:
   seekprobe render run.json --format table     render a saved run again
   seekprobe -t --qualify --parallel /dev/sd[b-e]   judge a batch of new drives
   seekprobe compare host1.json host2.json      compare runs saved on many hosts
+  seekprobe smart --new sdb-smartctl.json      judge a saved smartctl --json -x report
 
 Writes: nothing is written without -w. Even then a mounted or held disk is
 refused, and one with a partition table or file-system signature needs --force.
@@ -31,7 +32,7 @@ still probed) or a scan found unreadable sectors, 3 when a drive fails
 #[derive(Debug, Parser)]
 #[command(name = "seekprobe", version, after_help = EXAMPLES)]
 #[command(
-    override_usage = "seekprobe [-citSvw] [OPTIONS] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render|compare|generate ..."
+    override_usage = "seekprobe [-citSvw] [OPTIONS] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render|compare|generate|smart ..."
 )]
 pub struct Args {
     /// I/O command overhead test (implies -v)
@@ -177,6 +178,11 @@ pub struct Args {
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<std::path::PathBuf>,
 
+    /// Also write the run's figures in Prometheus' text format to FILE, for
+    /// node_exporter's textfile collector (rewritten atomically after each disk)
+    #[arg(long, value_name = "FILE.prom")]
+    pub prometheus: Option<std::path::PathBuf>,
+
     /// After the disks, a table comparing them: a column per disk, a row per figure,
     /// each figure's deviation from the group median
     #[arg(long)]
@@ -215,6 +221,10 @@ pub struct RenderArgs {
     /// Also draw the saved run's plots to an SVG file
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<std::path::PathBuf>,
+
+    /// Also write the saved run's figures in Prometheus' text format to a file
+    #[arg(long, value_name = "FILE.prom")]
+    pub prometheus: Option<std::path::PathBuf>,
 }
 
 /// `seekprobe compare A.json B.json ...`: compare saved runs (each may hold several
@@ -228,6 +238,10 @@ pub struct CompareArgs {
 
     #[command(flatten)]
     pub judge: JudgeArgs,
+
+    /// Print the comparison (and verdicts) as JSON, for machines (docs/json.md)
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// What `seekprobe generate` prints.
@@ -337,4 +351,53 @@ pub fn unused_option(m: &clap::ArgMatches) -> Option<String> {
                 tests.join(" or ")
             )
         })
+}
+
+/// `seekprobe smart FILE.json [AFTER.json]`: judge a saved smartctl report
+/// without a drive.
+#[derive(Debug, Parser)]
+#[command(name = "seekprobe smart", bin_name = "seekprobe smart", version)]
+#[command(
+    after_help = "Exit status: 0 healthy (or no SMART), 3 failing, 1 when a report cannot be read."
+)]
+pub struct SmartArgs {
+    /// A report saved with `smartctl --json -x DEVICE` (- for standard input)
+    #[arg(value_name = "FILE.json")]
+    pub file: std::path::PathBuf,
+
+    /// A second report of the same drive, taken after a run: the changes are shown
+    /// and counters that rose fail the drive
+    #[arg(value_name = "AFTER.json")]
+    pub after: Option<std::path::PathBuf>,
+
+    #[command(flatten)]
+    pub rules: SmartRuleArgs,
+}
+
+/// The SMART health rules' options.
+#[derive(Debug, clap::Args)]
+pub struct SmartRuleArgs {
+    /// The drive is new: any reallocated, pending, uncorrectable, grown-defect or
+    /// NVMe media-error count above its threshold fails it
+    #[arg(long)]
+    pub new: bool,
+
+    /// Tolerate up to N of a counter on a new drive, and a rise of up to N during a
+    /// run (default 0). NAME is one of reallocated, reallocation-events, pending,
+    /// offline-uncorrectable, reported-uncorrectable, grown-defects, uncorrected,
+    /// media-errors; repeat the option for several
+    #[arg(long = "threshold", value_name = "NAME=N", value_parser = crate::smart::rules::Counter::parse_threshold)]
+    pub thresholds: Vec<(crate::smart::rules::Counter, u64)>,
+}
+
+impl SmartRuleArgs {
+    /// The rules' options.
+    pub fn options(&self) -> crate::smart::RuleOptions {
+        crate::smart::RuleOptions {
+            new_drive: self.new,
+            thresholds: crate::smart::rules::Thresholds {
+                limits: self.thresholds.clone(),
+            },
+        }
+    }
 }

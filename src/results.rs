@@ -205,6 +205,10 @@ pub struct Run {
     /// Qualification verdicts (--qualify), one per disk.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub verdicts: Vec<Verdict>,
+    /// When the run started, in seconds since the Unix epoch (absent in runs saved
+    /// before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_unix_s: Option<u64>,
 }
 
 /// A run of unreadable sectors.

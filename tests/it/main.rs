@@ -3,9 +3,11 @@
 mod beyond;
 mod cli;
 mod files;
+mod fleet;
 mod golden;
 mod helpers;
 mod loopdev;
 mod results;
 mod sim;
+mod smart;
 mod writes;
