@@ -254,3 +254,132 @@ pub fn drive(
     };
     (run, fatal)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::VecDeque;
+
+    /// Every reap finishes all requests queued so far, 10 ns after the previous
+    /// reap; the request at `bad` fails.
+    struct Batch {
+        now: u64,
+        queued: VecDeque<Request>,
+        bad: Option<u64>,
+        submitted: Vec<u64>,
+    }
+
+    impl Backend for Batch {
+        fn name(&self) -> &'static str {
+            "batch"
+        }
+        fn now_ns(&self) -> u64 {
+            self.now
+        }
+        fn submit(&mut self, req: Request) -> io::Result<()> {
+            self.submitted.push(req.offset);
+            self.queued.push_back(req);
+            Ok(())
+        }
+        fn reap(&mut self, out: &mut Vec<Completion>) -> io::Result<()> {
+            let start_ns = self.now;
+            self.now += 10;
+            for r in self.queued.drain(..) {
+                let result = if Some(r.offset) == self.bad {
+                    Err(io::Error::from_raw_os_error(5))
+                } else {
+                    Ok(())
+                };
+                out.push(Completion {
+                    slot: r.slot,
+                    start_ns,
+                    done_ns: self.now,
+                    result,
+                });
+            }
+            Ok(())
+        }
+    }
+
+    fn batch(bad: Option<u64>) -> Batch {
+        Batch {
+            now: 1000,
+            queued: VecDeque::new(),
+            bad,
+            submitted: Vec::new(),
+        }
+    }
+
+    fn params(queue_depth: usize, ns: u64) -> QueuedParams {
+        QueuedParams {
+            len: 4096,
+            queue_depth,
+            duration: Duration::from_nanos(ns),
+            seed: 7,
+        }
+    }
+
+    fn stream() -> OffsetGen {
+        OffsetGen::new(7, 1 << 30, 512, 4096).unwrap()
+    }
+
+    #[test]
+    fn the_driver_keeps_the_depth_until_the_duration_then_drains() {
+        // Reaps at 1010, 1020, …: each completes 4; replacements while less than
+        // 50 ns have passed, i.e. after the reaps at 10..=40 ns: 4 + 4 * 4 requests.
+        let mut b = batch(None);
+        let (run, fatal) = drive(
+            &mut b,
+            &mut stream(),
+            &params(4, 50),
+            &AtomicBool::new(false),
+        );
+        assert!(fatal.is_none() && run.stop.is_none());
+        assert_eq!(run.engine, "batch");
+        assert_eq!(run.completed, 20);
+        assert_eq!(run.bytes, 20 * 4096);
+        assert_eq!(run.elapsed_ns, 50);
+        assert_eq!(run.latency.count, 20);
+        assert_eq!((run.latency.min_ns, run.latency.max_ns), (10, 10));
+        let mut s = stream();
+        let expected: Vec<u64> = (0..20).map(|_| s.next_offset()).collect();
+        assert_eq!(b.submitted, expected, "the stream's offsets, in order");
+    }
+
+    #[test]
+    fn a_failure_stops_submission_and_names_its_offset() {
+        let bad = stream().offset(5);
+        let mut b = batch(Some(bad));
+        let (run, _) = drive(
+            &mut b,
+            &mut stream(),
+            &params(4, 1_000_000),
+            &AtomicBool::new(false),
+        );
+        match run.stop {
+            Some(Stop::Failed {
+                setup: false,
+                offset,
+                ..
+            }) => assert_eq!(offset, bad),
+            other => panic!("{other:?}"),
+        }
+        // The second reap finishes requests 4..8 in order: 4 still submits its
+        // replacement (8), 5 fails, 6 and 7 submit nothing; 8 is drained.
+        assert_eq!(b.submitted.len(), 9);
+        assert_eq!(run.completed, 8);
+    }
+
+    #[test]
+    fn a_raised_stop_flag_submits_nothing() {
+        let mut b = batch(None);
+        let (run, _) = drive(
+            &mut b,
+            &mut stream(),
+            &params(4, 1_000_000),
+            &AtomicBool::new(true),
+        );
+        assert!(matches!(run.stop, Some(Stop::Interrupted)));
+        assert!(b.submitted.is_empty());
+    }
+}

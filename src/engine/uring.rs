@@ -23,8 +23,8 @@ use crate::device::AlignedBuf;
 use crate::device::pio::short_read;
 use crate::probe::iops::OffsetGen;
 use io_uring::squeue::Entry;
-use rustix::io::Errno;
 use io_uring::{CompletionQueue, IoUring, Probe, SubmissionQueue, Submitter, opcode, types};
+use rustix::io::Errno;
 use std::fmt;
 use std::io;
 use std::os::fd::RawFd;
@@ -334,9 +334,11 @@ pub fn run(
     }
     if let Some(Stop::Failed { error, .. }) = &run.stop
         && run.completed == 0
-        && error
-            .raw_os_error()
-            .is_some_and(|n| [Errno::INVAL, Errno::OPNOTSUPP].iter().any(|x| x.raw_os_error() == n))
+        && error.raw_os_error().is_some_and(|n| {
+            [Errno::INVAL, Errno::OPNOTSUPP]
+                .iter()
+                .any(|x| x.raw_os_error() == n)
+        })
     {
         return Err(Unavailable(format!("the ring refuses the reads: {error}")));
     }
