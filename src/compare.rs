@@ -377,6 +377,7 @@ mod tests {
             }],
             warnings: vec![],
             error: None,
+            smr_signs: Vec::new(),
         }
     }
 

@@ -21,5 +21,6 @@ pub mod results;
 pub mod rng;
 pub mod run;
 pub mod safety;
+pub mod smr;
 pub mod stats;
 pub mod validity;
