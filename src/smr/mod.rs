@@ -4,5 +4,6 @@
 //! plan is in [`crate::probe::smr`]; docs/methods.md ("Hidden SMR") explains the
 //! method and what a verdict does and does not prove.
 
+pub mod analysis;
 pub mod models;
 pub mod signs;

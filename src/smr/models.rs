@@ -38,11 +38,12 @@ pub fn all() -> Vec<SmrModel> {
         .collect()
 }
 
-/// The words of a model string: split at spaces, `-` and `_` (so "WDC WD40EFAX-68JH4N0",
-/// "ATA WDC WD40EFAX-6" and "WDC_WD40EFAX-68JH4N0" all contain the word "WD40EFAX").
+/// The words of a model string: split at anything but ASCII letters and digits (so
+/// "WDC WD40EFAX-68JH4N0", "ATA WDC WD40EFAX-6", "WDC_WD40EFAX-68JH4N0" and
+/// "(WD40EFAX-like)" all contain the word "WD40EFAX").
 fn words(model: &str) -> impl Iterator<Item = &str> {
     model
-        .split(|c: char| c.is_whitespace() || c == '-' || c == '_')
+        .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| !w.is_empty())
 }
 

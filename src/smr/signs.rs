@@ -72,7 +72,7 @@ pub fn of(info: &DeviceInfo) -> Vec<SmrSign> {
             kind: SmrSignKind::TrimOnRotating,
             strength: SmrSignStrength::Hint,
             text: "a rotating drive that advertises TRIM/UNMAP, as drive-managed SMR disks do \
-                   (a hint, not a proof: --smr-check -w tests the behaviour)"
+                   (a hint, not a proof: only sustained random writes tell)"
                 .to_string(),
             source: None,
         });
