@@ -162,3 +162,86 @@ impl Smr {
         outer.min(h.p.host_rate)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::clock::Clock;
+    use crate::device::sim::SimTarget;
+    use crate::device::{Target, ZoneMode};
+
+    fn write_ms(t: &mut SimTarget, offset: u64, len: usize) -> f64 {
+        let buf = vec![0u8; len];
+        let s = t.virtual_clock().now_ns();
+        t.write_at(&buf, offset).unwrap();
+        (t.virtual_clock().now_ns() - s) as f64 / 1e6
+    }
+
+    #[test]
+    fn the_smr_keys_and_preset_are_parsed_and_described() {
+        let t = SimTarget::open("sim:smr").unwrap();
+        let i = t.info();
+        assert!(i.trim);
+        assert_eq!(i.zone_mode, Some(ZoneMode::NotZoned));
+        assert_eq!(i.media_size_bytes, 8_001_563_222_016);
+        let d = i.simulated.as_deref().unwrap();
+        assert!(
+            d.contains("drive-managed SMR: 20 GiB media cache, 36 MiB bands"),
+            "{d}"
+        );
+        let t = SimTarget::open("sim:hdd?smr_cache=1G&smr_band=256M&smr_idle=0").unwrap();
+        assert!(t.info().trim);
+        assert!(
+            t.info()
+                .simulated
+                .as_deref()
+                .unwrap()
+                .contains("1 GiB media cache, 256 MiB bands")
+        );
+        assert!(!SimTarget::open("sim:hdd?smr=none").unwrap().info().trim);
+        assert!(!SimTarget::open("sim:smr?smr=none").unwrap().info().trim);
+        for bad in [
+            "sim:ssd?smr=dm",
+            "sim:nvme?smr_cache=1G",
+            "sim:hdd?smr=hm",
+            "sim:hdd?smr_band=1K",
+            "sim:hdd?smr_idle=-1",
+        ] {
+            let e = SimTarget::open(bad).err().unwrap().to_string();
+            assert!(e.contains("smr"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_full_cache_stalls_writes_for_a_band_clean_and_idle_time_cleans_it() {
+        let mut t = SimTarget::open("sim:hdd?smr_cache=64M&smr_band=36M&smr_idle=1000").unwrap();
+        let band = 36u64 << 20;
+        // 64 random 1 MiB writes in 64 different bands fill the cache at the outer rate.
+        for k in 0..64u64 {
+            let ms = write_ms(&mut t, (k * 997 + 13) % 50_000 * band, 1 << 20);
+            assert!(ms < 7.0, "write {k}: {ms} ms");
+        }
+        // The next one waits for the oldest band to be read and rewritten.
+        let stall = write_ms(&mut t, 52_000 * band, 1 << 20);
+        assert!((300.0..1100.0).contains(&stall), "{stall} ms");
+        // After 10 s idle the drive has cleaned bands in the background: room again,
+        // though the write may wait for the band being cleaned when it arrives.
+        t.virtual_clock().advance(10_000_000_000);
+        let ms = write_ms(&mut t, 3 * band, 1 << 20);
+        assert!(ms < 1100.0, "{ms} ms");
+        let next = write_ms(&mut t, 7 * band + (1 << 20), 1 << 20);
+        assert!(next < 7.0, "{next} ms");
+    }
+
+    #[test]
+    fn sequential_writes_fill_whole_bands_and_one_clean_frees_a_band() {
+        let mut t = SimTarget::open("sim:hdd?smr_cache=72M&smr_band=36M").unwrap();
+        for k in 0..72u64 {
+            assert!(write_ms(&mut t, k << 20, 1 << 20) < 7.0);
+        }
+        // Full: the first band is cleaned once, which frees 36 writes' worth.
+        assert!(write_ms(&mut t, 100 << 20, 1 << 20) > 300.0);
+        for k in 0..35u64 {
+            assert!(write_ms(&mut t, (101 + k) << 20, 1 << 20) < 7.0, "{k}");
+        }
+    }
+}
