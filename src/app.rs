@@ -99,7 +99,7 @@ impl Sink for LiveText<'_> {
             .as_deref()
             .map(|d| format!(", {d}"))
             .unwrap_or_default();
-        let forced: Vec<&str> = found.iter().map(|f| f.what).collect();
+        let forced: Vec<&str> = found.iter().map(|f| f.what.as_str()).collect();
         let forced = if forced.is_empty() {
             String::new()
         } else {
@@ -179,14 +179,13 @@ pub fn main_with(
     err: &mut dyn Write,
 ) -> i32 {
     let args: Vec<OsString> = args.into_iter().collect();
-    let result = if args.get(1).is_some_and(|a| a == "render") {
-        render_main(&args[1..], out, err)
-    } else if args.get(1).is_some_and(|a| a == "compare") {
-        compare_main(&args[1..], out, err)
-    } else if args.get(1).is_some_and(|a| a == "generate") {
-        generate_main(&args[1..], out, err)
-    } else {
-        probe_main(args, &stop, out, err)
+    // A subcommand is the first argument; anything else is a disk probe.
+    let result = match args.get(1).and_then(|a| a.to_str()) {
+        Some("render") => render_main(&args[1..], out, err),
+        Some("compare") => compare_main(&args[1..], out, err),
+        Some("generate") => generate_main(&args[1..], out, err),
+        Some("smart") => smart_main(&args[1..], out, err),
+        _ => probe_main(args, &stop, out, err),
     };
     match result {
         Ok(code) => code,
@@ -222,20 +221,13 @@ fn probe_main(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<i32> {
-    use clap::{CommandFactory, FromArgMatches};
+    use clap::CommandFactory;
     // The matches say which options the user gave, beside their values.
-    let parsed = Args::command()
-        .try_get_matches_from(&raw)
-        .and_then(|m| Args::from_arg_matches(&m).map(|a| (m, a)));
-    let (matches, args) = match parsed {
-        Ok(p) => p,
+    let matches = match Args::command().try_get_matches_from(&raw) {
+        Ok(m) => m,
         Err(e) => return Ok(clap_exit(e, out, err)),
     };
-    if let Some(msg) = crate::cli::unused_option(&matches) {
-        writeln!(err, "seekprobe: {msg}\n{USAGE}")?;
-        return Ok(EXIT_FAILURE);
-    }
-    let cfg = match Config::from_args(args) {
+    let cfg = match Config::from_matches(&matches) {
         Ok(c) => c,
         Err(e) => {
             writeln!(err, "seekprobe: {e}\n{USAGE}")?;
@@ -260,6 +252,28 @@ fn render_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> i
     };
     out.write_all(report::render(&run, a.format).as_bytes())?;
     out.flush()?;
+    if let Some(path) = &a.prometheus
+        && identity(&path.to_string_lossy()).is_some()
+        && identity(&path.to_string_lossy()) == identity(&a.file.to_string_lossy())
+    {
+        writeln!(
+            err,
+            "seekprobe: --prometheus {}: that is the saved run being read; name another file",
+            path.display()
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
+    if let Some(path) = &a.prometheus
+        && let Err(e) = save_prometheus(path, &run)
+    {
+        let why = crate::error::describe_io(&e);
+        writeln!(
+            err,
+            "seekprobe: {}: cannot write the metrics: {why}",
+            path.display()
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
     match &a.plot {
         Some(path) if !write_plot(path, &run, err)? => Ok(EXIT_FAILURE),
         _ => Ok(EXIT_OK),
@@ -283,6 +297,10 @@ fn run_all(
         settle_s: cfg.settle.as_secs_f64(),
         disks: Vec::new(),
         verdicts: Vec::new(),
+        started_unix_s: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()
+            .map(|d| d.as_secs()),
     };
     let Ok(baseline) = load_baseline(cfg.qualify.as_ref(), err)? else {
         return Ok(EXIT_FAILURE);
@@ -314,6 +332,17 @@ fn run_all(
             writeln!(
                 err,
                 "seekprobe: {}: cannot save the results: {why}",
+                path.display()
+            )?;
+            failed = true;
+        }
+        if let Some(path) = &cfg.prometheus
+            && let Err(e) = save_prometheus(path, run)
+        {
+            let why = crate::error::describe_io(&e);
+            writeln!(
+                err,
+                "seekprobe: {}: cannot write the metrics: {why}",
                 path.display()
             )?;
             failed = true;
@@ -378,14 +407,20 @@ fn run_all(
     let mut comparison = String::new();
     if cfg.mode == Mode::Describe && (cfg.compare || cfg.qualify.is_some()) && !interrupted {
         let disks: Vec<&DiskResult> = run.disks.iter().collect();
-        let (text, verdicts, c) = judge(&disks, cfg.qualify.as_ref(), baseline.as_ref());
-        comparison = text;
+        let (cmp, verdicts, c) = judge(&disks, cfg.qualify.as_ref(), baseline.as_ref());
+        comparison = format!(
+            "\n{}",
+            report::compare::render(&cmp, &verdicts, terminal_width())
+        );
         run.verdicts = verdicts;
         if c == EXIT_FAILURE || (c == EXIT_QUALIFY && code == EXIT_OK) {
             code = c;
         }
         if let Some(path) = &cfg.json_file {
             let _ = save_json(path, &run);
+        }
+        if let Some(path) = &cfg.prometheus {
+            let _ = save_prometheus(path, &run);
         }
     }
     if cfg.mode == Mode::Describe && cfg.format != Format::Diskinfo {
@@ -411,20 +446,16 @@ fn run_all(
 }
 
 /// Compare disks and, with qualification settings (and a baseline already loaded),
-/// judge them: the table (with the verdicts), the verdicts, and the exit status they
-/// call for (0 or 3).
+/// judge them: the comparison, the verdicts, and the exit status they call for (0
+/// or 3).
 fn judge(
     disks: &[&DiskResult],
     qualify: Option<&Qualify>,
     baseline: Option<&compare::Comparison>,
-) -> (String, Vec<Verdict>, i32) {
+) -> (compare::Comparison, Vec<Verdict>, i32) {
     let cmp = compare::compare(disks);
     let Some(q) = qualify else {
-        return (
-            format!("\n{}", compare::render(&cmp, &[])),
-            Vec::new(),
-            EXIT_OK,
-        );
+        return (cmp, Vec::new(), EXIT_OK);
     };
     let verdicts = compare::qualify(&cmp, disks, baseline, q.max_deviation);
     let code = if verdicts.iter().all(|v| v.pass) {
@@ -432,11 +463,7 @@ fn judge(
     } else {
         EXIT_QUALIFY
     };
-    (
-        format!("\n{}", compare::render(&cmp, &verdicts)),
-        verdicts,
-        code,
-    )
+    (cmp, verdicts, code)
 }
 
 /// Load the baseline of `qualify`, if any, before anything is probed: Err (after
@@ -483,10 +510,21 @@ fn compare_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> 
         Ok(a) => a,
         Err(code) => return Ok(code),
     };
+    let q = match Qualify::from_args(a.judge) {
+        Ok(q) => q,
+        Err(e) => {
+            writeln!(err, "seekprobe: {e}")?;
+            return Ok(EXIT_FAILURE);
+        }
+    };
     let mut disks = Vec::new();
+    let mut versions: Vec<String> = Vec::new();
     for path in &a.files {
         match load_run(path) {
             Ok(run) => {
+                if !versions.contains(&run.tool_version) {
+                    versions.push(run.tool_version.clone());
+                }
                 let stem = path.file_stem().map(|s| s.to_string_lossy().to_string());
                 for mut d in run.disks {
                     if let Some(stem) = &stem {
@@ -501,19 +539,24 @@ fn compare_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> 
             }
         }
     }
+    if versions.len() > 1 {
+        writeln!(
+            err,
+            "seekprobe: note: runs of seekprobe {} compared: all have schema version {SCHEMA_VERSION}, so their figures (by test and line) mean the same",
+            versions.join(", ")
+        )?;
+    }
     let refs: Vec<&DiskResult> = disks.iter().collect();
-    let q = match Qualify::from_args(a.judge) {
-        Ok(q) => q,
-        Err(e) => {
-            writeln!(err, "seekprobe: {e}")?;
-            return Ok(EXIT_FAILURE);
-        }
-    };
     let Ok(baseline) = load_baseline(q.as_ref(), err)? else {
         return Ok(EXIT_FAILURE);
     };
-    let (text, _, code) = judge(&refs, q.as_ref(), baseline.as_ref());
-    out.write_all(text.trim_start().as_bytes())?;
+    let (cmp, verdicts, code) = judge(&refs, q.as_ref(), baseline.as_ref());
+    let text = if a.json {
+        report::compare::to_json(&cmp, &verdicts)
+    } else {
+        report::compare::render(&cmp, &verdicts, terminal_width())
+    };
+    out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(code)
 }
@@ -571,7 +614,23 @@ fn check_paths(cfg: &Config) -> Result<(), String> {
             ));
         }
     }
-    let outputs = [("--json-file", &cfg.json_file), ("--plot", &cfg.plot)];
+    let outputs = [
+        ("--json-file", &cfg.json_file),
+        ("--plot", &cfg.plot),
+        ("--prometheus", &cfg.prometheus),
+    ];
+    let given: Vec<(&str, &std::path::PathBuf)> = outputs
+        .iter()
+        .filter_map(|(o, p)| p.as_ref().map(|p| (*o, p)))
+        .collect();
+    for (i, (a, pa)) in given.iter().enumerate() {
+        if let Some((b, _)) = given[..i].iter().find(|(_, pb)| pb == pa) {
+            return Err(format!(
+                "{b} and {a} both name {}; give each output its own file",
+                pa.display()
+            ));
+        }
+    }
     for (opt, path) in outputs {
         let Some(path) = path else { continue };
         let shown = path.display();
@@ -648,6 +707,39 @@ fn save_json(path: &Path, run: &Run) -> io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
+/// The width of the terminal on standard output, or None when it is not a terminal
+/// (a pipe or file takes tables of any width).
+fn terminal_width() -> Option<usize> {
+    nix::ioctl_read_bad!(tiocgwinsz, libc::TIOCGWINSZ, libc::winsize);
+    if !io::stdout().is_terminal() {
+        return None;
+    }
+    let mut ws = libc::winsize {
+        ws_row: 0,
+        ws_col: 0,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: TIOCGWINSZ fills a winsize, which `ws` is, on the terminal fd 1.
+    match unsafe { tiocgwinsz(1, &mut ws) } {
+        Ok(_) if ws.ws_col > 0 => Some(usize::from(ws.ws_col)),
+        _ => None,
+    }
+}
+
+/// Write the run's Prometheus metrics to `path` atomically: a temporary file in the
+/// same directory (`FILE.partial`, which the textfile collector ignores: it reads
+/// only `*.prom`), then a rename, so node_exporter never reads half a file.
+fn save_prometheus(path: &Path, run: &Run) -> io::Result<()> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(io::Error::other("not a regular file"));
+    }
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".partial");
+    std::fs::write(&tmp, report::prometheus::render(run))?;
+    std::fs::rename(&tmp, path)
+}
+
 /// -p / -s: print the physical path or the ident alone on a line.
 fn print_id(
     info: &DeviceInfo,
@@ -671,4 +763,82 @@ fn print_id(
     }
     out.flush()?;
     Ok(Ok(()))
+}
+
+/// `seekprobe smart FILE.json [AFTER.json]`: the SMART health block of a saved
+/// smartctl report, the changes when a second one is given, the findings and the
+/// verdict. Exit status 0 healthy (or no SMART), 3 failing, 1 unreadable input.
+fn smart_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> io::Result<i32> {
+    use crate::cli::SmartArgs;
+    use crate::report::smart as text;
+    use crate::smart::{SmartRead, judge, rules, smartctl};
+    let a: SmartArgs = match parse(args, out, err) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    let mut paths = vec![a.file.clone()];
+    paths.extend(a.after.clone());
+    if paths.len() == 2 && paths.iter().all(|p| p == Path::new("-")) {
+        writeln!(
+            err,
+            "seekprobe: smart: standard input (-) can give only one of the two reports"
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
+    let mut healths = Vec::new();
+    for path in &paths {
+        let report = match load_smart_report(path) {
+            Ok(r) => r,
+            Err(msg) => {
+                writeln!(err, "seekprobe: {}: {msg}", path.display())?;
+                return Ok(EXIT_FAILURE);
+            }
+        };
+        match smartctl::classify(report) {
+            SmartRead::Health { health, .. } => healths.push(*health),
+            SmartRead::NoSmart { note } => {
+                out.write_all(text::no_smart_note(&path.display().to_string(), &note).as_bytes())?;
+                out.flush()?;
+                return Ok(EXIT_OK);
+            }
+        }
+    }
+    let (before, after) = (&healths[0], healths.get(1));
+    let now = after.unwrap_or(before);
+    let mut s = text::render_health(now);
+    if let Some(after) = after
+        && let Some(diff) = text::render_diff(before, after)
+    {
+        s.push_str(&diff);
+    }
+    let findings = judge(before, after, &a.rules.options());
+    s.push_str(&text::render_findings(&findings));
+    out.write_all(s.as_bytes())?;
+    out.flush()?;
+    Ok(if rules::passes(&findings) {
+        EXIT_OK
+    } else {
+        EXIT_QUALIFY
+    })
+}
+
+/// Read a saved smartctl report: `-` is standard input; otherwise only a regular
+/// file is opened.
+fn load_smart_report(path: &Path) -> Result<crate::smart::Report, String> {
+    let text = if path == Path::new("-") {
+        let mut text = String::new();
+        io::Read::read_to_string(&mut io::stdin(), &mut text)
+            .map_err(|e| crate::error::describe_io(&e))?;
+        text
+    } else {
+        let meta = std::fs::metadata(path).map_err(|e| crate::error::describe_io(&e))?;
+        if !meta.is_file() {
+            return Err(
+                "not a regular file; give a report saved with smartctl --json -x DEVICE".into(),
+            );
+        }
+        std::fs::read_to_string(path).map_err(|e| crate::error::describe_io(&e))?
+    };
+    crate::smart::Report::from_json(&text)
+        .map_err(|e| format!("{e}; give a report saved with smartctl --json -x DEVICE"))
 }

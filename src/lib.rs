@@ -21,6 +21,7 @@ pub mod results;
 pub mod rng;
 pub mod run;
 pub mod safety;
+pub mod smart;
 pub mod smr;
 pub mod stats;
 pub mod validity;

@@ -54,7 +54,7 @@ pub fn of(info: &DeviceInfo) -> Vec<SmrSign> {
         Some(ZoneMode::HostAware) => Some("host-aware"),
         Some(ZoneMode::HostManaged) => Some("host-managed"),
         Some(ZoneMode::DriveManaged) => Some("drive-managed"),
-        Some(ZoneMode::NotZoned) | None => None,
+        Some(ZoneMode::NotZoned | ZoneMode::Unknown(_)) | None => None,
     };
     if let Some(z) = zone {
         signs.push(SmrSign {

@@ -3,9 +3,12 @@
 mod beyond;
 mod cli;
 mod files;
+mod fleet;
 mod golden;
 mod helpers;
 mod loopdev;
 mod results;
+mod signatures;
 mod sim;
+mod smart;
 mod writes;

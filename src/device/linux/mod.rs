@@ -22,41 +22,55 @@ use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::Path;
 use sysfs::{describe_sysfs, find_link, sysfs_dir};
 
-/// The block ioctls, kept private (nix's macros generate public functions).
+/// The block ioctls that rustix does not offer (it has `BLKSSZGET` and `BLKPBSZGET`),
+/// defined with nix's macros and kept private (the macros generate public functions).
 mod ioctls {
+    use std::ffi::{c_int, c_uchar, c_ulong, c_ushort};
+
     /// `struct hd_geometry` from `<linux/hdreg.h>`.
     #[repr(C)]
     #[derive(Debug, Default, Clone, Copy)]
     pub struct HdGeometry {
-        pub heads: libc::c_uchar,
-        pub sectors: libc::c_uchar,
-        pub cylinders: libc::c_ushort,
-        pub start: libc::c_ulong,
+        pub heads: c_uchar,
+        pub sectors: c_uchar,
+        pub cylinders: c_ushort,
+        pub start: c_ulong,
     }
 
     /// The request type of ioctl(2) on this C library.
-    type Req = libc::Ioctl;
+    type Req = nix::sys::ioctl::ioctl_num_type;
 
     /// `BLKGETSIZE64`: `_IOR(0x12, 114, size_t)`, though the kernel writes a u64.
-    const BLKGETSIZE64: Req =
-        nix::request_code_read!(0x12, 114, std::mem::size_of::<libc::size_t>());
+    const BLKGETSIZE64: Req = nix::request_code_read!(0x12, 114, std::mem::size_of::<usize>());
     /// `BLKALIGNOFF`: `_IO(0x12, 122)`, though the kernel writes an int.
     const BLKALIGNOFF: Req = nix::request_code_none!(0x12, 122);
     /// `HDIO_GETGEO` from `<linux/hdreg.h>`.
     const HDIO_GETGEO: Req = 0x0301;
+    /// `BLKROGET`: `_IO(0x12, 94)`, though the kernel writes an int.
+    const BLKROGET: Req = nix::request_code_none!(0x12, 94);
 
     // The numbers x86_64's headers give.
     #[cfg(target_arch = "x86_64")]
     const _: () = {
         assert!(BLKGETSIZE64 == 0x8008_1272);
         assert!(BLKALIGNOFF == 0x127a);
+        assert!(BLKROGET == 0x125e);
     };
 
     nix::ioctl_read_bad!(blkgetsize64, BLKGETSIZE64, u64);
-    nix::ioctl_read_bad!(blksszget, libc::BLKSSZGET, libc::c_int);
-    nix::ioctl_read_bad!(blkpbszget, libc::BLKPBSZGET, libc::c_uint);
-    nix::ioctl_read_bad!(blkalignoff, BLKALIGNOFF, libc::c_int);
+    nix::ioctl_read_bad!(blkalignoff, BLKALIGNOFF, c_int);
     nix::ioctl_read_bad!(hdio_getgeo, HDIO_GETGEO, HdGeometry);
+    nix::ioctl_read_bad!(blkroget, BLKROGET, c_int);
+}
+
+/// Whether the kernel reports the block device open as `file` read-only
+/// (`BLKROGET`: a read-only loop device, `blockdev --setro`, a write-protected disk).
+/// rustix offers no BLKROGET, hence nix's ioctl macro.
+pub fn read_only(file: &File) -> io::Result<bool> {
+    let mut ro: std::ffi::c_int = 0;
+    // SAFETY: BLKROGET writes one int into `ro`, which outlives the call.
+    unsafe { ioctls::blkroget(file.as_raw_fd(), &mut ro) }.map_err(io::Error::from)?;
+    Ok(ro != 0)
 }
 
 /// Where sysfs is mounted.
@@ -73,23 +87,16 @@ const BY_PATH_DIR: &str = "/dev/disk/by-path";
 pub fn describe(file: &File, _path: &Path, info: &mut DeviceInfo) -> io::Result<()> {
     let fd = file.as_raw_fd();
     let mut size: u64 = 0;
-    let mut ss: libc::c_int = 0;
-    // SAFETY: fd is an open descriptor and each out-parameter has the type the
-    // ioctl writes.
-    unsafe {
-        ioctls::blkgetsize64(fd, &mut size).map_err(io::Error::from)?;
-        ioctls::blksszget(fd, &mut ss).map_err(io::Error::from)?;
-    }
+    // SAFETY: fd is an open descriptor and the out-parameter has the type the ioctl
+    // writes.
+    unsafe { ioctls::blkgetsize64(fd, &mut size) }.map_err(io::Error::from)?;
     // A nonsensical sector size is left for the caller to reject.
-    let ss = u32::try_from(ss).unwrap_or(0);
-
-    let mut pbs: libc::c_uint = 0;
-    // SAFETY: as above; BLKPBSZGET writes an unsigned int.
-    let pbs = match unsafe { ioctls::blkpbszget(fd, &mut pbs) } {
-        Ok(_) if pbs > 0 => pbs,
+    let ss = rustix::fs::ioctl_blksszget(file)?;
+    let pbs = match rustix::fs::ioctl_blkpbszget(file) {
+        Ok(pbs) if pbs > 0 => pbs,
         _ => ss,
     };
-    let mut align: libc::c_int = 0;
+    let mut align: std::ffi::c_int = 0;
     // SAFETY: as above; BLKALIGNOFF writes an int (-1 when misaligned).
     let align = match unsafe { ioctls::blkalignoff(fd, &mut align) } {
         Ok(_) => u64::try_from(align).unwrap_or(0),
@@ -110,9 +117,12 @@ pub fn describe(file: &File, _path: &Path, info: &mut DeviceInfo) -> io::Result<
     info.fw_heads = heads;
     info.fw_sectors = sectors;
 
-    let meta = file.metadata()?;
-    let rdev = meta.rdev();
-    if let Some(dir) = sysfs_dir(Path::new(SYS_ROOT), libc::major(rdev), libc::minor(rdev)) {
+    let rdev = rustix::fs::fstat(file)?.st_rdev;
+    if let Some(dir) = sysfs_dir(
+        Path::new(SYS_ROOT),
+        rustix::fs::major(rdev),
+        rustix::fs::minor(rdev),
+    ) {
         describe_sysfs(&dir).apply(info);
     }
     info.physical_path = find_link(Path::new(BY_PATH_DIR), |_, m| {
@@ -126,16 +136,16 @@ pub fn describe(file: &File, _path: &Path, info: &mut DeviceInfo) -> io::Result<
 /// `file` since boot, from /sys/dev/block/MAJ:MIN/stat (sectors of 512 bytes,
 /// fields 3 and 7). None when it is not a block device or the file is unreadable.
 pub fn io_bytes(file: &File) -> Option<(u64, u64)> {
-    use std::os::unix::fs::{FileTypeExt, MetadataExt};
-    let meta = file.metadata().ok()?;
-    if !meta.file_type().is_block_device() {
+    use rustix::fs::{FileType, major, minor};
+    let st = rustix::fs::fstat(file).ok()?;
+    if FileType::from_raw_mode(st.st_mode) != FileType::BlockDevice {
         return None;
     }
-    let rdev = meta.rdev();
+    let rdev = st.st_rdev;
     let stat = std::fs::read_to_string(format!(
         "/sys/dev/block/{}:{}/stat",
-        libc::major(rdev),
-        libc::minor(rdev)
+        major(rdev),
+        minor(rdev)
     ))
     .ok()?;
     parse_stat(&stat)

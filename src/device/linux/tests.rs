@@ -468,8 +468,7 @@ fn describe_named_device() {
 
 #[test]
 fn real_loop_device() {
-    // SAFETY: geteuid() takes no arguments and cannot fail.
-    let root = unsafe { libc::geteuid() } == 0;
+    let root = rustix::process::geteuid().is_root();
     if !root || !Path::new("/dev/loop-control").exists() {
         println!("skipped: needs root and loop devices");
         return;
@@ -551,7 +550,10 @@ fn real_loop_device() {
     // "not a disk".
     let plain = File::open(&file).expect("open backing file");
     let err = describe(&plain, &file, &mut info).expect_err("not a block device");
-    assert_eq!(err.raw_os_error(), Some(libc::ENOTTY));
+    assert_eq!(
+        err.raw_os_error(),
+        Some(rustix::io::Errno::NOTTY.raw_os_error())
+    );
 }
 
 #[test]

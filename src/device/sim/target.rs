@@ -14,6 +14,7 @@ use crate::device::{DeviceInfo, IoMode, QueueModel, Rotation, Target, TargetKind
 use crate::error::ProbeError;
 use crate::probe::{Op, OpKind};
 use crate::rng::{self, Rng};
+use rustix::io::Errno;
 use std::io;
 
 /// The physical model behind a simulated drive.
@@ -272,7 +273,7 @@ impl SimTarget {
     fn check(&self, offset: u64, len: u64) -> io::Result<()> {
         let ss = u64::from(self.info.sector_size);
         if !offset.is_multiple_of(ss) || !len.is_multiple_of(ss) {
-            return Err(io::Error::from_raw_os_error(libc::EINVAL));
+            return Err(io::Error::from(Errno::INVAL));
         }
         match offset.checked_add(len) {
             Some(end) if end <= self.info.media_size_bytes => Ok(()),
@@ -335,7 +336,7 @@ impl SimTarget {
         };
         let ns = dur.round().max(1.0) as u64;
         if is_bad {
-            (ns, Err(io::Error::from_raw_os_error(libc::EIO)))
+            (ns, Err(io::Error::from(Errno::IO)))
         } else {
             (ns, Ok(()))
         }

@@ -276,7 +276,9 @@ fn bad_ranges_fail_exactly_the_reads_that_overlap_them() {
         let mut t = open(&format!("sim:{preset}?bad=1000-1008,5000-5001"));
         let mut one = vec![0u8; 512];
         let mut eight = vec![0u8; 4096];
-        let eio = |r: io::Result<()>| r.err().and_then(|e| e.raw_os_error()) == Some(libc::EIO);
+        let eio = |r: io::Result<()>| {
+            r.err().and_then(|e| e.raw_os_error()) == Some(rustix::io::Errno::IO.raw_os_error())
+        };
         for s in [999u64, 1008, 4999, 5001, 0, 2000] {
             assert!(t.read_at(&mut one, s * 512).is_ok(), "{preset}: sector {s}");
         }
