@@ -5,6 +5,7 @@ mod cli;
 mod files;
 mod golden;
 mod helpers;
+mod imports;
 mod loopdev;
 mod results;
 mod sim;
