@@ -265,6 +265,51 @@ impl TryFrom<String> for Engine {
     }
 }
 
+/// Why a disk was not probed (in the JSON, the message alone).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "String", from = "String")]
+pub enum DiskFailure {
+    /// It could not be opened or described.
+    Open(String),
+    /// Writing to it was refused: a safety rule, no confirmation, or the signature
+    /// check could not read it.
+    Refused(String),
+}
+
+impl DiskFailure {
+    /// The message: the path, what was wrong, what to do.
+    pub fn message(&self) -> &str {
+        match self {
+            DiskFailure::Open(m) | DiskFailure::Refused(m) => m,
+        }
+    }
+}
+
+impl std::fmt::Display for DiskFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+impl From<DiskFailure> for String {
+    fn from(f: DiskFailure) -> String {
+        match f {
+            DiskFailure::Open(m) | DiskFailure::Refused(m) => m,
+        }
+    }
+}
+
+impl From<String> for DiskFailure {
+    /// A saved message: a refusal says "refusing to write" (`ProbeError::Refused`).
+    fn from(m: String) -> DiskFailure {
+        if m.contains(": refusing to write: ") {
+            DiskFailure::Refused(m)
+        } else {
+            DiskFailure::Open(m)
+        }
+    }
+}
+
 /// Everything about one disk of a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DiskResult {
@@ -277,7 +322,7 @@ pub struct DiskResult {
     /// Validity warnings.
     pub warnings: Vec<Warning>,
     /// The error that stopped this disk, if any.
-    pub error: Option<String>,
+    pub error: Option<DiskFailure>,
 }
 
 impl DiskResult {
@@ -483,4 +528,49 @@ pub struct Verdict {
     pub pass: bool,
     /// Why it failed: one line per figure out of tolerance, or a test it lacks.
     pub reasons: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engines_serialise_to_their_names_and_back() {
+        use QueuedEngine::*;
+        for (e, s) in [
+            (Engine::None, "none"),
+            (Engine::Sync, "sync"),
+            (Engine::Queued(Unknown), "queued"),
+            (Engine::Queued(IoUring), "io_uring"),
+            (Engine::Queued(Threads), "threads"),
+            (Engine::Queued(Virtual), "virtual"),
+            (Engine::SyncAndQueued(IoUring), "sync+io_uring"),
+            (Engine::SyncAndQueued(Virtual), "sync+virtual"),
+        ] {
+            let json = serde_json::to_string(&e).unwrap();
+            assert_eq!(json, format!("\"{s}\""));
+            assert_eq!(serde_json::from_str::<Engine>(&json).unwrap(), e);
+        }
+        assert!(serde_json::from_str::<Engine>("\"sync+warp\"").is_err());
+        assert_eq!(
+            Engine::Sync.with_queued(Threads),
+            Engine::SyncAndQueued(Threads)
+        );
+        assert_eq!(
+            Engine::Queued(Unknown).with_queued(Virtual),
+            Engine::Queued(Virtual)
+        );
+    }
+
+    #[test]
+    fn warning_codes_and_failures_serialise_to_plain_strings() {
+        let json = serde_json::to_string(&WarningCode::LoopWithoutDirectIo).unwrap();
+        assert_eq!(json, "\"loop_without_direct_io\"");
+        let f = DiskFailure::Refused("/dev/x: refusing to write: it carries gpt; wipe".into());
+        let json = serde_json::to_string(&f).unwrap();
+        assert_eq!(json, "\"/dev/x: refusing to write: it carries gpt; wipe\"");
+        assert_eq!(serde_json::from_str::<DiskFailure>(&json).unwrap(), f);
+        let o: DiskFailure = serde_json::from_str("\"/dev/y: no such file\"").unwrap();
+        assert_eq!(o, DiskFailure::Open("/dev/y: no such file".into()));
+    }
 }

@@ -9,7 +9,7 @@ use crate::engine::sync::SyncEngine;
 use crate::error::ProbeError;
 use crate::exec::{self, Context};
 use crate::probe::{self, MIB, TestKind};
-use crate::results::{DiskResult, Outcome};
+use crate::results::{DiskFailure, DiskResult, Outcome};
 use crate::safety::{self, Found};
 use crate::validity;
 use std::io;
@@ -41,14 +41,18 @@ pub fn probe_disk(
         io: describe && !cfg.tests.is_empty(),
         write: writes,
     };
-    let fail = |mut disk: DiskResult, sink: &mut dyn Sink, e: ProbeError| {
+    let fail = |mut disk: DiskResult, sink: &mut dyn Sink, e: ProbeError, refused: bool| {
         sink.failed(name, &e)?;
-        disk.error = Some(e.to_string());
+        disk.error = Some(if refused {
+            DiskFailure::Refused(e.to_string())
+        } else {
+            DiskFailure::Open(e.to_string())
+        });
         Ok::<_, io::Error>((disk, Flow::Continue))
     };
     let mut target = match device::open(name, &opts) {
         Ok(t) => t,
-        Err(e) => return fail(disk, sink, e),
+        Err(e) => return fail(disk, sink, e, false),
     };
     if writes {
         // Before anything is printed for this disk: a refused disk shows no figures.
@@ -59,7 +63,7 @@ pub fn probe_disk(
             Err(CheckError::Refused(_)) if stop.load(std::sync::atomic::Ordering::Relaxed) => {
                 return Ok((disk, Flow::Interrupted));
             }
-            Err(CheckError::Refused(e)) => return fail(disk, sink, e),
+            Err(CheckError::Refused(e)) => return fail(disk, sink, e, true),
         }
     }
     let info = target.info().clone();
