@@ -260,6 +260,28 @@ fn render_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> i
     };
     out.write_all(report::render(&run, a.format).as_bytes())?;
     out.flush()?;
+    if let Some(path) = &a.prometheus
+        && identity(&path.to_string_lossy()).is_some()
+        && identity(&path.to_string_lossy()) == identity(&a.file.to_string_lossy())
+    {
+        writeln!(
+            err,
+            "seekprobe: --prometheus {}: that is the saved run being read; name another file",
+            path.display()
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
+    if let Some(path) = &a.prometheus
+        && let Err(e) = save_prometheus(path, &run)
+    {
+        let why = crate::error::describe_io(&e);
+        writeln!(
+            err,
+            "seekprobe: {}: cannot write the metrics: {why}",
+            path.display()
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
     match &a.plot {
         Some(path) if !write_plot(path, &run, err)? => Ok(EXIT_FAILURE),
         _ => Ok(EXIT_OK),
@@ -283,6 +305,10 @@ fn run_all(
         settle_s: cfg.settle.as_secs_f64(),
         disks: Vec::new(),
         verdicts: Vec::new(),
+        started_unix_s: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()
+            .map(|d| d.as_secs()),
     };
     let Ok(baseline) = load_baseline(cfg.qualify.as_ref(), err)? else {
         return Ok(EXIT_FAILURE);
@@ -314,6 +340,17 @@ fn run_all(
             writeln!(
                 err,
                 "seekprobe: {}: cannot save the results: {why}",
+                path.display()
+            )?;
+            failed = true;
+        }
+        if let Some(path) = &cfg.prometheus
+            && let Err(e) = save_prometheus(path, run)
+        {
+            let why = crate::error::describe_io(&e);
+            writeln!(
+                err,
+                "seekprobe: {}: cannot write the metrics: {why}",
                 path.display()
             )?;
             failed = true;
@@ -378,14 +415,20 @@ fn run_all(
     let mut comparison = String::new();
     if cfg.mode == Mode::Describe && (cfg.compare || cfg.qualify.is_some()) && !interrupted {
         let disks: Vec<&DiskResult> = run.disks.iter().collect();
-        let (text, verdicts, c) = judge(&disks, cfg.qualify.as_ref(), baseline.as_ref());
-        comparison = text;
+        let (cmp, verdicts, c) = judge(&disks, cfg.qualify.as_ref(), baseline.as_ref());
+        comparison = format!(
+            "\n{}",
+            report::compare::render(&cmp, &verdicts, terminal_width())
+        );
         run.verdicts = verdicts;
         if c == EXIT_FAILURE || (c == EXIT_QUALIFY && code == EXIT_OK) {
             code = c;
         }
         if let Some(path) = &cfg.json_file {
             let _ = save_json(path, &run);
+        }
+        if let Some(path) = &cfg.prometheus {
+            let _ = save_prometheus(path, &run);
         }
     }
     if cfg.mode == Mode::Describe && cfg.format != Format::Diskinfo {
@@ -411,20 +454,16 @@ fn run_all(
 }
 
 /// Compare disks and, with qualification settings (and a baseline already loaded),
-/// judge them: the table (with the verdicts), the verdicts, and the exit status they
-/// call for (0 or 3).
+/// judge them: the comparison, the verdicts, and the exit status they call for (0
+/// or 3).
 fn judge(
     disks: &[&DiskResult],
     qualify: Option<&Qualify>,
     baseline: Option<&compare::Comparison>,
-) -> (String, Vec<Verdict>, i32) {
+) -> (compare::Comparison, Vec<Verdict>, i32) {
     let cmp = compare::compare(disks);
     let Some(q) = qualify else {
-        return (
-            format!("\n{}", compare::render(&cmp, &[])),
-            Vec::new(),
-            EXIT_OK,
-        );
+        return (cmp, Vec::new(), EXIT_OK);
     };
     let verdicts = compare::qualify(&cmp, disks, baseline, q.max_deviation);
     let code = if verdicts.iter().all(|v| v.pass) {
@@ -432,11 +471,7 @@ fn judge(
     } else {
         EXIT_QUALIFY
     };
-    (
-        format!("\n{}", compare::render(&cmp, &verdicts)),
-        verdicts,
-        code,
-    )
+    (cmp, verdicts, code)
 }
 
 /// Load the baseline of `qualify`, if any, before anything is probed: Err (after
@@ -484,9 +519,13 @@ fn compare_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> 
         Err(code) => return Ok(code),
     };
     let mut disks = Vec::new();
+    let mut versions: Vec<String> = Vec::new();
     for path in &a.files {
         match load_run(path) {
             Ok(run) => {
+                if !versions.contains(&run.tool_version) {
+                    versions.push(run.tool_version.clone());
+                }
                 let stem = path.file_stem().map(|s| s.to_string_lossy().to_string());
                 for mut d in run.disks {
                     if let Some(stem) = &stem {
@@ -501,6 +540,13 @@ fn compare_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> 
             }
         }
     }
+    if versions.len() > 1 {
+        writeln!(
+            err,
+            "seekprobe: note: runs of seekprobe {} compared: all have schema version {SCHEMA_VERSION}, so their figures (by test and line) mean the same",
+            versions.join(", ")
+        )?;
+    }
     let refs: Vec<&DiskResult> = disks.iter().collect();
     let q = match Qualify::from_args(a.judge) {
         Ok(q) => q,
@@ -512,8 +558,13 @@ fn compare_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> 
     let Ok(baseline) = load_baseline(q.as_ref(), err)? else {
         return Ok(EXIT_FAILURE);
     };
-    let (text, _, code) = judge(&refs, q.as_ref(), baseline.as_ref());
-    out.write_all(text.trim_start().as_bytes())?;
+    let (cmp, verdicts, code) = judge(&refs, q.as_ref(), baseline.as_ref());
+    let text = if a.json {
+        report::compare::to_json(&cmp, &verdicts)
+    } else {
+        report::compare::render(&cmp, &verdicts, terminal_width())
+    };
+    out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(code)
 }
@@ -571,7 +622,23 @@ fn check_paths(cfg: &Config) -> Result<(), String> {
             ));
         }
     }
-    let outputs = [("--json-file", &cfg.json_file), ("--plot", &cfg.plot)];
+    let outputs = [
+        ("--json-file", &cfg.json_file),
+        ("--plot", &cfg.plot),
+        ("--prometheus", &cfg.prometheus),
+    ];
+    let given: Vec<(&str, &std::path::PathBuf)> = outputs
+        .iter()
+        .filter_map(|(o, p)| p.as_ref().map(|p| (*o, p)))
+        .collect();
+    for (i, (a, pa)) in given.iter().enumerate() {
+        if let Some((b, _)) = given[..i].iter().find(|(_, pb)| pb == pa) {
+            return Err(format!(
+                "{b} and {a} both name {}; give each output its own file",
+                pa.display()
+            ));
+        }
+    }
     for (opt, path) in outputs {
         let Some(path) = path else { continue };
         let shown = path.display();
@@ -645,6 +712,39 @@ fn save_json(path: &Path, run: &Run) -> io::Result<()> {
     }
     let tmp = path.with_extension("json.partial");
     std::fs::write(&tmp, json::to_json(run))?;
+    std::fs::rename(&tmp, path)
+}
+
+/// The width of the terminal on standard output, or None when it is not a terminal
+/// (a pipe or file takes tables of any width).
+fn terminal_width() -> Option<usize> {
+    nix::ioctl_read_bad!(tiocgwinsz, libc::TIOCGWINSZ, libc::winsize);
+    if !io::stdout().is_terminal() {
+        return None;
+    }
+    let mut ws = libc::winsize {
+        ws_row: 0,
+        ws_col: 0,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: TIOCGWINSZ fills a winsize, which `ws` is, on the terminal fd 1.
+    match unsafe { tiocgwinsz(1, &mut ws) } {
+        Ok(_) if ws.ws_col > 0 => Some(usize::from(ws.ws_col)),
+        _ => None,
+    }
+}
+
+/// Write the run's Prometheus metrics to `path` atomically: a temporary file in the
+/// same directory (`FILE.partial`, which the textfile collector ignores: it reads
+/// only `*.prom`), then a rename, so node_exporter never reads half a file.
+fn save_prometheus(path: &Path, run: &Run) -> io::Result<()> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(io::Error::other("not a regular file"));
+    }
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".partial");
+    std::fs::write(&tmp, report::prometheus::render(run))?;
     std::fs::rename(&tmp, path)
 }
 

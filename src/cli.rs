@@ -177,6 +177,11 @@ pub struct Args {
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<std::path::PathBuf>,
 
+    /// Also write the run's figures in Prometheus' text format to FILE, for
+    /// node_exporter's textfile collector (rewritten atomically after each disk)
+    #[arg(long, value_name = "FILE.prom")]
+    pub prometheus: Option<std::path::PathBuf>,
+
     /// After the disks, a table comparing them: a column per disk, a row per figure,
     /// each figure's deviation from the group median
     #[arg(long)]
@@ -215,6 +220,10 @@ pub struct RenderArgs {
     /// Also draw the saved run's plots to an SVG file
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<std::path::PathBuf>,
+
+    /// Also write the saved run's figures in Prometheus' text format to a file
+    #[arg(long, value_name = "FILE.prom")]
+    pub prometheus: Option<std::path::PathBuf>,
 }
 
 /// `seekprobe compare A.json B.json ...`: compare saved runs (each may hold several
@@ -228,6 +237,10 @@ pub struct CompareArgs {
 
     #[command(flatten)]
     pub judge: JudgeArgs,
+
+    /// Print the comparison (and verdicts) as JSON, for machines (docs/json.md)
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// What `seekprobe generate` prints.

@@ -1,10 +1,9 @@
-//! Comparing disks: the figures of each disk side by side, each one's deviation from
-//! the group median, and qualification verdicts against the group or a baseline.
-//! Pure functions of results.
+//! Comparing disks, as data: the figures of each disk, the group median of each,
+//! and qualification verdicts against the group or a baseline. Pure functions of
+//! results; report::compare renders them (this module imports no reporter).
 
 use crate::probe::PhaseId;
 use crate::results::{DiskResult, PhaseResult, TestResult};
-use comfy_table::{CellAlignment, Table, presets};
 use serde::Serialize;
 
 pub use crate::results::Verdict;
@@ -41,8 +40,66 @@ pub fn figures(disk: &DiskResult) -> Vec<Figure> {
                 out.push(f);
             }
         }
+        beyond_figures(t, &mut out);
     }
     out
+}
+
+/// The summary figures of --zones, --seek-profile and --scan.
+fn beyond_figures(t: &TestResult, out: &mut Vec<Figure>) {
+    let test = serde_plain(t.test);
+    let mut push = |k: &str, label: String, value: f64, higher: bool| {
+        if value.is_finite() {
+            out.push(Figure {
+                key: format!("{test}.{k}"),
+                label,
+                value,
+                higher_is_better: higher,
+            });
+        }
+    };
+    if let Some(c) = t.zone_curve.as_ref().filter(|c| !c.points.is_empty()) {
+        push(
+            "max",
+            "Zones max (kbytes/s)".into(),
+            c.max_bytes_per_s / 1024.0,
+            true,
+        );
+        push(
+            "min",
+            "Zones min (kbytes/s)".into(),
+            c.min_bytes_per_s / 1024.0,
+            true,
+        );
+        push(
+            "mean",
+            "Zones mean (kbytes/s)".into(),
+            c.mean_bytes_per_s / 1024.0,
+            true,
+        );
+    }
+    if let Some(c) = t.write_curve.as_ref().filter(|c| !c.points.is_empty()) {
+        let label = "Zones write mean (kbytes/s)".into();
+        push("write_mean", label, c.mean_bytes_per_s / 1024.0, true);
+    }
+    if let Some(a) = &t.seek_analysis {
+        if let Some(r) = a.measured_rpm {
+            push("measured_rpm", "Measured rotation (rpm)".into(), r, true);
+        }
+        for (k, label, v) in [
+            ("track_to_track", "Track to track", a.track_to_track_ns),
+            ("average", "Average seek", a.average_ns),
+            ("full_stroke", "Full stroke seek", a.full_stroke_ns),
+        ] {
+            if let Some(v) = v {
+                push(k, format!("{label} (ms)"), v / 1e6, false);
+            }
+        }
+    }
+    if let Some(s) = t.scan.as_ref().filter(|s| s.elapsed_ns > 0) {
+        let rate = s.bytes_read as f64 / 1024.0 / (s.elapsed_ns as f64 / 1e9);
+        push("rate", "Scan (kbytes/s)".into(), rate, true);
+    }
 }
 
 fn figure(t: &TestResult, p: &PhaseResult) -> Option<Figure> {
@@ -63,7 +120,13 @@ fn figure(t: &TestResult, p: &PhaseResult) -> Option<Figure> {
                 true,
             )
         }
-        PhaseId::OverheadMega => return None,
+        PhaseId::OverheadMega | PhaseId::Zone | PhaseId::ZoneWrite => return None,
+        PhaseId::SweepSync | PhaseId::SweepQueued | PhaseId::SweepWrite => (
+            format!("{}_{}", serde_plain(p.id), p.op_bytes),
+            format!("{} {} (kbytes/s)", p.id.name(), size_label(p.op_bytes)),
+            p.bytes_done() as f64 / 1024.0 / s,
+            true,
+        ),
         PhaseId::OverheadSector => (
             "overhead_sector".into(),
             "20480 sector reads (ms/sector)".into(),
@@ -121,7 +184,7 @@ pub fn median(values: &[f64]) -> Option<f64> {
 }
 
 /// One row of a comparison: a figure for every disk, and the group median.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
     /// The figure's key.
     pub key: String,
@@ -136,7 +199,7 @@ pub struct Row {
 }
 
 /// Disks side by side.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
     /// The disks' names, in order.
     pub disks: Vec<String>,
@@ -146,13 +209,14 @@ pub struct Comparison {
 
 /// Put the figures of several disks side by side.
 pub fn compare(disks: &[&DiskResult]) -> Comparison {
-    let per_disk: Vec<Vec<Figure>> = disks.iter().map(|d| figures(d)).collect();
     let mut rows: Vec<Row> = Vec::new();
-    for (i, figs) in per_disk.iter().enumerate() {
-        for f in figs {
-            let row = match rows.iter_mut().position(|r| r.key == f.key) {
-                Some(r) => &mut rows[r],
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (i, d) in disks.iter().enumerate() {
+        for f in figures(d) {
+            let row = match index.get(&f.key) {
+                Some(&r) => &mut rows[r],
                 None => {
+                    index.insert(f.key.clone(), rows.len());
                     rows.push(Row {
                         key: f.key.clone(),
                         label: f.label.clone(),
@@ -280,61 +344,19 @@ pub fn qualify(
         .collect()
 }
 
-/// Four significant digits, in plain notation up to 10^9.
-fn fmt_value(v: f64) -> String {
-    if v.abs() >= 1000.0 {
-        format!("{v:.0}")
+/// A figure as the verdicts and tables show it: whole numbers from 1000 up, four
+/// significant digits below (trailing zeros dropped).
+pub fn fmt_value(v: f64) -> String {
+    if v.abs() >= 1000.0 || v == 0.0 || !v.is_finite() {
+        return format!("{v:.0}");
+    }
+    let digits = (3 - v.abs().log10().floor() as i32).clamp(0, 12) as usize;
+    let s = format!("{v:.digits$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
-        crate::report::diskinfo::printf_g(v, 0, 4)
+        s
     }
-}
-
-/// The comparison as a table: a column per disk (value and deviation from the
-/// median), a row per figure; then the verdicts, when there are some.
-pub fn render(cmp: &Comparison, verdicts: &[Verdict]) -> String {
-    let mut t = Table::new();
-    t.load_style(presets::ASCII_MARKDOWN);
-    let mut header = vec!["figure".to_string(), "median".to_string()];
-    header.extend(cmp.disks.iter().cloned());
-    t.set_header(header);
-    for r in &cmp.rows {
-        let mut row = vec![r.label.clone(), fmt_value(r.median)];
-        for v in &r.values {
-            row.push(match v {
-                Some(v) => format!(
-                    "{} ({:+.1}%)",
-                    fmt_value(*v),
-                    deviation(*v, r.median) * 100.0
-                ),
-                None => "-".into(),
-            });
-        }
-        t.add_row(row);
-    }
-    for col in 1..cmp.disks.len() + 2 {
-        if let Some(c) = t.column_mut(col) {
-            c.set_cell_alignment(CellAlignment::Right);
-        }
-    }
-    let n = cmp.disks.len();
-    let mut s = format!(
-        "Comparison ({n} disk{}; deviation from the median):\n{t}\n",
-        if n == 1 { "" } else { "s" }
-    );
-    if !verdicts.is_empty() {
-        s.push_str("\nQualification:\n");
-        for v in verdicts {
-            s.push_str(&format!(
-                "\t{}: {}\n",
-                v.disk,
-                if v.pass { "PASS" } else { "FAIL" }
-            ));
-            for r in &v.reasons {
-                s.push_str(&format!("\t\t{r}\n"));
-            }
-        }
-    }
-    s
 }
 
 #[cfg(test)]
@@ -392,11 +414,6 @@ mod tests {
             "{:?}",
             v[2].reasons
         );
-        let text = render(&cmp, &v);
-        assert!(
-            text.contains("c: FAIL") && text.contains("a: PASS"),
-            "{text}"
-        );
     }
 
     #[test]
@@ -427,6 +444,15 @@ mod tests {
         let base = compare(&[&other]);
         let v = qualify(&compare(&[&a]), &[&a], Some(&base), 0.15);
         assert!(v[0].reasons[0].contains("no figure in common"), "{v:?}");
+    }
+
+    #[test]
+    fn values_keep_four_significant_digits() {
+        assert_eq!(fmt_value(22.5), "22.5");
+        assert_eq!(fmt_value(9.8581), "9.858");
+        assert_eq!(fmt_value(0.071234), "0.07123");
+        assert_eq!(fmt_value(173872.4), "173872");
+        assert_eq!(fmt_value(0.0), "0");
     }
 
     #[test]

@@ -66,6 +66,8 @@ pub struct Config {
     pub plot: Option<PathBuf>,
     /// Where to save the run as JSON as well.
     pub json_file: Option<PathBuf>,
+    /// Where to write the run's figures for Prometheus (--prometheus).
+    pub prometheus: Option<PathBuf>,
 }
 
 /// Settings of --zones, --seek-profile and --scan.
@@ -181,6 +183,7 @@ impl Config {
                 || a.block_sweep
                 || a.json
                 || a.json_file.is_some()
+                || a.prometheus.is_some()
                 || a.plot.is_some()
                 || a.format != Format::Diskinfo
                 || a.compare
@@ -297,6 +300,7 @@ impl Config {
             disks: a.disks,
             format: if a.json { Format::Json } else { a.format },
             json_file: a.json_file,
+            prometheus: a.prometheus,
             write: a.write,
             force: a.force,
             yes: a.yes,

@@ -176,6 +176,26 @@ pub enum WarningCode {
     FlushNotHonoured,
 }
 
+impl WarningCode {
+    /// Its stable name, as in the JSON (e.g. `page_cache`).
+    pub fn name(self) -> &'static str {
+        match self {
+            WarningCode::Simulated => "simulated",
+            WarningCode::PageCache => "page_cache",
+            WarningCode::LoopWithoutDirectIo => "loop_without_direct_io",
+            WarningCode::InMemory => "in_memory",
+            WarningCode::Sparse => "sparse",
+            WarningCode::PartialSector => "partial_sector",
+            WarningCode::FlushUnsupported => "flush_unsupported",
+            WarningCode::QueuedEngine => "queued_engine",
+            WarningCode::OtherIo => "other_io",
+            WarningCode::FasterThanInterface => "faster_than_interface",
+            WarningCode::SeekFasterThanRotation => "seek_faster_than_rotation",
+            WarningCode::FlushNotHonoured => "flush_not_honoured",
+        }
+    }
+}
+
 /// A queued engine (-i, the queued half of --block-sweep).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QueuedEngine {
@@ -367,6 +387,10 @@ pub struct Run {
     /// Qualification verdicts (--qualify), one per disk.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub verdicts: Vec<Verdict>,
+    /// When the run started, in seconds since the Unix epoch (absent in runs saved
+    /// before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_unix_s: Option<u64>,
 }
 
 /// A run of unreadable sectors.
@@ -564,8 +588,23 @@ mod tests {
 
     #[test]
     fn warning_codes_and_failures_serialise_to_plain_strings() {
-        let json = serde_json::to_string(&WarningCode::LoopWithoutDirectIo).unwrap();
-        assert_eq!(json, "\"loop_without_direct_io\"");
+        for c in [
+            WarningCode::Simulated,
+            WarningCode::PageCache,
+            WarningCode::LoopWithoutDirectIo,
+            WarningCode::InMemory,
+            WarningCode::Sparse,
+            WarningCode::PartialSector,
+            WarningCode::FlushUnsupported,
+            WarningCode::QueuedEngine,
+            WarningCode::OtherIo,
+            WarningCode::FasterThanInterface,
+            WarningCode::SeekFasterThanRotation,
+            WarningCode::FlushNotHonoured,
+        ] {
+            let json = serde_json::to_string(&c).unwrap();
+            assert_eq!(json, format!("\"{}\"", c.name()));
+        }
         let f = DiskFailure::Refused("/dev/x: refusing to write: it carries gpt; wipe".into());
         let json = serde_json::to_string(&f).unwrap();
         assert_eq!(json, "\"/dev/x: refusing to write: it carries gpt; wipe\"");

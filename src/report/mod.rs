@@ -2,10 +2,12 @@
 
 pub mod beyond;
 pub mod chart;
+pub mod compare;
 pub mod diskinfo;
 pub mod humanize;
 pub mod json;
 pub mod plot;
+pub mod prometheus;
 pub mod table;
 
 use crate::results::Run;

@@ -3,6 +3,7 @@
 mod beyond;
 mod cli;
 mod files;
+mod fleet;
 mod golden;
 mod helpers;
 mod imports;

@@ -1,0 +1,622 @@
+//! The run's figures in Prometheus' text exposition format (version 0.0.4), for
+//! node_exporter's textfile collector (`--prometheus FILE`, docs/fleet.md).
+//!
+//! Every metric is named with its base unit (`_seconds`, `_bytes`,
+//! `_bytes_per_second`) and carries the labels `disk`, `model` and `serial`; per-line
+//! figures add `test`, `phase` and `request_bytes`. Values are the figures of
+//! complete lines only, as the other reporters print them. The textfile collector
+//! refuses samples with timestamps, so the run's time is a gauge of its own,
+//! `seekprobe_run_timestamp_seconds`.
+
+use crate::probe::PhaseId;
+use crate::results::{DiskResult, Outcome, PhaseResult, Run, TestResult};
+use std::collections::HashSet;
+use std::fmt::Write;
+
+/// A metric family: its name, type and help text.
+struct Family {
+    name: &'static str,
+    kind: &'static str,
+    help: &'static str,
+}
+
+/// Every family seekprobe writes, in the order they appear.
+const FAMILIES: &[Family] = &[
+    Family {
+        name: "seekprobe_run_timestamp_seconds",
+        kind: "gauge",
+        help: "When the run started, in seconds since the Unix epoch.",
+    },
+    Family {
+        name: "seekprobe_build_info",
+        kind: "gauge",
+        help: "Always 1: the seekprobe version that measured and its JSON schema version.",
+    },
+    Family {
+        name: "seekprobe_disk_info",
+        kind: "gauge",
+        help: "Always 1: a probed disk, with its path and kind.",
+    },
+    Family {
+        name: "seekprobe_disk_size_bytes",
+        kind: "gauge",
+        help: "The disk's media size.",
+    },
+    Family {
+        name: "seekprobe_disk_sector_size_bytes",
+        kind: "gauge",
+        help: "The disk's logical sector size.",
+    },
+    Family {
+        name: "seekprobe_disk_reported_rotation_rpm",
+        kind: "gauge",
+        help: "The rotation rate the disk reports, in revolutions per minute (0: not rotating).",
+    },
+    Family {
+        name: "seekprobe_disk_failed",
+        kind: "gauge",
+        help: "1 when the disk could not be opened, a test failed or was skipped, or a scan found unreadable blocks.",
+    },
+    Family {
+        name: "seekprobe_disk_warning",
+        kind: "gauge",
+        help: "1 for each validity warning of the disk's figures (code as in the JSON results).",
+    },
+    Family {
+        name: "seekprobe_qualification_passed",
+        kind: "gauge",
+        help: "The --qualify verdict: 1 when the disk passed, 0 when it failed.",
+    },
+    Family {
+        name: "seekprobe_test_complete",
+        kind: "gauge",
+        help: "1 when the test ran to its end, 0 when it was interrupted, failed or skipped.",
+    },
+    Family {
+        name: "seekprobe_seek_seconds",
+        kind: "gauge",
+        help: "Mean time per read of a seek line (-t, diskinfo's msec), or a seek time derived by --seek-profile.",
+    },
+    Family {
+        name: "seekprobe_transfer_bytes_per_second",
+        kind: "gauge",
+        help: "Bytes transferred per second by a line of sequential transfers (-t, -c, --block-sweep, --scan).",
+    },
+    Family {
+        name: "seekprobe_iops",
+        kind: "gauge",
+        help: "Operations completed per second by a line (-i, -S, --block-sweep).",
+    },
+    Family {
+        name: "seekprobe_command_overhead_seconds",
+        kind: "gauge",
+        help: "-c: the calculated command overhead per sector, as diskinfo prints it.",
+    },
+    Family {
+        name: "seekprobe_operation_latency_seconds",
+        kind: "summary",
+        help: "Latency of each operation of a line: nearest-rank quantiles, sum and count.",
+    },
+    Family {
+        name: "seekprobe_zone_transfer_bytes_per_second",
+        kind: "gauge",
+        help: "--zones: the sequential rate at each sampled offset.",
+    },
+    Family {
+        name: "seekprobe_zone_max_transfer_bytes_per_second",
+        kind: "gauge",
+        help: "--zones: the highest rate of the curve.",
+    },
+    Family {
+        name: "seekprobe_zone_min_transfer_bytes_per_second",
+        kind: "gauge",
+        help: "--zones: the lowest rate of the curve.",
+    },
+    Family {
+        name: "seekprobe_zone_mean_transfer_bytes_per_second",
+        kind: "gauge",
+        help: "--zones: the mean rate over the curve's points.",
+    },
+    Family {
+        name: "seekprobe_zone_outer_inner_ratio",
+        kind: "gauge",
+        help: "--zones: the first point's rate over the last point's.",
+    },
+    Family {
+        name: "seekprobe_seek_profile_access_seconds",
+        kind: "gauge",
+        help: "--seek-profile: mean access time of the reads in a seek-distance bin.",
+    },
+    Family {
+        name: "seekprobe_seek_profile_revolution_seconds",
+        kind: "gauge",
+        help: "--seek-profile: one revolution, measured.",
+    },
+    Family {
+        name: "seekprobe_seek_profile_measured_rpm",
+        kind: "gauge",
+        help: "--seek-profile: the measured rotation rate, in revolutions per minute.",
+    },
+    Family {
+        name: "seekprobe_seek_profile_rpm_disagrees",
+        kind: "gauge",
+        help: "--seek-profile: 1 when the measured rotation rate differs from the reported one by more than 3%.",
+    },
+    Family {
+        name: "seekprobe_scan_block_latency_seconds",
+        kind: "histogram",
+        help: "--scan: blocks by read latency (the sum is the time spent in block reads).",
+    },
+    Family {
+        name: "seekprobe_scan_read_bytes",
+        kind: "gauge",
+        help: "--scan: bytes read successfully.",
+    },
+    Family {
+        name: "seekprobe_scan_error_blocks",
+        kind: "gauge",
+        help: "--scan: blocks that failed to read.",
+    },
+    Family {
+        name: "seekprobe_scan_unreadable_sectors",
+        kind: "gauge",
+        help: "--scan: sectors that could not be read.",
+    },
+    Family {
+        name: "seekprobe_scan_slow_ranges",
+        kind: "gauge",
+        help: "--scan: runs of blocks at least --slow-ms slow.",
+    },
+];
+
+/// The upper bounds, in seconds, of the scan's latency buckets (< 3, 10, 50, 150,
+/// 500 ms; the last bucket is everything else).
+const SCAN_BOUNDS_S: [&str; 5] = ["0.003", "0.01", "0.05", "0.15", "0.5"];
+
+/// Samples gathered per family, written out in [`FAMILIES`] order.
+struct Exposition {
+    samples: Vec<Vec<String>>,
+    seen: HashSet<String>,
+}
+
+impl Exposition {
+    fn new() -> Self {
+        Exposition {
+            samples: vec![Vec::new(); FAMILIES.len()],
+            seen: HashSet::new(),
+        }
+    }
+
+    /// Add a sample of `family` (a name in [`FAMILIES`]); `suffix` is `_sum`,
+    /// `_count`, `_bucket` or empty. A series given twice keeps its first value.
+    fn add(&mut self, family: &str, suffix: &str, labels: &[(&str, String)], value: f64) {
+        let i = FAMILIES
+            .iter()
+            .position(|f| f.name == family)
+            .expect("every family is declared");
+        let mut series = format!("{family}{suffix}");
+        if !labels.is_empty() {
+            series.push('{');
+            for (n, (k, v)) in labels.iter().enumerate() {
+                if n > 0 {
+                    series.push(',');
+                }
+                let _ = write!(series, "{k}=\"{}\"", escape_label(v));
+            }
+            series.push('}');
+        }
+        if self.seen.insert(series.clone()) {
+            self.samples[i].push(format!("{series} {}", number(value)));
+        }
+    }
+
+    fn finish(self) -> String {
+        let mut out = String::new();
+        for (f, samples) in FAMILIES.iter().zip(self.samples) {
+            if samples.is_empty() {
+                continue;
+            }
+            let _ = writeln!(out, "# HELP {} {}", f.name, escape_help(f.help));
+            let _ = writeln!(out, "# TYPE {} {}", f.name, f.kind);
+            for s in samples {
+                out.push_str(&s);
+                out.push('\n');
+            }
+        }
+        out
+    }
+}
+
+/// A label value as the format wants it: backslash, double quote and line feed
+/// escaped.
+pub fn escape_label(v: &str) -> String {
+    let mut s = String::with_capacity(v.len());
+    for c in v.chars() {
+        match c {
+            '\\' => s.push_str("\\\\"),
+            '"' => s.push_str("\\\""),
+            '\n' => s.push_str("\\n"),
+            c => s.push(c),
+        }
+    }
+    s
+}
+
+/// Help text: backslash and line feed escaped.
+fn escape_help(v: &str) -> String {
+    v.replace('\\', "\\\\").replace('\n', "\\n")
+}
+
+/// A sample value: Go's float syntax (`NaN`, `+Inf`, `-Inf` for the special ones).
+fn number(v: f64) -> String {
+    if v.is_nan() {
+        "NaN".into()
+    } else if v.is_infinite() {
+        if v > 0.0 { "+Inf" } else { "-Inf" }.into()
+    } else {
+        format!("{v}")
+    }
+}
+
+/// The snake_case name the JSON results give a test kind or phase.
+fn id(v: impl serde::Serialize) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
+}
+
+/// The run as a Prometheus text exposition, ending with a line feed.
+pub fn render(run: &Run) -> String {
+    let mut x = Exposition::new();
+    if let Some(t) = run.started_unix_s {
+        x.add("seekprobe_run_timestamp_seconds", "", &[], t as f64);
+    }
+    x.add(
+        "seekprobe_build_info",
+        "",
+        &[
+            ("version", run.tool_version.clone()),
+            ("schema_version", run.schema_version.to_string()),
+        ],
+        1.0,
+    );
+    for disk in &run.disks {
+        render_disk(&mut x, run, disk);
+    }
+    x.finish()
+}
+
+fn render_disk(x: &mut Exposition, run: &Run, disk: &DiskResult) {
+    let info = disk.info.as_ref();
+    let base = vec![
+        ("disk", disk.name.clone()),
+        (
+            "model",
+            info.and_then(|i| i.descr.clone()).unwrap_or_default(),
+        ),
+        (
+            "serial",
+            info.and_then(|i| i.ident.clone()).unwrap_or_default(),
+        ),
+    ];
+    let with = |more: &[(&'static str, String)]| {
+        let mut l = base.clone();
+        l.extend_from_slice(more);
+        l
+    };
+    if let Some(i) = info {
+        x.add(
+            "seekprobe_disk_info",
+            "",
+            &with(&[("path", i.path.clone()), ("kind", id(i.kind))]),
+            1.0,
+        );
+        x.add(
+            "seekprobe_disk_size_bytes",
+            "",
+            &base,
+            i.media_size_bytes as f64,
+        );
+        x.add(
+            "seekprobe_disk_sector_size_bytes",
+            "",
+            &base,
+            f64::from(i.sector_size),
+        );
+        match i.rotation {
+            crate::device::Rotation::Rpm(r) => {
+                x.add(
+                    "seekprobe_disk_reported_rotation_rpm",
+                    "",
+                    &base,
+                    f64::from(r),
+                );
+            }
+            crate::device::Rotation::NonRotating => {
+                x.add("seekprobe_disk_reported_rotation_rpm", "", &base, 0.0);
+            }
+            _ => {}
+        }
+    }
+    x.add(
+        "seekprobe_disk_failed",
+        "",
+        &base,
+        f64::from(u8::from(disk.failed())),
+    );
+    for w in &disk.warnings {
+        x.add(
+            "seekprobe_disk_warning",
+            "",
+            &with(&[("code", w.code.name().to_string())]),
+            1.0,
+        );
+    }
+    if let Some(v) = run.verdicts.iter().find(|v| v.disk == disk.name) {
+        x.add(
+            "seekprobe_qualification_passed",
+            "",
+            &base,
+            f64::from(u8::from(v.pass)),
+        );
+    }
+    for t in &disk.tests {
+        let test = id(t.test);
+        x.add(
+            "seekprobe_test_complete",
+            "",
+            &with(&[("test", test.clone())]),
+            f64::from(u8::from(t.outcome == Outcome::Complete)),
+        );
+        for p in t.phases.iter().filter(|p| p.complete() && p.elapsed_ns > 0) {
+            render_phase(x, &with(&[("test", test.clone())]), t, p, info);
+        }
+        render_beyond(x, &with(&[("test", test.clone())]), t, info);
+    }
+}
+
+/// The figures of one complete line.
+fn render_phase(
+    x: &mut Exposition,
+    labels: &[(&'static str, String)],
+    t: &TestResult,
+    p: &PhaseResult,
+    info: Option<&crate::device::DeviceInfo>,
+) {
+    if matches!(p.id, PhaseId::Zone | PhaseId::ZoneWrite) {
+        return; // the zone curve carries them, by offset
+    }
+    let mut l = labels.to_vec();
+    l.push(("phase", id(p.id)));
+    l.push(("request_bytes", p.op_bytes.to_string()));
+    let s = p.elapsed_s();
+    let n = p.ops_done() as f64;
+    match p.id {
+        PhaseId::FullStroke
+        | PhaseId::HalfStroke
+        | PhaseId::QuarterStroke
+        | PhaseId::ShortForward
+        | PhaseId::ShortBackward
+        | PhaseId::SeqOuter
+        | PhaseId::SeqInner => x.add("seekprobe_seek_seconds", "", &l, s / n),
+        PhaseId::Outside | PhaseId::Middle | PhaseId::Inside | PhaseId::OverheadMega => x.add(
+            "seekprobe_transfer_bytes_per_second",
+            "",
+            &l,
+            p.bytes_done() as f64 / s,
+        ),
+        PhaseId::RandomRead | PhaseId::SyncWrite => x.add("seekprobe_iops", "", &l, n / s),
+        PhaseId::SweepSync | PhaseId::SweepQueued | PhaseId::SweepWrite => {
+            x.add(
+                "seekprobe_transfer_bytes_per_second",
+                "",
+                &l,
+                p.bytes_done() as f64 / s,
+            );
+            x.add("seekprobe_iops", "", &l, n / s);
+        }
+        PhaseId::OverheadSector => {
+            if let (Some(mega), Some(i)) = (t.phase(PhaseId::OverheadMega), info)
+                && mega.complete()
+                && mega.bytes_done() > 0
+            {
+                // diskinfo: the time per sector of single-sector reads, less the
+                // time per sector of 1 MiB reads.
+                let mega_sectors = mega.bytes_done() as f64 / f64::from(i.sector_size);
+                let overhead = s / n - mega.elapsed_s() / mega_sectors;
+                let mut lo = labels.to_vec();
+                lo.retain(|(k, _)| *k != "phase");
+                x.add("seekprobe_command_overhead_seconds", "", &lo, overhead);
+            }
+        }
+        PhaseId::Zone | PhaseId::ZoneWrite => {}
+    }
+    if let Some(sum) = &p.summary {
+        let name = "seekprobe_operation_latency_seconds";
+        for (q, v) in [
+            ("0.5", sum.p50_ns),
+            ("0.9", sum.p90_ns),
+            ("0.99", sum.p99_ns),
+            ("0.999", sum.p999_ns),
+        ] {
+            let mut lq = l.clone();
+            lq.push(("quantile", q.into()));
+            x.add(name, "", &lq, v as f64 / 1e9);
+        }
+        x.add(name, "_sum", &l, sum.mean_ns * sum.count as f64 / 1e9);
+        x.add(name, "_count", &l, sum.count as f64);
+    }
+}
+
+/// The figures of --zones, --seek-profile and --scan.
+fn render_beyond(
+    x: &mut Exposition,
+    labels: &[(&'static str, String)],
+    t: &TestResult,
+    info: Option<&crate::device::DeviceInfo>,
+) {
+    let with = |more: &[(&'static str, String)]| {
+        let mut l = labels.to_vec();
+        l.extend_from_slice(more);
+        l
+    };
+    for (dir, curve) in [("read", &t.zone_curve), ("write", &t.write_curve)] {
+        let Some(c) = curve else { continue };
+        let l = with(&[("direction", dir.into())]);
+        for p in &c.points {
+            let mut lp = l.clone();
+            lp.push(("offset_bytes", p.offset_bytes.to_string()));
+            x.add(
+                "seekprobe_zone_transfer_bytes_per_second",
+                "",
+                &lp,
+                p.rate_bytes_per_s,
+            );
+        }
+        if c.points.is_empty() {
+            continue;
+        }
+        x.add(
+            "seekprobe_zone_max_transfer_bytes_per_second",
+            "",
+            &l,
+            c.max_bytes_per_s,
+        );
+        x.add(
+            "seekprobe_zone_min_transfer_bytes_per_second",
+            "",
+            &l,
+            c.min_bytes_per_s,
+        );
+        x.add(
+            "seekprobe_zone_mean_transfer_bytes_per_second",
+            "",
+            &l,
+            c.mean_bytes_per_s,
+        );
+        x.add(
+            "seekprobe_zone_outer_inner_ratio",
+            "",
+            &l,
+            c.outer_inner_ratio,
+        );
+    }
+    if let Some(a) = &t.seek_analysis {
+        let sector = info.map_or(512, |i| u64::from(i.sector_size));
+        for b in &a.bins {
+            let l = with(&[
+                ("from_bytes", (b.from_sectors * sector).to_string()),
+                ("to_bytes", (b.to_sectors * sector).to_string()),
+            ]);
+            x.add(
+                "seekprobe_seek_profile_access_seconds",
+                "",
+                &l,
+                b.summary.mean_ns / 1e9,
+            );
+        }
+        for (phase, v) in [
+            ("track_to_track", a.track_to_track_ns),
+            ("average", a.average_ns),
+            ("full_stroke", a.full_stroke_ns),
+        ] {
+            if let Some(v) = v {
+                let l = with(&[
+                    ("phase", phase.into()),
+                    ("request_bytes", sector.to_string()),
+                ]);
+                x.add("seekprobe_seek_seconds", "", &l, v / 1e9);
+            }
+        }
+        if let Some(r) = a.revolution_ns {
+            x.add(
+                "seekprobe_seek_profile_revolution_seconds",
+                "",
+                labels,
+                r / 1e9,
+            );
+        }
+        if let Some(r) = a.measured_rpm {
+            x.add("seekprobe_seek_profile_measured_rpm", "", labels, r);
+        }
+        x.add(
+            "seekprobe_seek_profile_rpm_disagrees",
+            "",
+            labels,
+            f64::from(u8::from(a.rpm_disagrees)),
+        );
+    }
+    if let Some(s) = &t.scan {
+        let name = "seekprobe_scan_block_latency_seconds";
+        let mut cumulative = 0u64;
+        for (i, bound) in SCAN_BOUNDS_S.iter().enumerate() {
+            cumulative += s.buckets.get(i).copied().unwrap_or(0);
+            x.add(
+                name,
+                "_bucket",
+                &with(&[("le", (*bound).into())]),
+                cumulative as f64,
+            );
+        }
+        let total: u64 = s.buckets.iter().sum();
+        x.add(
+            name,
+            "_bucket",
+            &with(&[("le", "+Inf".into())]),
+            total as f64,
+        );
+        x.add(name, "_sum", labels, s.elapsed_ns as f64 / 1e9);
+        x.add(name, "_count", labels, total as f64);
+        x.add("seekprobe_scan_read_bytes", "", labels, s.bytes_read as f64);
+        x.add(
+            "seekprobe_scan_error_blocks",
+            "",
+            labels,
+            s.error_blocks as f64,
+        );
+        let unreadable: u64 = s.unreadable.iter().map(|r| r.sectors).sum();
+        x.add(
+            "seekprobe_scan_unreadable_sectors",
+            "",
+            labels,
+            unreadable as f64,
+        );
+        x.add(
+            "seekprobe_scan_slow_ranges",
+            "",
+            labels,
+            s.slow.len() as f64,
+        );
+        if s.elapsed_ns > 0 {
+            let l = with(&[
+                ("phase", "scan".into()),
+                ("request_bytes", s.block_bytes.to_string()),
+            ]);
+            x.add(
+                "seekprobe_transfer_bytes_per_second",
+                "",
+                &l,
+                s.bytes_read as f64 / (s.elapsed_ns as f64 / 1e9),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn label_values_are_escaped() {
+        assert_eq!(escape_label("a\\b\"c\nd"), "a\\\\b\\\"c\\nd");
+    }
+
+    #[test]
+    fn special_values_use_go_syntax() {
+        assert_eq!(number(f64::INFINITY), "+Inf");
+        assert_eq!(number(f64::NEG_INFINITY), "-Inf");
+        assert_eq!(number(f64::NAN), "NaN");
+        assert_eq!(number(0.0225), "0.0225");
+    }
+}
