@@ -7,7 +7,9 @@ use crate::probe::{PhaseId, TestKind};
 use crate::results::{PhaseResult, TestResult};
 use crate::stats::Summary;
 
-pub use crate::results::{SeekAnalysis, SeekBin, SeekSamples, ZoneCurve, ZonePoint, ZoneStep};
+pub use crate::results::{
+    CommandOverhead, SeekAnalysis, SeekBin, SeekSamples, ZoneCurve, ZonePoint, ZoneStep,
+};
 
 /// The relative change between neighbouring samples that counts as a zone step.
 pub const STEP_THRESHOLD: f64 = 0.015;
@@ -16,6 +18,9 @@ pub const STEP_THRESHOLD: f64 = 0.015;
 /// the zone curves of --zones, the seek analysis of --seek-profile.
 pub fn complete(result: &mut TestResult, info: &DeviceInfo) {
     match result.test {
+        TestKind::CommandOverhead => {
+            result.command_overhead = command_overhead(&result.phases, info.sector_size);
+        }
         TestKind::Zones => {
             result.zone_curve = zone_curve(&result.phases, PhaseId::Zone);
             result.write_curve = zone_curve(&result.phases, PhaseId::ZoneWrite);
@@ -164,6 +169,26 @@ pub fn seek_analysis(
         rpm_disagrees,
         rotational_latency_ns: half,
     }
+}
+
+/// The sector-correct command overhead of -c's two phases, when both completed.
+pub fn command_overhead(phases: &[PhaseResult], sector_size: u32) -> Option<CommandOverhead> {
+    let done = |id| phases.iter().find(|p| p.id == id && p.complete());
+    let mega = done(PhaseId::OverheadMega)?;
+    let sector = done(PhaseId::OverheadSector)?;
+    let mega_sectors = mega.bytes_done() as f64 / f64::from(sector_size.max(1));
+    let reads = sector.ops_done() as f64;
+    if mega_sectors <= 0.0 || reads <= 0.0 {
+        return None;
+    }
+    let mega_ms_per_sector = mega.elapsed_s() * 1000.0 / mega_sectors;
+    let sector_ms_per_read = sector.elapsed_s() * 1000.0 / reads;
+    Some(CommandOverhead {
+        sector_bytes: sector_size,
+        mega_ms_per_sector,
+        sector_ms_per_read,
+        overhead_ms: sector_ms_per_read - mega_ms_per_sector,
+    })
 }
 
 #[cfg(test)]

@@ -99,7 +99,7 @@ impl Sink for LiveText<'_> {
             .as_deref()
             .map(|d| format!(", {d}"))
             .unwrap_or_default();
-        let forced: Vec<&str> = found.iter().map(|f| f.what).collect();
+        let forced: Vec<&str> = found.iter().map(|f| f.what.as_str()).collect();
         let forced = if forced.is_empty() {
             String::new()
         } else {
@@ -179,14 +179,13 @@ pub fn main_with(
     err: &mut dyn Write,
 ) -> i32 {
     let args: Vec<OsString> = args.into_iter().collect();
-    let result = if args.get(1).is_some_and(|a| a == "render") {
-        render_main(&args[1..], out, err)
-    } else if args.get(1).is_some_and(|a| a == "compare") {
-        compare_main(&args[1..], out, err)
-    } else if args.get(1).is_some_and(|a| a == "generate") {
-        generate_main(&args[1..], out, err)
-    } else {
-        probe_main(args, &stop, out, err)
+    // A subcommand is the first argument; anything else is a disk probe.
+    let result = match args.get(1).and_then(|a| a.to_str()) {
+        Some("render") => render_main(&args[1..], out, err),
+        Some("compare") => compare_main(&args[1..], out, err),
+        Some("generate") => generate_main(&args[1..], out, err),
+        Some("smart") => smart_main(&args[1..], out, err),
+        _ => probe_main(args, &stop, out, err),
     };
     match result {
         Ok(code) => code,
@@ -222,20 +221,13 @@ fn probe_main(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<i32> {
-    use clap::{CommandFactory, FromArgMatches};
+    use clap::CommandFactory;
     // The matches say which options the user gave, beside their values.
-    let parsed = Args::command()
-        .try_get_matches_from(&raw)
-        .and_then(|m| Args::from_arg_matches(&m).map(|a| (m, a)));
-    let (matches, args) = match parsed {
-        Ok(p) => p,
+    let matches = match Args::command().try_get_matches_from(&raw) {
+        Ok(m) => m,
         Err(e) => return Ok(clap_exit(e, out, err)),
     };
-    if let Some(msg) = crate::cli::unused_option(&matches) {
-        writeln!(err, "seekprobe: {msg}\n{USAGE}")?;
-        return Ok(EXIT_FAILURE);
-    }
-    let cfg = match Config::from_args(args) {
+    let cfg = match Config::from_matches(&matches) {
         Ok(c) => c,
         Err(e) => {
             writeln!(err, "seekprobe: {e}\n{USAGE}")?;
@@ -518,6 +510,13 @@ fn compare_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> 
         Ok(a) => a,
         Err(code) => return Ok(code),
     };
+    let q = match Qualify::from_args(a.judge) {
+        Ok(q) => q,
+        Err(e) => {
+            writeln!(err, "seekprobe: {e}")?;
+            return Ok(EXIT_FAILURE);
+        }
+    };
     let mut disks = Vec::new();
     let mut versions: Vec<String> = Vec::new();
     for path in &a.files {
@@ -548,13 +547,6 @@ fn compare_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> 
         )?;
     }
     let refs: Vec<&DiskResult> = disks.iter().collect();
-    let q = match Qualify::from_args(a.judge) {
-        Ok(q) => q,
-        Err(e) => {
-            writeln!(err, "seekprobe: {e}")?;
-            return Ok(EXIT_FAILURE);
-        }
-    };
     let Ok(baseline) = load_baseline(q.as_ref(), err)? else {
         return Ok(EXIT_FAILURE);
     };
@@ -771,4 +763,82 @@ fn print_id(
     }
     out.flush()?;
     Ok(Ok(()))
+}
+
+/// `seekprobe smart FILE.json [AFTER.json]`: the SMART health block of a saved
+/// smartctl report, the changes when a second one is given, the findings and the
+/// verdict. Exit status 0 healthy (or no SMART), 3 failing, 1 unreadable input.
+fn smart_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> io::Result<i32> {
+    use crate::cli::SmartArgs;
+    use crate::report::smart as text;
+    use crate::smart::{SmartRead, judge, rules, smartctl};
+    let a: SmartArgs = match parse(args, out, err) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    let mut paths = vec![a.file.clone()];
+    paths.extend(a.after.clone());
+    if paths.len() == 2 && paths.iter().all(|p| p == Path::new("-")) {
+        writeln!(
+            err,
+            "seekprobe: smart: standard input (-) can give only one of the two reports"
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
+    let mut healths = Vec::new();
+    for path in &paths {
+        let report = match load_smart_report(path) {
+            Ok(r) => r,
+            Err(msg) => {
+                writeln!(err, "seekprobe: {}: {msg}", path.display())?;
+                return Ok(EXIT_FAILURE);
+            }
+        };
+        match smartctl::classify(report) {
+            SmartRead::Health { health, .. } => healths.push(*health),
+            SmartRead::NoSmart { note } => {
+                out.write_all(text::no_smart_note(&path.display().to_string(), &note).as_bytes())?;
+                out.flush()?;
+                return Ok(EXIT_OK);
+            }
+        }
+    }
+    let (before, after) = (&healths[0], healths.get(1));
+    let now = after.unwrap_or(before);
+    let mut s = text::render_health(now);
+    if let Some(after) = after
+        && let Some(diff) = text::render_diff(before, after)
+    {
+        s.push_str(&diff);
+    }
+    let findings = judge(before, after, &a.rules.options());
+    s.push_str(&text::render_findings(&findings));
+    out.write_all(s.as_bytes())?;
+    out.flush()?;
+    Ok(if rules::passes(&findings) {
+        EXIT_OK
+    } else {
+        EXIT_QUALIFY
+    })
+}
+
+/// Read a saved smartctl report: `-` is standard input; otherwise only a regular
+/// file is opened.
+fn load_smart_report(path: &Path) -> Result<crate::smart::Report, String> {
+    let text = if path == Path::new("-") {
+        let mut text = String::new();
+        io::Read::read_to_string(&mut io::stdin(), &mut text)
+            .map_err(|e| crate::error::describe_io(&e))?;
+        text
+    } else {
+        let meta = std::fs::metadata(path).map_err(|e| crate::error::describe_io(&e))?;
+        if !meta.is_file() {
+            return Err(
+                "not a regular file; give a report saved with smartctl --json -x DEVICE".into(),
+            );
+        }
+        std::fs::read_to_string(path).map_err(|e| crate::error::describe_io(&e))?
+    };
+    crate::smart::Report::from_json(&text)
+        .map_err(|e| format!("{e}; give a report saved with smartctl --json -x DEVICE"))
 }

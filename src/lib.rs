@@ -21,5 +21,6 @@ pub mod report;
 pub mod results;
 pub mod run;
 pub mod safety;
+pub mod smart;
 pub mod stats;
 pub mod validity;

@@ -110,6 +110,10 @@ pub struct TestResult {
     /// `--scan`: the surface scan.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scan: Option<ScanResult>,
+    /// `-c`: the command overhead per real sector (the text prints diskinfo's
+    /// arithmetic, which assumes 512-byte sectors).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command_overhead: Option<CommandOverhead>,
 }
 
 impl TestResult {
@@ -126,6 +130,7 @@ impl TestResult {
             seek_samples: None,
             seek_analysis: None,
             scan: None,
+            command_overhead: None,
         }
     }
 
@@ -444,8 +449,22 @@ pub struct ScanResult {
     pub map_ns: Vec<u64>,
 }
 
-// The analyses of the beyond-diskinfo tests, computed from the measurements by
+// The analyses, computed from the measurements by
 // `crate::analysis` and stored beside them.
+
+/// -c's figures per real sector (diskinfo's text divides by 2048 whatever the
+/// sector size; see docs/methods.md).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CommandOverhead {
+    /// The logical sector size the figures are per.
+    pub sector_bytes: u32,
+    /// The 10 MiB of sequential reads, per sector read.
+    pub mega_ms_per_sector: f64,
+    /// The 20480 reads of sector 0, per read.
+    pub sector_ms_per_read: f64,
+    /// The difference: the cost of one command beyond moving one sector.
+    pub overhead_ms: f64,
+}
 
 /// One point of the zone curve.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

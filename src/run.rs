@@ -129,7 +129,7 @@ fn plan_options(cfg: &Config) -> probe::Options {
         settle: cfg.settle,
         seed: cfg.seed,
         write: cfg.write,
-        queue_depth: cfg.queue_depth,
+        queue_depth: cfg.queue_depth.get(),
         duration: cfg.duration,
         write_duration: cfg.write_duration,
         preserve: cfg.preserve,
@@ -176,12 +176,8 @@ fn check_writable(
         })
     })?;
     if !found.is_empty() && !cfg.force {
-        let list: Vec<String> = found
-            .iter()
-            .map(|f| format!("{} at byte {}", f.what, f.offset))
-            .collect();
         return Err(refused(
-            format!("it carries {}", list.join(", ")),
+            safety::describe(&found),
             "if its data may be destroyed, wipe it (wipefs -a) or pass --force",
         ));
     }
@@ -195,9 +191,11 @@ fn check_writable(
     }
 }
 
-/// Read the start and the end of the target and look for signatures.
+/// Read the start and the end of the target and look for signatures (libblkid on
+/// the path where it loads, and the built-in check on what was read).
 fn read_signatures(target: &mut dyn Target) -> io::Result<Vec<Found>> {
     let info = target.info();
+    let path = info.path.clone();
     let ss = u64::from(info.sector_size);
     let whole = info.sectors() * ss;
     let head_len = (safety::HEAD_BYTES as u64).min(whole) / ss * ss;
@@ -206,5 +204,5 @@ fn read_signatures(target: &mut dyn Target) -> io::Result<Vec<Found>> {
     let mut tail = AlignedBuf::new(tail_len as usize);
     target.read_at(&mut head, 0)?;
     target.read_at(&mut tail, whole - tail_len)?;
-    Ok(safety::detect(&head, &tail, whole))
+    Ok(safety::detect(&path, &head, &tail, whole))
 }

@@ -150,7 +150,7 @@ fn step_once(
             Ok(true)
         }
         Step::Pause(d) => {
-            let go_on = pause(cx.target.clock(), *d, cx.stop);
+            let go_on = pause(cx.target, *d, cx.stop);
             if !go_on {
                 result.outcome = Outcome::Interrupted;
             }

@@ -119,7 +119,8 @@ pub enum PairsKind {
 pub enum Step {
     /// Write back dirty data and drop the target's cached data (diskinfo's sync()).
     Quiesce,
-    /// Pause on the target's clock; Ctrl-C ends the test here.
+    /// diskinfo's pause before a timed line: sync(), and when the duration is not
+    /// zero, the sleep on the target's clock, sync(), sync(); Ctrl-C ends the test here.
     Pause(Duration),
     /// A phase run one operation at a time: its setup, a quiesce and the `settle`
     /// pause, then its timed operations; with `flush_after`, the device's write
@@ -268,7 +269,6 @@ fn random_reads(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> 
         .map(|(i, &size)| Line {
             label: format!("{size} bytes"),
             steps: vec![
-                Step::Quiesce,
                 Step::Pause(opts.settle),
                 Step::Queued(QueuedStep {
                     id: PhaseId::RandomRead,
@@ -298,7 +298,6 @@ fn sync_writes(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
         lines.push(Line {
             label: format!("{size} bytes"),
             steps: vec![
-                Step::Quiesce,
                 Step::Pause(opts.settle),
                 Step::FlushedWrites {
                     size,
@@ -365,7 +364,6 @@ fn seek_profile_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooS
         Line {
             label: "random distances".into(),
             steps: vec![
-                Step::Quiesce,
                 Step::Pause(opts.settle),
                 Step::Pairs {
                     pairs: p.profile,

@@ -8,6 +8,7 @@ pub mod humanize;
 pub mod json;
 pub mod plot;
 pub mod prometheus;
+pub mod smart;
 pub mod table;
 
 use crate::results::Run;

@@ -9,5 +9,7 @@ mod helpers;
 mod imports;
 mod loopdev;
 mod results;
+mod signatures;
 mod sim;
+mod smart;
 mod writes;

@@ -1,0 +1,306 @@
+//! The "SMART health" text block (printed after diskinfo's text), the changes
+//! between two readings, and the findings: pure functions of the data.
+
+use crate::smart::health::Health;
+use crate::smart::rules::{Finding, passes};
+use std::fmt::Write;
+
+/// One line of the block: the value, what it is, and whether a change of it
+/// during a run is worth showing (temperature and power-on hours always move).
+struct Row {
+    value: String,
+    what: String,
+    compared: bool,
+}
+
+fn rows(h: &Health) -> Vec<Row> {
+    let mut v = Vec::new();
+    let mut row = |value: String, what: &str, compared: bool| {
+        v.push(Row {
+            value,
+            what: what.into(),
+            compared,
+        })
+    };
+    if let Some(p) = h.passed {
+        let s = if p { "PASSED" } else { "FAILED" };
+        row(s.into(), "overall assessment", true);
+    }
+    if let Some(a) = &h.ata {
+        let counters = [
+            (a.reallocated, "reallocated sectors (ATA 5)"),
+            (a.reallocation_events, "reallocation events (ATA 196)"),
+            (a.pending, "pending sectors (ATA 197)"),
+            (a.offline_uncorrectable, "offline uncorrectable (ATA 198)"),
+            (a.reported_uncorrectable, "reported uncorrectable (ATA 187)"),
+        ];
+        for (n, what) in counters {
+            if let Some(n) = n {
+                row(n.to_string(), what, true);
+            }
+        }
+        if let Some(t) = a.command_timeouts {
+            row(
+                t.total.to_string(),
+                &format!(
+                    "command timeouts (ATA 188; {} over 5 s, {} over 7.5 s)",
+                    t.over_5s, t.over_7_5s
+                ),
+                true,
+            );
+        }
+        if let Some(n) = a.udma_crc_errors {
+            row(
+                n.to_string(),
+                "UDMA CRC errors (ATA 199; cable or controller)",
+                true,
+            );
+        }
+    }
+    for a in &h.failed_attributes {
+        let when = if a.now { "now" } else { "in the past" };
+        row(
+            format!("{} {}", a.id, a.name),
+            &format!("attribute at or below its threshold {when}"),
+            true,
+        );
+    }
+    if let Some(s) = &h.scsi {
+        let counters = [
+            (s.grown_defects, "grown defects (SCSI)"),
+            (s.read_uncorrected, "uncorrected read errors (SCSI)"),
+            (s.write_uncorrected, "uncorrected write errors (SCSI)"),
+            (s.verify_uncorrected, "uncorrected verify errors (SCSI)"),
+        ];
+        for (n, what) in counters {
+            if let Some(n) = n {
+                row(n.to_string(), what, true);
+            }
+        }
+    }
+    if let Some(n) = &h.nvme {
+        if let Some(w) = n.critical_warning {
+            let named: Vec<&str> = n.warnings.iter().map(|w| w.describe()).collect();
+            let what = if named.is_empty() {
+                "critical warning (NVMe): none".to_string()
+            } else {
+                format!("critical warning (NVMe): {}", named.join("; "))
+            };
+            row(format!("0x{w:02x}"), &what, true);
+        }
+        let counters = [
+            (n.media_errors, "media and data integrity errors (NVMe)"),
+            (n.error_log_entries, "error log entries (NVMe)"),
+        ];
+        for (c, what) in counters {
+            if let Some(c) = c {
+                row(c.to_string(), what, true);
+            }
+        }
+        if let Some(u) = n.percentage_used {
+            row(format!("{u}%"), "of rated endurance used (NVMe)", true);
+        }
+        if let Some(s) = n.available_spare {
+            let t = n
+                .available_spare_threshold
+                .map(|t| format!(", threshold {t}%"))
+                .unwrap_or_default();
+            row(format!("{s}%"), &format!("available spare (NVMe{t})"), true);
+        }
+    }
+    if let Some(t) = h.temperature_c {
+        row(t.to_string(), "temperature now, °C", false);
+    }
+    if let Some(t) = h.temperature_max_c {
+        row(t.to_string(), "highest temperature recorded, °C", false);
+    }
+    if let Some(p) = h.power_on_hours {
+        row(p.to_string(), "power-on hours", false);
+    }
+    if let Some(t) = &h.last_self_test {
+        let when = t
+            .power_on_hours
+            .map(|p| format!(" at {p} h"))
+            .unwrap_or_default();
+        let lba = t
+            .first_error_lba
+            .map(|l| format!(", first error at LBA {l}"))
+            .unwrap_or_default();
+        row(
+            t.status.clone(),
+            &format!("last self-test: {}{when}{lba}", t.test),
+            true,
+        );
+    }
+    v
+}
+
+/// C's `%-12s`, as diskinfo's -v lines use it.
+fn left12(s: &str) -> String {
+    format!("{s:<12}")
+}
+
+/// The heading: what was read, through which smartctl.
+fn heading(h: &Health) -> String {
+    let mut parts = Vec::new();
+    if let Some(d) = &h.device {
+        parts.push(d.clone());
+    }
+    if let Some(m) = &h.model {
+        parts.push(m.clone());
+    }
+    if let Some(p) = h.protocol {
+        parts.push(p.name().into());
+    }
+    if let Some(v) = &h.smartctl_version {
+        parts.push(format!("smartctl {v}"));
+    }
+    if parts.is_empty() {
+        "SMART health\n".into()
+    } else {
+        format!("SMART health ({})\n", parts.join(", "))
+    }
+}
+
+/// The "SMART health" block: one figure per line in diskinfo's -v layout, a
+/// blank line after.
+pub fn render_health(h: &Health) -> String {
+    let mut s = heading(h);
+    for r in rows(h) {
+        let _ = writeln!(s, "\t{}\t# {}", left12(&r.value), r.what);
+    }
+    if let Some(e) = h.exit_status.filter(|e| e.0 != 0) {
+        let _ = writeln!(
+            s,
+            "\t{}\t# smartctl exit status: {}",
+            left12(&e.0.to_string()),
+            e.meanings().join("; ")
+        );
+    }
+    s.push('\n');
+    s
+}
+
+/// The figures that changed between two readings (the "before -> after" block),
+/// or None when nothing did.
+pub fn render_diff(before: &Health, after: &Health) -> Option<String> {
+    let b = rows(before);
+    let a = rows(after);
+    let mut s = String::new();
+    for r in a.iter().filter(|r| r.compared) {
+        let old = b.iter().find(|o| same_figure(&o.what, &r.what));
+        let old = old.map_or("-", |o| o.value.as_str());
+        if old != r.value {
+            let change = format!("{old} -> {}", r.value);
+            let _ = writeln!(s, "\t{}\t# {}", left12(&change), r.what);
+        }
+    }
+    for r in b.iter().filter(|r| r.compared) {
+        if !a.iter().any(|n| same_figure(&n.what, &r.what)) {
+            let change = format!("{} -> -", r.value);
+            let _ = writeln!(s, "\t{}\t# {}", left12(&change), r.what);
+        }
+    }
+    (!s.is_empty()).then(|| format!("SMART changes during the run\n{s}\n"))
+}
+
+/// Rows name the same figure when their descriptions agree up to the first
+/// detail in brackets or after a colon (the 188 line carries its sub-counts,
+/// the NVMe warning line its named bits).
+fn same_figure(a: &str, b: &str) -> bool {
+    let key = |s: &str| -> String {
+        s.split([';', ':'])
+            .next()
+            .unwrap_or(s)
+            .trim_end_matches(')')
+            .to_string()
+    };
+    key(a) == key(b)
+}
+
+/// The findings, one per line ("FAIL: ...", "warning: ...", "note: ..."), and the
+/// verdict.
+pub fn render_findings(findings: &[Finding]) -> String {
+    let mut s = String::new();
+    for f in findings {
+        let _ = writeln!(s, "{}: {}", f.severity.label(), f.reason);
+    }
+    let verdict = if passes(findings) {
+        "SMART verdict: healthy"
+    } else {
+        "SMART verdict: FAILING"
+    };
+    let _ = writeln!(s, "{verdict}");
+    s
+}
+
+/// The one-line note for a device without SMART (smartctl's messages often start
+/// with the device's name already; it is not repeated).
+pub fn no_smart_note(device: &str, note: &str) -> String {
+    let note = note.strip_prefix(&format!("{device}: ")).unwrap_or(note);
+    format!("{device}: no SMART: {note}\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::smart::health::{AtaCounters, CommandTimeouts, ExitStatus, Protocol};
+
+    fn drive(pending: u64) -> Health {
+        Health {
+            device: Some("/dev/sdb".into()),
+            model: Some("ST3500418AS".into()),
+            protocol: Some(Protocol::Ata),
+            smartctl_version: Some("7.3".into()),
+            exit_status: Some(ExitStatus(64)),
+            passed: Some(true),
+            ata: Some(AtaCounters {
+                reallocated: Some(1),
+                pending: Some(pending),
+                command_timeouts: Some(CommandTimeouts::from_raw(0x0001_0002_0003)),
+                ..Default::default()
+            }),
+            temperature_c: Some(32),
+            power_on_hours: Some(44670),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn the_block_in_diskinfos_layout() {
+        assert_eq!(
+            render_health(&drive(0)),
+            "SMART health (/dev/sdb, ST3500418AS, ATA, smartctl 7.3)\n\
+             \tPASSED      \t# overall assessment\n\
+             \t1           \t# reallocated sectors (ATA 5)\n\
+             \t0           \t# pending sectors (ATA 197)\n\
+             \t3           \t# command timeouts (ATA 188; 2 over 5 s, 1 over 7.5 s)\n\
+             \t32          \t# temperature now, °C\n\
+             \t44670       \t# power-on hours\n\
+             \t64          \t# smartctl exit status: the device error log holds errors\n\n"
+        );
+    }
+
+    #[test]
+    fn the_no_smart_note_names_the_device_once() {
+        assert_eq!(
+            no_smart_note("/dev/loop1", "/dev/loop1: Unable to detect device type"),
+            "/dev/loop1: no SMART: Unable to detect device type\n"
+        );
+        assert_eq!(
+            no_smart_note("-", "/dev/loop1: Unable to detect device type"),
+            "-: no SMART: /dev/loop1: Unable to detect device type\n"
+        );
+    }
+
+    #[test]
+    fn the_diff_shows_only_what_changed() {
+        assert_eq!(render_diff(&drive(0), &drive(0)), None);
+        let mut after = drive(2);
+        after.temperature_c = Some(40);
+        assert_eq!(
+            render_diff(&drive(0), &after).unwrap(),
+            "SMART changes during the run\n\t0 -> 2      \t# pending sectors (ATA 197)\n\n"
+        );
+    }
+}

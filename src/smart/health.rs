@@ -1,0 +1,466 @@
+//! A drive's health decoded from a smartctl report: plain data, the counts people
+//! can trust (vendor-packed raw values unpacked), ready for the rules
+//! ([`super::rules`]) and the text ([`crate::report::smart`]).
+
+use super::model::{AtaAttribute, Report};
+use super::selftest::{self, SelfTestResult};
+use serde::{Deserialize, Serialize};
+
+/// The interface smartctl talked to the drive over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// ATA / SATA (also behind a SAT bridge).
+    Ata,
+    /// SCSI / SAS.
+    Scsi,
+    /// NVMe.
+    Nvme,
+}
+
+impl Protocol {
+    /// The name smartctl uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Ata => "ATA",
+            Protocol::Scsi => "SCSI",
+            Protocol::Nvme => "NVMe",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Protocol> {
+        match s {
+            "ATA" => Some(Protocol::Ata),
+            "SCSI" => Some(Protocol::Scsi),
+            "NVMe" => Some(Protocol::Nvme),
+            _ => None,
+        }
+    }
+}
+
+/// smartctl's exit status, a bit mask (smartctl(8), EXIT STATUS).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ExitStatus(pub u32);
+
+impl ExitStatus {
+    /// Bit 0: the command line did not parse (smartctl also sets it when it cannot
+    /// tell the device type, e.g. on a loop device or an image file).
+    pub const COMMAND_LINE: u32 = 1 << 0;
+    /// Bit 1: the device could not be opened, did not identify, or sleeps.
+    pub const OPEN_FAILED: u32 = 1 << 1;
+    /// Bit 2: some SMART or other command to the disk failed, or a checksum error.
+    pub const COMMAND_FAILED: u32 = 1 << 2;
+    /// Bit 3: SMART status check returned "DISK FAILING".
+    pub const DISK_FAILING: u32 = 1 << 3;
+    /// Bit 4: pre-failure attributes at or below threshold now.
+    pub const PREFAIL_NOW: u32 = 1 << 4;
+    /// Bit 5: attributes at or below threshold in the past.
+    pub const THRESHOLD_PAST: u32 = 1 << 5;
+    /// Bit 6: the device error log holds errors.
+    pub const ERROR_LOG: u32 = 1 << 6;
+    /// Bit 7: the self-test log holds errors.
+    pub const SELF_TEST_LOG: u32 = 1 << 7;
+
+    /// Whether a bit is set.
+    pub fn has(self, bit: u32) -> bool {
+        self.0 & bit != 0
+    }
+
+    /// Each set bit in words, lowest first.
+    pub fn meanings(self) -> Vec<&'static str> {
+        const TEXT: [&str; 8] = [
+            "the command line did not parse or the device type is unknown",
+            "the device could not be opened",
+            "a SMART or other command to the disk failed",
+            "SMART status check returned DISK FAILING",
+            "pre-failure attributes at or below threshold",
+            "attributes were at or below threshold in the past",
+            "the device error log holds errors",
+            "the self-test log holds errors",
+        ];
+        (0..8)
+            .filter(|b| self.has(1 << b))
+            .map(|b| TEXT[b])
+            .collect()
+    }
+}
+
+/// One NVMe critical warning bit (NVMe Base Specification, SMART / Health
+/// Information log page, byte 0 "Critical Warning").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NvmeWarning {
+    /// Bit 0: the available spare has fallen below its threshold.
+    SpareBelowThreshold,
+    /// Bit 1: a temperature is above an over- or below an under-temperature threshold.
+    Temperature,
+    /// Bit 2: NVM subsystem reliability is degraded (media errors, internal errors).
+    ReliabilityDegraded,
+    /// Bit 3: the media has been placed in read-only mode.
+    ReadOnly,
+    /// Bit 4: the volatile memory backup device (e.g. power-loss capacitors) failed.
+    VolatileBackupFailed,
+    /// Bit 5: the persistent memory region became read-only or unreliable.
+    PersistentMemoryUnreliable,
+    /// Bits 6–7: reserved; set by a drive beyond the specification's bits.
+    Unknown,
+}
+
+impl NvmeWarning {
+    /// The warnings set in a critical warning byte.
+    pub fn from_bits(byte: u8) -> Vec<NvmeWarning> {
+        const BITS: [NvmeWarning; 6] = [
+            NvmeWarning::SpareBelowThreshold,
+            NvmeWarning::Temperature,
+            NvmeWarning::ReliabilityDegraded,
+            NvmeWarning::ReadOnly,
+            NvmeWarning::VolatileBackupFailed,
+            NvmeWarning::PersistentMemoryUnreliable,
+        ];
+        let mut v: Vec<NvmeWarning> = (0..6)
+            .filter(|b| byte & (1 << b) != 0)
+            .map(|b| BITS[b])
+            .collect();
+        if byte & 0xc0 != 0 {
+            v.push(NvmeWarning::Unknown);
+        }
+        v
+    }
+
+    /// The bit's number (6 for the reserved ones).
+    pub fn bit(self) -> u8 {
+        self as u8
+    }
+
+    /// In words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            NvmeWarning::SpareBelowThreshold => "available spare below threshold",
+            NvmeWarning::Temperature => "temperature above or below a threshold",
+            NvmeWarning::ReliabilityDegraded => "NVM subsystem reliability degraded",
+            NvmeWarning::ReadOnly => "media placed in read-only mode",
+            NvmeWarning::VolatileBackupFailed => "volatile memory backup device failed",
+            NvmeWarning::PersistentMemoryUnreliable => {
+                "persistent memory region read-only or unreliable"
+            }
+            NvmeWarning::Unknown => "reserved warning bits set",
+        }
+    }
+}
+
+/// Seagate's attribute 188 (Command_Timeout): three 16-bit counters in one raw
+/// value, as `smartctl -v 188,raw16` prints them (Seagate's SMART attribute
+/// specification: bytes 1–0 all timeouts, 3–2 commands over 5 s, 5–4 over 7.5 s).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandTimeouts {
+    /// Command timeouts (the low word).
+    pub total: u64,
+    /// Commands that took more than 5 s, those over 7.5 s included (middle word).
+    pub over_5s: u64,
+    /// Commands that took more than 7.5 s (high word).
+    pub over_7_5s: u64,
+}
+
+impl CommandTimeouts {
+    /// Split a raw value into its three 16-bit words.
+    pub fn from_raw(raw: u64) -> CommandTimeouts {
+        CommandTimeouts {
+            total: raw & 0xffff,
+            over_5s: (raw >> 16) & 0xffff,
+            over_7_5s: (raw >> 32) & 0xffff,
+        }
+    }
+}
+
+/// The ATA counters that tell a drive's health (the attribute's ID in brackets).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AtaCounters {
+    /// Reallocated sectors (5).
+    pub reallocated: Option<u64>,
+    /// Reallocation events (196).
+    pub reallocation_events: Option<u64>,
+    /// Sectors pending reallocation: unreadable now (197).
+    pub pending: Option<u64>,
+    /// Sectors found uncorrectable by the offline scan (198).
+    pub offline_uncorrectable: Option<u64>,
+    /// Errors that could not be recovered by ECC (187).
+    pub reported_uncorrectable: Option<u64>,
+    /// Command timeouts (188), unpacked.
+    pub command_timeouts: Option<CommandTimeouts>,
+    /// Interface (UDMA/SATA) CRC errors (199): a cable or controller fault.
+    pub udma_crc_errors: Option<u64>,
+}
+
+/// The SCSI counters that tell a drive's health.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ScsiCounters {
+    /// Entries in the grown defect list.
+    pub grown_defects: Option<u64>,
+    /// Uncorrected read errors.
+    pub read_uncorrected: Option<u64>,
+    /// Uncorrected write errors.
+    pub write_uncorrected: Option<u64>,
+    /// Uncorrected verify errors.
+    pub verify_uncorrected: Option<u64>,
+}
+
+/// The NVMe SMART / Health log's health figures.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct NvmeHealth {
+    /// The critical warning byte.
+    pub critical_warning: Option<u8>,
+    /// Its bits, named.
+    pub warnings: Vec<NvmeWarning>,
+    /// Media and data integrity errors.
+    pub media_errors: Option<u64>,
+    /// Error information log entries.
+    pub error_log_entries: Option<u64>,
+    /// Percentage of the rated endurance used.
+    pub percentage_used: Option<u32>,
+    /// Available spare, percent.
+    pub available_spare: Option<u32>,
+    /// Its threshold, percent.
+    pub available_spare_threshold: Option<u32>,
+}
+
+/// An ATA attribute whose normalised value is or was at or below its threshold.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailedAttribute {
+    /// The ID.
+    pub id: u8,
+    /// smartctl's name.
+    pub name: String,
+    /// Now (true) or in the past (false).
+    pub now: bool,
+    /// A pre-failure attribute (predicts failure) rather than an age one.
+    pub prefailure: bool,
+}
+
+/// A drive's health as read from one smartctl report.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Health {
+    /// The device name smartctl opened.
+    pub device: Option<String>,
+    /// Model (ATA/NVMe model name or SCSI vendor and product).
+    pub model: Option<String>,
+    /// Serial number.
+    pub serial: Option<String>,
+    /// The interface.
+    pub protocol: Option<Protocol>,
+    /// smartctl's version, e.g. "7.3".
+    pub smartctl_version: Option<String>,
+    /// smartctl's exit status bit mask.
+    pub exit_status: Option<ExitStatus>,
+    /// SMART is switched off on the drive (values may be stale or missing).
+    pub smart_disabled: bool,
+    /// The overall-health self-assessment: true PASSED, false FAILED.
+    pub passed: Option<bool>,
+    /// ATA counters.
+    pub ata: Option<AtaCounters>,
+    /// Attributes at or below their thresholds, now or in the past.
+    pub failed_attributes: Vec<FailedAttribute>,
+    /// Errors in the ATA error log over the drive's life.
+    pub ata_error_log_count: Option<u64>,
+    /// SCSI counters.
+    pub scsi: Option<ScsiCounters>,
+    /// NVMe health.
+    pub nvme: Option<NvmeHealth>,
+    /// Temperature now, °C.
+    pub temperature_c: Option<i64>,
+    /// Highest temperature the drive recorded (lifetime, else since power-on), °C.
+    pub temperature_max_c: Option<i64>,
+    /// Power-on hours.
+    pub power_on_hours: Option<u64>,
+    /// The most recent self-test in the drive's log.
+    pub last_self_test: Option<SelfTestResult>,
+}
+
+/// The count an attribute's raw value stands for. smartctl's text already
+/// applies the drive database's format for the model, so it is read first: a
+/// plain number ("12"); "N (a b)" (raw16(raw16), attributes 5 and 196 by
+/// default: N is the low word, the count); three numbers "a b c" (raw16: the low
+/// word c). Otherwise the 48-bit raw value.
+pub fn attribute_count(a: &AtaAttribute) -> u64 {
+    let s = a.raw.string.trim();
+    let words: Vec<&str> = s.split_whitespace().collect();
+    let num = |w: &str| w.parse::<u64>().ok();
+    match words.as_slice() {
+        [one] => num(one).unwrap_or(a.raw.value),
+        [first, rest @ ..] if rest.first().is_some_and(|r| r.starts_with('(')) => {
+            num(first).unwrap_or(a.raw.value)
+        }
+        [_, _, low] if words.iter().all(|w| num(w).is_some()) => num(low).unwrap_or(a.raw.value),
+        _ => a.raw.value,
+    }
+}
+
+impl Health {
+    /// Decode a report.
+    pub fn from_report(r: &Report) -> Health {
+        let protocol = r
+            .device
+            .as_ref()
+            .and_then(|d| d.protocol.as_deref())
+            .and_then(Protocol::parse);
+        let attr = |id: u8| {
+            r.ata_smart_attributes
+                .as_ref()
+                .and_then(|t| t.table.iter().find(|a| a.id == id))
+        };
+        let ata = r.ata_smart_attributes.as_ref().map(|_| AtaCounters {
+            reallocated: attr(5).map(attribute_count),
+            reallocation_events: attr(196).map(attribute_count),
+            pending: attr(197).map(attribute_count),
+            offline_uncorrectable: attr(198).map(attribute_count),
+            reported_uncorrectable: attr(187).map(attribute_count),
+            command_timeouts: attr(188).map(|a| CommandTimeouts::from_raw(a.raw.value)),
+            udma_crc_errors: attr(199).map(attribute_count),
+        });
+        let failed_attributes = r
+            .ata_smart_attributes
+            .iter()
+            .flat_map(|t| &t.table)
+            .filter_map(|a| {
+                let when = a.when_failed.as_deref().unwrap_or("");
+                (when == "now" || when == "past").then(|| FailedAttribute {
+                    id: a.id,
+                    name: a.name.clone(),
+                    now: when == "now",
+                    prefailure: a.flags.as_ref().and_then(|f| f.prefailure) == Some(true),
+                })
+            })
+            .collect();
+        let scsi =
+            (r.scsi_grown_defect_list.is_some() || r.scsi_error_counter_log.is_some()).then(|| {
+                let log = r.scsi_error_counter_log.clone().unwrap_or_default();
+                ScsiCounters {
+                    grown_defects: r.scsi_grown_defect_list,
+                    read_uncorrected: log.read.and_then(|c| c.total_uncorrected_errors),
+                    write_uncorrected: log.write.and_then(|c| c.total_uncorrected_errors),
+                    verify_uncorrected: log.verify.and_then(|c| c.total_uncorrected_errors),
+                }
+            });
+        let nvme = r
+            .nvme_smart_health_information_log
+            .as_ref()
+            .map(|l| NvmeHealth {
+                critical_warning: l.critical_warning,
+                warnings: NvmeWarning::from_bits(l.critical_warning.unwrap_or(0)),
+                media_errors: l.media_errors,
+                error_log_entries: l.num_err_log_entries,
+                percentage_used: l.percentage_used,
+                available_spare: l.available_spare,
+                available_spare_threshold: l.available_spare_threshold,
+            });
+        let temp = r.temperature.clone().unwrap_or_default();
+        Health {
+            device: r.device.as_ref().and_then(|d| d.name.clone()),
+            model: r.model_name.clone().or_else(|| r.scsi_model_name.clone()),
+            serial: r.serial_number.clone(),
+            protocol,
+            smartctl_version: r
+                .smartctl
+                .as_ref()
+                .filter(|s| !s.version.is_empty())
+                .map(|s| {
+                    let v: Vec<String> = s.version.iter().map(u32::to_string).collect();
+                    v.join(".")
+                }),
+            exit_status: r.exit_status().map(ExitStatus),
+            smart_disabled: r.smart_support.as_ref().and_then(|s| s.enabled) == Some(false),
+            passed: r.smart_status.as_ref().and_then(|s| s.passed),
+            ata,
+            failed_attributes,
+            ata_error_log_count: r
+                .ata_smart_error_log
+                .as_ref()
+                .and_then(|l| l.extended.as_ref().or(l.summary.as_ref()))
+                .and_then(|s| s.count),
+            scsi,
+            nvme,
+            temperature_c: temp
+                .current
+                .or_else(|| r.nvme_smart_health_information_log.as_ref()?.temperature),
+            temperature_max_c: temp.lifetime_max.or(temp.power_cycle_max),
+            power_on_hours: r
+                .power_on_time
+                .as_ref()
+                .and_then(|p| p.hours)
+                .or_else(|| r.nvme_smart_health_information_log.as_ref()?.power_on_hours),
+            last_self_test: selftest::last_result(r),
+        }
+    }
+
+    /// Whether the report holds any health figure at all.
+    pub fn has_data(&self) -> bool {
+        self.passed.is_some() || self.ata.is_some() || self.scsi.is_some() || self.nvme.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::smart::model::RawValue;
+
+    fn attr(id: u8, value: u64, string: &str) -> AtaAttribute {
+        AtaAttribute {
+            id,
+            raw: RawValue {
+                value,
+                string: string.into(),
+            },
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn counts_follow_smartctls_text() {
+        assert_eq!(attribute_count(&attr(5, 1, "1")), 1);
+        // raw16(raw16): "N (a b)", N the low word.
+        assert_eq!(attribute_count(&attr(5, 0x0002_0000_0003, "3 (2 0)")), 3);
+        // raw16: "a b c", c the low word.
+        assert_eq!(attribute_count(&attr(197, 0x0001_0001_0005, "1 1 5")), 5);
+        // Anything else: the raw value.
+        assert_eq!(attribute_count(&attr(199, 7, "7 (whatever")), 7);
+        assert_eq!(attribute_count(&attr(199, 7, "")), 7);
+    }
+
+    #[test]
+    fn seagate_188_unpacks_into_three_words() {
+        // 4295032833 = 0x0001_0001_0001: smartctl -v 188,raw16 prints "1 1 1".
+        let t = CommandTimeouts::from_raw(4_295_032_833);
+        assert_eq!((t.total, t.over_5s, t.over_7_5s), (1, 1, 1));
+        let t = CommandTimeouts::from_raw(1);
+        assert_eq!((t.total, t.over_5s, t.over_7_5s), (1, 0, 0));
+    }
+
+    #[test]
+    fn nvme_warning_bits_are_named() {
+        assert_eq!(
+            NvmeWarning::from_bits(16),
+            vec![NvmeWarning::VolatileBackupFailed]
+        );
+        assert_eq!(
+            NvmeWarning::from_bits(0b1000_0101),
+            vec![
+                NvmeWarning::SpareBelowThreshold,
+                NvmeWarning::ReliabilityDegraded,
+                NvmeWarning::Unknown
+            ]
+        );
+        assert_eq!(NvmeWarning::VolatileBackupFailed.bit(), 4);
+    }
+
+    #[test]
+    fn exit_status_is_a_bit_mask() {
+        let e = ExitStatus(64 | 4);
+        assert!(e.has(ExitStatus::ERROR_LOG) && e.has(ExitStatus::COMMAND_FAILED));
+        assert!(!e.has(ExitStatus::DISK_FAILING));
+        assert_eq!(e.meanings().len(), 2);
+    }
+}

@@ -1,0 +1,629 @@
+//! smartctl's JSON output (`smartctl --json`, smartmontools 7 or later) as serde
+//! structs. Every field is optional: older smartctl versions, drives without some
+//! logs and reports taken with fewer options (`-i -H -A` instead of `-x`) all
+//! parse. Keys this model does not name are kept in [`Report::other`], so a report
+//! written back out holds everything smartctl said.
+//!
+//! Key names come from smartctl's sources (ataprint.cpp, scsiprint.cpp,
+//! nvmeprint.cpp) and from real reports; docs/smart.md lists them.
+
+use serde::{Deserialize, Deserializer, Serialize};
+use std::collections::BTreeMap;
+
+/// A whole `smartctl --json` report.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Report {
+    /// About smartctl itself: version, arguments, messages, exit status.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub smartctl: Option<Smartctl>,
+    /// The device as smartctl opened it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub device: Option<Device>,
+    /// ATA and NVMe model name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_name: Option<String>,
+    /// The drive database's family name (ATA).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_family: Option<String>,
+    /// SCSI model name (vendor and product).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scsi_model_name: Option<String>,
+    /// Serial number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub serial_number: Option<String>,
+    /// Firmware version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub firmware_version: Option<String>,
+    /// Whether the device has SMART and has it on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub smart_support: Option<SmartSupport>,
+    /// The overall health self-assessment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub smart_status: Option<SmartStatus>,
+    /// Temperatures in °C.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<Temperature>,
+    /// Power-on time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub power_on_time: Option<PowerOnTime>,
+    /// ATA: the vendor attribute table (`-A`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ata_smart_attributes: Option<AtaSmartAttributes>,
+    /// ATA: the SMART data (`-c`): self-test status, polling times, capabilities.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ata_smart_data: Option<AtaSmartData>,
+    /// ATA: the self-test log (`-l selftest`, `-l xselftest`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ata_smart_self_test_log: Option<AtaSelfTestLog>,
+    /// ATA: the error log summary (`-l error`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ata_smart_error_log: Option<AtaErrorLog>,
+    /// SCSI: the grown defect list's length.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_u64"
+    )]
+    pub scsi_grown_defect_list: Option<u64>,
+    /// SCSI: the error counter log pages.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scsi_error_counter_log: Option<ScsiErrorCounterLog>,
+    /// SCSI: the duration of the extended (long) self-test in seconds.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_u64"
+    )]
+    pub scsi_extended_self_test_seconds: Option<u64>,
+    /// NVMe: the SMART/Health Information log page (0x02).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nvme_smart_health_information_log: Option<NvmeHealthLog>,
+    /// NVMe: the Device Self-test log page (0x06), smartctl 7.4 and later.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nvme_self_test_log: Option<NvmeSelfTestLog>,
+    /// Every other key, kept as smartctl wrote it. SCSI self-test results are
+    /// among them (`scsi_self_test_0` … `scsi_self_test_19`); see
+    /// [`Report::scsi_self_tests`].
+    #[serde(flatten)]
+    pub other: BTreeMap<String, serde_json::Value>,
+}
+
+impl Report {
+    /// Parse a report; the message says what is wrong with the text.
+    pub fn from_json(text: &str) -> Result<Report, String> {
+        let v: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+        if !v.is_object() {
+            return Err("not a smartctl --json report (the JSON is not an object)".into());
+        }
+        if v.get("smartctl").is_none() && v.get("json_format_version").is_none() {
+            return Err(
+                "not a smartctl --json report (no \"smartctl\" or \"json_format_version\" key)"
+                    .into(),
+            );
+        }
+        serde_json::from_value(v).map_err(|e| format!("not a smartctl --json report: {e}"))
+    }
+
+    /// The SCSI self-test log entries, most recent first (`scsi_self_test_0`
+    /// onwards, as scsiprint.cpp numbers them).
+    pub fn scsi_self_tests(&self) -> Vec<ScsiSelfTest> {
+        (0..20)
+            .map_while(|i| self.other.get(&format!("scsi_self_test_{i}")))
+            .filter_map(|v| serde_json::from_value(v.clone()).ok())
+            .collect()
+    }
+
+    /// smartctl's exit status bit mask, when the report has it.
+    pub fn exit_status(&self) -> Option<u32> {
+        self.smartctl.as_ref().and_then(|s| s.exit_status)
+    }
+}
+
+/// The `smartctl` block.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Smartctl {
+    /// smartctl's version as [major, minor].
+    pub version: Vec<u32>,
+    /// The command line.
+    pub argv: Vec<String>,
+    /// Messages (errors and warnings) smartctl printed.
+    pub messages: Vec<Message>,
+    /// The exit status: a bit mask (smartctl(8), EXIT STATUS).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit_status: Option<u32>,
+}
+
+/// One message of smartctl's.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Message {
+    /// The text.
+    pub string: String,
+    /// "error", "warning" or "information".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub severity: Option<String>,
+}
+
+/// The `device` block.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Device {
+    /// The device name as given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The name with the access type, e.g. "/dev/sdb [SAT]".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub info_name: Option<String>,
+    /// smartctl's device type (-d), e.g. "sat", "scsi", "nvme".
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// "ATA", "SCSI" or "NVMe".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<String>,
+}
+
+/// The `smart_support` block.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SmartSupport {
+    /// The device has SMART.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub available: Option<bool>,
+    /// SMART is switched on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+}
+
+/// The `smart_status` block.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SmartStatus {
+    /// The overall-health self-assessment passed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub passed: Option<bool>,
+}
+
+/// The `temperature` block (°C).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Temperature {
+    /// Now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current: Option<i64>,
+    /// Highest since power-on (ATA SCT status).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub power_cycle_max: Option<i64>,
+    /// Highest over the drive's life (ATA SCT status).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lifetime_max: Option<i64>,
+    /// SCSI: the trip temperature.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drive_trip: Option<i64>,
+}
+
+/// The `power_on_time` block.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PowerOnTime {
+    /// Hours.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_u64"
+    )]
+    pub hours: Option<u64>,
+}
+
+/// `ata_smart_attributes`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AtaSmartAttributes {
+    /// The attributes.
+    pub table: Vec<AtaAttribute>,
+}
+
+/// One ATA attribute.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AtaAttribute {
+    /// The attribute ID (1–255).
+    pub id: u8,
+    /// smartctl's name for it (from the drive database).
+    pub name: String,
+    /// Normalised value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<u32>,
+    /// Worst normalised value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub worst: Option<u32>,
+    /// Failure threshold.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thresh: Option<u32>,
+    /// "", "now" or "past": when the value was at or below the threshold.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub when_failed: Option<String>,
+    /// Pre-failure and other flags.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flags: Option<AttributeFlags>,
+    /// The raw value.
+    pub raw: RawValue,
+}
+
+/// An attribute's flags (only the ones seekprobe reads).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AttributeFlags {
+    /// A pre-failure attribute (a value at or below threshold predicts failure).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefailure: Option<bool>,
+}
+
+/// An attribute's raw value: the 48-bit number and smartctl's rendering of it
+/// (which applies the drive database's `-v ID,FORMAT` for that model).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RawValue {
+    /// The raw value as one number (48 bits; 56 or 64 for some formats).
+    #[serde(deserialize_with = "lenient_u64_or_zero")]
+    pub value: u64,
+    /// smartctl's text for it, e.g. "1", "0 0 1", "32 (Min/Max 23/35)".
+    pub string: String,
+}
+
+/// `ata_smart_data` (`-c`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AtaSmartData {
+    /// The self-test execution status and the recommended polling times.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub self_test: Option<AtaSelfTestData>,
+    /// What the drive can do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capabilities: Option<AtaCapabilities>,
+}
+
+/// `ata_smart_data.self_test`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AtaSelfTestData {
+    /// The self-test execution status byte.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<AtaSelfTestStatus>,
+    /// Recommended polling times in minutes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub polling_minutes: Option<PollingMinutes>,
+}
+
+/// An ATA self-test execution status (the drive's status byte, decoded).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AtaSelfTestStatus {
+    /// The status byte: high nibble the result, low nibble the remaining tenths.
+    pub value: u32,
+    /// smartctl's text.
+    pub string: String,
+    /// Whether the test passed (absent while one runs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub passed: Option<bool>,
+    /// Percent left of a running test.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remaining_percent: Option<u32>,
+}
+
+/// `ata_smart_data.self_test.polling_minutes`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PollingMinutes {
+    /// Short self-test.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub short: Option<u32>,
+    /// Extended (long) self-test.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extended: Option<u32>,
+    /// Conveyance self-test.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conveyance: Option<u32>,
+}
+
+/// `ata_smart_data.capabilities` (the ones seekprobe reads).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AtaCapabilities {
+    /// Short and extended self-tests.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub self_tests_supported: Option<bool>,
+    /// The conveyance self-test.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conveyance_self_test_supported: Option<bool>,
+}
+
+/// `ata_smart_self_test_log`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AtaSelfTestLog {
+    /// The SMART self-test log (`-l selftest`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standard: Option<AtaSelfTestTable>,
+    /// The extended self-test log (`-l xselftest`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extended: Option<AtaSelfTestTable>,
+}
+
+/// One ATA self-test log.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AtaSelfTestTable {
+    /// Entries, most recent first.
+    pub table: Vec<AtaSelfTestEntry>,
+    /// Failed tests in the log.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_count_total: Option<u32>,
+}
+
+/// One ATA self-test log entry.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AtaSelfTestEntry {
+    /// The test ("Short offline", "Extended offline", "Conveyance offline", ...).
+    #[serde(rename = "type")]
+    pub kind: ValueString,
+    /// The outcome.
+    pub status: AtaSelfTestStatus,
+    /// Power-on hours when it ran.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_u64"
+    )]
+    pub lifetime_hours: Option<u64>,
+    /// The LBA of the first error (only when the test failed).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_lba"
+    )]
+    pub lba: Option<u64>,
+}
+
+/// A `{"value": N, "string": "..."}` pair.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ValueString {
+    /// The code.
+    pub value: u32,
+    /// smartctl's text for it.
+    pub string: String,
+}
+
+/// `ata_smart_error_log`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AtaErrorLog {
+    /// The SMART error log's summary.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<AtaErrorLogSummary>,
+    /// The extended comprehensive error log (`-l xerror`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extended: Option<AtaErrorLogSummary>,
+}
+
+/// The count of an ATA error log.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AtaErrorLogSummary {
+    /// Errors the drive has logged over its life.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<u64>,
+}
+
+/// `scsi_error_counter_log`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ScsiErrorCounterLog {
+    /// Reads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read: Option<ScsiErrorCounter>,
+    /// Writes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write: Option<ScsiErrorCounter>,
+    /// Verifies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verify: Option<ScsiErrorCounter>,
+}
+
+/// One SCSI error counter page (the counts seekprobe reads).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ScsiErrorCounter {
+    /// Errors the drive could not correct.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_u64"
+    )]
+    pub total_uncorrected_errors: Option<u64>,
+    /// Errors corrected.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_u64"
+    )]
+    pub total_errors_corrected: Option<u64>,
+}
+
+/// One SCSI self-test result (`scsi_self_test_N`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ScsiSelfTest {
+    /// The test ("Background short", "Background long", ...).
+    pub code: ValueString,
+    /// The result (0 completed, 1–2 aborted, 3–7 failed, 15 in progress).
+    pub result: ValueString,
+    /// Power-on hours when it ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub power_on_time: Option<PowerOnTime>,
+    /// The address of the first failure.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lba_first_failure: Option<ScsiLba>,
+    /// Set while the test runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub self_test_in_progress: Option<bool>,
+}
+
+/// `lba_first_failure`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ScsiLba {
+    /// The LBA.
+    #[serde(deserialize_with = "lenient_u64_or_zero")]
+    pub value: u64,
+}
+
+/// `nvme_smart_health_information_log`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct NvmeHealthLog {
+    /// Critical warning bits (NVMe base specification, SMART/Health log byte 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub critical_warning: Option<u8>,
+    /// Composite temperature (°C).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<i64>,
+    /// Available spare, percent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub available_spare: Option<u32>,
+    /// The threshold below which the spare is critical, percent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub available_spare_threshold: Option<u32>,
+    /// Percentage of the rated endurance used (may exceed 100).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub percentage_used: Option<u32>,
+    /// Media and data integrity errors.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_u64"
+    )]
+    pub media_errors: Option<u64>,
+    /// Error information log entries.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_u64"
+    )]
+    pub num_err_log_entries: Option<u64>,
+    /// Power-on hours.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_u64"
+    )]
+    pub power_on_hours: Option<u64>,
+}
+
+/// `nvme_self_test_log` (smartctl 7.4 and later).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct NvmeSelfTestLog {
+    /// The running operation (value 0: none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_self_test_operation: Option<ValueString>,
+    /// Percent done of the running test (only while one runs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_self_test_completion_percent: Option<u32>,
+    /// Results, most recent first.
+    pub table: Vec<NvmeSelfTestEntry>,
+}
+
+/// One NVMe self-test result.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct NvmeSelfTestEntry {
+    /// 1 short, 2 extended, 14 vendor specific.
+    pub self_test_code: ValueString,
+    /// 0 completed without error, 1–4, 8, 9 aborted, 5–7 failed.
+    pub self_test_result: ValueString,
+    /// Power-on hours when it ran.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_u64"
+    )]
+    pub power_on_hours: Option<u64>,
+    /// The failing LBA, when the drive reports one.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_lba"
+    )]
+    pub lba: Option<u64>,
+}
+
+/// A count that may be written as a number beyond 64 bits or a float: Some when
+/// it fits a u64, None otherwise (smartctl prints 128-bit NVMe counters exactly,
+/// which serde_json reads as floats when they are too large).
+fn lenient_u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    let v = serde_json::Value::deserialize(d)?;
+    Ok(value_u64(&v))
+}
+
+fn lenient_u64_or_zero<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    Ok(lenient_u64(d)?.unwrap_or(0))
+}
+
+/// An LBA written as a number or as `{"value": N}`.
+fn lenient_lba<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    let v = serde_json::Value::deserialize(d)?;
+    Ok(value_u64(&v).or_else(|| v.get("value").and_then(value_u64)))
+}
+
+fn value_u64(v: &serde_json::Value) -> Option<u64> {
+    v.as_u64().or_else(|| {
+        v.as_f64()
+            .filter(|f| f.is_finite() && *f >= 0.0 && *f < u64::MAX as f64 && f.fract() == 0.0)
+            .map(|f| f as u64)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_keys_parse() {
+        let r = Report::from_json(r#"{"json_format_version":[1,0]}"#).unwrap();
+        assert_eq!(r.smartctl, None);
+        assert!(r.scsi_self_tests().is_empty());
+    }
+
+    #[test]
+    fn not_a_report_is_refused_with_a_reason() {
+        assert!(
+            Report::from_json("[1]")
+                .unwrap_err()
+                .contains("not an object")
+        );
+        assert!(Report::from_json("{}").unwrap_err().contains("smartctl"));
+        assert!(
+            Report::from_json("{")
+                .unwrap_err()
+                .contains("not valid JSON")
+        );
+    }
+
+    #[test]
+    fn unknown_keys_are_kept() {
+        let r = Report::from_json(
+            r#"{"smartctl":{"exit_status":0},"rotation_rate":7200,"scsi_self_test_0":{"code":{"value":1,"string":"Background short"},"result":{"value":7,"string":"Failed in segment -->"},"lba_first_failure":{"value":4242}}}"#,
+        )
+        .unwrap();
+        assert_eq!(r.other["rotation_rate"], 7200);
+        let st = r.scsi_self_tests();
+        assert_eq!(st.len(), 1);
+        assert_eq!(st[0].lba_first_failure.as_ref().unwrap().value, 4242);
+        let back = serde_json::to_value(&r).unwrap();
+        assert_eq!(back["rotation_rate"], 7200);
+    }
+
+    #[test]
+    fn huge_counters_do_not_fail_the_parse() {
+        let r = Report::from_json(
+            r#"{"smartctl":{},"nvme_smart_health_information_log":{"media_errors":3.4e38,"num_err_log_entries":5}}"#,
+        )
+        .unwrap();
+        let log = r.nvme_smart_health_information_log.unwrap();
+        assert_eq!(log.media_errors, None);
+        assert_eq!(log.num_err_log_entries, Some(5));
+    }
+}

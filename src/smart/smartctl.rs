@@ -1,0 +1,203 @@
+//! Running smartctl: finding it, reading a drive's report (`smartctl --json=c -x
+//! DEVICE`, the device type left to smartctl's autodetection), and telling a
+//! device without SMART from one with it.
+
+use super::health::{ExitStatus, Health};
+use super::model::Report;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use thiserror::Error;
+
+/// Why smartctl could not give a report.
+#[derive(Debug, Error)]
+pub enum SmartctlError {
+    /// smartctl is not on the PATH.
+    #[error(
+        "smartctl not found on the PATH; install smartmontools (apt-get install smartmontools, dnf install smartmontools, pkg install smartmontools), version 7 or later for JSON output"
+    )]
+    NotInstalled,
+    /// smartctl could not be started.
+    #[error("{path}: cannot run smartctl: {}", crate::error::describe_io(.source))]
+    Spawn {
+        /// The smartctl binary.
+        path: String,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// The device does not exist (smartctl would only say it cannot tell its type).
+    #[error("{device}: no such device; give a disk device (e.g. /dev/sdb, /dev/nvme0)")]
+    NoDevice {
+        /// The device as given.
+        device: String,
+    },
+    /// smartctl's output was not a JSON report.
+    #[error(
+        "{device}: smartctl gave no JSON report ({msg}); smartmontools 7 or later is needed for --json"
+    )]
+    BadOutput {
+        /// The device.
+        device: String,
+        /// What was wrong.
+        msg: String,
+    },
+}
+
+/// What reading a drive's SMART gave.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SmartRead {
+    /// The drive's health, with the report it came from.
+    Health {
+        /// The decoded health.
+        health: Box<Health>,
+        /// smartctl's report, whole.
+        report: Box<Report>,
+    },
+    /// The device has no SMART (a loop device, an image file, most virtual
+    /// disks): a one-line note, never a failure by itself.
+    NoSmart {
+        /// Why, in words (smartctl's own message when it gave one).
+        note: String,
+    },
+}
+
+/// The arguments that read everything smartctl knows about a device.
+pub fn info_args(device: &str) -> Vec<String> {
+    vec!["--json=c".into(), "-x".into(), device.into()]
+}
+
+/// Find smartctl in the directories of a PATH value.
+pub fn find_in(path_var: Option<&OsStr>) -> Option<PathBuf> {
+    std::env::split_paths(path_var?)
+        .map(|d| d.join("smartctl"))
+        .find(|p| is_executable(p))
+}
+
+/// Find smartctl on this process's PATH: Err names the package to install.
+pub fn find() -> Result<PathBuf, SmartctlError> {
+    find_in(std::env::var_os("PATH").as_deref()).ok_or(SmartctlError::NotInstalled)
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Tell a report with SMART data from one without: smartctl could not tell the
+/// device type or open it (exit status bits 0 and 1, no protocol), the device
+/// says it has no SMART, or the report holds no health figure at all.
+pub fn classify(report: Report) -> SmartRead {
+    let exit = ExitStatus(report.exit_status().unwrap_or(0));
+    let message = report
+        .smartctl
+        .as_ref()
+        .and_then(|s| s.messages.first())
+        .map(|m| m.string.clone());
+    let protocol = report.device.as_ref().and_then(|d| d.protocol.clone());
+    let health = Health::from_report(&report);
+    let why = if protocol.is_none()
+        && (exit.has(ExitStatus::COMMAND_LINE) || exit.has(ExitStatus::OPEN_FAILED))
+    {
+        Some(message.unwrap_or_else(|| "smartctl cannot talk to the device".into()))
+    } else if report.smart_support.as_ref().and_then(|s| s.available) == Some(false) {
+        Some("the device reports no SMART support".into())
+    } else if !health.has_data() {
+        Some(message.unwrap_or_else(|| "smartctl found no SMART data".into()))
+    } else {
+        None
+    };
+    match why {
+        Some(note) => SmartRead::NoSmart { note },
+        None => SmartRead::Health {
+            health: Box::new(health),
+            report: Box::new(report),
+        },
+    }
+}
+
+/// Run `smartctl ARGS` and parse its JSON. smartctl's exit status is a bit mask
+/// that is non-zero on healthy drives too, so it is read from the JSON, not
+/// taken as success or failure.
+pub fn run_json(smartctl: &Path, args: &[String], device: &str) -> Result<Report, SmartctlError> {
+    let out = Command::new(smartctl)
+        .args(args)
+        .env("LC_ALL", "C")
+        .output()
+        .map_err(|source| SmartctlError::Spawn {
+            path: smartctl.display().to_string(),
+            source,
+        })?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    Report::from_json(&text).map_err(|msg| SmartctlError::BadOutput {
+        device: device.into(),
+        msg,
+    })
+}
+
+/// Read a device's SMART health: `smartctl --json=c -x DEVICE`. A path that does
+/// not exist is an error here, not "no SMART": smartctl says the same thing
+/// ("Unable to detect device type") for both.
+pub fn read(smartctl: &Path, device: &str) -> Result<SmartRead, SmartctlError> {
+    if !Path::new(device).exists() {
+        return Err(SmartctlError::NoDevice {
+            device: device.into(),
+        });
+    }
+    run_json(smartctl, &info_args(device), device).map(classify)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_loop_device_has_no_smart() {
+        // smartctl 7.3 on /dev/loop1 (and on an image file): exit status 1.
+        let r = Report::from_json(
+            r#"{"json_format_version":[1,0],"smartctl":{"version":[7,3],"argv":["smartctl","--json=c","-x","/dev/loop1"],"messages":[{"string":"/dev/loop1: Unable to detect device type","severity":"error"}],"exit_status":1}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            classify(r),
+            SmartRead::NoSmart {
+                note: "/dev/loop1: Unable to detect device type".into()
+            }
+        );
+    }
+
+    #[test]
+    fn no_smart_support_and_no_data() {
+        let r = Report::from_json(
+            r#"{"smartctl":{"exit_status":4},"device":{"protocol":"SCSI"},"smart_support":{"available":false}}"#,
+        )
+        .unwrap();
+        assert!(
+            matches!(classify(r), SmartRead::NoSmart { note } if note.contains("no SMART support"))
+        );
+        let r = Report::from_json(r#"{"smartctl":{"exit_status":0},"device":{"protocol":"ATA"}}"#)
+            .unwrap();
+        assert!(matches!(classify(r), SmartRead::NoSmart { .. }));
+    }
+
+    #[test]
+    fn smartctl_is_looked_up_on_the_path_only() {
+        assert_eq!(find_in(None), None);
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(find_in(Some(dir.path().as_os_str())), None);
+        let p = dir.path().join("smartctl");
+        std::fs::write(&p, "#!/bin/sh\n").unwrap();
+        assert_eq!(
+            find_in(Some(dir.path().as_os_str())),
+            None,
+            "not executable"
+        );
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(find_in(Some(dir.path().as_os_str())), Some(p));
+        assert!(
+            SmartctlError::NotInstalled
+                .to_string()
+                .contains("smartmontools")
+        );
+    }
+}

@@ -1,0 +1,508 @@
+//! SMART health from smartctl's JSON: every real report in tests/data/smartctl/
+//! parses to the values it holds, `seekprobe smart` judges them, and the real
+//! smartctl on a loop device gives the "no SMART" note.
+
+use crate::helpers::{LoopDev, seekprobe};
+use predicates::prelude::*;
+use seekprobe::smart::health::{NvmeWarning, Protocol};
+use seekprobe::smart::{Health, Report, SmartRead, smartctl};
+use std::path::{Path, PathBuf};
+
+fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/smartctl")
+}
+
+fn health(file: &str) -> Health {
+    let text = std::fs::read_to_string(data_dir().join(file)).unwrap();
+    let report = Report::from_json(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+    match smartctl::classify(report) {
+        SmartRead::Health { health, .. } => *health,
+        SmartRead::NoSmart { note } => panic!("{file}: no SMART: {note}"),
+    }
+}
+
+/// What a report holds. ATA counters in the order 5, 196, 197, 198, 187, 188
+/// (decoded total), 199; SCSI: grown defects and uncorrected read, write, verify;
+/// NVMe: critical warning, media errors, error log entries, percentage used,
+/// spare, spare threshold.
+struct Expect {
+    file: &'static str,
+    protocol: Protocol,
+    passed: bool,
+    exit: u32,
+    temp: i64,
+    hours: Option<u64>,
+    ata: Option<[Option<u64>; 7]>,
+    scsi: Option<[Option<u64>; 4]>,
+    nvme: Option<(u8, u64, u64, u32, u32, u32)>,
+}
+
+const N: Option<u64> = None;
+
+fn expectations() -> Vec<Expect> {
+    use Protocol::*;
+    let ata = |file, exit, temp, hours, c| Expect {
+        file,
+        protocol: Ata,
+        passed: true,
+        exit,
+        temp,
+        hours: Some(hours),
+        ata: Some(c),
+        scsi: None,
+        nvme: None,
+    };
+    let scsi = |file, temp, hours, c| Expect {
+        file,
+        protocol: Scsi,
+        passed: true,
+        exit: 0,
+        temp,
+        hours,
+        ata: None,
+        scsi: Some(c),
+        nvme: None,
+    };
+    let nvme = |file, passed, exit, temp, hours, n| Expect {
+        file,
+        protocol: Nvme,
+        passed,
+        exit,
+        temp,
+        hours: Some(hours),
+        ata: None,
+        scsi: None,
+        nvme: Some(n),
+    };
+    let s = Some;
+    vec![
+        ata(
+            "HGST_HUS724020ALE640_28.json",
+            64,
+            26,
+            83425,
+            [s(0), s(0), s(0), s(0), N, N, s(12)],
+        ),
+        scsi(
+            "HITACHI_H109060SESUN600G_9.json",
+            27,
+            Some(982),
+            [s(0), s(0), s(0), s(0)],
+        ),
+        scsi(
+            "HP_73.4G_MAS3735NC_25.json",
+            28,
+            None,
+            [s(0), s(0), s(0), N],
+        ),
+        ata(
+            "Hitachi_HUA722020ALA330_29.json",
+            0,
+            28,
+            78405,
+            [s(0), s(0), s(0), s(0), N, N, s(0)],
+        ),
+        nvme(
+            "INTEL_SSDPE2KX080T8_1.json",
+            true,
+            0,
+            29,
+            12164,
+            (0, 0, 0, 0, 100, 10),
+        ),
+        ata(
+            "SAMSUNG_MZ7WD240HAFV-00003_21.json",
+            0,
+            27,
+            84619,
+            [s(0), N, N, N, s(0), N, s(0)],
+        ),
+        scsi(
+            "SEAGATE_ST373453LC_27.json",
+            34,
+            Some(91691),
+            [s(0), s(0), s(0), s(0)],
+        ),
+        ata(
+            "ST3500418AS_11.json",
+            0,
+            32,
+            44670,
+            [s(1), N, s(0), s(0), s(0), s(1), s(0)],
+        ),
+        ata(
+            "WDC_WD20EFRX-68EUZN0_17.json",
+            0,
+            34,
+            47657,
+            [s(0), s(0), s(0), s(0), N, N, s(0)],
+        ),
+        nvme(
+            "nvme-null-INTEL_SSDPE2KX020T7-nvme6.json",
+            true,
+            0,
+            19,
+            49441,
+            (0, 0, 0, 75, 99, 10),
+        ),
+        nvme(
+            "nvme-null-SAMSUNG_MZWLL3T2HAJQ-00005-nvme0.json",
+            false,
+            8,
+            40,
+            18376,
+            (16, 0, 0, 0, 100, 10),
+        ),
+        nvme(
+            "nvme-null-Samsung_SSD_970_EVO_Plus_250GB-nvme0.json",
+            true,
+            0,
+            35,
+            3149,
+            (0, 0, 22, 0, 100, 10),
+        ),
+        ata(
+            "sat-Intel_S3520_Series_SSDs-INTEL_SSDSC2BB016T7-sdc.json",
+            0,
+            26,
+            43494,
+            [s(1), N, s(0), N, s(0), N, s(0)],
+        ),
+        ata(
+            "sat-Micron_5100_Pro___52x0___5300_SSDs-Micron_5300_MTFDDAK1T9TDS-sda.json",
+            0,
+            24,
+            4175,
+            [s(0), s(0), s(0), s(0), s(0), s(29), s(24)],
+        ),
+        ata(
+            "sat-Phison_Driven_SSDs-KINGSTON_SA400M8120G-sda.json",
+            4,
+            38,
+            4994,
+            [N, s(0), N, N, s(0), N, s(0)],
+        ),
+        ata(
+            "sat-Toshiba_X300-TOSHIBA_HDWE160-sdb.json",
+            0,
+            25,
+            47234,
+            [s(0), s(0), s(0), s(0), N, N, s(0)],
+        ),
+        ata(
+            "sat-null-ST18000NM000J-2TV103-sda.json",
+            0,
+            24,
+            1136,
+            [s(0), N, s(0), s(0), s(0), s(0), s(0)],
+        ),
+    ]
+}
+
+#[test]
+fn every_report_parses_to_the_values_it_holds() {
+    let table = expectations();
+    let mut files: Vec<String> = std::fs::read_dir(data_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = table.iter().map(|e| e.file.to_string()).collect();
+    listed.sort();
+    assert_eq!(
+        files, listed,
+        "every report in the folder has a row, and only those"
+    );
+    for e in &table {
+        let h = health(e.file);
+        let f = e.file;
+        let json = serde_json::to_string(&h).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Health>(&json).unwrap(),
+            h,
+            "{f}: the health is plain data that survives JSON"
+        );
+        assert_eq!(h.protocol, Some(e.protocol), "{f}");
+        assert_eq!(h.passed, Some(e.passed), "{f}");
+        assert_eq!(h.exit_status.map(|x| x.0), Some(e.exit), "{f}");
+        assert_eq!(h.temperature_c, Some(e.temp), "{f}");
+        assert_eq!(h.power_on_hours, e.hours, "{f}");
+        assert_eq!(
+            h.temperature_max_c, None,
+            "{f}: no SCT status in these reports"
+        );
+        assert_eq!(
+            h.last_self_test, None,
+            "{f}: no self-test log in these reports"
+        );
+        match (&h.ata, e.ata) {
+            (Some(a), Some(c)) => assert_eq!(
+                [
+                    a.reallocated,
+                    a.reallocation_events,
+                    a.pending,
+                    a.offline_uncorrectable,
+                    a.reported_uncorrectable,
+                    a.command_timeouts.map(|t| t.total),
+                    a.udma_crc_errors
+                ],
+                c,
+                "{f}"
+            ),
+            (None, None) => {}
+            (a, c) => panic!("{f}: ATA counters {a:?}, expected {c:?}"),
+        }
+        match (&h.scsi, e.scsi) {
+            (Some(s), Some(c)) => assert_eq!(
+                [
+                    s.grown_defects,
+                    s.read_uncorrected,
+                    s.write_uncorrected,
+                    s.verify_uncorrected
+                ],
+                c,
+                "{f}"
+            ),
+            (None, None) => {}
+            (s, c) => panic!("{f}: SCSI counters {s:?}, expected {c:?}"),
+        }
+        match (&h.nvme, e.nvme) {
+            (Some(n), Some((cw, media, entries, used, spare, thresh))) => {
+                assert_eq!(n.critical_warning, Some(cw), "{f}");
+                assert_eq!(n.media_errors, Some(media), "{f}");
+                assert_eq!(n.error_log_entries, Some(entries), "{f}");
+                assert_eq!(n.percentage_used, Some(used), "{f}");
+                assert_eq!(n.available_spare, Some(spare), "{f}");
+                assert_eq!(n.available_spare_threshold, Some(thresh), "{f}");
+            }
+            (None, None) => {}
+            (n, c) => panic!("{f}: NVMe health {n:?}, expected {c:?}"),
+        }
+    }
+}
+
+#[test]
+fn packed_and_named_values_decode() {
+    // Seagate 188: raw 1 is three 16-bit words 0 0 1 (smartctl -v 188,raw16).
+    let st = health("ST3500418AS_11.json");
+    let t = st.ata.unwrap().command_timeouts.unwrap();
+    assert_eq!((t.total, t.over_5s, t.over_7_5s), (1, 0, 0));
+    assert_eq!(st.model.as_deref(), Some("ST3500418AS"));
+    let micron =
+        health("sat-Micron_5100_Pro___52x0___5300_SSDs-Micron_5300_MTFDDAK1T9TDS-sda.json");
+    let t = micron.ata.unwrap().command_timeouts.unwrap();
+    assert_eq!((t.total, t.over_5s, t.over_7_5s), (29, 0, 0));
+    let samsung = health("nvme-null-SAMSUNG_MZWLL3T2HAJQ-00005-nvme0.json");
+    assert_eq!(
+        samsung.nvme.unwrap().warnings,
+        [NvmeWarning::VolatileBackupFailed]
+    );
+    let hgst = health("HGST_HUS724020ALE640_28.json");
+    assert_eq!(hgst.ata_error_log_count, Some(12));
+    assert!(health("SEAGATE_ST373453LC_27.json").smart_disabled);
+    assert_eq!(
+        health("HP_73.4G_MAS3735NC_25.json").model.as_deref(),
+        Some("HP 73.4G MAS3735NC")
+    );
+}
+
+#[test]
+fn the_failing_nvme_report_fails_with_its_warning_named() {
+    seekprobe()
+        .args(["smart"])
+        .arg(data_dir().join("nvme-null-SAMSUNG_MZWLL3T2HAJQ-00005-nvme0.json"))
+        .assert()
+        .code(3)
+        .stdout(
+            predicate::str::contains(
+                "FAIL: smartctl says the drive is failing (SMART overall-health self-assessment: FAILED)\n",
+            )
+            .and(predicate::str::contains(
+                "FAIL: NVMe critical warning bit 4: volatile memory backup device failed\n",
+            ))
+            .and(predicate::str::contains(
+                "\t0x10        \t# critical warning (NVMe): volatile memory backup device failed\n",
+            ))
+            .and(predicate::str::ends_with("SMART verdict: FAILING\n")),
+        );
+}
+
+#[test]
+fn every_healthy_report_passes() {
+    for e in expectations().iter().filter(|e| e.passed) {
+        let out = seekprobe()
+            .arg("smart")
+            .arg(data_dir().join(e.file))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{}: {stdout}", e.file);
+        assert!(stdout.starts_with("SMART health ("), "{}", e.file);
+        assert!(stdout.ends_with("SMART verdict: healthy\n"), "{}", e.file);
+        assert!(!stdout.contains("FAIL"), "{}: {stdout}", e.file);
+    }
+}
+
+#[test]
+fn the_notes_a_healthy_report_carries() {
+    // HGST: exit status 64, twelve errors in its log: a note, not a failure.
+    seekprobe()
+        .arg("smart")
+        .arg(data_dir().join("HGST_HUS724020ALE640_28.json"))
+        .assert()
+        .code(0)
+        .stdout(
+            predicate::str::contains(
+                "note: the drive's error log holds errors (12 logged over the drive's life) (exit status bit 6)\n",
+            )
+            .and(predicate::str::contains(
+                "\t12          \t# UDMA CRC errors (ATA 199; cable or controller)\n",
+            )),
+        );
+    seekprobe()
+        .arg("smart")
+        .arg(data_dir().join("sat-Phison_Driven_SSDs-KINGSTON_SA400M8120G-sda.json"))
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("(exit status bit 2)"));
+}
+
+#[test]
+fn new_drives_with_reallocated_sectors_fail() {
+    for file in [
+        "ST3500418AS_11.json",
+        "sat-Intel_S3520_Series_SSDs-INTEL_SSDSC2BB016T7-sdc.json",
+    ] {
+        seekprobe()
+            .args(["smart", "--new"])
+            .arg(data_dir().join(file))
+            .assert()
+            .code(3)
+            .stdout(predicate::str::contains(
+                "FAIL: reallocated sectors (ATA 5): 1 on a drive given as new\n",
+            ));
+        seekprobe()
+            .args(["smart", "--new", "--threshold", "reallocated=1"])
+            .arg(data_dir().join(file))
+            .assert()
+            .code(0);
+    }
+    seekprobe()
+        .args(["smart", "--new"])
+        .arg(data_dir().join("WDC_WD20EFRX-68EUZN0_17.json"))
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn a_second_report_shows_the_changes_and_fails_rising_counters() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = data_dir().join("ST3500418AS_11.json");
+    let text = std::fs::read_to_string(&before).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for a in v["ata_smart_attributes"]["table"].as_array_mut().unwrap() {
+        if a["id"] == 197 || a["id"] == 199 {
+            a["raw"] = serde_json::json!({"value": 3, "string": "3"});
+        }
+    }
+    let after = dir.path().join("after.json");
+    std::fs::write(&after, v.to_string()).unwrap();
+    seekprobe()
+        .arg("smart")
+        .arg(&before)
+        .arg(&after)
+        .assert()
+        .code(3)
+        .stdout(
+            predicate::str::contains(
+                "SMART changes during the run\n\t0 -> 3      \t# pending sectors (ATA 197)\n\t0 -> 3      \t# UDMA CRC errors (ATA 199; cable or controller)\n\n",
+            )
+            .and(predicate::str::contains(
+                "FAIL: pending sectors (ATA 197) rose from 0 to 3 during the run\n",
+            ))
+            .and(predicate::str::contains(
+                "warning: UDMA CRC errors (ATA 199) rose from 0 to 3: a cable, backplane or controller fault, not the drive's\n",
+            )),
+        );
+}
+
+#[test]
+fn standard_input_and_bad_input() {
+    let text = std::fs::read(data_dir().join("INTEL_SSDPE2KX080T8_1.json")).unwrap();
+    seekprobe()
+        .args(["smart", "-"])
+        .write_stdin(text)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with(
+            "SMART health (/dev/nvme0, INTEL SSDPE2KX080T8, NVMe, smartctl 7.3)\n\tPASSED",
+        ));
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{\"rows\": [").unwrap();
+    seekprobe()
+        .arg("smart")
+        .arg(&bad)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::starts_with(format!(
+            "seekprobe: {}: not valid JSON",
+            bad.display()
+        )));
+    std::fs::write(&bad, "{\"schema_version\": 1}").unwrap();
+    seekprobe()
+        .arg("smart")
+        .arg(&bad)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("not a smartctl --json report"));
+    seekprobe()
+        .arg("smart")
+        .arg(dir.path().join("missing.json"))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "missing.json: no such file or directory",
+        ));
+    seekprobe()
+        .arg("smart")
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("not a regular file"));
+    seekprobe()
+        .args(["smart", "--threshold", "bogus=1", "x.json"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("unknown counter"));
+}
+
+#[test]
+fn a_saved_report_without_smart_gives_the_note() {
+    seekprobe()
+        .args(["smart", "-"])
+        .write_stdin(r#"{"json_format_version":[1,0],"smartctl":{"version":[7,3],"messages":[{"string":"/dev/loop1: Unable to detect device type","severity":"error"}],"exit_status":1}}"#)
+        .assert()
+        .code(0)
+        .stdout("-: no SMART: /dev/loop1: Unable to detect device type\n");
+}
+
+#[test]
+#[cfg_attr(
+    any(seekprobe_no_smartctl, not(seekprobe_loop)),
+    ignore = "needs smartctl (apt-get install smartmontools; .ci/run does), root and /dev/loop-control"
+)]
+fn the_real_smartctl_on_a_loop_device_finds_no_smart() {
+    let bin = smartctl::find().expect("smartctl is on the PATH (build.rs found it)");
+    let dir = tempfile::tempdir().unwrap();
+    let dev = LoopDev::new(dir.path(), 16 << 20, false, None);
+    match smartctl::read(&bin, &dev.dev).unwrap() {
+        SmartRead::NoSmart { note } => assert_eq!(
+            seekprobe::report::smart::no_smart_note(&dev.dev, &note),
+            format!("{}: no SMART: Unable to detect device type\n", dev.dev)
+        ),
+        SmartRead::Health { health, .. } => panic!("a loop device with SMART: {health:?}"),
+    }
+}
