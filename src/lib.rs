@@ -25,3 +25,4 @@ pub mod safety;
 pub mod smart;
 pub mod stats;
 pub mod validity;
+pub mod verify;

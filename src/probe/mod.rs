@@ -6,6 +6,7 @@
 //! untimed setup operations (diskinfo's positioning reads) and the timed operations,
 //! in order.
 
+pub mod capacity;
 pub mod iops;
 pub mod overhead;
 mod plan;

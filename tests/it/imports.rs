@@ -146,7 +146,6 @@ fn resolve(path: &str, mods: &BTreeMap<String, String>) -> Option<String> {
 }
 
 #[test]
-#[ignore = "engine circle: queued helper (engine::queued <-> threads/uring/virtual_queue); nothing else"]
 fn the_files_of_src_import_each_other_without_a_circle() {
     let mods = modules();
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();

@@ -492,7 +492,7 @@ fn a_saved_report_without_smart_gives_the_note() {
 #[test]
 #[cfg_attr(
     any(seekprobe_no_smartctl, not(seekprobe_loop)),
-    ignore = "needs smartctl (apt-get install smartmontools; .ci/run does), root and /dev/loop-control"
+    ignore = "needs smartctl (apt-get install smartmontools; .ci/run does) and root with /dev/loop-control"
 )]
 #[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn the_real_smartctl_on_a_loop_device_finds_no_smart() {
