@@ -62,12 +62,20 @@ fn sim_run() -> Run {
 
 fn plans(c: &mut Criterion) {
     let mut g = c.benchmark_group("plan");
+    let opts = probe::Options::default();
     for (name, media, ss) in [
         ("seek_transfer/2TB-512", 2_000_398_934_016u64, 512u32),
         ("seek_transfer/16TB-4Kn", 16_000_900_661_248, 4096),
     ] {
         g.bench_function(name, |b| {
-            b.iter(|| probe::plan(TestKind::SeekTransfer, black_box(media), black_box(ss)))
+            b.iter(|| {
+                probe::plan(
+                    TestKind::SeekTransfer,
+                    black_box(media),
+                    black_box(ss),
+                    &opts,
+                )
+            })
         });
     }
     g.bench_function("command_overhead/2TB-512", |b| {
@@ -76,6 +84,7 @@ fn plans(c: &mut Criterion) {
                 TestKind::CommandOverhead,
                 black_box(2_000_398_934_016),
                 black_box(512),
+                &opts,
             )
         })
     });
@@ -125,16 +134,13 @@ fn engine(c: &mut Criterion) {
         TestKind::SeekTransfer,
         info.media_size_bytes,
         info.sector_size,
+        &probe::Options::default(),
     )
     .expect("plan");
     let stop = AtomicBool::new(false);
     let mut engine = SyncEngine::new(MIB as usize);
     for id in [PhaseId::FullStroke, PhaseId::SeqOuter, PhaseId::Outside] {
-        let phase = plan
-            .phases
-            .iter()
-            .find(|p| p.id == id)
-            .expect("phase in plan");
+        let phase = plan.phases().find(|p| p.id == id).expect("phase in plan");
         g.throughput(Throughput::Elements(phase.ops.len() as u64));
         g.bench_function(format!("run_phase/sim:hdd/{}", id.name()), |b| {
             b.iter(|| engine.run_phase(target.as_mut(), black_box(phase), Duration::ZERO, &stop))

@@ -2,52 +2,42 @@
 //! zone transfer curve and its steps, the seek-distance profile, and the rotation
 //! rate measured from the spread of latencies.
 
-use crate::probe::PhaseId;
-use crate::results::PhaseResult;
+use crate::device::{DeviceInfo, Rotation};
+use crate::probe::{PhaseId, TestKind};
+use crate::results::{PhaseResult, TestResult};
 use crate::stats::Summary;
-use serde::{Deserialize, Serialize};
 
-/// One point of the zone curve.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ZonePoint {
-    /// Where the sample starts.
-    pub offset_bytes: u64,
-    /// Its sequential read rate.
-    pub rate_bytes_per_s: f64,
-    /// The mean time of its reads (for the access-time curve).
-    pub mean_read_ns: f64,
-}
-
-/// A step between recording zones: the rate, smoothed by a median of three samples,
-/// changes by more than [`STEP_THRESHOLD`] between neighbouring samples.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ZoneStep {
-    /// Where the later sample starts.
-    pub offset_bytes: u64,
-    /// The rate before.
-    pub from_bytes_per_s: f64,
-    /// The rate after.
-    pub to_bytes_per_s: f64,
-}
+pub use crate::results::{
+    CommandOverhead, SeekAnalysis, SeekBin, SeekSamples, ZoneCurve, ZonePoint, ZoneStep,
+};
 
 /// The relative change between neighbouring samples that counts as a zone step.
 pub const STEP_THRESHOLD: f64 = 0.015;
 
-/// The transfer rate over the whole device.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ZoneCurve {
-    /// The samples, from the outer to the inner zone.
-    pub points: Vec<ZonePoint>,
-    /// The highest rate.
-    pub max_bytes_per_s: f64,
-    /// The lowest rate.
-    pub min_bytes_per_s: f64,
-    /// The mean of the rates.
-    pub mean_bytes_per_s: f64,
-    /// The first sample's rate over the last one's.
-    pub outer_inner_ratio: f64,
-    /// Where the rate steps.
-    pub steps: Vec<ZoneStep>,
+/// Compute the analyses of a measured test and store them beside its measurements:
+/// the zone curves of --zones, the seek analysis of --seek-profile.
+pub fn complete(result: &mut TestResult, info: &DeviceInfo) {
+    match result.test {
+        TestKind::CommandOverhead => {
+            result.command_overhead = command_overhead(&result.phases, info.sector_size);
+        }
+        TestKind::Zones => {
+            result.zone_curve = zone_curve(&result.phases, PhaseId::Zone);
+            result.write_curve = zone_curve(&result.phases, PhaseId::ZoneWrite);
+        }
+        TestKind::SeekProfile => {
+            let reported = match info.rotation {
+                Rotation::Rpm(r) => Some(r),
+                _ => None,
+            };
+            let non_rotating = info.rotation == Rotation::NonRotating;
+            result.seek_analysis = result
+                .seek_samples
+                .as_ref()
+                .map(|s| seek_analysis(s, reported, non_rotating));
+        }
+        _ => {}
+    }
 }
 
 /// The zone curve of the completed phases with this id (`Zone` for reads,
@@ -95,59 +85,6 @@ pub fn zone_curve(phases: &[PhaseResult], id: PhaseId) -> Option<ZoneCurve> {
         mean_bytes_per_s: mean,
         steps,
     })
-}
-
-/// The raw samples of `--seek-profile`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SeekSamples {
-    /// The distance of each timed read from the one before it, in sectors.
-    pub distances_sectors: Vec<u64>,
-    /// The latency of each timed read.
-    pub latencies_ns: Vec<u64>,
-    /// Where each timed read was, in sectors (for access times over the disk).
-    #[serde(default)]
-    pub positions_sectors: Vec<u64>,
-    /// The fixed distance of the rotation samples, in sectors.
-    pub rotation_distance_sectors: u64,
-    /// The latencies at that distance.
-    pub rotation_latencies_ns: Vec<u64>,
-    /// The device's size in sectors (the full stroke).
-    pub sectors: u64,
-}
-
-/// One distance bin of the seek profile (a factor of 2 in distance).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SeekBin {
-    /// Shortest distance in the bin, in sectors.
-    pub from_sectors: u64,
-    /// Just past the longest, in sectors.
-    pub to_sectors: u64,
-    /// Latencies of the reads in the bin.
-    pub summary: Summary,
-}
-
-/// What the seek profile shows.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SeekAnalysis {
-    /// The bins, shortest distance first.
-    pub bins: Vec<SeekBin>,
-    /// One revolution, measured, in ns (None when the latencies do not look like a
-    /// rotating disk's).
-    pub revolution_ns: Option<f64>,
-    /// The measured rotation rate.
-    pub measured_rpm: Option<f64>,
-    /// The rotation rate the device reports, if any.
-    pub reported_rpm: Option<u32>,
-    /// Whether the measured and reported rates differ by more than 3%.
-    pub rpm_disagrees: bool,
-    /// Mean rotational latency (half a revolution), in ns.
-    pub rotational_latency_ns: Option<f64>,
-    /// Seek time (mean access minus the rotational latency) over the shortest bin.
-    pub track_to_track_ns: Option<f64>,
-    /// The same at a third of the stroke (the classic "average seek").
-    pub average_ns: Option<f64>,
-    /// The same over the longest distances.
-    pub full_stroke_ns: Option<f64>,
 }
 
 /// A revolution measured from latencies at one fixed distance: the seek and the
@@ -234,20 +171,6 @@ pub fn seek_analysis(
     }
 }
 
-/// -c's figures per real sector (diskinfo's text divides by 2048 whatever the
-/// sector size; see docs/methods.md).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CommandOverhead {
-    /// The logical sector size the figures are per.
-    pub sector_bytes: u32,
-    /// The 10 MiB of sequential reads, per sector read.
-    pub mega_ms_per_sector: f64,
-    /// The 20480 reads of sector 0, per read.
-    pub sector_ms_per_read: f64,
-    /// The difference: the cost of one command beyond moving one sector.
-    pub overhead_ms: f64,
-}
-
 /// The sector-correct command overhead of -c's two phases, when both completed.
 pub fn command_overhead(phases: &[PhaseResult], sector_size: u32) -> Option<CommandOverhead> {
     let done = |id| phases.iter().find(|p| p.id == id && p.complete());
@@ -327,6 +250,7 @@ mod tests {
             rotation_distance_sectors: 4096,
             rotation_latencies_ns: (0..1000).map(|i| 2_000_000 + i * 11_111).collect(),
             sectors: 1 << 31,
+            seed: None,
         };
         let a = seek_analysis(&s, Some(7200), false);
         assert_eq!(a.bins.len(), 4);

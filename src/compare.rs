@@ -4,7 +4,9 @@
 
 use crate::probe::PhaseId;
 use crate::results::{DiskResult, PhaseResult, TestResult};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+
+pub use crate::results::Verdict;
 
 /// One comparable figure of a disk.
 #[derive(Debug, Clone, PartialEq)]
@@ -247,17 +249,6 @@ pub fn deviation(value: f64, reference: f64) -> f64 {
     }
 }
 
-/// A disk's qualification verdict.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Verdict {
-    /// The disk.
-    pub disk: String,
-    /// Whether it passed.
-    pub pass: bool,
-    /// Why it failed: one line per figure out of tolerance, or a test it lacks.
-    pub reasons: Vec<String>,
-}
-
 fn judge(
     label: &str,
     value: f64,
@@ -395,7 +386,7 @@ mod tests {
                     phase(PhaseId::FullStroke, 250, 512, full_ms * 250.0 / 1000.0),
                     phase(PhaseId::Outside, 100, 1 << 20, 102400.0 / outside_kbs),
                 ],
-                ..TestResult::new(TestKind::SeekTransfer, 0.0, "sync")
+                ..TestResult::new(TestKind::SeekTransfer, 0.0, crate::results::Engine::Sync)
             }],
             warnings: vec![],
             error: None,
@@ -446,9 +437,11 @@ mod tests {
         assert!(!v[0].pass, "{v:?}");
         let a = disk("a", 22.0, 180_000.0);
         let mut other = DiskResult::new("base");
-        other
-            .tests
-            .push(TestResult::new(TestKind::CommandOverhead, 0.0, "sync"));
+        other.tests.push(TestResult::new(
+            TestKind::CommandOverhead,
+            0.0,
+            crate::results::Engine::Sync,
+        ));
         let base = compare(&[&other]);
         let v = qualify(&compare(&[&a]), &[&a], Some(&base), 0.15);
         assert!(v[0].reasons[0].contains("no figure in common"), "{v:?}");

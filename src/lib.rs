@@ -14,6 +14,7 @@ pub mod config;
 pub mod device;
 pub mod engine;
 pub mod error;
+pub mod exec;
 pub mod probe;
 pub mod progress;
 pub mod report;

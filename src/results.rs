@@ -1,7 +1,5 @@
 //! The results of a run as plain, serialisable data: the only input of reporters.
 
-use crate::analysis::{CommandOverhead, SeekAnalysis, SeekSamples, ZoneCurve};
-use crate::compare::Verdict;
 use crate::device::DeviceInfo;
 use crate::probe::{PhaseId, TestKind};
 use crate::stats::{Histogram, Summary};
@@ -89,8 +87,8 @@ pub struct TestResult {
     pub test: TestKind,
     /// The pause before each timed phase, in seconds.
     pub settle_s: f64,
-    /// The engine that ran it ("sync").
-    pub engine: String,
+    /// The engine that ran it.
+    pub engine: Engine,
     /// The phases measured, in order. The last may be partial (interrupted or
     /// failed): its completed operations are kept, but reporters print only
     /// complete phases.
@@ -120,11 +118,11 @@ pub struct TestResult {
 
 impl TestResult {
     /// A test that has measured nothing yet, complete until told otherwise.
-    pub fn new(test: TestKind, settle_s: f64, engine: &str) -> TestResult {
+    pub fn new(test: TestKind, settle_s: f64, engine: Engine) -> TestResult {
         TestResult {
             test,
             settle_s,
-            engine: engine.to_string(),
+            engine,
             phases: Vec::new(),
             outcome: Outcome::Complete,
             zone_curve: None,
@@ -146,11 +144,195 @@ impl TestResult {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Warning {
     /// A stable identifier, e.g. `page_cache`.
-    pub code: String,
+    pub code: WarningCode,
     /// What is wrong.
     pub message: String,
     /// What to do about it.
     pub advice: String,
+}
+
+/// The stable identifiers of warnings (docs/json.md lists them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WarningCode {
+    /// A simulated drive: figures from a model.
+    Simulated,
+    /// O_DIRECT refused: the page cache may serve reads.
+    PageCache,
+    /// A loop device without direct I/O on its backing file.
+    LoopWithoutDirectIo,
+    /// The data lives in RAM (tmpfs or ramfs).
+    InMemory,
+    /// A sparse image file.
+    Sparse,
+    /// A file size that is not a whole number of sectors.
+    PartialSector,
+    /// The device does not support flushing its write cache.
+    FlushUnsupported,
+    /// io_uring unavailable: the queued engine fell back.
+    QueuedEngine,
+    /// Other programs used the device during a test.
+    OtherIo,
+    /// A transfer faster than the interface: a cache.
+    FasterThanInterface,
+    /// Seeks faster than the rotation allows: a cache.
+    SeekFasterThanRotation,
+    /// Flushed writes too fast for the medium: a lying write cache.
+    FlushNotHonoured,
+}
+
+impl WarningCode {
+    /// Its stable name, as in the JSON (e.g. `page_cache`).
+    pub fn name(self) -> &'static str {
+        match self {
+            WarningCode::Simulated => "simulated",
+            WarningCode::PageCache => "page_cache",
+            WarningCode::LoopWithoutDirectIo => "loop_without_direct_io",
+            WarningCode::InMemory => "in_memory",
+            WarningCode::Sparse => "sparse",
+            WarningCode::PartialSector => "partial_sector",
+            WarningCode::FlushUnsupported => "flush_unsupported",
+            WarningCode::QueuedEngine => "queued_engine",
+            WarningCode::OtherIo => "other_io",
+            WarningCode::FasterThanInterface => "faster_than_interface",
+            WarningCode::SeekFasterThanRotation => "seek_faster_than_rotation",
+            WarningCode::FlushNotHonoured => "flush_not_honoured",
+        }
+    }
+}
+
+/// A queued engine (-i, the queued half of --block-sweep).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueuedEngine {
+    /// Not known: the test did not run.
+    Unknown,
+    /// io_uring (Linux).
+    IoUring,
+    /// The portable thread pool.
+    Threads,
+    /// The simulated drive's virtual-time model.
+    Virtual,
+}
+
+impl QueuedEngine {
+    /// The engine of this name (as `crate::engine::queued` names them).
+    pub fn from_name(name: &str) -> QueuedEngine {
+        match name {
+            "io_uring" => QueuedEngine::IoUring,
+            "threads" => QueuedEngine::Threads,
+            "virtual" => QueuedEngine::Virtual,
+            _ => QueuedEngine::Unknown,
+        }
+    }
+
+    /// Its name in the JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            QueuedEngine::Unknown => "queued",
+            QueuedEngine::IoUring => "io_uring",
+            QueuedEngine::Threads => "threads",
+            QueuedEngine::Virtual => "virtual",
+        }
+    }
+}
+
+/// The engine that ran a test; in the JSON `"none"`, `"sync"`, the queued engine's
+/// name, or `"sync+"` and the queued engine's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub enum Engine {
+    /// Nothing ran (an earlier test failed).
+    None,
+    /// One positioned operation at a time.
+    Sync,
+    /// Many operations in flight.
+    Queued(QueuedEngine),
+    /// Both: one at a time, then queued (--block-sweep).
+    SyncAndQueued(QueuedEngine),
+}
+
+impl Engine {
+    /// The engine after a queued step ran with `q`: queued alone, or beside sync.
+    pub fn with_queued(self, q: QueuedEngine) -> Engine {
+        match self {
+            Engine::Queued(_) => Engine::Queued(q),
+            _ => Engine::SyncAndQueued(q),
+        }
+    }
+}
+
+impl From<Engine> for String {
+    fn from(e: Engine) -> String {
+        match e {
+            Engine::None => "none".into(),
+            Engine::Sync => "sync".into(),
+            Engine::Queued(q) => q.name().into(),
+            Engine::SyncAndQueued(q) => format!("sync+{}", q.name()),
+        }
+    }
+}
+
+impl TryFrom<String> for Engine {
+    type Error = String;
+    fn try_from(s: String) -> Result<Engine, String> {
+        let queued = |n: &str| match QueuedEngine::from_name(n) {
+            QueuedEngine::Unknown if n != "queued" => Err(format!("unknown engine {s:?}")),
+            q => Ok(q),
+        };
+        match s.as_str() {
+            "none" => Ok(Engine::None),
+            "sync" => Ok(Engine::Sync),
+            other => match other.strip_prefix("sync+") {
+                Some(q) => queued(q).map(Engine::SyncAndQueued),
+                None => queued(other).map(Engine::Queued),
+            },
+        }
+    }
+}
+
+/// Why a disk was not probed (in the JSON, the message alone).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "String", from = "String")]
+pub enum DiskFailure {
+    /// It could not be opened or described.
+    Open(String),
+    /// Writing to it was refused: a safety rule, no confirmation, or the signature
+    /// check could not read it.
+    Refused(String),
+}
+
+impl DiskFailure {
+    /// The message: the path, what was wrong, what to do.
+    pub fn message(&self) -> &str {
+        match self {
+            DiskFailure::Open(m) | DiskFailure::Refused(m) => m,
+        }
+    }
+}
+
+impl std::fmt::Display for DiskFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+impl From<DiskFailure> for String {
+    fn from(f: DiskFailure) -> String {
+        match f {
+            DiskFailure::Open(m) | DiskFailure::Refused(m) => m,
+        }
+    }
+}
+
+impl From<String> for DiskFailure {
+    /// A saved message: a refusal says "refusing to write" (`ProbeError::Refused`).
+    fn from(m: String) -> DiskFailure {
+        if m.contains(": refusing to write: ") {
+            DiskFailure::Refused(m)
+        } else {
+            DiskFailure::Open(m)
+        }
+    }
 }
 
 /// Everything about one disk of a run.
@@ -165,7 +347,7 @@ pub struct DiskResult {
     /// Validity warnings.
     pub warnings: Vec<Warning>,
     /// The error that stopped this disk, if any.
-    pub error: Option<String>,
+    pub error: Option<DiskFailure>,
     /// Signs of shingled recording that need no writing ([`crate::smr::signs`]).
     #[serde(default)]
     pub smr_signs: Vec<crate::smr::signs::SmrSign>,
@@ -269,4 +451,188 @@ pub struct ScanResult {
     /// The scan map: the slowest latency in each of up to 1000 equal runs of blocks
     /// (`u64::MAX` where a block failed, 0 where none was read).
     pub map_ns: Vec<u64>,
+}
+
+// The analyses, computed from the measurements by
+// `crate::analysis` and stored beside them.
+
+/// -c's figures per real sector (diskinfo's text divides by 2048 whatever the
+/// sector size; see docs/methods.md).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CommandOverhead {
+    /// The logical sector size the figures are per.
+    pub sector_bytes: u32,
+    /// The 10 MiB of sequential reads, per sector read.
+    pub mega_ms_per_sector: f64,
+    /// The 20480 reads of sector 0, per read.
+    pub sector_ms_per_read: f64,
+    /// The difference: the cost of one command beyond moving one sector.
+    pub overhead_ms: f64,
+}
+
+/// One point of the zone curve.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ZonePoint {
+    /// Where the sample starts.
+    pub offset_bytes: u64,
+    /// Its sequential read rate.
+    pub rate_bytes_per_s: f64,
+    /// The mean time of its reads (for the access-time curve).
+    pub mean_read_ns: f64,
+}
+
+/// A step between recording zones: the rate, smoothed by a median of three samples,
+/// changes by more than `crate::analysis::STEP_THRESHOLD` between neighbouring samples.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ZoneStep {
+    /// Where the later sample starts.
+    pub offset_bytes: u64,
+    /// The rate before.
+    pub from_bytes_per_s: f64,
+    /// The rate after.
+    pub to_bytes_per_s: f64,
+}
+
+/// The transfer rate over the whole device.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ZoneCurve {
+    /// The samples, from the outer to the inner zone.
+    pub points: Vec<ZonePoint>,
+    /// The highest rate.
+    pub max_bytes_per_s: f64,
+    /// The lowest rate.
+    pub min_bytes_per_s: f64,
+    /// The mean of the rates.
+    pub mean_bytes_per_s: f64,
+    /// The first sample's rate over the last one's.
+    pub outer_inner_ratio: f64,
+    /// Where the rate steps.
+    pub steps: Vec<ZoneStep>,
+}
+
+/// The raw samples of `--seek-profile`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeekSamples {
+    /// The distance of each timed read from the one before it, in sectors.
+    pub distances_sectors: Vec<u64>,
+    /// The latency of each timed read.
+    pub latencies_ns: Vec<u64>,
+    /// Where each timed read was, in sectors (for access times over the disk).
+    #[serde(default)]
+    pub positions_sectors: Vec<u64>,
+    /// The fixed distance of the rotation samples, in sectors.
+    pub rotation_distance_sectors: u64,
+    /// The latencies at that distance.
+    pub rotation_latencies_ns: Vec<u64>,
+    /// The device's size in sectors (the full stroke).
+    pub sectors: u64,
+    /// The seed the pairs were drawn with (`--seed` repeats them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+/// One distance bin of the seek profile (a factor of 2 in distance).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeekBin {
+    /// Shortest distance in the bin, in sectors.
+    pub from_sectors: u64,
+    /// Just past the longest, in sectors.
+    pub to_sectors: u64,
+    /// Latencies of the reads in the bin.
+    pub summary: Summary,
+}
+
+/// What the seek profile shows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeekAnalysis {
+    /// The bins, shortest distance first.
+    pub bins: Vec<SeekBin>,
+    /// One revolution, measured, in ns (None when the latencies do not look like a
+    /// rotating disk's).
+    pub revolution_ns: Option<f64>,
+    /// The measured rotation rate.
+    pub measured_rpm: Option<f64>,
+    /// The rotation rate the device reports, if any.
+    pub reported_rpm: Option<u32>,
+    /// Whether the measured and reported rates differ by more than 3%.
+    pub rpm_disagrees: bool,
+    /// Mean rotational latency (half a revolution), in ns.
+    pub rotational_latency_ns: Option<f64>,
+    /// Seek time (mean access minus the rotational latency) over the shortest bin.
+    pub track_to_track_ns: Option<f64>,
+    /// The same at a third of the stroke (the classic "average seek").
+    pub average_ns: Option<f64>,
+    /// The same over the longest distances.
+    pub full_stroke_ns: Option<f64>,
+}
+
+/// A disk's qualification verdict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// The disk.
+    pub disk: String,
+    /// Whether it passed.
+    pub pass: bool,
+    /// Why it failed: one line per figure out of tolerance, or a test it lacks.
+    pub reasons: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engines_serialise_to_their_names_and_back() {
+        use QueuedEngine::*;
+        for (e, s) in [
+            (Engine::None, "none"),
+            (Engine::Sync, "sync"),
+            (Engine::Queued(Unknown), "queued"),
+            (Engine::Queued(IoUring), "io_uring"),
+            (Engine::Queued(Threads), "threads"),
+            (Engine::Queued(Virtual), "virtual"),
+            (Engine::SyncAndQueued(IoUring), "sync+io_uring"),
+            (Engine::SyncAndQueued(Virtual), "sync+virtual"),
+        ] {
+            let json = serde_json::to_string(&e).unwrap();
+            assert_eq!(json, format!("\"{s}\""));
+            assert_eq!(serde_json::from_str::<Engine>(&json).unwrap(), e);
+        }
+        assert!(serde_json::from_str::<Engine>("\"sync+warp\"").is_err());
+        assert_eq!(
+            Engine::Sync.with_queued(Threads),
+            Engine::SyncAndQueued(Threads)
+        );
+        assert_eq!(
+            Engine::Queued(Unknown).with_queued(Virtual),
+            Engine::Queued(Virtual)
+        );
+    }
+
+    #[test]
+    fn warning_codes_and_failures_serialise_to_plain_strings() {
+        for c in [
+            WarningCode::Simulated,
+            WarningCode::PageCache,
+            WarningCode::LoopWithoutDirectIo,
+            WarningCode::InMemory,
+            WarningCode::Sparse,
+            WarningCode::PartialSector,
+            WarningCode::FlushUnsupported,
+            WarningCode::QueuedEngine,
+            WarningCode::OtherIo,
+            WarningCode::FasterThanInterface,
+            WarningCode::SeekFasterThanRotation,
+            WarningCode::FlushNotHonoured,
+        ] {
+            let json = serde_json::to_string(&c).unwrap();
+            assert_eq!(json, format!("\"{}\"", c.name()));
+        }
+        let f = DiskFailure::Refused("/dev/x: refusing to write: it carries gpt; wipe".into());
+        let json = serde_json::to_string(&f).unwrap();
+        assert_eq!(json, "\"/dev/x: refusing to write: it carries gpt; wipe\"");
+        assert_eq!(serde_json::from_str::<DiskFailure>(&json).unwrap(), f);
+        let o: DiskFailure = serde_json::from_str("\"/dev/y: no such file\"").unwrap();
+        assert_eq!(o, DiskFailure::Open("/dev/y: no such file".into()));
+    }
 }

@@ -3,11 +3,11 @@
 
 use crate::device::{DeviceInfo, IoMode, Rotation, TargetKind};
 use crate::probe::{PhaseId, TestKind};
-use crate::results::{TestResult, Warning};
+use crate::results::{TestResult, Warning, WarningCode};
 
-fn warning(code: &str, message: String, advice: &str) -> Warning {
+fn warning(code: WarningCode, message: String, advice: &str) -> Warning {
     Warning {
-        code: code.to_string(),
+        code,
         message,
         advice: advice.to_string(),
     }
@@ -19,7 +19,7 @@ pub fn device_warnings(info: &DeviceInfo, measuring: bool) -> Vec<Warning> {
     let mut w = Vec::new();
     if let Some(model) = &info.simulated {
         w.push(warning(
-            "simulated",
+            WarningCode::Simulated,
             format!("{} is a simulated drive ({model}); its figures come from a model on a virtual clock, not from a disk", info.name),
             "name a real device (e.g. /dev/sdb) to measure hardware",
         ));
@@ -29,7 +29,7 @@ pub fn device_warnings(info: &DeviceInfo, measuring: bool) -> Vec<Warning> {
     }
     if let IoMode::Buffered(why) = &info.io_mode {
         w.push(warning(
-            "page_cache",
+            WarningCode::PageCache,
             format!("{}: the page cache cannot be bypassed ({why}); figures may include caching", info.path),
             "put the image on a file system that supports O_DIRECT, or attach it with losetup --direct-io=on",
         ));
@@ -38,7 +38,7 @@ pub fn device_warnings(info: &DeviceInfo, measuring: bool) -> Vec<Warning> {
         && !l.direct_io
     {
         w.push(warning(
-            "loop_without_direct_io",
+            WarningCode::LoopWithoutDirectIo,
             format!(
                 "{} is a loop device without direct I/O: reads may be served from the page cache of its backing file{}",
                 info.path,
@@ -49,7 +49,7 @@ pub fn device_warnings(info: &DeviceInfo, measuring: bool) -> Vec<Warning> {
     }
     if info.in_memory {
         w.push(warning(
-            "in_memory",
+            WarningCode::InMemory,
             format!("{}: the data is stored in RAM (tmpfs or ramfs): the figures measure memory, not a disk", info.path),
             "put the image on the disk you mean to measure",
         ));
@@ -58,7 +58,7 @@ pub fn device_warnings(info: &DeviceInfo, measuring: bool) -> Vec<Warning> {
         && allocated < info.media_size_bytes / 2
     {
         w.push(warning(
-            "sparse",
+            WarningCode::Sparse,
             format!(
                 "{}: a sparse image ({} of {} bytes allocated): its holes are read without touching a disk",
                 info.path, allocated, info.media_size_bytes
@@ -69,7 +69,7 @@ pub fn device_warnings(info: &DeviceInfo, measuring: bool) -> Vec<Warning> {
     let ss = u64::from(info.sector_size);
     if info.kind == TargetKind::File && !info.media_size_bytes.is_multiple_of(ss) {
         w.push(warning(
-            "partial_sector",
+            WarningCode::PartialSector,
             format!(
                                 "{}: the size, {} bytes, is not a multiple of {ss}; only the {} whole sector{} probed",
                 info.path,
@@ -86,7 +86,7 @@ pub fn device_warnings(info: &DeviceInfo, measuring: bool) -> Vec<Warning> {
 /// The device said it cannot flush its write cache: the -S figures are unflushed.
 pub fn flush_unsupported(info: &DeviceInfo) -> Warning {
     warning(
-        "flush_unsupported",
+        WarningCode::FlushUnsupported,
         format!(
             "{}: the device says it cannot flush a write cache; the synchronous writes ran without flushes",
             info.path
@@ -98,7 +98,7 @@ pub fn flush_unsupported(info: &DeviceInfo) -> Warning {
 /// The queued engine had to fall back (e.g. io_uring refused): say which and why.
 pub fn engine_note(info: &DeviceInfo, note: &str) -> Warning {
     warning(
-        "queued_engine",
+        WarningCode::QueuedEngine,
         format!("{}: {note}", info.path),
         "IOPS from the fallback engine may be lower than the device can do; io_uring needs Linux 5.6 or later and must not be disabled (kernel.io_uring_disabled)",
     )
@@ -115,7 +115,7 @@ pub fn other_io(
     let extra = device_bytes.saturating_sub(own_bytes);
     (extra > (4 << 20).max(own_bytes / 50)).then(|| {
         warning(
-            "other_io",
+            WarningCode::OtherIo,
             format!(
                 "{}: other I/O on the device during the {} test: the kernel counted {} MiB more than seekprobe read or wrote; its figures may be lower than the device can do",
                 info.path,
@@ -147,7 +147,7 @@ fn faster_than_interface(info: &DeviceInfo, test: &TestResult) -> Option<Warning
         .max_by(|a, b| a.0.total_cmp(&b.0))?;
     (fastest.0 > limit.bytes_per_s as f64 * 1.05).then(|| {
         warning(
-            "faster_than_interface",
+            WarningCode::FasterThanInterface,
             format!(
                 "{}: {} ran at {:.0} MB/s, faster than its {} link carries ({:.0} MB/s): the data came from a cache",
                 info.path,
@@ -184,7 +184,7 @@ pub fn test_warnings(info: &DeviceInfo, test: &TestResult) -> Vec<Warning> {
                 .collect();
             if !fast.is_empty() {
                 w.push(warning(
-                    "seek_faster_than_rotation",
+                    WarningCode::SeekFasterThanRotation,
                     format!(
                         "{}: {} took less than an eighth of a revolution ({:.3} ms) per read, faster than a rotating disk can move: the reads were served from a cache",
                         info.path,
@@ -206,7 +206,7 @@ pub fn test_warnings(info: &DeviceInfo, test: &TestResult) -> Vec<Warning> {
                 && m < rev / 4.0
             {
                 w.push(warning(
-                    "flush_not_honoured",
+                    WarningCode::FlushNotHonoured,
                     format!(
                         "{}: flushed random writes of {size} bytes took {:.1} us each, far under one revolution ({:.1} us): the drive acknowledges flushes without writing its cache to the platters",
                         info.path,
@@ -250,12 +250,12 @@ mod tests {
             summary: None,
             stopped_early: false,
         };
-        let mut t = TestResult::new(TestKind::SeekTransfer, 0.0, "sync");
+        let mut t = TestResult::new(TestKind::SeekTransfer, 0.0, crate::results::Engine::Sync);
         t.phases.push(phase(0.5)); // 210 MB/s: fine
         assert!(test_warnings(&i, &t).is_empty());
         t.phases.push(phase(0.2)); // 524 MB/s over a 300 MB/s link
         let w = test_warnings(&i, &t);
-        assert_eq!(w[0].code, "faster_than_interface");
+        assert_eq!(w[0].code, WarningCode::FasterThanInterface);
         assert!(w[0].message.contains("SATA 3 Gbps"), "{}", w[0].message);
     }
 
@@ -274,7 +274,10 @@ mod tests {
             backing_file: Some("/tmp/x".into()),
             direct_io: false,
         });
-        assert_eq!(device_warnings(&i, true)[0].code, "loop_without_direct_io");
+        assert_eq!(
+            device_warnings(&i, true)[0].code,
+            WarningCode::LoopWithoutDirectIo
+        );
         let mut f = DeviceInfo::new("img", "img", TargetKind::File);
         f.media_size_bytes = 1000;
         f.io_mode = IoMode::Buffered("tmpfs".into());
@@ -282,6 +285,6 @@ mod tests {
             .into_iter()
             .map(|w| w.code)
             .collect();
-        assert_eq!(codes, ["page_cache", "partial_sector"]);
+        assert_eq!(codes, [WarningCode::PageCache, WarningCode::PartialSector]);
     }
 }

@@ -431,9 +431,9 @@ impl Target for FileTarget {
         flush_file(&self.file, self.info.kind)
     }
 
-    fn raw_fd(&self) -> Option<std::os::fd::RawFd> {
-        use std::os::fd::AsRawFd;
-        Some(self.file.as_raw_fd())
+    fn raw_fd(&self) -> Option<std::os::fd::BorrowedFd<'_>> {
+        use std::os::fd::AsFd;
+        Some(self.file.as_fd())
     }
 
     fn quiesce(&mut self) -> io::Result<()> {

@@ -21,7 +21,7 @@ use crate::clock::{Clock, VirtualClock};
 use crate::probe::Op;
 use serde::{Deserialize, Serialize};
 use std::io;
-use std::os::fd::RawFd;
+use std::os::fd::BorrowedFd;
 
 /// What kind of object a target is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -249,8 +249,9 @@ pub trait Target: Send {
         Ok(false)
     }
     /// The open descriptor, for engines that submit I/O themselves (io_uring, a
-    /// thread pool). None for simulated drives.
-    fn raw_fd(&self) -> Option<RawFd> {
+    /// thread pool), borrowed from the target so that it cannot outlive it. None for
+    /// simulated drives.
+    fn raw_fd(&self) -> Option<BorrowedFd<'_>> {
         None
     }
     /// The bytes the kernel has read from and written to this device since boot,

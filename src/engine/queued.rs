@@ -87,7 +87,10 @@ pub fn run_stream(
     if let Some(model) = target.queue_model() {
         return virtual_queue::run(model, stream, params, stop);
     }
-    let Some(fd) = target.raw_fd() else {
+    let Some(fd) = target
+        .raw_fd()
+        .map(|fd| std::os::fd::AsRawFd::as_raw_fd(&fd))
+    else {
         return QueuedRun::refused(
             engine,
             io::ErrorKind::Unsupported,
@@ -283,8 +286,8 @@ mod tests {
         fn quiesce(&mut self) -> io::Result<()> {
             Ok(())
         }
-        fn raw_fd(&self) -> Option<std::os::fd::RawFd> {
-            Some(std::os::fd::AsRawFd::as_raw_fd(&self.file))
+        fn raw_fd(&self) -> Option<std::os::fd::BorrowedFd<'_>> {
+            Some(std::os::fd::AsFd::as_fd(&self.file))
         }
     }
 
@@ -328,7 +331,7 @@ mod tests {
             "{} without a note",
             r.engine
         );
-        let fd = t.raw_fd().unwrap();
+        let fd = std::os::fd::AsRawFd::as_raw_fd(&t.raw_fd().unwrap());
         let stream = OffsetGen::new(p.seed, MEDIA, 512, p.len).unwrap();
         match uring::run(fd, &t.clock, stream.clone(), &p, &stop) {
             Ok(r) => check(&r),

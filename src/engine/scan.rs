@@ -103,7 +103,10 @@ pub fn run_scan(
         on_block(offset + len - range.start);
     };
     let start = target.clock().now_ns();
-    let done = match target.raw_fd() {
+    let done = match target
+        .raw_fd()
+        .map(|fd| std::os::fd::AsRawFd::as_raw_fd(&fd))
+    {
         Some(fd) => threaded_pass(fd, target.clock(), range, stop, &mut record),
         None => sync_pass(target, range, stop, &mut record),
     };

@@ -134,7 +134,11 @@ pub fn run_sync_writes(
     for (i, b) in data.iter_mut().enumerate() {
         *b = (i % 251) as u8 ^ 0x5a; // not zeros: some devices shortcut zero writes
     }
-    let fd = target.raw_fd();
+    // Raw: `target` is borrowed mutably below while the pieces use the descriptor;
+    // the target, and so its file, outlives this scope.
+    let fd = target
+        .raw_fd()
+        .map(|fd| std::os::fd::AsRawFd::as_raw_fd(&fd));
     let threads = (len.div_ceil(PIECE) as usize).saturating_sub(1);
     std::thread::scope(|scope| {
         let pool = match fd {

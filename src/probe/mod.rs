@@ -1,12 +1,15 @@
 //! Pure plans: which operations a test performs, as functions of the device's size
 //! and sector size alone. No I/O, no clock.
 //!
-//! A [`Plan`] is a list of named [`Phase`]s; each phase has untimed setup operations
-//! (diskinfo's positioning reads) and the timed operations, in order.
+//! Every test has a [`Plan`] ([`plan`]): its lines, each a list of [`Step`]s (sync
+//! phases, queued reads, flushed writes, seek pairs, a scan range). A [`Phase`] has
+//! untimed setup operations (diskinfo's positioning reads) and the timed operations,
+//! in order.
 
 pub mod capacity;
 pub mod iops;
 pub mod overhead;
+mod plan;
 pub mod scan;
 pub mod seek;
 pub mod seek_profile;
@@ -15,6 +18,8 @@ pub mod sweep;
 pub mod sync_write;
 pub mod transfer;
 pub mod zones;
+
+pub use plan::{Line, Options, PairsKind, Plan, QueuedStep, Step, Stream, plan};
 
 use serde::{Deserialize, Serialize};
 
@@ -206,52 +211,61 @@ impl Phase {
     }
 }
 
-/// A whole test: its phases in order.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Plan {
-    /// Which test.
-    pub test: TestKind,
-    /// The phases, run in this order.
-    pub phases: Vec<Phase>,
-}
-
 /// Why a device is too small for a test.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TooSmall(pub String);
-
-/// The plan for a test on a device of `media_size` bytes with `sector_size`-byte
-/// logical sectors. Only whole sectors are used.
-pub fn plan(test: TestKind, media_size: u64, sector_size: u32) -> Result<Plan, TooSmall> {
-    match test {
-        TestKind::SeekTransfer => {
-            let mut phases = seek::phases(media_size, sector_size)?;
-            phases.extend(transfer::phases(media_size, sector_size)?);
-            Ok(Plan { test, phases })
-        }
-        TestKind::CommandOverhead => Ok(Plan {
-            test,
-            phases: overhead::phases(media_size, sector_size)?,
-        }),
-        _ => Err(TooSmall(
-            "this test has no fixed plan of phases; see its own module".into(),
-        )),
-    }
-}
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    const ALL: [TestKind; 8] = [
+        TestKind::CommandOverhead,
+        TestKind::SeekTransfer,
+        TestKind::RandomReads,
+        TestKind::SyncWrite,
+        TestKind::Zones,
+        TestKind::SeekProfile,
+        TestKind::Scan,
+        TestKind::BlockSweep,
+    ];
+
+    fn with_writes() -> Options {
+        Options {
+            write: true,
+            ..Options::default()
+        }
+    }
+
+    #[test]
+    fn every_test_has_a_plan_on_a_large_device() {
+        for test in ALL {
+            let p = plan(test, 1 << 40, 512, &with_writes()).unwrap();
+            assert!(!p.lines.is_empty(), "{test:?}");
+            check_inside_and_aligned(&p, 1 << 40, 512);
+        }
+    }
+
+    #[test]
+    fn a_tiny_device_is_too_small_for_each_test_with_a_reason() {
+        for test in ALL {
+            let e = plan(test, 1024, 512, &with_writes());
+            if let Err(TooSmall(why)) = e {
+                assert!(!why.is_empty());
+            }
+        }
+        assert!(plan(TestKind::BlockSweep, 2048, 512, &Options::default()).is_err());
+        assert!(plan(TestKind::SeekProfile, 1024, 512, &Options::default()).is_err());
+    }
+
     fn check_inside_and_aligned(p: &Plan, media: u64, ss: u32) {
         let limit = media / u64::from(ss) * u64::from(ss);
-        for ph in &p.phases {
-            for op in ph.all_ops() {
-                assert_eq!(op.offset % u64::from(ss), 0, "{:?} {op:?}", ph.id);
-                assert_eq!(op.len % ss, 0, "{:?} {op:?}", ph.id);
-                assert!(op.len > 0);
-                assert!(op.end() <= limit, "{:?} {op:?} past {limit}", ph.id);
-            }
+        for op in p.ops() {
+            assert_eq!(op.offset % u64::from(ss), 0, "{:?} {op:?}", p.test);
+            assert_eq!(op.len % ss, 0, "{:?} {op:?}", p.test);
+            assert!(op.len > 0);
+            assert!(op.end() <= limit, "{:?} {op:?} past {limit}", p.test);
         }
     }
 
@@ -261,11 +275,11 @@ mod tests {
             sectors in 2048u64..(1u64 << 41),
             extra in 0u64..4096,
             big in proptest::bool::ANY,
-            test in prop_oneof![Just(TestKind::SeekTransfer), Just(TestKind::CommandOverhead)],
+            test in proptest::sample::select(ALL.to_vec()),
         ) {
             let ss: u32 = if big { 4096 } else { 512 };
             let media = sectors * u64::from(ss) + extra % u64::from(ss);
-            if let Ok(p) = plan(test, media, ss) {
+            if let Ok(p) = plan(test, media, ss, &with_writes()) {
                 check_inside_and_aligned(&p, media, ss);
             }
         }
@@ -275,7 +289,7 @@ mod tests {
     fn a_two_to_the_fifty_byte_device_plans_without_overflow() {
         for ss in [512u32, 4096] {
             for test in [TestKind::SeekTransfer, TestKind::CommandOverhead] {
-                let p = plan(test, 1u64 << 50, ss).unwrap();
+                let p = plan(test, 1u64 << 50, ss, &Options::default()).unwrap();
                 check_inside_and_aligned(&p, 1 << 50, ss);
             }
         }
@@ -293,8 +307,8 @@ mod tests {
             256 * MIB,
         ] {
             for ss in [512u32, 4096] {
-                for test in [TestKind::SeekTransfer, TestKind::CommandOverhead] {
-                    if let Ok(p) = plan(test, media, ss) {
+                for test in ALL {
+                    if let Ok(p) = plan(test, media, ss, &with_writes()) {
                         check_inside_and_aligned(&p, media, ss);
                     }
                 }

@@ -349,7 +349,7 @@ fn render_disk(x: &mut Exposition, run: &Run, disk: &DiskResult) {
         x.add(
             "seekprobe_disk_warning",
             "",
-            &with(&[("code", w.code.clone())]),
+            &with(&[("code", w.code.name().to_string())]),
             1.0,
         );
     }

@@ -28,7 +28,7 @@ pub fn render(run: &Run) -> String {
             out.push_str(&format!(
                 "{}: {}\n\n",
                 disk.name,
-                disk.error.as_deref().unwrap_or("not probed")
+                disk.error.as_ref().map_or("not probed", |e| e.message())
             ));
             continue;
         };

@@ -54,7 +54,11 @@ fn published() -> DiskResult {
         info: Some(info),
         tests: vec![TestResult {
             phases,
-            ..TestResult::new(TestKind::SeekTransfer, 1.0, "sync")
+            ..TestResult::new(
+                TestKind::SeekTransfer,
+                1.0,
+                seekprobe::results::Engine::Sync,
+            )
         }],
         warnings: Vec::new(),
         error: None,

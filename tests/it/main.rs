@@ -7,6 +7,7 @@ mod files;
 mod fleet;
 mod golden;
 mod helpers;
+mod imports;
 mod loopdev;
 mod results;
 mod signatures;

@@ -20,7 +20,7 @@
 //! 4. docs/sim.md's key table and its Faults section; a test in tests.rs.
 
 use super::Kind;
-use super::spec::parse_range;
+use super::parse_range;
 
 /// The fault keys accepted after `?`, with their values, for error messages.
 pub(super) const ACCEPTED_KEYS: &str = "bad=START-END[,START-END...] (logical sectors, end exclusive), \

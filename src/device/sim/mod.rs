@@ -59,6 +59,34 @@ enum Kind {
     Write,
 }
 
+// The number parsers the spec (spec.rs) and its fault keys (faults.rs) share.
+
+/// A decimal or 0x-prefixed hexadecimal unsigned number.
+fn parse_uint(v: &str) -> Option<u64> {
+    match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => v.parse().ok(),
+        None => None,
+    }
+}
+
+/// `START-END` in logical sectors, START < END.
+fn parse_range(r: &str) -> Result<(u64, u64), String> {
+    let (a, b) = r
+        .split_once('-')
+        .ok_or_else(|| format!("\"{r}\" is not a sector range START-END"))?;
+    let (a, b) = match (parse_uint(a), parse_uint(b)) {
+        (Some(a), Some(b)) => (a, b),
+        _ => return Err(format!("\"{r}\": START and END must be sector numbers")),
+    };
+    if a >= b {
+        return Err(format!(
+            "\"{r}\": START must be below END (the end is exclusive)"
+        ));
+    }
+    Ok((a, b))
+}
+
 /// The fractional part, in [0, 1), also for negative numbers.
 fn frac(x: f64) -> f64 {
     x - x.floor()

@@ -3,7 +3,35 @@
 //! and where each figure comes from.
 
 use super::MIB;
-use super::spec::Preset;
+
+/// Which preset a spec names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Preset {
+    Hdd,
+    Hdd5400,
+    Ssd,
+    Nvme,
+    /// A 5400 rpm drive-managed SMR disk (smr.rs).
+    Smr,
+}
+
+impl Preset {
+    pub(super) fn parse(name: &str) -> Option<Preset> {
+        match name {
+            "hdd" => Some(Preset::Hdd),
+            "hdd5400" => Some(Preset::Hdd5400),
+            "ssd" => Some(Preset::Ssd),
+            "nvme" => Some(Preset::Nvme),
+            "smr" => Some(Preset::Smr),
+            _ => None,
+        }
+    }
+
+    /// Whether the preset is a rotating disk.
+    pub(super) fn rotating(self) -> bool {
+        matches!(self, Preset::Hdd | Preset::Hdd5400 | Preset::Smr)
+    }
+}
 
 /// The seek curve, as fractions of the full stroke and milliseconds.
 #[derive(Debug, Clone, Copy)]

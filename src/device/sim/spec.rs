@@ -6,6 +6,8 @@
 //! in [`parse_spec`]'s `match`, a field of [`Spec`] and a line in [`MODEL_KEYS`].
 
 use super::faults::{self, FaultSpec};
+use super::parse_uint;
+use super::presets::Preset;
 use super::smr::SmrParams;
 
 /// The largest simulated media size (1 PiB).
@@ -23,35 +25,6 @@ smr=dm|none (rotating presets), smr_cache=BYTES, smr_band=BYTES, smr_idle=MS";
 /// Every key accepted after `?`, with its values, for error messages.
 fn accepted_keys() -> String {
     format!("{MODEL_KEYS}, {}", faults::ACCEPTED_KEYS)
-}
-
-/// Which preset a spec names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Preset {
-    Hdd,
-    Hdd5400,
-    Ssd,
-    Nvme,
-    /// A 5400 rpm drive-managed SMR disk (smr.rs).
-    Smr,
-}
-
-impl Preset {
-    fn parse(name: &str) -> Option<Preset> {
-        match name {
-            "hdd" => Some(Preset::Hdd),
-            "hdd5400" => Some(Preset::Hdd5400),
-            "ssd" => Some(Preset::Ssd),
-            "nvme" => Some(Preset::Nvme),
-            "smr" => Some(Preset::Smr),
-            _ => None,
-        }
-    }
-
-    /// Whether the preset is a rotating disk.
-    pub(super) fn rotating(self) -> bool {
-        matches!(self, Preset::Hdd | Preset::Hdd5400 | Preset::Smr)
-    }
 }
 
 /// A parsed spec, before the model is built.
@@ -179,15 +152,6 @@ pub(super) fn parse_spec(spec: &str) -> Result<Spec, String> {
     Ok(s)
 }
 
-/// A decimal or 0x-prefixed hexadecimal unsigned number.
-fn parse_uint(v: &str) -> Option<u64> {
-    match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16).ok(),
-        None if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => v.parse().ok(),
-        None => None,
-    }
-}
-
 /// Bytes with an optional binary suffix K, M, G, T or P (case-insensitive).
 fn parse_size(v: &str) -> Option<u64> {
     let (digits, shift) = match v.as_bytes().last()?.to_ascii_uppercase() {
@@ -202,21 +166,4 @@ fn parse_size(v: &str) -> Option<u64> {
         return None;
     }
     digits.parse::<u64>().ok()?.checked_mul(1u64 << shift)
-}
-
-/// `START-END` in logical sectors, START < END.
-pub(super) fn parse_range(r: &str) -> Result<(u64, u64), String> {
-    let (a, b) = r
-        .split_once('-')
-        .ok_or_else(|| format!("\"{r}\" is not a sector range START-END"))?;
-    let (a, b) = match (parse_uint(a), parse_uint(b)) {
-        (Some(a), Some(b)) => (a, b),
-        _ => return Err(format!("\"{r}\": START and END must be sector numbers")),
-    };
-    if a >= b {
-        return Err(format!(
-            "\"{r}\": START must be below END (the end is exclusive)"
-        ));
-    }
-    Ok((a, b))
 }

@@ -88,10 +88,10 @@ fn run_t_with(spec: &str, settle: Duration) -> Vec<(PhaseId, f64, Vec<u64>)> {
         TestKind::SeekTransfer,
         t.info().media_size_bytes,
         t.info().sector_size,
+        &Default::default(),
     )
     .unwrap();
-    p.phases
-        .iter()
+    p.phases()
         .map(|ph| {
             let (ns, each) = run_phase_with(&mut t, ph, settle);
             (ph.id, figure(ph, ns), each)
@@ -523,9 +523,11 @@ fn command_overhead_figures_are_sensible() {
         ("sim:ssd", (0.015, 0.025), (0.06, 0.08)),
     ] {
         let mut t = open(spec);
-        let p = plan(TestKind::CommandOverhead, t.info().media_size_bytes, 512).unwrap();
-        let (mega, _) = run_phase(&mut t, &p.phases[0]);
-        let (sectors, _) = run_phase(&mut t, &p.phases[1]);
+        let m = t.info().media_size_bytes;
+        let p = plan(TestKind::CommandOverhead, m, 512, &Default::default()).unwrap();
+        let phases: Vec<_> = p.phases().collect();
+        let (mega, _) = run_phase(&mut t, phases[0]);
+        let (sectors, _) = run_phase(&mut t, phases[1]);
         let mega = mega as f64 / 1e9;
         let per = sectors as f64 / 20480.0 / 1e6;
         assert!(

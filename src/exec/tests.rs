@@ -1,0 +1,280 @@
+//! Unit tests of the executor on simulated drives: exact on the virtual clock.
+
+use super::*;
+use crate::device::sim::SimTarget;
+use crate::probe::{Line, Op, Options, Phase, PhaseId};
+use std::sync::atomic::Ordering;
+
+/// A sink that records what it is told, as short strings.
+#[derive(Default)]
+struct Log(Vec<String>);
+
+impl Sink for Log {
+    fn opened(&mut self, _: &DeviceInfo, _: &[Warning]) -> io::Result<()> {
+        Ok(())
+    }
+    fn warning(&mut self, w: &Warning) -> io::Result<()> {
+        self.0.push(format!("warning {:?}", w.code));
+        Ok(())
+    }
+    fn confirm_write(&mut self, _: &DeviceInfo, _: &[Found]) -> io::Result<bool> {
+        Ok(false)
+    }
+    fn line_started(&mut self, _: TestKind, index: usize, total: usize, label: &str) {
+        self.0.push(format!("line {index}/{total} {label}"));
+    }
+    fn phase_done(&mut self, _: &DeviceInfo, t: &TestResult) -> io::Result<()> {
+        let last = t.phases.last().expect("a phase");
+        self.0.push(format!("phase {:?}", last.id));
+        Ok(())
+    }
+    fn test_done(&mut self, _: &DeviceInfo, _: &TestResult) -> io::Result<()> {
+        Ok(())
+    }
+    fn failed(&mut self, _: &str, e: &ProbeError) -> io::Result<()> {
+        self.0.push(format!("failed {e}"));
+        Ok(())
+    }
+}
+
+/// Run `f` with a context on the simulated drive `spec`; the virtual time it
+/// took and the sink's log.
+fn with_sim<R>(
+    spec: &str,
+    stop: bool,
+    f: impl FnOnce(&mut Context<'_>) -> R,
+) -> (R, u64, Vec<String>) {
+    let mut t = SimTarget::open(spec).unwrap();
+    let mut engine = SyncEngine::new(1 << 20);
+    let stop = AtomicBool::new(stop);
+    let mut log = Log::default();
+    let t0 = t.clock().now_ns();
+    let r = {
+        let mut cx = Context {
+            target: &mut t,
+            engine: &mut engine,
+            stop: &stop,
+            sink: &mut log,
+        };
+        f(&mut cx)
+    };
+    let took = t.clock().now_ns() - t0;
+    stop.store(false, Ordering::Relaxed);
+    (r, took, log.0)
+}
+
+fn reads(id: PhaseId, from_sector: u64, n: u64) -> Phase {
+    Phase {
+        id,
+        setup: Vec::new(),
+        ops: (0..n)
+            .map(|s| Op::read_sectors(from_sector + s * 1000, 1, 512))
+            .collect(),
+    }
+}
+
+fn sync(phase: Phase, settle: Duration) -> Step {
+    Step::Sync {
+        phase,
+        settle,
+        what: "reads".into(),
+        flush_after: false,
+    }
+}
+
+#[test]
+fn the_executor_adds_exactly_the_pauses_to_the_measured_time() {
+    let plan = Plan {
+        test: TestKind::SeekTransfer,
+        lines: vec![
+            Line {
+                label: "a".into(),
+                steps: vec![
+                    Step::Quiesce,
+                    Step::Pause(Duration::from_millis(250)),
+                    sync(reads(PhaseId::FullStroke, 0, 20), Duration::ZERO),
+                ],
+            },
+            Line {
+                label: "b".into(),
+                steps: vec![sync(
+                    reads(PhaseId::HalfStroke, 5000, 30),
+                    Duration::from_secs(1),
+                )],
+            },
+        ],
+    };
+    let (run, took, log) = with_sim("sim:hdd", false, |cx| {
+        execute(&plan, Duration::from_secs(1), cx).unwrap()
+    });
+    let r = run.result;
+    assert_eq!(r.outcome, Outcome::Complete);
+    assert_eq!(r.engine, Engine::Sync);
+    assert_eq!(r.settle_s, 1.0);
+    assert_eq!(r.phases.len(), 2);
+    for p in &r.phases {
+        assert!(p.complete());
+        assert_eq!(p.latencies_ns.iter().sum::<u64>(), p.elapsed_ns);
+    }
+    let measured: u64 = r.phases.iter().map(|p| p.elapsed_ns).sum();
+    assert_eq!(took, measured + 250_000_000 + 1_000_000_000);
+    assert_eq!(
+        log,
+        [
+            "line 0/2 a",
+            "phase FullStroke",
+            "line 1/2 b",
+            "phase HalfStroke"
+        ]
+    );
+    assert_eq!(run.bypass_bytes, 0);
+}
+
+#[test]
+fn ctrl_c_during_a_pause_ends_the_test_with_nothing_measured() {
+    let opts = Options {
+        settle: Duration::from_secs(2),
+        ..Options::default()
+    };
+    let (run, took, log) = with_sim("sim:hdd", true, |cx| {
+        run_test(TestKind::RandomReads, &opts, cx).unwrap()
+    });
+    assert_eq!(run.result.outcome, Outcome::Interrupted);
+    assert!(run.result.phases.is_empty());
+    assert_eq!(took, 0);
+    assert_eq!(log, ["line 0/5 512 bytes"]);
+}
+
+#[test]
+fn a_failed_read_names_the_phase_and_offset_and_stops_the_test() {
+    // Sector 0 is unreadable: the first line of -c starts there.
+    let (run, _, log) = with_sim("sim:hdd?size=1G&bad=0-8", false, |cx| {
+        run_test(TestKind::CommandOverhead, &Options::default(), cx).unwrap()
+    });
+    let Outcome::Failed(msg) = &run.result.outcome else {
+        panic!("{:?}", run.result.outcome)
+    };
+    assert!(
+        msg.contains("Overhead 10MB block") && msg.contains("offset 0"),
+        "{msg}"
+    );
+    assert_eq!(log.len(), 2, "{log:?}");
+    assert!(log[1].starts_with("failed "), "{log:?}");
+    assert_eq!(run.result.phases.len(), 1);
+    assert!(!run.result.phases[0].complete());
+}
+
+#[test]
+fn a_device_too_small_is_reported_and_the_test_skipped() {
+    let (run, took, log) = with_sim("sim:hdd?size=2K", false, |cx| {
+        run_test(TestKind::BlockSweep, &Options::default(), cx).unwrap()
+    });
+    assert!(matches!(run.result.outcome, Outcome::Skipped(_)));
+    assert_eq!(run.result.engine, Engine::Sync);
+    assert_eq!(took, 0);
+    assert!(
+        log[0].contains("smaller than the smallest request"),
+        "{log:?}"
+    );
+}
+
+#[test]
+fn queued_steps_report_their_engine_and_the_bytes_they_moved() {
+    let opts = Options {
+        duration: Duration::from_millis(200),
+        seed: 9,
+        ..Options::default()
+    };
+    let (run, took, _) = with_sim("sim:ssd", false, |cx| {
+        run_test(TestKind::RandomReads, &opts, cx).unwrap()
+    });
+    let r = &run.result;
+    assert_eq!(r.engine, Engine::Queued(QueuedEngine::Virtual));
+    let bytes: u64 = r.phases.iter().map(|p| p.bytes_done()).sum();
+    assert!(bytes > 0);
+    assert_eq!(run.bypass_bytes, bytes);
+    for (i, p) in r.phases.iter().enumerate() {
+        assert_eq!(p.seed, Some(crate::probe::iops::stream_seed(9, i)));
+        assert_eq!(p.histogram.as_ref().unwrap().count, p.ops_planned);
+    }
+    // Each size ran at least its duration, and the sizes follow each other.
+    let elapsed: u64 = r.phases.iter().map(|p| p.elapsed_ns).sum();
+    assert!(elapsed >= r.phases.len() as u64 * 200_000_000);
+    assert_eq!(took, elapsed);
+}
+
+#[test]
+fn the_block_sweep_with_writes_runs_read_write_and_queued_halves_per_size() {
+    let opts = Options {
+        write: true,
+        sweep_duration: Duration::from_millis(20),
+        ..Options::default()
+    };
+    let (run, _, log) = with_sim("sim:ssd?size=64M", false, |cx| {
+        run_test(TestKind::BlockSweep, &opts, cx).unwrap()
+    });
+    let r = &run.result;
+    assert_eq!(r.outcome, Outcome::Complete);
+    assert_eq!(r.engine, Engine::SyncAndQueued(QueuedEngine::Virtual));
+    assert_eq!(String::from(r.engine), "sync+virtual");
+    let sizes = crate::probe::sweep::sizes(64 << 20, 512).len();
+    assert_eq!(r.phases.len(), 3 * sizes);
+    for chunk in r.phases.chunks(3) {
+        let ids: Vec<_> = chunk.iter().map(|p| p.id).collect();
+        assert_eq!(
+            ids,
+            [
+                PhaseId::SweepSync,
+                PhaseId::SweepWrite,
+                PhaseId::SweepQueued
+            ]
+        );
+        assert_eq!(chunk[0].op_bytes, chunk[2].op_bytes);
+    }
+    assert_eq!(log.iter().filter(|l| l.starts_with("line")).count(), sizes);
+}
+
+#[test]
+fn the_seek_profile_keeps_its_samples_seed_and_analysis() {
+    let opts = Options {
+        seek_samples: 200,
+        seed: 5,
+        ..Options::default()
+    };
+    let (run, took, log) = with_sim("sim:hdd", false, |cx| {
+        run_test(TestKind::SeekProfile, &opts, cx).unwrap()
+    });
+    let r = &run.result;
+    let s = r.seek_samples.as_ref().unwrap();
+    assert_eq!(s.latencies_ns.len(), 200);
+    assert_eq!(s.distances_sectors.len(), 200);
+    assert_eq!(s.rotation_latencies_ns.len(), 1000);
+    assert_eq!(s.seed, Some(5));
+    assert!(r.seek_analysis.is_some());
+    // Only the timed reads are counted; their untimed partners take the rest.
+    let timed: u64 = s.latencies_ns.iter().chain(&s.rotation_latencies_ns).sum();
+    assert!(timed < took);
+    assert_eq!(
+        log,
+        [
+            "line 0/2 random distances",
+            "line 1/2 fixed distance (rotation)"
+        ]
+    );
+}
+
+#[test]
+fn the_scan_reports_its_bytes_and_progress() {
+    let opts = Options {
+        block_size: 1 << 20,
+        ..Options::default()
+    };
+    let (run, _, log) = with_sim("sim:ssd?size=8M", false, |cx| {
+        run_test(TestKind::Scan, &opts, cx).unwrap()
+    });
+    let scan = run.result.scan.as_ref().unwrap();
+    assert_eq!(scan.bytes_read, 8 << 20);
+    assert_eq!(run.bypass_bytes, 8 << 20);
+    assert_eq!(log.first().map(String::as_str), Some("line 0/1 reading"));
+    assert_eq!(log.last().map(String::as_str), Some("line 100/100 reading"));
+}

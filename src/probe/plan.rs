@@ -1,0 +1,440 @@
+//! Every test as data: a [`Plan`] is the lines of a test (one per line of output or
+//! of the progress display), each a list of [`Step`]s, built from the device's size
+//! and sector size and the checked [`Options`] alone. No I/O, no clock: the executor
+//! (`crate::exec`) walks any plan against a target.
+
+use super::iops::{self, OffsetGen};
+use super::scan::{self, ScanRange};
+use super::seek_profile::{self, Pair};
+use super::{Phase, PhaseId, TestKind, TooSmall, overhead, seek, sweep, sync_write, transfer};
+use super::{zones, zones::DEFAULT_ZONES};
+use std::time::Duration;
+
+/// The options that shape plans, as checked from the command line (diskinfo's
+/// defaults in [`Options::default`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    /// The pause before each timed line (`--settle`).
+    pub settle: Duration,
+    /// The seed of every random stream (`--seed`).
+    pub seed: u64,
+    /// Whether the write halves of --zones and --block-sweep run (`-w`).
+    pub write: bool,
+    /// Requests kept in flight by queued reads (`--queue-depth`).
+    pub queue_depth: u32,
+    /// Seconds per size of -i (`--duration`).
+    pub duration: Duration,
+    /// Seconds of flushed writes per size of -S (`--write-duration`).
+    pub write_duration: Duration,
+    /// -S reads each block first and writes it back afterwards (`--preserve`).
+    pub preserve: bool,
+    /// Samples of --zones.
+    pub zones: u32,
+    /// Bytes read per sample of --zones (`--zone-size`).
+    pub zone_size: u64,
+    /// Timed reads at random distances of --seek-profile (`--seek-samples`).
+    pub seek_samples: u32,
+    /// Where --scan starts and ends (`--start`, `--end`).
+    pub scan_start: Option<u64>,
+    /// Where --scan ends.
+    pub scan_end: Option<u64>,
+    /// Bytes per read of --scan (`--block-size`).
+    pub block_size: u64,
+    /// Blocks at least this slow are listed by --scan (`--slow-ms`).
+    pub slow_ms: f64,
+    /// Seconds of queued reads per size of --block-sweep (`--sweep-duration`).
+    pub sweep_duration: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            settle: Duration::ZERO,
+            seed: 0,
+            write: false,
+            queue_depth: iops::DEFAULT_QUEUE_DEPTH as u32,
+            duration: iops::DEFAULT_DURATION,
+            write_duration: Duration::from_secs(1),
+            preserve: false,
+            zones: DEFAULT_ZONES,
+            zone_size: zones::DEFAULT_ZONE_SIZE,
+            seek_samples: seek_profile::DEFAULT_SAMPLES,
+            scan_start: None,
+            scan_end: None,
+            block_size: scan::DEFAULT_BLOCK,
+            slow_ms: scan::DEFAULT_SLOW_MS,
+            sweep_duration: Duration::from_secs(1),
+        }
+    }
+}
+
+/// Where the offsets of queued reads come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    /// Random, size-aligned offsets of this seed ([`OffsetGen::new`]).
+    Random {
+        /// The seed of the stream.
+        seed: u64,
+    },
+    /// Sequential offsets from this byte ([`OffsetGen::sequential`]).
+    Sequential {
+        /// The first offset.
+        from: u64,
+    },
+}
+
+/// Reads kept `queue_depth` deep for `duration` (one phase).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueuedStep {
+    /// The phase it makes.
+    pub id: PhaseId,
+    /// The offsets.
+    pub stream: Stream,
+    /// Request size in bytes.
+    pub len: u32,
+    /// Requests in flight.
+    pub queue_depth: u32,
+    /// New requests are issued while less than this has passed.
+    pub duration: Duration,
+    /// What it is, in error messages.
+    pub what: String,
+}
+
+/// Which samples of the seek profile a [`Step::Pairs`] measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PairsKind {
+    /// At random distances; the samples start here.
+    Profile {
+        /// The distance of the rotation samples that follow, in sectors.
+        rotation_distance_sectors: u64,
+        /// The seed the pairs were drawn with.
+        seed: u64,
+    },
+    /// At the fixed distance that measures the rotation.
+    Rotation,
+}
+
+/// One step of a test, run in order by the executor.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// Write back dirty data and drop the target's cached data (diskinfo's sync()).
+    Quiesce,
+    /// diskinfo's pause before a timed line: sync(), and when the duration is not
+    /// zero, the sleep on the target's clock, sync(), sync(); Ctrl-C ends the test here.
+    Pause(Duration),
+    /// A phase run one operation at a time: its setup, a quiesce and the `settle`
+    /// pause, then its timed operations; with `flush_after`, the device's write
+    /// cache flushed untimed after it (the write halves, -w).
+    Sync {
+        /// The operations.
+        phase: Phase,
+        /// The pause after the setup.
+        settle: Duration,
+        /// What it is, in error messages.
+        what: String,
+        /// Flush the write cache afterwards.
+        flush_after: bool,
+    },
+    /// Queued reads (-i, the queued half of --block-sweep).
+    Queued(QueuedStep),
+    /// Random writes of `size` bytes each flushed, in batches for at least
+    /// `min_time` (-S).
+    FlushedWrites {
+        /// Bytes per write.
+        size: u32,
+        /// The seed of the offsets.
+        seed: u64,
+        /// Batches are written until this much has passed.
+        min_time: Duration,
+        /// Read each block first, write it back after.
+        preserve: bool,
+        /// What it is, in error messages.
+        what: String,
+    },
+    /// Pairs of reads where only the second is timed (--seek-profile).
+    Pairs {
+        /// The pairs.
+        pairs: Vec<Pair>,
+        /// Which samples they are.
+        kind: PairsKind,
+    },
+    /// Every block of a range read once (--scan); progress in `progress_steps`.
+    Scan {
+        /// The range and block size.
+        range: ScanRange,
+        /// Blocks at least this slow are listed.
+        slow_ms: f64,
+        /// Progress is reported in this many steps.
+        progress_steps: usize,
+    },
+}
+
+/// One line of a test (of its output, or of the progress display).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    /// Its label in the progress display.
+    pub label: String,
+    /// What it does, in order.
+    pub steps: Vec<Step>,
+}
+
+/// A whole test: its lines in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    /// Which test.
+    pub test: TestKind,
+    /// The lines, run in this order.
+    pub lines: Vec<Line>,
+}
+
+impl Plan {
+    /// The phases run one operation at a time, in order (all of -c and -t).
+    pub fn phases(&self) -> impl Iterator<Item = &Phase> {
+        self.lines
+            .iter()
+            .flat_map(|l| &l.steps)
+            .filter_map(|s| match s {
+                Step::Sync { phase, .. } => Some(phase),
+                _ => None,
+            })
+    }
+
+    /// Every operation the plan names outright (sync phases, pairs), to check
+    /// that each is aligned and inside the device.
+    pub fn ops(&self) -> Vec<super::Op> {
+        let mut out = Vec::new();
+        for step in self.lines.iter().flat_map(|l| &l.steps) {
+            match step {
+                Step::Sync { phase, .. } => out.extend(phase.all_ops().copied()),
+                Step::Pairs { pairs, .. } => out.extend(pairs.iter().flat_map(|p| [p.from, p.to])),
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+/// The plan of `test` on a device of `media_size` bytes with `sector_size`-byte
+/// logical sectors, shaped by `opts`. Only whole sectors are used. Err says why the
+/// device is too small for it.
+pub fn plan(
+    test: TestKind,
+    media_size: u64,
+    sector_size: u32,
+    opts: &Options,
+) -> Result<Plan, TooSmall> {
+    let (m, ss) = (media_size, sector_size);
+    let lines = match test {
+        TestKind::SeekTransfer => {
+            let mut phases = seek::phases(m, ss)?;
+            phases.extend(transfer::phases(m, ss)?);
+            diskinfo_lines(phases, opts)
+        }
+        TestKind::CommandOverhead => diskinfo_lines(overhead::phases(m, ss)?, opts),
+        TestKind::RandomReads => random_reads(m, ss, opts)?,
+        TestKind::SyncWrite => sync_writes(m, ss, opts)?,
+        TestKind::Zones => zone_lines(m, ss, opts)?,
+        TestKind::SeekProfile => seek_profile_lines(m, ss, opts)?,
+        TestKind::Scan => scan_lines(m, ss, opts)?,
+        TestKind::BlockSweep => sweep_lines(m, ss, opts)?,
+    };
+    Ok(Plan { test, lines })
+}
+
+/// diskinfo's phases (-c, -t), each a line with the settle pause.
+fn diskinfo_lines(phases: Vec<Phase>, opts: &Options) -> Vec<Line> {
+    phases
+        .into_iter()
+        .map(|phase| Line {
+            label: phase.id.name().to_string(),
+            steps: vec![Step::Sync {
+                what: phase.id.name().to_string(),
+                phase,
+                settle: opts.settle,
+                flush_after: false,
+            }],
+        })
+        .collect()
+}
+
+/// -i: for each request size, random reads kept `--queue-depth` deep for `--duration`.
+fn random_reads(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+    let sizes = iops::sizes(m, ss);
+    if sizes.is_empty() {
+        return Err(TooSmall("no request size fits in it".into()));
+    }
+    Ok(sizes
+        .iter()
+        .enumerate()
+        .map(|(i, &size)| Line {
+            label: format!("{size} bytes"),
+            steps: vec![
+                Step::Pause(opts.settle),
+                Step::Queued(QueuedStep {
+                    id: PhaseId::RandomRead,
+                    stream: Stream::Random {
+                        seed: iops::stream_seed(opts.seed, i),
+                    },
+                    len: size,
+                    queue_depth: opts.queue_depth,
+                    duration: opts.duration,
+                    what: format!("{size}-byte random reads"),
+                }),
+            ],
+        })
+        .collect())
+}
+
+/// -S: for each size, batches of flushed random writes for at least a second.
+fn sync_writes(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+    let sizes = sync_write::sizes(m, ss);
+    if sizes.is_empty() {
+        return Err(TooSmall("no whole sector".into()));
+    }
+    let mut lines = Vec::new();
+    for (i, &size) in sizes.iter().enumerate() {
+        let seed = iops::stream_seed(opts.seed, i);
+        OffsetGen::new(seed, m, ss, size).map_err(|e| TooSmall(e.0))?;
+        lines.push(Line {
+            label: format!("{size} bytes"),
+            steps: vec![
+                Step::Pause(opts.settle),
+                Step::FlushedWrites {
+                    size,
+                    seed,
+                    min_time: opts.write_duration,
+                    preserve: opts.preserve,
+                    what: format!("{size}-byte synchronous writes"),
+                },
+            ],
+        });
+    }
+    Ok(lines)
+}
+
+/// The write half of a --zones sample or a --block-sweep size (-w): the same range
+/// written, then the write cache flushed outside the timing, so that the next
+/// measurement does not pay for these writes.
+fn write_half(read: &Phase, id: PhaseId, what: &str) -> Step {
+    Step::Sync {
+        phase: read.as_writes(id),
+        settle: Duration::ZERO,
+        what: what.to_string(),
+        flush_after: true,
+    }
+}
+
+/// The settle pause of the `i`-th line of a test whose lines follow each other
+/// (--zones, --block-sweep): before the first only.
+fn first_only(i: usize, opts: &Options) -> Duration {
+    if i == 0 { opts.settle } else { Duration::ZERO }
+}
+
+/// --zones: the sequential read rate at evenly spaced positions.
+fn zone_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+    let phases = zones::phases(m, ss, opts.zones, opts.zone_size)?;
+    Ok(phases
+        .into_iter()
+        .enumerate()
+        .map(|(i, phase)| {
+            let label = format!("at byte {}", phase.ops[0].offset);
+            let write = opts
+                .write
+                .then(|| write_half(&phase, PhaseId::ZoneWrite, "zone write sample"));
+            let read = Step::Sync {
+                phase,
+                settle: first_only(i, opts),
+                what: "zone sample".into(),
+                flush_after: false,
+            };
+            Line {
+                label,
+                steps: std::iter::once(read).chain(write).collect(),
+            }
+        })
+        .collect())
+}
+
+/// --seek-profile: one-sector reads at random distances, and at one fixed distance
+/// to measure the rotation.
+fn seek_profile_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+    let p = seek_profile::plan(m, ss, opts.seek_samples, opts.seed)
+        .ok_or_else(|| TooSmall("fewer than 4 sectors".into()))?;
+    Ok(vec![
+        Line {
+            label: "random distances".into(),
+            steps: vec![
+                Step::Pause(opts.settle),
+                Step::Pairs {
+                    pairs: p.profile,
+                    kind: PairsKind::Profile {
+                        rotation_distance_sectors: p.rotation_distance_sectors,
+                        seed: opts.seed,
+                    },
+                },
+            ],
+        },
+        Line {
+            label: "fixed distance (rotation)".into(),
+            steps: vec![Step::Pairs {
+                pairs: p.rotation,
+                kind: PairsKind::Rotation,
+            }],
+        },
+    ])
+}
+
+/// --scan: every block once, past errors.
+fn scan_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+    let range = scan::range(m, ss, opts.scan_start, opts.scan_end, opts.block_size)?;
+    Ok(vec![Line {
+        label: "reading".into(),
+        steps: vec![
+            Step::Quiesce,
+            Step::Scan {
+                range,
+                slow_ms: opts.slow_ms,
+                progress_steps: 100,
+            },
+        ],
+    }])
+}
+
+/// --block-sweep: for each request size, sequential reads one at a time, then
+/// queued `--queue-depth` deep for `--sweep-duration`.
+fn sweep_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+    let sizes = sweep::sizes(m, ss);
+    if sizes.is_empty() {
+        return Err(TooSmall("smaller than the smallest request (4 KiB)".into()));
+    }
+    let mut lines = Vec::new();
+    for (i, &size) in sizes.iter().enumerate() {
+        let start = sweep::region(m, ss, i);
+        let phase = sweep::sync_phase(m, ss, size, start);
+        let from = sweep::queued_start(m, ss, size, start);
+        OffsetGen::sequential(m, ss, size, from).map_err(|e| TooSmall(e.0))?;
+        let write = opts
+            .write
+            .then(|| write_half(&phase, PhaseId::SweepWrite, "block sweep writes"));
+        let read = Step::Sync {
+            phase,
+            settle: first_only(i, opts),
+            what: "block sweep".into(),
+            flush_after: false,
+        };
+        let mut steps: Vec<Step> = std::iter::once(read).chain(write).collect();
+        steps.push(Step::Queued(QueuedStep {
+            id: PhaseId::SweepQueued,
+            stream: Stream::Sequential { from },
+            len: size,
+            queue_depth: opts.queue_depth,
+            duration: opts.sweep_duration,
+            what: "block sweep (queued)".into(),
+        }));
+        lines.push(Line {
+            label: format!("{size} bytes"),
+            steps,
+        });
+    }
+    Ok(lines)
+}

@@ -1,0 +1,213 @@
+//! The architecture's one-way flow, checked: the graph of references between the
+//! files of src/ (`use crate::…`, `crate::x::…`, `super::…`; a file is a module, a
+//! folder's mod.rs its folder's module) has no circle. Unit-test modules
+//! (`#[cfg(test)] mod tests`, tests.rs files) are left out: a test may drive its
+//! module from above.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Every module of src/ (but the binary's main.rs) and its source.
+fn modules() -> BTreeMap<String, String> {
+    fn walk(dir: &Path, prefix: &str, out: &mut BTreeMap<String, String>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            let stem = p.file_stem().unwrap().to_string_lossy().to_string();
+            let join = |s: &str| {
+                if prefix.is_empty() {
+                    s.to_string()
+                } else {
+                    format!("{prefix}::{s}")
+                }
+            };
+            if p.is_dir() {
+                walk(&p, &join(&stem), out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                let name = match stem.as_str() {
+                    "mod" => prefix.to_string(),
+                    "lib" if prefix.is_empty() => "crate".to_string(),
+                    "main" if prefix.is_empty() => continue,
+                    "tests" => continue,
+                    s => join(s),
+                };
+                out.insert(name, std::fs::read_to_string(&p).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        "",
+        &mut out,
+    );
+    out
+}
+
+/// The source without comments and without its unit-test module.
+fn code(src: &str) -> String {
+    let src = match src.find("#[cfg(test)]\nmod tests") {
+        Some(i) => &src[..i],
+        None => src,
+    };
+    src.lines()
+        .map(|l| match l.find("//") {
+            Some(i) => &l[..i],
+            None => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The module paths `src` (module `me`) refers to with `crate::` or `super::`.
+fn references(me: &str, src: &str) -> Vec<String> {
+    let ident = |s: &str| -> usize {
+        s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(s.len())
+    };
+    let parent = |m: &str| match m.rfind("::") {
+        Some(i) => m[..i].to_string(),
+        None => "crate".to_string(),
+    };
+    let mut out = Vec::new();
+    let bytes = src.as_bytes();
+    let mut i = 0;
+    while i < src.len() {
+        if !src.is_char_boundary(i) {
+            i += 1;
+            continue;
+        }
+        let rest = &src[i..];
+        let before_ok = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
+        let (base, skip) = if before_ok && rest.starts_with("crate::") {
+            ("crate".to_string(), 7)
+        } else if before_ok && rest.starts_with("super::") {
+            // super of a file module is its folder's module; of crate::a, the crate.
+            let mut b = parent(me);
+            let mut k = 7;
+            while src[i + k..].starts_with("super::") {
+                b = parent(&b);
+                k += 7;
+            }
+            (b, k)
+        } else {
+            i += 1;
+            continue;
+        };
+        let mut path = base;
+        let mut j = i + skip;
+        loop {
+            let r = &src[j..];
+            if r.starts_with('{') {
+                // `use crate::a::{b, c::d}`: each item's first name.
+                let end = r.find('}').unwrap_or(r.len());
+                for item in r[1..end].split(',') {
+                    let item = item.trim();
+                    let n = ident(item);
+                    if n > 0 {
+                        out.push(format!("{path}::{}", &item[..n]));
+                    }
+                }
+                path.clear();
+                break;
+            }
+            let n = ident(r);
+            if n == 0 || !r[..1].chars().all(|c| c.is_ascii_lowercase()) {
+                break;
+            }
+            path = format!("{path}::{}", &r[..n]);
+            j += n;
+            if src[j..].starts_with("::") {
+                j += 2;
+            } else {
+                break;
+            }
+        }
+        if !path.is_empty() {
+            out.push(path);
+        }
+        i = j.max(i + 1);
+    }
+    out
+}
+
+/// The module a referenced path lands in: its longest prefix that is a module.
+fn resolve(path: &str, mods: &BTreeMap<String, String>) -> Option<String> {
+    let path = path.strip_prefix("crate::").unwrap_or(path);
+    let mut p = path.to_string();
+    loop {
+        if mods.contains_key(&p) {
+            return Some(p);
+        }
+        match p.rfind("::") {
+            Some(i) => p.truncate(i),
+            None => return None,
+        }
+    }
+}
+
+#[test]
+fn the_files_of_src_import_each_other_without_a_circle() {
+    let mods = modules();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (m, src) in &mods {
+        let edges = graph.entry(m.clone()).or_default();
+        for r in references(m, &code(src)) {
+            if let Some(to) = resolve(&r, &mods)
+                && &to != m
+            {
+                edges.insert(to);
+            }
+        }
+    }
+    assert!(
+        graph["run"].contains("exec") && graph["probe::plan"].contains("probe"),
+        "the reader of references is broken: {graph:?}"
+    );
+    // Depth-first search; a module met again on the current path closes a circle.
+    fn visit(
+        m: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = path.iter().position(|p| p == m) {
+            let mut circle = path[i..].to_vec();
+            circle.push(m.to_string());
+            return Some(circle);
+        }
+        if done.contains(m) {
+            return None;
+        }
+        path.push(m.to_string());
+        for to in graph.get(m).into_iter().flatten() {
+            if let Some(c) = visit(to, graph, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.insert(m.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    for m in graph.keys() {
+        if let Some(c) = visit(m, &graph, &mut Vec::new(), &mut done) {
+            panic!("an import circle: {}", c.join(" -> "));
+        }
+    }
+}
+
+#[test]
+fn the_reader_finds_crate_and_super_paths_and_braced_lists() {
+    let src = "use super::{Phase, zones::X};\nuse crate::engine::queued::{self, QueuedParams};\nlet x = super::super::clock::now(); // crate::ignored\n";
+    let r = references("probe::plan", &code(src));
+    assert_eq!(
+        r,
+        [
+            "probe::Phase",
+            "probe::zones",
+            "crate::engine::queued::self",
+            "crate::engine::queued::QueuedParams",
+            "crate::clock::now",
+        ]
+    );
+}
