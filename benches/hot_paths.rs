@@ -41,18 +41,11 @@ fn open_sim() -> Box<dyn Target> {
 }
 
 /// Deterministic latencies shaped like a seek line (a few ms, spread) for the
-/// statistics benchmarks: a SplitMix64-style sequence.
+/// statistics benchmarks, from seekprobe's seeded generator.
 fn latencies(n: usize) -> Vec<u64> {
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut g = seekprobe::rng::seeded(0x5eed);
     (0..n)
-        .map(|_| {
-            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
-            2_000_000 + z % 20_000_000
-        })
+        .map(|_| 2_000_000 + seekprobe::rng::below(&mut g, 20_000_000))
         .collect()
 }
 

@@ -333,13 +333,9 @@ pub const MAX_ZONES: u32 = 100_000;
 /// The most --seek-samples (each is a planned pair of reads).
 pub const MAX_SEEK_SAMPLES: u32 = 1_000_000;
 
-/// A seed for runs that name none: the time and the process id, mixed.
+/// A seed for runs that name none, from the operating system's entropy.
 fn random_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    let mut g = crate::probe::iops::SplitMix64::new(nanos ^ (u64::from(std::process::id()) << 32));
-    g.next_u64()
+    crate::rng::fresh_seed()
 }
 
 #[cfg(test)]

@@ -123,7 +123,7 @@ mod tests {
             path: "/dev/sdz".into(),
             test: "Full stroke".into(),
             offset: 4096,
-            source: io::Error::from_raw_os_error(libc::EIO),
+            source: io::Error::from(rustix::io::Errno::IO),
         };
         assert_eq!(
             e.to_string(),
@@ -135,7 +135,7 @@ mod tests {
     fn open_errors_carry_the_hint() {
         let e = ProbeError::Open {
             path: "/nope".into(),
-            source: io::Error::from_raw_os_error(libc::ENOENT),
+            source: io::Error::from(rustix::io::Errno::NOENT),
             hint: Some("check the name".into()),
         };
         assert_eq!(

@@ -18,6 +18,7 @@ pub mod probe;
 pub mod progress;
 pub mod report;
 pub mod results;
+pub mod rng;
 pub mod run;
 pub mod safety;
 pub mod smart;

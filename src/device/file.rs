@@ -4,6 +4,8 @@
 use super::{AlignedBuf, DeviceInfo, IoMode, Target, TargetKind};
 use crate::clock::{Clock, MonotonicClock};
 use crate::error::ProbeError;
+use rustix::fs::OFlags;
+use rustix::io::Errno;
 use std::fs::{File, Metadata};
 use std::io;
 use std::os::unix::fs::{FileExt, FileTypeExt, MetadataExt, OpenOptionsExt};
@@ -90,7 +92,7 @@ fn resolve(name: &str) -> Result<(String, Metadata), ProbeError> {
 
 fn open_error(path: &str, e: io::Error) -> ProbeError {
     let hint = match e.kind() {
-        io::ErrorKind::PermissionDenied if e.raw_os_error() == Some(libc::EPERM) => {
+        io::ErrorKind::PermissionDenied if Errno::from_io_error(&e) == Some(Errno::PERM) => {
             Some("the system refuses it whoever asks (a container or security policy)".to_string())
         }
         io::ErrorKind::PermissionDenied => {
@@ -150,40 +152,43 @@ fn open_file(path: &str, kind: TargetKind, o: &OpenOptions) -> Result<File, Prob
     let mut opts = std::fs::OpenOptions::new();
     opts.read(true).write(o.write);
     // O_NONBLOCK guards against a path swapped for a FIFO after classify().
-    let mut flags = libc::O_CLOEXEC | libc::O_NONBLOCK;
+    let mut flags = OFlags::CLOEXEC | OFlags::NONBLOCK;
     if o.io && kind == TargetKind::Disk && cfg!(target_os = "linux") {
-        flags |= libc::O_DIRECT;
+        flags |= OFlags::DIRECT;
     }
     if o.write && kind == TargetKind::Disk && cfg!(target_os = "linux") {
-        flags |= libc::O_EXCL; // fails with EBUSY while mounted or held
+        flags |= OFlags::EXCL; // fails with EBUSY while mounted or held
     }
-    opts.custom_flags(flags);
-    let file = opts.open(path).map_err(|e| match e.raw_os_error() {
-        // FreeBSD's GEOM refuses a write open of a mounted or held disk with EPERM.
-        Some(libc::EPERM) if o.write && kind == TargetKind::Disk && cfg!(target_os = "freebsd") => {
-            in_use(
-                path,
-                &["GEOM refuses to open it for writing: mounted or held".to_string()],
-            )
-        }
-        Some(libc::EBUSY) => {
-            let users = crate::safety::users(Path::new(path));
-            let users = if users.is_empty() {
-                vec!["opened exclusively by another program".to_string()]
-            } else {
-                users
-            };
-            in_use(path, &users)
-        }
-        _ => open_error(path, e),
-    })?;
+    opts.custom_flags(flags.bits() as std::ffi::c_int);
+    let file = opts
+        .open(path)
+        .map_err(|e| match Errno::from_io_error(&e) {
+            // FreeBSD's GEOM refuses a write open of a mounted or held disk with EPERM.
+            Some(Errno::PERM)
+                if o.write && kind == TargetKind::Disk && cfg!(target_os = "freebsd") =>
+            {
+                in_use(
+                    path,
+                    &["GEOM refuses to open it for writing: mounted or held".to_string()],
+                )
+            }
+            Some(Errno::BUSY) => {
+                let users = crate::safety::users(Path::new(path));
+                let users = if users.is_empty() {
+                    vec!["opened exclusively by another program".to_string()]
+                } else {
+                    users
+                };
+                in_use(path, &users)
+            }
+            _ => open_error(path, e),
+        })?;
     clear_nonblock(&file).map_err(|e| open_error(path, e))?;
     if o.write && kind == TargetKind::File {
         // Another writer of the same image (another seekprobe, or this one given the
         // file twice) would undo --preserve's restores: one writer at a time.
-        use std::os::fd::AsRawFd;
-        // SAFETY: flock takes an open descriptor; the lock lives as long as the file.
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        // The lock lives as long as the file.
+        if rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive).is_err() {
             return Err(in_use(
                 path,
                 &["locked for writing by another program".to_string()],
@@ -198,30 +203,25 @@ fn open_file(path: &str, kind: TargetKind, o: &OpenOptions) -> Result<File, Prob
 }
 
 fn clear_nonblock(file: &File) -> io::Result<()> {
-    use nix::fcntl::{FcntlArg, OFlag, fcntl};
-    let flags = OFlag::from_bits_truncate(fcntl(file, FcntlArg::F_GETFL).map_err(io::Error::from)?);
-    fcntl(file, FcntlArg::F_SETFL(flags - OFlag::O_NONBLOCK)).map_err(io::Error::from)?;
+    let flags = rustix::fs::fcntl_getfl(file)?;
+    rustix::fs::fcntl_setfl(file, flags - OFlags::NONBLOCK)?;
     Ok(())
 }
 
 /// Turn O_DIRECT on or off on an open file.
 fn set_direct(file: &File, on: bool) -> io::Result<()> {
-    use nix::fcntl::{FcntlArg, OFlag, fcntl};
-    let flags = OFlag::from_bits_truncate(fcntl(file, FcntlArg::F_GETFL).map_err(io::Error::from)?);
+    let flags = rustix::fs::fcntl_getfl(file)?;
     let new = if on {
-        flags | OFlag::O_DIRECT
+        flags | OFlags::DIRECT
     } else {
-        flags - OFlag::O_DIRECT
+        flags - OFlags::DIRECT
     };
-    fcntl(file, FcntlArg::F_SETFL(new)).map_err(io::Error::from)?;
+    rustix::fs::fcntl_setfl(file, new)?;
     Ok(())
 }
 
 fn is_direct(file: &File) -> bool {
-    use nix::fcntl::{FcntlArg, OFlag, fcntl};
-    fcntl(file, FcntlArg::F_GETFL)
-        .map(|f| OFlag::from_bits_truncate(f).contains(OFlag::O_DIRECT))
-        .unwrap_or(false)
+    rustix::fs::fcntl_getfl(file).is_ok_and(|f| f.contains(OFlags::DIRECT))
 }
 
 /// A regular file as diskinfo sees it: 512-byte sectors, stripe size = the file
@@ -260,8 +260,8 @@ fn describe_disk(file: &File, path: &str, info: &mut DeviceInfo) -> Result<(), P
     let r: io::Result<()> = Err(io::Error::other(
         "disk devices are not supported on this system",
     ));
-    r.map_err(|e| match e.raw_os_error() {
-        Some(libc::ENOTTY) | Some(libc::EINVAL) => ProbeError::NotADisk {
+    r.map_err(|e| match Errno::from_io_error(&e) {
+        Some(Errno::NOTTY) | Some(Errno::INVAL) => ProbeError::NotADisk {
             path: path.to_string(),
             what: "a device that does not answer disk ioctls".to_string(),
         },
@@ -307,7 +307,7 @@ impl FileTarget {
             (Ok(()), false) => IoMode::Buffered(
                 "the file system refused O_DIRECT (tmpfs does); the page cache is dropped before each test".into(),
             ),
-            (Err(e), true) if e.raw_os_error() == Some(libc::EINVAL) && self.info.kind == TargetKind::File => {
+            (Err(e), true) if Errno::from_io_error(&e) == Some(Errno::INVAL) && self.info.kind == TargetKind::File => {
                 set_direct(&self.file, false).map_err(|e| self.read_error("open", 0, e))?;
                 self.file
                     .read_exact_at(&mut buf, 0)
@@ -390,8 +390,7 @@ impl Target for FileTarget {
     }
 
     fn quiesce(&mut self) -> io::Result<()> {
-        // SAFETY: sync() takes no arguments and cannot fail.
-        unsafe { libc::sync() };
+        rustix::fs::sync();
         if matches!(self.info.io_mode, IoMode::Buffered(_)) {
             drop_cache(&self.file)?;
         }
@@ -401,8 +400,8 @@ impl Target for FileTarget {
 
 #[cfg(any(target_os = "linux", target_os = "freebsd"))]
 fn drop_cache(file: &File) -> io::Result<()> {
-    use nix::fcntl::{PosixFadviseAdvice, posix_fadvise};
-    posix_fadvise(file, 0, 0, PosixFadviseAdvice::POSIX_FADV_DONTNEED).map_err(io::Error::from)
+    // The whole file (no length).
+    rustix::fs::fadvise(file, 0, None, rustix::fs::Advice::DontNeed).map_err(io::Error::from)
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "freebsd")))]
@@ -415,7 +414,7 @@ fn drop_cache(_file: &File) -> io::Result<()> {
 /// DIOCGFLUSH for a FreeBSD disk. `Ok(false)` when the device says it cannot flush.
 fn flush_file(file: &File, kind: TargetKind) -> io::Result<bool> {
     let r = if kind == TargetKind::File {
-        file.sync_all()
+        rustix::fs::fsync(file).map_err(io::Error::from)
     } else {
         #[cfg(target_os = "freebsd")]
         {
@@ -423,12 +422,15 @@ fn flush_file(file: &File, kind: TargetKind) -> io::Result<bool> {
         }
         #[cfg(not(target_os = "freebsd"))]
         {
-            file.sync_data()
+            rustix::fs::fdatasync(file).map_err(io::Error::from)
         }
     };
     match r {
         Ok(()) => Ok(true),
-        Err(e) if [libc::ENOTSUP, libc::EOPNOTSUPP].contains(&e.raw_os_error().unwrap_or(0)) => {
+        Err(e)
+            if Errno::from_io_error(&e)
+                .is_some_and(|e| [Errno::NOTSUP, Errno::OPNOTSUPP].contains(&e)) =>
+        {
             Ok(false)
         }
         Err(e) => Err(e),

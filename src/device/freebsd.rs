@@ -1,7 +1,8 @@
 //! Describing a FreeBSD disk: the DIOCG* ioctls and GEOM attributes diskinfo uses.
 //!
 //! The ioctl numbers and structure layouts mirror `<sys/disk.h>` and
-//! `<sys/disk_zone.h>`. As diskinfo does, only the media size and the sector size are
+//! `<sys/disk_zone.h>` (`off_t` is `int64_t` on FreeBSD, so it is `i64` here).
+//! Neither rustix nor nix has these ioctls: nix's macros define them. As diskinfo does, only the media size and the sector size are
 //! required; every other query that fails leaves its field unknown.
 //!
 //! diskinfo prints the descr, ident, attachment and physical path lines whenever the
@@ -37,8 +38,8 @@ mod ioctls {
     #[derive(Clone, Copy)]
     pub union AttrValue {
         pub str: [u8; DISK_IDENT_SIZE],
-        pub off: libc::off_t,
-        pub i: libc::c_int,
+        pub off: i64,
+        pub i: std::ffi::c_int,
         pub u16: u16,
     }
 
@@ -47,7 +48,7 @@ mod ioctls {
     #[derive(Clone, Copy)]
     pub struct DiocgattrArg {
         pub name: [u8; 64],
-        pub len: libc::c_int,
+        pub len: std::ffi::c_int,
         pub value: AttrValue,
     }
 
@@ -89,7 +90,7 @@ mod ioctls {
         pub entries_allocated: u32,
         pub entries_filled: u32,
         pub entries_available: u32,
-        pub entries: *mut libc::c_void,
+        pub entries: *mut std::ffi::c_void,
     }
 
     /// `union disk_zone_params`.
@@ -116,28 +117,26 @@ mod ioctls {
         assert!(std::mem::size_of::<DiskZoneArgs>() == 128);
     };
 
-    use libc::c_ulong;
+    use std::ffi::c_ulong;
     use std::mem::size_of;
 
     /// `DIOCGSECTORSIZE`: `_IOR('d', 128, u_int)`.
     pub const DIOCGSECTORSIZE: c_ulong =
-        nix::request_code_read!(b'd', 128, size_of::<libc::c_uint>());
+        nix::request_code_read!(b'd', 128, size_of::<std::ffi::c_uint>());
     /// `DIOCGMEDIASIZE`: `_IOR('d', 129, off_t)`.
-    pub const DIOCGMEDIASIZE: c_ulong =
-        nix::request_code_read!(b'd', 129, size_of::<libc::off_t>());
+    pub const DIOCGMEDIASIZE: c_ulong = nix::request_code_read!(b'd', 129, size_of::<i64>());
     /// `DIOCGFWSECTORS`: `_IOR('d', 130, u_int)`.
     pub const DIOCGFWSECTORS: c_ulong =
-        nix::request_code_read!(b'd', 130, size_of::<libc::c_uint>());
+        nix::request_code_read!(b'd', 130, size_of::<std::ffi::c_uint>());
     /// `DIOCGFWHEADS`: `_IOR('d', 131, u_int)`.
-    pub const DIOCGFWHEADS: c_ulong = nix::request_code_read!(b'd', 131, size_of::<libc::c_uint>());
+    pub const DIOCGFWHEADS: c_ulong =
+        nix::request_code_read!(b'd', 131, size_of::<std::ffi::c_uint>());
     /// `DIOCGIDENT`: `_IOR('d', 137, char[DISK_IDENT_SIZE])`.
     pub const DIOCGIDENT: c_ulong = nix::request_code_read!(b'd', 137, DISK_IDENT_SIZE);
     /// `DIOCGSTRIPESIZE`: `_IOR('d', 139, off_t)`.
-    pub const DIOCGSTRIPESIZE: c_ulong =
-        nix::request_code_read!(b'd', 139, size_of::<libc::off_t>());
+    pub const DIOCGSTRIPESIZE: c_ulong = nix::request_code_read!(b'd', 139, size_of::<i64>());
     /// `DIOCGSTRIPEOFFSET`: `_IOR('d', 140, off_t)`.
-    pub const DIOCGSTRIPEOFFSET: c_ulong =
-        nix::request_code_read!(b'd', 140, size_of::<libc::off_t>());
+    pub const DIOCGSTRIPEOFFSET: c_ulong = nix::request_code_read!(b'd', 140, size_of::<i64>());
     /// `DIOCGPHYSPATH`: `_IOR('d', 141, char[MAXPATHLEN])`.
     pub const DIOCGPHYSPATH: c_ulong = nix::request_code_read!(b'd', 141, MAXPATHLEN);
     /// `DIOCGATTR`: `_IOWR('d', 142, struct diocgattr_arg)`.
@@ -162,13 +161,13 @@ mod ioctls {
         assert!(DIOCZONECMD == 0xc080_648f);
     };
 
-    nix::ioctl_read_bad!(diocgsectorsize, DIOCGSECTORSIZE, libc::c_uint);
-    nix::ioctl_read_bad!(diocgmediasize, DIOCGMEDIASIZE, libc::off_t);
-    nix::ioctl_read_bad!(diocgfwsectors, DIOCGFWSECTORS, libc::c_uint);
-    nix::ioctl_read_bad!(diocgfwheads, DIOCGFWHEADS, libc::c_uint);
+    nix::ioctl_read_bad!(diocgsectorsize, DIOCGSECTORSIZE, std::ffi::c_uint);
+    nix::ioctl_read_bad!(diocgmediasize, DIOCGMEDIASIZE, i64);
+    nix::ioctl_read_bad!(diocgfwsectors, DIOCGFWSECTORS, std::ffi::c_uint);
+    nix::ioctl_read_bad!(diocgfwheads, DIOCGFWHEADS, std::ffi::c_uint);
     nix::ioctl_read_bad!(diocgident, DIOCGIDENT, [u8; DISK_IDENT_SIZE]);
-    nix::ioctl_read_bad!(diocgstripesize, DIOCGSTRIPESIZE, libc::off_t);
-    nix::ioctl_read_bad!(diocgstripeoffset, DIOCGSTRIPEOFFSET, libc::off_t);
+    nix::ioctl_read_bad!(diocgstripesize, DIOCGSTRIPESIZE, i64);
+    nix::ioctl_read_bad!(diocgstripeoffset, DIOCGSTRIPEOFFSET, i64);
     nix::ioctl_read_bad!(diocgphyspath, DIOCGPHYSPATH, [u8; MAXPATHLEN]);
     nix::ioctl_readwrite_bad!(diocgattr, DIOCGATTR, DiocgattrArg);
     nix::ioctl_readwrite_bad!(dioczonecmd, DIOCZONECMD, DiskZoneArgs);
@@ -180,8 +179,8 @@ mod ioctls {
 /// the media size or the sector size cannot be read, as diskinfo does.
 pub fn describe(file: &File, _path: &Path, info: &mut DeviceInfo) -> io::Result<()> {
     let fd = file.as_raw_fd();
-    let mut mediasize: libc::off_t = 0;
-    let mut sectorsize: libc::c_uint = 0;
+    let mut mediasize: i64 = 0;
+    let mut sectorsize: std::ffi::c_uint = 0;
     // SAFETY: fd is an open descriptor and each out-parameter has the type the ioctl
     // writes.
     unsafe {
@@ -189,10 +188,10 @@ pub fn describe(file: &File, _path: &Path, info: &mut DeviceInfo) -> io::Result<
         ioctls::diocgsectorsize(fd, &mut sectorsize).map_err(io::Error::from)?;
     }
 
-    let mut fwsectors: libc::c_uint = 0;
-    let mut fwheads: libc::c_uint = 0;
-    let mut stripesize: libc::off_t = 0;
-    let mut stripeoffset: libc::off_t = 0;
+    let mut fwsectors: std::ffi::c_uint = 0;
+    let mut fwheads: std::ffi::c_uint = 0;
+    let mut stripesize: i64 = 0;
+    let mut stripeoffset: i64 = 0;
     // SAFETY: as above. A failed query leaves its value unknown (0).
     unsafe {
         if ioctls::diocgfwsectors(fd, &mut fwsectors).is_err() {
@@ -247,10 +246,10 @@ pub fn describe(file: &File, _path: &Path, info: &mut DeviceInfo) -> io::Result<
 }
 
 /// Ask for GEOM attribute `name`, announcing a value of `len` bytes.
-fn getattr(fd: libc::c_int, name: &str, len: usize) -> Option<ioctls::DiocgattrArg> {
+fn getattr(fd: std::ffi::c_int, name: &str, len: usize) -> Option<ioctls::DiocgattrArg> {
     let mut arg = ioctls::DiocgattrArg {
         name: [0; 64],
-        len: libc::c_int::try_from(len).ok()?,
+        len: std::ffi::c_int::try_from(len).ok()?,
         value: ioctls::AttrValue {
             str: [0; DISK_IDENT_SIZE],
         },
@@ -268,7 +267,7 @@ fn getattr(fd: libc::c_int, name: &str, len: usize) -> Option<ioctls::DiocgattrA
 }
 
 /// A string GEOM attribute.
-fn attr_str(fd: libc::c_int, name: &str) -> Option<String> {
+fn attr_str(fd: std::ffi::c_int, name: &str) -> Option<String> {
     let arg = getattr(fd, name, DISK_IDENT_SIZE)?;
     // SAFETY: every bit pattern is a valid byte array, and the value was zeroed as
     // `str` before the call.
@@ -276,14 +275,14 @@ fn attr_str(fd: libc::c_int, name: &str) -> Option<String> {
 }
 
 /// An int GEOM attribute.
-fn attr_int(fd: libc::c_int, name: &str) -> Option<libc::c_int> {
-    let arg = getattr(fd, name, std::mem::size_of::<libc::c_int>())?;
+fn attr_int(fd: std::ffi::c_int, name: &str) -> Option<std::ffi::c_int> {
+    let arg = getattr(fd, name, std::mem::size_of::<std::ffi::c_int>())?;
     // SAFETY: the value was zero-initialised and any bit pattern is a valid int.
     Some(unsafe { arg.value.i })
 }
 
 /// A uint16_t GEOM attribute.
-fn attr_u16(fd: libc::c_int, name: &str) -> Option<u16> {
+fn attr_u16(fd: std::ffi::c_int, name: &str) -> Option<u16> {
     let arg = getattr(fd, name, std::mem::size_of::<u16>())?;
     // SAFETY: the value was zero-initialised and any bit pattern is a valid u16.
     Some(unsafe { arg.value.u16 })
@@ -292,7 +291,7 @@ fn attr_u16(fd: libc::c_int, name: &str) -> Option<u16> {
 /// The zone mode, as diskinfo's DIOCZONECMD / DISK_ZONE_GET_PARAMS query: None when
 /// the device does not answer it (not zone-capable), or answers with a mode that
 /// [`ZoneMode`] cannot represent (diskinfo would print `Unknown_zone_mode_N`).
-fn zone_mode(fd: libc::c_int) -> Option<ZoneMode> {
+fn zone_mode(fd: std::ffi::c_int) -> Option<ZoneMode> {
     let mut args = ioctls::DiskZoneArgs {
         zone_cmd: DISK_ZONE_GET_PARAMS,
         zone_params: ioctls::DiskZoneParams {
@@ -333,7 +332,12 @@ fn c_string(buf: &[u8]) -> Option<String> {
     std::str::from_utf8(&buf[..end]).ok().map(str::to_string)
 }
 
-nix::ioctl_none!(diocgflush, b'd', 135);
+nix::ioctl_none!(
+    /// `DIOCGFLUSH`: `_IO('d', 135)`, flush the disk's write cache.
+    diocgflush,
+    b'd',
+    135
+);
 
 /// Flush the disk's write cache (DIOCGFLUSH); ENOTSUP when it has none to flush.
 pub fn flush_cache(file: &File) -> io::Result<()> {

@@ -4,7 +4,7 @@
 //! pairs at one fixed distance, whose spread of latencies measures the revolution.
 
 use super::Op;
-use super::iops::SplitMix64;
+use crate::rng::{self, Rng};
 
 /// Timed reads at random distances, unless `--seek-samples` says otherwise.
 pub const DEFAULT_SAMPLES: u32 = 2000;
@@ -42,11 +42,11 @@ pub struct SeekProfilePlan {
 
 /// A pair `d` sectors apart, from a random start. Short distances (under 16 MiB)
 /// go backwards, out of the read-ahead's reach; longer ones either way.
-fn pair(rng: &mut SplitMix64, n: u64, d: u64, ss: u32) -> Pair {
+fn pair(g: &mut Rng, n: u64, d: u64, ss: u32) -> Pair {
     let short = d * u64::from(ss) < (16 << 20);
-    let backward = short || rng.next_u64() & 1 == 0;
+    let backward = short || rng::coin(g);
     let room = n - d; // starts with the whole pair inside
-    let a = rng.next_u64() % room;
+    let a = rng::below(g, room);
     let (from, to) = if backward { (a + d, a) } else { (a, a + d) };
     Pair {
         from: Op::read_sectors(from, 1, ss),
@@ -65,15 +65,15 @@ pub fn plan(media_size: u64, sector_size: u32, samples: u32, seed: u64) -> Optio
     if n < 4 {
         return None;
     }
-    let mut rng = SplitMix64::new(seed);
+    let mut g = rng::seeded(seed);
     let d_min = (MIN_DISTANCE_BYTES / ss).clamp(1, n / 4);
     let d_max = n - 1;
     let (lmin, lmax) = ((d_min as f64).ln(), (d_max as f64).ln());
     let profile = (0..samples)
         .map(|_| {
-            let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+            let u = rng::unit(&mut g);
             let d = ((lmin + u * (lmax - lmin)).exp() as u64).clamp(d_min, d_max);
-            pair(&mut rng, n, d, sector_size)
+            pair(&mut g, n, d, sector_size)
         })
         .collect();
     let rot_d = (n / 1000).max((64 << 20) / ss).min(n / 4).max(1);
@@ -83,8 +83,8 @@ pub fn plan(media_size: u64, sector_size: u32, samples: u32, seed: u64) -> Optio
     let jitter = (ROTATION_JITTER_BYTES / ss).min(n / 8).max(1);
     let rotation = (0..ROTATION_SAMPLES)
         .map(|_| {
-            let d = rot_d + rng.next_u64() % jitter;
-            pair(&mut rng, n, d, sector_size)
+            let d = rot_d + rng::below(&mut g, jitter);
+            pair(&mut g, n, d, sector_size)
         })
         .collect();
     Some(SeekProfilePlan {

@@ -1,0 +1,159 @@
+//! Injected faults: what the spec's fault keys say, and what they do to an operation.
+//!
+//! Today: unreadable ranges (`bad=`: an overlapping read or write fails with EIO after
+//! the model's error recovery time), slow ranges (`slow=`: milliseconds added at
+//! completion) and a lying flush (`lying_flush=1`).
+//!
+//! # Adding a fault
+//!
+//! 1. A field in [`FaultSpec`] (as the user wrote it, in logical sectors), an arm in
+//!    [`FaultSpec::parse_key`] and its syntax in [`ACCEPTED_KEYS`]: the spec parser
+//!    (spec.rs) hands every key it does not know to `parse_key`, so nothing else in
+//!    the parser changes.
+//! 2. The same field in [`Faults`] (in bytes), converted in [`Faults::new`], and a
+//!    clause in [`Faults::describe`].
+//! 3. Its effect: [`Faults::on_access`] sees every read and write (kind, offset,
+//!    length) before the model serves it and may keep state (`&mut self`, e.g. a
+//!    range remapped by a rewrite); it answers with an [`Effect`]. A fault that does
+//!    something new to an operation (e.g. corrupt the data read) adds a field to
+//!    [`Effect`], which `SimTarget::serve` (target.rs) applies.
+//! 4. docs/sim.md's key table and its Faults section; a test in tests.rs.
+
+use super::Kind;
+use super::spec::parse_range;
+
+/// The fault keys accepted after `?`, with their values, for error messages.
+pub(super) const ACCEPTED_KEYS: &str = "bad=START-END[,START-END...] (logical sectors, end exclusive), \
+slow=START-END:MS[,...] (added milliseconds), lying_flush=0|1";
+
+/// The faults a spec asks for, in logical sectors (end exclusive), as written.
+#[derive(Debug, Clone, Default)]
+pub(super) struct FaultSpec {
+    /// Unreadable ranges.
+    bad: Vec<(u64, u64)>,
+    /// Slow ranges, with the added milliseconds.
+    slow: Vec<(u64, u64, f64)>,
+    /// Whether a flush returns at once without writing anything back.
+    lying_flush: bool,
+}
+
+impl FaultSpec {
+    /// Take `key=value` if `key` is a fault key: `Ok(true)` when it was one,
+    /// `Ok(false)` when it is not a fault key, `Err(what)` when its value is wrong
+    /// (the caller prefixes `key=value: `).
+    pub(super) fn parse_key(&mut self, key: &str, value: &str) -> Result<bool, String> {
+        match key {
+            "bad" => {
+                for r in value.split(',') {
+                    self.bad.push(parse_range(r)?);
+                }
+            }
+            "slow" => {
+                for item in value.split(',') {
+                    let (r, ms) = item
+                        .rsplit_once(':')
+                        .ok_or("expected START-END:MS (logical sectors, milliseconds)")?;
+                    let (a, b) = parse_range(r)?;
+                    let ms: f64 = ms
+                        .parse()
+                        .ok()
+                        .filter(|m: &f64| m.is_finite() && (0.0..=3_600_000.0).contains(m))
+                        .ok_or("the added latency must be milliseconds, 0 to 3600000")?;
+                    self.slow.push((a, b, ms));
+                }
+            }
+            "lying_flush" => {
+                self.lying_flush = match value {
+                    "1" | "true" | "yes" => true,
+                    "0" | "false" | "no" => false,
+                    _ => return Err("expected 0 or 1".to_string()),
+                }
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// The faults of a drive, in bytes, as the model applies them.
+#[derive(Debug, Clone)]
+pub(super) struct Faults {
+    /// Unreadable byte ranges.
+    bad: Vec<(u64, u64)>,
+    /// Slow byte ranges and their added ns.
+    slow: Vec<(u64, u64, f64)>,
+    lying_flush: bool,
+}
+
+/// What the faults do to one read or write.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Effect {
+    /// The operation fails with EIO, after the model's error recovery time.
+    pub(super) fail: bool,
+    /// Nanoseconds added at completion.
+    pub(super) extra_ns: f64,
+}
+
+impl Faults {
+    /// The faults of `spec` on a drive of `sector`-byte logical sectors; the error
+    /// names a range that does not fit in 64-bit byte offsets.
+    pub(super) fn new(spec: &FaultSpec, sector: u64) -> Result<Faults, String> {
+        let to_bytes = |(a, b): (u64, u64)| -> Result<(u64, u64), String> {
+            match (a.checked_mul(sector), b.checked_mul(sector)) {
+                (Some(a), Some(b)) => Ok((a, b)),
+                _ => Err(format!(
+                    "sector range {a}-{b} is beyond any device ({sector}-byte sectors)"
+                )),
+            }
+        };
+        let bad = spec
+            .bad
+            .iter()
+            .map(|&r| to_bytes(r))
+            .collect::<Result<Vec<_>, _>>()?;
+        let slow = spec
+            .slow
+            .iter()
+            .map(|&(a, b, ms)| to_bytes((a, b)).map(|(a, b)| (a, b, ms * super::MS)))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Faults {
+            bad,
+            slow,
+            lying_flush: spec.lying_flush,
+        })
+    }
+
+    /// What the faults do to a read or write of `len` bytes at `offset` (whole
+    /// sectors inside the device, `len > 0`).
+    pub(super) fn on_access(&mut self, _kind: Kind, offset: u64, len: u64) -> Effect {
+        let end = offset + len;
+        let touches = |a: u64, b: u64| offset < b && a < end;
+        Effect {
+            fail: self.bad.iter().any(|&(a, b)| touches(a, b)),
+            extra_ns: self
+                .slow
+                .iter()
+                .filter(|&&(a, b, _)| touches(a, b))
+                .map(|&(_, _, ns)| ns)
+                .sum(),
+        }
+    }
+
+    /// Whether a flush returns at once, leaving the dirty data in the cache.
+    pub(super) fn lying_flush(&self) -> bool {
+        self.lying_flush
+    }
+
+    /// Append the faults to the model's one-line description.
+    pub(super) fn describe(&self, d: &mut String) {
+        if !self.bad.is_empty() {
+            d.push_str(&format!(", {} unreadable range(s)", self.bad.len()));
+        }
+        if !self.slow.is_empty() {
+            d.push_str(&format!(", {} slow range(s)", self.slow.len()));
+        }
+        if self.lying_flush {
+            d.push_str(", lying flush");
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! Simulated drives on a virtual clock (`sim:PRESET[?key=value&...]`).
+//!
+//! A [`SimTarget`] serves reads, writes and flushes from a physical model and advances
+//! a [`VirtualClock`](crate::clock::VirtualClock) by each operation's service time; no
+//! data is stored and buffers are only zero-filled. Two models exist:
+//!
+//! - a rotating disk (`hdd`, `hdd5400`): zoned recording, a seek curve over distance in
+//!   cylinders, the platter's angle derived from the clock (so the rotational wait
+//!   after a seek depends on where the platter is when the seek ends), per-command
+//!   overheads, a read-ahead cache segment and a volatile write cache;
+//! - flash (`ssd`, `nvme`): flat latency plus size over bandwidth, with internal
+//!   parallelism for queued requests.
+//!
+//! Faults are injected by parameters: unreadable ranges (EIO), slow ranges and a lying
+//! flush. docs/sim.md gives every formula and parameter.
+//!
+//! The folder, by concern:
+//!
+//! - `spec.rs`: the spec `sim:PRESET[?key=value&...]`, parsed into a `Spec`;
+//! - `geometry.rs`: where bytes are on the platters (zones, tracks, skew) and the seek
+//!   curve;
+//! - `presets.rs`: every preset's parameters (the calibration lives here);
+//! - `hdd.rs`: the rotating disk's state and service (head, platter angle, read-ahead
+//!   stream, write cache);
+//! - `flash.rs`: the flash model;
+//! - `faults.rs`: injected faults (their keys, and what they do to an operation);
+//! - `target.rs`: [`SimTarget`], which builds the model from a spec and implements
+//!   [`Target`](super::Target) and [`QueueModel`](super::QueueModel) on its clock.
+
+mod faults;
+mod flash;
+mod geometry;
+mod hdd;
+mod presets;
+mod spec;
+mod target;
+#[cfg(test)]
+mod tests;
+
+use crate::rng::Rng;
+
+pub use spec::PRESETS;
+pub use target::SimTarget;
+
+/// Nanoseconds per millisecond.
+const MS: f64 = 1e6;
+/// Nanoseconds per microsecond.
+const US: f64 = 1e3;
+/// One mebibyte.
+const MIB: u64 = 1 << 20;
+
+/// What an operation does, for the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Read,
+    Write,
+}
+
+/// The fractional part, in [0, 1), also for negative numbers.
+fn frac(x: f64) -> f64 {
+    x - x.floor()
+}
+
+/// The sub-stream of the seed that draws the platter's starting angle and every
+/// operation's jitter ([`crate::rng::derive`]).
+const JITTER_STREAM: u64 = 0;
+/// The sub-stream of the seed that draws the serial number.
+const SERIAL_STREAM: u64 = 1;
+
+/// A multiplier uniform in [1 - amp, 1 + amp] (mean 1).
+fn jitter(rng: &mut Rng, amp: f64) -> f64 {
+    1.0 + amp * (2.0 * crate::rng::unit(rng) - 1.0)
+}

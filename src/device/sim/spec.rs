@@ -1,0 +1,185 @@
+//! The spec of a simulated drive: `sim:PRESET[?key=value&...]`.
+//!
+//! [`parse_spec`] reads the preset and the model's keys (`rpm`, `size`, `sector`,
+//! `seed`) itself and hands every other key to [`FaultSpec::parse_key`]
+//! (faults.rs), so a new fault needs no change here. A new model key is one more arm
+//! in [`parse_spec`]'s `match`, a field of [`Spec`] and a line in [`MODEL_KEYS`].
+
+use super::faults::{self, FaultSpec};
+
+/// The largest simulated media size (1 PiB).
+const MAX_SIZE: u64 = 1 << 50;
+
+/// The preset names accepted after `sim:`.
+pub const PRESETS: &[&str] = &["hdd", "hdd5400", "ssd", "nvme"];
+
+/// The model's keys accepted after `?`, with their values, for error messages (the
+/// fault keys follow them, from [`faults::ACCEPTED_KEYS`]).
+const MODEL_KEYS: &str = "rpm=RPM (hdd presets, 3600-15000), \
+size=BYTES[K|M|G|T|P] (binary suffixes), sector=512|4096, seed=U64";
+
+/// Every key accepted after `?`, with its values, for error messages.
+fn accepted_keys() -> String {
+    format!("{MODEL_KEYS}, {}", faults::ACCEPTED_KEYS)
+}
+
+/// Which preset a spec names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Preset {
+    Hdd,
+    Hdd5400,
+    Ssd,
+    Nvme,
+}
+
+impl Preset {
+    fn parse(name: &str) -> Option<Preset> {
+        match name {
+            "hdd" => Some(Preset::Hdd),
+            "hdd5400" => Some(Preset::Hdd5400),
+            "ssd" => Some(Preset::Ssd),
+            "nvme" => Some(Preset::Nvme),
+            _ => None,
+        }
+    }
+
+    /// Whether the preset is a rotating disk.
+    pub(super) fn rotating(self) -> bool {
+        matches!(self, Preset::Hdd | Preset::Hdd5400)
+    }
+}
+
+/// A parsed spec, before the model is built.
+#[derive(Debug, Clone)]
+pub(super) struct Spec {
+    pub(super) preset: Preset,
+    pub(super) rpm: Option<u32>,
+    pub(super) size: Option<u64>,
+    pub(super) sector: Option<u32>,
+    pub(super) seed: u64,
+    /// The injected faults, in logical sectors.
+    pub(super) faults: FaultSpec,
+}
+
+/// The default seed when `seed=` is not given.
+const DEFAULT_SEED: u64 = 1;
+
+/// Parse `sim:PRESET[?key=value&...]`; the error says what was wrong and what is
+/// accepted.
+pub(super) fn parse_spec(spec: &str) -> Result<Spec, String> {
+    let rest = spec
+        .strip_prefix("sim:")
+        .ok_or_else(|| "a simulated drive is named sim:PRESET[?key=value&...]".to_string())?;
+    let (name, query) = match rest.split_once('?') {
+        Some((n, q)) => (n, Some(q)),
+        None => (rest, None),
+    };
+    let preset = Preset::parse(name).ok_or_else(|| {
+        format!(
+            "unknown simulated drive preset \"{name}\"; presets: {}",
+            PRESETS.join(", ")
+        )
+    })?;
+    let mut s = Spec {
+        preset,
+        rpm: None,
+        size: None,
+        sector: None,
+        seed: DEFAULT_SEED,
+        faults: FaultSpec::default(),
+    };
+    for pair in query.into_iter().flat_map(|q| q.split('&')) {
+        if pair.is_empty() {
+            continue;
+        }
+        let (key, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("\"{pair}\" is not key=value; accepted: {}", accepted_keys()))?;
+        let bad_value = |what: &str| format!("{key}={value}: {what}");
+        match key {
+            "rpm" => {
+                let rpm: u32 = parse_uint(value)
+                    .and_then(|v| u32::try_from(v).ok())
+                    .ok_or_else(|| bad_value("expected a whole number of rpm, 3600 to 15000"))?;
+                if !(3600..=15000).contains(&rpm) {
+                    return Err(bad_value("rpm must be between 3600 and 15000"));
+                }
+                s.rpm = Some(rpm);
+            }
+            "size" => {
+                let size = parse_size(value).ok_or_else(|| {
+                    bad_value("expected bytes, optionally with a binary suffix K, M, G, T or P (e.g. 500G)")
+                })?;
+                if size == 0 || size > MAX_SIZE {
+                    return Err(bad_value("the size must be between one sector and 1 PiB"));
+                }
+                s.size = Some(size);
+            }
+            "sector" => match value {
+                "512" => s.sector = Some(512),
+                "4096" => s.sector = Some(4096),
+                _ => return Err(bad_value("the logical sector size must be 512 or 4096")),
+            },
+            "seed" => {
+                s.seed = parse_uint(value)
+                    .ok_or_else(|| bad_value("expected an unsigned 64-bit number"))?;
+            }
+            _ => {
+                if !s.faults.parse_key(key, value).map_err(|m| bad_value(&m))? {
+                    return Err(format!(
+                        "unknown key \"{key}\"; accepted: {}",
+                        accepted_keys()
+                    ));
+                }
+            }
+        }
+    }
+    if s.rpm.is_some() && !s.preset.rotating() {
+        return Err(format!(
+            "rpm= applies only to the rotating presets (hdd, hdd5400), not to {name}"
+        ));
+    }
+    Ok(s)
+}
+
+/// A decimal or 0x-prefixed hexadecimal unsigned number.
+fn parse_uint(v: &str) -> Option<u64> {
+    match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => v.parse().ok(),
+        None => None,
+    }
+}
+
+/// Bytes with an optional binary suffix K, M, G, T or P (case-insensitive).
+fn parse_size(v: &str) -> Option<u64> {
+    let (digits, shift) = match v.as_bytes().last()?.to_ascii_uppercase() {
+        b'K' => (&v[..v.len() - 1], 10),
+        b'M' => (&v[..v.len() - 1], 20),
+        b'G' => (&v[..v.len() - 1], 30),
+        b'T' => (&v[..v.len() - 1], 40),
+        b'P' => (&v[..v.len() - 1], 50),
+        _ => (v, 0),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse::<u64>().ok()?.checked_mul(1u64 << shift)
+}
+
+/// `START-END` in logical sectors, START < END.
+pub(super) fn parse_range(r: &str) -> Result<(u64, u64), String> {
+    let (a, b) = r
+        .split_once('-')
+        .ok_or_else(|| format!("\"{r}\" is not a sector range START-END"))?;
+    let (a, b) = match (parse_uint(a), parse_uint(b)) {
+        (Some(a), Some(b)) => (a, b),
+        _ => return Err(format!("\"{r}\": START and END must be sector numbers")),
+    };
+    if a >= b {
+        return Err(format!(
+            "\"{r}\": START must be below END (the end is exclusive)"
+        ));
+    }
+    Ok((a, b))
+}
