@@ -1,10 +1,50 @@
-//! Tells the integration tests which outside tools are present, so that a test
-//! needing one is reported as ignored (not passed) where the tool is missing:
-//! `promtool` (Debian's prometheus package), `ansible-playbook` (ansible-core,
-//! which .ci/run installs in /opt/seekprobe-ansible) and `smartctl`
-//! (smartmontools). Nothing here affects the program itself.
+//! Tells the integration tests what this machine can do, so that a test that cannot
+//! run here shows as `ignored` in `cargo test`, never as passed:
+//!
+//! - `seekprobe_loop`: the build runs as root and /dev/loop-control exists (the
+//!   loop-device tests attach loop devices; CI runs as root);
+//! - `seekprobe_has_TOOL` (e.g. `seekprobe_has_mkfs_f2fs`): the tool is installed,
+//!   for the tests that make real file-system images (tests/it/signatures.rs);
+//! - `seekprobe_no_promtool`, `seekprobe_no_ansible`, `seekprobe_no_smartctl`:
+//!   `promtool` (Debian's prometheus package), `ansible-playbook` (ansible-core, which
+//!   .ci/run installs in /opt/seekprobe-ansible) or `smartctl` (smartmontools) is missing.
+//!
+//! Tests carry `#[cfg_attr(not(CFG), ignore = "why")]` (or `cfg_attr(CFG, ...)` for
+//! the `no` ones). The script runs again when the user (USER, SUDO_USER), PATH or the
+//! tool folders change. The library and the binary never read these cfgs.
 
 use std::path::{Path, PathBuf};
+
+/// Tools the signature tests run, each with its cfg name.
+const TOOLS: &[&str] = &[
+    "mkfs.ext4",
+    "mkfs.xfs",
+    "mkfs.btrfs",
+    "mkfs.vfat",
+    "mkntfs",
+    "mkswap",
+    "cryptsetup",
+    "pvcreate",
+    "mkfs.f2fs",
+    "mkfs.exfat",
+    "mkfs.nilfs2",
+    "mkfs.jfs",
+    "mkfs.reiserfs",
+    "mkfs.minix",
+    "mkudffs",
+    "mkfs.bfs",
+    "mkfs.gfs2",
+    "mkfs.ocfs2",
+    "make-bcache",
+    "mkfs.cramfs",
+    "mksquashfs",
+    "mkfs.erofs",
+    "genromfs",
+    "sfdisk",
+];
+
+/// Folders searched for tools besides PATH (root's tools live in sbin).
+const SBIN: &[&str] = &["/usr/sbin", "/sbin", "/usr/bin"];
 
 /// The venv .ci/run installs ansible-core into.
 const ANSIBLE_VENV: &str = "/opt/seekprobe-ansible/bin";
@@ -17,13 +57,12 @@ fn on_path(tool: &str) -> Option<PathBuf> {
 }
 
 fn main() {
+    println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_promtool)");
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_ansible)");
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_smartctl)");
-    println!("cargo::rerun-if-changed=build.rs");
-    println!("cargo::rerun-if-env-changed=PATH");
-    // Installing a tool changes one of these directories.
-    for dir in ["/usr/bin", "/usr/sbin", "/opt", ANSIBLE_VENV] {
+    // Installing either tool changes one of these directories.
+    for dir in ["/opt", ANSIBLE_VENV] {
         if Path::new(dir).is_dir() {
             println!("cargo::rerun-if-changed={dir}");
         }
@@ -38,4 +77,37 @@ fn main() {
     if !venv.is_file() && on_path("ansible-playbook").is_none() {
         println!("cargo::rustc-cfg=seekprobe_no_ansible");
     }
+    for var in ["USER", "SUDO_USER", "PATH"] {
+        println!("cargo::rerun-if-env-changed={var}");
+    }
+    println!("cargo::rustc-check-cfg=cfg(seekprobe_loop)");
+    if effective_uid() == Some(0) && Path::new("/dev/loop-control").exists() {
+        println!("cargo::rustc-cfg=seekprobe_loop");
+    }
+    let path = std::env::var("PATH").unwrap_or_default();
+    let dirs: Vec<&str> = path
+        .split(':')
+        .filter(|d| !d.is_empty())
+        .chain(SBIN.iter().copied())
+        .collect();
+    for dir in SBIN {
+        if Path::new(dir).is_dir() {
+            println!("cargo::rerun-if-changed={dir}");
+        }
+    }
+    for tool in TOOLS {
+        let cfg = format!("seekprobe_has_{}", tool.replace(['.', '-'], "_"));
+        println!("cargo::rustc-check-cfg=cfg({cfg})");
+        if dirs.iter().any(|d| Path::new(d).join(tool).is_file()) {
+            println!("cargo::rustc-cfg={cfg}");
+        }
+    }
+}
+
+/// The effective user id of this build (Linux's /proc; `None` elsewhere, where the
+/// loop-device tests do not apply).
+fn effective_uid() -> Option<u32> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("Uid:"))?;
+    line.split_whitespace().nth(2)?.parse().ok()
 }

@@ -234,6 +234,40 @@ pub fn seek_analysis(
     }
 }
 
+/// -c's figures per real sector (diskinfo's text divides by 2048 whatever the
+/// sector size; see docs/methods.md).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CommandOverhead {
+    /// The logical sector size the figures are per.
+    pub sector_bytes: u32,
+    /// The 10 MiB of sequential reads, per sector read.
+    pub mega_ms_per_sector: f64,
+    /// The 20480 reads of sector 0, per read.
+    pub sector_ms_per_read: f64,
+    /// The difference: the cost of one command beyond moving one sector.
+    pub overhead_ms: f64,
+}
+
+/// The sector-correct command overhead of -c's two phases, when both completed.
+pub fn command_overhead(phases: &[PhaseResult], sector_size: u32) -> Option<CommandOverhead> {
+    let done = |id| phases.iter().find(|p| p.id == id && p.complete());
+    let mega = done(PhaseId::OverheadMega)?;
+    let sector = done(PhaseId::OverheadSector)?;
+    let mega_sectors = mega.bytes_done() as f64 / f64::from(sector_size.max(1));
+    let reads = sector.ops_done() as f64;
+    if mega_sectors <= 0.0 || reads <= 0.0 {
+        return None;
+    }
+    let mega_ms_per_sector = mega.elapsed_s() * 1000.0 / mega_sectors;
+    let sector_ms_per_read = sector.elapsed_s() * 1000.0 / reads;
+    Some(CommandOverhead {
+        sector_bytes: sector_size,
+        mega_ms_per_sector,
+        sector_ms_per_read,
+        overhead_ms: sector_ms_per_read - mega_ms_per_sector,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -99,7 +99,7 @@ impl Sink for LiveText<'_> {
             .as_deref()
             .map(|d| format!(", {d}"))
             .unwrap_or_default();
-        let forced: Vec<&str> = found.iter().map(|f| f.what).collect();
+        let forced: Vec<&str> = found.iter().map(|f| f.what.as_str()).collect();
         let forced = if forced.is_empty() {
             String::new()
         } else {
@@ -179,16 +179,13 @@ pub fn main_with(
     err: &mut dyn Write,
 ) -> i32 {
     let args: Vec<OsString> = args.into_iter().collect();
-    let result = if args.get(1).is_some_and(|a| a == "render") {
-        render_main(&args[1..], out, err)
-    } else if args.get(1).is_some_and(|a| a == "compare") {
-        compare_main(&args[1..], out, err)
-    } else if args.get(1).is_some_and(|a| a == "generate") {
-        generate_main(&args[1..], out, err)
-    } else if args.get(1).is_some_and(|a| a == "smart") {
-        smart_main(&args[1..], out, err)
-    } else {
-        probe_main(args, &stop, out, err)
+    // A subcommand is the first argument; anything else is a disk probe.
+    let result = match args.get(1).and_then(|a| a.to_str()) {
+        Some("render") => render_main(&args[1..], out, err),
+        Some("compare") => compare_main(&args[1..], out, err),
+        Some("generate") => generate_main(&args[1..], out, err),
+        Some("smart") => smart_main(&args[1..], out, err),
+        _ => probe_main(args, &stop, out, err),
     };
     match result {
         Ok(code) => code,
@@ -224,20 +221,13 @@ fn probe_main(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<i32> {
-    use clap::{CommandFactory, FromArgMatches};
+    use clap::CommandFactory;
     // The matches say which options the user gave, beside their values.
-    let parsed = Args::command()
-        .try_get_matches_from(&raw)
-        .and_then(|m| Args::from_arg_matches(&m).map(|a| (m, a)));
-    let (matches, args) = match parsed {
-        Ok(p) => p,
+    let matches = match Args::command().try_get_matches_from(&raw) {
+        Ok(m) => m,
         Err(e) => return Ok(clap_exit(e, out, err)),
     };
-    if let Some(msg) = crate::cli::unused_option(&matches) {
-        writeln!(err, "seekprobe: {msg}\n{USAGE}")?;
-        return Ok(EXIT_FAILURE);
-    }
-    let cfg = match Config::from_args(args) {
+    let cfg = match Config::from_matches(&matches) {
         Ok(c) => c,
         Err(e) => {
             writeln!(err, "seekprobe: {e}\n{USAGE}")?;
@@ -520,6 +510,13 @@ fn compare_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> 
         Ok(a) => a,
         Err(code) => return Ok(code),
     };
+    let q = match Qualify::from_args(a.judge) {
+        Ok(q) => q,
+        Err(e) => {
+            writeln!(err, "seekprobe: {e}")?;
+            return Ok(EXIT_FAILURE);
+        }
+    };
     let mut disks = Vec::new();
     let mut versions: Vec<String> = Vec::new();
     for path in &a.files {
@@ -550,13 +547,6 @@ fn compare_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> 
         )?;
     }
     let refs: Vec<&DiskResult> = disks.iter().collect();
-    let q = match Qualify::from_args(a.judge) {
-        Ok(q) => q,
-        Err(e) => {
-            writeln!(err, "seekprobe: {e}")?;
-            return Ok(EXIT_FAILURE);
-        }
-    };
     let Ok(baseline) = load_baseline(q.as_ref(), err)? else {
         return Ok(EXIT_FAILURE);
     };

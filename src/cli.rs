@@ -52,7 +52,8 @@ pub struct Args {
     #[arg(short = 'S', long = "sync-write")]
     pub sync_write: bool,
 
-    /// Allow destructive write tests
+    /// Allow destructive write tests (-S, and --zones or --block-sweep with writes);
+    /// -p and -s accept it as diskinfo does
     #[arg(short = 'w', long = "write")]
     pub write: bool,
 
@@ -106,9 +107,10 @@ pub struct Args {
     #[arg(short = 'l', long = "with-name")]
     pub with_name: bool,
 
-    /// Seconds to pause before each timed line. diskinfo sleeps 1 s (about 10 s per
-    /// -t); the default 0 keeps runs short. Raise it on drives that need to settle
-    /// after a burst (e.g. to let a write-back finish)
+    /// Seconds to pause before each timed line, as diskinfo's sync(), sleep, sync(),
+    /// sync(); 0 (the default) only syncs. diskinfo sleeps 1 s (about 10 s per -t):
+    /// --settle 1 does the same. Raise it on drives that need to settle after a burst
+    /// (e.g. to let a write-back finish)
     #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
     pub settle: f64,
 
@@ -117,7 +119,7 @@ pub struct Args {
     pub format: Format,
 
     /// Print the whole run as JSON instead of text (same as --format json)
-    #[arg(long, conflicts_with = "format")]
+    #[arg(long)]
     pub json: bool,
 
     /// Also write the whole run as JSON to FILE (rewritten after each disk, so a late
@@ -126,7 +128,7 @@ pub struct Args {
     pub json_file: Option<std::path::PathBuf>,
 
     /// The transfer rate at N evenly spaced positions over the whole device (a zone
-    /// curve; N defaults to 100)
+    /// curve; N defaults to 100). Write the number with =, as --zones=50
     #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "100")]
     pub zones: Option<u32>,
 
@@ -307,50 +309,14 @@ pub struct JudgeArgs {
     #[arg(long)]
     pub qualify: bool,
 
-    /// With --qualify: the largest deviation a figure may have, in percent
-    #[arg(long, value_name = "PERCENT", default_value_t = 15.0)]
-    pub max_deviation: f64,
+    /// With --qualify: the largest deviation a figure may have, in percent (15 by
+    /// default)
+    #[arg(long, value_name = "PERCENT")]
+    pub max_deviation: Option<f64>,
 
-    /// Judge against a known-good run saved with --json-file (implies --qualify)
+    /// With --qualify: judge against a known-good run saved with --json-file
     #[arg(long, value_name = "FILE.json")]
     pub baseline: Option<std::path::PathBuf>,
-}
-
-/// Options that only mean something with one of some tests, and those tests.
-const NEEDS: &[(&str, &[&str])] = &[
-    ("zone_size", &["zones"]),
-    ("seek_samples", &["seek_profile"]),
-    ("block_size", &["scan"]),
-    ("start", &["scan"]),
-    ("end", &["scan"]),
-    ("slow_ms", &["scan"]),
-    ("sweep_duration", &["block_sweep"]),
-    ("duration", &["iops"]),
-    ("queue_depth", &["iops", "block_sweep"]),
-    ("write_duration", &["sync_write"]),
-    ("seed", &["iops", "sync_write", "seek_profile"]),
-];
-
-/// An option given on the command line without any test it applies to, as a
-/// message naming both (None when every option given is used).
-pub fn unused_option(m: &clap::ArgMatches) -> Option<String> {
-    let given = |id: &str| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
-    NEEDS
-        .iter()
-        .find(|(opt, tests)| given(opt) && !tests.iter().any(|t| given(t)))
-        .map(|(opt, tests)| {
-            let flag = |id: &str| match id {
-                "iops" => "-i".to_string(),
-                "sync_write" => "-S".to_string(),
-                other => format!("--{}", other.replace('_', "-")),
-            };
-            let tests: Vec<String> = tests.iter().map(|t| flag(t)).collect();
-            format!(
-                "{} applies only to {}: add the test or leave the option out",
-                flag(opt),
-                tests.join(" or ")
-            )
-        })
 }
 
 /// `seekprobe smart FILE.json [AFTER.json]`: judge a saved smartctl report

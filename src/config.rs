@@ -4,9 +4,14 @@
 use crate::cli::Args;
 use crate::probe::TestKind;
 use crate::report::Format;
+use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::time::Duration;
 use thiserror::Error;
+
+mod rules;
+pub use rules::{Needs, RuleError, needs};
+use rules::{check_rules, looks_like_zone_count};
 
 /// What to print for each disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,8 +51,8 @@ pub struct Config {
     pub preserve: bool,
     /// The seed of the random offsets.
     pub seed: u64,
-    /// Requests in flight for -i.
-    pub queue_depth: u32,
+    /// Requests in flight for -i and --block-sweep: checked once, never zero.
+    pub queue_depth: NonZeroU32,
     /// Time per size for -i.
     pub duration: Duration,
     /// Time per size for -S.
@@ -101,12 +106,26 @@ pub struct Qualify {
 }
 
 impl Qualify {
-    /// The settings the options ask for (--baseline implies --qualify).
+    /// The settings the options ask for; --max-deviation and --baseline apply to
+    /// --qualify only.
     pub fn from_args(j: crate::cli::JudgeArgs) -> Result<Option<Qualify>, ConfigError> {
+        if !j.qualify {
+            let stray = if j.max_deviation.is_some() {
+                Some("--max-deviation")
+            } else {
+                j.baseline.as_ref().map(|_| "--baseline")
+            };
+            if let Some(opt) = stray {
+                return Err(RuleError::DoesNotApply(format!(
+                    "{opt} applies to --qualify; add --qualify or drop {opt}"
+                ))
+                .into());
+            }
+        }
         Qualify::new(
-            j.qualify || j.baseline.is_some(),
+            j.qualify,
             j.baseline,
-            j.max_deviation,
+            j.max_deviation.unwrap_or(DEFAULT_MAX_DEVIATION),
         )
     }
 
@@ -126,15 +145,16 @@ impl Qualify {
     }
 }
 
+/// The largest deviation --qualify allows unless --max-deviation says otherwise, in
+/// percent.
+pub const DEFAULT_MAX_DEVIATION: f64 = 15.0;
+
 /// A command line that breaks a rule.
 #[derive(Debug, Error, PartialEq)]
 pub enum ConfigError {
-    /// diskinfo's rule for -p and -s.
-    #[error("-p or -s cannot be used with other options")]
-    ExclusiveOutput,
-    /// diskinfo's rule for -S.
-    #[error("-S require also -w")]
-    SyncWriteNeedsWrite,
+    /// An option given without what it applies to, or against diskinfo's rules.
+    #[error(transparent)]
+    Rule(#[from] RuleError),
     /// A write option without -w.
     #[error("{0} only applies to write tests; it needs -w (and -S)")]
     NeedsWrite(&'static str),
@@ -170,45 +190,59 @@ pub enum ConfigError {
     /// A bad --slow-ms.
     #[error("--slow-ms {0}: expected a number of milliseconds above 0")]
     BadSlowMs(String),
+    /// `--zones 50`: the number was read as a disk.
+    #[error(
+        "{0}: no such disk; to give --zones a number, write --zones={0} (with =, or the number is read as a disk)"
+    )]
+    ZonesNeedEquals(String),
+    /// clap's matches did not fit the arguments (a bug).
+    #[error("{0}")]
+    Parse(String),
 }
 
 impl Config {
-    /// Check the arguments.
-    pub fn from_args(a: Args) -> Result<Config, ConfigError> {
-        if a.physical_path || a.ident {
-            let others = a.physical_path && a.ident
-                || a.zones.is_some()
-                || a.seek_profile
-                || a.scan
-                || a.block_sweep
-                || a.json
-                || a.json_file.is_some()
-                || a.prometheus.is_some()
-                || a.plot.is_some()
-                || a.format != Format::Diskinfo
-                || a.compare
-                || a.judge.qualify
-                || a.judge.baseline.is_some()
-                || a.command_overhead
-                || a.seek_transfer
-                || a.iops
-                || a.sync_write
-                || a.write
-                || a.verbose;
-            if others {
-                return Err(ConfigError::ExclusiveOutput);
-            }
+    /// Check what clap parsed, once: diskinfo's rules for -p, -s and -S, then every
+    /// option against the tests given ([`needs`]), then each value. `m` says which
+    /// options were given on the command line.
+    pub fn from_matches(m: &clap::ArgMatches) -> Result<Config, ConfigError> {
+        use clap::FromArgMatches;
+        let given = |id: &str| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+        check_rules(&given)?;
+        // `--zones 50`: clap reads 50 as the first disk, right after the flag.
+        if given("zones")
+            && let (Some(at), Some(disks), Some(indices)) = (
+                m.index_of("zones"),
+                m.get_many::<String>("disks"),
+                m.indices_of("disks"),
+            )
+            && let Some((d, _)) = disks
+                .zip(indices)
+                .find(|(d, i)| *i == at + 1 && looks_like_zone_count(d))
+        {
+            return Err(ConfigError::ZonesNeedEquals(d.clone()));
         }
-        if a.sync_write && !a.write {
-            return Err(ConfigError::SyncWriteNeedsWrite);
-        }
-        if (a.force || a.preserve) && !a.write {
-            return Err(ConfigError::NeedsWrite(if a.force {
-                "--force"
-            } else {
-                "--preserve"
-            }));
-        }
+        let a = Args::from_arg_matches(m).map_err(|e| ConfigError::Parse(e.to_string()))?;
+        Config::from_args(a)
+    }
+
+    /// Parse a command line (the program name first) with clap and check it as
+    /// [`Config::from_matches`] does; the error as the program would print it. For
+    /// tests and tools that build a configuration from arguments.
+    pub fn from_command_line<I, T>(args: I) -> Result<Config, String>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        use clap::CommandFactory;
+        let m = Args::command()
+            .try_get_matches_from(args)
+            .map_err(|e| e.to_string())?;
+        Config::from_matches(&m).map_err(|e| e.to_string())
+    }
+
+    /// Check the values of arguments whose combination [`Config::from_matches`] has
+    /// accepted.
+    fn from_args(a: Args) -> Result<Config, ConfigError> {
         let seconds = |name, v: f64, min: f64| {
             if v.is_finite() && (min..=3600.0).contains(&v) {
                 Ok(Duration::from_secs_f64(v))
@@ -219,9 +253,9 @@ impl Config {
         let settle = seconds("--settle", a.settle, 0.0)?;
         let duration = seconds("--duration", a.duration, 0.001)?;
         let write_duration = seconds("--write-duration", a.write_duration, 0.0)?;
-        if !(1..=crate::engine::queued::MAX_QUEUE_DEPTH as u32).contains(&a.queue_depth) {
-            return Err(ConfigError::BadQueueDepth(a.queue_depth));
-        }
+        let queue_depth = NonZeroU32::new(a.queue_depth)
+            .filter(|d| d.get() as usize <= crate::engine::queued::MAX_QUEUE_DEPTH)
+            .ok_or(ConfigError::BadQueueDepth(a.queue_depth))?;
         if a.preserve && (a.zones.is_some() || a.block_sweep) {
             return Err(ConfigError::NeedsWrite(
                 "--preserve (which -S alone supports; --zones and --block-sweep with -w overwrite their ranges)",
@@ -240,10 +274,6 @@ impl Config {
             && e <= s
         {
             return Err(ConfigError::BadRange(s, e));
-        }
-        let plotted = a.zones.is_some() || a.seek_profile || a.scan;
-        if a.plot.is_some() && !plotted {
-            return Err(ConfigError::NothingToPlot);
         }
         // The tests asked for, in diskinfo's order and then seekprobe's own.
         let tests: Vec<TestKind> = [
@@ -306,10 +336,10 @@ impl Config {
             yes: a.yes,
             preserve: a.preserve,
             seed: a.seed.unwrap_or_else(random_seed),
-            queue_depth: a.queue_depth,
+            queue_depth,
             duration,
             write_duration,
-            compare: a.compare || a.judge.qualify || a.judge.baseline.is_some(),
+            compare: a.compare || a.judge.qualify,
             qualify: Qualify::from_args(a.judge)?,
             parallel: a.parallel,
             quiet: a.quiet,
@@ -341,12 +371,12 @@ fn random_seed() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
+    use clap::CommandFactory;
 
     fn parse(args: &[&str]) -> Result<Config, ConfigError> {
         let mut v = vec!["seekprobe"];
         v.extend_from_slice(args);
-        Config::from_args(Args::try_parse_from(v).unwrap())
+        Config::from_matches(&Args::command().try_get_matches_from(v).unwrap())
     }
 
     #[test]
@@ -359,20 +389,34 @@ mod tests {
 
     #[test]
     fn diskinfo_rules_are_enforced() {
-        assert_eq!(parse(&["-p", "-t", "x"]), Err(ConfigError::ExclusiveOutput));
-        assert_eq!(parse(&["-p", "-s", "x"]), Err(ConfigError::ExclusiveOutput));
+        assert_eq!(
+            parse(&["-p", "-t", "x"]),
+            Err(ConfigError::Rule(RuleError::ExclusiveOutput))
+        );
+        assert_eq!(
+            parse(&["-p", "-s", "x"]),
+            Err(ConfigError::Rule(RuleError::ExclusiveOutput))
+        );
+        assert_eq!(
+            parse(&["-s", "-S", "x"]),
+            Err(ConfigError::Rule(RuleError::ExclusiveOutput))
+        );
         assert_eq!(parse(&["-l", "-s", "x"]).unwrap().mode, Mode::Ident);
-        assert_eq!(parse(&["-S", "x"]), Err(ConfigError::SyncWriteNeedsWrite));
+        // diskinfo's -p and -s accept -w and -l.
+        assert_eq!(
+            parse(&["-l", "-w", "-p", "x"]).unwrap().mode,
+            Mode::PhysicalPath
+        );
+        assert_eq!(
+            parse(&["-S", "x"]),
+            Err(ConfigError::Rule(RuleError::SyncWriteNeedsWrite))
+        );
         assert!(matches!(
-            parse(&["--settle=-1", "x"]),
+            parse(&["-t", "--settle=-1", "x"]),
             Err(ConfigError::BadSeconds(..))
         ));
         assert!(matches!(
-            parse(&["--force", "x"]),
-            Err(ConfigError::NeedsWrite(_))
-        ));
-        assert!(matches!(
-            parse(&["--queue-depth", "0", "x"]),
+            parse(&["-i", "--queue-depth", "0", "x"]),
             Err(ConfigError::BadQueueDepth(0))
         ));
         let c = parse(&["-Sciwt", "--seed", "7", "x"]).unwrap();
@@ -386,5 +430,43 @@ mod tests {
             ]
         );
         assert_eq!(c.seed, 7);
+        assert_eq!(c.queue_depth.get(), 128);
+    }
+
+    #[test]
+    fn a_command_line_is_parsed_and_checked_in_one_call() {
+        let c = Config::from_command_line(["seekprobe", "-i", "--queue-depth", "4", "x"]).unwrap();
+        assert_eq!(c.queue_depth.get(), 4);
+        let e = Config::from_command_line(["seekprobe", "--seed", "1", "x"]).unwrap_err();
+        assert!(
+            e.contains("--seed applies to -i, -S or --seek-profile"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn queue_depth_is_checked_once() {
+        for bad in ["0", "4097"] {
+            assert!(matches!(
+                parse(&["-i", "--queue-depth", bad, "x"]),
+                Err(ConfigError::BadQueueDepth(_))
+            ));
+        }
+        assert_eq!(
+            parse(&["-i", "--queue-depth", "1", "x"])
+                .unwrap()
+                .queue_depth
+                .get(),
+            1
+        );
+    }
+
+    #[test]
+    fn a_zone_count_read_as_a_disk_says_to_write_equals() {
+        let e = parse(&["--zones", "50"]).unwrap_err();
+        assert_eq!(e, ConfigError::ZonesNeedEquals("50".into()));
+        assert!(e.to_string().contains("write --zones=50"), "{e}");
+        assert!(parse(&["--zones=50", "x"]).is_ok());
+        assert!(parse(&["--zones", "-t", "50"]).is_ok());
     }
 }

@@ -1,6 +1,6 @@
 //! The results of a run as plain, serialisable data: the only input of reporters.
 
-use crate::analysis::{SeekAnalysis, SeekSamples, ZoneCurve};
+use crate::analysis::{CommandOverhead, SeekAnalysis, SeekSamples, ZoneCurve};
 use crate::compare::Verdict;
 use crate::device::DeviceInfo;
 use crate::probe::{PhaseId, TestKind};
@@ -112,6 +112,10 @@ pub struct TestResult {
     /// `--scan`: the surface scan.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scan: Option<ScanResult>,
+    /// `-c`: the command overhead per real sector (the text prints diskinfo's
+    /// arithmetic, which assumes 512-byte sectors).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command_overhead: Option<CommandOverhead>,
 }
 
 impl TestResult {
@@ -128,6 +132,7 @@ impl TestResult {
             seek_samples: None,
             seek_analysis: None,
             scan: None,
+            command_overhead: None,
         }
     }
 

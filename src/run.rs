@@ -202,12 +202,8 @@ fn check_writable(
         })
     })?;
     if !found.is_empty() && !cfg.force {
-        let list: Vec<String> = found
-            .iter()
-            .map(|f| format!("{} at byte {}", f.what, f.offset))
-            .collect();
         return Err(refused(
-            format!("it carries {}", list.join(", ")),
+            safety::describe(&found),
             "if its data may be destroyed, wipe it (wipefs -a) or pass --force",
         ));
     }
@@ -221,9 +217,11 @@ fn check_writable(
     }
 }
 
-/// Read the start and the end of the target and look for signatures.
+/// Read the start and the end of the target and look for signatures (libblkid on
+/// the path where it loads, and the built-in check on what was read).
 fn read_signatures(target: &mut dyn Target) -> io::Result<Vec<Found>> {
     let info = target.info();
+    let path = info.path.clone();
     let ss = u64::from(info.sector_size);
     let whole = info.sectors() * ss;
     let head_len = (safety::HEAD_BYTES as u64).min(whole) / ss * ss;
@@ -232,7 +230,7 @@ fn read_signatures(target: &mut dyn Target) -> io::Result<Vec<Found>> {
     let mut tail = AlignedBuf::new(tail_len as usize);
     target.read_at(&mut head, 0)?;
     target.read_at(&mut tail, whole - tail_len)?;
-    Ok(safety::detect(&head, &tail, whole))
+    Ok(safety::detect(&path, &head, &tail, whole))
 }
 
 fn run_plan(
@@ -256,6 +254,9 @@ fn run_plan(
         if !record_phase_end(&mut result, run.stop, &info, phase.id.name(), sink)? {
             break;
         }
+    }
+    if test == TestKind::CommandOverhead {
+        result.command_overhead = analysis::command_overhead(&result.phases, info.sector_size);
     }
     Ok(result)
 }
@@ -350,8 +351,7 @@ fn run_sync_write(
             Ok(g) => g,
             Err(e) => return too_small(result, &info, TestKind::SyncWrite, e.0, sink),
         };
-        let _ = target.quiesce();
-        if !pause(target.clock(), cfg.settle, stop) {
+        if !pause(target, cfg.settle, stop) {
             result.outcome = Outcome::Interrupted;
             break;
         }
@@ -416,14 +416,13 @@ fn run_random_reads(
             sizes.len(),
             &format!("{size} bytes"),
         );
-        let _ = target.quiesce();
-        if !pause(target.clock(), cfg.settle, stop) {
+        if !pause(target, cfg.settle, stop) {
             result.outcome = Outcome::Interrupted;
             break;
         }
         let params = QueuedParams {
             len: size,
-            queue_depth: cfg.queue_depth as usize,
+            queue_depth: cfg.queue_depth.get() as usize,
             duration: cfg.duration,
             seed,
         };
@@ -539,8 +538,7 @@ fn run_seek_profile(
         return too_small(result, &info, TestKind::SeekProfile, why, sink);
     };
     let pairs = |v: &[seek_profile::Pair]| v.iter().map(|p| (p.from, p.to)).collect::<Vec<_>>();
-    let _ = target.quiesce();
-    if !pause(target.clock(), cfg.settle, stop) {
+    if !pause(target, cfg.settle, stop) {
         result.outcome = Outcome::Interrupted;
         return Ok(result);
     }
@@ -693,7 +691,7 @@ fn run_block_sweep(
             };
         let params = QueuedParams {
             len: size,
-            queue_depth: cfg.queue_depth as usize,
+            queue_depth: cfg.queue_depth.get() as usize,
             duration: cfg.beyond.sweep_duration,
             seed: 0,
         };
@@ -785,7 +783,7 @@ fn queued_phase(
         latencies_ns: Vec::new(),
         summary: run.latency.summary(),
         histogram: Some(run.latency),
-        queue_depth: Some(cfg.queue_depth),
+        queue_depth: Some(cfg.queue_depth.get()),
         seed,
         stopped_early: run.stop.is_some(),
     };

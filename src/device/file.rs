@@ -36,6 +36,9 @@ pub fn open(name: &str, opts: &OpenOptions) -> Result<Box<dyn Target>, ProbeErro
             return Err(in_use(&path, &users));
         }
     }
+    if opts.write {
+        refuse_read_only(&path, kind)?;
+    }
     let file = open_file(&path, kind, opts)?;
     let mut info = DeviceInfo::new(name, &path, kind);
     match kind {
@@ -148,6 +151,37 @@ fn in_use(path: &str, users: &[String]) -> ProbeError {
     }
 }
 
+/// The refusal for a target that cannot be written: `why` says who says so.
+fn read_only(path: &str, why: &str, hint: &str) -> ProbeError {
+    ProbeError::Refused {
+        path: path.to_string(),
+        why: format!("read-only: {why}"),
+        hint: hint.to_string(),
+    }
+}
+
+/// Before a block device is opened for writing: refuse it if the kernel reports it
+/// read-only (a read-only loop device, `blockdev --setro`, a write-protected disk).
+fn refuse_read_only(path: &str, kind: TargetKind) -> Result<(), ProbeError> {
+    #[cfg(target_os = "linux")]
+    if kind == TargetKind::Disk {
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags((OFlags::CLOEXEC | OFlags::NONBLOCK).bits() as std::ffi::c_int)
+            .open(path)
+            .map_err(|e| open_error(path, e))?;
+        if super::linux::read_only(&file).unwrap_or(false) {
+            return Err(read_only(
+                path,
+                "the kernel reports the block device read-only (BLKROGET)",
+                "make it writable first (blockdev --setrw, or a loop device attached without -r), or leave out -w",
+            ));
+        }
+    }
+    let _ = (path, kind);
+    Ok(())
+}
+
 fn open_file(path: &str, kind: TargetKind, o: &OpenOptions) -> Result<File, ProbeError> {
     let mut opts = std::fs::OpenOptions::new();
     opts.read(true).write(o.write);
@@ -170,6 +204,20 @@ fn open_file(path: &str, kind: TargetKind, o: &OpenOptions) -> Result<File, Prob
                 in_use(
                     path,
                     &["GEOM refuses to open it for writing: mounted or held".to_string()],
+                )
+            }
+            Some(Errno::ROFS) if o.write => read_only(
+                path,
+                "it is on a read-only file system or device (EROFS when opened for writing)",
+                "remount it read-write or copy the image elsewhere, or leave out -w",
+            ),
+            Some(Errno::ACCESS)
+                if o.write && rustix::fs::access(path, rustix::fs::Access::READ_OK).is_ok() =>
+            {
+                read_only(
+                    path,
+                    "it may be read but not written by this user (EACCES when opened for writing)",
+                    "run as root or as a user allowed to write it, or leave out -w",
                 )
             }
             Some(Errno::BUSY) => {

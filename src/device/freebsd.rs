@@ -289,8 +289,8 @@ fn attr_u16(fd: std::ffi::c_int, name: &str) -> Option<u16> {
 }
 
 /// The zone mode, as diskinfo's DIOCZONECMD / DISK_ZONE_GET_PARAMS query: None when
-/// the device does not answer it (not zone-capable), or answers with a mode that
-/// [`ZoneMode`] cannot represent (diskinfo would print `Unknown_zone_mode_N`).
+/// the device does not answer it (not zone-capable); a mode without a name is
+/// [`ZoneMode::Unknown`] (diskinfo prints `Unknown_zone_mode_N`).
 fn zone_mode(fd: std::ffi::c_int) -> Option<ZoneMode> {
     let mut args = ioctls::DiskZoneArgs {
         zone_cmd: DISK_ZONE_GET_PARAMS,
@@ -321,7 +321,7 @@ fn zone_mode(fd: std::ffi::c_int) -> Option<ZoneMode> {
         DISK_ZONE_MODE_HOST_AWARE => Some(ZoneMode::HostAware),
         DISK_ZONE_MODE_DRIVE_MANAGED => Some(ZoneMode::DriveManaged),
         DISK_ZONE_MODE_HOST_MANAGED => Some(ZoneMode::HostManaged),
-        _ => None,
+        other => Some(ZoneMode::Unknown(other)),
     }
 }
 

@@ -73,6 +73,9 @@ pub enum ZoneMode {
     DriveManaged,
     /// Host-managed shingled (SMR) device.
     HostManaged,
+    /// A mode the kernel reports that none of the above names (diskinfo prints
+    /// `Unknown_zone_mode_N`).
+    Unknown(u32),
 }
 
 /// How reads reach the medium.

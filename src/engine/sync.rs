@@ -1,6 +1,5 @@
 //! The synchronous engine: one positioned operation at a time, as diskinfo does.
 
-use crate::clock::Clock;
 use crate::device::{AlignedBuf, Target};
 use crate::probe::{Op, OpKind, Phase};
 use crate::results::PhaseResult;
@@ -34,19 +33,31 @@ pub struct PhaseRun {
     pub stop: Option<Stop>,
 }
 
-/// Let `d` pass on `clock` in slices of at most 50 ms, so that Ctrl-C is honoured
-/// promptly; false when `stop` was raised.
-pub fn pause(clock: &dyn Clock, d: Duration, stop: &AtomicBool) -> bool {
+/// diskinfo's pause before each timed line, `fflush(stdout); sync(); sleep(d);
+/// sync(); sync();`: sync() (the target's [`Target::quiesce`], which also drops the
+/// page cache where it cannot be bypassed), then, when `d` is not zero, `d` on the
+/// target's clock in slices of at most 50 ms (so that Ctrl-C is honoured promptly),
+/// sync() and sync() again. Standard output needs no flush here: measurement never
+/// prints, and the live sink flushes each piece of text as it prints it. A failed
+/// sync() is not a measurement error; the line runs regardless. False when `stop`
+/// was raised.
+pub fn pause(target: &mut dyn Target, d: Duration, stop: &AtomicBool) -> bool {
     const SLICE: Duration = Duration::from_millis(50);
+    let _ = target.quiesce();
+    if d.is_zero() {
+        return !stop.load(Ordering::Relaxed);
+    }
     let mut left = d;
     while !left.is_zero() {
         if stop.load(Ordering::Relaxed) {
             return false;
         }
         let step = left.min(SLICE);
-        clock.sleep(step);
+        target.clock().sleep(step);
         left -= step;
     }
+    let _ = target.quiesce();
+    let _ = target.quiesce();
     !stop.load(Ordering::Relaxed)
 }
 
@@ -87,8 +98,8 @@ impl SyncEngine {
         }
     }
 
-    /// Run one phase: its untimed setup operations, then `quiesce` and the `settle`
-    /// pause (diskinfo's sync() and sleep), then the timed operations. Each timed
+    /// Run one phase: its untimed setup operations, then the `settle`
+    /// [`pause`] (diskinfo's sync(), sleep, sync(), sync()), then the timed operations. Each timed
     /// operation's latency is the time between consecutive clock readings, so the
     /// latencies add up exactly to the elapsed time. `stop` is checked before every
     /// operation.
@@ -133,9 +144,7 @@ impl SyncEngine {
                 };
             }
         }
-        // A failed sync() is not a measurement error; the phase runs regardless.
-        let _ = target.quiesce();
-        if !pause(target.clock(), settle, stop) {
+        if !pause(target, settle, stop) {
             return PhaseRun {
                 result,
                 stop: Some(Stop::Interrupted),
@@ -215,7 +224,7 @@ pub fn run_pairs(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::VirtualClock;
+    use crate::clock::{Clock, VirtualClock};
     use crate::device::{DeviceInfo, TargetKind};
     use crate::probe::PhaseId;
 
@@ -226,6 +235,8 @@ mod tests {
         bad: u64,
         log: Vec<u64>,
         quiesced: u32,
+        /// The clock at each quiesce (sync()).
+        synced_at: Vec<u64>,
     }
 
     impl Target for Fake {
@@ -245,6 +256,7 @@ mod tests {
         }
         fn quiesce(&mut self) -> io::Result<()> {
             self.quiesced += 1;
+            self.synced_at.push(self.clock.now_ns());
             Ok(())
         }
     }
@@ -256,6 +268,7 @@ mod tests {
             bad,
             log: Vec::new(),
             quiesced: 0,
+            synced_at: Vec::new(),
         }
     }
 
@@ -281,9 +294,28 @@ mod tests {
         assert_eq!(r.result.latencies_ns, [1000, 1001, 1002, 1003]);
         assert_eq!(r.result.elapsed_ns, 4006);
         assert_eq!(t.log, [7 * 512, 0, 512, 1024, 1536]);
-        assert_eq!(t.quiesced, 1);
+        // diskinfo's sync(); sleep; sync(); sync();
+        assert_eq!(t.synced_at, [1007, 1007 + 120_000_000, 1007 + 120_000_000]);
         // setup 1007 ns + settle 120 ms + timed 4006 ns
         assert_eq!(t.clock.now_ns(), 1007 + 120_000_000 + 4006);
+    }
+
+    #[test]
+    fn the_pause_is_diskinfos_sync_sleep_sync_sync_and_a_bare_sync_without_settle() {
+        let mut t = fake(u64::MAX);
+        let go = AtomicBool::new(false);
+        assert!(pause(&mut t, Duration::ZERO, &go));
+        assert_eq!(t.synced_at, [0]);
+        assert!(pause(&mut t, Duration::from_millis(1234), &go));
+        assert_eq!(t.synced_at, [0, 0, 1_234_000_000, 1_234_000_000]);
+        assert_eq!(t.clock.now_ns(), 1_234_000_000);
+        // Ctrl-C during the sleep: no more waiting.
+        assert!(!pause(
+            &mut t,
+            Duration::from_secs(5),
+            &AtomicBool::new(true)
+        ));
+        assert_eq!(t.clock.now_ns(), 1_234_000_000);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use super::beyond;
 use super::humanize::humanize;
 use crate::device::{DeviceInfo, Rotation, ZoneMode};
-use crate::probe::{PhaseId, TestKind, overhead};
+use crate::probe::{PhaseId, TestKind};
 use crate::results::{DiskResult, Outcome, PhaseResult, TestResult};
 use std::fmt::Write;
 
@@ -71,7 +71,7 @@ pub fn verbose_header(info: &DeviceInfo) -> String {
     field(if info.trim { "Yes" } else { "No" }, "TRIM/UNMAP support");
     field(&rotation_text(info.rotation), "Rotation rate in RPM");
     if let Some(z) = info.zone_mode {
-        field(zone_text(z), "Zone Mode");
+        field(&zone_text(z), "Zone Mode");
     }
     s.push('\n');
     s
@@ -86,12 +86,13 @@ fn rotation_text(r: Rotation) -> String {
     }
 }
 
-fn zone_text(z: ZoneMode) -> &'static str {
+fn zone_text(z: ZoneMode) -> String {
     match z {
-        ZoneMode::NotZoned => "Not_Zoned",
-        ZoneMode::HostAware => "Host_Aware",
-        ZoneMode::DriveManaged => "Drive_Managed",
-        ZoneMode::HostManaged => "Host_Managed",
+        ZoneMode::NotZoned => "Not_Zoned".into(),
+        ZoneMode::HostAware => "Host_Aware".into(),
+        ZoneMode::DriveManaged => "Drive_Managed".into(),
+        ZoneMode::HostManaged => "Host_Managed".into(),
+        ZoneMode::Unknown(n) => format!("Unknown_zone_mode_{n}"),
     }
 }
 
@@ -165,11 +166,11 @@ pub fn printf_g(x: f64, width: usize, precision: usize) -> String {
     format!("{body:>width$}")
 }
 
-/// diskinfo's per-sector milliseconds: `dt * 100 / 2048` for 20480 sectors, and in
-/// general `dt * 1000 / sectors` (written so that 512-byte sectors give diskinfo's
-/// exact floating-point result).
-fn msec_per_sector(dt: f64, sectors: f64) -> f64 {
-    dt * 100.0 / (sectors / 10.0)
+/// diskinfo's "msec/sector": `dt * 100 / 2048`, whatever the sector size (it is
+/// per sector only for 512-byte sectors; the JSON and the table carry the
+/// sector-correct figures, see docs/methods.md).
+fn diskinfo_msec(dt: f64) -> f64 {
+    dt * 100.0 / 2048.0
 }
 
 /// The line(s) for the completed phase `test.phases[index]`; earlier phases may be consulted (the -c
@@ -224,28 +225,17 @@ pub fn phase_line(test: &TestResult, index: usize, sector_size: u32) -> String {
                 f64::from(p.op_bytes) * n / dt / (1024.0 * 1024.0)
             )
         }
-        PhaseId::OverheadMega => {
-            let sectors = p.bytes_done() as f64 / f64::from(sector_size);
-            format!(
-                "\ttime to read 10MB block    {dt:10.6} sec\t= {:8.3} msec/sector\n",
-                msec_per_sector(dt, sectors)
-            )
-        }
+        PhaseId::OverheadMega => format!(
+            "\ttime to read 10MB block    {dt:10.6} sec\t= {:8.3} msec/sector\n",
+            diskinfo_msec(dt)
+        ),
         PhaseId::OverheadSector => {
-            let per_sector = msec_per_sector(dt, p.ops_done() as f64);
             let mut s = format!(
-                "\ttime to read 20480 sectors {dt:10.6} sec\t= {per_sector:8.3} msec/sector\n"
+                "\ttime to read 20480 sectors {dt:10.6} sec\t= {:8.3} msec/sector\n",
+                diskinfo_msec(dt)
             );
             if let Some(mega) = test.phase(PhaseId::OverheadMega) {
-                let mega_sectors = mega.bytes_done() as f64 / f64::from(sector_size);
-                let dm = mega.elapsed_s();
-                let overhead = if mega_sectors == p.ops_done() as f64
-                    && p.ops_done() == u64::from(overhead::SECTOR_READS)
-                {
-                    msec_per_sector(dt - dm, mega_sectors) // diskinfo's own formula
-                } else {
-                    per_sector - msec_per_sector(dm, mega_sectors)
-                };
+                let overhead = diskinfo_msec(dt - mega.elapsed_s());
                 let _ = writeln!(
                     s,
                     "\tcalculated command overhead\t\t\t= {overhead:8.3} msec/sector"
@@ -324,6 +314,20 @@ mod tests {
         assert_eq!(iops_label(32 << 10, 512), "32 kbytes:   ");
         assert_eq!(iops_label(128 << 10, 512), "128 kbytes:  ");
         assert_eq!(iops_label(1024 << 10, 512), "1024 kbytes: ");
+    }
+
+    #[test]
+    fn zone_modes_read_as_diskinfo_prints_them() {
+        assert_eq!(zone_text(ZoneMode::NotZoned), "Not_Zoned");
+        assert_eq!(zone_text(ZoneMode::HostManaged), "Host_Managed");
+        assert_eq!(zone_text(ZoneMode::Unknown(7)), "Unknown_zone_mode_7");
+        let mut info = DeviceInfo::new("da0", "/dev/da0", crate::device::TargetKind::Disk);
+        info.zone_mode = Some(ZoneMode::Unknown(9));
+        assert!(
+            verbose_header(&info).contains("\tUnknown_zone_mode_9\t# Zone Mode\n"),
+            "{}",
+            verbose_header(&info)
+        );
     }
 
     #[test]

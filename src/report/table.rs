@@ -76,6 +76,12 @@ pub fn render(run: &Run) -> String {
                 test.test.name(),
                 outcome(&test.outcome)
             ));
+            if let Some(c) = &test.command_overhead {
+                out.push_str(&format!(
+                    "command overhead per {}-byte sector: {:.3} ms ({:.3} ms per sector of the 10 MB block, {:.3} ms per single-sector read)\n",
+                    c.sector_bytes, c.overhead_ms, c.mega_ms_per_sector, c.sector_ms_per_read
+                ));
+            }
         }
         for w in &disk.warnings {
             out.push_str(&format!("warning: {}; {}\n", w.message, w.advice));

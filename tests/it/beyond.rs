@@ -249,7 +249,7 @@ fn the_new_tests_render_again_from_json_and_run_on_files() {
         .assert()
         .code(1)
         .stderr(predicates::str::contains(
-            "--plot draws the results of --zones",
+            "--plot applies to --zones, --seek-profile or --scan",
         ));
 }
 
@@ -305,7 +305,7 @@ fn the_block_sweep_reads_and_with_w_writes_by_request_size() {
         .assert()
         .code(1)
         .stderr(predicates::str::contains(
-            "--preserve (which -S alone supports",
+            "--preserve applies to -S with -w; add -S or drop --preserve",
         ));
 }
 

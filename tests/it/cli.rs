@@ -40,12 +40,25 @@ fn sync_write_and_write_options_require_w() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("-S require also -w"));
-    for opt in ["--force", "--preserve"] {
+    for (args, msg) in [
+        (
+            &["--force", "x"][..],
+            "--force applies to -S, --zones or --block-sweep with -w",
+        ),
+        (
+            &["--zones=4", "--preserve", "x"],
+            "--preserve applies to -S with -w",
+        ),
+        (
+            &["--zones=4", "--yes", "x"],
+            "--yes applies only with -w; add -w or drop --yes",
+        ),
+    ] {
         seekprobe()
-            .args([opt, "x"])
+            .args(args)
             .assert()
             .code(1)
-            .stderr(predicate::str::contains("needs -w"));
+            .stderr(predicate::str::contains(msg));
     }
 }
 
@@ -100,15 +113,39 @@ fn option_values_are_checked_before_any_disk_is_touched() {
         (&["--zones=200000", "x"], "--zones: at most 100000"),
         (
             &["--slow-ms", "10", "x"],
-            "--slow-ms applies only to --scan",
+            "--slow-ms applies to --scan; add --scan or drop --slow-ms",
         ),
         (
             &["-t", "--queue-depth", "8", "x"],
-            "--queue-depth applies only to -i or --block-sweep",
+            "--queue-depth applies to -i or --block-sweep; add one of them or drop --queue-depth",
         ),
         (
             &["--write-duration", "2", "-i", "x"],
-            "--write-duration applies only to -S",
+            "--write-duration applies to -S; add -S or drop --write-duration",
+        ),
+        (
+            &["-p", "--settle", "1", "x"],
+            "--settle cannot be used with -p, which only prints the disk's physical path; drop --settle",
+        ),
+        (
+            &["-p", "--parallel", "x", "y"],
+            "--parallel cannot be used with -p",
+        ),
+        (
+            &["-s", "--max-deviation", "5", "x"],
+            "--max-deviation cannot be used with -s",
+        ),
+        (
+            &["-t", "--max-deviation", "5", "x"],
+            "--max-deviation applies to --qualify; add --qualify or drop --max-deviation",
+        ),
+        (
+            &["-t", "--baseline", "b.json", "x"],
+            "--baseline applies to --qualify; add --qualify or drop --baseline",
+        ),
+        (
+            &["--zones", "50", "sim:hdd"],
+            "50: no such disk; to give --zones a number, write --zones=50",
         ),
         (
             &["--seek-profile", "--seek-samples", "4000000000", "x"],
@@ -116,7 +153,7 @@ fn option_values_are_checked_before_any_disk_is_touched() {
         ),
         (
             &["-t", "--plot", "x.svg", "x"],
-            "--plot draws the results of --zones",
+            "--plot applies to --zones, --seek-profile or --scan; add one of them or drop --plot",
         ),
         (
             &["--scan", "--block-size", "1G", "x"],
@@ -131,7 +168,13 @@ fn option_values_are_checked_before_any_disk_is_touched() {
             "--parallel with a write test needs --yes",
         ),
         (
-            &["-t", "--baseline", "/nonexistent.json", "sim:hdd"],
+            &[
+                "-t",
+                "--qualify",
+                "--baseline",
+                "/nonexistent.json",
+                "sim:hdd",
+            ],
             "/nonexistent.json: no such file",
         ),
     ] {
@@ -142,4 +185,74 @@ fn option_values_are_checked_before_any_disk_is_touched() {
             .stdout("")
             .stderr(predicate::str::contains(msg));
     }
+}
+
+#[test]
+fn p_and_s_accept_w_and_l_as_diskinfo_does() {
+    // A simulated drive has an ident; -w is accepted (and writes nothing).
+    seekprobe()
+        .args(["-l", "-w", "-s", "sim:hdd"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("sim:hdd\t"));
+    seekprobe()
+        .args(["compare", "--baseline", "b.json", "a.json"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "--baseline applies to --qualify; add --qualify or drop --baseline",
+        ));
+}
+
+/// -c prints diskinfo's arithmetic (`dt * 100 / 2048`) on every sector size: on a
+/// 4Kn drive the figures are those diskinfo's formulas give for the timings the JSON
+/// records; the JSON carries the sector-correct ones.
+#[test]
+fn c_prints_diskinfos_arithmetic_on_4096_byte_sectors() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("c.json");
+    let out = seekprobe()
+        .args(["-c", "--quiet", "--json-file"])
+        .arg(&json)
+        .arg("sim:hdd?sector=4096")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let test = &v["disks"][0]["tests"][0];
+    let secs = |id: &str| {
+        let phase = test["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["id"] == id)
+            .unwrap();
+        let ns: u64 = phase["latencies_ns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_u64().unwrap())
+            .sum();
+        ns as f64 / 1e9
+    };
+    let (mega, sector) = (secs("overhead_mega"), secs("overhead_sector"));
+    let expected = format!(
+        "I/O command overhead:\n\ttime to read 10MB block    {mega:10.6} sec\t= {:8.3} msec/sector\n\ttime to read 20480 sectors {sector:10.6} sec\t= {:8.3} msec/sector\n\tcalculated command overhead\t\t\t= {:8.3} msec/sector\n\n",
+        mega * 100.0 / 2048.0,
+        sector * 100.0 / 2048.0,
+        (sector - mega) * 100.0 / 2048.0
+    );
+    assert!(text.ends_with(&expected), "{text}\nexpected:\n{expected}");
+    // The JSON's sector-correct figures: 10 MiB is 2560 sectors of 4096 bytes.
+    let c = &test["command_overhead"];
+    assert_eq!(c["sector_bytes"], 4096);
+    let mega_ms = mega * 1000.0 / 2560.0;
+    let sector_ms = sector * 1000.0 / 20480.0;
+    assert!((c["mega_ms_per_sector"].as_f64().unwrap() - mega_ms).abs() < 1e-9);
+    assert!((c["overhead_ms"].as_f64().unwrap() - (sector_ms - mega_ms)).abs() < 1e-9);
+    // On 4096-byte sectors the two differ: diskinfo's line subtracts the time per
+    // 512 bytes of the 10 MB block, not per sector.
+    assert!((sector - mega) * 100.0 / 2048.0 > c["overhead_ms"].as_f64().unwrap() + 0.01);
 }

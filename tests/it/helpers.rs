@@ -18,18 +18,6 @@ pub fn image(dir: &Path, name: &str, len: u64) -> PathBuf {
     p
 }
 
-/// Whether loop devices can be made here (root and /dev/loop-control); says why not.
-pub fn can_make_loop_devices(test: &str) -> bool {
-    let root = nix::unistd::geteuid().is_root();
-    let ctl = Path::new("/dev/loop-control").exists();
-    if !(root && ctl) {
-        eprintln!(
-            "skipped {test}: loop devices need root and /dev/loop-control (root: {root}, loop-control: {ctl}); CI runs as root"
-        );
-    }
-    root && ctl
-}
-
 /// An attached loop device and its backing file, detached and removed on drop,
 /// even when the test panics.
 pub struct LoopDev {

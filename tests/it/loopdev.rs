@@ -1,7 +1,7 @@
 //! Loop devices (root only; CI runs as root): the exact diskinfo format on real
 //! block devices, short names, 4Kn sectors and loop devices without direct I/O.
 
-use crate::helpers::{LoopDev, can_make_loop_devices, seekprobe};
+use crate::helpers::{LoopDev, seekprobe};
 use predicates::prelude::*;
 use regex::Regex;
 use std::path::Path;
@@ -117,10 +117,8 @@ pub fn assert_ctv_format(text: &str, name: &str) {
 }
 
 #[test]
+#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn ctv_on_a_256_mib_direct_io_loop_device_is_diskinfo_exact() {
-    if !can_make_loop_devices("ctv_on_a_256_mib_direct_io_loop_device") {
-        return;
-    }
     let dir = tempfile::tempdir_in("/dev/shm").unwrap();
     let l = LoopDev::new(dir.path(), 256 << 20, true, None);
     let out = seekprobe().arg("-ctv").arg(&l.dev).output().unwrap();
@@ -140,10 +138,8 @@ fn ctv_on_a_256_mib_direct_io_loop_device_is_diskinfo_exact() {
 }
 
 #[test]
+#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn short_names_are_found_under_dev() {
-    if !can_make_loop_devices("short_names_are_found_under_dev") {
-        return;
-    }
     let dir = tempfile::tempdir_in("/dev/shm").unwrap();
     let l = LoopDev::new(dir.path(), 16 << 20, true, None);
     seekprobe()
@@ -166,10 +162,8 @@ fn short_names_are_found_under_dev() {
 }
 
 #[test]
+#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn a_loop_device_without_direct_io_is_flagged() {
-    if !can_make_loop_devices("a_loop_device_without_direct_io_is_flagged") {
-        return;
-    }
     let dir = tempfile::tempdir_in("/dev/shm").unwrap();
     let l = LoopDev::new(dir.path(), 16 << 20, false, None);
     seekprobe().arg("-t").arg(&l.dev).assert().success().stderr(
@@ -179,10 +173,8 @@ fn a_loop_device_without_direct_io_is_flagged() {
 }
 
 #[test]
+#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn four_k_native_sectors_work() {
-    if !can_make_loop_devices("four_k_native_sectors_work") {
-        return;
-    }
     let dir = tempfile::tempdir_in("/dev/shm").unwrap();
     let l = LoopDev::new(dir.path(), 64 << 20, true, Some(4096));
     let out = seekprobe().arg("-ctv").arg(&l.dev).output().unwrap();
@@ -202,10 +194,8 @@ fn four_k_native_sectors_work() {
 }
 
 #[test]
+#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn random_reads_on_a_loop_device_use_io_uring_and_print_diskinfo_s_block() {
-    if !can_make_loop_devices("random_reads_on_a_loop_device") {
-        return;
-    }
     let dir = tempfile::tempdir_in("/dev/shm").unwrap();
     let l = LoopDev::new(dir.path(), 64 << 20, true, None);
     let out = seekprobe()
@@ -244,10 +234,8 @@ fn random_reads_on_a_loop_device_use_io_uring_and_print_diskinfo_s_block() {
 }
 
 #[test]
+#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn other_io_on_the_device_during_a_test_is_flagged() {
-    if !can_make_loop_devices("other_io_on_the_device_during_a_test_is_flagged") {
-        return;
-    }
     let dir = tempfile::tempdir_in("/dev/shm").unwrap();
     let l = LoopDev::new(dir.path(), 64 << 20, true, None);
     let dev = l.dev.clone();

@@ -8,6 +8,7 @@ mod golden;
 mod helpers;
 mod loopdev;
 mod results;
+mod signatures;
 mod sim;
 mod smart;
 mod writes;

@@ -233,14 +233,14 @@ fn a_baseline_and_saved_runs_are_compared_without_probing_again() {
         .assert()
         .success();
     seekprobe()
-        .args(["-t", "--quiet", "--baseline"])
+        .args(["-t", "--quiet", "--qualify", "--baseline"])
         .arg(&base)
         .arg("sim:hdd?rpm=5400")
         .assert()
         .code(3)
         .stdout(predicate::str::contains("than the baseline"));
     seekprobe()
-        .args(["-t", "--baseline"])
+        .args(["-t", "--qualify", "--baseline"])
         .arg(&base)
         .arg("sim:hdd?seed=9")
         .assert()

@@ -2,7 +2,7 @@
 //! parses to the values it holds, `seekprobe smart` judges them, and the real
 //! smartctl on a loop device gives the "no SMART" note.
 
-use crate::helpers::{LoopDev, can_make_loop_devices, seekprobe};
+use crate::helpers::{LoopDev, seekprobe};
 use predicates::prelude::*;
 use seekprobe::smart::health::{NvmeWarning, Protocol};
 use seekprobe::smart::{Health, Report, SmartRead, smartctl};
@@ -491,13 +491,10 @@ fn a_saved_report_without_smart_gives_the_note() {
 
 #[test]
 #[cfg_attr(
-    seekprobe_no_smartctl,
-    ignore = "smartctl not found: apt-get install smartmontools (.ci/run does)"
+    any(not(seekprobe_loop), seekprobe_no_smartctl),
+    ignore = "needs root, /dev/loop-control and smartctl (apt-get install smartmontools; .ci/run does)"
 )]
 fn the_real_smartctl_on_a_loop_device_finds_no_smart() {
-    if !can_make_loop_devices("the_real_smartctl_on_a_loop_device_finds_no_smart") {
-        return;
-    }
     let bin = smartctl::find().expect("smartctl is on the PATH (build.rs found it)");
     let dir = tempfile::tempdir().unwrap();
     let dev = LoopDev::new(dir.path(), 16 << 20, false, None);

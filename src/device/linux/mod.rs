@@ -46,17 +46,30 @@ mod ioctls {
     const BLKALIGNOFF: Req = nix::request_code_none!(0x12, 122);
     /// `HDIO_GETGEO` from `<linux/hdreg.h>`.
     const HDIO_GETGEO: Req = 0x0301;
+    /// `BLKROGET`: `_IO(0x12, 94)`, though the kernel writes an int.
+    const BLKROGET: Req = nix::request_code_none!(0x12, 94);
 
     // The numbers x86_64's headers give.
     #[cfg(target_arch = "x86_64")]
     const _: () = {
         assert!(BLKGETSIZE64 == 0x8008_1272);
         assert!(BLKALIGNOFF == 0x127a);
+        assert!(BLKROGET == 0x125e);
     };
 
     nix::ioctl_read_bad!(blkgetsize64, BLKGETSIZE64, u64);
     nix::ioctl_read_bad!(blkalignoff, BLKALIGNOFF, c_int);
     nix::ioctl_read_bad!(hdio_getgeo, HDIO_GETGEO, HdGeometry);
+    nix::ioctl_read_bad!(blkroget, BLKROGET, c_int);
+}
+
+/// Whether the kernel reports the block device open as `file` read-only
+/// (`BLKROGET`: a read-only loop device, `blockdev --setro`, a write-protected disk).
+pub fn read_only(file: &File) -> io::Result<bool> {
+    let mut ro: std::ffi::c_int = 0;
+    // SAFETY: BLKROGET writes one int into `ro`, which outlives the call.
+    unsafe { ioctls::blkroget(file.as_raw_fd(), &mut ro) }.map_err(io::Error::from)?;
+    Ok(ro != 0)
 }
 
 /// Where sysfs is mounted.

@@ -1,20 +1,12 @@
-//! Write safety: what must be true before seekprobe writes a single byte.
-//!
-//! - a target that is mounted, used as swap, or held by another driver (LVM,
-//!   device-mapper, md RAID) is refused, even with `--force`;
-//! - a target that carries a partition table or a file-system, RAID, LVM, ZFS, swap
-//!   or LUKS signature is refused unless `--force`, naming what was found;
-//! - writes never leave the target (the plans guarantee it; see tests).
-//!
-//! The signatures are a documented set checked by seekprobe itself (no libblkid), at
-//! the offsets their formats define; see docs/safety.md.
+//! The built-in signature check: a documented set of magic numbers at the offsets
+//! their formats define (see docs/safety.md). It is the floor: all there is on
+//! FreeBSD and wherever libblkid cannot be loaded, and on Linux what it finds counts
+//! alongside libblkid's findings.
 
-use std::path::Path;
-
-/// A recognised on-disk signature: what it is and where it was found.
+/// A signature the built-in check recognised: what it is and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Found {
-    /// What the signature means, e.g. "ext2/3/4 file system".
+pub struct Hit {
+    /// What the signature means, e.g. "an ext2/3/4 file system".
     pub what: &'static str,
     /// The byte offset of the signature on the target.
     pub offset: u64,
@@ -53,9 +45,9 @@ fn zfs_label(buf: &[u8], label: usize) -> bool {
 /// Recognise signatures in `head` (the first bytes of the target, up to
 /// [`HEAD_BYTES`]) and `tail` (the last bytes, up to [`TAIL_BYTES`]) of a target of
 /// `size` bytes.
-pub fn detect(head: &[u8], tail: &[u8], size: u64) -> Vec<Found> {
+pub fn detect(head: &[u8], tail: &[u8], size: u64) -> Vec<Hit> {
     let mut found = Vec::new();
-    let mut add = |what, offset: u64| found.push(Found { what, offset });
+    let mut add = |what, offset: u64| found.push(Hit { what, offset });
     // Partition tables and boot sectors.
     if at(head, 510, &[0x55, 0xAA]) {
         add("an MBR partition table or boot sector (0x55AA)", 510);
@@ -163,126 +155,6 @@ pub fn detect(head: &[u8], tail: &[u8], size: u64) -> Vec<Found> {
     }
     found.dedup_by(|a, b| a.what == b.what);
     found
-}
-
-/// What keeps a device busy: mount points, active swap, and holders (LVM,
-/// device-mapper, md), for the device and its partitions. Linux only; empty
-/// elsewhere (FreeBSD's GEOM refuses to open a mounted disk for writing itself).
-pub fn users(dev_path: &Path) -> Vec<String> {
-    #[cfg(target_os = "linux")]
-    {
-        linux_users(dev_path)
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        let _ = dev_path;
-        Vec::new()
-    }
-}
-
-#[cfg(target_os = "linux")]
-fn linux_users(dev_path: &Path) -> Vec<String> {
-    use std::os::unix::fs::MetadataExt;
-    let Ok(meta) = std::fs::metadata(dev_path) else {
-        return Vec::new();
-    };
-    if meta.is_file() {
-        return loop_users(dev_path);
-    }
-    let rdev = meta.rdev();
-    let (maj, min) = (libc::major(rdev), libc::minor(rdev));
-    // The device and its partitions, as "maj:min" with their sysfs names.
-    let mut devs = vec![(format!("{maj}:{min}"), String::new())];
-    let sys = std::path::PathBuf::from(format!("/sys/dev/block/{maj}:{min}"));
-    let mut holders_dirs = vec![sys.join("holders")];
-    if let Ok(entries) = std::fs::read_dir(&sys) {
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.join("partition").exists()
-                && let Ok(d) = std::fs::read_to_string(p.join("dev"))
-            {
-                devs.push((d.trim().to_string(), e.file_name().to_string_lossy().into()));
-                holders_dirs.push(p.join("holders"));
-            }
-        }
-    }
-    let mut users = Vec::new();
-    // Loop devices backed by the device or one of its partitions (the loop driver
-    // neither claims nor holds its backing device).
-    if let Ok(entries) = std::fs::read_dir("/sys/block") {
-        for e in entries.flatten() {
-            let Ok(b) = std::fs::read_to_string(e.path().join("loop/backing_file")) else {
-                continue;
-            };
-            if let Ok(m) = std::fs::metadata(b.trim())
-                && std::os::unix::fs::FileTypeExt::is_block_device(&m.file_type())
-                && devs.iter().any(|(d, _)| {
-                    *d == format!("{}:{}", libc::major(m.rdev()), libc::minor(m.rdev()))
-                })
-            {
-                users.push(format!("backing /dev/{}", e.file_name().to_string_lossy()));
-            }
-        }
-    }
-    if let Ok(mi) = std::fs::read_to_string("/proc/self/mountinfo") {
-        for line in mi.lines() {
-            let f: Vec<&str> = line.split(' ').collect();
-            if f.len() > 4 && devs.iter().any(|(d, _)| d == f[2]) {
-                let part = devs
-                    .iter()
-                    .find(|(d, _)| d == f[2])
-                    .map(|(_, n)| n.as_str());
-                let what = match part {
-                    Some(p) if !p.is_empty() => format!("{p} mounted on {}", f[4]),
-                    _ => format!("mounted on {}", f[4]),
-                };
-                users.push(what);
-            }
-        }
-    }
-    if let Ok(swaps) = std::fs::read_to_string("/proc/swaps") {
-        for line in swaps.lines().skip(1) {
-            let Some(dev) = line.split_whitespace().next() else {
-                continue;
-            };
-            if let Ok(m) = std::fs::metadata(dev)
-                && std::os::unix::fs::FileTypeExt::is_block_device(&m.file_type())
-                && devs.iter().any(|(d, _)| {
-                    *d == format!("{}:{}", libc::major(m.rdev()), libc::minor(m.rdev()))
-                })
-            {
-                users.push(format!("active swap ({dev})"));
-            }
-        }
-    }
-    for dir in holders_dirs {
-        if let Ok(entries) = std::fs::read_dir(&dir) {
-            for e in entries.flatten() {
-                users.push(format!("held by {}", e.file_name().to_string_lossy()));
-            }
-        }
-    }
-    users
-}
-
-/// The loop devices whose backing file is `file`.
-#[cfg(target_os = "linux")]
-fn loop_users(file: &Path) -> Vec<String> {
-    let Ok(want) = std::fs::canonicalize(file) else {
-        return Vec::new();
-    };
-    let mut users = Vec::new();
-    if let Ok(entries) = std::fs::read_dir("/sys/block") {
-        for e in entries.flatten() {
-            let backing = e.path().join("loop/backing_file");
-            if let Ok(b) = std::fs::read_to_string(&backing)
-                && Path::new(b.trim()) == want
-            {
-                users.push(format!("backing /dev/{}", e.file_name().to_string_lossy()));
-            }
-        }
-    }
-    users
 }
 
 #[cfg(test)]

@@ -1,0 +1,196 @@
+//! Signatures as libblkid sees them (Linux).
+//!
+//! libblkid.so.1 is loaded at run time with `libloading` (dlopen), so building
+//! seekprobe needs neither its headers nor the library; without it the built-in check
+//! stands alone. The probe is the one wipefs makes: superblocks (with their type,
+//! usage, label and magic offset, bad checksums included) and partition tables
+//! (with their magic offset), every result of `blkid_do_probe` collected, not only
+//! the first, so an image carrying two signatures names both.
+
+use super::{Found, Prober};
+use libloading::Library;
+use std::ffi::{CStr, CString, c_char, c_int, c_void};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::sync::OnceLock;
+
+type BlkidProbe = *mut c_void;
+
+// Flags from libblkid's blkid.h (a stable ABI since util-linux 2.15).
+const SUBLKS_LABEL: c_int = 1 << 1;
+const SUBLKS_TYPE: c_int = 1 << 5;
+const SUBLKS_USAGE: c_int = 1 << 7;
+const SUBLKS_MAGIC: c_int = 1 << 9;
+const SUBLKS_BADCSUM: c_int = 1 << 10;
+const PARTS_MAGIC: c_int = 1 << 3;
+
+/// The libblkid functions seekprobe calls, resolved once.
+struct Api {
+    /// Keeps the library loaded (for the life of the process) while the function
+    /// pointers below are used.
+    _lib: Library,
+    version: String,
+    new_probe_from_filename: unsafe extern "C" fn(*const c_char) -> BlkidProbe,
+    free_probe: unsafe extern "C" fn(BlkidProbe),
+    enable_superblocks: unsafe extern "C" fn(BlkidProbe, c_int) -> c_int,
+    set_superblocks_flags: unsafe extern "C" fn(BlkidProbe, c_int) -> c_int,
+    enable_partitions: unsafe extern "C" fn(BlkidProbe, c_int) -> c_int,
+    set_partitions_flags: unsafe extern "C" fn(BlkidProbe, c_int) -> c_int,
+    do_probe: unsafe extern "C" fn(BlkidProbe) -> c_int,
+    lookup_value:
+        unsafe extern "C" fn(BlkidProbe, *const c_char, *mut *const c_char, *mut usize) -> c_int,
+}
+
+static API: OnceLock<Result<Api, String>> = OnceLock::new();
+
+fn load() -> Result<Api, String> {
+    // SAFETY: libblkid.so.1 is util-linux's library; loading it runs only its own
+    // initialisers, which have no requirements on the caller.
+    let lib = unsafe { Library::new("libblkid.so.1") }.map_err(|e| e.to_string())?;
+    macro_rules! sym {
+        ($name:literal) => {
+            // SAFETY: the type given at each use is the function's prototype in
+            // libblkid's blkid.h; the pointer is used only while `lib` is loaded
+            // (it is kept in `Api` beside it, in a static).
+            *unsafe { lib.get(concat!($name, "\0").as_bytes()) }.map_err(|e| e.to_string())?
+        };
+    }
+    let get_version: unsafe extern "C" fn(*mut *const c_char, *mut *const c_char) -> c_int =
+        sym!("blkid_get_library_version");
+    let (mut ver, mut date): (*const c_char, *const c_char) = (std::ptr::null(), std::ptr::null());
+    // SAFETY: both pointers are valid places for the library to store pointers to its
+    // own static strings.
+    unsafe { get_version(&mut ver, &mut date) };
+    let version = if ver.is_null() {
+        "(unknown version)".to_string()
+    } else {
+        // SAFETY: a non-null result points to a NUL-terminated static string.
+        unsafe { CStr::from_ptr(ver) }
+            .to_string_lossy()
+            .into_owned()
+    };
+    Ok(Api {
+        new_probe_from_filename: sym!("blkid_new_probe_from_filename"),
+        free_probe: sym!("blkid_free_probe"),
+        enable_superblocks: sym!("blkid_probe_enable_superblocks"),
+        set_superblocks_flags: sym!("blkid_probe_set_superblocks_flags"),
+        enable_partitions: sym!("blkid_probe_enable_partitions"),
+        set_partitions_flags: sym!("blkid_probe_set_partitions_flags"),
+        do_probe: sym!("blkid_do_probe"),
+        lookup_value: sym!("blkid_probe_lookup_value"),
+        version,
+        _lib: lib,
+    })
+}
+
+/// Frees a probe when dropped.
+struct ProbeGuard<'a> {
+    api: &'a Api,
+    pr: BlkidProbe,
+}
+
+impl Drop for ProbeGuard<'_> {
+    fn drop(&mut self) {
+        // SAFETY: `pr` came from blkid_new_probe_from_filename and is freed once.
+        unsafe { (self.api.free_probe)(self.pr) };
+    }
+}
+
+impl ProbeGuard<'_> {
+    /// The value `name` of the current result, if libblkid set it.
+    fn value(&self, name: &CStr) -> Option<String> {
+        let mut data: *const c_char = std::ptr::null();
+        let mut len = 0usize;
+        // SAFETY: `pr` is a live probe, `name` a NUL-terminated string, and the out
+        // pointers are valid for writes.
+        let rc = unsafe { (self.api.lookup_value)(self.pr, name.as_ptr(), &mut data, &mut len) };
+        if rc != 0 || data.is_null() {
+            return None;
+        }
+        // SAFETY: libblkid's values are `len` bytes (the NUL included) owned by the
+        // probe, which outlives this borrow; we copy them out at once.
+        let bytes = unsafe { std::slice::from_raw_parts(data.cast::<u8>(), len) };
+        let bytes = bytes.split(|&b| b == 0).next().unwrap_or_default();
+        Some(String::from_utf8_lossy(bytes).into_owned())
+    }
+}
+
+/// Probe `path` with libblkid. `Err` says why it could not (library absent, the path
+/// could not be opened, probing failed); the caller then relies on the built-in check.
+pub fn probe(path: &Path) -> Result<Vec<Found>, String> {
+    let api = API.get_or_init(load).as_ref().map_err(Clone::clone)?;
+    let cpath = CString::new(path.as_os_str().as_bytes()).map_err(|e| e.to_string())?;
+    // SAFETY: `cpath` is NUL-terminated; the library opens the path read-only.
+    let pr = unsafe { (api.new_probe_from_filename)(cpath.as_ptr()) };
+    if pr.is_null() {
+        return Err(format!(
+            "libblkid could not open it: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    let probe = ProbeGuard { api, pr };
+    // SAFETY: `pr` is a live probe; these only set its options.
+    unsafe {
+        (api.enable_superblocks)(pr, 1);
+        (api.set_superblocks_flags)(
+            pr,
+            SUBLKS_TYPE | SUBLKS_USAGE | SUBLKS_LABEL | SUBLKS_MAGIC | SUBLKS_BADCSUM,
+        );
+        (api.enable_partitions)(pr, 1);
+        (api.set_partitions_flags)(pr, PARTS_MAGIC);
+    }
+    let by = Prober::Libblkid(api.version.clone());
+    let mut found: Vec<Found> = Vec::new();
+    // Each call yields the next result (0), or says it is done (1) or failed (< 0).
+    // The bound only guards against a library that never says done.
+    for _ in 0..256 {
+        // SAFETY: `pr` is a live probe.
+        match unsafe { (api.do_probe)(pr) } {
+            0 => {}
+            1 => return Ok(found),
+            rc => return Err(format!("blkid_do_probe failed ({rc})")),
+        }
+        let offset = |key: &CStr| probe.value(key).and_then(|v| v.trim().parse::<u64>().ok());
+        let item = if let Some(ty) = probe.value(c"TYPE") {
+            let label = probe
+                .value(c"LABEL")
+                .filter(|l| !l.is_empty())
+                .map(|l| format!(", LABEL={l:?}"))
+                .unwrap_or_default();
+            let noun = noun(&ty, probe.value(c"USAGE").as_deref());
+            Some((
+                format!("{ty} {noun} (libblkid TYPE={ty}{label})"),
+                offset(c"SBMAGIC_OFFSET"),
+            ))
+        } else {
+            probe.value(c"PTTYPE").map(|pt| {
+                (
+                    format!("{pt} partition table (libblkid PTTYPE={pt})"),
+                    offset(c"PTMAGIC_OFFSET"),
+                )
+            })
+        };
+        if let Some((what, offset)) = item {
+            let f = Found {
+                what,
+                offset: offset.unwrap_or(0),
+                by: by.clone(),
+            };
+            if !found.contains(&f) {
+                found.push(f);
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// What a signature is, from libblkid's USAGE value.
+fn noun(ty: &str, usage: Option<&str>) -> &'static str {
+    match (ty, usage) {
+        ("swap", _) => "area",
+        (_, Some("filesystem")) => "file system",
+        (_, Some("raid")) => "RAID or volume manager member",
+        (_, Some("crypto")) => "encrypted volume",
+        _ => "signature",
+    }
+}

@@ -1,0 +1,266 @@
+//! Write safety: what must be true before seekprobe writes a single byte.
+//!
+//! - a target that is mounted, used as swap, or held by another driver (LVM,
+//!   device-mapper, md RAID) is refused, even with `--force`;
+//! - a target that carries a signature libblkid recognises (a file system, a
+//!   partition table, RAID, LVM, swap, LUKS, ...) or one of the built-in set is
+//!   refused unless `--force`, naming what was found, where, and which prober spoke;
+//! - writes never leave the target (the plans guarantee it; see tests).
+//!
+//! On Linux libblkid (util-linux's library, the one blkid, wipefs and mkfs use) is
+//! loaded at run time, so building needs no system package; the built-in check
+//! ([`builtin`]) is the floor everywhere. See docs/safety.md.
+
+#[cfg(target_os = "linux")]
+mod blkid;
+pub mod builtin;
+
+pub use builtin::{HEAD_BYTES, TAIL_BYTES};
+use std::path::Path;
+
+/// A recognised on-disk signature: what it is, where, and which prober found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// What the signature means, e.g. "ext4 file system (libblkid TYPE=ext4)".
+    pub what: String,
+    /// The byte offset of the signature (its magic) on the target.
+    pub offset: u64,
+    /// Who recognised it.
+    pub by: Prober,
+}
+
+/// Who recognised a signature.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Prober {
+    /// libblkid, loaded at run time; its version, e.g. "2.38.1".
+    Libblkid(String),
+    /// seekprobe's own list of magic numbers ([`builtin`]).
+    Builtin,
+}
+
+impl std::fmt::Display for Prober {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Prober::Libblkid(v) => write!(f, "libblkid {v}"),
+            Prober::Builtin => f.write_str("the built-in signature check"),
+        }
+    }
+}
+
+/// Every signature on the target at `path` (`size` bytes), given its first bytes
+/// `head` (up to [`HEAD_BYTES`]) and last bytes `tail` (up to [`TAIL_BYTES`]).
+///
+/// libblkid's findings come first (Linux, when the library loads and can probe the
+/// path; `SEEKPROBE_NO_LIBBLKID=1` turns it off), then each built-in finding that
+/// libblkid did not report in the same 512-byte sector.
+pub fn detect(path: &str, head: &[u8], tail: &[u8], size: u64) -> Vec<Found> {
+    let mut found = libblkid(Path::new(path)).unwrap_or_default();
+    let sector = |off: u64| off / 512;
+    let by_blkid: Vec<u64> = found.iter().map(|f| sector(f.offset)).collect();
+    for hit in builtin::detect(head, tail, size) {
+        if !by_blkid.contains(&sector(hit.offset)) {
+            found.push(Found {
+                what: hit.what.to_string(),
+                offset: hit.offset,
+                by: Prober::Builtin,
+            });
+        }
+    }
+    found
+}
+
+/// libblkid's findings, or `None` when it is off, absent or could not probe.
+fn libblkid(path: &Path) -> Option<Vec<Found>> {
+    if std::env::var_os("SEEKPROBE_NO_LIBBLKID").is_some_and(|v| v == "1") {
+        return None;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        blkid::probe(path).ok()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = path;
+        None
+    }
+}
+
+/// The findings as one sentence per prober, e.g. "libblkid 2.38.1 found: ext4 file
+/// system (libblkid TYPE=ext4) at byte 1080".
+pub fn describe(found: &[Found]) -> String {
+    let mut probers: Vec<&Prober> = Vec::new();
+    for f in found {
+        if !probers.contains(&&f.by) {
+            probers.push(&f.by);
+        }
+    }
+    let parts: Vec<String> = probers
+        .iter()
+        .map(|p| {
+            let items: Vec<String> = found
+                .iter()
+                .filter(|f| &f.by == *p)
+                .map(|f| format!("{} at byte {}", f.what, f.offset))
+                .collect();
+            format!("{p} found: {}", items.join(", "))
+        })
+        .collect();
+    parts.join("; ")
+}
+
+/// What keeps a device busy: mount points, active swap, and holders (LVM,
+/// device-mapper, md), for the device and its partitions. Linux only; empty
+/// elsewhere (FreeBSD's GEOM refuses to open a mounted disk for writing itself).
+pub fn users(dev_path: &Path) -> Vec<String> {
+    #[cfg(target_os = "linux")]
+    {
+        linux_users(dev_path)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = dev_path;
+        Vec::new()
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn linux_users(dev_path: &Path) -> Vec<String> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(meta) = std::fs::metadata(dev_path) else {
+        return Vec::new();
+    };
+    if meta.is_file() {
+        return loop_users(dev_path);
+    }
+    let rdev = meta.rdev();
+    let (maj, min) = (libc::major(rdev), libc::minor(rdev));
+    // The device and its partitions, as "maj:min" with their sysfs names.
+    let mut devs = vec![(format!("{maj}:{min}"), String::new())];
+    let sys = std::path::PathBuf::from(format!("/sys/dev/block/{maj}:{min}"));
+    let mut holders_dirs = vec![sys.join("holders")];
+    if let Ok(entries) = std::fs::read_dir(&sys) {
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.join("partition").exists()
+                && let Ok(d) = std::fs::read_to_string(p.join("dev"))
+            {
+                devs.push((d.trim().to_string(), e.file_name().to_string_lossy().into()));
+                holders_dirs.push(p.join("holders"));
+            }
+        }
+    }
+    let mut users = Vec::new();
+    // Loop devices backed by the device or one of its partitions (the loop driver
+    // neither claims nor holds its backing device).
+    if let Ok(entries) = std::fs::read_dir("/sys/block") {
+        for e in entries.flatten() {
+            let Ok(b) = std::fs::read_to_string(e.path().join("loop/backing_file")) else {
+                continue;
+            };
+            if let Ok(m) = std::fs::metadata(b.trim())
+                && std::os::unix::fs::FileTypeExt::is_block_device(&m.file_type())
+                && devs.iter().any(|(d, _)| {
+                    *d == format!("{}:{}", libc::major(m.rdev()), libc::minor(m.rdev()))
+                })
+            {
+                users.push(format!("backing /dev/{}", e.file_name().to_string_lossy()));
+            }
+        }
+    }
+    if let Ok(mi) = std::fs::read_to_string("/proc/self/mountinfo") {
+        for line in mi.lines() {
+            let f: Vec<&str> = line.split(' ').collect();
+            if f.len() > 4 && devs.iter().any(|(d, _)| d == f[2]) {
+                let part = devs
+                    .iter()
+                    .find(|(d, _)| d == f[2])
+                    .map(|(_, n)| n.as_str());
+                let what = match part {
+                    Some(p) if !p.is_empty() => format!("{p} mounted on {}", f[4]),
+                    _ => format!("mounted on {}", f[4]),
+                };
+                users.push(what);
+            }
+        }
+    }
+    if let Ok(swaps) = std::fs::read_to_string("/proc/swaps") {
+        for line in swaps.lines().skip(1) {
+            let Some(dev) = line.split_whitespace().next() else {
+                continue;
+            };
+            if let Ok(m) = std::fs::metadata(dev)
+                && std::os::unix::fs::FileTypeExt::is_block_device(&m.file_type())
+                && devs.iter().any(|(d, _)| {
+                    *d == format!("{}:{}", libc::major(m.rdev()), libc::minor(m.rdev()))
+                })
+            {
+                users.push(format!("active swap ({dev})"));
+            }
+        }
+    }
+    for dir in holders_dirs {
+        if let Ok(entries) = std::fs::read_dir(&dir) {
+            for e in entries.flatten() {
+                users.push(format!("held by {}", e.file_name().to_string_lossy()));
+            }
+        }
+    }
+    users
+}
+
+/// The loop devices whose backing file is `file`.
+#[cfg(target_os = "linux")]
+fn loop_users(file: &Path) -> Vec<String> {
+    let Ok(want) = std::fs::canonicalize(file) else {
+        return Vec::new();
+    };
+    let mut users = Vec::new();
+    if let Ok(entries) = std::fs::read_dir("/sys/block") {
+        for e in entries.flatten() {
+            let backing = e.path().join("loop/backing_file");
+            if let Ok(b) = std::fs::read_to_string(&backing)
+                && Path::new(b.trim()) == want
+            {
+                users.push(format!("backing /dev/{}", e.file_name().to_string_lossy()));
+            }
+        }
+    }
+    users
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn describe_names_each_prober_once() {
+        let f = |what: &str, offset, by: Prober| Found {
+            what: what.into(),
+            offset,
+            by,
+        };
+        let v = Prober::Libblkid("2.38.1".into());
+        let found = [
+            f("ext4 file system (libblkid TYPE=ext4)", 1080, v.clone()),
+            f("a ZFS pool member (vdev label 0)", 131072, Prober::Builtin),
+            f("dos partition table (libblkid PTTYPE=dos)", 510, v),
+        ];
+        assert_eq!(
+            describe(&found),
+            "libblkid 2.38.1 found: ext4 file system (libblkid TYPE=ext4) at byte 1080, \
+             dos partition table (libblkid PTTYPE=dos) at byte 510; \
+             the built-in signature check found: a ZFS pool member (vdev label 0) at byte 131072"
+        );
+    }
+
+    #[test]
+    fn a_blank_file_has_no_signature() {
+        let dir = std::env::temp_dir().join(format!("seekprobe-safety-{}", std::process::id()));
+        std::fs::write(&dir, vec![0u8; 1 << 20]).unwrap();
+        let head = vec![0u8; HEAD_BYTES];
+        let tail = vec![0u8; TAIL_BYTES];
+        let found = detect(dir.to_str().unwrap(), &head, &tail, 1 << 20);
+        let _ = std::fs::remove_file(&dir);
+        assert!(found.is_empty(), "{found:?}");
+    }
+}

@@ -1,0 +1,441 @@
+//! The write gate on real images made by the mkfs tools Debian ships: each one is
+//! refused by `-S -w --yes` without --force, named, and left byte for byte as it was
+//! (sha256 before and after); with --force the write goes ahead.
+//!
+//! A test whose tool is missing shows as ignored, naming the package to install
+//! (build.rs sets `seekprobe_has_TOOL`); .ci/run installs them all.
+
+use crate::helpers::{LoopDev, seekprobe};
+use predicates::prelude::*;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The tool's path: PATH first, then the sbin folders (root's tools).
+fn tool(name: &str) -> PathBuf {
+    let path = std::env::var("PATH").unwrap_or_default();
+    path.split(':')
+        .chain(["/usr/sbin", "/sbin", "/usr/bin"])
+        .map(|d| Path::new(d).join(name))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| PathBuf::from(name))
+}
+
+/// Run `name args...`, feeding `stdin`; panic with its output if it fails.
+fn run(name: &str, args: &[&str], stdin: &[u8]) {
+    let mut child = Command::new(tool(name))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{name} {args:?} failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// sha256 of a whole file or device, by coreutils' sha256sum.
+fn sha256(p: &Path) -> String {
+    let out = Command::new("sha256sum").arg(p).output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()[..64].to_string()
+}
+
+/// A sparse file of `mib` MiB in `dir`.
+fn blank(dir: &Path, name: &str, mib: u64) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::File::create(&p)
+        .unwrap()
+        .set_len(mib << 20)
+        .unwrap();
+    p
+}
+
+/// The write gate's behaviour on `target`, which carries a signature libblkid names
+/// `libblkid KEY=VALUE` (`named`): refused and unchanged without --force, written
+/// with it.
+fn refused_then_forced(target: &Path, named: &str) {
+    let before = sha256(target);
+    let out = seekprobe()
+        .args(["-S", "-w", "--yes", "--write-duration", "0"])
+        .arg(target)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "",
+        "nothing of -S printed"
+    );
+    let re = regex::Regex::new(&format!(
+        r"refusing to write: libblkid [0-9.]+ found: .*\(libblkid {}[,)].* at byte [0-9]+",
+        regex::escape(named)
+    ))
+    .unwrap();
+    assert!(re.is_match(&err), "expected {named} in: {err}");
+    assert_eq!(sha256(target), before, "the image must be left unchanged");
+
+    seekprobe()
+        .args(["-S", "-w", "--yes", "--force", "--write-duration", "0"])
+        .arg(target)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Synchronous random writes:"));
+}
+
+/// Make an image of `mib` MiB with `mkfs args... IMAGE` and check the gate on it.
+fn mkfs_image(mib: u64, mkfs: &str, args: &[&str], named: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let img = blank(dir.path(), "fs.img", mib);
+    let mut all: Vec<&str> = args.to_vec();
+    all.push(img.to_str().unwrap());
+    run(mkfs, &all, b"");
+    refused_then_forced(&img, named);
+}
+
+/// Make a read-only image of a small folder with `make(folder, image)`, grow it to
+/// 32 MiB, and check the gate on it.
+fn packed_image(make: impl Fn(&Path, &Path), named: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir(&src).unwrap();
+    std::fs::write(src.join("hello"), "hello\n").unwrap();
+    let img = dir.path().join("fs.img");
+    make(&src, &img);
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&img)
+        .unwrap()
+        .set_len(32 << 20)
+        .unwrap();
+    refused_then_forced(&img, named);
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_mkfs_ext4),
+    ignore = "needs mkfs.ext4 (apt-get install e2fsprogs)"
+)]
+fn ext4() {
+    mkfs_image(32, "mkfs.ext4", &["-q", "-F"], "TYPE=ext4");
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_mkfs_xfs),
+    ignore = "needs mkfs.xfs (apt-get install xfsprogs)"
+)]
+fn xfs() {
+    // xfsprogs 5.19 and later refuse file systems under 300 MiB.
+    mkfs_image(300, "mkfs.xfs", &["-q", "-f"], "TYPE=xfs");
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_mkfs_btrfs),
+    ignore = "needs mkfs.btrfs (apt-get install btrfs-progs)"
+)]
+fn btrfs() {
+    mkfs_image(128, "mkfs.btrfs", &["-q", "-f"], "TYPE=btrfs");
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_mkfs_vfat),
+    ignore = "needs mkfs.vfat (apt-get install dosfstools)"
+)]
+fn vfat() {
+    mkfs_image(32, "mkfs.vfat", &[], "TYPE=vfat");
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_mkntfs),
+    ignore = "needs mkntfs (apt-get install ntfs-3g)"
+)]
+fn ntfs() {
+    mkfs_image(32, "mkntfs", &["-F", "-Q", "-q"], "TYPE=ntfs");
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_mkswap),
+    ignore = "needs mkswap (apt-get install util-linux)"
+)]
+fn swap() {
+    mkfs_image(32, "mkswap", &[], "TYPE=swap");
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_cryptsetup),
+    ignore = "needs cryptsetup (apt-get install cryptsetup-bin)"
+)]
+fn luks2() {
+    let dir = tempfile::tempdir().unwrap();
+    let img = blank(dir.path(), "luks.img", 32);
+    // A cheap key derivation: the header is what matters here.
+    run(
+        "cryptsetup",
+        &[
+            "luksFormat",
+            "--type",
+            "luks2",
+            "--batch-mode",
+            "--pbkdf",
+            "pbkdf2",
+            "--pbkdf-force-iterations",
+            "1000",
+            "--key-file",
+            "-",
+            img.to_str().unwrap(),
+        ],
+        b"not a secret",
+    );
+    refused_then_forced(&img, "TYPE=crypto_LUKS");
+}
+
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_pvcreate)),
+    ignore = "needs root, /dev/loop-control and pvcreate (apt-get install lvm2)"
+)]
+fn lvm2_physical_volume_on_a_loop_device() {
+    // pvcreate wants a block device: the one case made through a loop device.
+    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
+    let l = LoopDev::new(dir.path(), 32 << 20, true, None);
+    run("pvcreate", &["-q", "-y", "-ff", &l.dev], b"");
+    refused_then_forced(Path::new(&l.dev), "TYPE=LVM2_member");
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_mkfs_f2fs),
+    ignore = "needs mkfs.f2fs (apt-get install f2fs-tools)"
+)]
+fn f2fs() {
+    mkfs_image(64, "mkfs.f2fs", &["-q", "-f"], "TYPE=f2fs");
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_mkfs_exfat),
+    ignore = "needs mkfs.exfat (apt-get install exfatprogs)"
+)]
+fn exfat() {
+    mkfs_image(32, "mkfs.exfat", &[], "TYPE=exfat");
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_mkfs_nilfs2),
+    ignore = "needs mkfs.nilfs2 (apt-get install nilfs-tools)"
+)]
+fn nilfs2() {
+    // Its default segments need a little more than 128 MiB.
+    mkfs_image(160, "mkfs.nilfs2", &["-q", "-f"], "TYPE=nilfs2");
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_mkfs_jfs),
+    ignore = "needs mkfs.jfs (apt-get install jfsutils)"
+)]
+fn jfs() {
+    mkfs_image(32, "mkfs.jfs", &["-q"], "TYPE=jfs");
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_mkfs_reiserfs),
+    ignore = "needs mkfs.reiserfs (apt-get install reiserfsprogs)"
+)]
+fn reiserfs() {
+    mkfs_image(64, "mkfs.reiserfs", &["-q", "-f"], "TYPE=reiserfs");
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_mkfs_minix),
+    ignore = "needs mkfs.minix (apt-get install util-linux)"
+)]
+fn minix() {
+    mkfs_image(32, "mkfs.minix", &[], "TYPE=minix");
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_mkudffs),
+    ignore = "needs mkudffs (apt-get install udftools)"
+)]
+fn udf() {
+    mkfs_image(32, "mkudffs", &[], "TYPE=udf");
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_mkfs_bfs),
+    ignore = "needs mkfs.bfs (apt-get install util-linux)"
+)]
+fn bfs() {
+    mkfs_image(32, "mkfs.bfs", &[], "TYPE=bfs");
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_mkfs_gfs2),
+    ignore = "needs mkfs.gfs2 (apt-get install gfs2-utils)"
+)]
+fn gfs2() {
+    mkfs_image(
+        64,
+        "mkfs.gfs2",
+        &["-O", "-p", "lock_nolock", "-J", "8"],
+        "TYPE=gfs2",
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_mkfs_ocfs2),
+    ignore = "needs mkfs.ocfs2 (apt-get install ocfs2-tools)"
+)]
+fn ocfs2() {
+    mkfs_image(64, "mkfs.ocfs2", &["-q", "-M", "local"], "TYPE=ocfs2");
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_make_bcache),
+    ignore = "needs make-bcache (apt-get install bcache-tools)"
+)]
+fn bcache() {
+    mkfs_image(32, "make-bcache", &["-B"], "TYPE=bcache");
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_mkfs_cramfs),
+    ignore = "needs mkfs.cramfs (apt-get install util-linux)"
+)]
+fn cramfs() {
+    packed_image(
+        |src, img| run("mkfs.cramfs", &[path(src), path(img)], b""),
+        "TYPE=cramfs",
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_mksquashfs),
+    ignore = "needs mksquashfs (apt-get install squashfs-tools)"
+)]
+fn squashfs() {
+    packed_image(
+        |src, img| {
+            run(
+                "mksquashfs",
+                &[path(src), path(img), "-quiet", "-noappend"],
+                b"",
+            )
+        },
+        "TYPE=squashfs",
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_mkfs_erofs),
+    ignore = "needs mkfs.erofs (apt-get install erofs-utils)"
+)]
+fn erofs() {
+    packed_image(
+        |src, img| run("mkfs.erofs", &["--quiet", path(img), path(src)], b""),
+        "TYPE=erofs",
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_genromfs),
+    ignore = "needs genromfs (apt-get install genromfs)"
+)]
+fn romfs() {
+    packed_image(
+        |src, img| run("genromfs", &["-d", path(src), "-f", path(img)], b""),
+        "TYPE=romfs",
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_sfdisk),
+    ignore = "needs sfdisk (apt-get install fdisk)"
+)]
+fn gpt_and_dos_partition_tables() {
+    for (label, named) in [("gpt", "PTTYPE=gpt"), ("dos", "PTTYPE=dos")] {
+        let dir = tempfile::tempdir().unwrap();
+        let img = blank(dir.path(), "disk.img", 32);
+        let script = format!("label: {label}\n,10M\n");
+        run("sfdisk", &["-q", path(&img)], script.as_bytes());
+        refused_then_forced(&img, named);
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_has_mkfs_ext4),
+    ignore = "needs mkfs.ext4 (apt-get install e2fsprogs)"
+)]
+fn without_libblkid_the_built_in_check_speaks() {
+    let dir = tempfile::tempdir().unwrap();
+    let img = blank(dir.path(), "fs.img", 32);
+    run("mkfs.ext4", &["-q", "-F", path(&img)], b"");
+    let before = sha256(&img);
+    seekprobe()
+        .env("SEEKPROBE_NO_LIBBLKID", "1")
+        .args(["-S", "-w", "--yes", "--write-duration", "0"])
+        .arg(&img)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "refusing to write: the built-in signature check found: an ext2/3/4 file system at byte 1080;",
+        ));
+    assert_eq!(sha256(&img), before);
+}
+
+#[test]
+fn a_built_in_finding_libblkid_misses_still_counts() {
+    // One ZFS uberblock in vdev label 0's ring and nothing else: too little for
+    // libblkid's zfs_member (it wants several), enough for the built-in check.
+    let dir = tempfile::tempdir().unwrap();
+    let img = blank(dir.path(), "zfs.img", 32);
+    let mut f = std::fs::OpenOptions::new().write(true).open(&img).unwrap();
+    use std::os::unix::fs::FileExt;
+    f.write_all_at(&0x00ba_b10cu64.to_le_bytes(), (128 << 10) + 3 * 1024)
+        .unwrap();
+    f.flush().unwrap();
+    let before = sha256(&img);
+    seekprobe()
+        .args(["-S", "-w", "--yes", "--write-duration", "0"])
+        .arg(&img)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "the built-in signature check found: a ZFS pool member (vdev label 0) at byte 131072",
+        ));
+    assert_eq!(sha256(&img), before);
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
