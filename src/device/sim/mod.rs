@@ -24,6 +24,8 @@
 //!   stream, write cache);
 //! - `flash.rs`: the flash model;
 //! - `faults.rs`: injected faults (their keys, and what they do to an operation);
+//! - `smart.rs`: the drive's SMART (counters from the faults, `smart=`, `crc=`,
+//!   self-tests on the virtual clock), answering [`crate::smart::SmartSource`];
 //! - `target.rs`: [`SimTarget`], which builds the model from a spec and implements
 //!   [`Target`](super::Target) and [`QueueModel`](super::QueueModel) on its clock.
 
@@ -32,6 +34,7 @@ mod flash;
 mod geometry;
 mod hdd;
 mod presets;
+mod smart;
 mod spec;
 mod target;
 #[cfg(test)]

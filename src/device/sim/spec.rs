@@ -6,6 +6,7 @@
 //! in [`parse_spec`]'s `match`, a field of [`Spec`] and a line in [`MODEL_KEYS`].
 
 use super::faults::{self, FaultSpec};
+use super::smart::{self, SmartSpec};
 
 /// The largest simulated media size (1 PiB).
 const MAX_SIZE: u64 = 1 << 50;
@@ -20,7 +21,11 @@ size=BYTES[K|M|G|T|P] (binary suffixes), sector=512|4096, seed=U64";
 
 /// Every key accepted after `?`, with its values, for error messages.
 fn accepted_keys() -> String {
-    format!("{MODEL_KEYS}, {}", faults::ACCEPTED_KEYS)
+    format!(
+        "{MODEL_KEYS}, {}, {}",
+        faults::ACCEPTED_KEYS,
+        smart::ACCEPTED_KEYS
+    )
 }
 
 /// Which preset a spec names.
@@ -59,6 +64,8 @@ pub(super) struct Spec {
     pub(super) seed: u64,
     /// The injected faults, in logical sectors.
     pub(super) faults: FaultSpec,
+    /// What the drive's SMART says (smart.rs).
+    pub(super) smart: SmartSpec,
 }
 
 /// The default seed when `seed=` is not given.
@@ -87,6 +94,7 @@ pub(super) fn parse_spec(spec: &str) -> Result<Spec, String> {
         sector: None,
         seed: DEFAULT_SEED,
         faults: FaultSpec::default(),
+        smart: SmartSpec::default(),
     };
     for pair in query.into_iter().flat_map(|q| q.split('&')) {
         if pair.is_empty() {
@@ -125,7 +133,9 @@ pub(super) fn parse_spec(spec: &str) -> Result<Spec, String> {
                     .ok_or_else(|| bad_value("expected an unsigned 64-bit number"))?;
             }
             _ => {
-                if !s.faults.parse_key(key, value).map_err(|m| bad_value(&m))? {
+                if !s.faults.parse_key(key, value).map_err(|m| bad_value(&m))?
+                    && !s.smart.parse_key(key, value).map_err(|m| bad_value(&m))?
+                {
                     return Err(format!(
                         "unknown key \"{key}\"; accepted: {}",
                         accepted_keys()

@@ -6,6 +6,7 @@ use super::flash::Flash;
 use super::geometry::Zone;
 use super::hdd::Hdd;
 use super::presets::{flash_params, hdd_params};
+use super::smart::SimSmart;
 use super::spec::{Preset, parse_spec};
 use super::{JITTER_STREAM, Kind, MIB, MS, SERIAL_STREAM};
 use crate::clock::{Clock, VirtualClock};
@@ -33,7 +34,9 @@ pub struct SimTarget {
     clock: VirtualClock,
     pub(super) model: Model,
     rng: Rng,
-    faults: Faults,
+    pub(super) faults: Faults,
+    /// The drive's SMART state (smart.rs).
+    pub(super) smart: SimSmart,
 }
 
 impl SimTarget {
@@ -67,6 +70,7 @@ impl SimTarget {
             None => default_size / ss * ss,
         };
         let faults = Faults::new(&s.faults, ss).map_err(bad_sim)?;
+        s.smart.check(s.preset).map_err(bad_sim)?;
 
         let mut rng = rng::seeded(rng::derive(s.seed, JITTER_STREAM));
         let mut info = DeviceInfo::new(spec, spec, TargetKind::Simulated);
@@ -120,12 +124,14 @@ impl SimTarget {
                 bus_free: 0.0,
             })
         };
+        let smart = SimSmart::new(&s.smart, s.preset, &model, size, ss);
         let mut t = SimTarget {
             info,
             clock: VirtualClock::new(),
             model,
             rng,
             faults,
+            smart,
         };
         t.info.simulated = Some(t.describe(s.seed));
         Ok(t)
@@ -277,10 +283,13 @@ impl SimTarget {
         if len == 0 {
             return (0, Ok(()));
         }
-        let Effect {
-            fail: is_bad,
-            extra_ns: extra,
-        } = self.faults.on_access(kind, offset, len);
+        if self.smart.test_running() {
+            let size = self.info.media_size_bytes;
+            self.smart.settle(start_ns, &self.model, &self.faults, size);
+        }
+        let effect: Effect = self.faults.on_access(kind, offset, len);
+        self.smart.on_access(&effect);
+        let (is_bad, extra) = (effect.fail, effect.extra_ns);
         let start = start_ns as f64;
         let rng = &mut self.rng;
         let dur = match &mut self.model {
@@ -386,6 +395,10 @@ impl Target for SimTarget {
     }
 
     fn queue_model(&mut self) -> Option<&mut dyn QueueModel> {
+        Some(self)
+    }
+
+    fn smart_source(&mut self) -> Option<&mut dyn crate::smart::SmartSource> {
         Some(self)
     }
 }
