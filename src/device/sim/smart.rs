@@ -631,7 +631,7 @@ mod tests {
 
     /// The long self-test's polling minutes the model gives (docs/sim.md): the
     /// whole surface streamed zone by zone, 2000398934016 bytes in 198 minutes
-    /// (168 MB/s on average between 205 and 98 MB/s; the real ST2000DM001 says 212
+    /// (169 MB/s on average between 205 and 98 MB/s; the real ST2000DM001 says 212
     /// to 231), and hdd5400's 4000787030016 bytes in 489 (136 MB/s, 175 to 80).
     const LONG_HDD_MINUTES: u32 = 198;
     /// hdd5400's.
