@@ -41,6 +41,10 @@ const TOOLS: &[&str] = &[
     "mkfs.erofs",
     "genromfs",
     "sfdisk",
+    // tests/it/badblocks.rs: a --bad-blocks list read by mke2fs -l and e2fsck -l.
+    "mke2fs",
+    "e2fsck",
+    "dumpe2fs",
 ];
 
 /// Folders searched for tools besides PATH (root's tools live in sbin).

@@ -99,7 +99,11 @@ class Bench:
         return lines, peak
 
     def sp_i_qd1(self):
-        lines, _ = self.sp_i("--queue-depth", "1", "--duration", "1")
+        return self.sp_i_low(1)
+
+    def sp_i_low(self, qd):
+        """-i --queue-depth QD: the 512-byte line's time per operation, ns."""
+        lines, _ = self.sp_i("--queue-depth", str(qd), "--duration", "1")
         ops, ns, _ = lines[512]
         return ns / ops
 
@@ -190,7 +194,11 @@ class Bench:
         return r["bw_bytes"] / (1 << 20)
 
     def fio_qd1(self):
-        r = self.fio("--ioengine=io_uring", "--iodepth=1", "--rw=randread", "--bs=512",
+        return self.fio_low(1)
+
+    def fio_low(self, qd):
+        """fio io_uring, random 512 B reads at depth QD for 1 s: ns per operation."""
+        r = self.fio("--ioengine=io_uring", f"--iodepth={qd}", "--rw=randread", "--bs=512",
                      "--runtime=1", "--time_based", "--randrepeat=0")
         return 1e9 / r["iops"]
 
@@ -262,7 +270,15 @@ def groups(b):
         ], "lower", 1e-3, REPS),
         ("1c", "random 512 B reads, QD1, queued engine (-i --queue-depth 1)", "µs/op",
          b.sp_i_qd1, [
-            ("fio io_uring QD1", b.fio_qd1, None),
+            ("fio io_uring QD1", b.fio_qd1, 1.02),
+        ], "lower", 1e-3, 1),
+        ("1d", "random 512 B reads, QD2, queued engine (-i --queue-depth 2)", "µs/op",
+         lambda: b.sp_i_low(2), [
+            ("fio io_uring QD2", lambda: b.fio_low(2), 1.02),
+        ], "lower", 1e-3, 1),
+        ("1e", "random 512 B reads, QD4, queued engine (-i --queue-depth 4)", "µs/op",
+         lambda: b.sp_i_low(4), [
+            ("fio io_uring QD4", lambda: b.fio_low(4), 1.02),
         ], "lower", 1e-3, 1),
         ("2", "random 4 KiB reads, QD128 (-i, 4 kbytes line)", "IOPS", sp_qd128, [
             ("fio io_uring", lambda: b.fio_qd128("io_uring"), 1.0),
@@ -322,10 +338,15 @@ def main():
     ap.add_argument("--warmup", type=int, default=1)
     ap.add_argument("--backing", default="?")
     ap.add_argument("--tmp", default="/tmp", help="a directory for the iolog and time files")
+    ap.add_argument("--rows", default="",
+                    help="comma-separated row keys to run (default: all), e.g. 1c,1d,1e,2")
     args = ap.parse_args()
     b = Bench(args.bin, args.dev, args.tmp)
     b.write_seek_iolog(*b.seekprobe_json("-t", "--settle", "0"))
     rows, qd128 = groups(b)
+    if args.rows:
+        wanted = args.rows.split(",")
+        rows = [r for r in rows if r[0] in wanted]
 
     # values[(row key, name)] = [per round]; ratios[(row key, peer)] = [per round]
     values, ratios, walls = {}, {}, []
@@ -344,14 +365,15 @@ def main():
                         values.setdefault((key, n), []).append(v)
                     for n, _, _ in peers:
                         ratios.setdefault((key, n), []).append(got["seekprobe"] / got[n])
-        w = b.sp_t_wall()
-        if keep:
-            walls.append(w)
-        else:
+        if not args.rows:
+            w = b.sp_t_wall()
+            if keep:
+                walls.append(w)
+        if not keep:
             qd128.clear()
         print(f"round {r + 1}/{total}{'' if keep else ' (warm-up, discarded)'}: "
               f"{time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
-    fio_rss = b.fio_rss_1m()
+    fio_rss = None if args.rows else b.fio_rss_1m()
     os.unlink(b.iolog)
 
     med = statistics.median
@@ -380,6 +402,9 @@ def main():
                 f"| {key if i == 0 else ''} | {what if i == 0 else ''} | {unit} | "
                 f"{fmt(sp_v) if i == 0 else ''} | {n} | {fmt(peer_v)} | "
                 f"{ratio:.3f} ({min(rs):.3f}–{max(rs):.3f}) | {tgt} | {verdict} |")
+    if args.rows:
+        print("\n".join(out))
+        return
     wall = med(walls)
     out.append(
         f"| 4 | whole `-t --settle 0`, wall time | s | {wall:.3f} | | | "

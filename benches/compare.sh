@@ -11,12 +11,14 @@
 # docs/performance.md explains the method and holds the latest table.
 #
 # Environment: ROUNDS (default 7), SIZE_MIB (loop device size, default 1024),
-# WARMUP (discarded rounds first, default 1).
+# WARMUP (discarded rounds first, default 1), ROWS (comma-separated row keys to run,
+# e.g. ROWS=1c,1d,1e,2; default: every row).
 set -euo pipefail
 
 ROUNDS=${ROUNDS:-7}
 SIZE_MIB=${SIZE_MIB:-1024}
 WARMUP=${WARMUP:-1}
+ROWS=${ROWS:-}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 
@@ -89,4 +91,4 @@ echo "compare.sh: $LOOP on $IMG (${SIZE_MIB} MiB, direct I/O)" >&2
 
 python3 "$ROOT/benches/compare.py" --bin "$BIN" --dev "$LOOP" \
     --rounds "$ROUNDS" --warmup "$WARMUP" --backing "$IMG (tmpfs, ${SIZE_MIB} MiB)" \
-    --tmp "$WORK"
+    --tmp "$WORK" --rows "$ROWS"

@@ -190,6 +190,7 @@ pub struct Args {
     #[arg(long)]
     pub compare: bool,
 
+    /// Qualification's options (--qualify, --max-deviation, --baseline).
     #[command(flatten)]
     pub judge: JudgeArgs,
 
@@ -238,6 +239,7 @@ pub struct CompareArgs {
     #[arg(value_name = "FILE.json", required = true)]
     pub files: Vec<std::path::PathBuf>,
 
+    /// Qualification's options (--qualify, --max-deviation, --baseline).
     #[command(flatten)]
     pub judge: JudgeArgs,
 
@@ -336,6 +338,7 @@ pub struct SmartArgs {
     #[arg(value_name = "AFTER.json")]
     pub after: Option<std::path::PathBuf>,
 
+    /// The SMART health rules' options (--new, --threshold).
     #[command(flatten)]
     pub rules: SmartRuleArgs,
 }

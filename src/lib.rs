@@ -24,3 +24,4 @@ pub mod safety;
 pub mod smart;
 pub mod stats;
 pub mod validity;
+pub mod verify;

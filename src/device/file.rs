@@ -8,7 +8,7 @@ use rustix::fs::OFlags;
 use rustix::io::Errno;
 use std::fs::{File, Metadata};
 use std::io;
-use std::os::unix::fs::{FileExt, FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::Path;
 
 /// How a target is to be opened.
@@ -167,7 +167,7 @@ fn refuse_read_only(path: &str, kind: TargetKind) -> Result<(), ProbeError> {
     if kind == TargetKind::Disk {
         let file = std::fs::OpenOptions::new()
             .read(true)
-            .custom_flags((OFlags::CLOEXEC | OFlags::NONBLOCK).bits() as std::ffi::c_int)
+            .custom_flags(libc::O_CLOEXEC | libc::O_NONBLOCK)
             .open(path)
             .map_err(|e| open_error(path, e))?;
         if super::linux::read_only(&file).unwrap_or(false) {
@@ -212,7 +212,7 @@ fn open_file(path: &str, kind: TargetKind, o: &OpenOptions) -> Result<File, Prob
                 "remount it read-write or copy the image elsewhere, or leave out -w",
             ),
             Some(Errno::ACCESS)
-                if o.write && rustix::fs::access(path, rustix::fs::Access::READ_OK).is_ok() =>
+                if o.write && nix::unistd::access(path, nix::unistd::AccessFlags::R_OK).is_ok() =>
             {
                 read_only(
                     path,
@@ -345,7 +345,7 @@ impl FileTarget {
     /// system accepts it, else buffered with the reason recorded.
     fn ensure_readable(&mut self) -> Result<(), ProbeError> {
         let mut buf = AlignedBuf::new(self.info.sector_size as usize);
-        let first = self.file.read_exact_at(&mut buf, 0);
+        let first = super::pio::read_exact_at(&self.file, &mut buf, 0);
         let direct = is_direct(&self.file);
         self.info.io_mode = match (first, direct) {
             (Ok(()), true) => IoMode::Direct,
@@ -357,8 +357,7 @@ impl FileTarget {
             ),
             (Err(e), true) if Errno::from_io_error(&e) == Some(Errno::INVAL) && self.info.kind == TargetKind::File => {
                 set_direct(&self.file, false).map_err(|e| self.read_error("open", 0, e))?;
-                self.file
-                    .read_exact_at(&mut buf, 0)
+                super::pio::read_exact_at(&self.file, &mut buf, 0)
                     .map_err(|e| self.read_error("open", 0, e))?;
                 IoMode::Buffered(format!(
                     "the file system refused {}-byte direct reads; the page cache is dropped before each test",
@@ -391,7 +390,7 @@ impl Target for FileTarget {
 
     fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<()> {
         self.io_bytes += buf.len() as u64;
-        self.file.read_exact_at(buf, offset)
+        super::pio::read_exact_at(&self.file, buf, offset)
     }
 
     fn device_io_bytes(&self) -> Option<(u64, u64)> {
@@ -425,7 +424,7 @@ impl Target for FileTarget {
             ));
         }
         self.io_bytes += buf.len() as u64;
-        self.file.write_all_at(buf, offset)
+        super::pio::write_all_at(&self.file, buf, offset)
     }
 
     fn flush(&mut self) -> io::Result<bool> {

@@ -11,6 +11,7 @@ mod file;
 pub mod freebsd;
 #[cfg(target_os = "linux")]
 pub mod linux;
+pub mod pio;
 pub mod sim;
 
 pub use aligned::AlignedBuf;

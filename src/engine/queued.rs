@@ -6,7 +6,8 @@
 //! passed since the start; then wait for everything submitted to complete (drain). The
 //! offsets come from [`OffsetGen`], so a seed repeats a run.
 //!
-//! Three engines share these semantics and return the same [`QueuedRun`]:
+//! Three engines share these semantics and return the same [`QueuedRun`]: each is a
+//! [`super::queue::Backend`] run by the one driver loop, [`super::queue::drive`]:
 //! - `"virtual"`: simulated drives ([`Target::queue_model`]), a discrete-event
 //!   simulation in virtual time (`virtual_queue.rs`);
 //! - `"io_uring"` (Linux): one ring, registered buffers and file, batched submission
@@ -14,88 +15,15 @@
 //! - `"threads"`: one thread per request in flight doing blocking positioned reads,
 //!   on FreeBSD and wherever io_uring is unavailable or refused (`threads.rs`).
 
-use super::sync::Stop;
+pub use super::queue::{MAX_QUEUE_DEPTH, QueuedParams, QueuedRun, Stop};
 use super::threads;
 #[cfg(target_os = "linux")]
 use super::uring;
 use super::virtual_queue;
 use crate::device::Target;
 use crate::probe::iops::OffsetGen;
-use crate::stats::Histogram;
 use std::io;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
-
-/// The largest queue depth accepted: each request in flight has its own buffer
-/// (and, for the thread pool, its own thread).
-pub const MAX_QUEUE_DEPTH: usize = 4096;
-
-/// What to run: one request size, one queue depth, one duration, one seed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct QueuedParams {
-    /// Request size in bytes: a multiple of the sector size, at most the device size
-    /// (see [`crate::probe::iops::sizes`]).
-    pub len: u32,
-    /// Requests kept in flight (diskinfo: 128), 1..=[`MAX_QUEUE_DEPTH`].
-    pub queue_depth: usize,
-    /// Replacements are submitted while less than this has passed (diskinfo: 3 s).
-    pub duration: Duration,
-    /// The seed of the offset stream.
-    pub seed: u64,
-}
-
-/// The measurement of one queued run.
-#[derive(Debug)]
-pub struct QueuedRun {
-    /// Which engine ran: `"io_uring"`, `"threads"` or `"virtual"`.
-    pub engine: String,
-    /// Requests completed successfully (a failed one is not counted).
-    pub completed: u64,
-    /// From the start to the last completion, in nanoseconds of the target's clock.
-    pub elapsed_ns: u64,
-    /// Each completed request's latency (completion minus submission time, queueing
-    /// included); its count equals `completed`.
-    pub latency: Histogram,
-    /// Why the run stopped early, if it did: the stop flag, or the first failed
-    /// request (`setup: true` when the run could not start at all).
-    pub stop: Option<Stop>,
-    /// Something the caller should tell the user (on stderr), e.g. why io_uring was
-    /// not used.
-    pub note: Option<String>,
-}
-
-impl QueuedRun {
-    /// An empty run by `engine`.
-    pub fn new(engine: &str) -> Self {
-        QueuedRun {
-            engine: engine.to_string(),
-            completed: 0,
-            elapsed_ns: 0,
-            latency: Histogram::new(),
-            stop: None,
-            note: None,
-        }
-    }
-
-    /// Completed requests per second (0 when nothing was timed).
-    pub fn iops(&self) -> f64 {
-        if self.elapsed_ns == 0 {
-            return 0.0;
-        }
-        self.completed as f64 * 1e9 / self.elapsed_ns as f64
-    }
-
-    /// A run that could not start.
-    fn refused(engine: &str, kind: io::ErrorKind, why: String) -> Self {
-        let mut run = QueuedRun::new(engine);
-        run.stop = Some(Stop::Failed {
-            setup: true,
-            offset: 0,
-            error: io::Error::new(kind, why),
-        });
-        run
-    }
-}
 
 /// The engine name of the portable thread pool.
 const THREADS: &str = threads::NAME;
@@ -187,6 +115,7 @@ mod tests {
     use super::*;
     use crate::clock::{Clock, VirtualClock};
     use crate::device::{DeviceInfo, TargetKind};
+    use std::time::Duration;
 
     /// A target with neither a descriptor nor a queue model.
     struct Opaque {

@@ -4,6 +4,7 @@
 
 use super::sync::Stop;
 use crate::clock::Clock;
+use crate::device::pio::read_exact_at;
 use crate::device::{AlignedBuf, Target};
 use crate::probe::scan::{BUCKET_LIMITS_MS, ScanRange, bucket};
 use crate::results::{ScanResult, SectorRange, SlowRange};
@@ -205,21 +206,6 @@ fn threaded_pass(
         }
         expected
     })
-}
-
-fn read_exact_at(fd: BorrowedFd<'_>, mut buf: &mut [u8], mut off: u64) -> std::io::Result<()> {
-    while !buf.is_empty() {
-        match nix::sys::uio::pread(fd, buf, off as libc::off_t) {
-            Ok(0) => return Err(std::io::ErrorKind::UnexpectedEof.into()),
-            Ok(n) => {
-                buf = &mut buf[n..];
-                off += n as u64;
-            }
-            Err(nix::errno::Errno::EINTR) => {}
-            Err(e) => return Err(e.into()),
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

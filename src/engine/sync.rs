@@ -8,21 +8,7 @@ use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-/// Why a phase stopped before its end.
-#[derive(Debug)]
-pub enum Stop {
-    /// The stop flag was raised (Ctrl-C).
-    Interrupted,
-    /// An operation failed.
-    Failed {
-        /// Whether the failed operation was an untimed setup one.
-        setup: bool,
-        /// Its byte offset.
-        offset: u64,
-        /// The error.
-        error: io::Error,
-    },
-}
+pub use super::queue::Stop;
 
 /// A phase's measurement, and why it stopped early if it did.
 #[derive(Debug)]
@@ -77,22 +63,43 @@ impl SyncEngine {
         }
     }
 
-    /// Run one operation with the engine's buffer.
+    /// Size the read buffer and the write pattern for every operation of `ops`, so
+    /// that running them allocates nothing. Called before any timed operation.
+    pub fn prepare<'o>(&mut self, ops: impl IntoIterator<Item = &'o Op>) {
+        let (mut read, mut write) = (0, 0);
+        for op in ops {
+            match op.kind {
+                OpKind::Read => read = read.max(op.len as usize),
+                OpKind::Write => write = write.max(op.len as usize),
+            }
+        }
+        self.reserve(read, write);
+    }
+
+    fn reserve(&mut self, read: usize, write: usize) {
+        if self.buf.len() < read {
+            self.buf = AlignedBuf::new(read);
+        }
+        if self.pattern.len() < write {
+            self.pattern = AlignedBuf::new(write);
+            // Not zeros: some devices shortcut writes of zeros.
+            for (i, b) in self.pattern.iter_mut().enumerate() {
+                *b = (i % 251) as u8 ^ 0xa5;
+            }
+        }
+    }
+
+    /// Run one operation with the engine's buffer (grown first if the operation
+    /// is larger than what [`prepare`](Self::prepare) sized it for).
     pub fn execute(&mut self, target: &mut dyn Target, op: &Op) -> io::Result<()> {
         let len = op.len as usize;
-        if self.buf.len() < len {
-            self.buf = AlignedBuf::new(len);
-        }
         match op.kind {
-            OpKind::Read => target.read_at(&mut self.buf[..len], op.offset),
+            OpKind::Read => {
+                self.reserve(len, 0);
+                target.read_at(&mut self.buf[..len], op.offset)
+            }
             OpKind::Write => {
-                if self.pattern.len() < len {
-                    self.pattern = AlignedBuf::new(len);
-                    // Not zeros: some devices shortcut writes of zeros.
-                    for (i, b) in self.pattern.iter_mut().enumerate() {
-                        *b = (i % 251) as u8 ^ 0xa5;
-                    }
-                }
+                self.reserve(0, len);
                 target.write_at(&self.pattern[..len], op.offset)
             }
         }
@@ -123,6 +130,7 @@ impl SyncEngine {
             summary: None,
             stopped_early: false,
         };
+        self.prepare(phase.setup.iter().chain(&phase.ops));
         let fail = |setup, op: &Op, error| {
             Some(Stop::Failed {
                 setup,
@@ -187,6 +195,7 @@ pub fn run_pairs(
     stop: &AtomicBool,
 ) -> (Vec<u64>, Option<Stop>) {
     let mut latencies = Vec::with_capacity(pairs.len());
+    engine.prepare(pairs.iter().flat_map(|(a, b)| [a, b]));
     for (setup, timed) in pairs {
         if stop.load(Ordering::Relaxed) {
             return (latencies, Some(Stop::Interrupted));

@@ -8,6 +8,7 @@
 //! [`Target::write_at`].
 
 use super::sync::Stop;
+use crate::device::pio::write_all_at;
 use crate::device::{AlignedBuf, Target};
 use crate::probe::iops::OffsetGen;
 use crate::probe::sync_write::{BATCH, PIECE, pieces};
@@ -45,8 +46,10 @@ pub struct WriteParams {
 
 /// A pool of threads that write 128 KiB pieces of the shared buffer in parallel.
 struct PiecePool<'a> {
-    jobs: Vec<mpsc::Sender<(u64, usize, usize)>>,
+    jobs: Vec<mpsc::SyncSender<(u64, usize, usize)>>,
     done: mpsc::Receiver<io::Result<()>>,
+    /// The pieces of one write (offset in the request, length), split once.
+    pieces: Vec<(u32, u32)>,
     _buf: std::marker::PhantomData<&'a AlignedBuf>,
 }
 
@@ -57,10 +60,13 @@ impl<'a> PiecePool<'a> {
         buf: &'a AlignedBuf,
         threads: usize,
     ) -> PiecePool<'a> {
-        let (done_tx, done) = mpsc::channel();
+        let pieces = pieces(u32::try_from(buf.len()).unwrap_or(u32::MAX));
+        // Bounded channels are preallocated: nothing is allocated per write.
+        let per_thread = pieces.len().div_ceil(threads.max(1));
+        let (done_tx, done) = mpsc::sync_channel(pieces.len());
         let jobs = (0..threads)
             .map(|_| {
-                let (tx, rx) = mpsc::channel::<(u64, usize, usize)>();
+                let (tx, rx) = mpsc::sync_channel::<(u64, usize, usize)>(per_thread);
                 let done_tx = done_tx.clone();
                 scope.spawn(move || {
                     // SAFETY: the descriptor outlives the scope (the target owns it).
@@ -78,14 +84,14 @@ impl<'a> PiecePool<'a> {
         PiecePool {
             jobs,
             done,
+            pieces,
             _buf: std::marker::PhantomData,
         }
     }
 
-    /// Write `len` bytes of the buffer at `offset`, split as diskinfo does.
-    fn write(&self, fd: RawFd, buf: &AlignedBuf, offset: u64, len: u32) -> io::Result<()> {
-        let p = pieces(len);
-        let (last, parallel) = p.split_last().expect("at least one piece");
+    /// Write the whole buffer at `offset`, split as diskinfo does.
+    fn write(&self, fd: RawFd, buf: &AlignedBuf, offset: u64) -> io::Result<()> {
+        let (last, parallel) = self.pieces.split_last().expect("at least one piece");
         for (i, &(o, l)) in parallel.iter().enumerate() {
             let job = (offset + u64::from(o), o as usize, l as usize);
             self.jobs[i % self.jobs.len()]
@@ -111,21 +117,6 @@ impl<'a> PiecePool<'a> {
         }
         result
     }
-}
-
-fn write_all_at(fd: BorrowedFd<'_>, mut buf: &[u8], mut off: u64) -> io::Result<()> {
-    while !buf.is_empty() {
-        match nix::sys::uio::pwrite(fd, buf, off as libc::off_t) {
-            Ok(0) => return Err(io::Error::new(io::ErrorKind::WriteZero, "wrote nothing")),
-            Ok(n) => {
-                buf = &buf[n..];
-                off += n as u64;
-            }
-            Err(nix::errno::Errno::EINTR) => {}
-            Err(e) => return Err(e.into()),
-        }
-    }
-    Ok(())
 }
 
 /// Run `-S` for one size: batches of 250 writes at offsets from `offsets`, each followed
@@ -160,7 +151,7 @@ pub fn run_sync_writes(
                 ));
             }
             match (&pool, fd) {
-                (Some(pool), Some(fd)) => pool.write(fd, &data, offset, len),
+                (Some(pool), Some(fd)) => pool.write(fd, &data, offset),
                 _ => target.write_at(&data, offset),
             }
         };

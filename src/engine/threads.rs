@@ -1,26 +1,23 @@
 //! The portable queued engine: a pool of threads doing blocking positioned reads.
 //!
-//! Each thread stands for one request in flight: it reads, and when the read
-//! completes it reads again (the replacement) if less than the duration has passed
-//! since the start, so `queue_depth` threads keep `queue_depth` requests in flight
-//! as diskinfo's asynchronous requests do. The threads share one atomic request
-//! counter: request `k` reads at [`OffsetGen::offset`]`(k)`, so together they read
-//! exactly the offsets of the seed's single stream (which thread reads which one
-//! depends on scheduling). A latency is the time around one `pread`; each thread keeps
-//! its own [`Histogram`], merged at the end.
+//! Each slot of the queue has its own thread and buffer: [`Threads`] is a
+//! [`Backend`] of the queued driver whose `submit` hands a request to its slot's
+//! thread and whose `reap` waits for finished ones, so `queue_depth` threads keep
+//! `queue_depth` requests in flight as diskinfo's asynchronous requests do. A
+//! request's times are the clock readings around its one `pread`. The channels are
+//! bounded (preallocated): nothing is allocated per request.
 //!
 //! The target's descriptor is borrowed, never closed.
 
-use super::queued::{QueuedParams, QueuedRun};
-use super::sync::Stop;
+use super::queue::{Backend, Completion, QueuedParams, QueuedRun, Request, Stop, drive};
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
+use crate::device::pio::read_exact_at;
 use crate::probe::iops::OffsetGen;
-use crate::stats::Histogram;
 use std::io;
-use std::os::fd::RawFd;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::os::fd::{BorrowedFd, RawFd};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};
 use std::thread;
 
 /// The engine's name in [`QueuedRun::engine`].
@@ -34,135 +31,95 @@ pub fn thread_count(queue_depth: usize) -> usize {
     queue_depth.max(1)
 }
 
-/// Read exactly `buf.len()` bytes at `offset` with one `pread` (retried on EINTR);
-/// a short read is an error.
-fn pread_exact(fd: RawFd, buf: &mut [u8], offset: u64) -> io::Result<()> {
-    let off = libc::off_t::try_from(offset)
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "offset out of range"))?;
-    loop {
-        // SAFETY: buf is valid for writes of buf.len() bytes; fd is only read from.
-        let n = unsafe { libc::pread(fd, buf.as_mut_ptr().cast(), buf.len(), off) };
-        if n < 0 {
-            let e = io::Error::last_os_error();
-            if e.kind() == io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(e);
+/// The thread-pool [`Backend`]: one thread per slot.
+pub struct Threads<'c> {
+    clock: &'c dyn Clock,
+    /// Each slot's request channel (an offset).
+    jobs: Vec<SyncSender<u64>>,
+    done: Receiver<Completion>,
+}
+
+impl<'c> Threads<'c> {
+    /// Start `depth` threads reading `len` bytes from `fd` in `scope`, their buffers
+    /// allocated here, before any timed operation. An error when a thread cannot be
+    /// created (those started end with the scope).
+    pub fn start<'s, 'e>(
+        scope: &'s thread::Scope<'s, 'e>,
+        fd: BorrowedFd<'e>,
+        clock: &'c dyn Clock,
+        len: u32,
+        depth: usize,
+    ) -> io::Result<Self>
+    where
+        'c: 's,
+    {
+        let n = thread_count(depth);
+        let (done_tx, done) = sync_channel::<Completion>(n);
+        let mut jobs = Vec::with_capacity(n);
+        for slot in 0..n {
+            let (tx, rx) = sync_channel::<u64>(1);
+            let done_tx = done_tx.clone();
+            let mut buf = AlignedBuf::new(len as usize);
+            thread::Builder::new()
+                .name("seekprobe-read".into())
+                .stack_size(STACK)
+                .spawn_scoped(scope, move || {
+                    for offset in rx {
+                        let start_ns = clock.now_ns();
+                        let result = read_exact_at(fd, &mut buf, offset);
+                        let done_ns = clock.now_ns();
+                        let c = Completion {
+                            slot,
+                            start_ns,
+                            done_ns,
+                            result,
+                        };
+                        if done_tx.send(c).is_err() {
+                            break;
+                        }
+                    }
+                })
+                .map_err(|e| {
+                    io::Error::new(e.kind(), format!("cannot start {n} reader threads: {e}"))
+                })?;
+            jobs.push(tx);
         }
-        let n = n as usize;
-        if n != buf.len() {
-            return Err(short_read(n, buf.len()));
-        }
-        return Ok(());
+        Ok(Threads { clock, jobs, done })
     }
 }
 
-/// The error for a read that returned fewer bytes than asked.
-pub(crate) fn short_read(got: usize, len: usize) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::UnexpectedEof,
-        format!("short read: {got} of {len} bytes"),
-    )
-}
-
-/// State shared by the threads of one run.
-struct Shared<'a> {
-    fd: RawFd,
-    clock: &'a dyn Clock,
-    stream: OffsetGen,
-    duration: u64,
-    stop: &'a AtomicBool,
-    /// The next request number.
-    next: AtomicU64,
-    /// Submit nothing more (a failure, or the stop flag).
-    halt: AtomicBool,
-    /// The stop flag was seen.
-    interrupted: AtomicBool,
-    /// The first failure: its offset and error.
-    failure: Mutex<Option<(u64, io::Error)>>,
-    /// The start time, and whether the threads may go.
-    gate: Mutex<Option<u64>>,
-    opened: Condvar,
-}
-
-/// What one thread measured.
-struct Part {
-    latency: Histogram,
-    completed: u64,
-    last_ns: u64,
-}
-
-impl Shared<'_> {
-    fn fail(&self, offset: u64, error: io::Error) {
-        self.halt.store(true, Ordering::Relaxed);
-        if let Ok(mut f) = self.failure.lock()
-            && f.is_none()
-        {
-            *f = Some((offset, error));
-        }
+impl Backend for Threads<'_> {
+    fn name(&self) -> &'static str {
+        NAME
     }
 
-    /// Wait for the gate; the start time, or None if the run was called off.
-    fn wait_for_start(&self) -> Option<u64> {
-        let mut g = self.gate.lock().ok()?;
+    fn now_ns(&self) -> u64 {
+        self.clock.now_ns()
+    }
+
+    fn submit(&mut self, req: Request) -> io::Result<()> {
+        self.jobs
+            .get(req.slot)
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no such slot"))?
+            .send(req.offset)
+            .map_err(|_| io::Error::other("a reader thread ended"))
+    }
+
+    fn reap(&mut self, out: &mut Vec<Completion>) -> io::Result<()> {
+        let first = self
+            .done
+            .recv()
+            .map_err(|_| io::Error::other("the reader threads ended"))?;
+        out.push(first);
         loop {
-            if let Some(start) = *g {
-                return Some(start);
-            }
-            if self.halt.load(Ordering::Relaxed) {
-                return None;
-            }
-            g = self.opened.wait(g).ok()?;
-        }
-    }
-
-    fn open(&self, start: Option<u64>) {
-        if let Ok(mut g) = self.gate.lock() {
-            *g = start;
-        }
-        self.opened.notify_all();
-    }
-
-    /// One request in flight: read, and read again while less than the duration
-    /// has passed.
-    fn worker(&self, len: usize) -> Part {
-        let mut buf = AlignedBuf::new(len);
-        let mut part = Part {
-            latency: Histogram::new(),
-            completed: 0,
-            last_ns: 0,
-        };
-        let Some(start) = self.wait_for_start() else {
-            return part;
-        };
-        part.last_ns = start;
-        loop {
-            if self.halt.load(Ordering::Relaxed) {
-                break;
-            }
-            let offset = self
-                .stream
-                .offset(self.next.fetch_add(1, Ordering::Relaxed));
-            let t0 = self.clock.now_ns();
-            let r = pread_exact(self.fd, &mut buf, offset);
-            let t1 = self.clock.now_ns();
-            if let Err(e) = r {
-                self.fail(offset, e);
-                break;
-            }
-            part.latency.record(t1.saturating_sub(t0));
-            part.completed += 1;
-            part.last_ns = part.last_ns.max(t1);
-            if self.stop.load(Ordering::Relaxed) {
-                self.interrupted.store(true, Ordering::Relaxed);
-                self.halt.store(true, Ordering::Relaxed);
-                break;
-            }
-            if t1.saturating_sub(start) >= self.duration {
-                break;
+            match self.done.try_recv() {
+                Ok(c) => out.push(c),
+                Err(TryRecvError::Empty) => return Ok(()),
+                Err(TryRecvError::Disconnected) => {
+                    return Err(io::Error::other("the reader threads ended"));
+                }
             }
         }
-        part
     }
 }
 
@@ -172,82 +129,39 @@ impl Shared<'_> {
 pub fn run(
     fd: RawFd,
     clock: &dyn Clock,
-    stream: OffsetGen,
+    mut stream: OffsetGen,
     params: &QueuedParams,
     stop: &AtomicBool,
 ) -> QueuedRun {
-    let mut run = QueuedRun::new(NAME);
-    if stop.load(Ordering::Relaxed) {
-        run.stop = Some(Stop::Interrupted);
-        return run;
-    }
-    let len = stream.request_len() as usize;
-    let shared = Shared {
-        fd,
-        clock,
-        stream,
-        duration: u64::try_from(params.duration.as_nanos()).unwrap_or(u64::MAX),
-        stop,
-        next: AtomicU64::new(0),
-        halt: AtomicBool::new(false),
-        interrupted: AtomicBool::new(false),
-        failure: Mutex::new(None),
-        gate: Mutex::new(None),
-        opened: Condvar::new(),
-    };
-    let n = thread_count(params.queue_depth);
-    let mut start = 0;
-    let mut spawn_error = None;
-    let parts: Vec<Part> = thread::scope(|s| {
-        let mut handles = Vec::with_capacity(n);
-        for _ in 0..n {
-            let sh = &shared;
-            let b = thread::Builder::new()
-                .name("seekprobe-read".into())
-                .stack_size(STACK);
-            match b.spawn_scoped(s, move || sh.worker(len)) {
-                Ok(h) => handles.push(h),
-                Err(e) => {
-                    spawn_error = Some(e);
-                    break;
-                }
+    // SAFETY: the caller's target owns the descriptor and outlives this call, and
+    // every thread using it ends with the scope below.
+    let fd = unsafe { BorrowedFd::borrow_raw(fd) };
+    let len = stream.request_len();
+    thread::scope(|scope| {
+        let mut pool = match Threads::start(scope, fd, clock, len, params.queue_depth) {
+            Ok(p) => p,
+            Err(error) => {
+                let mut run = QueuedRun::new(NAME);
+                run.stop = Some(Stop::Failed {
+                    setup: true,
+                    offset: 0,
+                    error,
+                });
+                return run;
             }
+        };
+        let (mut run, fatal) = drive(&mut pool, &mut stream, params, stop);
+        if let Some(error) = fatal
+            && run.stop.is_none()
+        {
+            run.stop = Some(Stop::Failed {
+                setup: false,
+                offset: 0,
+                error,
+            });
         }
-        if spawn_error.is_some() {
-            shared.halt.store(true, Ordering::Relaxed);
-            shared.open(None);
-        } else {
-            start = clock.now_ns();
-            shared.open(Some(start));
-        }
-        handles.into_iter().filter_map(|h| h.join().ok()).collect()
-    });
-    if let Some(e) = spawn_error {
-        run.stop = Some(Stop::Failed {
-            setup: true,
-            offset: 0,
-            error: io::Error::new(e.kind(), format!("cannot start {n} reader threads: {e}")),
-        });
-        return run;
-    }
-    let mut last = start;
-    for p in &parts {
-        run.latency.merge(&p.latency);
-        run.completed += p.completed;
-        last = last.max(p.last_ns);
-    }
-    run.elapsed_ns = last - start;
-    let failure = shared.failure.into_inner().ok().flatten();
-    run.stop = match failure {
-        Some((offset, error)) => Some(Stop::Failed {
-            setup: false,
-            offset,
-            error,
-        }),
-        None if shared.interrupted.load(Ordering::Relaxed) => Some(Stop::Interrupted),
-        None => None,
-    };
-    run
+        run
+    })
 }
 
 #[cfg(test)]
@@ -257,6 +171,7 @@ mod tests {
     use std::fs::File;
     use std::io::Write;
     use std::os::fd::AsRawFd;
+    use std::sync::atomic::Ordering;
     use std::time::Duration;
 
     fn image(bytes: usize) -> (tempfile::NamedTempFile, File) {
@@ -291,7 +206,7 @@ mod tests {
         assert!(r.elapsed_ns >= 30_000_000);
         // The descriptor is still open.
         let mut b = [0u8; 1];
-        assert!(pread_exact(f.as_raw_fd(), &mut b, 1024).is_ok());
+        assert!(read_exact_at(&f, &mut b, 1024).is_ok());
         assert_eq!(b[0], 2);
     }
 

@@ -3,29 +3,32 @@
 //! One ring whose submission queue holds every request in flight; one page-aligned
 //! buffer per in-flight slot, registered with the ring (`READ_FIXED`), and the target's
 //! descriptor registered too, where the kernel allows (else plain `READ` on the raw
-//! descriptor). The loop submits all pending requests and waits for at least one
-//! completion in one system call, then drains the whole completion queue, reading the
-//! clock once per wakeup: that time is the completion time of every request reaped
-//! and the submission time of every replacement queued (submitted by the next system
-//! call, microseconds later). Nothing is allocated per request.
+//! descriptor). [`Uring`] is a [`Backend`] of the queued driver: each reap submits
+//! the requests queued since the last one and waits for at least one completion in
+//! one system call, then drains the whole completion queue. The clock is read just
+//! before that system call (the submission time of the requests it submits) and just
+//! after it returns (the completion time of every request reaped). Nothing is
+//! allocated per request.
 //!
 //! When the kernel has no io_uring (or refuses it: seccomp, `kernel.io_uring_disabled`,
 //! an old kernel lacking the read operations, or reads the ring refuses before any
 //! completes) [`run`] returns [`Unavailable`] so that the caller can fall back to the
 //! thread pool.
 
-use super::queued::{QueuedParams, QueuedRun};
-use super::sync::Stop;
-use super::threads::short_read;
+use super::queue::{
+    Backend, Completion, MAX_QUEUE_DEPTH, QueuedParams, QueuedRun, Request, Stop, drive,
+};
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
+use crate::device::pio::short_read;
 use crate::probe::iops::OffsetGen;
 use io_uring::squeue::Entry;
-use io_uring::{IoUring, Probe, SubmissionQueue, Submitter, opcode, types};
+use io_uring::{CompletionQueue, IoUring, Probe, SubmissionQueue, Submitter, opcode, types};
+use rustix::io::Errno;
 use std::fmt;
 use std::io;
 use std::os::fd::RawFd;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 /// The engine's name in [`QueuedRun::engine`].
 pub const NAME: &str = "io_uring";
@@ -45,9 +48,12 @@ impl std::error::Error for Unavailable {}
 /// Set up a ring of at least `entries` submission entries, with the cheapest
 /// completion handling the kernel offers: deferred task work run only when this
 /// (single) thread waits (Linux 6.1), else cooperative task running (5.19), else the
-/// default.
+/// default. The first is the setup fio 3.33's io_uring engine asks for
+/// (COOP_TASKRUN | SINGLE_ISSUER | DEFER_TASKRUN, as `strace -e io_uring_setup fio
+/// --ioengine=io_uring` shows).
 fn build_ring(entries: u32) -> io::Result<IoUring> {
     let deferred = IoUring::builder()
+        .setup_coop_taskrun()
         .setup_single_issuer()
         .setup_defer_taskrun()
         .build(entries);
@@ -111,8 +117,191 @@ fn push(sq: &mut SubmissionQueue<'_>, submitter: &Submitter<'_>, e: &Entry) -> i
 fn transient(e: &io::Error) -> bool {
     matches!(
         e.raw_os_error(),
-        Some(libc::EINTR) | Some(libc::EAGAIN) | Some(libc::EBUSY)
+        Some(n) if [Errno::INTR, Errno::AGAIN, Errno::BUSY].iter().any(|x| x.raw_os_error() == n)
     )
+}
+
+/// A ring set up for one run: one registered buffer per slot, the descriptor
+/// registered where the kernel allows. [`Ring::backend`] lends it to the driver.
+pub struct Ring {
+    // The ring is declared before the buffers: dropped first.
+    ring: IoUring,
+    bufs: Vec<AlignedBuf>,
+    ptrs: Vec<*mut u8>,
+    reads: Reads,
+    /// A wait failed: requests may still be in flight into the buffers.
+    poisoned: bool,
+}
+
+impl Ring {
+    /// Set up a ring for `depth` requests of `len` bytes on `fd`: the buffers are
+    /// allocated and registered here, before any timed operation. [`Unavailable`]
+    /// when io_uring cannot be used at all.
+    pub fn new(fd: RawFd, len: u32, depth: usize) -> Result<Self, Unavailable> {
+        let depth = depth.clamp(1, MAX_QUEUE_DEPTH);
+        let entries = u32::try_from(depth).unwrap_or(u32::MAX);
+        let mut bufs: Vec<AlignedBuf> = (0..depth).map(|_| AlignedBuf::new(len as usize)).collect();
+        let ptrs: Vec<*mut u8> = bufs.iter_mut().map(|b| b.as_mut_ptr()).collect();
+        let ring = build_ring(entries).map_err(|e| Unavailable(format!("io_uring_setup: {e}")))?;
+        let mut probe = Probe::new();
+        ring.submitter()
+            .register_probe(&mut probe)
+            .map_err(|e| Unavailable(format!("io_uring probe: {e}")))?;
+        // io_uring's registration takes the C iovec (neither rustix nor nix makes
+        // one from a raw buffer pointer).
+        let iovecs: Vec<libc::iovec> = ptrs
+            .iter()
+            .map(|&p| libc::iovec {
+                iov_base: p.cast(),
+                iov_len: len as usize,
+            })
+            .collect();
+        // SAFETY: every iovec describes a live buffer of `bufs`, which outlives the
+        // ring (dropped after it, or leaked).
+        let fixed_bufs = probe.is_supported(opcode::ReadFixed::CODE)
+            && unsafe { ring.submitter().register_buffers(&iovecs) }.is_ok();
+        if !fixed_bufs && !probe.is_supported(opcode::Read::CODE) {
+            return Err(Unavailable(
+                "the kernel's io_uring has no read operation".to_string(),
+            ));
+        }
+        let fixed_file = ring.submitter().register_files(&[fd]).is_ok();
+        Ok(Ring {
+            ring,
+            bufs,
+            ptrs,
+            reads: Reads {
+                fd,
+                fixed_file,
+                fixed_bufs,
+                len,
+            },
+            poisoned: false,
+        })
+    }
+
+    /// The [`Backend`] on this ring, timed by `clock`.
+    pub fn backend<'r>(&'r mut self, clock: &'r dyn Clock) -> Uring<'r> {
+        let depth = self.ptrs.len();
+        let (mut submitter, sq, cq) = self.ring.split();
+        // Saves a descriptor lookup per system call where the kernel allows (5.18).
+        let _ = submitter.register_ring_fd();
+        Uring {
+            submitter,
+            sq,
+            cq,
+            ptrs: &self.ptrs,
+            reads: &self.reads,
+            clock,
+            pending: Vec::with_capacity(depth),
+            start_ns: vec![0; depth],
+        }
+    }
+}
+
+impl Drop for Ring {
+    fn drop(&mut self) {
+        if self.poisoned {
+            // Requests may still be in flight into these buffers: never free them.
+            std::mem::forget(std::mem::take(&mut self.bufs));
+            return;
+        }
+        // Release the registered descriptor and buffers now rather than in the
+        // ring's deferred teardown, so the target is no longer held once the run
+        // returns.
+        if self.reads.fixed_file {
+            let _ = self.ring.submitter().unregister_files();
+        }
+        if self.reads.fixed_bufs {
+            let _ = self.ring.submitter().unregister_buffers();
+        }
+    }
+}
+
+/// The io_uring [`Backend`], borrowing a [`Ring`].
+pub struct Uring<'r> {
+    submitter: Submitter<'r>,
+    sq: SubmissionQueue<'r>,
+    cq: CompletionQueue<'r>,
+    ptrs: &'r [*mut u8],
+    reads: &'r Reads,
+    clock: &'r dyn Clock,
+    /// Slots queued since the last system call, and each slot's submission time.
+    pending: Vec<usize>,
+    start_ns: Vec<u64>,
+}
+
+impl Uring<'_> {
+    /// Submit what is queued and wait for at least one completion.
+    fn wait(&mut self) -> io::Result<()> {
+        self.submitter.submit_and_wait(1).map(|_| ())
+    }
+}
+
+impl Backend for Uring<'_> {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn now_ns(&self) -> u64 {
+        self.clock.now_ns()
+    }
+
+    fn submit(&mut self, req: Request) -> io::Result<()> {
+        let Some(&buf) = self.ptrs.get(req.slot) else {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "no such slot"));
+        };
+        let e = self.reads.entry(req.slot, buf, req.offset);
+        push(&mut self.sq, &self.submitter, &e)?;
+        self.pending.push(req.slot);
+        Ok(())
+    }
+
+    fn reap(&mut self, out: &mut Vec<Completion>) -> io::Result<()> {
+        loop {
+            self.sq.sync();
+            if !self.pending.is_empty() {
+                let t = self.clock.now_ns();
+                for &s in &self.pending {
+                    self.start_ns[s] = t;
+                }
+                self.pending.clear();
+            }
+            let waited = self.wait();
+            let now = self.clock.now_ns();
+            if let Err(e) = waited
+                && !transient(&e)
+            {
+                return Err(e);
+            }
+            let len = self.reads.len;
+            self.cq.sync();
+            for cqe in &mut self.cq {
+                let slot = cqe.user_data() as usize;
+                let Some(&start_ns) = self.start_ns.get(slot) else {
+                    continue;
+                };
+                let res = cqe.result();
+                let result = if res < 0 {
+                    Err(io::Error::from_raw_os_error(-res))
+                } else if res as u32 != len {
+                    Err(short_read(res as usize, len as usize))
+                } else {
+                    Ok(())
+                };
+                out.push(Completion {
+                    slot,
+                    start_ns,
+                    done_ns: now,
+                    result,
+                });
+            }
+            self.cq.sync();
+            if !out.is_empty() {
+                return Ok(());
+            }
+        }
+    }
 }
 
 /// Run the queued random reads on descriptor `fd` with io_uring, timed by `clock`.
@@ -128,126 +317,11 @@ pub fn run(
     params: &QueuedParams,
     stop: &AtomicBool,
 ) -> Result<QueuedRun, Unavailable> {
-    let depth = params.queue_depth.clamp(1, super::queued::MAX_QUEUE_DEPTH);
-    let entries = u32::try_from(depth).unwrap_or(u32::MAX);
-    let len = stream.request_len();
-    let duration = u64::try_from(params.duration.as_nanos()).unwrap_or(u64::MAX);
-
-    // Buffers first: the ring, declared after them, is dropped before them.
-    let mut bufs: Vec<AlignedBuf> = (0..depth).map(|_| AlignedBuf::new(len as usize)).collect();
-    let ptrs: Vec<*mut u8> = bufs.iter_mut().map(|b| b.as_mut_ptr()).collect();
-    let mut ring = build_ring(entries).map_err(|e| Unavailable(format!("io_uring_setup: {e}")))?;
-
-    let mut probe = Probe::new();
-    ring.submitter()
-        .register_probe(&mut probe)
-        .map_err(|e| Unavailable(format!("io_uring probe: {e}")))?;
-    let iovecs: Vec<libc::iovec> = ptrs
-        .iter()
-        .map(|&p| libc::iovec {
-            iov_base: p.cast(),
-            iov_len: len as usize,
-        })
-        .collect();
-    // SAFETY: every iovec describes a live buffer of `bufs`, which outlives the ring.
-    let fixed_bufs = probe.is_supported(opcode::ReadFixed::CODE)
-        && unsafe { ring.submitter().register_buffers(&iovecs) }.is_ok();
-    if !fixed_bufs && !probe.is_supported(opcode::Read::CODE) {
-        return Err(Unavailable(
-            "the kernel's io_uring has no read operation".to_string(),
-        ));
-    }
-    let fixed_file = ring.submitter().register_files(&[fd]).is_ok();
-    let reads = Reads {
-        fd,
-        fixed_file,
-        fixed_bufs,
-        len,
-    };
-
-    let mut run = QueuedRun::new(NAME);
-    if stop.load(Ordering::Relaxed) {
-        run.stop = Some(Stop::Interrupted);
-        return Ok(run);
-    }
-    let mut submit_ns = vec![0u64; depth];
-    let mut offsets = vec![0u64; depth];
-    let mut failure: Option<(u64, io::Error)> = None;
-    let mut fatal: Option<io::Error> = None;
-    let mut interrupted = false;
-
-    let (mut submitter, mut sq, mut cq) = ring.split();
-    // Saves a descriptor lookup per system call where the kernel allows (5.18).
-    let _ = submitter.register_ring_fd();
-
-    let start = clock.now_ns();
-    let mut last = start;
-    let mut in_flight = 0usize;
-    for slot in 0..depth {
-        let offset = stream.next_offset();
-        if let Err(e) = push(&mut sq, &submitter, &reads.entry(slot, ptrs[slot], offset)) {
-            failure = Some((offset, e));
-            break;
-        }
-        submit_ns[slot] = start;
-        offsets[slot] = offset;
-        in_flight += 1;
-    }
-    sq.sync();
-
-    while in_flight > 0 && fatal.is_none() {
-        if let Err(e) = submitter.submit_and_wait(1)
-            && !transient(&e)
-        {
-            fatal = Some(e);
-            break;
-        }
-        cq.sync();
-        let now = clock.now_ns();
-        if !interrupted && stop.load(Ordering::Relaxed) {
-            interrupted = true;
-        }
-        let more = !interrupted && now - start < duration;
-        for cqe in &mut cq {
-            let slot = cqe.user_data() as usize;
-            if slot >= depth {
-                continue;
-            }
-            in_flight -= 1;
-            let res = cqe.result();
-            if res >= 0 && res as u32 == len {
-                run.completed += 1;
-                run.latency.record(now - submit_ns[slot]);
-                last = now;
-            } else if failure.is_none() {
-                let error = if res < 0 {
-                    io::Error::from_raw_os_error(-res)
-                } else {
-                    short_read(res as usize, len as usize)
-                };
-                failure = Some((offsets[slot], error));
-            }
-            if more && failure.is_none() {
-                let offset = stream.next_offset();
-                if let Err(e) = push(&mut sq, &submitter, &reads.entry(slot, ptrs[slot], offset)) {
-                    failure = Some((offset, e));
-                    continue;
-                }
-                submit_ns[slot] = now;
-                offsets[slot] = offset;
-                in_flight += 1;
-            }
-        }
-        cq.sync();
-        sq.sync();
-    }
-    drop((submitter, sq, cq));
-    run.elapsed_ns = last - start;
-
+    let mut ring = Ring::new(fd, stream.request_len(), params.queue_depth)?;
+    let (mut run, fatal) = drive(&mut ring.backend(clock), &mut stream, params, stop);
+    ring.poisoned = fatal.is_some();
+    drop(ring);
     if let Some(error) = fatal {
-        // Requests may still be in flight into these buffers: never free them.
-        drop(ring);
-        std::mem::forget(bufs);
         if run.completed == 0 {
             return Err(Unavailable(format!("io_uring_enter: {error}")));
         }
@@ -258,34 +332,16 @@ pub fn run(
         });
         return Ok(run);
     }
-    // Release the registered descriptor and buffers now rather than in the ring's
-    // deferred teardown, so the target is no longer held once this returns.
-    if fixed_file {
-        let _ = ring.submitter().unregister_files();
+    if let Some(Stop::Failed { error, .. }) = &run.stop
+        && run.completed == 0
+        && error.raw_os_error().is_some_and(|n| {
+            [Errno::INVAL, Errno::OPNOTSUPP]
+                .iter()
+                .any(|x| x.raw_os_error() == n)
+        })
+    {
+        return Err(Unavailable(format!("the ring refuses the reads: {error}")));
     }
-    if fixed_bufs {
-        let _ = ring.submitter().unregister_buffers();
-    }
-    drop(ring);
-    drop(bufs);
-    run.stop = match failure {
-        Some((_, e))
-            if run.completed == 0
-                && matches!(
-                    e.raw_os_error(),
-                    Some(libc::EINVAL) | Some(libc::EOPNOTSUPP)
-                ) =>
-        {
-            return Err(Unavailable(format!("the ring refuses the reads: {e}")));
-        }
-        Some((offset, error)) => Some(Stop::Failed {
-            setup: false,
-            offset,
-            error,
-        }),
-        None if interrupted => Some(Stop::Interrupted),
-        None => None,
-    };
     Ok(run)
 }
 
@@ -296,6 +352,7 @@ mod tests {
     use std::fs::File;
     use std::io::Write;
     use std::os::fd::AsRawFd;
+    use std::sync::atomic::Ordering;
     use std::time::Duration;
 
     fn image(bytes: usize) -> (tempfile::NamedTempFile, File) {

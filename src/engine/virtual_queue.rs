@@ -12,38 +12,58 @@
 //! With a queue depth of 1 this is exactly the synchronous loop "read, then read again
 //! while less than the duration has passed", operation for operation.
 
-use super::queued::{QueuedParams, QueuedRun};
-use super::sync::Stop;
+use super::queue::{Backend, Completion, QueuedParams, QueuedRun, Request, drive};
 use crate::clock::Clock;
 use crate::device::QueueModel;
 use crate::probe::iops::OffsetGen;
 use crate::probe::{Op, OpKind};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 /// The engine's name in [`QueuedRun::engine`].
 pub const NAME: &str = "virtual";
 
-/// A request in service: (completion time, start order, submission time, offset).
-type InService = Reverse<(u64, u64, u64, u64)>;
+/// A request in service: (completion time, start order, submission time, slot).
+type InService = Reverse<(u64, u64, u64, usize)>;
 
-/// The simulation's state.
-struct Sim<'a> {
+/// The virtual queue as a [`Backend`]: its time is the completion time of the last
+/// request reaped (the start time before the first).
+pub struct VirtualQueue<'a> {
     model: &'a mut dyn QueueModel,
     len: u32,
+    now: u64,
     free_slots: usize,
     started: u64,
-    waiting: VecDeque<(u64, u64)>,
+    /// Submitted, not yet started: (submission time, slot, offset).
+    waiting: VecDeque<(u64, usize, u64)>,
     in_service: BinaryHeap<InService>,
-    failure: Option<Stop>,
+    /// Requests the model refused when they reached a service slot.
+    refused: Vec<Completion>,
 }
 
-impl Sim<'_> {
-    /// Start waiting requests on free slots at time `now`, in FIFO order.
-    fn dispatch(&mut self, now: u64) {
+impl<'a> VirtualQueue<'a> {
+    /// A queue of `depth` requests of `len` bytes on `model`, starting at its
+    /// clock's time.
+    pub fn new(model: &'a mut dyn QueueModel, len: u32, depth: usize) -> Self {
+        let slots = model.parallelism().max(1);
+        let now = model.virtual_clock().now_ns();
+        VirtualQueue {
+            model,
+            len,
+            now,
+            free_slots: slots,
+            started: 0,
+            waiting: VecDeque::with_capacity(depth),
+            in_service: BinaryHeap::with_capacity(slots.min(depth)),
+            refused: Vec::with_capacity(depth),
+        }
+    }
+
+    /// Start waiting requests on free slots at the current time, in FIFO order.
+    fn dispatch(&mut self) {
         while self.free_slots > 0 {
-            let Some((submitted, offset)) = self.waiting.pop_front() else {
+            let Some((submitted, slot, offset)) = self.waiting.pop_front() else {
                 return;
             };
             let op = Op {
@@ -51,26 +71,64 @@ impl Sim<'_> {
                 len: self.len,
                 kind: OpKind::Read,
             };
-            match self.model.service_ns(&op, now) {
+            match self.model.service_ns(&op, self.now) {
                 Ok(service) => {
                     self.free_slots -= 1;
-                    let done = now.saturating_add(service);
+                    let done = self.now.saturating_add(service);
                     self.in_service
-                        .push(Reverse((done, self.started, submitted, offset)));
+                        .push(Reverse((done, self.started, submitted, slot)));
                     self.started += 1;
                 }
-                Err(error) => {
-                    // The device refused it at once: it occupies no slot.
-                    if self.failure.is_none() {
-                        self.failure = Some(Stop::Failed {
-                            setup: false,
-                            offset,
-                            error,
-                        });
-                    }
-                }
+                // The device refused it at once: it occupies no slot.
+                Err(error) => self.refused.push(Completion {
+                    slot,
+                    start_ns: submitted,
+                    done_ns: self.now,
+                    result: Err(error),
+                }),
             }
         }
+    }
+}
+
+impl Backend for VirtualQueue<'_> {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn now_ns(&self) -> u64 {
+        self.now
+    }
+
+    fn submit(&mut self, req: Request) -> std::io::Result<()> {
+        self.waiting.push_back((self.now, req.slot, req.offset));
+        Ok(())
+    }
+
+    fn reap(&mut self, out: &mut Vec<Completion>) -> std::io::Result<()> {
+        self.dispatch();
+        if !self.refused.is_empty() {
+            out.append(&mut self.refused);
+            return Ok(());
+        }
+        // Completions one at a time, in time order: each may submit a replacement
+        // at its own completion time.
+        let Some(Reverse((done, _, submitted, slot))) = self.in_service.pop() else {
+            return Err(std::io::Error::other("the virtual queue is empty"));
+        };
+        self.free_slots += 1;
+        self.now = done;
+        out.push(Completion {
+            slot,
+            start_ns: submitted,
+            done_ns: done,
+            result: Ok(()),
+        });
+        Ok(())
+    }
+
+    fn finish(&mut self, last_ns: u64) {
+        self.model.virtual_clock().advance_to(last_ns);
     }
 }
 
@@ -81,51 +139,17 @@ pub fn run(
     params: &QueuedParams,
     stop: &AtomicBool,
 ) -> QueuedRun {
-    let clock = model.virtual_clock().clone();
-    let start = clock.now_ns();
-    let duration = u64::try_from(params.duration.as_nanos()).unwrap_or(u64::MAX);
-    let depth = params.queue_depth.max(1);
-    let slots = model.parallelism().max(1);
-    let mut run = QueuedRun::new(NAME);
-    if stop.load(Ordering::Relaxed) {
-        run.stop = Some(Stop::Interrupted);
-        return run;
+    let mut queue = VirtualQueue::new(model, stream.request_len(), params.queue_depth);
+    let (mut run, fatal) = drive(&mut queue, &mut stream, params, stop);
+    if let Some(error) = fatal
+        && run.stop.is_none()
+    {
+        run.stop = Some(super::queue::Stop::Failed {
+            setup: false,
+            offset: 0,
+            error,
+        });
     }
-    let mut sim = Sim {
-        model,
-        len: stream.request_len(),
-        free_slots: slots,
-        started: 0,
-        waiting: VecDeque::with_capacity(depth),
-        in_service: BinaryHeap::with_capacity(slots.min(depth)),
-        failure: None,
-    };
-    for _ in 0..depth {
-        sim.waiting.push_back((start, stream.next_offset()));
-    }
-    sim.dispatch(start);
-    let mut interrupted = false;
-    let mut last = start;
-    while let Some(Reverse((done, _, submitted, _))) = sim.in_service.pop() {
-        sim.free_slots += 1;
-        run.completed += 1;
-        run.latency.record(done - submitted);
-        last = done;
-        if !interrupted && stop.load(Ordering::Relaxed) {
-            interrupted = true;
-        }
-        if !interrupted && sim.failure.is_none() && done - start < duration {
-            sim.waiting.push_back((done, stream.next_offset()));
-        }
-        sim.dispatch(done);
-    }
-    clock.advance_to(last);
-    run.elapsed_ns = last - start;
-    run.stop = sim.failure.or(if interrupted {
-        Some(Stop::Interrupted)
-    } else {
-        None
-    });
     run
 }
 
@@ -134,10 +158,12 @@ mod tests {
     use super::*;
     use crate::clock::VirtualClock;
     use crate::device::{DeviceInfo, Target, TargetKind};
+    use crate::engine::queue::Stop;
     use crate::engine::queued::run_random_reads;
     use crate::stats::Histogram;
     use std::io;
     use std::sync::Arc;
+    use std::sync::atomic::Ordering;
     use std::time::Duration;
 
     const MEDIA: u64 = 1 << 30;

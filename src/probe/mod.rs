@@ -4,6 +4,7 @@
 //! A [`Plan`] is a list of named [`Phase`]s; each phase has untimed setup operations
 //! (diskinfo's positioning reads) and the timed operations, in order.
 
+pub mod capacity;
 pub mod iops;
 pub mod overhead;
 pub mod scan;

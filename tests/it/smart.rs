@@ -491,9 +491,10 @@ fn a_saved_report_without_smart_gives_the_note() {
 
 #[test]
 #[cfg_attr(
-    any(not(seekprobe_loop), seekprobe_no_smartctl),
-    ignore = "needs root, /dev/loop-control and smartctl (apt-get install smartmontools; .ci/run does)"
+    any(seekprobe_no_smartctl, not(seekprobe_loop)),
+    ignore = "needs smartctl (apt-get install smartmontools; .ci/run does) and root with /dev/loop-control"
 )]
+#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn the_real_smartctl_on_a_loop_device_finds_no_smart() {
     let bin = smartctl::find().expect("smartctl is on the PATH (build.rs found it)");
     let dir = tempfile::tempdir().unwrap();

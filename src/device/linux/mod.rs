@@ -65,6 +65,7 @@ mod ioctls {
 
 /// Whether the kernel reports the block device open as `file` read-only
 /// (`BLKROGET`: a read-only loop device, `blockdev --setro`, a write-protected disk).
+/// rustix offers no BLKROGET, hence nix's ioctl macro.
 pub fn read_only(file: &File) -> io::Result<bool> {
     let mut ro: std::ffi::c_int = 0;
     // SAFETY: BLKROGET writes one int into `ro`, which outlives the call.

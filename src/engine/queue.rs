@@ -1,0 +1,385 @@
+//! Queued I/O: the types every queued backend and its callers share, the
+//! [`Backend`] trait (submit, reap with timestamps), and the one [`drive`] loop that
+//! owns the queue depth, the duration, draining and stopping.
+//!
+//! The backends (io_uring in `uring.rs`, the thread pool in `threads.rs`, the
+//! simulation's virtual queue in `virtual_queue.rs`) only move requests: they never
+//! choose offsets, never decide when to stop and never keep statistics. The
+//! dispatcher (`queued.rs`) picks one for a target and hands it to [`drive`]. This
+//! module imports none of them, so the imports run one way: dispatcher → backends
+//! → this module.
+//!
+//! The loop, as diskinfo's `-i`: start the clock, submit `queue_depth` requests, and
+//! each time one completes submit a replacement into its slot if less than the
+//! duration has passed since the start (measured at that completion), nothing has
+//! failed and the stop flag is down; then wait for everything submitted (drain).
+
+use crate::probe::iops::OffsetGen;
+use crate::stats::Histogram;
+use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// The largest queue depth accepted: each request in flight has its own buffer
+/// (and, for the thread pool, its own thread).
+pub const MAX_QUEUE_DEPTH: usize = 4096;
+
+/// Why a phase or a run stopped before its end.
+#[derive(Debug)]
+pub enum Stop {
+    /// The stop flag was raised (Ctrl-C).
+    Interrupted,
+    /// An operation failed.
+    Failed {
+        /// Whether the failed operation was an untimed setup one (for a queued run:
+        /// the run could not start at all).
+        setup: bool,
+        /// Its byte offset.
+        offset: u64,
+        /// The error.
+        error: io::Error,
+    },
+}
+
+/// What to run: one request size, one queue depth, one duration, one seed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueuedParams {
+    /// Request size in bytes: a multiple of the sector size, at most the device size
+    /// (see [`crate::probe::iops::sizes`]).
+    pub len: u32,
+    /// Requests kept in flight (diskinfo: 128), 1..=[`MAX_QUEUE_DEPTH`].
+    pub queue_depth: usize,
+    /// Replacements are submitted while less than this has passed (diskinfo: 3 s).
+    pub duration: Duration,
+    /// The seed of the offset stream.
+    pub seed: u64,
+}
+
+/// The measurement of one queued run.
+#[derive(Debug)]
+pub struct QueuedRun {
+    /// Which engine ran: `"io_uring"`, `"threads"` or `"virtual"`.
+    pub engine: String,
+    /// Requests completed successfully (a failed one is not counted).
+    pub completed: u64,
+    /// From the start to the last completion, in nanoseconds of the target's clock.
+    pub elapsed_ns: u64,
+    /// Each completed request's latency (its completion time minus the time it was
+    /// handed to the device, as its backend stamps them); its count equals
+    /// `completed`.
+    pub latency: Histogram,
+    /// Why the run stopped early, if it did: the stop flag, or the first failed
+    /// request (`setup: true` when the run could not start at all).
+    pub stop: Option<Stop>,
+    /// Something the caller should tell the user (on stderr), e.g. why io_uring was
+    /// not used.
+    pub note: Option<String>,
+    /// Bytes moved by the requests that completed (`completed` × the request size):
+    /// what the engine itself read, beside the target's own read/write counter.
+    pub bytes: u64,
+}
+
+impl QueuedRun {
+    /// An empty run by `engine`.
+    pub fn new(engine: &str) -> Self {
+        QueuedRun {
+            engine: engine.to_string(),
+            completed: 0,
+            elapsed_ns: 0,
+            latency: Histogram::new(),
+            stop: None,
+            note: None,
+            bytes: 0,
+        }
+    }
+
+    /// Completed requests per second (0 when nothing was timed).
+    pub fn iops(&self) -> f64 {
+        if self.elapsed_ns == 0 {
+            return 0.0;
+        }
+        self.completed as f64 * 1e9 / self.elapsed_ns as f64
+    }
+
+    /// A run that could not start.
+    pub fn refused(engine: &str, kind: io::ErrorKind, why: String) -> Self {
+        let mut run = QueuedRun::new(engine);
+        run.stop = Some(Stop::Failed {
+            setup: true,
+            offset: 0,
+            error: io::Error::new(kind, why),
+        });
+        run
+    }
+}
+
+/// One request handed to a backend: read the run's request length at `offset`
+/// into the buffer of `slot` (0..queue depth). A slot has at most one request in
+/// flight; its buffer belongs to the backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Request {
+    /// The slot, 0..queue depth.
+    pub slot: usize,
+    /// The byte offset.
+    pub offset: u64,
+}
+
+/// One finished request, with the backend's timestamps.
+#[derive(Debug)]
+pub struct Completion {
+    /// The slot of the request (as submitted).
+    pub slot: usize,
+    /// When the request was handed to the device (the clock reading just before the
+    /// system call that submitted it, or before the blocking read), in ns.
+    pub start_ns: u64,
+    /// When its completion was seen (the clock reading just after the wait that
+    /// returned it), in ns.
+    pub done_ns: u64,
+    /// Whether the whole request succeeded (a short transfer is an error).
+    pub result: io::Result<()>,
+}
+
+/// A queued backend: it moves requests, the [`drive`] loop decides which and when.
+pub trait Backend {
+    /// The engine name recorded in [`QueuedRun::engine`].
+    fn name(&self) -> &'static str;
+
+    /// The backend's clock, in ns (the same clock as its timestamps).
+    fn now_ns(&self) -> u64;
+
+    /// Queue `req`; it may be handed to the device only at the next [`reap`](Self::reap).
+    /// An error means the request was not queued (nothing is in flight for its slot).
+    fn submit(&mut self, req: Request) -> io::Result<()>;
+
+    /// Hand what was queued to the device, wait until at least one request in flight
+    /// has finished, and append every finished one to `out` (which has room for the
+    /// queue depth: appending never allocates). An error here is fatal: what is in
+    /// flight is unknown.
+    fn reap(&mut self, out: &mut Vec<Completion>) -> io::Result<()>;
+
+    /// Called once after the drain with the last successful completion time.
+    fn finish(&mut self, _last_ns: u64) {}
+}
+
+/// How a drive ended besides its [`QueuedRun`]: `Some(error)` when the backend failed
+/// as a whole (a [`Backend::reap`] error), with requests possibly still in flight.
+pub type Fatal = Option<io::Error>;
+
+/// Run `params.queue_depth` requests of `stream` in flight on `backend` for
+/// `params.duration`, then drain. `stop` is checked after every reap: once raised,
+/// nothing more is submitted and the run ends [`Stop::Interrupted`] after the drain.
+/// The first failed request likewise stops submission and ends the run with
+/// [`Stop::Failed`] naming its offset. Allocates only before the start.
+pub fn drive(
+    backend: &mut dyn Backend,
+    stream: &mut OffsetGen,
+    params: &QueuedParams,
+    stop: &AtomicBool,
+) -> (QueuedRun, Fatal) {
+    let mut run = QueuedRun::new(backend.name());
+    if stop.load(Ordering::Relaxed) {
+        run.stop = Some(Stop::Interrupted);
+        return (run, None);
+    }
+    let depth = params.queue_depth.clamp(1, MAX_QUEUE_DEPTH);
+    let duration = u64::try_from(params.duration.as_nanos()).unwrap_or(u64::MAX);
+    let len = u64::from(stream.request_len());
+    let mut offsets = vec![0u64; depth];
+    let mut done: Vec<Completion> = Vec::with_capacity(depth);
+    let mut failure: Option<(u64, io::Error)> = None;
+    let mut fatal = None;
+    let mut interrupted = false;
+    let mut in_flight = 0usize;
+
+    let start = backend.now_ns();
+    let mut last = start;
+    for (slot, o) in offsets.iter_mut().enumerate() {
+        let offset = stream.next_offset();
+        if let Err(e) = backend.submit(Request { slot, offset }) {
+            failure = Some((offset, e));
+            break;
+        }
+        *o = offset;
+        in_flight += 1;
+    }
+    while in_flight > 0 {
+        if let Err(e) = backend.reap(&mut done) {
+            fatal = Some(e);
+            break;
+        }
+        if !interrupted && stop.load(Ordering::Relaxed) {
+            interrupted = true;
+        }
+        for c in done.drain(..) {
+            in_flight -= 1;
+            match c.result {
+                Ok(()) => {
+                    run.completed += 1;
+                    run.latency.record(c.done_ns.saturating_sub(c.start_ns));
+                    last = last.max(c.done_ns);
+                }
+                Err(e) => {
+                    if failure.is_none() {
+                        failure = Some((offsets[c.slot], e));
+                    }
+                }
+            }
+            if interrupted || failure.is_some() || c.done_ns.saturating_sub(start) >= duration {
+                continue;
+            }
+            let offset = stream.next_offset();
+            match backend.submit(Request {
+                slot: c.slot,
+                offset,
+            }) {
+                Ok(()) => {
+                    offsets[c.slot] = offset;
+                    in_flight += 1;
+                }
+                Err(e) => failure = Some((offset, e)),
+            }
+        }
+    }
+    backend.finish(last);
+    run.elapsed_ns = last - start;
+    run.bytes = run.completed * len;
+    run.stop = match failure {
+        Some((offset, error)) => Some(Stop::Failed {
+            setup: false,
+            offset,
+            error,
+        }),
+        None if interrupted => Some(Stop::Interrupted),
+        None => None,
+    };
+    (run, fatal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::VecDeque;
+
+    /// Every reap finishes all requests queued so far, 10 ns after the previous
+    /// reap; the request at `bad` fails.
+    struct Batch {
+        now: u64,
+        queued: VecDeque<Request>,
+        bad: Option<u64>,
+        submitted: Vec<u64>,
+    }
+
+    impl Backend for Batch {
+        fn name(&self) -> &'static str {
+            "batch"
+        }
+        fn now_ns(&self) -> u64 {
+            self.now
+        }
+        fn submit(&mut self, req: Request) -> io::Result<()> {
+            self.submitted.push(req.offset);
+            self.queued.push_back(req);
+            Ok(())
+        }
+        fn reap(&mut self, out: &mut Vec<Completion>) -> io::Result<()> {
+            let start_ns = self.now;
+            self.now += 10;
+            for r in self.queued.drain(..) {
+                let result = if Some(r.offset) == self.bad {
+                    Err(io::Error::from_raw_os_error(5))
+                } else {
+                    Ok(())
+                };
+                out.push(Completion {
+                    slot: r.slot,
+                    start_ns,
+                    done_ns: self.now,
+                    result,
+                });
+            }
+            Ok(())
+        }
+    }
+
+    fn batch(bad: Option<u64>) -> Batch {
+        Batch {
+            now: 1000,
+            queued: VecDeque::new(),
+            bad,
+            submitted: Vec::new(),
+        }
+    }
+
+    fn params(queue_depth: usize, ns: u64) -> QueuedParams {
+        QueuedParams {
+            len: 4096,
+            queue_depth,
+            duration: Duration::from_nanos(ns),
+            seed: 7,
+        }
+    }
+
+    fn stream() -> OffsetGen {
+        OffsetGen::new(7, 1 << 30, 512, 4096).unwrap()
+    }
+
+    #[test]
+    fn the_driver_keeps_the_depth_until_the_duration_then_drains() {
+        // Reaps at 1010, 1020, …: each completes 4; replacements while less than
+        // 50 ns have passed, i.e. after the reaps at 10..=40 ns: 4 + 4 * 4 requests.
+        let mut b = batch(None);
+        let (run, fatal) = drive(
+            &mut b,
+            &mut stream(),
+            &params(4, 50),
+            &AtomicBool::new(false),
+        );
+        assert!(fatal.is_none() && run.stop.is_none());
+        assert_eq!(run.engine, "batch");
+        assert_eq!(run.completed, 20);
+        assert_eq!(run.bytes, 20 * 4096);
+        assert_eq!(run.elapsed_ns, 50);
+        assert_eq!(run.latency.count, 20);
+        assert_eq!((run.latency.min_ns, run.latency.max_ns), (10, 10));
+        let mut s = stream();
+        let expected: Vec<u64> = (0..20).map(|_| s.next_offset()).collect();
+        assert_eq!(b.submitted, expected, "the stream's offsets, in order");
+    }
+
+    #[test]
+    fn a_failure_stops_submission_and_names_its_offset() {
+        let bad = stream().offset(5);
+        let mut b = batch(Some(bad));
+        let (run, _) = drive(
+            &mut b,
+            &mut stream(),
+            &params(4, 1_000_000),
+            &AtomicBool::new(false),
+        );
+        match run.stop {
+            Some(Stop::Failed {
+                setup: false,
+                offset,
+                ..
+            }) => assert_eq!(offset, bad),
+            other => panic!("{other:?}"),
+        }
+        // The second reap finishes requests 4..8 in order: 4 still submits its
+        // replacement (8), 5 fails, 6 and 7 submit nothing; 8 is drained.
+        assert_eq!(b.submitted.len(), 9);
+        assert_eq!(run.completed, 8);
+    }
+
+    #[test]
+    fn a_raised_stop_flag_submits_nothing() {
+        let mut b = batch(None);
+        let (run, _) = drive(
+            &mut b,
+            &mut stream(),
+            &params(4, 1_000_000),
+            &AtomicBool::new(true),
+        );
+        assert!(matches!(run.stop, Some(Stop::Interrupted)));
+        assert!(b.submitted.is_empty());
+    }
+}

@@ -1,0 +1,645 @@
+//! The capacity check (`--capacity-check`): is the drive as big as it says?
+//!
+//! [`plan`] picks a few hundred probe blocks over the whole reported size; the
+//! executor stamps them (with [`crate::verify::stamp::Stamper`]) **in the order
+//! given, from the end of the device toward its start**, flushes, reads them all
+//! back and hands each block's verdict ([`block_verdict`]) to [`analyse`], which
+//! concludes how much the drive really stores. [`refine`] then names the probes of
+//! a further round inside the gap between the last good and the first failed
+//! probe, until that gap is one probe block; every round's probes are stamped with
+//! their own pass number and analysed together.
+//!
+//! Why from the end first: on a drive whose addresses wrap (a write to `a` lands
+//! at `a mod real`), a probe past the real size overwrites a lower one that it
+//! aliases. Written last, the lower (real) probes keep their own stamps and the
+//! higher ones read back a lower block's stamp ([`Verdict::Misdirected`]), so the
+//! prefix that reads back as written is the real size, never less.
+//!
+//! Which blocks: the first and the last; 128 spread evenly; the blocks at
+//! 1, 3, 5 and 7 times every power of two (in blocks), which alias block 0 on a
+//! drive that wraps at any such size (sizes of flash sold as bigger ones are
+//! powers of two or small multiples of them, since their controllers drop the
+//! high address bits); and blocks log-spaced toward the end (the last block, the
+//! one 2 blocks before the end, 4, 8, ...), which find a limit near the end. A wrap
+//! at a size with no probe at a multiple of it shows only where two probes happen
+//! to alias; a full `--verify` pass finds any.
+
+use super::{MIB, Op, OpKind, TooSmall};
+use crate::verify::stamp::Verdict;
+use serde::{Deserialize, Serialize};
+
+/// The probe block unless told otherwise.
+pub const DEFAULT_BLOCK: u64 = MIB;
+/// Probes spread evenly from the first block to the last.
+pub const EVEN_PROBES: u64 = 128;
+/// The most probes of one refining round.
+pub const REFINE_PROBES: u64 = 64;
+
+/// The probe blocks for a device of `media_size` bytes with `sector_size`-byte
+/// sectors, as writes in the order they must be written (highest offset first).
+/// Blocks are `block` bytes (rounded down to whole sectors, at most the device),
+/// aligned to `block` from the start, disjoint, inside the device; when the device
+/// is not a whole number of blocks, the last probe is the shorter tail.
+pub fn plan(media_size: u64, sector_size: u32, block: u64) -> Result<Vec<Op>, TooSmall> {
+    let ss = u64::from(sector_size);
+    let whole = media_size / ss * ss;
+    let b = (block / ss * ss)
+        .min(whole)
+        .min(u64::from(u32::MAX) / ss * ss);
+    if b == 0 {
+        return Err(TooSmall(format!(
+            "{media_size} bytes do not hold a probe block of at least one {sector_size}-byte sector"
+        )));
+    }
+    let nb = whole / b; // whole blocks, at least 1
+    let mut idx: Vec<u64> = vec![0, nb - 1];
+    idx.extend(
+        (0..EVEN_PROBES)
+            .map(|i| (u128::from(nb - 1) * u128::from(i) / u128::from(EVEN_PROBES - 1)) as u64),
+    );
+    for m in [1u64, 3, 5, 7] {
+        idx.extend((0..64).map_while(|j| m.checked_shl(j).filter(|&x| x < nb && x >> j == m)));
+    }
+    idx.extend((0..64).map_while(|k| 1u64.checked_shl(k).filter(|&d| d <= nb).map(|d| nb - d)));
+    idx.sort_unstable();
+    idx.dedup();
+    let mut ops: Vec<Op> = idx.into_iter().map(|i| write_op(i * b, b)).collect();
+    if whole > nb * b {
+        ops.push(write_op(nb * b, whole - nb * b));
+    }
+    ops.reverse();
+    Ok(ops)
+}
+
+fn write_op(offset: u64, len: u64) -> Op {
+    Op {
+        offset,
+        len: len as u32,
+        kind: OpKind::Write,
+    }
+}
+
+/// One block's verdict from its sectors' (`verdicts`, in order): [`Verdict::Ok`]
+/// when all are, else the first other one, a misdirected one's `found_lba` moved
+/// back by the sector's place in the block (so that it names the LBA whose stamp
+/// the block's first sector would hold under the same shift).
+pub fn block_verdict(verdicts: impl IntoIterator<Item = Verdict>) -> Verdict {
+    for (i, v) in verdicts.into_iter().enumerate() {
+        match v {
+            Verdict::Ok => {}
+            Verdict::Misdirected {
+                found_lba,
+                found_pass,
+            } => {
+                return Verdict::Misdirected {
+                    found_lba: found_lba.checked_sub(i as u64).unwrap_or(found_lba),
+                    found_pass,
+                };
+            }
+            other => return other,
+        }
+    }
+    Verdict::Ok
+}
+
+/// One probe block and how it read back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Probe {
+    /// Byte offset of the block.
+    pub offset: u64,
+    /// Its length in bytes.
+    pub len: u64,
+    /// How it read back ([`block_verdict`]).
+    pub verdict: Verdict,
+}
+
+/// What the probes say about the drive's real size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "finding")]
+pub enum Finding {
+    /// Every probe read back as written: the drive stores its full size (as far
+    /// as probes can tell; see the module's documentation).
+    Full,
+    /// Probes past the real size read back stamps of lower blocks: addresses wrap.
+    Wraps {
+        /// The size that addresses wrap at, when the misdirected stamps agree on
+        /// one inside the probes' bounds (bytes).
+        modulus: Option<u64>,
+        /// One misdirected probe: its offset ...
+        example_at: u64,
+        /// ... and the offset whose stamp it read back.
+        example_found: u64,
+    },
+    /// Probes past the real size read back neither their stamp nor another's
+    /// (zeros, older data, an earlier pass's stamp): writes there are lost.
+    WritesLost,
+    /// Reads of the probes past the real size fail.
+    ReadsFail,
+    /// Some probes failed, but later ones read back as written and none read
+    /// another's stamp: damaged sectors, not a smaller drive.
+    Scattered,
+}
+
+/// The capacity check's conclusion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Capacity {
+    /// The size the drive reports, in whole sectors (bytes).
+    pub reported: u64,
+    /// The size that stores data: the largest prefix whose probes all read back
+    /// as written, or the wrap size when the misdirected stamps agree on one
+    /// (bytes); `reported` when nothing failed.
+    pub real: u64,
+    /// How far past `real` the real size may reach: the distance from `real` to
+    /// the end of the first failed probe (0 when exact). [`refine`] narrows it to
+    /// one probe block.
+    pub uncertainty: u64,
+    /// The offset of the lowest failed probe.
+    pub first_failed: Option<u64>,
+    /// Probes read back.
+    pub probes: u32,
+    /// Probes that did not read back as written.
+    pub failed: u32,
+    /// What the failures mean.
+    pub finding: Finding,
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// Conclude from the read-backs of every round's probes (any order) on a device
+/// of `media_size` bytes with `sector_size`-byte sectors.
+pub fn analyse(media_size: u64, sector_size: u32, probes: &[Probe]) -> Capacity {
+    let ss = u64::from(sector_size);
+    let reported = media_size / ss * ss;
+    let mut sorted = probes.to_vec();
+    sorted.sort_by_key(|p| p.offset);
+    let failed: Vec<&Probe> = sorted.iter().filter(|p| !p.verdict.is_ok()).collect();
+    let mut c = Capacity {
+        reported,
+        real: reported,
+        uncertainty: 0,
+        first_failed: None,
+        probes: sorted.len() as u32,
+        failed: failed.len() as u32,
+        finding: Finding::Full,
+    };
+    let Some(first) = failed.first() else {
+        return c;
+    };
+    let prefix = sorted
+        .iter()
+        .take_while(|p| p.verdict.is_ok())
+        .last()
+        .map_or(0, |p| p.offset + p.len);
+    c.first_failed = Some(first.offset);
+    c.real = prefix;
+    c.uncertainty = first.offset + first.len - prefix;
+    let misdirected: Vec<(u64, u64)> = failed
+        .iter()
+        .filter_map(|p| match p.verdict {
+            Verdict::Misdirected { found_lba, .. } => {
+                Some((p.offset, found_lba.saturating_mul(ss)))
+            }
+            _ => None,
+        })
+        .collect();
+    let ok_above = sorted
+        .iter()
+        .any(|p| p.offset > first.offset && p.verdict.is_ok());
+    c.finding = if let Some(&(example_at, example_found)) = misdirected.first() {
+        let m = misdirected
+            .iter()
+            .fold(0, |g, &(at, found)| gcd(g, at.abs_diff(found)));
+        let modulus = wrap_size(m, prefix, first.offset + first.len, ss);
+        if let Some(r) = modulus {
+            c.real = r;
+            c.uncertainty = 0;
+        }
+        Finding::Wraps {
+            modulus,
+            example_at,
+            example_found,
+        }
+    } else if ok_above {
+        Finding::Scattered
+    } else if failed.iter().all(|p| p.verdict == Verdict::Unreadable) {
+        Finding::ReadsFail
+    } else {
+        Finding::WritesLost
+    };
+    c
+}
+
+/// The size addresses wrap at: the largest whole-sector divisor of `m` (every
+/// misdirected distance is a multiple of it) from `lo` to `hi`, if any.
+fn wrap_size(m: u64, lo: u64, hi: u64, ss: u64) -> Option<u64> {
+    if m == 0 || m < lo.max(1) {
+        return None;
+    }
+    // m / k for k = 1, 2, ...: the first inside [lo, hi] is the largest.
+    let k0 = m.div_ceil(hi.max(1)).max(1);
+    (k0..k0.saturating_add(1 << 16))
+        .map(|k| (k, m / k))
+        .take_while(|&(_, r)| r >= lo.max(1))
+        .find(|&(k, r)| m.is_multiple_of(k) && r.is_multiple_of(ss) && r <= hi)
+        .map(|(_, r)| r)
+}
+
+/// The probes of the next round, as writes in the order they must be written
+/// (highest first): up to [`REFINE_PROBES`] blocks of `block` bytes spread over
+/// the gap between `c.real` and the first failed probe, or tiling it when it is
+/// small. Empty when there is nothing to narrow: nothing failed, the failures are
+/// scattered, the gap is at most one block, or addresses wrap (where new probes
+/// past the real size could read back their own stamps and push the prefix past
+/// it; the wrap size comes from the misdirected stamps instead).
+pub fn refine(c: &Capacity, sector_size: u32, block: u64) -> Vec<Op> {
+    let ss = u64::from(sector_size);
+    let b = (block / ss * ss).clamp(ss, u64::from(u32::MAX) / ss * ss);
+    let (Some(end), Finding::WritesLost | Finding::ReadsFail) = (c.first_failed, c.finding) else {
+        return Vec::new();
+    };
+    let (lo, hi) = (c.real, end);
+    if hi <= lo || hi - lo <= b {
+        return Vec::new();
+    }
+    let gap = hi - lo;
+    let mut ops = Vec::new();
+    if gap <= REFINE_PROBES * b {
+        // Small: tile it, so the next round pins the size to one block.
+        let mut at = lo;
+        while at < hi {
+            ops.push(write_op(at, b.min(hi - at)));
+            at += b;
+        }
+    } else {
+        // Spread REFINE_PROBES - 1 blocks, one every gap / REFINE_PROBES (at
+        // least a block, so they are disjoint and the last ends inside the gap).
+        let step = gap / REFINE_PROBES / ss * ss;
+        ops.extend((1..REFINE_PROBES).map(|i| write_op(lo + i * step, b)));
+    }
+    ops.reverse();
+    ops
+}
+
+/// Sizes in binary units with one decimal, as the conclusion gives them.
+fn size(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut v = bytes as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u < UNITS.len() - 1 {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+impl Capacity {
+    /// Whether the drive stores less than it reports.
+    pub fn is_fake(&self) -> bool {
+        matches!(
+            self.finding,
+            Finding::Wraps { .. } | Finding::WritesLost | Finding::ReadsFail
+        )
+    }
+
+    /// The conclusion in one sentence.
+    pub fn summary(&self) -> String {
+        let within = if self.uncertainty > 0 {
+            format!(" (to within {})", size(self.uncertainty))
+        } else {
+            String::new()
+        };
+        let (n, of) = (self.failed, self.probes);
+        match self.finding {
+            Finding::Full => format!(
+                "all {of} probe blocks read back as written: the full {} stores data",
+                size(self.reported)
+            ),
+            Finding::Wraps {
+                modulus: Some(m),
+                example_at,
+                example_found,
+            } => format!(
+                "only the first {} store data; writes beyond it land at their address modulo {} \
+                 ({n} of {of} probe blocks read back another block's stamp, e.g. the block at {} held the one written at {})",
+                size(self.real),
+                size(m),
+                size(example_at),
+                size(example_found)
+            ),
+            Finding::Wraps {
+                modulus: None,
+                example_at,
+                example_found,
+            } => format!(
+                "only the first {}{within} store data; writes beyond it land at other addresses \
+                 ({n} of {of} probe blocks read back another block's stamp, e.g. the block at {} held the one written at {})",
+                size(self.real),
+                size(example_at),
+                size(example_found)
+            ),
+            Finding::WritesLost => format!(
+                "only the first {}{within} store data; writes beyond it are lost \
+                 ({n} of {of} probe blocks read back other content)",
+                size(self.real)
+            ),
+            Finding::ReadsFail => format!(
+                "only the first {}{within} can be read back; reads beyond it fail \
+                 ({n} of {of} probe blocks unreadable)",
+                size(self.real)
+            ),
+            Finding::Scattered => format!(
+                "no sign of a smaller drive, but {n} of {of} probe blocks failed, the first at {}: \
+                 damaged sectors (run --verify)",
+                size(self.first_failed.unwrap_or(0))
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+
+    const GIB: u64 = 1 << 30;
+    const TIB: u64 = 1 << 40;
+
+    /// A model drive at sector level: where each write lands, what each read
+    /// returns, as (stamp LBA, pass) or nothing readable as a stamp.
+    struct Model {
+        ss: u64,
+        /// Where a write to an LBA lands; None: it is dropped.
+        land: Box<dyn Fn(u64) -> Option<u64>>,
+        /// Where a read of an LBA is served from; None: the read fails.
+        serve: Box<dyn Fn(u64) -> Option<u64>>,
+        /// Physical sector -> (stamp LBA, pass).
+        store: HashMap<u64, (u64, u32)>,
+    }
+
+    impl Model {
+        fn new(ss: u64) -> Model {
+            Model {
+                ss,
+                land: Box::new(Some),
+                serve: Box::new(Some),
+                store: HashMap::new(),
+            }
+        }
+        fn write(&mut self, ops: &[Op], pass: u32) {
+            for op in ops {
+                let lba0 = op.offset / self.ss;
+                for i in 0..u64::from(op.len) / self.ss {
+                    if let Some(p) = (self.land)(lba0 + i) {
+                        self.store.insert(p, (lba0 + i, pass));
+                    }
+                }
+            }
+        }
+        fn read(&self, ops: &[Op], pass: u32) -> Vec<Probe> {
+            ops.iter()
+                .map(|op| {
+                    let lba0 = op.offset / self.ss;
+                    let v = (0..u64::from(op.len) / self.ss).map(|i| {
+                        let lba = lba0 + i;
+                        match (self.serve)(lba) {
+                            None => Verdict::Unreadable,
+                            Some(p) => match self.store.get(&p) {
+                                None => Verdict::Corrupt,
+                                Some(&(l, ps)) if l == lba && ps == pass => Verdict::Ok,
+                                Some(&(l, ps)) if l == lba => Verdict::Stale { found_pass: ps },
+                                Some(&(l, ps)) => Verdict::Misdirected {
+                                    found_lba: l,
+                                    found_pass: ps,
+                                },
+                            },
+                        }
+                    });
+                    Probe {
+                        offset: op.offset,
+                        len: u64::from(op.len),
+                        verdict: block_verdict(v),
+                    }
+                })
+                .collect()
+        }
+        /// The whole check: plan, then refining rounds until none is left.
+        fn check(&mut self, media: u64) -> Capacity {
+            let ss = self.ss as u32;
+            let mut ops = plan(media, ss, DEFAULT_BLOCK).unwrap();
+            let mut probes = Vec::new();
+            for pass in 0.. {
+                self.write(&ops, pass);
+                probes.extend(self.read(&ops, pass));
+                let c = analyse(media, ss, &probes);
+                ops = refine(&c, ss, DEFAULT_BLOCK);
+                if ops.is_empty() {
+                    return c;
+                }
+                assert!(pass < 10, "refining does not end: {c:?}");
+            }
+            unreachable!()
+        }
+    }
+
+    #[test]
+    fn a_clean_drive_reports_its_full_size() {
+        for ss in [512u64, 4096] {
+            let mut m = Model::new(ss);
+            let c = m.check(2 * TIB);
+            assert_eq!(c.finding, Finding::Full);
+            assert_eq!(c.real, 2 * TIB);
+            assert!(!c.is_fake());
+            assert!(c.probes >= 200 && c.probes <= 400, "{}", c.probes);
+            assert!(
+                c.summary().contains("the full 2.0 TiB stores data"),
+                "{}",
+                c.summary()
+            );
+        }
+    }
+
+    #[test]
+    fn a_wrap_at_64_gib_of_a_2_tib_drive() {
+        let real = 64 * GIB / 4096;
+        let mut m = Model::new(4096);
+        m.land = Box::new(move |l| Some(l % real));
+        m.serve = Box::new(move |l| Some(l % real));
+        let c = m.check(2 * TIB);
+        assert_eq!(c.real, 64 * GIB);
+        assert_eq!(c.uncertainty, 0);
+        assert!(matches!(c.finding, Finding::Wraps { modulus: Some(m), .. } if m == 64 * GIB));
+        assert!(c.is_fake());
+        let s = c.summary();
+        assert!(
+            s.starts_with(
+                "only the first 64.0 GiB store data; writes beyond it land at their address modulo 64.0 GiB"
+            ),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn a_wrap_at_a_size_between_probes_is_found_within_the_probes() {
+        // 48 GiB (3 × 16 GiB) of a 1 TiB drive, 512-byte sectors.
+        let real = 48 * GIB / 512;
+        let mut m = Model::new(512);
+        m.land = Box::new(move |l| Some(l % real));
+        m.serve = Box::new(move |l| Some(l % real));
+        let c = m.check(TIB);
+        assert_eq!(c.real, 48 * GIB, "{c:?}");
+        assert!(c.is_fake());
+    }
+
+    #[test]
+    fn a_drive_that_drops_writes_past_x() {
+        // Stores 1000 GiB + 3 MiB + 512 bytes of a 2 TiB drive; writes past are
+        // dropped, reads there return zeros or what an earlier round left.
+        let x = (1000 * GIB + 3 * MIB + 512) / 512;
+        let mut m = Model::new(512);
+        m.land = Box::new(move |l| (l < x).then_some(l));
+        let c = m.check(2 * TIB);
+        assert_eq!(c.finding, Finding::WritesLost);
+        assert!(
+            c.real <= x * 512 && x * 512 < c.real + c.uncertainty,
+            "{c:?}"
+        );
+        assert!(c.uncertainty <= DEFAULT_BLOCK, "{c:?}");
+        assert!(c.summary().starts_with("only the first 1000.0 GiB (to within 1.0 MiB) store data; writes beyond it are lost"), "{}", c.summary());
+    }
+
+    #[test]
+    fn a_drive_whose_reads_past_x_fail() {
+        let x = 1536 * GIB / 4096;
+        let mut m = Model::new(4096);
+        m.serve = Box::new(move |l| (l < x).then_some(l));
+        let c = m.check(2 * TIB);
+        assert_eq!(c.finding, Finding::ReadsFail);
+        assert_eq!(c.real, 1536 * GIB);
+        assert!(c.uncertainty <= DEFAULT_BLOCK);
+        assert!(c.summary().contains("reads beyond it fail"));
+    }
+
+    #[test]
+    fn scattered_bad_sectors_are_not_a_smaller_drive() {
+        let mut m = Model::new(512);
+        let media = 1u64 << 39;
+        let ops = plan(media, 512, DEFAULT_BLOCK).unwrap();
+        // Put a bad sector inside one probe in the middle.
+        let mid = ops[ops.len() / 2].offset / 512 + 3;
+        m.serve = Box::new(move |l| (l != mid).then_some(l));
+        m.write(&ops, 0);
+        let c = analyse(media, 512, &m.read(&ops, 0));
+        assert_eq!(c.finding, Finding::Scattered);
+        assert!(!c.is_fake());
+        assert!(refine(&c, 512, DEFAULT_BLOCK).is_empty());
+    }
+
+    #[test]
+    fn real_stamps_on_a_drive_that_wraps_at_8_mib_of_256() {
+        use crate::verify::stamp::Stamper;
+        let (reported, real, ss, block) = (256 * MIB, 8 * MIB, 512u32, 64 << 10);
+        let mut store = vec![0u8; real as usize];
+        let st = Stamper::new(Stamper::fresh_nonce(), 0, ss).unwrap();
+        let ops = plan(reported, ss, block).unwrap();
+        for op in &ops {
+            let at = (op.offset % real) as usize;
+            st.stamp(&mut store[at..at + op.len as usize], op.offset / 512);
+        }
+        let probes: Vec<Probe> = ops
+            .iter()
+            .map(|op| {
+                let at = (op.offset % real) as usize;
+                let buf = &store[at..at + op.len as usize];
+                Probe {
+                    offset: op.offset,
+                    len: u64::from(op.len),
+                    verdict: block_verdict(st.check(buf, op.offset / 512)),
+                }
+            })
+            .collect();
+        let c = analyse(reported, ss, &probes);
+        assert_eq!(c.real, real, "{c:?}");
+        assert!(matches!(c.finding, Finding::Wraps { modulus: Some(m), .. } if m == real));
+        assert!(c.summary().starts_with("only the first 8.0 MiB store data"));
+    }
+
+    #[test]
+    fn block_verdicts() {
+        assert_eq!(block_verdict([Verdict::Ok; 4]), Verdict::Ok);
+        let mis = |found_lba| Verdict::Misdirected {
+            found_lba,
+            found_pass: 0,
+        };
+        assert_eq!(block_verdict([Verdict::Ok, mis(17), mis(18)]), mis(16));
+        assert_eq!(block_verdict([Verdict::Ok, mis(0)]), mis(0));
+        assert_eq!(
+            block_verdict([Verdict::Ok, Verdict::Unreadable, mis(5)]),
+            Verdict::Unreadable
+        );
+    }
+
+    #[test]
+    fn tiny_and_odd_devices() {
+        assert!(plan(511, 512, MIB).is_err());
+        let p = plan(512, 512, MIB).unwrap();
+        assert_eq!(p, [write_op(0, 512)]);
+        let p = plan(3 * MIB + 1024, 512, MIB).unwrap();
+        let offs: Vec<u64> = p.iter().map(|o| o.offset).collect();
+        assert_eq!(offs, [3 * MIB, 2 * MIB, MIB, 0]);
+        assert_eq!(p[0].len, 1024);
+    }
+
+    proptest! {
+        #[test]
+        fn probes_are_aligned_disjoint_inside_and_written_from_the_end(
+            sectors in 1u64..(1 << 40), extra in 0u64..4096, big in any::<bool>(),
+            block_kib in 1u64..4096,
+        ) {
+            let ss: u32 = if big { 4096 } else { 512 };
+            let s = u64::from(ss);
+            let media = sectors.saturating_mul(s).min(1 << 52) + extra % s;
+            let whole = media / s * s;
+            let block = block_kib * 1024;
+            let p = plan(media, ss, block).unwrap();
+            prop_assert!(!p.is_empty() && p.len() <= 400, "{} probes", p.len());
+            let b = u64::from(p[p.len() - 1].len);
+            prop_assert_eq!(p[p.len() - 1].offset, 0);
+            prop_assert_eq!(p[0].end(), whole);
+            for w in p.windows(2) {
+                prop_assert!(w[1].end() <= w[0].offset, "{:?}", w);
+            }
+            for op in &p {
+                prop_assert_eq!(op.kind, OpKind::Write);
+                prop_assert_eq!(op.offset % s, 0);
+                prop_assert_eq!(op.offset % b, 0);
+                prop_assert!(op.len > 0 && u64::from(op.len) % s == 0);
+                prop_assert!(op.end() <= whole);
+            }
+            // Refining rounds stay inside the gap, aligned and disjoint.
+            let c = Capacity {
+                reported: whole, real: whole / 3 / s * s, uncertainty: 0,
+                first_failed: Some(whole / 2 / s * s), probes: 1, failed: 1,
+                finding: Finding::WritesLost,
+            };
+            let r = refine(&c, ss, block);
+            for w in r.windows(2) {
+                prop_assert!(w[1].end() <= w[0].offset);
+            }
+            for op in &r {
+                prop_assert!(op.offset >= c.real && op.end() <= c.first_failed.unwrap());
+                prop_assert_eq!(op.offset % s, 0);
+                prop_assert!(op.len > 0 && u64::from(op.len) % s == 0);
+            }
+        }
+    }
+}

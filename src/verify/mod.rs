@@ -1,0 +1,13 @@
+//! The pure core of the write-and-verify pass (`--verify`) and of the capacity
+//! check (`--capacity-check`): what each logical sector is stamped with and how a
+//! read-back is judged ([`stamp`]), the failed sectors kept as merged ranges in
+//! bounded memory ([`failures`]), and badblocks' list format for `--bad-blocks`
+//! ([`badblocks`]). No I/O and no clock: the executor writes the stamped buffers,
+//! reads them back and hands them to [`stamp::Stamper::check`].
+//!
+//! The capacity check's plan and conclusion are in [`crate::probe::capacity`].
+//! docs/methods.md ("Write and verify", "Capacity check") describes the layout.
+
+pub mod badblocks;
+pub mod failures;
+pub mod stamp;
