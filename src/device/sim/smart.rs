@@ -198,6 +198,19 @@ impl SimSmart {
         }
     }
 
+    /// Append what the spec asked of SMART to the model's one-line description.
+    pub(super) fn describe(&self, d: &mut String) {
+        if self.failing {
+            d.push_str(", SMART failing");
+        }
+        if self.crc_budget > 0 {
+            d.push_str(&format!(
+                ", {} interface CRC error(s) (one per {CRC_EVERY} commands)",
+                self.crc_budget
+            ));
+        }
+    }
+
     /// Count a host read or write and what the faults did to it.
     pub(super) fn on_access(&mut self, e: &Effect) {
         self.commands += 1;
@@ -716,6 +729,8 @@ mod tests {
             assert_eq!(f[0].rule, "smart-failing");
         }
         let mut t = open("sim:nvme?smart=failing");
+        let d = t.info().simulated.clone().unwrap();
+        assert!(d.ends_with(", seed 1, SMART failing"), "{d}");
         let f = judge(&health(&mut t), None, &RuleOptions::default());
         assert!(
             f.iter()

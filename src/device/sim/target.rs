@@ -173,6 +173,7 @@ impl SimTarget {
         };
         d.push_str(&format!(", seed {seed}"));
         self.faults.describe(&mut d);
+        self.smart.describe(&mut d);
         d
     }
 
