@@ -399,6 +399,7 @@ mod tests {
             }],
             warnings: vec![],
             error: None,
+            smr_signs: Vec::new(),
         }
     }
 

@@ -22,6 +22,7 @@ pub mod rng;
 pub mod run;
 pub mod safety;
 pub mod smart;
+pub mod smr;
 pub mod stats;
 pub mod validity;
 pub mod verify;

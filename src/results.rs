@@ -166,6 +166,9 @@ pub struct DiskResult {
     pub warnings: Vec<Warning>,
     /// The error that stopped this disk, if any.
     pub error: Option<String>,
+    /// Signs of shingled recording that need no writing ([`crate::smr::signs`]).
+    #[serde(default)]
+    pub smr_signs: Vec<crate::smr::signs::SmrSign>,
 }
 
 impl DiskResult {
@@ -177,6 +180,7 @@ impl DiskResult {
             tests: Vec::new(),
             warnings: Vec::new(),
             error: None,
+            smr_signs: Vec::new(),
         }
     }
 

@@ -87,6 +87,7 @@ pub fn probe_disk(
     let info = target.info().clone();
     disk.warnings = validity::device_warnings(&info, !cfg.tests.is_empty());
     disk.info = Some(info.clone());
+    disk.smr_signs = crate::smr::signs::of(&info);
     sink.opened(&info, &disk.warnings)?;
     if !describe {
         return Ok((disk, Flow::Continue));

@@ -10,6 +10,7 @@ pub mod overhead;
 pub mod scan;
 pub mod seek;
 pub mod seek_profile;
+pub mod smr;
 pub mod sweep;
 pub mod sync_write;
 pub mod transfer;

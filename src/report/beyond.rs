@@ -312,3 +312,28 @@ pub fn sweep(t: &TestResult) -> String {
     s.push('\n');
     s
 }
+
+/// The "SMR signs:" block that follows diskinfo's -v header when the device shows
+/// any sign of shingled recording ([`crate::smr::signs::of`]); empty otherwise, so
+/// diskinfo's own text is unchanged.
+pub fn smr_signs(info: &crate::device::DeviceInfo) -> String {
+    use crate::smr::signs::SmrSignStrength;
+    let signs = crate::smr::signs::of(info);
+    if signs.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("SMR signs (shingled recording; hints are not proofs):\n");
+    for sign in &signs {
+        let what = match sign.strength {
+            SmrSignStrength::Reported => "reported",
+            SmrSignStrength::Hint => "hint",
+        };
+        let _ = write!(s, "\t{what}: {}", sign.text);
+        if let Some(src) = &sign.source {
+            let _ = write!(s, " [source: {src}, see docs/methods.md]");
+        }
+        s.push('\n');
+    }
+    s.push('\n');
+    s
+}

@@ -74,6 +74,7 @@ pub fn verbose_header(info: &DeviceInfo) -> String {
         field(&zone_text(z), "Zone Mode");
     }
     s.push('\n');
+    s.push_str(&beyond::smr_signs(info));
     s
 }
 

@@ -58,6 +58,7 @@ fn published() -> DiskResult {
         }],
         warnings: Vec::new(),
         error: None,
+        smr_signs: Vec::new(),
     }
 }
 

@@ -282,3 +282,46 @@ fn parallel_probing_prints_each_disk_in_order() {
     assert!(hdd < ssd);
     assert_eq!(text.matches("Transfer rates:").count(), 2);
 }
+
+#[test]
+fn verbose_on_a_simulated_dm_smr_drive_shows_the_smr_hints_after_the_header() {
+    let out = seekprobe().args(["-v", "sim:smr"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let header_end = text
+        .find("\n\n")
+        .expect("the header ends with a blank line");
+    let (header, rest) = text.split_at(header_end + 2);
+    assert!(
+        header.contains("\tYes         \t# TRIM/UNMAP support\n"),
+        "{header}"
+    );
+    assert!(
+        header.contains("\t5400        \t# Rotation rate in RPM\n"),
+        "{header}"
+    );
+    assert!(header.contains("\tNot_Zoned   \t# Zone Mode\n"), "{header}");
+    assert!(
+        !header.contains("SMR signs"),
+        "diskinfo's lines are unchanged"
+    );
+    assert!(
+        rest.starts_with("SMR signs (shingled recording; hints are not proofs):\n"),
+        "{rest}"
+    );
+    assert!(
+        rest.contains("\thint: a rotating drive that advertises TRIM/UNMAP"),
+        "{rest}"
+    );
+    assert!(rest.contains("BarraCuda 8 TB (DM004)"), "{rest}");
+    // The JSON has them too, and a conventional drive has none.
+    let json = seekprobe()
+        .args(["--json", "sim:smr", "sim:hdd"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let signs = |i: usize| v["disks"][i]["smr_signs"].as_array().unwrap().len();
+    assert_eq!((signs(0), signs(1)), (2, 0));
+    let hdd = seekprobe().args(["-v", "sim:hdd"]).output().unwrap();
+    assert!(!String::from_utf8(hdd.stdout).unwrap().contains("SMR"));
+}

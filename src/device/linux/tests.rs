@@ -555,3 +555,30 @@ fn real_loop_device() {
         Some(rustix::io::Errno::NOTTY.raw_os_error())
     );
 }
+
+#[test]
+fn a_rotating_sata_disk_with_discard_shows_the_smr_hint_in_verbose() {
+    let sys = FakeSys::new();
+    sata_disk(&sys, Some(vpd_pgb1(5400)), "1\n");
+    let disk = format!("{SATA_DEV}/block/sda");
+    sys.file(&format!("{SATA_DEV}/model"), b"WDC WD40EFAX-68J\n");
+    sys.file(&format!("{disk}/queue/discard_max_bytes"), b"2147450880\n");
+    let mut info =
+        crate::device::DeviceInfo::new("/dev/sda", "/dev/sda", crate::device::TargetKind::Disk);
+    sys.describe("8:0").apply(&mut info);
+    assert!(info.trim);
+    let text = crate::report::diskinfo::verbose_header(&info);
+    assert!(text.contains("SMR signs"), "{text}");
+    assert!(
+        text.contains("\thint: a rotating drive that advertises TRIM/UNMAP"),
+        "{text}"
+    );
+    assert!(text.contains("WD Red 4 TB (EFAX)"), "{text}");
+    // The same disk without discard and with a CMR model shows no block.
+    sys.file(&format!("{disk}/queue/discard_max_bytes"), b"0\n");
+    sys.file(&format!("{SATA_DEV}/model"), b"WDC WD40EFRX-68N\n");
+    let mut info2 =
+        crate::device::DeviceInfo::new("/dev/sda", "/dev/sda", crate::device::TargetKind::Disk);
+    sys.describe("8:0").apply(&mut info2);
+    assert!(!crate::report::diskinfo::verbose_header(&info2).contains("SMR"));
+}

@@ -26,6 +26,8 @@
 //! - `faults.rs`: injected faults (their keys, and what they do to an operation);
 //! - `smart.rs`: the drive's SMART (counters from the faults, `smart=`, `crc=`,
 //!   self-tests on the virtual clock), answering [`crate::smart::SmartSource`];
+//! - `smr.rs`: drive-managed shingled recording (a media cache, band cleaning) on top
+//!   of the rotating disk (`sim:smr`, `smr=dm`);
 //! - `target.rs`: [`SimTarget`], which builds the model from a spec and implements
 //!   [`Target`](super::Target) and [`QueueModel`](super::QueueModel) on its clock.
 
@@ -35,6 +37,7 @@ mod geometry;
 mod hdd;
 mod presets;
 mod smart;
+mod smr;
 mod spec;
 mod target;
 #[cfg(test)]

@@ -119,7 +119,7 @@ pub(super) struct SimSmart {
 /// Temperature the drive reports, °C (constant).
 fn temperature(preset: Preset) -> i64 {
     match preset {
-        Preset::Hdd | Preset::Hdd5400 => 35,
+        Preset::Hdd | Preset::Hdd5400 | Preset::Smr => 35,
         Preset::Ssd => 30,
         Preset::Nvme => 40,
     }
@@ -175,7 +175,8 @@ impl SimSmart {
         // flash: the NVMe specification's two-minute bound for a short test.
         let (short, conveyance) = match preset {
             Preset::Hdd => (1, 2),
-            Preset::Hdd5400 => (2, 5),
+            // smr: the hdd5400 mechanics, and its figures (no ST8000DM004 report at hand).
+            Preset::Hdd5400 | Preset::Smr => (2, 5),
             Preset::Ssd | Preset::Nvme => (2, 0),
         };
         let min = |m: u32| u64::from(m) * 60_000_000_000;
@@ -626,6 +627,7 @@ mod tests {
         for (spec, short, long, conveyance) in [
             ("sim:hdd", 1, LONG_HDD_MINUTES, Some(2)),
             ("sim:hdd5400", 2, LONG_HDD5400_MINUTES, Some(5)),
+            ("sim:smr", 2, 978, Some(5)),
             ("sim:ssd", 2, 16, None),
             ("sim:nvme", 2, 6, None),
         ] {

@@ -7,17 +7,19 @@
 
 use super::faults::{self, FaultSpec};
 use super::smart::{self, SmartSpec};
+use super::smr::SmrParams;
 
 /// The largest simulated media size (1 PiB).
 const MAX_SIZE: u64 = 1 << 50;
 
 /// The preset names accepted after `sim:`.
-pub const PRESETS: &[&str] = &["hdd", "hdd5400", "ssd", "nvme"];
+pub const PRESETS: &[&str] = &["hdd", "hdd5400", "ssd", "nvme", "smr"];
 
 /// The model's keys accepted after `?`, with their values, for error messages (the
 /// fault keys follow them, from [`faults::ACCEPTED_KEYS`]).
 const MODEL_KEYS: &str = "rpm=RPM (hdd presets, 3600-15000), \
-size=BYTES[K|M|G|T|P] (binary suffixes), sector=512|4096, seed=U64";
+size=BYTES[K|M|G|T|P] (binary suffixes), sector=512|4096, seed=U64, \
+smr=dm|none (rotating presets), smr_cache=BYTES, smr_band=BYTES, smr_idle=MS";
 
 /// Every key accepted after `?`, with its values, for error messages.
 fn accepted_keys() -> String {
@@ -35,6 +37,8 @@ pub(super) enum Preset {
     Hdd5400,
     Ssd,
     Nvme,
+    /// A 5400 rpm drive-managed SMR disk (smr.rs).
+    Smr,
 }
 
 impl Preset {
@@ -44,13 +48,14 @@ impl Preset {
             "hdd5400" => Some(Preset::Hdd5400),
             "ssd" => Some(Preset::Ssd),
             "nvme" => Some(Preset::Nvme),
+            "smr" => Some(Preset::Smr),
             _ => None,
         }
     }
 
     /// Whether the preset is a rotating disk.
     pub(super) fn rotating(self) -> bool {
-        matches!(self, Preset::Hdd | Preset::Hdd5400)
+        matches!(self, Preset::Hdd | Preset::Hdd5400 | Preset::Smr)
     }
 }
 
@@ -66,6 +71,8 @@ pub(super) struct Spec {
     pub(super) faults: FaultSpec,
     /// What the drive's SMART says (smart.rs).
     pub(super) smart: SmartSpec,
+    /// Drive-managed SMR (`smr=dm`, and the `smr` preset), with its parameters.
+    pub(super) smr: Option<SmrParams>,
 }
 
 /// The default seed when `seed=` is not given.
@@ -95,6 +102,7 @@ pub(super) fn parse_spec(spec: &str) -> Result<Spec, String> {
         seed: DEFAULT_SEED,
         faults: FaultSpec::default(),
         smart: SmartSpec::default(),
+        smr: (preset == Preset::Smr).then(SmrParams::default),
     };
     for pair in query.into_iter().flat_map(|q| q.split('&')) {
         if pair.is_empty() {
@@ -132,6 +140,30 @@ pub(super) fn parse_spec(spec: &str) -> Result<Spec, String> {
                 s.seed = parse_uint(value)
                     .ok_or_else(|| bad_value("expected an unsigned 64-bit number"))?;
             }
+            "smr" => match value {
+                "dm" => s.smr = Some(s.smr.take().unwrap_or_default()),
+                "none" => s.smr = None,
+                _ => return Err(bad_value("expected dm (drive-managed) or none")),
+            },
+            "smr_cache" | "smr_band" => {
+                let bytes = parse_size(value)
+                    .filter(|&b| (1 << 20..=1 << 50).contains(&b))
+                    .ok_or_else(|| bad_value("expected bytes from 1M to 1P, e.g. 20G or 256M"))?;
+                let p = s.smr.get_or_insert_with(SmrParams::default);
+                if key == "smr_cache" {
+                    p.cache_bytes = bytes;
+                } else {
+                    p.band_bytes = bytes;
+                }
+            }
+            "smr_idle" => {
+                let ms: f64 = value
+                    .parse()
+                    .ok()
+                    .filter(|m: &f64| m.is_finite() && *m >= 0.0)
+                    .ok_or_else(|| bad_value("expected milliseconds, 0 or more"))?;
+                s.smr.get_or_insert_with(SmrParams::default).idle_ms = ms;
+            }
             _ => {
                 if !s.faults.parse_key(key, value).map_err(|m| bad_value(&m))?
                     && !s.smart.parse_key(key, value).map_err(|m| bad_value(&m))?
@@ -143,6 +175,11 @@ pub(super) fn parse_spec(spec: &str) -> Result<Spec, String> {
                 }
             }
         }
+    }
+    if s.smr.is_some() && !s.preset.rotating() {
+        return Err(format!(
+            "smr keys apply only to the rotating presets (hdd, hdd5400, smr), not to {name}"
+        ));
     }
     if s.rpm.is_some() && !s.preset.rotating() {
         return Err(format!(

@@ -7,6 +7,7 @@ use super::geometry::Zone;
 use super::hdd::Hdd;
 use super::presets::{flash_params, hdd_params};
 use super::smart::SimSmart;
+use super::smr::Smr;
 use super::spec::{Preset, parse_spec};
 use super::{JITTER_STREAM, Kind, MIB, MS, SERIAL_STREAM};
 use crate::clock::{Clock, VirtualClock};
@@ -37,6 +38,8 @@ pub struct SimTarget {
     pub(super) faults: Faults,
     /// The drive's SMART state (smart.rs).
     pub(super) smart: SimSmart,
+    /// Drive-managed SMR on top of the disk model (smr.rs), when the spec asks.
+    smr: Option<Smr>,
 }
 
 impl SimTarget {
@@ -55,6 +58,8 @@ impl SimTarget {
             Preset::Hdd5400 => (4_000_787_030_016, 512, 4096),
             Preset::Ssd => (500_107_862_016, 512, 4096),
             Preset::Nvme => (1_000_204_886_016, 512, 512),
+            // ST8000DM004's capacity (Seagate BarraCuda manual 100805918).
+            Preset::Smr => (8_001_563_222_016, 512, 4096),
         };
         let logical = s.sector.unwrap_or(logical);
         let physical = physical.max(logical);
@@ -101,8 +106,14 @@ impl SimTarget {
             info.rotation = Rotation::Rpm(hdd.p.rpm);
             info.descr = Some(match s.preset {
                 Preset::Hdd => format!("Simulated {} rpm HDD (ST2000DM001-like)", hdd.p.rpm),
+                Preset::Smr => format!("Simulated {} rpm DM-SMR HDD (ST8000DM004-like)", hdd.p.rpm),
                 _ => format!("Simulated {} rpm HDD", hdd.p.rpm),
             });
+            if s.smr.is_some() {
+                // A drive-managed SMR disk advertises TRIM and reports no zones.
+                info.trim = true;
+                info.zone_mode = Some(crate::device::ZoneMode::NotZoned);
+            }
             info.ident = Some(format!("SIMH{serial:05X}"));
             Model::Hdd(Box::new(hdd))
         } else {
@@ -132,6 +143,7 @@ impl SimTarget {
             rng,
             faults,
             smart,
+            smr: s.smr.map(Smr::new),
         };
         t.info.simulated = Some(t.describe(s.seed));
         Ok(t)
@@ -171,6 +183,14 @@ impl SimTarget {
                 f.p.parallelism,
             ),
         };
+        if let Some(s) = &self.smr {
+            d.push_str(&format!(
+                ", drive-managed SMR: {} GiB media cache, {} MiB bands, cleaning after {} ms idle",
+                s.p.cache_bytes >> 30,
+                s.p.band_bytes >> 20,
+                s.p.idle_ms
+            ));
+        }
         d.push_str(&format!(", seed {seed}"));
         self.faults.describe(&mut d);
         self.smart.describe(&mut d);
@@ -295,10 +315,14 @@ impl SimTarget {
         let rng = &mut self.rng;
         let dur = match &mut self.model {
             Model::Hdd(h) => {
-                let t0 = start.max(h.busy_until);
-                let mut done = match kind {
-                    Kind::Read => h.read(t0, offset, len, rng),
-                    Kind::Write => h.write(t0, offset, len, rng),
+                let mut t0 = start.max(h.busy_until);
+                if let Some(s) = &mut self.smr {
+                    t0 = s.arrive(h, t0);
+                }
+                let mut done = match (kind, &mut self.smr) {
+                    (Kind::Read, _) => h.read(t0, offset, len, rng),
+                    (Kind::Write, Some(s)) => s.write(h, t0, offset, len, rng),
+                    (Kind::Write, None) => h.write(t0, offset, len, rng),
                 };
                 done += extra;
                 if is_bad {
@@ -306,6 +330,9 @@ impl SimTarget {
                     h.abort_stream(offset);
                 }
                 h.busy_until = done;
+                if let Some(s) = &mut self.smr {
+                    s.completed(done);
+                }
                 done - start
             }
             Model::Flash(f) => {
@@ -346,9 +373,15 @@ impl SimTarget {
         let rng = &mut self.rng;
         let dur = match &mut self.model {
             Model::Hdd(h) => {
-                let t0 = start.max(h.busy_until);
+                let mut t0 = start.max(h.busy_until);
+                if let Some(s) = &mut self.smr {
+                    t0 = s.arrive(h, t0);
+                }
                 let done = h.flush(t0, lying, rng);
                 h.busy_until = done;
+                if let Some(s) = &mut self.smr {
+                    s.completed(done);
+                }
                 done - start
             }
             Model::Flash(f) => f.flush_ns(lying, rng),
