@@ -268,6 +268,12 @@ pub trait Target: Send {
     fn queue_model(&mut self) -> Option<&mut dyn QueueModel> {
         None
     }
+    /// The target's own SMART, when it answers it itself (simulated drives, from
+    /// their model); None for a real device, which is asked through smartctl
+    /// ([`crate::smart::source_for`] picks).
+    fn smart_source(&mut self) -> Option<&mut dyn crate::smart::SmartSource> {
+        None
+    }
 }
 
 /// A device model that serves queued requests in virtual time (simulated drives).

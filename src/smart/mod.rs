@@ -1,6 +1,7 @@
 //! SMART health through smartctl's JSON: the report's model ([`model`]), the
 //! decoded health ([`health`]), the health rules ([`rules`]), the drive's own
-//! self-tests ([`selftest`]) and running smartctl ([`smartctl`]).
+//! self-tests ([`selftest`]), running smartctl ([`smartctl`]) and one way to ask
+//! any target, real or simulated, for all of it ([`source`]).
 //! docs/smart.md says what is read and where each decoding comes from.
 
 pub mod health;
@@ -8,8 +9,10 @@ pub mod model;
 pub mod rules;
 pub mod selftest;
 pub mod smartctl;
+pub mod source;
 
 pub use health::Health;
 pub use model::Report;
 pub use rules::{Finding, RuleOptions, Severity, judge};
 pub use smartctl::{SmartRead, SmartctlError};
+pub use source::{SmartSource, source_for};

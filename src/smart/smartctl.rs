@@ -41,6 +41,17 @@ pub enum SmartctlError {
         /// What was wrong.
         msg: String,
     },
+    /// smartctl ran, but the drive (or smartctl) refused a command: a self-test
+    /// kind it does not offer, a device without SMART, a command that failed.
+    #[error("{device}: cannot {what}: {msg}")]
+    Refused {
+        /// The device.
+        device: String,
+        /// What was asked, e.g. "start a conveyance self-test".
+        what: String,
+        /// Why, in smartctl's or the drive's words.
+        msg: String,
+    },
 }
 
 /// What reading a drive's SMART gave.

@@ -507,3 +507,55 @@ fn the_real_smartctl_on_a_loop_device_finds_no_smart() {
         SmartRead::Health { health, .. } => panic!("a loop device with SMART: {health:?}"),
     }
 }
+
+#[test]
+#[cfg_attr(
+    any(not(seekprobe_loop), seekprobe_no_smartctl),
+    ignore = "needs root, /dev/loop-control and smartctl (apt-get install smartmontools; .ci/run does)"
+)]
+fn a_loop_devices_smart_source_gives_the_note_and_refuses_self_tests() {
+    use seekprobe::smart::selftest::SelfTestKind;
+    use seekprobe::smart::source::{SmartSource, SmartctlSource};
+    let bin = smartctl::find().expect("smartctl is on the PATH (build.rs found it)");
+    let dir = tempfile::tempdir().unwrap();
+    let dev = LoopDev::new(dir.path(), 16 << 20, false, None);
+    let mut src = SmartctlSource::new(bin, &dev.dev);
+    assert_eq!(src.device(), dev.dev);
+    match src.read().unwrap() {
+        SmartRead::NoSmart { note } => {
+            assert_eq!(note, format!("{}: Unable to detect device type", dev.dev))
+        }
+        SmartRead::Health { health, .. } => panic!("a loop device with SMART: {health:?}"),
+    }
+    assert!(!src.supports(SelfTestKind::Short).unwrap());
+    let err = src
+        .start_self_test(SelfTestKind::Short)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        format!(
+            "{0}: cannot read the self-test status: {0}: Unable to detect device type",
+            dev.dev
+        )
+    );
+}
+
+#[test]
+fn a_simulated_drive_answers_smart_without_smartctl() {
+    use seekprobe::device::Target;
+    use seekprobe::smart::source::source_for;
+    let mut t = seekprobe::device::sim::SimTarget::open("sim:hdd?bad=1000-1003").unwrap();
+    let path = t.info().path.clone();
+    let mut buf = vec![0u8; 512];
+    assert!(t.read_at(&mut buf, 1001 * 512).is_err());
+    let mut src = source_for(t.smart_source(), &path).unwrap();
+    match src.read().unwrap() {
+        SmartRead::Health { health, .. } => {
+            let ata = health.ata.unwrap();
+            assert_eq!((ata.pending, ata.reallocated), (Some(1), Some(0)));
+            assert_eq!(health.protocol, Some(Protocol::Ata));
+        }
+        SmartRead::NoSmart { note } => panic!("{note}"),
+    }
+}

@@ -1,7 +1,8 @@
 //! Injected faults: what the spec's fault keys say, and what they do to an operation.
 //!
-//! Today: unreadable ranges (`bad=`: an overlapping read or write fails with EIO after
-//! the model's error recovery time), slow ranges (`slow=`: milliseconds added at
+//! Today: unreadable ranges (`bad=`: an overlapping read fails with EIO after the
+//! model's error recovery time; a write over them remaps them, as a drive reallocates
+//! a sector it cannot use, and they read correctly afterwards), slow ranges (`slow=`: milliseconds added at
 //! completion) and a lying flush (`lying_flush=1`).
 //!
 //! # Adding a fault
@@ -86,12 +87,17 @@ pub(super) struct Faults {
 }
 
 /// What the faults do to one read or write.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(super) struct Effect {
     /// The operation fails with EIO, after the model's error recovery time.
     pub(super) fail: bool,
     /// Nanoseconds added at completion.
     pub(super) extra_ns: f64,
+    /// A failed read: the byte offset of the first unreadable sector it met (the
+    /// drive stops there and reports it).
+    pub(super) unreadable_at: Option<u64>,
+    /// A write: the unreadable byte ranges it covered, remapped by it.
+    pub(super) remapped: Vec<(u64, u64)>,
 }
 
 impl Faults {
@@ -106,11 +112,20 @@ impl Faults {
                 )),
             }
         };
-        let bad = spec
+        let mut bad = spec
             .bad
             .iter()
             .map(|&r| to_bytes(r))
             .collect::<Result<Vec<_>, _>>()?;
+        // Overlapping or touching ranges merged, so that a sector is remapped once.
+        bad.sort_unstable();
+        bad.dedup_by(|next, prev| {
+            let touch = next.0 <= prev.1;
+            if touch {
+                prev.1 = prev.1.max(next.1);
+            }
+            touch
+        });
         let slow = spec
             .slow
             .iter()
@@ -125,11 +140,17 @@ impl Faults {
 
     /// What the faults do to a read or write of `len` bytes at `offset` (whole
     /// sectors inside the device, `len > 0`).
-    pub(super) fn on_access(&mut self, _kind: Kind, offset: u64, len: u64) -> Effect {
+    pub(super) fn on_access(&mut self, kind: Kind, offset: u64, len: u64) -> Effect {
         let end = offset + len;
         let touches = |a: u64, b: u64| offset < b && a < end;
+        let (unreadable_at, remapped) = match kind {
+            Kind::Read => (self.first_bad_from(offset).filter(|&x| x < end), Vec::new()),
+            Kind::Write => (None, self.remap(offset, end)),
+        };
         Effect {
-            fail: self.bad.iter().any(|&(a, b)| touches(a, b)),
+            fail: unreadable_at.is_some(),
+            unreadable_at,
+            remapped,
             extra_ns: self
                 .slow
                 .iter()
@@ -137,6 +158,39 @@ impl Faults {
                 .map(|&(_, _, ns)| ns)
                 .sum(),
         }
+    }
+
+    /// The first unreadable byte at or after `offset`, if any.
+    pub(super) fn first_bad_from(&self, offset: u64) -> Option<u64> {
+        self.bad
+            .iter()
+            .filter(|&&(_, b)| b > offset)
+            .map(|&(a, _)| a.max(offset))
+            .min()
+    }
+
+    /// Remap the unreadable bytes inside [a, b) (a write covered them): they read
+    /// correctly from now on. Returns the ranges remapped.
+    fn remap(&mut self, a: u64, b: u64) -> Vec<(u64, u64)> {
+        let mut done = Vec::new();
+        let mut kept = Vec::with_capacity(self.bad.len());
+        for &(x, y) in &self.bad {
+            if y <= a || b <= x {
+                kept.push((x, y));
+                continue;
+            }
+            done.push((x.max(a), y.min(b)));
+            if x < a {
+                kept.push((x, a));
+            }
+            if b < y {
+                kept.push((b, y));
+            }
+        }
+        if !done.is_empty() {
+            self.bad = kept;
+        }
+        done
     }
 
     /// Whether a flush returns at once, leaving the dirty data in the cache.

@@ -24,6 +24,8 @@
 //!   stream, write cache);
 //! - `flash.rs`: the flash model;
 //! - `faults.rs`: injected faults (their keys, and what they do to an operation);
+//! - `smart.rs`: the drive's SMART (counters from the faults, `smart=`, `crc=`,
+//!   self-tests on the virtual clock), answering [`crate::smart::SmartSource`];
 //! - `smr.rs`: drive-managed shingled recording (a media cache, band cleaning) on top
 //!   of the rotating disk (`sim:smr`, `smr=dm`);
 //! - `target.rs`: [`SimTarget`], which builds the model from a spec and implements
@@ -33,7 +35,10 @@ mod faults;
 mod flash;
 mod geometry;
 mod hdd;
+mod model;
 mod presets;
+mod smart;
+mod smart_source;
 mod smr;
 mod spec;
 mod target;

@@ -8,6 +8,7 @@
 use super::faults::{self, FaultSpec};
 use super::parse_uint;
 use super::presets::Preset;
+use super::smart::{self, SmartSpec};
 use super::smr::SmrParams;
 
 /// The largest simulated media size (1 PiB).
@@ -24,7 +25,11 @@ smr=dm|none (rotating presets), smr_cache=BYTES, smr_band=BYTES, smr_idle=MS";
 
 /// Every key accepted after `?`, with its values, for error messages.
 fn accepted_keys() -> String {
-    format!("{MODEL_KEYS}, {}", faults::ACCEPTED_KEYS)
+    format!(
+        "{MODEL_KEYS}, {}, {}",
+        faults::ACCEPTED_KEYS,
+        smart::ACCEPTED_KEYS
+    )
 }
 
 /// A parsed spec, before the model is built.
@@ -37,6 +42,8 @@ pub(super) struct Spec {
     pub(super) seed: u64,
     /// The injected faults, in logical sectors.
     pub(super) faults: FaultSpec,
+    /// What the drive's SMART says (smart.rs).
+    pub(super) smart: SmartSpec,
     /// Drive-managed SMR (`smr=dm`, and the `smr` preset), with its parameters.
     pub(super) smr: Option<SmrParams>,
 }
@@ -67,6 +74,7 @@ pub(super) fn parse_spec(spec: &str) -> Result<Spec, String> {
         sector: None,
         seed: DEFAULT_SEED,
         faults: FaultSpec::default(),
+        smart: SmartSpec::default(),
         smr: (preset == Preset::Smr).then(SmrParams::default),
     };
     for pair in query.into_iter().flat_map(|q| q.split('&')) {
@@ -130,7 +138,9 @@ pub(super) fn parse_spec(spec: &str) -> Result<Spec, String> {
                 s.smr.get_or_insert_with(SmrParams::default).idle_ms = ms;
             }
             _ => {
-                if !s.faults.parse_key(key, value).map_err(|m| bad_value(&m))? {
+                if !s.faults.parse_key(key, value).map_err(|m| bad_value(&m))?
+                    && !s.smart.parse_key(key, value).map_err(|m| bad_value(&m))?
+                {
                     return Err(format!(
                         "unknown key \"{key}\"; accepted: {}",
                         accepted_keys()

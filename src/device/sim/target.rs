@@ -5,8 +5,10 @@ use super::faults::{Effect, Faults};
 use super::flash::Flash;
 use super::geometry::Zone;
 use super::hdd::Hdd;
+use super::model::Model;
 use super::presets::Preset;
 use super::presets::{flash_params, hdd_params};
+use super::smart::SimSmart;
 use super::smr::Smr;
 use super::spec::parse_spec;
 use super::{JITTER_STREAM, Kind, MIB, MS, SERIAL_STREAM};
@@ -18,13 +20,6 @@ use crate::rng::{self, Rng};
 use rustix::io::Errno;
 use std::io;
 
-/// The physical model behind a simulated drive.
-#[derive(Debug, Clone)]
-pub(super) enum Model {
-    Hdd(Box<Hdd>),
-    Flash(Flash),
-}
-
 /// A simulated drive: a physical model that advances a virtual clock.
 ///
 /// Open one with [`SimTarget::open`]; it implements [`Target`] (reads, writes,
@@ -35,7 +30,9 @@ pub struct SimTarget {
     clock: VirtualClock,
     pub(super) model: Model,
     rng: Rng,
-    faults: Faults,
+    pub(super) faults: Faults,
+    /// The drive's SMART state (smart.rs).
+    pub(super) smart: SimSmart,
     /// Drive-managed SMR on top of the disk model (smr.rs), when the spec asks.
     smr: Option<Smr>,
 }
@@ -73,6 +70,7 @@ impl SimTarget {
             None => default_size / ss * ss,
         };
         let faults = Faults::new(&s.faults, ss).map_err(bad_sim)?;
+        s.smart.check(s.preset).map_err(bad_sim)?;
 
         let mut rng = rng::seeded(rng::derive(s.seed, JITTER_STREAM));
         let mut info = DeviceInfo::new(spec, spec, TargetKind::Simulated);
@@ -132,12 +130,14 @@ impl SimTarget {
                 bus_free: 0.0,
             })
         };
+        let smart = SimSmart::new(&s.smart, s.preset, &model, size, ss);
         let mut t = SimTarget {
             info,
             clock: VirtualClock::new(),
             model,
             rng,
             faults,
+            smart,
             smr: s.smr.map(Smr::new),
         };
         t.info.simulated = Some(t.describe(s.seed));
@@ -188,6 +188,7 @@ impl SimTarget {
         }
         d.push_str(&format!(", seed {seed}"));
         self.faults.describe(&mut d);
+        self.smart.describe(&mut d);
         d
     }
 
@@ -298,10 +299,13 @@ impl SimTarget {
         if len == 0 {
             return (0, Ok(()));
         }
-        let Effect {
-            fail: is_bad,
-            extra_ns: extra,
-        } = self.faults.on_access(kind, offset, len);
+        if self.smart.test_running() {
+            let size = self.info.media_size_bytes;
+            self.smart.settle(start_ns, &self.model, &self.faults, size);
+        }
+        let effect: Effect = self.faults.on_access(kind, offset, len);
+        self.smart.on_access(&effect);
+        let (is_bad, extra) = (effect.fail, effect.extra_ns);
         let start = start_ns as f64;
         let rng = &mut self.rng;
         let dur = match &mut self.model {
@@ -420,6 +424,10 @@ impl Target for SimTarget {
     }
 
     fn queue_model(&mut self) -> Option<&mut dyn QueueModel> {
+        Some(self)
+    }
+
+    fn smart_source(&mut self) -> Option<&mut dyn crate::smart::SmartSource> {
         Some(self)
     }
 }
