@@ -36,6 +36,10 @@ pub fn complete(result: &mut TestResult, info: &DeviceInfo) {
                 .as_ref()
                 .map(|s| seek_analysis(s, reported, non_rotating));
         }
+        TestKind::SmrCheck => {
+            let samples = result.smr_samples.clone().unwrap_or_default();
+            result.smr = Some(crate::smr::analysis::analyse_samples(info, &samples));
+        }
         _ => {}
     }
 }

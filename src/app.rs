@@ -309,6 +309,14 @@ fn run_all(
         writeln!(err, "seekprobe: {msg}")?;
         return Ok(EXIT_FAILURE);
     }
+    if cfg.mode == Mode::Describe && cfg.tests.contains(&TestKind::SmrCheck) {
+        let b = &cfg.beyond;
+        writeln!(
+            err,
+            "seekprobe: {}",
+            smr_budget_note(&b.smr_budget, b.smr_idle)
+        )?;
+    }
     let text = cfg.mode == Mode::Describe && cfg.format == Format::Diskinfo;
     let mut failed = false;
     let mut interrupted = false;
@@ -443,6 +451,26 @@ fn run_all(
         return Ok(EXIT_INTERRUPTED);
     }
     Ok(code)
+}
+
+/// What --smr-check will do, with its budget, said on standard error before
+/// anything is written.
+fn smr_budget_note(b: &crate::probe::smr::Budget, idle: std::time::Duration) -> String {
+    use crate::probe::smr::{PROBE_SPACING_S, PROBES};
+    let idle = idle.as_secs_f64();
+    let spacing = PROBE_SPACING_S.min(idle);
+    let time = if b.seconds >= 60.0 && b.seconds % 60.0 == 0.0 {
+        format!("{:.0} min", b.seconds / 60.0)
+    } else {
+        format!("{} s", b.seconds)
+    };
+    format!(
+        "--smr-check writes random 128 KiB to 1 MiB requests over each rotating disk, one \
+         at a time, until the write rate collapses or the budget runs out: {:.1} GiB or {time}, \
+         whichever comes first (--smr-budget SIZE,TIME changes it); then {idle} s idle \
+         and {PROBES} reads {spacing} s apart (--smr-idle). Flash is not written",
+        b.bytes as f64 / f64::from(1u32 << 30)
+    )
 }
 
 /// Compare disks and, with qualification settings (and a baseline already loaded),

@@ -175,6 +175,23 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
     pub sweep_duration: f64,
 
+    /// Hidden-SMR behaviour test (requires -w): sustained random writes until the
+    /// write rate collapses as a drive-managed SMR cache does, or the budget runs out;
+    /// then idle-time read probes. DESTROYS DATA on the disk
+    #[arg(long)]
+    pub smr_check: bool,
+
+    /// The budget of --smr-check: bytes and/or time, whichever comes first, e.g.
+    /// 40G,30m (the default), 8G, 10m; times end in s, m (minutes) or h, sizes in
+    /// K, M, G, T
+    #[arg(long, value_name = "SIZE,TIME", value_parser = parse_smr_budget)]
+    pub smr_budget: Option<crate::probe::smr::Budget>,
+
+    /// Seconds --smr-check leaves the disk idle before its read probes (which then
+    /// come 2 s apart, or closer after a shorter idle); 0 probes at once
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::probe::smr::IDLE_S)]
+    pub smr_idle: f64,
+
     /// Draw the zone curve with the access times over the disk, and the scan map, to
     /// an SVG file (with --zones, --seek-profile or --scan)
     #[arg(long, value_name = "FILE.svg")]
@@ -300,6 +317,39 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         return Err(format!("{s:?}: out of range"));
     }
     Ok(bytes as u64)
+}
+
+/// The budget of `--smr-check`: comma-separated parts, each a size (`40G`, as
+/// [`parse_bytes`]) or a time (`30m`, `90s`, `1.5h`: lowercase s, m or h); a part
+/// not given keeps its default.
+pub fn parse_smr_budget(s: &str) -> Result<crate::probe::smr::Budget, String> {
+    let mut b = crate::probe::smr::Budget::default();
+    let (mut size, mut time) = (false, false);
+    for part in s.split(',').map(str::trim) {
+        let unit = match part.chars().last() {
+            Some('s') => Some(1.0),
+            Some('m') => Some(60.0),
+            Some('h') => Some(3600.0),
+            _ => None,
+        };
+        if let Some(unit) = unit {
+            let v: f64 = part[..part.len() - 1].parse().map_err(|_| {
+                format!("{part:?}: not a time (e.g. 30m, 90s, 1.5h) or a size (e.g. 40G)")
+            })?;
+            let secs = v * unit;
+            if time || !(secs.is_finite() && secs > 0.0 && secs <= 7.0 * 86400.0) {
+                return Err(format!("{s:?}: one time from 1s to 168h, e.g. 40G,30m"));
+            }
+            (b.seconds, time) = (secs, true);
+        } else {
+            let bytes = parse_bytes(part)?;
+            if size || bytes < 1 << 20 {
+                return Err(format!("{s:?}: one size of at least 1M, e.g. 40G,30m"));
+            }
+            (b.bytes, size) = (bytes, true);
+        }
+    }
+    Ok(b)
 }
 
 /// Qualification options, shared by the probing command and `compare`.

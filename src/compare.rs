@@ -289,9 +289,12 @@ pub fn qualify(
             if let Some(e) = disks.get(i).and_then(|d| d.error.as_ref()) {
                 reasons.push(format!("not probed: {e}"));
             }
+            let disk = disks.get(i).copied();
+            let (smr_reasons, hints, smr_judged) = disk.map_or_else(Default::default, smr_verdict);
+            reasons.extend(smr_reasons);
             // A verdict needs figures: none at all, or none shared with the
-            // baseline, is a failure, never a pass.
-            if cmp.rows.is_empty() {
+            // baseline, is a failure, never a pass (an SMR verdict counts).
+            if cmp.rows.is_empty() && !smr_judged {
                 reasons
                     .push("nothing to judge: no figure was measured (run a test, e.g. -t)".into());
             }
@@ -339,9 +342,40 @@ pub fn qualify(
                 disk: name.clone(),
                 pass: reasons.is_empty(),
                 reasons,
+                hints,
             }
         })
         .collect()
+}
+
+/// What the hidden-SMR check and signs say about a disk for its verdict: the
+/// reasons it fails (a hidden-SMR verdict, with its evidence), the hints shown
+/// beside the verdict without failing it (the no-write signs, a check that could
+/// not tell), and whether the check judged the disk at all (hidden SMR or
+/// conventional).
+fn smr_verdict(disk: &DiskResult) -> (Vec<String>, Vec<String>, bool) {
+    use crate::smr::analysis::SmrVerdict;
+    use crate::smr::signs::SmrSignStrength;
+    let (mut reasons, mut hints, mut judged) = (Vec::new(), Vec::new(), false);
+    for a in disk.tests.iter().filter_map(|t| t.smr.as_ref()) {
+        match a.verdict {
+            SmrVerdict::HiddenSmr => {
+                reasons.push(format!("SMR check: {}", a.text));
+                judged = true;
+            }
+            SmrVerdict::Conventional => judged = true,
+            SmrVerdict::CannotTell => hints.push(format!("SMR check: {}", a.text)),
+            SmrVerdict::NotApplicable => {}
+        }
+    }
+    for sign in &disk.smr_signs {
+        let what = match sign.strength {
+            SmrSignStrength::Reported => "reported",
+            SmrSignStrength::Hint => "hint",
+        };
+        hints.push(format!("SMR sign ({what}): {}", sign.text));
+    }
+    (reasons, hints, judged)
 }
 
 /// A figure as the verdicts and tables show it: whole numbers from 1000 up, four

@@ -94,6 +94,10 @@ pub struct Beyond {
     pub slow_ms: f64,
     /// Time of the queued part of each block-sweep size.
     pub sweep_duration: Duration,
+    /// The budget of --smr-check.
+    pub smr_budget: crate::probe::smr::Budget,
+    /// The idle period of --smr-check before its read probes.
+    pub smr_idle: Duration,
 }
 
 /// How disks are judged (--qualify).
@@ -285,6 +289,7 @@ impl Config {
             (a.seek_profile, TestKind::SeekProfile),
             (a.scan, TestKind::Scan),
             (a.block_sweep, TestKind::BlockSweep),
+            (a.smr_check, TestKind::SmrCheck),
         ]
         .into_iter()
         .filter_map(|(asked, t)| asked.then_some(t))
@@ -353,6 +358,8 @@ impl Config {
                 block_size: a.block_size,
                 slow_ms: a.slow_ms,
                 sweep_duration,
+                smr_budget: a.smr_budget.unwrap_or_default(),
+                smr_idle: seconds("--smr-idle", a.smr_idle, 0.0)?,
             },
         })
     }
@@ -439,7 +446,7 @@ mod tests {
         assert_eq!(c.queue_depth.get(), 4);
         let e = Config::from_command_line(["seekprobe", "--seed", "1", "x"]).unwrap_err();
         assert!(
-            e.contains("--seed applies to -i, -S or --seek-profile"),
+            e.contains("--seed applies to -i, -S, --seek-profile or --smr-check"),
             "{e}"
         );
     }

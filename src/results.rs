@@ -114,6 +114,13 @@ pub struct TestResult {
     /// arithmetic, which assumes 512-byte sectors).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command_overhead: Option<CommandOverhead>,
+    /// `--smr-check`: the verdict with its evidence and the write rate over time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub smr: Option<crate::smr::analysis::SmrAnalysis>,
+    /// `--smr-check`: every timed completion, kept for the analysis while the run
+    /// lasts (not saved: the analysis holds what the reporters need).
+    #[serde(skip)]
+    pub smr_samples: Option<crate::smr::analysis::SmrSamples>,
 }
 
 impl TestResult {
@@ -131,6 +138,8 @@ impl TestResult {
             seek_analysis: None,
             scan: None,
             command_overhead: None,
+            smr: None,
+            smr_samples: None,
         }
     }
 
@@ -575,6 +584,10 @@ pub struct Verdict {
     pub pass: bool,
     /// Why it failed: one line per figure out of tolerance, or a test it lacks.
     pub reasons: Vec<String>,
+    /// What to look at that does not fail the disk by itself (the no-write SMR
+    /// signs, an SMR check that could not tell).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<String>,
 }
 
 #[cfg(test)]

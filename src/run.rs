@@ -54,7 +54,12 @@ pub fn probe_disk(
         Ok(t) => t,
         Err(e) => return fail(disk, sink, e, false),
     };
-    if writes {
+    // --smr-check writes nothing on flash (decided here, before any write): a disk
+    // no test will write to needs neither the signature check nor a confirmation.
+    let will_write = cfg.tests.iter().any(|t| {
+        t.may_write() && (*t != TestKind::SmrCheck || crate::smr::analysis::applies(target.info()))
+    });
+    if writes && will_write {
         // Before anything is printed for this disk: a refused disk shows no figures.
         match check_writable(target.as_mut(), cfg, sink) {
             Ok(()) => {}
@@ -142,6 +147,8 @@ fn plan_options(cfg: &Config) -> probe::Options {
         block_size: b.block_size,
         slow_ms: b.slow_ms,
         sweep_duration: b.sweep_duration,
+        smr_budget: b.smr_budget,
+        smr_idle: b.smr_idle,
     }
 }
 

@@ -33,6 +33,7 @@ const TESTS: &[&str] = &[
     "seek_profile",
     "scan",
     "block_sweep",
+    "smr_check",
 ];
 /// The tests that pause before their timed lines (--settle): all but --scan.
 const PAUSED: &[&str] = &[
@@ -43,9 +44,10 @@ const PAUSED: &[&str] = &[
     "zones",
     "seek_profile",
     "block_sweep",
+    "smr_check",
 ];
 /// The tests that write with -w.
-const WRITING: &[&str] = &["sync_write", "zones", "block_sweep"];
+const WRITING: &[&str] = &["sync_write", "zones", "block_sweep", "smr_check"];
 
 /// What an option needs beside it on the command line to mean something.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,6 +92,7 @@ pub fn needs(id: &str) -> Option<Needs> {
             "sync_write",
             "zones",
             "block_sweep",
+            "smr_check",
             "physical_path",
             "ident",
         ]),
@@ -102,7 +105,7 @@ pub fn needs(id: &str) -> Option<Needs> {
             all: &["write"],
         },
         "with_name" => any(&["physical_path", "ident"]),
-        "seed" => any(&["iops", "sync_write", "seek_profile"]),
+        "seed" => any(&["iops", "sync_write", "seek_profile", "smr_check"]),
         "write_duration" => any(&["sync_write"]),
         "queue_depth" => any(&["iops", "block_sweep"]),
         "duration" => any(&["iops"]),
@@ -114,6 +117,11 @@ pub fn needs(id: &str) -> Option<Needs> {
         "plot" => any(&["zones", "seek_profile", "scan"]),
         "compare" | "qualify" | "quiet" | "parallel" => any(TESTS),
         "max_deviation" | "baseline" => any(&["qualify"]),
+        "smr_check" => Needs::AnyOf {
+            any: &["smr_check"],
+            all: &["write"],
+        },
+        "smr_budget" | "smr_idle" => any(&["smr_check"]),
         _ => return None,
     })
 }
@@ -270,7 +278,7 @@ mod tests {
             ),
             (
                 &["-t", "-w", "x"],
-                "-w applies to -S, --zones, --block-sweep, -p or -s; add one of them or drop -w",
+                "-w applies to -S, --zones, --block-sweep, --smr-check, -p or -s; add one of them or drop -w",
             ),
             (
                 &["--zones=4", "--force", "x"],
@@ -310,6 +318,7 @@ mod tests {
             "baseline" => "base.json",
             "zone_size" | "block_size" => "64K",
             "end" => "1M",
+            "smr_budget" => "1G,1m",
             _ => "1",
         };
         vec![opt, value.into()]

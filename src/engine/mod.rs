@@ -4,6 +4,7 @@
 pub mod queue;
 pub mod queued;
 pub mod scan;
+pub mod sustained;
 pub mod sync;
 pub mod sync_write;
 pub mod threads;

@@ -8,11 +8,12 @@ use crate::analysis;
 use crate::device::{DeviceInfo, Target};
 use crate::engine::queued::{self, QueuedParams, QueuedRun};
 use crate::engine::scan::run_scan;
+use crate::engine::sustained::{idle, probe_reads, sustained_writes};
 use crate::engine::sync::{Stop, SyncEngine, pause, run_pairs};
 use crate::engine::sync_write::{WriteParams, run_sync_writes};
 use crate::error::ProbeError;
 use crate::probe::iops::OffsetGen;
-use crate::probe::{self, PairsKind, Plan, QueuedStep, Step, Stream, TestKind};
+use crate::probe::{self, PairsKind, Plan, ProbeSet, QueuedStep, Step, Stream, TestKind};
 use crate::results::{
     Engine, Outcome, PhaseResult, QueuedEngine, SeekSamples, TestResult, Warning, WarningCode,
 };
@@ -274,6 +275,53 @@ fn step_once(
             run.bypass_bytes += scan.bytes_read + scan.error_blocks * scan.block_bytes;
             run.result.scan = Some(scan);
             phase_end(&mut run.result, stop, info, "scan", cx.sink, false)
+        }
+        // Flash or data in memory: the test does not apply; nothing more is done.
+        Step::OnlyIfRotating => Ok(crate::smr::analysis::applies(info)),
+        Step::ProbeReads { ops, spacing, set } => {
+            let (latencies, stop) = probe_reads(cx.engine, cx.target, ops, *spacing, cx.stop);
+            let samples = result.smr_samples.get_or_insert_with(Default::default);
+            match set {
+                ProbeSet::SmrBaseline => samples.baseline_ns = latencies,
+                ProbeSet::SmrPostIdle { after_idle } => {
+                    samples.post_idle_ns = latencies;
+                    samples.idle_s = after_idle.as_secs_f64();
+                }
+            }
+            phase_end(result, stop, info, "read probes", cx.sink, false)
+        }
+        Step::SustainedWrites { writes, budget } => {
+            let (test, sink) = (result.test, &mut *cx.sink);
+            let steps = 100u64;
+            let mut reported = 0u64;
+            let budget_ns = (budget.seconds * 1e9) as u64;
+            let (writes, stop) = sustained_writes(
+                cx.engine,
+                cx.target,
+                writes.clone(),
+                *budget,
+                cx.stop,
+                |bytes, ns| {
+                    let by_bytes = u128::from(bytes) * 100 / u128::from(budget.bytes.max(1));
+                    let by_time = u128::from(ns) * 100 / u128::from(budget_ns.max(1));
+                    let now = (by_bytes.max(by_time) as u64).min(steps);
+                    if now != reported {
+                        reported = now;
+                        sink.line_started(test, now as usize, steps as usize, "random writes");
+                    }
+                },
+            );
+            let samples = result.smr_samples.get_or_insert_with(Default::default);
+            samples.writes = writes;
+            samples.budget = *budget;
+            phase_end(result, stop, info, "random writes", cx.sink, false)
+        }
+        Step::Idle(d) => {
+            let go_on = idle(cx.target, *d, cx.stop);
+            if !go_on {
+                result.outcome = Outcome::Interrupted;
+            }
+            Ok(go_on)
         }
     }
 }

@@ -19,7 +19,7 @@ pub mod sync_write;
 pub mod transfer;
 pub mod zones;
 
-pub use plan::{Line, Options, PairsKind, Plan, QueuedStep, Step, Stream, plan};
+pub use plan::{Line, Options, PairsKind, Plan, ProbeSet, QueuedStep, Step, Stream, plan};
 
 use serde::{Deserialize, Serialize};
 
@@ -82,6 +82,8 @@ pub enum TestKind {
     Scan,
     /// `--block-sweep`: sequential reads by request size, one at a time and queued.
     BlockSweep,
+    /// `--smr-check`: sustained random writes, looking for a hidden-SMR collapse.
+    SmrCheck,
 }
 
 impl TestKind {
@@ -90,7 +92,7 @@ impl TestKind {
     pub fn may_write(self) -> bool {
         matches!(
             self,
-            TestKind::SyncWrite | TestKind::Zones | TestKind::BlockSweep
+            TestKind::SyncWrite | TestKind::Zones | TestKind::BlockSweep | TestKind::SmrCheck
         )
     }
 
@@ -105,6 +107,7 @@ impl TestKind {
             TestKind::SeekProfile => "seek profile (--seek-profile)",
             TestKind::Scan => "surface scan (--scan)",
             TestKind::BlockSweep => "block sweep (--block-sweep)",
+            TestKind::SmrCheck => "hidden-SMR check (--smr-check)",
         }
     }
 }
@@ -220,7 +223,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const ALL: [TestKind; 8] = [
+    const ALL: [TestKind; 9] = [
         TestKind::CommandOverhead,
         TestKind::SeekTransfer,
         TestKind::RandomReads,
@@ -229,6 +232,7 @@ mod tests {
         TestKind::SeekProfile,
         TestKind::Scan,
         TestKind::BlockSweep,
+        TestKind::SmrCheck,
     ];
 
     fn with_writes() -> Options {

@@ -7,7 +7,7 @@ use super::iops::{self, OffsetGen};
 use super::scan::{self, ScanRange};
 use super::seek_profile::{self, Pair};
 use super::{Phase, PhaseId, TestKind, TooSmall, overhead, seek, sweep, sync_write, transfer};
-use super::{zones, zones::DEFAULT_ZONES};
+use super::{smr, zones, zones::DEFAULT_ZONES};
 use std::time::Duration;
 
 /// The options that shape plans, as checked from the command line (diskinfo's
@@ -44,6 +44,10 @@ pub struct Options {
     pub slow_ms: f64,
     /// Seconds of queued reads per size of --block-sweep (`--sweep-duration`).
     pub sweep_duration: Duration,
+    /// The budget of --smr-check's writes (`--smr-budget`).
+    pub smr_budget: smr::Budget,
+    /// The idle period of --smr-check before its read probes (`--smr-idle`).
+    pub smr_idle: Duration,
 }
 
 impl Default for Options {
@@ -64,6 +68,8 @@ impl Default for Options {
             block_size: scan::DEFAULT_BLOCK,
             slow_ms: scan::DEFAULT_SLOW_MS,
             sweep_duration: Duration::from_secs(1),
+            smr_budget: smr::Budget::default(),
+            smr_idle: Duration::from_secs_f64(smr::IDLE_S),
         }
     }
 }
@@ -167,6 +173,44 @@ pub enum Step {
         /// Progress is reported in this many steps.
         progress_steps: usize,
     },
+    /// The test ends here, complete and having done nothing, on a device that does
+    /// not rotate (flash, or data in memory): decided before anything is written.
+    OnlyIfRotating,
+    /// Reads one at a time, each timed on its own, with an untimed wait of
+    /// `spacing` (a real sleep, or the simulated drive's clock) before each.
+    ProbeReads {
+        /// The reads.
+        ops: Vec<super::Op>,
+        /// The wait before each read.
+        spacing: Duration,
+        /// Which probes they are.
+        set: ProbeSet,
+    },
+    /// Writes one at a time, each completion timed, until `budget` runs out or the
+    /// write rate collapses (`crate::smr::analysis::find_collapse`, checked between
+    /// writes, outside the timing); Ctrl-C stops it too (--smr-check).
+    SustainedWrites {
+        /// The endless stream of writes.
+        writes: smr::Writes,
+        /// Bytes and time, whichever runs out first.
+        budget: smr::Budget,
+    },
+    /// Let time pass without I/O (a real sleep, or the simulated drive's clock
+    /// advanced); never timed. Ctrl-C ends the test here.
+    Idle(Duration),
+}
+
+/// Which read probes a [`Step::ProbeReads`] takes (--smr-check).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProbeSet {
+    /// Before the writes: the baseline read latency.
+    SmrBaseline,
+    /// After an idle period of this long: reads that may wait for a cache being
+    /// cleaned.
+    SmrPostIdle {
+        /// The idle period before the first of them.
+        after_idle: Duration,
+    },
 }
 
 /// One line of a test (of its output, or of the progress display).
@@ -207,6 +251,8 @@ impl Plan {
             match step {
                 Step::Sync { phase, .. } => out.extend(phase.all_ops().copied()),
                 Step::Pairs { pairs, .. } => out.extend(pairs.iter().flat_map(|p| [p.from, p.to])),
+                Step::ProbeReads { ops, .. } => out.extend(ops.iter().copied()),
+                Step::SustainedWrites { writes, .. } => out.extend(writes.clone().take(1000)),
                 _ => {}
             }
         }
@@ -237,6 +283,7 @@ pub fn plan(
         TestKind::SeekProfile => seek_profile_lines(m, ss, opts)?,
         TestKind::Scan => scan_lines(m, ss, opts)?,
         TestKind::BlockSweep => sweep_lines(m, ss, opts)?,
+        TestKind::SmrCheck => smr_lines(m, ss, opts)?,
     };
     Ok(Plan { test, lines })
 }
@@ -437,4 +484,48 @@ fn sweep_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
         });
     }
     Ok(lines)
+}
+
+/// --smr-check: on a rotating drive only, the baseline read probes, the sustained
+/// random writes until the collapse or the budget, the idle period, and the spaced
+/// read probes (docs/methods.md, "Hidden SMR").
+fn smr_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+    let p = smr::plan(m, ss, opts.seed)
+        .ok_or_else(|| TooSmall("smaller than its largest write (1 MiB)".into()))?;
+    let secs = Duration::from_secs_f64;
+    Ok(vec![
+        Line {
+            label: "baseline reads".into(),
+            steps: vec![
+                Step::OnlyIfRotating,
+                Step::Pause(opts.settle),
+                Step::ProbeReads {
+                    ops: p.probes.clone(),
+                    spacing: Duration::ZERO,
+                    set: ProbeSet::SmrBaseline,
+                },
+            ],
+        },
+        Line {
+            label: "random writes".into(),
+            steps: vec![Step::SustainedWrites {
+                writes: p.writes,
+                budget: opts.smr_budget,
+            }],
+        },
+        Line {
+            label: "idle, then reads".into(),
+            steps: vec![
+                Step::Idle(opts.smr_idle),
+                Step::ProbeReads {
+                    ops: p.probes,
+                    // 2 s apart, or closer after a shorter idle period.
+                    spacing: secs(smr::PROBE_SPACING_S).min(opts.smr_idle),
+                    set: ProbeSet::SmrPostIdle {
+                        after_idle: opts.smr_idle,
+                    },
+                },
+            ],
+        },
+    ])
 }

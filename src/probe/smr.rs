@@ -56,7 +56,7 @@ impl Default for Budget {
 
 /// The endless stream of random writes (the executor stops it at the budget or at
 /// the signature): sizes from [`SIZES`], offsets uniform over the device, aligned.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Writes {
     rng: Rng,
     media: u64,

@@ -2,7 +2,7 @@
 //! profile, the surface scan and the block sweep, each a block ending with a blank
 //! line.
 
-use super::chart::curve;
+use super::chart::{curve, curve_from_zero};
 use crate::probe::scan::BUCKET_LIMITS_MS;
 use crate::results::TestResult;
 use std::fmt::Write;
@@ -308,6 +308,102 @@ pub fn sweep(t: &TestResult) -> String {
             let _ = write!(s, "  {rate:>14}");
         }
         s.push('\n');
+    }
+    s.push('\n');
+    s
+}
+
+/// The most stalls the --smr-check block lists one by one.
+const STALLS_LISTED: usize = 10;
+
+/// The block of a `--smr-check` test: the verdict with its evidence, what was
+/// written, the rates before and after the collapse, the stalls with their length,
+/// the read probes, and the write rate over time as a chart.
+pub fn smr_check(t: &TestResult) -> String {
+    use crate::smr::analysis::{STALL_S, SmrVerdict, WINDOW_S};
+    let Some(a) = &t.smr else {
+        return String::new();
+    };
+    let mut s = "Hidden-SMR check (sustained random writes):\n".to_string();
+    let _ = writeln!(s, "\tverdict: {}", a.text);
+    if a.verdict == SmrVerdict::NotApplicable {
+        s.push_str("\tnothing was written\n\n");
+        return s;
+    }
+    let gib = |b: u64| format!("{:.1} GiB", b as f64 / f64::from(1u32 << 30));
+    let _ = writeln!(
+        s,
+        "\twritten:        {} in {:.0} s (random 128 KiB to 1 MiB, one at a time)",
+        gib(a.bytes_written),
+        a.write_seconds
+    );
+    match (a.bytes_before_collapse, a.collapsed_bytes_per_s) {
+        (Some(before), Some(after)) => {
+            let _ = writeln!(
+                s,
+                "\twrite rate:     {} before the collapse, {} after",
+                mb(a.level_bytes_per_s),
+                mb(after)
+            );
+            let _ = writeln!(s, "\tcollapse after: {} written", gib(before));
+        }
+        _ => {
+            let _ = writeln!(
+                s,
+                "\twrite rate:     best {:.0}-s window {}, no collapse",
+                WINDOW_S,
+                mb(a.level_bytes_per_s)
+            );
+        }
+    }
+    if a.stalls.is_empty() {
+        let _ = writeln!(s, "\tstalls:         no write took {STALL_S:.0} s or more");
+    } else {
+        let longest = a.stalls.iter().map(|x| x.seconds).fold(0.0, f64::max);
+        let _ = writeln!(
+            s,
+            "\tstalls:         {} writes took {STALL_S:.0} s or more, the longest {longest:.2} s",
+            a.stalls.len()
+        );
+        for x in a.stalls.iter().take(STALLS_LISTED) {
+            let _ = writeln!(
+                s,
+                "\t    {:>7.2} s at {:>6.0} s, after {}",
+                x.seconds,
+                x.at_s,
+                gib(x.after_bytes)
+            );
+        }
+        if a.stalls.len() > STALLS_LISTED {
+            let _ = writeln!(s, "\t    ({} more)", a.stalls.len() - STALLS_LISTED);
+        }
+    }
+    let ms = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1} ms"));
+    let _ = writeln!(
+        s,
+        "\tread probes:    median {} before the writes, {} after {:.0} s idle",
+        ms(a.baseline_read_ms),
+        ms(a.post_idle_read_ms),
+        a.idle_s
+    );
+    if a.windows.len() >= 2 {
+        let _ = writeln!(s, "\tWrite rate over time ({WINDOW_S:.0}-s windows):");
+        // Each window drawn over its whole length, so that a few windows still
+        // fill the chart.
+        let sub = WIDTH.div_ceil(a.windows.len()).max(1);
+        let pts: Vec<(f64, f64)> = a
+            .windows
+            .iter()
+            .flat_map(|w| {
+                (0..sub).map(move |k| {
+                    let x = w.start_s + WINDOW_S * k as f64 / sub as f64;
+                    (x, w.rate_bytes_per_s / 1e6)
+                })
+            })
+            .collect();
+        let last = a.windows.last().map_or(0.0, |w| w.start_s + WINDOW_S);
+        let right = format!("{last:.0} s");
+        s.push_str(&curve_from_zero(&pts, WIDTH, HEIGHT, "MB/s", "0 s", &right));
     }
     s.push('\n');
     s

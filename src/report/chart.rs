@@ -12,6 +12,30 @@ pub fn curve(
     x_left: &str,
     x_right: &str,
 ) -> String {
+    draw(points, (width, height), unit, x_left, x_right, None)
+}
+
+/// [`curve`] with the y axis starting at 0 (for rates, whose level matters more
+/// than their wiggles).
+pub fn curve_from_zero(
+    points: &[(f64, f64)],
+    width: usize,
+    height: usize,
+    unit: &str,
+    x_left: &str,
+    x_right: &str,
+) -> String {
+    draw(points, (width, height), unit, x_left, x_right, Some(0.0))
+}
+
+fn draw(
+    points: &[(f64, f64)],
+    (width, height): (usize, usize),
+    unit: &str,
+    x_left: &str,
+    x_right: &str,
+    y_floor: Option<f64>,
+) -> String {
     if points.is_empty() || width < 2 || height < 2 {
         return String::new();
     }
@@ -21,6 +45,7 @@ pub fn curve(
     let (ymin, ymax) = points
         .iter()
         .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let ymin = y_floor.map_or(ymin, |f| ymin.min(f));
     let xspan = (xmax - xmin).max(f64::MIN_POSITIVE);
     let yspan = (ymax - ymin).max(ymax.abs() * 1e-9).max(f64::MIN_POSITIVE);
     let mut sums = vec![(0.0, 0u32); width];

@@ -81,6 +81,9 @@ fn push_verdict(s: &mut String, v: &Verdict) {
     for r in &v.reasons {
         s.push_str(&format!("\t\t{r}\n"));
     }
+    for h in &v.hints {
+        s.push_str(&format!("\t\thint, not a failure: {h}\n"));
+    }
 }
 
 /// A row per disk, figures as columns, the medians first; with verdicts, failing
@@ -131,7 +134,8 @@ pub fn per_disk(cmp: &Comparison, verdicts: &[Verdict], width: Option<usize>) ->
             "\nQualification: {} of {n} passed\n",
             n - fails.len()
         ));
-        for v in fails {
+        let hinted = verdicts.iter().filter(|v| v.pass && !v.hints.is_empty());
+        for v in fails.into_iter().chain(hinted) {
             push_verdict(&mut s, v);
         }
     }
@@ -159,6 +163,8 @@ struct JsonDisk<'a> {
     pass: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     reasons: Option<&'a [String]>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    hints: &'a [String],
 }
 
 /// The whole comparison of `compare --json`.
@@ -212,6 +218,7 @@ pub fn to_json(cmp: &Comparison, verdicts: &[Verdict]) -> String {
                     deviations,
                     pass: v.map(|v| v.pass),
                     reasons: v.map(|v| v.reasons.as_slice()),
+                    hints: v.map_or(&[], |v| v.hints.as_slice()),
                 }
             })
             .collect(),
@@ -252,6 +259,7 @@ mod tests {
                 } else {
                     vec![]
                 },
+                hints: vec![],
             })
             .collect();
         (c, v)

@@ -37,6 +37,27 @@ pub struct WriteSample {
     pub latency_ns: u64,
 }
 
+/// The raw measurements of the behaviour test, as the executor records them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SmrSamples {
+    /// The timed write completions, in order.
+    pub writes: Vec<WriteSample>,
+    /// The budget the writes ran under.
+    pub budget: Budget,
+    /// The latencies of the read probes before the writes, ns.
+    pub baseline_ns: Vec<u64>,
+    /// The latencies of the read probes after the idle period, ns.
+    pub post_idle_ns: Vec<u64>,
+    /// The idle period before those probes, seconds.
+    pub idle_s: f64,
+}
+
+/// Whether the behaviour test applies to the device: not to flash, nor to data in
+/// memory. Decided before anything is written.
+pub fn applies(info: &DeviceInfo) -> bool {
+    info.rotation != Rotation::NonRotating && !info.in_memory
+}
+
 /// The write rate over one window of [`WINDOW_S`].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct RateWindow {
@@ -98,6 +119,13 @@ pub struct SmrAnalysis {
     pub baseline_read_ms: Option<f64>,
     /// Median latency of the read probes after the idle period, ms.
     pub post_idle_read_ms: Option<f64>,
+    /// The idle period before the post-idle probes, seconds.
+    #[serde(default = "default_idle_s")]
+    pub idle_s: f64,
+}
+
+fn default_idle_s() -> f64 {
+    crate::probe::smr::IDLE_S
 }
 
 /// The write rate in windows of [`WINDOW_S`], by completion time; a window without
@@ -169,6 +197,19 @@ fn mbs(r: f64) -> String {
     format!("{:.1} MB/s", r / 1e6)
 }
 
+/// Judge the recorded samples of the test on `info` ([`analyse`]).
+pub fn analyse_samples(info: &DeviceInfo, s: &SmrSamples) -> SmrAnalysis {
+    let mut a = analyse_after_idle(
+        info,
+        &s.writes,
+        s.budget,
+        (&s.baseline_ns, &s.post_idle_ns),
+        s.idle_s,
+    );
+    a.idle_s = s.idle_s;
+    a
+}
+
 /// Judge the test: `info` is the device, `writes` the timed completions in order,
 /// `budget` what the run allowed, `baseline_ns` and `post_idle_ns` the read probes'
 /// latencies before the writes and after the idle period.
@@ -178,6 +219,19 @@ pub fn analyse(
     budget: Budget,
     baseline_ns: &[u64],
     post_idle_ns: &[u64],
+) -> SmrAnalysis {
+    let probes = (baseline_ns, post_idle_ns);
+    analyse_after_idle(info, writes, budget, probes, crate::probe::smr::IDLE_S)
+}
+
+/// [`analyse`] with the post-idle probes taken after `idle_s` seconds of idle time
+/// (`--smr-idle`); `probes` are the latencies before the writes and after the idle.
+fn analyse_after_idle(
+    info: &DeviceInfo,
+    writes: &[WriteSample],
+    budget: Budget,
+    (baseline_ns, post_idle_ns): (&[u64], &[u64]),
+    idle_s: f64,
 ) -> SmrAnalysis {
     let bytes_written: u64 = writes.iter().map(|w| u64::from(w.bytes)).sum();
     let write_seconds = writes.iter().map(|w| w.end_ns).max().unwrap_or(0) as f64 / 1e9;
@@ -214,8 +268,7 @@ pub fn analyse(
     };
     let reads = match (baseline, post) {
         (Some(b), Some(p)) if slowed => format!(
-            "; reads after {:.0} s idle took {p:.0} ms (median) against {b:.1} ms before: the drive was busy cleaning",
-            crate::probe::smr::IDLE_S
+            "; reads after {idle_s:.0} s idle took {p:.0} ms (median) against {b:.1} ms before: the drive was busy cleaning",
         ),
         (Some(b), Some(p)) => format!("; reads after idle {p:.1} ms against {b:.1} ms before"),
         _ => String::new(),
@@ -229,7 +282,7 @@ pub fn analyse(
             stalls.len()
         )
     };
-    let flash = info.rotation == Rotation::NonRotating || info.in_memory;
+    let flash = !applies(info);
     let (verdict, text) = if flash {
         (
             SmrVerdict::NotApplicable,
@@ -299,6 +352,7 @@ pub fn analyse(
         bytes_before_collapse,
         baseline_read_ms: baseline,
         post_idle_read_ms: post,
+        idle_s,
     }
 }
 

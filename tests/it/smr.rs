@@ -1,0 +1,185 @@
+//! The hidden-SMR behaviour test (--smr-check) through the binary: its verdicts on
+//! simulated drives (virtual time), in --qualify and the JSON, on flash, and on a
+//! loop device.
+
+use crate::helpers::{LoopDev, seekprobe};
+use predicates::prelude::*;
+
+/// sim:smr is judged hidden SMR with its evidence and fails --qualify; its two
+/// conventional peers are judged conventional and pass.
+#[test]
+fn sim_smr_fails_qualify_among_conventional_peers() {
+    let out = seekprobe()
+        .args(["--smr-check", "-w", "--yes", "--qualify", "--seed", "1"])
+        .args(["sim:smr", "sim:hdd", "sim:hdd?seed=2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{text}\n{err}");
+    // The budget, said before anything is written.
+    assert!(
+        err.contains("--smr-check writes random 128 KiB to 1 MiB requests")
+            && err.contains("40.0 GiB or 30 min"),
+        "{err}"
+    );
+    assert!(
+        text.contains("\tverdict: hidden SMR (drive-managed): the random-write rate fell from 17"),
+        "{text}"
+    );
+    assert!(text.contains("collapse after: 19.1 GiB written"), "{text}");
+    assert!(
+        text.contains("Write rate over time (30-s windows):"),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("\tverdict: conventional recording: rate level at 4")
+            .count(),
+        2,
+        "{text}"
+    );
+    let q = text.split("Qualification:").nth(1).unwrap();
+    assert!(
+        q.contains("\tsim:smr: FAIL\n\t\tSMR check: hidden SMR (drive-managed): "),
+        "{q}"
+    );
+    assert!(q.contains("\tsim:hdd: PASS\n"), "{q}");
+    assert!(q.contains("\tsim:hdd?seed=2: PASS\n"), "{q}");
+    // The no-write signs are hints beside the verdict, not failures.
+    assert!(
+        q.contains("hint, not a failure: SMR sign (hint): a rotating drive that advertises TRIM"),
+        "{q}"
+    );
+}
+
+/// The JSON holds the analysis, every key of which docs/json.md documents, and the
+/// verdicts their hints.
+#[test]
+fn the_json_holds_the_analysis_and_docs_json_md_documents_it() {
+    let out = seekprobe()
+        .args(["--smr-check", "-w", "--yes", "--qualify", "--json"])
+        .args(["sim:smr", "sim:hdd"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let smr = &v["disks"][0]["tests"][0]["smr"];
+    assert_eq!(smr["verdict"], "hidden_smr");
+    assert!(smr["stalls"].as_array().unwrap().len() > 10);
+    assert!(smr["bytes_before_collapse"].as_u64().unwrap() > 18 << 30);
+    assert_eq!(v["disks"][1]["tests"][0]["smr"]["verdict"], "conventional");
+    assert!(!v["verdicts"][0]["hints"].as_array().unwrap().is_empty());
+    let doc = include_str!("../../docs/json.md");
+    let mut stack = vec![smr.clone(), v["verdicts"].clone()];
+    while let Some(x) = stack.pop() {
+        match x {
+            serde_json::Value::Object(m) => {
+                for (k, y) in m {
+                    assert!(doc.contains(&format!("`{k}`")), "docs/json.md lacks `{k}`");
+                    stack.push(y);
+                }
+            }
+            serde_json::Value::Array(a) => stack.extend(a),
+            _ => {}
+        }
+    }
+}
+
+/// Flash is not applicable, decided before anything is written.
+#[test]
+fn flash_is_not_applicable_and_nothing_is_written() {
+    let out = seekprobe()
+        .args(["--smr-check", "-w", "--yes", "--json", "sim:ssd"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let smr = &v["disks"][0]["tests"][0]["smr"];
+    assert_eq!(smr["verdict"], "not_applicable");
+    assert_eq!(smr["bytes_written"], 0);
+    assert_eq!(smr["baseline_read_ms"], serde_json::Value::Null);
+    seekprobe()
+        .args(["--smr-check", "-w", "--yes", "sim:nvme"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "\tverdict: not a rotating drive: not applicable\n\tnothing was written\n",
+        ));
+}
+
+/// Options: --smr-check needs -w; the budget is checked.
+#[test]
+fn smr_check_needs_w_and_a_valid_budget() {
+    seekprobe()
+        .args(["--smr-check", "sim:hdd"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "--smr-check applies only with -w; add -w or drop --smr-check",
+        ));
+    seekprobe()
+        .args(["-t", "--smr-budget", "8G", "sim:hdd"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "--smr-budget applies to --smr-check",
+        ));
+    for bad in ["0", "8G,8G", "10m,20m", "abc", "5x"] {
+        seekprobe()
+            .args(["--smr-check", "-w", "--yes", "--smr-budget", bad, "sim:hdd"])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("--smr-budget"));
+    }
+}
+
+/// A small budget on sim:hdd cannot tell, and says what to try.
+#[test]
+fn a_small_budget_cannot_tell_and_says_what_to_try() {
+    seekprobe()
+        .args([
+            "--smr-check",
+            "-w",
+            "--yes",
+            "--smr-budget",
+            "2G,10m",
+            "sim:hdd",
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("2.0 GiB or 10 min"))
+        .stdout(predicate::str::contains(
+            "\tverdict: cannot tell within the budget: 2.0 GiB written",
+        ))
+        .stdout(predicate::str::contains("try a larger --smr-budget"));
+}
+
+/// A loop device does not say it rotates: with a tiny budget it cannot tell, and
+/// gives no verdict either way.
+#[test]
+#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
+fn a_loop_device_cannot_tell_without_a_false_verdict() {
+    // On a disk file system: a loop device over tmpfs is data in memory (not
+    // applicable).
+    let dir = tempfile::tempdir_in(std::env::temp_dir()).unwrap();
+    let dev = LoopDev::new(dir.path(), 64 << 20, true, None);
+    let out = seekprobe()
+        .args(["--smr-check", "-w", "--yes", "--smr-budget", "16M,10s"])
+        .args(["--smr-idle", "0", "--qualify", &dev.dev])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("\tverdict: cannot tell within the budget: 0.0 GiB written"),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!text.contains("hidden SMR (drive-managed)"), "{text}");
+    assert!(!text.contains("conventional recording"), "{text}");
+    // Nothing judged: the qualification says so rather than passing.
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert!(
+        text.contains("hint, not a failure: SMR check: cannot tell"),
+        "{text}"
+    );
+}
