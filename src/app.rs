@@ -706,7 +706,7 @@ fn write_plot(path: &Path, run: &Run, err: &mut dyn Write) -> io::Result<bool> {
     let Some(svg) = report::plot::svg(run) else {
         writeln!(
             err,
-            "seekprobe: {}: nothing to plot; --plot draws the results of --zones, --seek-profile and --scan",
+            "seekprobe: {}: nothing to plot; --plot draws the results of --zones, --seek-profile, --scan and --smr-check",
             path.display()
         )?;
         return Ok(false);

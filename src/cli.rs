@@ -192,8 +192,9 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS", default_value_t = crate::probe::smr::IDLE_S)]
     pub smr_idle: f64,
 
-    /// Draw the zone curve with the access times over the disk, and the scan map, to
-    /// an SVG file (with --zones, --seek-profile or --scan)
+    /// Draw the zone curve with the access times over the disk, the scan map, and the
+    /// write rate of --smr-check, to an SVG file (with --zones, --seek-profile, --scan
+    /// or --smr-check)
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<std::path::PathBuf>,
 

@@ -114,7 +114,7 @@ pub fn needs(id: &str) -> Option<Needs> {
         "seek_samples" => any(&["seek_profile"]),
         "block_size" | "start" | "end" | "slow_ms" => any(&["scan"]),
         "sweep_duration" => any(&["block_sweep"]),
-        "plot" => any(&["zones", "seek_profile", "scan"]),
+        "plot" => any(&["zones", "seek_profile", "scan", "smr_check"]),
         "compare" | "qualify" | "quiet" | "parallel" => any(TESTS),
         "max_deviation" | "baseline" => any(&["qualify"]),
         "smr_check" => Needs::AnyOf {

@@ -28,7 +28,7 @@ pub fn svg(run: &Run) -> Option<String> {
         .iter()
         .map(|d| {
             let (a, b) = panels(d);
-            u32::from(a) + u32::from(b)
+            u32::from(a) + u32::from(b) + u32::from(smr_panel(d))
         })
         .sum();
     if rows == 0 {
@@ -47,6 +47,9 @@ pub fn svg(run: &Run) -> Option<String> {
             }
             if scan {
                 draw_scan(next.next()?, d).ok()?;
+            }
+            if smr_panel(d) {
+                draw_smr(next.next()?, d).ok()?;
             }
         }
         root.present().ok()?;
@@ -111,6 +114,62 @@ fn draw_curve<'a>(area: &Area<'a>, d: &DiskResult) -> DrawResult<'a> {
             .map(|&p| Circle::new(p, 2, RED.mix(0.5).filled())),
     )?;
     chart.draw_series(LineSeries::new(rate, BLUE.stroke_width(2)))?;
+    Ok(())
+}
+
+/// Whether a disk gets the --smr-check panel: the write rate over time.
+fn smr_panel(d: &DiskResult) -> bool {
+    d.tests
+        .iter()
+        .any(|t| t.smr.as_ref().is_some_and(|a| !a.windows.is_empty()))
+}
+
+/// The write rate of --smr-check over time, a step per 30-s window, with the
+/// stalls as points (their length on the right axis) and the verdict as caption.
+fn draw_smr<'a>(area: &Area<'a>, d: &DiskResult) -> DrawResult<'a> {
+    use crate::smr::analysis::WINDOW_S;
+    let Some(a) = d.tests.iter().find_map(|t| t.smr.as_ref()) else {
+        return Ok(());
+    };
+    let end = a.windows.last().map_or(WINDOW_S, |w| w.start_s + WINDOW_S);
+    let max_rate = a
+        .windows
+        .iter()
+        .map(|w| w.rate_bytes_per_s / 1e6)
+        .fold(1.0, f64::max)
+        * 1.1;
+    let max_stall = a.stalls.iter().map(|s| s.seconds).fold(1.0, f64::max) * 1.1;
+    let verdict: String = a.text.chars().take(110).collect();
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            format!("{}: random-write rate over time; {verdict}", d.name),
+            ("sans-serif", 13),
+        )
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .right_y_label_area_size(60)
+        .build_cartesian_2d(0f64..end, 0f64..max_rate)?
+        .set_secondary_coord(0f64..end, 0f64..max_stall);
+    chart
+        .configure_mesh()
+        .x_desc("seconds of writing")
+        .y_desc("write rate (MB/s)")
+        .draw()?;
+    chart
+        .configure_secondary_axes()
+        .y_desc("stall (s)")
+        .draw()?;
+    let steps = a.windows.iter().flat_map(|w| {
+        let r = w.rate_bytes_per_s / 1e6;
+        [(w.start_s, r), (w.start_s + WINDOW_S, r)]
+    });
+    chart.draw_series(LineSeries::new(steps, BLUE.stroke_width(2)))?;
+    chart.draw_secondary_series(
+        a.stalls
+            .iter()
+            .map(|s| Circle::new((s.at_s, s.seconds), 2, RED.mix(0.6).filled())),
+    )?;
     Ok(())
 }
 

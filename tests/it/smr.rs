@@ -9,8 +9,12 @@ use predicates::prelude::*;
 /// conventional peers are judged conventional and pass.
 #[test]
 fn sim_smr_fails_qualify_among_conventional_peers() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("smr.svg");
     let out = seekprobe()
         .args(["--smr-check", "-w", "--yes", "--qualify", "--seed", "1"])
+        .arg("--plot")
+        .arg(&svg)
         .args(["sim:smr", "sim:hdd", "sim:hdd?seed=2"])
         .output()
         .unwrap();
@@ -45,6 +49,14 @@ fn sim_smr_fails_qualify_among_conventional_peers() {
     );
     assert!(q.contains("\tsim:hdd: PASS\n"), "{q}");
     assert!(q.contains("\tsim:hdd?seed=2: PASS\n"), "{q}");
+    // The SVG has a write-rate panel per disk.
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(
+        svg.matches("random-write rate over time; ").count(),
+        3,
+        "{svg:.300}"
+    );
+    assert!(svg.contains("sim:smr: random-write rate over time; hidden SMR"));
     // The no-write signs are hints beside the verdict, not failures.
     assert!(
         q.contains("hint, not a failure: SMR sign (hint): a rotating drive that advertises TRIM"),
