@@ -59,10 +59,15 @@ pub fn side_by_side(cmp: &Comparison, verdicts: &[Verdict]) -> String {
     }
     align_right(&mut t, 1, cmp.disks.len() + 2);
     let n = cmp.disks.len();
-    let mut s = format!(
-        "Comparison ({n} disk{}; deviation from the median):\n{t}\n",
-        plural(n)
-    );
+    let mut s = if cmp.rows.is_empty() {
+        // Only verdicts without figures (--smr-check alone): no empty table.
+        format!("Comparison ({n} disk{}): no figure to compare\n", plural(n))
+    } else {
+        format!(
+            "Comparison ({n} disk{}; deviation from the median):\n{t}\n",
+            plural(n)
+        )
+    };
     if !verdicts.is_empty() {
         s.push_str("\nQualification:\n");
         for v in verdicts {
