@@ -153,7 +153,7 @@ fn option_values_are_checked_before_any_disk_is_touched() {
         ),
         (
             &["-t", "--plot", "x.svg", "x"],
-            "--plot applies to --zones, --seek-profile or --scan; add one of them or drop --plot",
+            "--plot applies to --zones, --seek-profile, --scan or --smr-check; add one of them or drop --plot",
         ),
         (
             &["--scan", "--block-size", "1G", "x"],
