@@ -278,3 +278,69 @@ fn the_scan_reports_its_bytes_and_progress() {
     assert_eq!(log.first().map(String::as_str), Some("line 0/1 reading"));
     assert_eq!(log.last().map(String::as_str), Some("line 100/100 reading"));
 }
+
+/// --smr-check on sim:smr: the collapse is found and the writes stop there; the
+/// virtual time is exactly the probes' and the writes' latencies plus the idle
+/// period and the probes' spacing, which no latency includes.
+#[test]
+fn smr_check_times_every_completion_and_never_counts_the_waits() {
+    let opts = Options {
+        seed: 1,
+        write: true,
+        ..Options::default()
+    };
+    let (r, elapsed, log) = with_sim("sim:smr", false, |cx| {
+        run_test(TestKind::SmrCheck, &opts, cx).unwrap()
+    });
+    let res = &r.result;
+    assert_eq!(res.outcome, Outcome::Complete);
+    let s = res.smr_samples.as_ref().unwrap();
+    let a = res.smr.as_ref().unwrap();
+    assert_eq!(
+        a.verdict,
+        crate::smr::analysis::SmrVerdict::HiddenSmr,
+        "{}",
+        a.text
+    );
+    assert_eq!((s.baseline_ns.len(), s.post_idle_ns.len()), (20, 20));
+    let last = s.writes.last().unwrap().end_ns;
+    // Consecutive completions: each write's latency is the time since the last one.
+    assert!(
+        s.writes
+            .windows(2)
+            .all(|w| w[1].end_ns - w[0].end_ns == w[1].latency_ns)
+    );
+    assert_eq!(s.writes[0].end_ns, s.writes[0].latency_ns);
+    let probes: u64 = s.baseline_ns.iter().chain(&s.post_idle_ns).sum();
+    assert_eq!(elapsed, probes + last + 5_000_000_000 + 20 * 2_000_000_000);
+    assert_eq!(
+        a.bytes_written,
+        s.writes.iter().map(|w| u64::from(w.bytes)).sum::<u64>()
+    );
+    assert!(a.bytes_written < 21 << 30, "stopped at the collapse");
+    assert_eq!(
+        log.iter()
+            .filter(|l| l.starts_with("line ") && l.contains("/3 "))
+            .count(),
+        3,
+        "{log:?}"
+    );
+}
+
+/// On flash nothing is read, written or waited for: not applicable.
+#[test]
+fn smr_check_on_flash_does_nothing() {
+    let opts = Options {
+        write: true,
+        ..Options::default()
+    };
+    let (r, elapsed, _) = with_sim("sim:ssd", false, |cx| {
+        run_test(TestKind::SmrCheck, &opts, cx).unwrap()
+    });
+    assert_eq!(elapsed, 0);
+    assert_eq!(r.result.outcome, Outcome::Complete);
+    assert!(r.result.smr_samples.is_none());
+    let a = r.result.smr.unwrap();
+    assert_eq!(a.verdict, crate::smr::analysis::SmrVerdict::NotApplicable);
+    assert_eq!(a.bytes_written, 0);
+}
