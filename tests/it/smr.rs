@@ -195,3 +195,47 @@ fn a_loop_device_cannot_tell_without_a_false_verdict() {
         "{text}"
     );
 }
+
+/// A saved run renders the same block, and `compare --qualify` of saved runs fails
+/// the hidden-SMR drive as the live run does.
+#[test]
+fn a_saved_run_renders_the_same_and_compare_qualifies_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let smr = dir.path().join("smr.json");
+    let hdd = dir.path().join("hdd.json");
+    let live = seekprobe()
+        .args(["--smr-check", "-w", "--yes", "--seed", "1", "--json-file"])
+        .arg(&smr)
+        .arg("sim:smr")
+        .output()
+        .unwrap();
+    assert!(live.status.success());
+    let again = seekprobe().arg("render").arg(&smr).output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&again.stdout),
+        String::from_utf8_lossy(&live.stdout)
+    );
+    seekprobe()
+        .args([
+            "--smr-check",
+            "-w",
+            "--yes",
+            "--smr-budget",
+            "40G",
+            "--json-file",
+        ])
+        .arg(&hdd)
+        .arg("sim:hdd")
+        .assert()
+        .success();
+    seekprobe()
+        .args(["compare", "--qualify"])
+        .arg(&smr)
+        .arg(&hdd)
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains(
+            "\tsmr:sim:smr: FAIL\n\t\tSMR check: hidden SMR (drive-managed): ",
+        ))
+        .stdout(predicate::str::contains("\thdd:sim:hdd: PASS\n"));
+}
