@@ -767,7 +767,8 @@ fn print_id(
 
 /// `seekprobe smart FILE.json [AFTER.json]`: the SMART health block of a saved
 /// smartctl report, the changes when a second one is given, the findings and the
-/// verdict. Exit status 0 healthy (or no SMART), 3 failing, 1 unreadable input.
+/// verdict. Exit status 0 healthy (or no SMART in a lone report), 3 failing, 1
+/// unreadable input, two drives, or one report of two without SMART.
 fn smart_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> io::Result<i32> {
     use crate::cli::SmartArgs;
     use crate::report::smart as text;
@@ -785,7 +786,7 @@ fn smart_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> io
         )?;
         return Ok(EXIT_FAILURE);
     }
-    let mut healths = Vec::new();
+    let mut reads = Vec::new();
     for path in &paths {
         let report = match load_smart_report(path) {
             Ok(r) => r,
@@ -794,22 +795,51 @@ fn smart_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> io
                 return Ok(EXIT_FAILURE);
             }
         };
-        match smartctl::classify(report) {
+        reads.push((path.display().to_string(), smartctl::classify(report)));
+    }
+    let mut healths = Vec::new();
+    let mut without = Vec::new();
+    for (name, read) in reads {
+        match read {
             SmartRead::Health { health, .. } => healths.push(*health),
             SmartRead::NoSmart { note } => {
-                out.write_all(text::no_smart_note(&path.display().to_string(), &note).as_bytes())?;
-                out.flush()?;
-                return Ok(EXIT_OK);
+                out.write_all(text::no_smart_note(&name, &note).as_bytes())?;
+                without.push(name);
             }
         }
     }
+    out.flush()?;
+    if healths.is_empty() {
+        return Ok(EXIT_OK);
+    }
+    if let Some(name) = without.first() {
+        writeln!(
+            err,
+            "seekprobe: smart: {name} holds no SMART data, so the two reports cannot be compared; give two reports of the same drive with SMART"
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
     let (before, after) = (&healths[0], healths.get(1));
+    if let Some(after) = after
+        && let Some(why) = text::different_drives(before, after)
+    {
+        writeln!(
+            err,
+            "seekprobe: smart: {} and {} are not the same drive ({why}); give two reports of one drive",
+            paths[0].display(),
+            paths[1].display()
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
     let now = after.unwrap_or(before);
     let mut s = text::render_health(now);
     if let Some(after) = after
         && let Some(diff) = text::render_diff(before, after)
     {
         s.push_str(&diff);
+    }
+    if let Some(after) = after {
+        s.push_str(&text::render_vanished(before, after));
     }
     let findings = judge(before, after, &a.rules.options());
     s.push_str(&text::render_findings(&findings));

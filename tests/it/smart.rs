@@ -559,3 +559,73 @@ fn a_simulated_drive_answers_smart_without_smartctl() {
         SmartRead::NoSmart { note } => panic!("{note}"),
     }
 }
+
+#[test]
+fn a_report_without_smart_beside_one_with_it_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let none = dir.path().join("none.json");
+    std::fs::write(&none, r#"{"json_format_version":[1,0],"smartctl":{"version":[7,3],"messages":[{"string":"/dev/loop1: Unable to detect device type","severity":"error"}],"exit_status":1}}"#).unwrap();
+    let failing = data_dir().join("nvme-null-SAMSUNG_MZWLL3T2HAJQ-00005-nvme0.json");
+    for (a, b) in [(&failing, &none), (&none, &failing)] {
+        seekprobe()
+            .arg("smart")
+            .arg(a)
+            .arg(b)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(format!(
+                "{} holds no SMART data",
+                none.display()
+            )));
+    }
+}
+
+#[test]
+fn two_different_drives_are_not_compared() {
+    let a = data_dir().join("ST3500418AS_11.json");
+    let b = data_dir().join("WDC_WD20EFRX-68EUZN0_17.json");
+    seekprobe()
+        .arg("smart")
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "are not the same drive (model ST3500418AS vs WDC WD20EFRX-68EUZN0)",
+        ));
+    let nvme = data_dir().join("INTEL_SSDPE2KX080T8_1.json");
+    seekprobe()
+        .arg("smart")
+        .arg(&a)
+        .arg(&nvme)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("protocol ATA vs NVMe"));
+}
+
+#[test]
+fn a_counter_missing_from_the_second_report_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = data_dir().join("ST3500418AS_11.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&before).unwrap()).unwrap();
+    v["ata_smart_attributes"]["table"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|a| a["id"] != 197);
+    let after = dir.path().join("after.json");
+    std::fs::write(&after, v.to_string()).unwrap();
+    seekprobe()
+        .arg("smart")
+        .arg(&before)
+        .arg(&after)
+        .assert()
+        .stdout(
+            predicate::str::contains("\t0 -> not reported\t# pending sectors (ATA 197)\n").and(
+                predicate::str::contains(
+                    "warning: pending sectors (ATA 197): in the first report, missing from the second\n",
+                ),
+            ),
+        );
+}
