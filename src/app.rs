@@ -486,7 +486,6 @@ fn load_baseline(
     }
 }
 
-/// Read a saved run.
 /// Read a saved run: `-` is standard input; otherwise only a regular file is opened
 /// (a FIFO without a writer would block).
 fn load_run(path: &Path) -> Result<Run, String> {
