@@ -549,6 +549,21 @@ fn compare_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> 
     let Ok(baseline) = load_baseline(q.as_ref(), err)? else {
         return Ok(EXIT_FAILURE);
     };
+    if q.is_some() && refs.is_empty() {
+        writeln!(
+            err,
+            "seekprobe: compare --qualify: nothing to judge: the runs given hold no drives"
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
+    if q.is_some() && refs.len() == 1 && baseline.is_none() {
+        writeln!(
+            err,
+            "seekprobe: compare --qualify: one drive ({}): nothing to compare with: give more runs or --baseline",
+            refs[0].name
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
     let (cmp, verdicts, code) = judge(&refs, q.as_ref(), baseline.as_ref());
     let text = if a.json {
         report::compare::to_json(&cmp, &verdicts)
