@@ -57,6 +57,13 @@ fn rows(h: &Health) -> Vec<Row> {
             );
         }
     }
+    for a in &h.unreadable {
+        row(
+            "unreadable".into(),
+            &format!("raw value of ATA {} {}: {:?}", a.id, a.name, a.raw),
+            true,
+        );
+    }
     for a in &h.failed_attributes {
         let when = if a.now { "now" } else { "in the past" };
         row(
