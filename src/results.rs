@@ -179,6 +179,9 @@ pub enum WarningCode {
     SeekFasterThanRotation,
     /// Flushed writes too fast for the medium: a lying write cache.
     FlushNotHonoured,
+    /// libblkid could not check for signatures before writing: only the
+    /// built-in list was.
+    SignaturesBuiltinOnly,
 }
 
 impl WarningCode {
@@ -197,6 +200,7 @@ impl WarningCode {
             WarningCode::FasterThanInterface => "faster_than_interface",
             WarningCode::SeekFasterThanRotation => "seek_faster_than_rotation",
             WarningCode::FlushNotHonoured => "flush_not_honoured",
+            WarningCode::SignaturesBuiltinOnly => "signatures_builtin_only",
         }
     }
 }
@@ -624,6 +628,7 @@ mod tests {
             WarningCode::FasterThanInterface,
             WarningCode::SeekFasterThanRotation,
             WarningCode::FlushNotHonoured,
+            WarningCode::SignaturesBuiltinOnly,
         ] {
             let json = serde_json::to_string(&c).unwrap();
             assert_eq!(json, format!("\"{}\"", c.name()));
