@@ -724,19 +724,12 @@ fn save_json(path: &Path, run: &Run) -> io::Result<()> {
 /// The width of the terminal on standard output, or None when it is not a terminal
 /// (a pipe or file takes tables of any width).
 fn terminal_width() -> Option<usize> {
-    nix::ioctl_read_bad!(tiocgwinsz, libc::TIOCGWINSZ, libc::winsize);
-    if !io::stdout().is_terminal() {
+    let stdout = io::stdout();
+    if !stdout.is_terminal() {
         return None;
     }
-    let mut ws = libc::winsize {
-        ws_row: 0,
-        ws_col: 0,
-        ws_xpixel: 0,
-        ws_ypixel: 0,
-    };
-    // SAFETY: TIOCGWINSZ fills a winsize, which `ws` is, on the terminal fd 1.
-    match unsafe { tiocgwinsz(1, &mut ws) } {
-        Ok(_) if ws.ws_col > 0 => Some(usize::from(ws.ws_col)),
+    match rustix::termios::tcgetwinsize(&stdout) {
+        Ok(ws) if ws.ws_col > 0 => Some(usize::from(ws.ws_col)),
         _ => None,
     }
 }

@@ -150,7 +150,7 @@ fn linux_users(dev_path: &Path) -> Vec<String> {
         return loop_users(dev_path);
     }
     let rdev = meta.rdev();
-    let (maj, min) = (libc::major(rdev), libc::minor(rdev));
+    let (maj, min) = (rustix::fs::major(rdev), rustix::fs::minor(rdev));
     // The device and its partitions, as "maj:min" with their sysfs names.
     let mut devs = vec![(format!("{maj}:{min}"), String::new())];
     let sys = std::path::PathBuf::from(format!("/sys/dev/block/{maj}:{min}"));
@@ -177,7 +177,11 @@ fn linux_users(dev_path: &Path) -> Vec<String> {
             if let Ok(m) = std::fs::metadata(b.trim())
                 && std::os::unix::fs::FileTypeExt::is_block_device(&m.file_type())
                 && devs.iter().any(|(d, _)| {
-                    *d == format!("{}:{}", libc::major(m.rdev()), libc::minor(m.rdev()))
+                    *d == format!(
+                        "{}:{}",
+                        rustix::fs::major(m.rdev()),
+                        rustix::fs::minor(m.rdev())
+                    )
                 })
             {
                 users.push(format!("backing /dev/{}", e.file_name().to_string_lossy()));
@@ -208,7 +212,11 @@ fn linux_users(dev_path: &Path) -> Vec<String> {
             if let Ok(m) = std::fs::metadata(dev)
                 && std::os::unix::fs::FileTypeExt::is_block_device(&m.file_type())
                 && devs.iter().any(|(d, _)| {
-                    *d == format!("{}:{}", libc::major(m.rdev()), libc::minor(m.rdev()))
+                    *d == format!(
+                        "{}:{}",
+                        rustix::fs::major(m.rdev()),
+                        rustix::fs::minor(m.rdev())
+                    )
                 })
             {
                 users.push(format!("active swap ({dev})"));
