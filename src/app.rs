@@ -489,18 +489,23 @@ fn load_baseline(
 /// Read a saved run: `-` is standard input; otherwise only a regular file is opened
 /// (a FIFO without a writer would block).
 fn load_run(path: &Path) -> Result<Run, String> {
+    json::from_json(&read_input(path, "a run saved with --json-file")?)
+}
+
+/// The text of `path`, or of standard input for `-`. Only a regular file is opened
+/// (a FIFO without a writer would block); otherwise the error says to give `what`.
+fn read_input(path: &Path, what: &str) -> Result<String, String> {
     if path == Path::new("-") {
         let mut text = String::new();
         io::Read::read_to_string(&mut io::stdin(), &mut text)
             .map_err(|e| crate::error::describe_io(&e))?;
-        return json::from_json(&text);
+        return Ok(text);
     }
     let meta = std::fs::metadata(path).map_err(|e| crate::error::describe_io(&e))?;
     if !meta.is_file() {
-        return Err("not a regular file; give a run saved with --json-file".into());
+        return Err(format!("not a regular file; give {what}"));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| crate::error::describe_io(&e))?;
-    json::from_json(&text)
+    std::fs::read_to_string(path).map_err(|e| crate::error::describe_io(&e))
 }
 
 /// `seekprobe compare A.json B.json ...`: the comparison of saved runs.
@@ -711,14 +716,34 @@ fn write_plot(path: &Path, run: &Run, err: &mut dyn Write) -> io::Result<bool> {
     }
 }
 
-/// Write the run to `path` through a temporary file, so a reader never sees half.
+/// Write the run to `path` atomically and durably ([`save_atomically`]).
 fn save_json(path: &Path, run: &Run) -> io::Result<()> {
+    save_atomically(path, json::to_json(run).as_bytes())
+}
+
+/// Write `bytes` to `path` atomically and durably: a fresh temporary file in the
+/// same directory (a unique name, so two runs never share it; `.tmpXXXXXX`, which
+/// node_exporter's textfile collector ignores: it reads only `*.prom`), written and
+/// synced, renamed over `path`, and the directory synced, so a reader never sees
+/// half a file and a crash leaves the old file or the new one.
+fn save_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
         return Err(io::Error::other("not a regular file"));
     }
-    let tmp = path.with_extension("json.partial");
-    std::fs::write(&tmp, json::to_json(run))?;
-    std::fs::rename(&tmp, path)
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    // 0666 less the umask, as std::fs::write creates files (tempfile's default,
+    // 0600, would hide the metrics from a node_exporter running as another user).
+    let mut tmp = tempfile::Builder::new()
+        .permissions(std::fs::Permissions::from_mode(0o666))
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    std::fs::File::open(dir)?.sync_all()
 }
 
 /// The width of the terminal on standard output, or None when it is not a terminal
@@ -734,17 +759,10 @@ fn terminal_width() -> Option<usize> {
     }
 }
 
-/// Write the run's Prometheus metrics to `path` atomically: a temporary file in the
-/// same directory (`FILE.partial`, which the textfile collector ignores: it reads
-/// only `*.prom`), then a rename, so node_exporter never reads half a file.
+/// Write the run's Prometheus metrics to `path` atomically and durably
+/// ([`save_atomically`]), so node_exporter never reads half a file.
 fn save_prometheus(path: &Path, run: &Run) -> io::Result<()> {
-    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-        return Err(io::Error::other("not a regular file"));
-    }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".partial");
-    std::fs::write(&tmp, report::prometheus::render(run))?;
-    std::fs::rename(&tmp, path)
+    save_atomically(path, report::prometheus::render(run).as_bytes())
 }
 
 /// -p / -s: print the physical path or the ident alone on a line.
@@ -862,20 +880,7 @@ fn smart_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> io
 /// Read a saved smartctl report: `-` is standard input; otherwise only a regular
 /// file is opened.
 fn load_smart_report(path: &Path) -> Result<crate::smart::Report, String> {
-    let text = if path == Path::new("-") {
-        let mut text = String::new();
-        io::Read::read_to_string(&mut io::stdin(), &mut text)
-            .map_err(|e| crate::error::describe_io(&e))?;
-        text
-    } else {
-        let meta = std::fs::metadata(path).map_err(|e| crate::error::describe_io(&e))?;
-        if !meta.is_file() {
-            return Err(
-                "not a regular file; give a report saved with smartctl --json -x DEVICE".into(),
-            );
-        }
-        std::fs::read_to_string(path).map_err(|e| crate::error::describe_io(&e))?
-    };
+    let text = read_input(path, "a report saved with smartctl --json -x DEVICE")?;
     crate::smart::Report::from_json(&text)
         .map_err(|e| format!("{e}; give a report saved with smartctl --json -x DEVICE"))
 }
