@@ -289,6 +289,7 @@ impl Config {
             (a.seek_profile, TestKind::SeekProfile),
             (a.scan, TestKind::Scan),
             (a.block_sweep, TestKind::BlockSweep),
+            (a.capacity_check, TestKind::CapacityCheck),
             (a.smr_check, TestKind::SmrCheck),
         ]
         .into_iter()

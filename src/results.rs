@@ -114,6 +114,9 @@ pub struct TestResult {
     /// arithmetic, which assumes 512-byte sectors).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command_overhead: Option<CommandOverhead>,
+    /// `--capacity-check`: what the probe blocks said about the drive's real size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<CapacityResult>,
     /// `--smr-check`: the verdict with its evidence and the write rate over time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub smr: Option<crate::smr::analysis::SmrAnalysis>,
@@ -121,6 +124,19 @@ pub struct TestResult {
     /// lasts (not saved: the analysis holds what the reporters need).
     #[serde(skip)]
     pub smr_samples: Option<crate::smr::analysis::SmrSamples>,
+}
+
+/// The capacity check's result (`--capacity-check`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CapacityResult {
+    /// The conclusion.
+    pub conclusion: crate::probe::capacity::Capacity,
+    /// Rounds of probes (the first and its refinements).
+    pub rounds: u32,
+    /// Probe writes that failed (their read-backs say what they left).
+    pub failed_writes: u32,
+    /// Every probe block and how it read back, in the order read.
+    pub probe_blocks: Vec<crate::probe::capacity::Probe>,
 }
 
 impl TestResult {
@@ -138,6 +154,7 @@ impl TestResult {
             seek_analysis: None,
             scan: None,
             command_overhead: None,
+            capacity: None,
             smr: None,
             smr_samples: None,
         }
@@ -188,6 +205,9 @@ pub enum WarningCode {
     SeekFasterThanRotation,
     /// Flushed writes too fast for the medium: a lying write cache.
     FlushNotHonoured,
+    /// libblkid could not check for signatures before writing: only the
+    /// built-in list was.
+    SignaturesBuiltinOnly,
 }
 
 impl WarningCode {
@@ -206,6 +226,7 @@ impl WarningCode {
             WarningCode::FasterThanInterface => "faster_than_interface",
             WarningCode::SeekFasterThanRotation => "seek_faster_than_rotation",
             WarningCode::FlushNotHonoured => "flush_not_honoured",
+            WarningCode::SignaturesBuiltinOnly => "signatures_builtin_only",
         }
     }
 }
@@ -381,6 +402,7 @@ impl DiskResult {
             || self.tests.iter().any(|t| {
                 matches!(t.outcome, Outcome::Failed(_) | Outcome::Skipped(_))
                     || t.scan.as_ref().is_some_and(|s| s.error_blocks > 0)
+                    || t.capacity.as_ref().is_some_and(|c| c.conclusion.is_fake())
             })
     }
 }
@@ -637,6 +659,7 @@ mod tests {
             WarningCode::FasterThanInterface,
             WarningCode::SeekFasterThanRotation,
             WarningCode::FlushNotHonoured,
+            WarningCode::SignaturesBuiltinOnly,
         ] {
             let json = serde_json::to_string(&c).unwrap();
             assert_eq!(json, format!("\"{}\"", c.name()));

@@ -9,10 +9,11 @@ use crate::engine::sync::SyncEngine;
 use crate::error::ProbeError;
 use crate::exec::{self, Context};
 use crate::probe::{self, MIB, TestKind};
-use crate::results::{DiskFailure, DiskResult, Outcome};
-use crate::safety::{self, Found};
+use crate::results::{DiskFailure, DiskResult, Outcome, Warning, WarningCode};
+use crate::safety;
 use crate::validity;
 use std::io;
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 pub use crate::exec::Sink;
@@ -54,6 +55,7 @@ pub fn probe_disk(
         Ok(t) => t,
         Err(e) => return fail(disk, sink, e, false),
     };
+    let mut prober_warning = None;
     // --smr-check writes nothing on flash (decided here, before any write): a disk
     // no test will write to needs neither the signature check nor a confirmation.
     let will_write = cfg.tests.iter().any(|t| {
@@ -62,7 +64,7 @@ pub fn probe_disk(
     if writes && will_write {
         // Before anything is printed for this disk: a refused disk shows no figures.
         match check_writable(target.as_mut(), cfg, sink) {
-            Ok(()) => {}
+            Ok(w) => prober_warning = w,
             Err(CheckError::Output(e)) => return Err(e),
             // Ctrl-C at the confirmation prompt: nothing was written; stop the run.
             Err(CheckError::Refused(_)) if stop.load(std::sync::atomic::Ordering::Relaxed) => {
@@ -76,6 +78,8 @@ pub fn probe_disk(
     disk.info = Some(info.clone());
     disk.smr_signs = crate::smr::signs::of(&info);
     sink.opened(&info, &disk.warnings)?;
+    // Printed before the confirmation already; recorded here.
+    disk.warnings.extend(prober_warning);
     if !describe {
         return Ok((disk, Flow::Continue));
     }
@@ -158,15 +162,17 @@ enum CheckError {
 }
 
 /// Before the first write: signatures (refused unless --force), then confirmation.
-/// Simulated drives hold no data and need neither.
+/// Simulated drives hold no data and need neither. When libblkid could not take
+/// part, the warning saying so is given to the sink at once (before any prompt)
+/// and returned, for the results.
 fn check_writable(
     target: &mut dyn Target,
     cfg: &Config,
     sink: &mut dyn Sink,
-) -> Result<(), CheckError> {
+) -> Result<Option<Warning>, CheckError> {
     let info = target.info().clone();
     if info.kind == TargetKind::Simulated {
-        return Ok(());
+        return Ok(None);
     }
     let refused = |why: String, hint: &str| {
         CheckError::Refused(ProbeError::Refused {
@@ -183,6 +189,15 @@ fn check_writable(
             source: e,
         })
     })?;
+    let warning = found.libblkid_unavailable.map(|why| Warning {
+        code: WarningCode::SignaturesBuiltinOnly,
+        message: format!("libblkid unavailable ({why}): only the built-in list was checked"),
+        advice: "install libblkid (util-linux) so that every signature it knows is checked".into(),
+    });
+    if let Some(w) = &warning {
+        sink.warning(w).map_err(CheckError::Output)?;
+    }
+    let found = found.found;
     if !found.is_empty() && !cfg.force {
         return Err(refused(
             safety::describe(&found),
@@ -190,7 +205,7 @@ fn check_writable(
         ));
     }
     match sink.confirm_write(&info, &found) {
-        Ok(true) => Ok(()),
+        Ok(true) => Ok(warning),
         Ok(false) => Err(refused(
             "not confirmed".into(),
             "answer yes at the prompt, or pass --yes (required without a terminal)",
@@ -201,7 +216,7 @@ fn check_writable(
 
 /// Read the start and the end of the target and look for signatures (libblkid on
 /// the path where it loads, and the built-in check on what was read).
-fn read_signatures(target: &mut dyn Target) -> io::Result<Vec<Found>> {
+fn read_signatures(target: &mut dyn Target) -> io::Result<safety::Detection> {
     let info = target.info();
     let path = info.path.clone();
     let ss = u64::from(info.sector_size);
@@ -212,5 +227,5 @@ fn read_signatures(target: &mut dyn Target) -> io::Result<Vec<Found>> {
     let mut tail = AlignedBuf::new(tail_len as usize);
     target.read_at(&mut head, 0)?;
     target.read_at(&mut tail, whole - tail_len)?;
-    Ok(safety::detect(&path, &head, &tail, whole))
+    Ok(safety::detect(Path::new(&path), &head, &tail, whole))
 }

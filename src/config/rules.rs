@@ -33,21 +33,50 @@ const TESTS: &[&str] = &[
     "seek_profile",
     "scan",
     "block_sweep",
+    "capacity_check",
     "smr_check",
 ];
 /// The tests that pause before their timed lines (--settle): all but --scan.
-const PAUSED: &[&str] = &[
-    "command_overhead",
-    "seek_transfer",
-    "iops",
+const PAUSED: &[&str] = &all_but::<{ TESTS.len() - 1 }>(TESTS, "scan");
+
+/// `list` without `name` (which it must hold once), at compile time.
+const fn all_but<const N: usize>(list: &[&'static str], name: &str) -> [&'static str; N] {
+    let mut out = [""; N];
+    let (mut i, mut j) = (0, 0);
+    while i < list.len() {
+        if !same(list[i], name) {
+            out[j] = list[i];
+            j += 1;
+        }
+        i += 1;
+    }
+    assert!(j == N, "the name must be in the list once");
+    out
+}
+
+/// String equality in a const fn.
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+/// The tests that write with -w.
+const WRITING: &[&str] = &[
     "sync_write",
     "zones",
-    "seek_profile",
     "block_sweep",
+    "capacity_check",
     "smr_check",
 ];
-/// The tests that write with -w.
-const WRITING: &[&str] = &["sync_write", "zones", "block_sweep", "smr_check"];
 
 /// What an option needs beside it on the command line to mean something.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,10 +117,15 @@ pub fn needs(id: &str) -> Option<Needs> {
             any: &["sync_write"],
             all: &["write"],
         },
+        "capacity_check" => Needs::AnyOf {
+            any: &["capacity_check"],
+            all: &["write"],
+        },
         "write" => any(&[
             "sync_write",
             "zones",
             "block_sweep",
+            "capacity_check",
             "smr_check",
             "physical_path",
             "ident",
@@ -101,7 +135,7 @@ pub fn needs(id: &str) -> Option<Needs> {
             all: &["write"],
         },
         "preserve" => Needs::AnyOf {
-            any: &["sync_write"],
+            any: &["sync_write", "capacity_check"],
             all: &["write"],
         },
         "with_name" => any(&["physical_path", "ident"]),

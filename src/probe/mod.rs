@@ -82,6 +82,9 @@ pub enum TestKind {
     Scan,
     /// `--block-sweep`: sequential reads by request size, one at a time and queued.
     BlockSweep,
+    /// `--capacity-check` (with -w): stamped probe blocks read back, to find a
+    /// drive that stores less than it reports.
+    CapacityCheck,
     /// `--smr-check`: sustained random writes, looking for a hidden-SMR collapse.
     SmrCheck,
 }
@@ -92,7 +95,11 @@ impl TestKind {
     pub fn may_write(self) -> bool {
         matches!(
             self,
-            TestKind::SyncWrite | TestKind::Zones | TestKind::BlockSweep | TestKind::SmrCheck
+            TestKind::SyncWrite
+                | TestKind::Zones
+                | TestKind::BlockSweep
+                | TestKind::CapacityCheck
+                | TestKind::SmrCheck
         )
     }
 
@@ -107,6 +114,7 @@ impl TestKind {
             TestKind::SeekProfile => "seek profile (--seek-profile)",
             TestKind::Scan => "surface scan (--scan)",
             TestKind::BlockSweep => "block sweep (--block-sweep)",
+            TestKind::CapacityCheck => "capacity check (--capacity-check)",
             TestKind::SmrCheck => "hidden-SMR check (--smr-check)",
         }
     }
@@ -223,7 +231,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const ALL: [TestKind; 9] = [
+    const ALL: [TestKind; 10] = [
         TestKind::CommandOverhead,
         TestKind::SeekTransfer,
         TestKind::RandomReads,
@@ -232,6 +240,7 @@ mod tests {
         TestKind::SeekProfile,
         TestKind::Scan,
         TestKind::BlockSweep,
+        TestKind::CapacityCheck,
         TestKind::SmrCheck,
     ];
 

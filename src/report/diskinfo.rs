@@ -108,6 +108,7 @@ pub fn test_start(test: TestKind) -> &'static str {
         | TestKind::SeekProfile
         | TestKind::Scan
         | TestKind::BlockSweep
+        | TestKind::CapacityCheck
         | TestKind::SmrCheck => "",
     }
 }
@@ -129,6 +130,7 @@ pub fn test_end(test: &TestResult, info: &DeviceInfo) -> String {
         TestKind::SeekProfile => beyond::seek_profile(test, info.sector_size),
         TestKind::Scan => beyond::scan(test),
         TestKind::BlockSweep => beyond::sweep(test),
+        TestKind::CapacityCheck => super::capacity::block(test),
         TestKind::SmrCheck => beyond::smr_check(test),
         _ => "\n".into(),
     }

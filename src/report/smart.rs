@@ -57,6 +57,13 @@ fn rows(h: &Health) -> Vec<Row> {
             );
         }
     }
+    for a in &h.unreadable {
+        row(
+            "unreadable".into(),
+            &format!("raw value of ATA {} {}: {:?}", a.id, a.name, a.raw),
+            true,
+        );
+    }
     for a in &h.failed_attributes {
         let when = if a.now { "now" } else { "in the past" };
         row(
@@ -195,13 +202,53 @@ pub fn render_diff(before: &Health, after: &Health) -> Option<String> {
             let _ = writeln!(s, "\t{}\t# {}", left12(&change), r.what);
         }
     }
-    for r in b.iter().filter(|r| r.compared) {
-        if !a.iter().any(|n| same_figure(&n.what, &r.what)) {
-            let change = format!("{} -> -", r.value);
-            let _ = writeln!(s, "\t{}\t# {}", left12(&change), r.what);
-        }
+    for what in vanished(before, after) {
+        let old = b.iter().find(|o| o.what == what).map_or("", |o| &o.value);
+        let change = format!("{old} -> not reported");
+        let _ = writeln!(s, "\t{}\t# {what}", left12(&change));
     }
     (!s.is_empty()).then(|| format!("SMART changes during the run\n{s}\n"))
+}
+
+/// The figures the first reading had and the second one lacks: a drive (or a
+/// smartctl) that stops reporting a counter mid-run is worth a warning, never
+/// a blank.
+pub fn vanished(before: &Health, after: &Health) -> Vec<String> {
+    let a = rows(after);
+    rows(before)
+        .into_iter()
+        .filter(|r| r.compared && !a.iter().any(|n| same_figure(&n.what, &r.what)))
+        .map(|r| r.what)
+        .collect()
+}
+
+/// The warning lines for [`vanished`] figures.
+pub fn render_vanished(before: &Health, after: &Health) -> String {
+    vanished(before, after)
+        .iter()
+        .map(|w| format!("warning: {w}: in the first report, missing from the second\n"))
+        .collect()
+}
+
+/// Why two readings cannot be of the same drive (serial number, model or
+/// protocol differ), or None when nothing known differs.
+pub fn different_drives(before: &Health, after: &Health) -> Option<String> {
+    let mut why = Vec::new();
+    let mut check = |what: &str, b: Option<&str>, a: Option<&str>| {
+        if let (Some(b), Some(a)) = (b, a)
+            && b != a
+        {
+            why.push(format!("{what} {b} vs {a}"));
+        }
+    };
+    check("serial", before.serial.as_deref(), after.serial.as_deref());
+    check("model", before.model.as_deref(), after.model.as_deref());
+    check(
+        "protocol",
+        before.protocol.map(|p| p.name()),
+        after.protocol.map(|p| p.name()),
+    );
+    (!why.is_empty()).then(|| why.join(", "))
 }
 
 /// Rows name the same figure when their descriptions agree up to the first
