@@ -182,3 +182,65 @@ pub fn findings(r: &SmartResult, settings: &SmartSettings) -> Vec<Finding> {
     f.sort_by_key(|x| std::cmp::Reverse(x.severity));
     f
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::sim::SimTarget;
+    use std::cell::Cell;
+
+    fn settings(kinds: &[SelfTestKind]) -> SmartSettings {
+        SmartSettings {
+            read: true,
+            self_tests: kinds.to_vec(),
+            rules: Default::default(),
+        }
+    }
+
+    #[test]
+    fn smartctl_is_needed_only_for_real_disks() {
+        let s = settings(&[]);
+        assert!(preflight(&["sim:hdd".into(), "sim:nvme".into()], &s).is_ok());
+        assert!(preflight(&["/dev/sdz".into()], &SmartSettings::default()).is_ok());
+    }
+
+    #[test]
+    fn ctrl_c_aborts_the_running_self_test_on_the_drive() {
+        // The whole drive: its long test takes hours of virtual time.
+        let mut t = SimTarget::open("sim:hdd").unwrap();
+        let mut r = smart_before(&mut t);
+        let polls = Cell::new(0);
+        let kinds = [SelfTestKind::Long, SelfTestKind::Short];
+        let go_on = smart_self_tests(&mut t, &mut r, &kinds, &|| polls.get() >= 2, &mut |_| {
+            polls.set(polls.get() + 1)
+        });
+        assert!(!go_on);
+        assert_eq!(r.self_tests.len(), 1, "the short test was not started");
+        assert_eq!(r.self_tests[0].outcome, SelfTestOutcome::Interrupted);
+        smart_after(&mut t, &mut r, &settings(&kinds));
+        let last = r.after.as_ref().unwrap().last_self_test.clone().unwrap();
+        assert_eq!(last.outcome, Outcome::Aborted, "aborted on the drive");
+        assert!(r.findings.is_empty(), "{:?}", r.findings);
+    }
+
+    #[test]
+    fn an_unoffered_kind_is_skipped_and_a_clean_drive_passes() {
+        let mut t = SimTarget::open("sim:ssd?size=1G").unwrap();
+        let mut r = smart_before(&mut t);
+        let kinds = [SelfTestKind::Conveyance, SelfTestKind::Short];
+        assert!(smart_self_tests(
+            &mut t,
+            &mut r,
+            &kinds,
+            &|| false,
+            &mut |_| {}
+        ));
+        assert_eq!(r.self_tests[0].outcome, SelfTestOutcome::Skipped);
+        assert_eq!(r.self_tests[1].outcome, SelfTestOutcome::Passed);
+        // Two minutes of the drive's virtual clock, polled every minute.
+        assert_eq!(r.self_tests[1].elapsed_s, 120.0);
+        smart_after(&mut t, &mut r, &settings(&kinds));
+        assert!(r.findings.is_empty(), "{:?}", r.findings);
+        assert!(r.error.is_none() && r.note.is_none());
+    }
+}
