@@ -104,7 +104,11 @@ pub fn test_start(test: TestKind) -> &'static str {
         TestKind::SeekTransfer => "Seek times:\n",
         TestKind::RandomReads => "Asynchronous random reads:\n",
         TestKind::SyncWrite => "Synchronous random writes:\n",
-        TestKind::Zones | TestKind::SeekProfile | TestKind::Scan | TestKind::BlockSweep => "",
+        TestKind::Zones
+        | TestKind::SeekProfile
+        | TestKind::Scan
+        | TestKind::BlockSweep
+        | TestKind::CapacityCheck => "",
     }
 }
 
@@ -125,6 +129,7 @@ pub fn test_end(test: &TestResult, info: &DeviceInfo) -> String {
         TestKind::SeekProfile => beyond::seek_profile(test, info.sector_size),
         TestKind::Scan => beyond::scan(test),
         TestKind::BlockSweep => beyond::sweep(test),
+        TestKind::CapacityCheck => super::capacity::block(test),
         _ => "\n".into(),
     }
 }
@@ -276,12 +281,17 @@ pub fn render_disk(disk: &DiskResult, verbose: bool) -> String {
     let Some(info) = &disk.info else {
         return String::new();
     };
-    if !verbose {
-        return one_line(info);
-    }
-    let mut s = verbose_header(info);
-    for t in &disk.tests {
-        s.push_str(&render_test(t, info));
+    let mut s = if verbose {
+        let mut s = verbose_header(info);
+        for t in &disk.tests {
+            s.push_str(&render_test(t, info));
+        }
+        s
+    } else {
+        one_line(info)
+    };
+    if let Some(smart) = &disk.smart {
+        s.push_str(&super::smart::render_result(smart, &info.path));
     }
     s
 }
