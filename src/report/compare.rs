@@ -59,8 +59,8 @@ pub fn side_by_side(cmp: &Comparison, verdicts: &[Verdict]) -> String {
     }
     align_right(&mut t, 1, cmp.disks.len() + 2);
     let n = cmp.disks.len();
-    let mut s = if cmp.rows.is_empty() {
-        // Only verdicts without figures (--smr-check alone): no empty table.
+    // Verdicts alone (SMART health, --smr-check without a figure): no table.
+    let mut s = if cmp.rows.is_empty() && !verdicts.is_empty() {
         format!("Comparison ({n} disk{}): no figure to compare\n", plural(n))
     } else {
         format!(
@@ -69,7 +69,10 @@ pub fn side_by_side(cmp: &Comparison, verdicts: &[Verdict]) -> String {
         )
     };
     if !verdicts.is_empty() {
-        s.push_str("\nQualification:\n");
+        if !s.is_empty() {
+            s.push('\n');
+        }
+        s.push_str("Qualification:\n");
         for v in verdicts {
             push_verdict(&mut s, v);
         }
@@ -86,8 +89,8 @@ fn push_verdict(s: &mut String, v: &Verdict) {
     for r in &v.reasons {
         s.push_str(&format!("\t\t{r}\n"));
     }
-    for h in &v.hints {
-        s.push_str(&format!("\t\thint, not a failure: {h}\n"));
+    for w in &v.warnings {
+        s.push_str(&format!("\t\twarning: {w}\n"));
     }
 }
 
@@ -139,8 +142,8 @@ pub fn per_disk(cmp: &Comparison, verdicts: &[Verdict], width: Option<usize>) ->
             "\nQualification: {} of {n} passed\n",
             n - fails.len()
         ));
-        let hinted = verdicts.iter().filter(|v| v.pass && !v.hints.is_empty());
-        for v in fails.into_iter().chain(hinted) {
+        let warned = verdicts.iter().filter(|v| v.pass && !v.warnings.is_empty());
+        for v in fails.into_iter().chain(warned) {
             push_verdict(&mut s, v);
         }
     }
@@ -169,7 +172,7 @@ struct JsonDisk<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     reasons: Option<&'a [String]>,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    hints: &'a [String],
+    warnings: &'a [String],
 }
 
 /// The whole comparison of `compare --json`.
@@ -223,7 +226,7 @@ pub fn to_json(cmp: &Comparison, verdicts: &[Verdict]) -> String {
                     deviations,
                     pass: v.map(|v| v.pass),
                     reasons: v.map(|v| v.reasons.as_slice()),
-                    hints: v.map_or(&[], |v| v.hints.as_slice()),
+                    warnings: v.map_or(&[], |v| v.warnings.as_slice()),
                 }
             })
             .collect(),
@@ -264,7 +267,7 @@ mod tests {
                 } else {
                     vec![]
                 },
-                hints: vec![],
+                warnings: vec![],
             })
             .collect();
         (c, v)

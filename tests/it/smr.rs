@@ -59,7 +59,7 @@ fn sim_smr_fails_qualify_among_conventional_peers() {
     assert!(svg.contains("sim:smr: random-write rate over time; hidden SMR"));
     // The no-write signs are hints beside the verdict, not failures.
     assert!(
-        q.contains("hint, not a failure: SMR sign (hint): a rotating drive that advertises TRIM"),
+        q.contains("warning: SMR sign (hint): a rotating drive that advertises TRIM"),
         "{q}"
     );
 }
@@ -80,7 +80,7 @@ fn the_json_holds_the_analysis_and_docs_json_md_documents_it() {
     assert!(smr["stalls"].as_array().unwrap().len() > 10);
     assert!(smr["bytes_before_collapse"].as_u64().unwrap() > 18 << 30);
     assert_eq!(v["disks"][1]["tests"][0]["smr"]["verdict"], "conventional");
-    assert!(!v["verdicts"][0]["hints"].as_array().unwrap().is_empty());
+    assert!(!v["verdicts"][0]["warnings"].as_array().unwrap().is_empty());
     let doc = include_str!("../../docs/json.md");
     let mut stack = vec![smr.clone(), v["verdicts"].clone()];
     while let Some(x) = stack.pop() {
@@ -190,10 +190,7 @@ fn a_loop_device_cannot_tell_without_a_false_verdict() {
     assert!(!text.contains("conventional recording"), "{text}");
     // Nothing judged: the qualification says so rather than passing.
     assert_eq!(out.status.code(), Some(3), "{text}");
-    assert!(
-        text.contains("hint, not a failure: SMR check: cannot tell"),
-        "{text}"
-    );
+    assert!(text.contains("warning: SMR check: cannot tell"), "{text}");
 }
 
 /// A saved run renders the same block, and `compare --qualify` of saved runs fails
