@@ -9,7 +9,9 @@
 //!
 //! The target's descriptor is borrowed, never closed.
 
-use super::queue::{Backend, Completion, QueuedParams, QueuedRun, Request, Stop, drive};
+use super::queue::{
+    Backend, Completion, Fatal, Feed, QueuedParams, QueuedRun, Request, Stop, drive, drive_feed,
+};
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
 use crate::device::pio::{read_exact_at, write_all_at};
@@ -188,6 +190,26 @@ pub fn run(
             });
         }
         run
+    })
+}
+
+/// Run the requests of `feed` on descriptor `fd` with one thread per request in
+/// flight, `depth` deep in buffers of `len` bytes, timed by `clock`: whether
+/// Ctrl-C ended it, and a fatal error (a thread that could not be created).
+pub fn run_feed(
+    fd: RawFd,
+    clock: &dyn Clock,
+    len: u32,
+    depth: usize,
+    feed: &mut dyn Feed,
+    stop: &AtomicBool,
+) -> (bool, Fatal) {
+    // SAFETY: as in `run`: the caller's target owns the descriptor and outlives
+    // this call, and every thread using it ends with the scope below.
+    let fd = unsafe { BorrowedFd::borrow_raw(fd) };
+    thread::scope(|scope| match Threads::start(scope, fd, clock, len, depth) {
+        Ok(mut pool) => drive_feed(&mut pool, feed, depth, stop),
+        Err(error) => (false, Some(error)),
     })
 }
 

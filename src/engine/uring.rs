@@ -16,7 +16,8 @@
 //! thread pool.
 
 use super::queue::{
-    Backend, Completion, MAX_QUEUE_DEPTH, QueuedParams, QueuedRun, Request, Stop, drive,
+    Backend, Completion, Fatal, Feed, MAX_QUEUE_DEPTH, QueuedParams, QueuedRun, Request, Stop,
+    drive, drive_feed,
 };
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
@@ -376,6 +377,23 @@ pub fn run(
         return Err(Unavailable(format!("the ring refuses the reads: {error}")));
     }
     Ok(run)
+}
+
+/// Run the requests of `feed` on descriptor `fd` with io_uring, `depth` deep in
+/// buffers of `len` bytes, timed by `clock`: whether Ctrl-C ended it, and the
+/// ring's fatal error. [`Unavailable`] when the ring cannot be set up (nothing ran).
+pub fn run_feed(
+    fd: RawFd,
+    clock: &dyn Clock,
+    len: u32,
+    depth: usize,
+    feed: &mut dyn Feed,
+    stop: &AtomicBool,
+) -> Result<(bool, Fatal), Unavailable> {
+    let mut ring = Ring::new(fd, len, depth)?;
+    let out = drive_feed(&mut ring.backend(clock), feed, depth, stop);
+    ring.poisoned = out.1.is_some();
+    Ok(out)
 }
 
 #[cfg(test)]
