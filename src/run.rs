@@ -142,6 +142,8 @@ fn plan_options(cfg: &Config) -> probe::Options {
         block_size: b.block_size,
         slow_ms: b.slow_ms,
         sweep_duration: b.sweep_duration,
+        verify_passes: b.passes,
+        verify_nonce: b.verify_nonce,
     }
 }
 

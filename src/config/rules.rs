@@ -33,6 +33,7 @@ const TESTS: &[&str] = &[
     "seek_profile",
     "scan",
     "block_sweep",
+    "verify",
 ];
 /// The tests that pause before their timed lines (--settle): all but --scan.
 const PAUSED: &[&str] = &[
@@ -45,7 +46,7 @@ const PAUSED: &[&str] = &[
     "block_sweep",
 ];
 /// The tests that write with -w.
-const WRITING: &[&str] = &["sync_write", "zones", "block_sweep"];
+const WRITING: &[&str] = &["sync_write", "zones", "block_sweep", "verify"];
 
 /// What an option needs beside it on the command line to mean something.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,10 +87,16 @@ pub fn needs(id: &str) -> Option<Needs> {
             any: &["sync_write"],
             all: &["write"],
         },
+        "verify" => Needs::AnyOf {
+            any: &["verify"],
+            all: &["write"],
+        },
+        "passes" | "bad_blocks" | "bad_blocks_size" => any(&["verify"]),
         "write" => any(&[
             "sync_write",
             "zones",
             "block_sweep",
+            "verify",
             "physical_path",
             "ident",
         ]),
@@ -109,7 +116,7 @@ pub fn needs(id: &str) -> Option<Needs> {
         "settle" => any(PAUSED),
         "zone_size" => any(&["zones"]),
         "seek_samples" => any(&["seek_profile"]),
-        "block_size" | "start" | "end" | "slow_ms" => any(&["scan"]),
+        "block_size" | "start" | "end" | "slow_ms" => any(&["scan", "verify"]),
         "sweep_duration" => any(&["block_sweep"]),
         "plot" => any(&["zones", "seek_profile", "scan"]),
         "compare" | "qualify" | "quiet" | "parallel" => any(TESTS),
