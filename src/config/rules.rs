@@ -269,7 +269,7 @@ mod tests {
             ),
             (
                 &["--slow-ms", "10", "x"],
-                "--slow-ms applies to --scan; add --scan or drop --slow-ms",
+                "--slow-ms applies to --scan or --verify; add one of them or drop --slow-ms",
             ),
             (
                 &["-t", "--queue-depth", "8", "x"],
@@ -277,7 +277,7 @@ mod tests {
             ),
             (
                 &["-t", "-w", "x"],
-                "-w applies to -S, --zones, --block-sweep, -p or -s; add one of them or drop -w",
+                "-w applies to -S, --zones, --block-sweep, --verify, -p or -s; add one of them or drop -w",
             ),
             (
                 &["--zones=4", "--force", "x"],

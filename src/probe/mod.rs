@@ -223,7 +223,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const ALL: [TestKind; 8] = [
+    const ALL: [TestKind; 9] = [
         TestKind::CommandOverhead,
         TestKind::SeekTransfer,
         TestKind::RandomReads,
