@@ -304,7 +304,11 @@ fn step_once(
                             HalfKind::Read => "reading and checking",
                         };
                         let label = format!("pass {} of {}: {what}", pass + 1, params.passes);
-                        sink.line_started(test, now, 100, &label);
+                        // One bar over the whole run (so its ETA is the run's):
+                        // 100 steps per half.
+                        let half_index = pass as usize * 2 + usize::from(half == HalfKind::Read);
+                        let steps = params.passes as usize * 200;
+                        sink.line_started(test, half_index * 100 + now, steps, &label);
                     }
                 });
             let moved: u64 = r
