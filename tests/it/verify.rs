@@ -119,3 +119,63 @@ fn a_loop_device_passes_clean_and_ctrl_c_says_where_to_resume() {
         "{text}"
     );
 }
+
+/// The failed ranges of the JSON's first verify pass: (kind, start, sectors).
+fn ranges(v: &serde_json::Value) -> Vec<(String, u64, u64)> {
+    v["disks"][0]["tests"][0]["verify"]["passes"][0]["failures"]["ranges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["kind"].as_str().unwrap().to_string(),
+                r["start_lba"].as_u64().unwrap(),
+                r["sectors"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn simulated_faults_are_found_exactly_with_their_kinds_and_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("bad.txt");
+    let out = seekprobe()
+        .args(["--verify", "-w", "--yes", "--json", "--bad-blocks"])
+        .arg(&list)
+        .arg("sim:ssd?size=64M&unwritable=1000-1003&corrupt=5000-5002&corrupt=100000-100001")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        ranges(&v),
+        [
+            ("unwritable".to_string(), 1000, 3),
+            ("corrupt".to_string(), 5000, 2),
+            ("corrupt".to_string(), 100000, 1),
+        ]
+    );
+    // 512-byte sectors in 4 KiB blocks: 1000-1002 is block 125, 5000-5001 block 625,
+    // 100000 block 12500.
+    assert_eq!(std::fs::read_to_string(&list).unwrap(), "125\n625\n12500\n");
+    // A drive that stores 16 MiB of its 64: every sector past it, or below it but
+    // overwritten by a wrapped write, holds another LBA's stamp.
+    let out = seekprobe()
+        .args([
+            "--verify",
+            "-w",
+            "--yes",
+            "--json",
+            "sim:ssd?size=64M&fake=16M",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let r = ranges(&v);
+    assert!(r.iter().all(|(k, _, _)| k == "misdirected"), "{r:?}");
+    assert_eq!(r.iter().map(|x| x.2).sum::<u64>(), 3 * 32768, "{r:?}");
+    let found = &v["disks"][0]["tests"][0]["verify"]["passes"][0]["failures"]["ranges"][0];
+    assert_eq!(found["found_lba"], 3 * 32768);
+}
