@@ -73,6 +73,8 @@ pub struct Config {
     pub json_file: Option<PathBuf>,
     /// Where to write the run's figures for Prometheus (--prometheus).
     pub prometheus: Option<PathBuf>,
+    /// SMART health and self-tests (--smart, --smart-test, --new, --threshold).
+    pub smart: crate::smart::SmartSettings,
 }
 
 /// Settings of --zones, --seek-profile and --scan.
@@ -294,6 +296,7 @@ impl Config {
             (a.scan, TestKind::Scan),
             (a.block_sweep, TestKind::BlockSweep),
             (a.verify, TestKind::Verify),
+            (a.capacity_check, TestKind::CapacityCheck),
         ]
         .into_iter()
         .filter_map(|(asked, t)| asked.then_some(t))
@@ -336,10 +339,15 @@ impl Config {
         } else {
             Mode::Describe
         };
+        let smart = crate::smart::SmartSettings {
+            read: a.smart || !a.smart_test.is_empty(),
+            self_tests: a.smart_test.clone(),
+            rules: a.smart_rules.options(),
+        };
         Ok(Config {
             mode,
             with_name: a.with_name,
-            verbose: a.verbose || !tests.is_empty(),
+            verbose: a.verbose || !tests.is_empty() || smart.wanted(),
             tests,
             settle,
             disks: a.disks,
@@ -373,6 +381,7 @@ impl Config {
                 bad_blocks: a.bad_blocks,
                 bad_blocks_size: a.bad_blocks_size,
             },
+            smart,
         })
     }
 }

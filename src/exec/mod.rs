@@ -6,6 +6,7 @@
 
 use crate::analysis;
 use crate::device::{DeviceInfo, Target};
+use crate::engine::capacity::run_capacity_check;
 use crate::engine::queued::{self, QueuedParams, QueuedRun};
 use crate::engine::scan::run_scan;
 use crate::engine::sync::{Stop, SyncEngine, pause, run_pairs};
@@ -15,7 +16,8 @@ use crate::error::ProbeError;
 use crate::probe::iops::OffsetGen;
 use crate::probe::{self, PairsKind, Plan, QueuedStep, Step, Stream, TestKind};
 use crate::results::{
-    Engine, Outcome, PhaseResult, QueuedEngine, SeekSamples, TestResult, Warning, WarningCode,
+    CapacityResult, Engine, Outcome, PhaseResult, QueuedEngine, SeekSamples, TestResult, Warning,
+    WarningCode,
 };
 use crate::safety::Found;
 use crate::validity;
@@ -42,6 +44,17 @@ pub trait Sink {
     fn test_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()>;
     /// The disk failed: it could not be opened, or a test failed.
     fn failed(&mut self, name: &str, error: &ProbeError) -> io::Result<()>;
+    /// A SMART self-test's progress (--smart-test), at each poll of the drive.
+    fn self_test_progress(&mut self, _progress: &crate::smart::source::SelfTestProgress) {}
+    /// SMART's part of the disk is complete (--smart, --smart-test): printed after
+    /// the tests' text.
+    fn smart_done(
+        &mut self,
+        _info: &DeviceInfo,
+        _smart: &crate::smart::record::SmartResult,
+    ) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// What the executor works with: the target, the sync engine's buffers, the stop
@@ -255,6 +268,29 @@ fn step_once(
                 }
             }
             phase_end(result, stop, info, "seek profile", cx.sink, false)
+        }
+        Step::CapacityCheck {
+            probes,
+            block,
+            preserve,
+        } => {
+            let c = run_capacity_check(cx.target, probes, *block, *preserve, cx.stop);
+            if let Some(conclusion) = c.capacity {
+                run.result.capacity = Some(CapacityResult {
+                    conclusion,
+                    rounds: c.rounds,
+                    failed_writes: c.failed_writes,
+                    probe_blocks: c.probes,
+                });
+            }
+            phase_end(
+                &mut run.result,
+                c.stop,
+                info,
+                "capacity check",
+                cx.sink,
+                false,
+            )
         }
         Step::Scan {
             range,

@@ -13,5 +13,6 @@ mod results;
 mod signatures;
 mod sim;
 mod smart;
+mod smartwire;
 mod verify;
 mod writes;
