@@ -336,7 +336,7 @@ mod tests {
             ),
             (
                 &["-t", "-w", "x"],
-                "-w applies to -S, --zones, --block-sweep, --verify, -p or -s; add one of them or drop -w",
+                "-w applies to -S, --zones, --block-sweep, --verify, --capacity-check, -p or -s; add one of them or drop -w",
             ),
             (
                 &["--zones=4", "--force", "x"],
