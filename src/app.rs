@@ -464,6 +464,12 @@ fn run_all(
     if cfg.format != Format::Json {
         out.write_all(comparison.as_bytes())?;
     }
+    if let Some(path) = &cfg.beyond.bad_blocks
+        && let Err(e) = save_bad_blocks(path, &run, cfg.beyond.bad_blocks_size)
+    {
+        writeln!(err, "seekprobe: {}: {e}", path.display())?;
+        code = EXIT_FAILURE;
+    }
     if let Some(path) = &cfg.plot
         && !write_plot(path, &run, err)?
     {
@@ -692,7 +698,13 @@ fn check_paths(cfg: &Config) -> Result<(), String> {
         ("--json-file", &cfg.json_file),
         ("--plot", &cfg.plot),
         ("--prometheus", &cfg.prometheus),
+        ("--bad-blocks", &cfg.beyond.bad_blocks),
     ];
+    if cfg.beyond.bad_blocks.is_some() && cfg.disks.len() > 1 {
+        return Err(
+            "--bad-blocks lists the blocks of one device: give one disk per run".to_string(),
+        );
+    }
     let given: Vec<(&str, &std::path::PathBuf)> = outputs
         .iter()
         .filter_map(|(o, p)| p.as_ref().map(|p| (*o, p)))
@@ -938,4 +950,34 @@ fn load_smart_report(path: &Path) -> Result<crate::smart::Report, String> {
     let text = read_input(path, "a report saved with smartctl --json -x DEVICE")?;
     crate::smart::Report::from_json(&text)
         .map_err(|e| format!("{e}; give a report saved with smartctl --json -x DEVICE"))
+}
+
+/// Write the blocks that --verify found bad (every pass, every disk's verify
+/// test: one disk per run) to `path` in badblocks' format, atomically and
+/// durably as the JSON is ([`save_atomically`]).
+fn save_bad_blocks(
+    path: &Path,
+    run: &Run,
+    block_size: u32,
+) -> Result<(), crate::verify::badblocks::BadBlocksError> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(io::Error::other("not a regular file").into());
+    }
+    let mut spans = Vec::new();
+    let mut sector = 512;
+    for v in run
+        .disks
+        .iter()
+        .flat_map(|d| &d.tests)
+        .filter_map(|t| t.verify.as_ref())
+    {
+        sector = v.sector_bytes;
+        for p in &v.passes {
+            spans.extend(p.failures.covered());
+        }
+    }
+    let mut list = Vec::new();
+    crate::verify::badblocks::write(&mut list, spans, sector, block_size)?;
+    save_atomically(path, &list)?;
+    Ok(())
 }

@@ -100,6 +100,14 @@ pub struct Beyond {
     pub smr_budget: crate::probe::smr::Budget,
     /// The idle period of --smr-check before its read probes.
     pub smr_idle: Duration,
+    /// Passes of --verify.
+    pub passes: u32,
+    /// The nonce of --verify's stamps, drawn once per run.
+    pub verify_nonce: u64,
+    /// Where --verify's bad-block list goes.
+    pub bad_blocks: Option<PathBuf>,
+    /// The block size of that list.
+    pub bad_blocks_size: u32,
 }
 
 /// How disks are judged (--qualify).
@@ -291,6 +299,7 @@ impl Config {
             (a.seek_profile, TestKind::SeekProfile),
             (a.scan, TestKind::Scan),
             (a.block_sweep, TestKind::BlockSweep),
+            (a.verify, TestKind::Verify),
             (a.capacity_check, TestKind::CapacityCheck),
             (a.smr_check, TestKind::SmrCheck),
         ]
@@ -318,6 +327,12 @@ impl Config {
         }
         if a.block_size > 64 << 20 {
             return Err(ConfigError::BadBlockSize(a.block_size));
+        }
+        if a.passes == 0 || a.passes > 1000 {
+            return Err(ConfigError::TooMany("--passes (from 1)", 1000));
+        }
+        if let Err(e) = crate::verify::badblocks::check_block_size(a.bad_blocks_size) {
+            return Err(ConfigError::Parse(e.to_string()));
         }
         if !(a.slow_ms.is_finite() && a.slow_ms > 0.0) {
             return Err(ConfigError::BadSlowMs(a.slow_ms.to_string()));
@@ -368,6 +383,10 @@ impl Config {
                 sweep_duration,
                 smr_budget: a.smr_budget.unwrap_or_default(),
                 smr_idle: seconds("--smr-idle", a.smr_idle, 0.0)?,
+                passes: a.passes,
+                verify_nonce: crate::verify::stamp::Stamper::fresh_nonce(),
+                bad_blocks: a.bad_blocks,
+                bad_blocks_size: a.bad_blocks_size,
             },
             smart,
         })

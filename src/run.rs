@@ -220,6 +220,8 @@ fn plan_options(cfg: &Config) -> probe::Options {
         sweep_duration: b.sweep_duration,
         smr_budget: b.smr_budget,
         smr_idle: b.smr_idle,
+        verify_passes: b.passes,
+        verify_nonce: b.verify_nonce,
     }
 }
 

@@ -33,6 +33,7 @@ const TESTS: &[&str] = &[
     "seek_profile",
     "scan",
     "block_sweep",
+    "verify",
     "capacity_check",
     "smr_check",
 ];
@@ -96,6 +97,7 @@ const WRITING: &[&str] = &[
     "sync_write",
     "zones",
     "block_sweep",
+    "verify",
     "capacity_check",
     "smr_check",
 ];
@@ -139,6 +141,11 @@ pub fn needs(id: &str) -> Option<Needs> {
             any: &["sync_write"],
             all: &["write"],
         },
+        "verify" => Needs::AnyOf {
+            any: &["verify"],
+            all: &["write"],
+        },
+        "passes" | "bad_blocks" | "bad_blocks_size" => any(&["verify"]),
         "capacity_check" => Needs::AnyOf {
             any: &["capacity_check"],
             all: &["write"],
@@ -147,6 +154,7 @@ pub fn needs(id: &str) -> Option<Needs> {
             "sync_write",
             "zones",
             "block_sweep",
+            "verify",
             "capacity_check",
             "smr_check",
             "physical_path",
@@ -168,7 +176,7 @@ pub fn needs(id: &str) -> Option<Needs> {
         "settle" => any(PAUSED),
         "zone_size" => any(&["zones"]),
         "seek_samples" => any(&["seek_profile"]),
-        "block_size" | "start" | "end" | "slow_ms" => any(&["scan"]),
+        "block_size" | "start" | "end" | "slow_ms" => any(&["scan", "verify"]),
         "sweep_duration" => any(&["block_sweep"]),
         "plot" => any(&["zones", "seek_profile", "scan", "smr_check"]),
         "compare" | "qualify" | "quiet" | "parallel" => any(TESTS_OR_SMART),
@@ -328,7 +336,7 @@ mod tests {
             ),
             (
                 &["--slow-ms", "10", "x"],
-                "--slow-ms applies to --scan; add --scan or drop --slow-ms",
+                "--slow-ms applies to --scan or --verify; add one of them or drop --slow-ms",
             ),
             (
                 &["-t", "--queue-depth", "8", "x"],

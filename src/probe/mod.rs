@@ -82,6 +82,8 @@ pub enum TestKind {
     Scan,
     /// `--block-sweep`: sequential reads by request size, one at a time and queued.
     BlockSweep,
+    /// `--verify` (-w): every block written with stamps, read back and checked.
+    Verify,
     /// `--capacity-check` (with -w): stamped probe blocks read back, to find a
     /// drive that stores less than it reports.
     CapacityCheck,
@@ -98,6 +100,7 @@ impl TestKind {
             TestKind::SyncWrite
                 | TestKind::Zones
                 | TestKind::BlockSweep
+                | TestKind::Verify
                 | TestKind::CapacityCheck
                 | TestKind::SmrCheck
         )
@@ -114,6 +117,7 @@ impl TestKind {
             TestKind::SeekProfile => "seek profile (--seek-profile)",
             TestKind::Scan => "surface scan (--scan)",
             TestKind::BlockSweep => "block sweep (--block-sweep)",
+            TestKind::Verify => "write and verify (--verify)",
             TestKind::CapacityCheck => "capacity check (--capacity-check)",
             TestKind::SmrCheck => "hidden-SMR check (--smr-check)",
         }
@@ -231,7 +235,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const ALL: [TestKind; 10] = [
+    const ALL: [TestKind; 11] = [
         TestKind::CommandOverhead,
         TestKind::SeekTransfer,
         TestKind::RandomReads,
@@ -240,6 +244,7 @@ mod tests {
         TestKind::SeekProfile,
         TestKind::Scan,
         TestKind::BlockSweep,
+        TestKind::Verify,
         TestKind::CapacityCheck,
         TestKind::SmrCheck,
     ];

@@ -108,6 +108,7 @@ pub fn test_start(test: TestKind) -> &'static str {
         | TestKind::SeekProfile
         | TestKind::Scan
         | TestKind::BlockSweep
+        | TestKind::Verify
         | TestKind::CapacityCheck
         | TestKind::SmrCheck => "",
     }
@@ -117,7 +118,8 @@ pub fn test_start(test: TestKind) -> &'static str {
 /// whose partial map says where to resume.
 pub fn end_printed(test: &TestResult) -> bool {
     test.outcome == Outcome::Complete
-        || (test.test == TestKind::Scan && test.outcome == Outcome::Interrupted)
+        || (matches!(test.test, TestKind::Scan | TestKind::Verify)
+            && test.outcome == Outcome::Interrupted)
 }
 
 /// What a test prints after its last phase (see [`end_printed`]): diskinfo ends
@@ -130,6 +132,7 @@ pub fn test_end(test: &TestResult, info: &DeviceInfo) -> String {
         TestKind::SeekProfile => beyond::seek_profile(test, info.sector_size),
         TestKind::Scan => beyond::scan(test),
         TestKind::BlockSweep => beyond::sweep(test),
+        TestKind::Verify => super::verify::block(test),
         TestKind::CapacityCheck => super::capacity::block(test),
         TestKind::SmrCheck => beyond::smr_check(test),
         _ => "\n".into(),
@@ -265,6 +268,7 @@ pub fn render_test(test: &TestResult, info: &DeviceInfo) -> String {
             | TestKind::SeekProfile
             | TestKind::Scan
             | TestKind::BlockSweep
+            | TestKind::Verify
             | TestKind::SmrCheck
     );
     if !own && !test.phases.iter().any(PhaseResult::complete) {

@@ -15,4 +15,5 @@ mod sim;
 mod smart;
 mod smartwire;
 mod smr;
+mod verify;
 mod writes;
