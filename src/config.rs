@@ -285,6 +285,7 @@ impl Config {
             (a.seek_profile, TestKind::SeekProfile),
             (a.scan, TestKind::Scan),
             (a.block_sweep, TestKind::BlockSweep),
+            (a.capacity_check, TestKind::CapacityCheck),
         ]
         .into_iter()
         .filter_map(|(asked, t)| asked.then_some(t))

@@ -114,6 +114,22 @@ pub struct TestResult {
     /// arithmetic, which assumes 512-byte sectors).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command_overhead: Option<CommandOverhead>,
+    /// `--capacity-check`: what the probe blocks said about the drive's real size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<CapacityResult>,
+}
+
+/// The capacity check's result (`--capacity-check`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CapacityResult {
+    /// The conclusion.
+    pub conclusion: crate::probe::capacity::Capacity,
+    /// Rounds of probes (the first and its refinements).
+    pub rounds: u32,
+    /// Probe writes that failed (their read-backs say what they left).
+    pub failed_writes: u32,
+    /// Every probe block and how it read back, in the order read.
+    pub probe_blocks: Vec<crate::probe::capacity::Probe>,
 }
 
 impl TestResult {
@@ -131,6 +147,7 @@ impl TestResult {
             seek_analysis: None,
             scan: None,
             command_overhead: None,
+            capacity: None,
         }
     }
 
@@ -376,6 +393,7 @@ impl DiskResult {
             || self.tests.iter().any(|t| {
                 matches!(t.outcome, Outcome::Failed(_) | Outcome::Skipped(_))
                     || t.scan.as_ref().is_some_and(|s| s.error_blocks > 0)
+                    || t.capacity.as_ref().is_some_and(|c| c.conclusion.is_fake())
             })
     }
 }

@@ -33,6 +33,7 @@ const TESTS: &[&str] = &[
     "seek_profile",
     "scan",
     "block_sweep",
+    "capacity_check",
 ];
 /// The tests that pause before their timed lines (--settle): all but --scan.
 const PAUSED: &[&str] = &all_but::<{ TESTS.len() - 1 }>(TESTS, "scan");
@@ -68,7 +69,7 @@ const fn same(a: &str, b: &str) -> bool {
     true
 }
 /// The tests that write with -w.
-const WRITING: &[&str] = &["sync_write", "zones", "block_sweep"];
+const WRITING: &[&str] = &["sync_write", "zones", "block_sweep", "capacity_check"];
 
 /// What an option needs beside it on the command line to mean something.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,10 +110,15 @@ pub fn needs(id: &str) -> Option<Needs> {
             any: &["sync_write"],
             all: &["write"],
         },
+        "capacity_check" => Needs::AnyOf {
+            any: &["capacity_check"],
+            all: &["write"],
+        },
         "write" => any(&[
             "sync_write",
             "zones",
             "block_sweep",
+            "capacity_check",
             "physical_path",
             "ident",
         ]),
@@ -121,7 +127,7 @@ pub fn needs(id: &str) -> Option<Needs> {
             all: &["write"],
         },
         "preserve" => Needs::AnyOf {
-            any: &["sync_write"],
+            any: &["sync_write", "capacity_check"],
             all: &["write"],
         },
         "with_name" => any(&["physical_path", "ident"]),

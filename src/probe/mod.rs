@@ -82,6 +82,9 @@ pub enum TestKind {
     Scan,
     /// `--block-sweep`: sequential reads by request size, one at a time and queued.
     BlockSweep,
+    /// `--capacity-check` (with -w): stamped probe blocks read back, to find a
+    /// drive that stores less than it reports.
+    CapacityCheck,
 }
 
 impl TestKind {
@@ -90,7 +93,7 @@ impl TestKind {
     pub fn may_write(self) -> bool {
         matches!(
             self,
-            TestKind::SyncWrite | TestKind::Zones | TestKind::BlockSweep
+            TestKind::SyncWrite | TestKind::Zones | TestKind::BlockSweep | TestKind::CapacityCheck
         )
     }
 
@@ -105,6 +108,7 @@ impl TestKind {
             TestKind::SeekProfile => "seek profile (--seek-profile)",
             TestKind::Scan => "surface scan (--scan)",
             TestKind::BlockSweep => "block sweep (--block-sweep)",
+            TestKind::CapacityCheck => "capacity check (--capacity-check)",
         }
     }
 }
@@ -220,7 +224,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const ALL: [TestKind; 8] = [
+    const ALL: [TestKind; 9] = [
         TestKind::CommandOverhead,
         TestKind::SeekTransfer,
         TestKind::RandomReads,
@@ -229,6 +233,7 @@ mod tests {
         TestKind::SeekProfile,
         TestKind::Scan,
         TestKind::BlockSweep,
+        TestKind::CapacityCheck,
     ];
 
     fn with_writes() -> Options {

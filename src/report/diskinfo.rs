@@ -104,7 +104,11 @@ pub fn test_start(test: TestKind) -> &'static str {
         TestKind::SeekTransfer => "Seek times:\n",
         TestKind::RandomReads => "Asynchronous random reads:\n",
         TestKind::SyncWrite => "Synchronous random writes:\n",
-        TestKind::Zones | TestKind::SeekProfile | TestKind::Scan | TestKind::BlockSweep => "",
+        TestKind::Zones
+        | TestKind::SeekProfile
+        | TestKind::Scan
+        | TestKind::BlockSweep
+        | TestKind::CapacityCheck => "",
     }
 }
 
@@ -125,6 +129,7 @@ pub fn test_end(test: &TestResult, info: &DeviceInfo) -> String {
         TestKind::SeekProfile => beyond::seek_profile(test, info.sector_size),
         TestKind::Scan => beyond::scan(test),
         TestKind::BlockSweep => beyond::sweep(test),
+        TestKind::CapacityCheck => super::capacity::block(test),
         _ => "\n".into(),
     }
 }
