@@ -111,37 +111,11 @@ fn option_values_are_checked_before_any_disk_is_touched() {
             "--queue-depth 4097: expected 1 to 4096",
         ),
         (&["--zones=200000", "x"], "--zones: at most 100000"),
+        // One case of the option rules, end to end (their table is the unit test
+        // in src/config/rules.rs).
         (
             &["--slow-ms", "10", "x"],
             "--slow-ms applies to --scan; add --scan or drop --slow-ms",
-        ),
-        (
-            &["-t", "--queue-depth", "8", "x"],
-            "--queue-depth applies to -i or --block-sweep; add one of them or drop --queue-depth",
-        ),
-        (
-            &["--write-duration", "2", "-i", "x"],
-            "--write-duration applies to -S; add -S or drop --write-duration",
-        ),
-        (
-            &["-p", "--settle", "1", "x"],
-            "--settle cannot be used with -p, which only prints the disk's physical path; drop --settle",
-        ),
-        (
-            &["-p", "--parallel", "x", "y"],
-            "--parallel cannot be used with -p",
-        ),
-        (
-            &["-s", "--max-deviation", "5", "x"],
-            "--max-deviation cannot be used with -s",
-        ),
-        (
-            &["-t", "--max-deviation", "5", "x"],
-            "--max-deviation applies to --qualify; add --qualify or drop --max-deviation",
-        ),
-        (
-            &["-t", "--baseline", "b.json", "x"],
-            "--baseline applies to --qualify; add --qualify or drop --baseline",
         ),
         (
             &["--zones", "50", "sim:hdd"],
@@ -150,10 +124,6 @@ fn option_values_are_checked_before_any_disk_is_touched() {
         (
             &["--seek-profile", "--seek-samples", "4000000000", "x"],
             "--seek-samples: at most 1000000",
-        ),
-        (
-            &["-t", "--plot", "x.svg", "x"],
-            "--plot applies to --zones, --seek-profile or --scan; add one of them or drop --plot",
         ),
         (
             &["--scan", "--block-size", "1G", "x"],
