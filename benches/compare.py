@@ -27,8 +27,15 @@ REPS = 3  # A/B alternations per round of the short patterns
 
 
 def run(cmd, **kw):
-    """Run cmd, return its CompletedProcess; raise with its stderr on failure."""
-    p = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    """Run cmd, return its CompletedProcess; raise with its stderr on failure.
+
+    Every tool runs in a session of its own (setsid), because fio's job processes
+    call setsid() themselves: with the kernel's autogroup scheduling on (the default
+    of most distributions' kernels, /proc/sys/kernel/sched_autogroup_enabled), a new
+    session is a new scheduling group with a share of the CPUs of its own, while a
+    process left in the caller's session shares the caller's (docs/performance.md).
+    """
+    p = subprocess.run(cmd, capture_output=True, text=True, start_new_session=True, **kw)
     if p.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}\n{p.stderr.strip()}")
     return p
@@ -67,7 +74,8 @@ class Bench:
         """Wall time of a whole `-t --settle 0` with diskinfo's text, in seconds."""
         t0 = time.perf_counter()
         subprocess.run([self.bin, "-t", "--settle", "0", "--quiet", self.dev],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
+                       start_new_session=True)
         return time.perf_counter() - t0
 
     def sp_scan(self):

@@ -146,6 +146,26 @@ impl Sink for LiveText<'_> {
         self.note(&format!("seekprobe: {error}"));
         Ok(())
     }
+
+    fn self_test_progress(&mut self, p: &crate::smart::source::SelfTestProgress) {
+        let name = format!("SMART {} self-test", p.kind.arg());
+        self.progress.self_test(&name, p.done_percent, p.eta);
+    }
+
+    fn smart_done(
+        &mut self,
+        info: &DeviceInfo,
+        smart: &crate::smart::record::SmartResult,
+    ) -> io::Result<()> {
+        self.progress.done();
+        if let Some(e) = &smart.error {
+            self.note(&format!("seekprobe: {}: SMART: {e}", info.path));
+        }
+        if self.text {
+            self.print(&report::smart::render_result(smart, &info.path))?;
+        }
+        Ok(())
+    }
 }
 
 /// A line from standard input, or None when Ctrl-C comes first (the signal handler
@@ -307,6 +327,13 @@ fn run_all(
     };
     if let Err(msg) = check_paths(cfg) {
         writeln!(err, "seekprobe: {msg}")?;
+        return Ok(EXIT_FAILURE);
+    }
+    if let Err(e) = crate::smart::session::preflight(&cfg.disks, &cfg.smart) {
+        writeln!(
+            err,
+            "seekprobe: --smart and --smart-test read the drives through smartctl: {e}"
+        )?;
         return Ok(EXIT_FAILURE);
     }
     let text = cfg.mode == Mode::Describe && cfg.format == Format::Diskinfo;

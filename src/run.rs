@@ -11,6 +11,8 @@ use crate::exec::{self, Context};
 use crate::probe::{self, MIB, TestKind};
 use crate::results::{DiskFailure, DiskResult, Outcome, Warning, WarningCode};
 use crate::safety;
+use crate::smart::session;
+use crate::smart::{SmartResult, SmartSettings};
 use crate::validity;
 use std::io;
 use std::path::Path;
@@ -78,6 +80,71 @@ pub fn probe_disk(
     if !describe {
         return Ok((disk, Flow::Continue));
     }
+    if cfg.smart.wanted() {
+        // SMART before the tests, then the drive's self-tests (--smart-test).
+        let (r, go_on) = smart_before_and_self_tests(target.as_mut(), cfg, stop, sink);
+        disk.smart = Some(r);
+        if !go_on {
+            smart_end(target.as_mut(), &mut disk, &info, None, sink)?;
+            return Ok((disk, Flow::Interrupted));
+        }
+    }
+    let flow = run_tests(target.as_mut(), &mut disk, &info, cfg, stop, sink)?;
+    let after = (flow == Flow::Continue).then_some(&cfg.smart);
+    smart_end(target.as_mut(), &mut disk, &info, after, sink)?;
+    Ok((disk, flow))
+}
+
+/// `--smart`: read the health before the tests; `--smart-test`: run the drive's
+/// self-tests in order. False when Ctrl-C stopped a self-test (it was aborted on
+/// the drive).
+pub fn smart_before_and_self_tests(
+    target: &mut dyn Target,
+    cfg: &Config,
+    stop: &AtomicBool,
+    sink: &mut dyn Sink,
+) -> (SmartResult, bool) {
+    let mut r = session::smart_before(target);
+    let go_on = session::smart_self_tests(
+        target,
+        &mut r,
+        &cfg.smart.self_tests,
+        &|| stop.load(std::sync::atomic::Ordering::Relaxed),
+        &mut |p| sink.self_test_progress(p),
+    );
+    (r, go_on)
+}
+
+/// SMART after the tests: read the health again and judge (with `settings`;
+/// None after Ctrl-C, when only what was read is kept), then hand the result to
+/// the sink. Nothing when SMART was not asked for.
+pub fn smart_end(
+    target: &mut dyn Target,
+    disk: &mut DiskResult,
+    info: &device::DeviceInfo,
+    settings: Option<&SmartSettings>,
+    sink: &mut dyn Sink,
+) -> io::Result<()> {
+    let Some(r) = disk.smart.as_mut() else {
+        return Ok(());
+    };
+    if let Some(settings) = settings {
+        session::smart_after(target, r, settings);
+    }
+    sink.smart_done(info, r)
+}
+
+/// Run each test asked for in order (after a failure the others are skipped,
+/// but a scan); Interrupted after Ctrl-C.
+fn run_tests(
+    target: &mut dyn Target,
+    disk: &mut DiskResult,
+    info: &device::DeviceInfo,
+    cfg: &Config,
+    stop: &AtomicBool,
+    sink: &mut dyn Sink,
+) -> io::Result<Flow> {
+    let info = info.clone();
     let mut engine = SyncEngine::new(MIB as usize);
     let opts = plan_options(cfg);
     let mut failed: Option<TestKind> = None;
@@ -91,7 +158,7 @@ pub fn probe_disk(
         }
         let before = (target.device_io_bytes(), target.own_io_bytes());
         let mut cx = Context {
-            target: target.as_mut(),
+            target: &mut *target,
             engine: &mut engine,
             stop,
             sink: &mut *sink,
@@ -116,7 +183,7 @@ pub fn probe_disk(
         disk.tests.push(result);
         match outcome {
             Outcome::Complete => {}
-            Outcome::Interrupted => return Ok((disk, Flow::Interrupted)),
+            Outcome::Interrupted => return Ok(Flow::Interrupted),
             // Too small for this test: the others may still fit.
             Outcome::Skipped(_) => {}
             // diskinfo would stop here; the remaining tests are skipped, not lost,
@@ -124,7 +191,7 @@ pub fn probe_disk(
             Outcome::Failed(_) => failed = failed.or(Some(test)),
         }
     }
-    Ok((disk, Flow::Continue))
+    Ok(Flow::Continue)
 }
 
 /// The options that shape the plans, from the checked configuration.

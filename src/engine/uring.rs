@@ -98,8 +98,14 @@ impl Reads {
 }
 
 /// Queue `e`, submitting what is queued first if the submission queue is full.
+///
+/// The queue's view of the kernel's head is a copy taken at its last sync: after an
+/// `io_uring_enter` consumed the entries, the queue still looks full (at depth 1,
+/// after every request) until it is synced again. So a full queue is synced first,
+/// and only a queue that is still full after that costs a system call; the stale
+/// view once cost one needless `io_uring_enter` per request at depth 1.
 fn push(sq: &mut SubmissionQueue<'_>, submitter: &Submitter<'_>, e: &Entry) -> io::Result<()> {
-    for _ in 0..2 {
+    for attempt in 0..3 {
         // SAFETY: the entry's buffer belongs to its slot, which has no other request
         // in flight, and outlives the ring's use of it (buffers are dropped after the
         // ring is drained, or leaked).
@@ -107,8 +113,10 @@ fn push(sq: &mut SubmissionQueue<'_>, submitter: &Submitter<'_>, e: &Entry) -> i
             return Ok(());
         }
         sq.sync();
-        submitter.submit()?;
-        sq.sync();
+        if attempt == 1 {
+            submitter.submit()?;
+            sq.sync();
+        }
     }
     Err(io::Error::other("the io_uring submission queue stays full"))
 }

@@ -13,4 +13,5 @@ mod results;
 mod signatures;
 mod sim;
 mod smart;
+mod smartwire;
 mod writes;
