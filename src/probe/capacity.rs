@@ -293,22 +293,6 @@ pub fn refine(c: &Capacity, sector_size: u32, block: u64) -> Vec<Op> {
     ops
 }
 
-/// Sizes in binary units with one decimal, as the conclusion gives them.
-fn size(bytes: u64) -> String {
-    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
-    let mut v = bytes as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u < UNITS.len() - 1 {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{v:.1} {}", UNITS[u])
-    }
-}
-
 impl Capacity {
     /// Whether the drive stores less than it reports.
     pub fn is_fake(&self) -> bool {
@@ -317,65 +301,12 @@ impl Capacity {
             Finding::Wraps { .. } | Finding::WritesLost | Finding::ReadsFail
         )
     }
-
-    /// The conclusion in one sentence.
-    pub fn summary(&self) -> String {
-        let within = if self.uncertainty > 0 {
-            format!(" (to within {})", size(self.uncertainty))
-        } else {
-            String::new()
-        };
-        let (n, of) = (self.failed, self.probes);
-        match self.finding {
-            Finding::Full => format!(
-                "all {of} probe blocks read back as written: the full {} stores data",
-                size(self.reported)
-            ),
-            Finding::Wraps {
-                modulus: Some(m),
-                example_at,
-                example_found,
-            } => format!(
-                "only the first {} store data; writes beyond it land at their address modulo {} \
-                 ({n} of {of} probe blocks read back another block's stamp, e.g. the block at {} held the one written at {})",
-                size(self.real),
-                size(m),
-                size(example_at),
-                size(example_found)
-            ),
-            Finding::Wraps {
-                modulus: None,
-                example_at,
-                example_found,
-            } => format!(
-                "only the first {}{within} store data; writes beyond it land at other addresses \
-                 ({n} of {of} probe blocks read back another block's stamp, e.g. the block at {} held the one written at {})",
-                size(self.real),
-                size(example_at),
-                size(example_found)
-            ),
-            Finding::WritesLost => format!(
-                "only the first {}{within} store data; writes beyond it are lost \
-                 ({n} of {of} probe blocks read back other content)",
-                size(self.real)
-            ),
-            Finding::ReadsFail => format!(
-                "only the first {}{within} can be read back; reads beyond it fail \
-                 ({n} of {of} probe blocks unreadable)",
-                size(self.real)
-            ),
-            Finding::Scattered => format!(
-                "no sign of a smaller drive, but {n} of {of} probe blocks failed, the first at {}: \
-                 damaged sectors (run --verify)",
-                size(self.first_failed.unwrap_or(0))
-            ),
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::capacity::conclusion;
     use proptest::prelude::*;
     use std::collections::HashMap;
 
@@ -469,9 +400,9 @@ mod tests {
             assert!(!c.is_fake());
             assert!(c.probes >= 200 && c.probes <= 400, "{}", c.probes);
             assert!(
-                c.summary().contains("the full 2.0 TiB stores data"),
+                conclusion(&c).contains("the full 2.0 TiB store data"),
                 "{}",
-                c.summary()
+                conclusion(&c)
             );
         }
     }
@@ -487,7 +418,7 @@ mod tests {
         assert_eq!(c.uncertainty, 0);
         assert!(matches!(c.finding, Finding::Wraps { modulus: Some(m), .. } if m == 64 * GIB));
         assert!(c.is_fake());
-        let s = c.summary();
+        let s = conclusion(&c);
         assert!(
             s.starts_with(
                 "only the first 64.0 GiB store data; writes beyond it land at their address modulo 64.0 GiB"
@@ -522,7 +453,7 @@ mod tests {
             "{c:?}"
         );
         assert!(c.uncertainty <= DEFAULT_BLOCK, "{c:?}");
-        assert!(c.summary().starts_with("only the first 1000.0 GiB (to within 1.0 MiB) store data; writes beyond it are lost"), "{}", c.summary());
+        assert!(conclusion(&c).starts_with("only the first 1000.0 GiB (to within 1.0 MiB) store data; writes beyond it are lost"), "{}", conclusion(&c));
     }
 
     #[test]
@@ -534,7 +465,7 @@ mod tests {
         assert_eq!(c.finding, Finding::ReadsFail);
         assert_eq!(c.real, 1536 * GIB);
         assert!(c.uncertainty <= DEFAULT_BLOCK);
-        assert!(c.summary().contains("reads beyond it fail"));
+        assert!(conclusion(&c).contains("reads beyond it fail"));
     }
 
     #[test]
@@ -578,7 +509,7 @@ mod tests {
         let c = analyse(reported, ss, &probes);
         assert_eq!(c.real, real, "{c:?}");
         assert!(matches!(c.finding, Finding::Wraps { modulus: Some(m), .. } if m == real));
-        assert!(c.summary().starts_with("only the first 8.0 MiB store data"));
+        assert!(conclusion(&c).starts_with("only the first 8.0 MiB store data"));
     }
 
     #[test]

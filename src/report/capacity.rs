@@ -2,23 +2,8 @@
 //! sentence, then the probes' tally. Reads the result only; measures nothing.
 
 use crate::probe::capacity::{Capacity, Finding};
+use crate::report::humanize::binary_size as size;
 use crate::results::TestResult;
-
-/// Sizes in binary units with one decimal ("64.0 GiB").
-fn size(bytes: u64) -> String {
-    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
-    let mut v = bytes as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u < UNITS.len() - 1 {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{v:.1} {}", UNITS[u])
-    }
-}
 
 /// The conclusion in one sentence (no final period).
 pub fn conclusion(c: &Capacity) -> String {

@@ -18,9 +18,33 @@ pub fn humanize(bytes: u64) -> String {
     }
 }
 
+/// Sizes in binary units with one decimal ("64.0 GiB"; under 1 KiB, "N B"), as
+/// seekprobe's own conclusions give them.
+pub fn binary_size(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut v = bytes as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u < UNITS.len() - 1 {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::humanize;
+    use super::{binary_size, humanize};
+
+    #[test]
+    fn binary_sizes_take_one_decimal() {
+        assert_eq!(binary_size(1000), "1000 B");
+        assert_eq!(binary_size(64 << 30), "64.0 GiB");
+        assert_eq!(binary_size(3 << 19), "1.5 MiB");
+    }
 
     #[test]
     fn matches_the_reference_examples() {

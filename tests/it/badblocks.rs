@@ -2,6 +2,7 @@
 //! failures is accepted by `mke2fs -l` and `e2fsck -l` on a test image, and the
 //! file system's bad-block inode then holds exactly those blocks (`dumpe2fs -b`).
 
+use crate::helpers::tool;
 use seekprobe::verify::badblocks;
 use seekprobe::verify::failures::{FailureKind, Failures};
 use seekprobe::verify::stamp::Verdict;
@@ -11,16 +12,6 @@ use std::process::Command;
 
 /// The tool's path: PATH first, then the sbin folders (root's tools), as build.rs
 /// looks for it.
-fn tool(name: &str) -> PathBuf {
-    let path = std::env::var("PATH").unwrap_or_default();
-    path.split(':')
-        .filter(|d| !d.is_empty())
-        .chain(["/usr/sbin", "/sbin", "/usr/bin"])
-        .map(|d| Path::new(d).join(name))
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| PathBuf::from(name))
-}
-
 fn list_file(dir: &Path, name: &str, f: &Failures, sector_size: u32) -> PathBuf {
     let p = dir.join(name);
     let mut out = std::fs::File::create(&p).unwrap();

@@ -18,6 +18,28 @@ pub fn image(dir: &Path, name: &str, len: u64) -> PathBuf {
     p
 }
 
+/// The tool's path: PATH first, then the sbin folders (root's tools).
+pub fn tool(name: &str) -> PathBuf {
+    let path = std::env::var("PATH").unwrap_or_default();
+    path.split(':')
+        .filter(|d| !d.is_empty())
+        .chain(["/usr/sbin", "/sbin", "/usr/bin"])
+        .map(|d| Path::new(d).join(name))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| PathBuf::from(name))
+}
+
+/// A temporary directory on /dev/shm when it exists (images there cost no disk
+/// I/O), else in the temp dir.
+pub fn scratch_dir() -> tempfile::TempDir {
+    let shm = Path::new("/dev/shm");
+    if shm.is_dir() {
+        tempfile::tempdir_in(shm).unwrap()
+    } else {
+        tempfile::tempdir().unwrap()
+    }
+}
+
 /// An attached loop device and its backing file, detached and removed on drop,
 /// even when the test panics.
 pub struct LoopDev {
