@@ -24,7 +24,8 @@ Writes: nothing is written without -w. Even then a mounted or held disk is
 refused, and one with a partition table or file-system signature needs --force.
 
 Exit status: 0 when every disk was probed, 1 when any failed (the others are
-still probed) or a scan found unreadable sectors, 3 when a drive fails
+still probed), a scan found unreadable sectors or a capacity check found a drive
+that stores less than it reports, 3 when a drive fails
 --qualify, 130 after Ctrl-C.";
 
 /// Measure how a disk really behaves: seek times, transfer rates over the zones and

@@ -389,7 +389,7 @@ impl DiskResult {
             || self.tests.iter().any(|t| {
                 matches!(t.outcome, Outcome::Failed(_) | Outcome::Skipped(_))
                     || t.scan.as_ref().is_some_and(|s| s.error_blocks > 0)
-                    || t.capacity.as_ref().is_some_and(|c| c.conclusion.is_fake())
+                    || t.capacity.as_ref().is_some_and(|c| c.conclusion.failed > 0)
             })
     }
 }

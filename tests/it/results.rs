@@ -107,6 +107,7 @@ fn docs_json_md_documents_every_field_the_json_has() {
             "--seek-samples",
             "60",
             "--scan",
+            "--capacity-check",
             "--json",
         ])
         .arg("sim:ssd?size=1G")
