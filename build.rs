@@ -10,8 +10,8 @@
 //!   .ci/run installs in /opt/seekprobe-ansible) or `smartctl` (smartmontools) is missing.
 //!
 //! Tests carry `#[cfg_attr(not(CFG), ignore = "why")]` (or `cfg_attr(CFG, ...)` for
-//! the `no` ones). The script runs again when the user (USER, SUDO_USER), PATH or the
-//! tool folders change. The library and the binary never read these cfgs.
+//! the `no` ones). The script runs again when the user (USER, SUDO_USER), PATH,
+//! /usr/bin, /usr/sbin or the ansible venv's ansible-playbook change. The library and the binary never read these cfgs.
 
 use std::path::{Path, PathBuf};
 
@@ -50,6 +50,9 @@ const TOOLS: &[&str] = &[
 /// Folders searched for tools besides PATH (root's tools live in sbin).
 const SBIN: &[&str] = &["/usr/sbin", "/sbin", "/usr/bin"];
 
+/// The folders watched for installed tools (flat folders, cheap to scan).
+const WATCHED: &[&str] = &["/usr/bin", "/usr/sbin"];
+
 /// The venv .ci/run installs ansible-core into.
 const ANSIBLE_VENV: &str = "/opt/seekprobe-ansible/bin";
 
@@ -65,11 +68,12 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_promtool)");
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_ansible)");
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_smartctl)");
-    // Installing either tool changes one of these directories.
-    for dir in ["/opt", ANSIBLE_VENV] {
-        if Path::new(dir).is_dir() {
-            println!("cargo::rerun-if-changed={dir}");
-        }
+    // Cargo scans a watched directory recursively: watch the venv's one file (when
+    // it is there) rather than /opt; promtool and smartctl land in /usr/bin or
+    // /usr/sbin, watched below.
+    let playbook = Path::new(ANSIBLE_VENV).join("ansible-playbook");
+    if playbook.is_file() {
+        println!("cargo::rerun-if-changed={}", playbook.display());
     }
     if on_path("promtool").is_none() {
         println!("cargo::rustc-cfg=seekprobe_no_promtool");
@@ -94,7 +98,7 @@ fn main() {
         .filter(|d| !d.is_empty())
         .chain(SBIN.iter().copied())
         .collect();
-    for dir in SBIN {
+    for dir in WATCHED {
         if Path::new(dir).is_dir() {
             println!("cargo::rerun-if-changed={dir}");
         }

@@ -146,6 +146,26 @@ impl Sink for LiveText<'_> {
         self.note(&format!("seekprobe: {error}"));
         Ok(())
     }
+
+    fn self_test_progress(&mut self, p: &crate::smart::source::SelfTestProgress) {
+        let name = format!("SMART {} self-test", p.kind.arg());
+        self.progress.self_test(&name, p.done_percent, p.eta);
+    }
+
+    fn smart_done(
+        &mut self,
+        info: &DeviceInfo,
+        smart: &crate::smart::record::SmartResult,
+    ) -> io::Result<()> {
+        self.progress.done();
+        if let Some(e) = &smart.error {
+            self.note(&format!("seekprobe: {}: SMART: {e}", info.path));
+        }
+        if self.text {
+            self.print(&report::smart::render_result(smart, &info.path))?;
+        }
+        Ok(())
+    }
 }
 
 /// A line from standard input, or None when Ctrl-C comes first (the signal handler
@@ -307,6 +327,13 @@ fn run_all(
     };
     if let Err(msg) = check_paths(cfg) {
         writeln!(err, "seekprobe: {msg}")?;
+        return Ok(EXIT_FAILURE);
+    }
+    if let Err(e) = crate::smart::session::preflight(&cfg.disks, &cfg.smart) {
+        writeln!(
+            err,
+            "seekprobe: --smart and --smart-test read the drives through smartctl: {e}"
+        )?;
         return Ok(EXIT_FAILURE);
     }
     let text = cfg.mode == Mode::Describe && cfg.format == Format::Diskinfo;
@@ -486,22 +513,26 @@ fn load_baseline(
     }
 }
 
-/// Read a saved run.
 /// Read a saved run: `-` is standard input; otherwise only a regular file is opened
 /// (a FIFO without a writer would block).
 fn load_run(path: &Path) -> Result<Run, String> {
+    json::from_json(&read_input(path, "a run saved with --json-file")?)
+}
+
+/// The text of `path`, or of standard input for `-`. Only a regular file is opened
+/// (a FIFO without a writer would block); otherwise the error says to give `what`.
+fn read_input(path: &Path, what: &str) -> Result<String, String> {
     if path == Path::new("-") {
         let mut text = String::new();
         io::Read::read_to_string(&mut io::stdin(), &mut text)
             .map_err(|e| crate::error::describe_io(&e))?;
-        return json::from_json(&text);
+        return Ok(text);
     }
     let meta = std::fs::metadata(path).map_err(|e| crate::error::describe_io(&e))?;
     if !meta.is_file() {
-        return Err("not a regular file; give a run saved with --json-file".into());
+        return Err(format!("not a regular file; give {what}"));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| crate::error::describe_io(&e))?;
-    json::from_json(&text)
+    std::fs::read_to_string(path).map_err(|e| crate::error::describe_io(&e))
 }
 
 /// `seekprobe compare A.json B.json ...`: the comparison of saved runs.
@@ -550,6 +581,21 @@ fn compare_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> 
     let Ok(baseline) = load_baseline(q.as_ref(), err)? else {
         return Ok(EXIT_FAILURE);
     };
+    if q.is_some() && refs.is_empty() {
+        writeln!(
+            err,
+            "seekprobe: compare --qualify: nothing to judge: the runs given hold no drives"
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
+    if q.is_some() && refs.len() == 1 && baseline.is_none() {
+        writeln!(
+            err,
+            "seekprobe: compare --qualify: one drive ({}): nothing to compare with: give more runs or --baseline",
+            refs[0].name
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
     let (cmp, verdicts, code) = judge(&refs, q.as_ref(), baseline.as_ref());
     let text = if a.json {
         report::compare::to_json(&cmp, &verdicts)
@@ -697,47 +743,53 @@ fn write_plot(path: &Path, run: &Run, err: &mut dyn Write) -> io::Result<bool> {
     }
 }
 
-/// Write the run to `path` through a temporary file, so a reader never sees half.
+/// Write the run to `path` atomically and durably ([`save_atomically`]).
 fn save_json(path: &Path, run: &Run) -> io::Result<()> {
+    save_atomically(path, json::to_json(run).as_bytes())
+}
+
+/// Write `bytes` to `path` atomically and durably: a fresh temporary file in the
+/// same directory (a unique name, so two runs never share it; `.tmpXXXXXX`, which
+/// node_exporter's textfile collector ignores: it reads only `*.prom`), written and
+/// synced, renamed over `path`, and the directory synced, so a reader never sees
+/// half a file and a crash leaves the old file or the new one.
+fn save_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
         return Err(io::Error::other("not a regular file"));
     }
-    let tmp = path.with_extension("json.partial");
-    std::fs::write(&tmp, json::to_json(run))?;
-    std::fs::rename(&tmp, path)
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    // 0666 less the umask, as std::fs::write creates files (tempfile's default,
+    // 0600, would hide the metrics from a node_exporter running as another user).
+    let mut tmp = tempfile::Builder::new()
+        .permissions(std::fs::Permissions::from_mode(0o666))
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    std::fs::File::open(dir)?.sync_all()
 }
 
 /// The width of the terminal on standard output, or None when it is not a terminal
 /// (a pipe or file takes tables of any width).
 fn terminal_width() -> Option<usize> {
-    nix::ioctl_read_bad!(tiocgwinsz, libc::TIOCGWINSZ, libc::winsize);
-    if !io::stdout().is_terminal() {
+    let stdout = io::stdout();
+    if !stdout.is_terminal() {
         return None;
     }
-    let mut ws = libc::winsize {
-        ws_row: 0,
-        ws_col: 0,
-        ws_xpixel: 0,
-        ws_ypixel: 0,
-    };
-    // SAFETY: TIOCGWINSZ fills a winsize, which `ws` is, on the terminal fd 1.
-    match unsafe { tiocgwinsz(1, &mut ws) } {
-        Ok(_) if ws.ws_col > 0 => Some(usize::from(ws.ws_col)),
+    match rustix::termios::tcgetwinsize(&stdout) {
+        Ok(ws) if ws.ws_col > 0 => Some(usize::from(ws.ws_col)),
         _ => None,
     }
 }
 
-/// Write the run's Prometheus metrics to `path` atomically: a temporary file in the
-/// same directory (`FILE.partial`, which the textfile collector ignores: it reads
-/// only `*.prom`), then a rename, so node_exporter never reads half a file.
+/// Write the run's Prometheus metrics to `path` atomically and durably
+/// ([`save_atomically`]), so node_exporter never reads half a file.
 fn save_prometheus(path: &Path, run: &Run) -> io::Result<()> {
-    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-        return Err(io::Error::other("not a regular file"));
-    }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".partial");
-    std::fs::write(&tmp, report::prometheus::render(run))?;
-    std::fs::rename(&tmp, path)
+    save_atomically(path, report::prometheus::render(run).as_bytes())
 }
 
 /// -p / -s: print the physical path or the ident alone on a line.
@@ -767,7 +819,8 @@ fn print_id(
 
 /// `seekprobe smart FILE.json [AFTER.json]`: the SMART health block of a saved
 /// smartctl report, the changes when a second one is given, the findings and the
-/// verdict. Exit status 0 healthy (or no SMART), 3 failing, 1 unreadable input.
+/// verdict. Exit status 0 healthy (or no SMART in a lone report), 3 failing, 1
+/// unreadable input, two drives, or one report of two without SMART.
 fn smart_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> io::Result<i32> {
     use crate::cli::SmartArgs;
     use crate::report::smart as text;
@@ -785,7 +838,7 @@ fn smart_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> io
         )?;
         return Ok(EXIT_FAILURE);
     }
-    let mut healths = Vec::new();
+    let mut reads = Vec::new();
     for path in &paths {
         let report = match load_smart_report(path) {
             Ok(r) => r,
@@ -794,22 +847,51 @@ fn smart_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> io
                 return Ok(EXIT_FAILURE);
             }
         };
-        match smartctl::classify(report) {
+        reads.push((path.display().to_string(), smartctl::classify(report)));
+    }
+    let mut healths = Vec::new();
+    let mut without = Vec::new();
+    for (name, read) in reads {
+        match read {
             SmartRead::Health { health, .. } => healths.push(*health),
             SmartRead::NoSmart { note } => {
-                out.write_all(text::no_smart_note(&path.display().to_string(), &note).as_bytes())?;
-                out.flush()?;
-                return Ok(EXIT_OK);
+                out.write_all(text::no_smart_note(&name, &note).as_bytes())?;
+                without.push(name);
             }
         }
     }
+    out.flush()?;
+    if healths.is_empty() {
+        return Ok(EXIT_OK);
+    }
+    if let Some(name) = without.first() {
+        writeln!(
+            err,
+            "seekprobe: smart: {name} holds no SMART data, so the two reports cannot be compared; give two reports of the same drive with SMART"
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
     let (before, after) = (&healths[0], healths.get(1));
+    if let Some(after) = after
+        && let Some(why) = text::different_drives(before, after)
+    {
+        writeln!(
+            err,
+            "seekprobe: smart: {} and {} are not the same drive ({why}); give two reports of one drive",
+            paths[0].display(),
+            paths[1].display()
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
     let now = after.unwrap_or(before);
     let mut s = text::render_health(now);
     if let Some(after) = after
         && let Some(diff) = text::render_diff(before, after)
     {
         s.push_str(&diff);
+    }
+    if let Some(after) = after {
+        s.push_str(&text::render_vanished(before, after));
     }
     let findings = judge(before, after, &a.rules.options());
     s.push_str(&text::render_findings(&findings));
@@ -825,20 +907,7 @@ fn smart_main(args: &[OsString], out: &mut dyn Write, err: &mut dyn Write) -> io
 /// Read a saved smartctl report: `-` is standard input; otherwise only a regular
 /// file is opened.
 fn load_smart_report(path: &Path) -> Result<crate::smart::Report, String> {
-    let text = if path == Path::new("-") {
-        let mut text = String::new();
-        io::Read::read_to_string(&mut io::stdin(), &mut text)
-            .map_err(|e| crate::error::describe_io(&e))?;
-        text
-    } else {
-        let meta = std::fs::metadata(path).map_err(|e| crate::error::describe_io(&e))?;
-        if !meta.is_file() {
-            return Err(
-                "not a regular file; give a report saved with smartctl --json -x DEVICE".into(),
-            );
-        }
-        std::fs::read_to_string(path).map_err(|e| crate::error::describe_io(&e))?
-    };
+    let text = read_input(path, "a report saved with smartctl --json -x DEVICE")?;
     crate::smart::Report::from_json(&text)
         .map_err(|e| format!("{e}; give a report saved with smartctl --json -x DEVICE"))
 }

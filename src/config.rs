@@ -73,6 +73,8 @@ pub struct Config {
     pub json_file: Option<PathBuf>,
     /// Where to write the run's figures for Prometheus (--prometheus).
     pub prometheus: Option<PathBuf>,
+    /// SMART health and self-tests (--smart, --smart-test, --new, --threshold).
+    pub smart: crate::smart::SmartSettings,
 }
 
 /// Settings of --zones, --seek-profile and --scan.
@@ -322,10 +324,15 @@ impl Config {
         } else {
             Mode::Describe
         };
+        let smart = crate::smart::SmartSettings {
+            read: a.smart || !a.smart_test.is_empty(),
+            self_tests: a.smart_test.clone(),
+            rules: a.smart_rules.options(),
+        };
         Ok(Config {
             mode,
             with_name: a.with_name,
-            verbose: a.verbose || !tests.is_empty(),
+            verbose: a.verbose || !tests.is_empty() || smart.wanted(),
             tests,
             settle,
             disks: a.disks,
@@ -355,6 +362,7 @@ impl Config {
                 slow_ms: a.slow_ms,
                 sweep_duration,
             },
+            smart,
         })
     }
 }

@@ -196,6 +196,9 @@ pub enum WarningCode {
     SeekFasterThanRotation,
     /// Flushed writes too fast for the medium: a lying write cache.
     FlushNotHonoured,
+    /// libblkid could not check for signatures before writing: only the
+    /// built-in list was.
+    SignaturesBuiltinOnly,
 }
 
 impl WarningCode {
@@ -214,6 +217,7 @@ impl WarningCode {
             WarningCode::FasterThanInterface => "faster_than_interface",
             WarningCode::SeekFasterThanRotation => "seek_faster_than_rotation",
             WarningCode::FlushNotHonoured => "flush_not_honoured",
+            WarningCode::SignaturesBuiltinOnly => "signatures_builtin_only",
         }
     }
 }
@@ -368,6 +372,10 @@ pub struct DiskResult {
     /// Signs of shingled recording that need no writing ([`crate::smr::signs`]).
     #[serde(default)]
     pub smr_signs: Vec<crate::smr::signs::SmrSign>,
+    /// SMART health before and after the tests, the self-tests and the findings
+    /// (--smart, --smart-test).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub smart: Option<crate::smart::record::SmartResult>,
 }
 
 impl DiskResult {
@@ -380,12 +388,15 @@ impl DiskResult {
             warnings: Vec::new(),
             error: None,
             smr_signs: Vec::new(),
+            smart: None,
         }
     }
 
-    /// Whether the disk failed (could not be opened, or a test failed or was skipped).
+    /// Whether the disk failed (could not be opened, a test failed or was skipped,
+    /// or its SMART could not be read).
     pub fn failed(&self) -> bool {
         self.error.is_some()
+            || self.smart.as_ref().is_some_and(|s| s.error.is_some())
             || self.tests.iter().any(|t| {
                 matches!(t.outcome, Outcome::Failed(_) | Outcome::Skipped(_))
                     || t.scan.as_ref().is_some_and(|s| s.error_blocks > 0)
@@ -593,6 +604,10 @@ pub struct Verdict {
     pub pass: bool,
     /// Why it failed: one line per figure out of tolerance, or a test it lacks.
     pub reasons: Vec<String>,
+    /// What is worth a look without failing it (e.g. SMART's interface CRC errors
+    /// rising: a cable or controller fault).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 #[cfg(test)]
@@ -642,6 +657,7 @@ mod tests {
             WarningCode::FasterThanInterface,
             WarningCode::SeekFasterThanRotation,
             WarningCode::FlushNotHonoured,
+            WarningCode::SignaturesBuiltinOnly,
         ] {
             let json = serde_json::to_string(&c).unwrap();
             assert_eq!(json, format!("\"{}\"", c.name()));

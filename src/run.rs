@@ -9,10 +9,13 @@ use crate::engine::sync::SyncEngine;
 use crate::error::ProbeError;
 use crate::exec::{self, Context};
 use crate::probe::{self, MIB, TestKind};
-use crate::results::{DiskFailure, DiskResult, Outcome};
-use crate::safety::{self, Found};
+use crate::results::{DiskFailure, DiskResult, Outcome, Warning, WarningCode};
+use crate::safety;
+use crate::smart::session;
+use crate::smart::{SmartResult, SmartSettings};
 use crate::validity;
 use std::io;
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 pub use crate::exec::Sink;
@@ -54,10 +57,11 @@ pub fn probe_disk(
         Ok(t) => t,
         Err(e) => return fail(disk, sink, e, false),
     };
+    let mut prober_warning = None;
     if writes {
         // Before anything is printed for this disk: a refused disk shows no figures.
         match check_writable(target.as_mut(), cfg, sink) {
-            Ok(()) => {}
+            Ok(w) => prober_warning = w,
             Err(CheckError::Output(e)) => return Err(e),
             // Ctrl-C at the confirmation prompt: nothing was written; stop the run.
             Err(CheckError::Refused(_)) if stop.load(std::sync::atomic::Ordering::Relaxed) => {
@@ -71,9 +75,76 @@ pub fn probe_disk(
     disk.info = Some(info.clone());
     disk.smr_signs = crate::smr::signs::of(&info);
     sink.opened(&info, &disk.warnings)?;
+    // Printed before the confirmation already; recorded here.
+    disk.warnings.extend(prober_warning);
     if !describe {
         return Ok((disk, Flow::Continue));
     }
+    if cfg.smart.wanted() {
+        // SMART before the tests, then the drive's self-tests (--smart-test).
+        let (r, go_on) = smart_before_and_self_tests(target.as_mut(), cfg, stop, sink);
+        disk.smart = Some(r);
+        if !go_on {
+            smart_end(target.as_mut(), &mut disk, &info, None, sink)?;
+            return Ok((disk, Flow::Interrupted));
+        }
+    }
+    let flow = run_tests(target.as_mut(), &mut disk, &info, cfg, stop, sink)?;
+    let after = (flow == Flow::Continue).then_some(&cfg.smart);
+    smart_end(target.as_mut(), &mut disk, &info, after, sink)?;
+    Ok((disk, flow))
+}
+
+/// `--smart`: read the health before the tests; `--smart-test`: run the drive's
+/// self-tests in order. False when Ctrl-C stopped a self-test (it was aborted on
+/// the drive).
+pub fn smart_before_and_self_tests(
+    target: &mut dyn Target,
+    cfg: &Config,
+    stop: &AtomicBool,
+    sink: &mut dyn Sink,
+) -> (SmartResult, bool) {
+    let mut r = session::smart_before(target);
+    let go_on = session::smart_self_tests(
+        target,
+        &mut r,
+        &cfg.smart.self_tests,
+        &|| stop.load(std::sync::atomic::Ordering::Relaxed),
+        &mut |p| sink.self_test_progress(p),
+    );
+    (r, go_on)
+}
+
+/// SMART after the tests: read the health again and judge (with `settings`;
+/// None after Ctrl-C, when only what was read is kept), then hand the result to
+/// the sink. Nothing when SMART was not asked for.
+pub fn smart_end(
+    target: &mut dyn Target,
+    disk: &mut DiskResult,
+    info: &device::DeviceInfo,
+    settings: Option<&SmartSettings>,
+    sink: &mut dyn Sink,
+) -> io::Result<()> {
+    let Some(r) = disk.smart.as_mut() else {
+        return Ok(());
+    };
+    if let Some(settings) = settings {
+        session::smart_after(target, r, settings);
+    }
+    sink.smart_done(info, r)
+}
+
+/// Run each test asked for in order (after a failure the others are skipped,
+/// but a scan); Interrupted after Ctrl-C.
+fn run_tests(
+    target: &mut dyn Target,
+    disk: &mut DiskResult,
+    info: &device::DeviceInfo,
+    cfg: &Config,
+    stop: &AtomicBool,
+    sink: &mut dyn Sink,
+) -> io::Result<Flow> {
+    let info = info.clone();
     let mut engine = SyncEngine::new(MIB as usize);
     let opts = plan_options(cfg);
     let mut failed: Option<TestKind> = None;
@@ -87,7 +158,7 @@ pub fn probe_disk(
         }
         let before = (target.device_io_bytes(), target.own_io_bytes());
         let mut cx = Context {
-            target: target.as_mut(),
+            target: &mut *target,
             engine: &mut engine,
             stop,
             sink: &mut *sink,
@@ -112,7 +183,7 @@ pub fn probe_disk(
         disk.tests.push(result);
         match outcome {
             Outcome::Complete => {}
-            Outcome::Interrupted => return Ok((disk, Flow::Interrupted)),
+            Outcome::Interrupted => return Ok(Flow::Interrupted),
             // Too small for this test: the others may still fit.
             Outcome::Skipped(_) => {}
             // diskinfo would stop here; the remaining tests are skipped, not lost,
@@ -120,7 +191,7 @@ pub fn probe_disk(
             Outcome::Failed(_) => failed = failed.or(Some(test)),
         }
     }
-    Ok((disk, Flow::Continue))
+    Ok(Flow::Continue)
 }
 
 /// The options that shape the plans, from the checked configuration.
@@ -151,15 +222,17 @@ enum CheckError {
 }
 
 /// Before the first write: signatures (refused unless --force), then confirmation.
-/// Simulated drives hold no data and need neither.
+/// Simulated drives hold no data and need neither. When libblkid could not take
+/// part, the warning saying so is given to the sink at once (before any prompt)
+/// and returned, for the results.
 fn check_writable(
     target: &mut dyn Target,
     cfg: &Config,
     sink: &mut dyn Sink,
-) -> Result<(), CheckError> {
+) -> Result<Option<Warning>, CheckError> {
     let info = target.info().clone();
     if info.kind == TargetKind::Simulated {
-        return Ok(());
+        return Ok(None);
     }
     let refused = |why: String, hint: &str| {
         CheckError::Refused(ProbeError::Refused {
@@ -176,6 +249,15 @@ fn check_writable(
             source: e,
         })
     })?;
+    let warning = found.libblkid_unavailable.map(|why| Warning {
+        code: WarningCode::SignaturesBuiltinOnly,
+        message: format!("libblkid unavailable ({why}): only the built-in list was checked"),
+        advice: "install libblkid (util-linux) so that every signature it knows is checked".into(),
+    });
+    if let Some(w) = &warning {
+        sink.warning(w).map_err(CheckError::Output)?;
+    }
+    let found = found.found;
     if !found.is_empty() && !cfg.force {
         return Err(refused(
             safety::describe(&found),
@@ -183,7 +265,7 @@ fn check_writable(
         ));
     }
     match sink.confirm_write(&info, &found) {
-        Ok(true) => Ok(()),
+        Ok(true) => Ok(warning),
         Ok(false) => Err(refused(
             "not confirmed".into(),
             "answer yes at the prompt, or pass --yes (required without a terminal)",
@@ -194,7 +276,7 @@ fn check_writable(
 
 /// Read the start and the end of the target and look for signatures (libblkid on
 /// the path where it loads, and the built-in check on what was read).
-fn read_signatures(target: &mut dyn Target) -> io::Result<Vec<Found>> {
+fn read_signatures(target: &mut dyn Target) -> io::Result<safety::Detection> {
     let info = target.info();
     let path = info.path.clone();
     let ss = u64::from(info.sector_size);
@@ -205,5 +287,5 @@ fn read_signatures(target: &mut dyn Target) -> io::Result<Vec<Found>> {
     let mut tail = AlignedBuf::new(tail_len as usize);
     target.read_at(&mut head, 0)?;
     target.read_at(&mut tail, whole - tail_len)?;
-    Ok(safety::detect(&path, &head, &tail, whole))
+    Ok(safety::detect(Path::new(&path), &head, &tail, whole))
 }

@@ -35,16 +35,61 @@ const TESTS: &[&str] = &[
     "block_sweep",
     "capacity_check",
 ];
+/// The tests, and the SMART options that read the drive (--smart, --smart-test):
+/// what --compare, --qualify, --quiet and --parallel apply to.
+const TESTS_OR_SMART: &[&str] = &TESTS_AND_SMART;
+const TESTS_AND_SMART: [&str; TESTS.len() + SMART.len()] =
+    concat_ids::<{ TESTS.len() + SMART.len() }>(TESTS, SMART);
+/// Two lists of ids as one.
+const fn concat_ids<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < a.len() {
+        out[i] = a[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < b.len() {
+        out[i + j] = b[j];
+        j += 1;
+    }
+    out
+}
+/// The options that read SMART health (what --new and --threshold apply to).
+const SMART: &[&str] = &["smart", "smart_test"];
 /// The tests that pause before their timed lines (--settle): all but --scan.
-const PAUSED: &[&str] = &[
-    "command_overhead",
-    "seek_transfer",
-    "iops",
-    "sync_write",
-    "zones",
-    "seek_profile",
-    "block_sweep",
-];
+const PAUSED: &[&str] = &all_but::<{ TESTS.len() - 1 }>(TESTS, "scan");
+
+/// `list` without `name` (which it must hold once), at compile time.
+const fn all_but<const N: usize>(list: &[&'static str], name: &str) -> [&'static str; N] {
+    let mut out = [""; N];
+    let (mut i, mut j) = (0, 0);
+    while i < list.len() {
+        if !same(list[i], name) {
+            out[j] = list[i];
+            j += 1;
+        }
+        i += 1;
+    }
+    assert!(j == N, "the name must be in the list once");
+    out
+}
+
+/// String equality in a const fn.
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
 /// The tests that write with -w.
 const WRITING: &[&str] = &["sync_write", "zones", "block_sweep", "capacity_check"];
 
@@ -118,7 +163,9 @@ pub fn needs(id: &str) -> Option<Needs> {
         "block_size" | "start" | "end" | "slow_ms" => any(&["scan"]),
         "sweep_duration" => any(&["block_sweep"]),
         "plot" => any(&["zones", "seek_profile", "scan"]),
-        "compare" | "qualify" | "quiet" | "parallel" => any(TESTS),
+        "compare" | "qualify" | "quiet" | "parallel" => any(TESTS_OR_SMART),
+        "smart" | "smart_test" => Needs::Nothing,
+        "new" | "thresholds" => any(SMART),
         "max_deviation" | "baseline" => any(&["qualify"]),
         _ => return None,
     })
@@ -316,6 +363,8 @@ mod tests {
             "baseline" => "base.json",
             "zone_size" | "block_size" => "64K",
             "end" => "1M",
+            "smart_test" => "short",
+            "thresholds" => "pending=1",
             _ => "1",
         };
         vec![opt, value.into()]

@@ -167,7 +167,9 @@ fn refuse_read_only(path: &str, kind: TargetKind) -> Result<(), ProbeError> {
     if kind == TargetKind::Disk {
         let file = std::fs::OpenOptions::new()
             .read(true)
-            .custom_flags(libc::O_CLOEXEC | libc::O_NONBLOCK)
+            .custom_flags(
+                (rustix::fs::OFlags::CLOEXEC | rustix::fs::OFlags::NONBLOCK).bits() as i32,
+            )
             .open(path)
             .map_err(|e| open_error(path, e))?;
         if super::linux::read_only(&file).unwrap_or(false) {

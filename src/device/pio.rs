@@ -83,6 +83,9 @@ mod tests {
     fn a_system_error_keeps_its_errno() {
         let ro = std::fs::File::open("/dev/null").unwrap();
         let e = write_all_at(&ro, &[0u8; 8], 0).unwrap_err();
-        assert_eq!(e.raw_os_error(), Some(libc::EBADF));
+        assert_eq!(
+            e.raw_os_error(),
+            Some(rustix::io::Errno::BADF.raw_os_error())
+        );
     }
 }

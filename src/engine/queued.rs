@@ -217,8 +217,7 @@ mod tests {
         /// None (and the "skipped" message) without root or loop devices.
         fn attach(bytes: u64) -> Option<LoopDevice> {
             use std::process::Command;
-            // SAFETY: geteuid has no preconditions.
-            let root = unsafe { libc::geteuid() } == 0;
+            let root = rustix::process::geteuid().is_root();
             if !root || !std::path::Path::new("/dev/loop-control").exists() {
                 eprintln!("skipped: needs root and loop devices");
                 return None;
@@ -301,7 +300,7 @@ mod tests {
         };
         let file = std::fs::OpenOptions::new()
             .read(true)
-            .custom_flags(libc::O_DIRECT)
+            .custom_flags(rustix::fs::OFlags::DIRECT.bits() as i32)
             .open(&dev.path)
             .unwrap();
         let mut t = Direct {

@@ -259,7 +259,7 @@ mod tests {
             self.log.push(offset);
             self.clock.advance(1000 + offset / 512);
             if offset == self.bad {
-                return Err(io::Error::from_raw_os_error(libc::EIO));
+                return Err(io::Error::from(rustix::io::Errno::IO));
             }
             Ok(())
         }
@@ -343,7 +343,10 @@ mod tests {
                 offset: 1024,
                 error,
             }) => {
-                assert_eq!(error.raw_os_error(), Some(libc::EIO))
+                assert_eq!(
+                    error.raw_os_error(),
+                    Some(rustix::io::Errno::IO.raw_os_error())
+                )
             }
             other => panic!("{other:?}"),
         }

@@ -187,14 +187,18 @@ fn run_loop(
             error,
         })
     };
-    let mut last = target.clock().now_ns();
+    let mut batch = Vec::with_capacity(BATCH as usize);
     'batches: loop {
-        for _ in 0..BATCH {
+        // The batch's offsets are drawn before its clock starts: drawing one (a
+        // generator's seeding and a uniform draw) is never inside a timed write.
+        batch.clear();
+        batch.extend((0..BATCH).map(|_| offsets.next_offset()));
+        let mut last = target.clock().now_ns();
+        for &offset in &batch {
             if stop.load(Ordering::Relaxed) {
                 run.stop = Some(Stop::Interrupted);
                 break 'batches;
             }
-            let offset = offsets.next_offset();
             if let Some(b) = backup.as_mut() {
                 if let Err(e) = target.read_at(b, offset) {
                     run.stop = fail(offset, e);

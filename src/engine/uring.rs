@@ -261,6 +261,9 @@ impl Backend for Uring<'_> {
         loop {
             self.sq.sync();
             if !self.pending.is_empty() {
+                // The slots' offsets were drawn and their entries pushed (by
+                // `drive`, through `submit`) before this: the submission time is
+                // taken just before the system call that submits them.
                 let t = self.clock.now_ns();
                 for &s in &self.pending {
                     self.start_ns[s] = t;

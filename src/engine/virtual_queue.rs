@@ -212,7 +212,7 @@ mod tests {
             }
             self.log.push((offset, start));
             if Some(offset) == self.bad {
-                return Err(io::Error::from_raw_os_error(libc::EIO));
+                return Err(io::Error::from(rustix::io::Errno::IO));
             }
             let mut t = self.base;
             if self.seek {
@@ -376,7 +376,10 @@ mod tests {
                 error,
             }) => {
                 assert_eq!(*offset, bad);
-                assert_eq!(error.raw_os_error(), Some(libc::EIO));
+                assert_eq!(
+                    error.raw_os_error(),
+                    Some(rustix::io::Errno::IO.raw_os_error())
+                );
             }
             other => panic!("{other:?}"),
         }

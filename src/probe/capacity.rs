@@ -37,15 +37,14 @@ pub const REFINE_PROBES: u64 = 64;
 
 /// The probe blocks for a device of `media_size` bytes with `sector_size`-byte
 /// sectors, as writes in the order they must be written (highest offset first).
-/// Blocks are `block` bytes (rounded down to whole sectors, at most the device),
+/// Blocks are `block` bytes (rounded up to whole sectors: a probe is at least one
+/// sector; at most the device),
 /// aligned to `block` from the start, disjoint, inside the device; when the device
 /// is not a whole number of blocks, the last probe is the shorter tail.
 pub fn plan(media_size: u64, sector_size: u32, block: u64) -> Result<Vec<Op>, TooSmall> {
     let ss = u64::from(sector_size);
     let whole = media_size / ss * ss;
-    let b = (block / ss * ss)
-        .min(whole)
-        .min(u64::from(u32::MAX) / ss * ss);
+    let b = whole_sectors(block, ss).min(whole);
     if b == 0 {
         return Err(TooSmall(format!(
             "{media_size} bytes do not hold a probe block of at least one {sector_size}-byte sector"
@@ -69,6 +68,15 @@ pub fn plan(media_size: u64, sector_size: u32, block: u64) -> Result<Vec<Op>, To
     }
     ops.reverse();
     Ok(ops)
+}
+
+/// A probe block of `block` bytes rounded up to whole `ss`-byte sectors (at least
+/// one), and at most what one `u32`-long write holds.
+fn whole_sectors(block: u64, ss: u64) -> u64 {
+    block
+        .div_ceil(ss)
+        .clamp(1, u64::from(u32::MAX) / ss)
+        .saturating_mul(ss)
 }
 
 fn write_op(offset: u64, len: u64) -> Op {
@@ -258,7 +266,7 @@ fn wrap_size(m: u64, lo: u64, hi: u64, ss: u64) -> Option<u64> {
 /// it; the wrap size comes from the misdirected stamps instead).
 pub fn refine(c: &Capacity, sector_size: u32, block: u64) -> Vec<Op> {
     let ss = u64::from(sector_size);
-    let b = (block / ss * ss).clamp(ss, u64::from(u32::MAX) / ss * ss);
+    let b = whole_sectors(block, ss);
     let (Some(end), Finding::WritesLost | Finding::ReadsFail) = (c.first_failed, c.finding) else {
         return Vec::new();
     };
@@ -591,6 +599,9 @@ mod tests {
     #[test]
     fn tiny_and_odd_devices() {
         assert!(plan(511, 512, MIB).is_err());
+        // A block smaller than a sector is one sector (proptest found it refused).
+        assert_eq!(plan(4096, 4096, 1024).unwrap(), [write_op(0, 4096)]);
+        assert_eq!(plan(8192, 512, 1000).unwrap()[0], write_op(7168, 1024));
         let p = plan(512, 512, MIB).unwrap();
         assert_eq!(p, [write_op(0, 512)]);
         let p = plan(3 * MIB + 1024, 512, MIB).unwrap();

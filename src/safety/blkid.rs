@@ -23,6 +23,8 @@ const SUBLKS_USAGE: c_int = 1 << 7;
 const SUBLKS_MAGIC: c_int = 1 << 9;
 const SUBLKS_BADCSUM: c_int = 1 << 10;
 const PARTS_MAGIC: c_int = 1 << 3;
+/// Look for a GPT even behind a valid protective MBR, as wipefs does.
+const PARTS_FORCE_GPT: c_int = 1 << 1;
 
 /// The libblkid functions seekprobe calls, resolved once.
 struct Api {
@@ -129,15 +131,33 @@ pub fn probe(path: &Path) -> Result<Vec<Found>, String> {
         ));
     }
     let probe = ProbeGuard { api, pr };
-    // SAFETY: `pr` is a live probe; these only set its options.
-    unsafe {
-        (api.enable_superblocks)(pr, 1);
-        (api.set_superblocks_flags)(
-            pr,
-            SUBLKS_TYPE | SUBLKS_USAGE | SUBLKS_LABEL | SUBLKS_MAGIC | SUBLKS_BADCSUM,
-        );
-        (api.enable_partitions)(pr, 1);
-        (api.set_partitions_flags)(pr, PARTS_MAGIC);
+    // SAFETY: `pr` is a live probe; these only set its options. Each returns 0,
+    // or a negative number when it could not (then the probe is not trusted).
+    let setup = unsafe {
+        [
+            (
+                "blkid_probe_enable_superblocks",
+                (api.enable_superblocks)(pr, 1),
+            ),
+            (
+                "blkid_probe_set_superblocks_flags",
+                (api.set_superblocks_flags)(
+                    pr,
+                    SUBLKS_TYPE | SUBLKS_USAGE | SUBLKS_LABEL | SUBLKS_MAGIC | SUBLKS_BADCSUM,
+                ),
+            ),
+            (
+                "blkid_probe_enable_partitions",
+                (api.enable_partitions)(pr, 1),
+            ),
+            (
+                "blkid_probe_set_partitions_flags",
+                (api.set_partitions_flags)(pr, PARTS_MAGIC | PARTS_FORCE_GPT),
+            ),
+        ]
+    };
+    if let Some((call, rc)) = setup.iter().find(|(_, rc)| *rc != 0) {
+        return Err(format!("{call} failed ({rc})"));
     }
     let by = Prober::Libblkid(api.version.clone());
     let mut found: Vec<Found> = Vec::new();

@@ -47,14 +47,27 @@ impl std::fmt::Display for Prober {
     }
 }
 
+/// What the signature check found, and why libblkid did not take part when it
+/// did not (the built-in list alone was then checked: the caller must say so).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Detection {
+    /// The signatures found.
+    pub found: Vec<Found>,
+    /// Why libblkid was not used (absent, failed, turned off), or None.
+    pub libblkid_unavailable: Option<String>,
+}
+
 /// Every signature on the target at `path` (`size` bytes), given its first bytes
 /// `head` (up to [`HEAD_BYTES`]) and last bytes `tail` (up to [`TAIL_BYTES`]).
 ///
 /// libblkid's findings come first (Linux, when the library loads and can probe the
 /// path; `SEEKPROBE_NO_LIBBLKID=1` turns it off), then each built-in finding that
 /// libblkid did not report in the same 512-byte sector.
-pub fn detect(path: &str, head: &[u8], tail: &[u8], size: u64) -> Vec<Found> {
-    let mut found = libblkid(Path::new(path)).unwrap_or_default();
+pub fn detect(path: &Path, head: &[u8], tail: &[u8], size: u64) -> Detection {
+    let (mut found, libblkid_unavailable) = match libblkid(path) {
+        Ok(found) => (found, None),
+        Err(why) => (Vec::new(), Some(why)),
+    };
     let sector = |off: u64| off / 512;
     let by_blkid: Vec<u64> = found.iter().map(|f| sector(f.offset)).collect();
     for hit in builtin::detect(head, tail, size) {
@@ -66,22 +79,26 @@ pub fn detect(path: &str, head: &[u8], tail: &[u8], size: u64) -> Vec<Found> {
             });
         }
     }
-    found
+    Detection {
+        found,
+        libblkid_unavailable,
+    }
 }
 
-/// libblkid's findings, or `None` when it is off, absent or could not probe.
-fn libblkid(path: &Path) -> Option<Vec<Found>> {
+/// libblkid's findings, or why it could not give them (turned off, absent, or
+/// the probe failed).
+fn libblkid(path: &Path) -> Result<Vec<Found>, String> {
     if std::env::var_os("SEEKPROBE_NO_LIBBLKID").is_some_and(|v| v == "1") {
-        return None;
+        return Err("SEEKPROBE_NO_LIBBLKID=1 is set".into());
     }
     #[cfg(target_os = "linux")]
     {
-        blkid::probe(path).ok()
+        blkid::probe(path)
     }
     #[cfg(not(target_os = "linux"))]
     {
         let _ = path;
-        None
+        Err("libblkid is used on Linux only".into())
     }
 }
 
@@ -133,7 +150,7 @@ fn linux_users(dev_path: &Path) -> Vec<String> {
         return loop_users(dev_path);
     }
     let rdev = meta.rdev();
-    let (maj, min) = (libc::major(rdev), libc::minor(rdev));
+    let (maj, min) = (rustix::fs::major(rdev), rustix::fs::minor(rdev));
     // The device and its partitions, as "maj:min" with their sysfs names.
     let mut devs = vec![(format!("{maj}:{min}"), String::new())];
     let sys = std::path::PathBuf::from(format!("/sys/dev/block/{maj}:{min}"));
@@ -160,7 +177,11 @@ fn linux_users(dev_path: &Path) -> Vec<String> {
             if let Ok(m) = std::fs::metadata(b.trim())
                 && std::os::unix::fs::FileTypeExt::is_block_device(&m.file_type())
                 && devs.iter().any(|(d, _)| {
-                    *d == format!("{}:{}", libc::major(m.rdev()), libc::minor(m.rdev()))
+                    *d == format!(
+                        "{}:{}",
+                        rustix::fs::major(m.rdev()),
+                        rustix::fs::minor(m.rdev())
+                    )
                 })
             {
                 users.push(format!("backing /dev/{}", e.file_name().to_string_lossy()));
@@ -191,7 +212,11 @@ fn linux_users(dev_path: &Path) -> Vec<String> {
             if let Ok(m) = std::fs::metadata(dev)
                 && std::os::unix::fs::FileTypeExt::is_block_device(&m.file_type())
                 && devs.iter().any(|(d, _)| {
-                    *d == format!("{}:{}", libc::major(m.rdev()), libc::minor(m.rdev()))
+                    *d == format!(
+                        "{}:{}",
+                        rustix::fs::major(m.rdev()),
+                        rustix::fs::minor(m.rdev())
+                    )
                 })
             {
                 users.push(format!("active swap ({dev})"));
@@ -259,8 +284,8 @@ mod tests {
         std::fs::write(&dir, vec![0u8; 1 << 20]).unwrap();
         let head = vec![0u8; HEAD_BYTES];
         let tail = vec![0u8; TAIL_BYTES];
-        let found = detect(dir.to_str().unwrap(), &head, &tail, 1 << 20);
+        let d = detect(&dir, &head, &tail, 1 << 20);
         let _ = std::fs::remove_file(&dir);
-        assert!(found.is_empty(), "{found:?}");
+        assert!(d.found.is_empty(), "{d:?}");
     }
 }

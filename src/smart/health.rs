@@ -240,6 +240,17 @@ pub struct FailedAttribute {
     pub prefailure: bool,
 }
 
+/// A health attribute whose raw value is not a count (negative or garbled).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnreadableAttribute {
+    /// The ID.
+    pub id: u8,
+    /// smartctl's name.
+    pub name: String,
+    /// smartctl's text for the raw value, as it was.
+    pub raw: String,
+}
+
 /// A drive's health as read from one smartctl report.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -264,6 +275,9 @@ pub struct Health {
     pub ata: Option<AtaCounters>,
     /// Attributes at or below their thresholds, now or in the past.
     pub failed_attributes: Vec<FailedAttribute>,
+    /// Health attributes whose raw value could not be read (negative, garbled):
+    /// their counters are None, and this says so rather than leaving a blank.
+    pub unreadable: Vec<UnreadableAttribute>,
     /// Errors in the ATA error log over the drive's life.
     pub ata_error_log_count: Option<u64>,
     /// SCSI counters.
@@ -284,20 +298,24 @@ pub struct Health {
 /// applies the drive database's format for the model, so it is read first: a
 /// plain number ("12"); "N (a b)" (raw16(raw16), attributes 5 and 196 by
 /// default: N is the low word, the count); three numbers "a b c" (raw16: the low
-/// word c). Otherwise the 48-bit raw value.
-pub fn attribute_count(a: &AtaAttribute) -> u64 {
+/// word c). Otherwise the 48-bit raw value; None when neither is readable (a
+/// negative or garbled value is never taken as 0).
+pub fn attribute_count(a: &AtaAttribute) -> Option<u64> {
     let s = a.raw.string.trim();
     let words: Vec<&str> = s.split_whitespace().collect();
     let num = |w: &str| w.parse::<u64>().ok();
     match words.as_slice() {
-        [one] => num(one).unwrap_or(a.raw.value),
+        [one] => num(one).or(a.raw.value),
         [first, rest @ ..] if rest.first().is_some_and(|r| r.starts_with('(')) => {
-            num(first).unwrap_or(a.raw.value)
+            num(first).or(a.raw.value)
         }
-        [_, _, low] if words.iter().all(|w| num(w).is_some()) => num(low).unwrap_or(a.raw.value),
+        [_, _, low] if words.iter().all(|w| num(w).is_some()) => num(low),
         _ => a.raw.value,
     }
 }
+
+/// The health attributes [`Health::from_report`] reads, by ID.
+const HEALTH_ATTRIBUTES: [u8; 7] = [5, 196, 197, 198, 187, 188, 199];
 
 impl Health {
     /// Decode a report.
@@ -313,14 +331,32 @@ impl Health {
                 .and_then(|t| t.table.iter().find(|a| a.id == id))
         };
         let ata = r.ata_smart_attributes.as_ref().map(|_| AtaCounters {
-            reallocated: attr(5).map(attribute_count),
-            reallocation_events: attr(196).map(attribute_count),
-            pending: attr(197).map(attribute_count),
-            offline_uncorrectable: attr(198).map(attribute_count),
-            reported_uncorrectable: attr(187).map(attribute_count),
-            command_timeouts: attr(188).map(|a| CommandTimeouts::from_raw(a.raw.value)),
-            udma_crc_errors: attr(199).map(attribute_count),
+            reallocated: attr(5).and_then(attribute_count),
+            reallocation_events: attr(196).and_then(attribute_count),
+            pending: attr(197).and_then(attribute_count),
+            offline_uncorrectable: attr(198).and_then(attribute_count),
+            reported_uncorrectable: attr(187).and_then(attribute_count),
+            command_timeouts: attr(188)
+                .and_then(|a| a.raw.value)
+                .map(CommandTimeouts::from_raw),
+            udma_crc_errors: attr(199).and_then(attribute_count),
         });
+        let unreadable = HEALTH_ATTRIBUTES
+            .iter()
+            .filter_map(|&id| attr(id))
+            .filter(|a| {
+                if a.id == 188 {
+                    a.raw.value.is_none()
+                } else {
+                    attribute_count(a).is_none()
+                }
+            })
+            .map(|a| UnreadableAttribute {
+                id: a.id,
+                name: a.name.clone(),
+                raw: a.raw.string.clone(),
+            })
+            .collect();
         let failed_attributes = r
             .ata_smart_attributes
             .iter()
@@ -376,6 +412,7 @@ impl Health {
             passed: r.smart_status.as_ref().and_then(|s| s.passed),
             ata,
             failed_attributes,
+            unreadable,
             ata_error_log_count: r
                 .ata_smart_error_log
                 .as_ref()
@@ -411,7 +448,7 @@ mod tests {
         AtaAttribute {
             id,
             raw: RawValue {
-                value,
+                value: Some(value),
                 string: string.into(),
             },
             ..Default::default()
@@ -420,14 +457,24 @@ mod tests {
 
     #[test]
     fn counts_follow_smartctls_text() {
-        assert_eq!(attribute_count(&attr(5, 1, "1")), 1);
+        assert_eq!(attribute_count(&attr(5, 1, "1")), Some(1));
         // raw16(raw16): "N (a b)", N the low word.
-        assert_eq!(attribute_count(&attr(5, 0x0002_0000_0003, "3 (2 0)")), 3);
+        assert_eq!(
+            attribute_count(&attr(5, 0x0002_0000_0003, "3 (2 0)")),
+            Some(3)
+        );
         // raw16: "a b c", c the low word.
-        assert_eq!(attribute_count(&attr(197, 0x0001_0001_0005, "1 1 5")), 5);
+        assert_eq!(
+            attribute_count(&attr(197, 0x0001_0001_0005, "1 1 5")),
+            Some(5)
+        );
         // Anything else: the raw value.
-        assert_eq!(attribute_count(&attr(199, 7, "7 (whatever")), 7);
-        assert_eq!(attribute_count(&attr(199, 7, "")), 7);
+        assert_eq!(attribute_count(&attr(199, 7, "7 (whatever")), Some(7));
+        assert_eq!(attribute_count(&attr(199, 7, "")), Some(7));
+        // Negative or garbled, with no readable raw number: unreadable, never 0.
+        let mut a = attr(197, 0, "-3");
+        a.raw.value = None;
+        assert_eq!(attribute_count(&a), None);
     }
 
     #[test]

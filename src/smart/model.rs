@@ -101,7 +101,14 @@ impl Report {
                     .into(),
             );
         }
-        serde_json::from_value(v).map_err(|e| format!("not a smartctl --json report: {e}"))
+        let r: Report =
+            serde_json::from_value(v).map_err(|e| format!("not a smartctl --json report: {e}"))?;
+        if let Some(x) = r.exit_status().filter(|x| *x > 255) {
+            return Err(format!(
+                "not a smartctl --json report (exit status {x}: smartctl's is one byte, 0-255)"
+            ));
+        }
+        Ok(r)
     }
 
     /// The SCSI self-test log entries, most recent first (`scsi_self_test_0`
@@ -263,9 +270,13 @@ pub struct AttributeFlags {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct RawValue {
-    /// The raw value as one number (48 bits; 56 or 64 for some formats).
-    #[serde(deserialize_with = "lenient_u64_or_zero")]
-    pub value: u64,
+    /// The raw value as one number (48 bits; 56 or 64 for some formats); None
+    /// when it is not a non-negative whole number (negative, garbled, missing).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_u64"
+    )]
+    pub value: Option<u64>,
     /// smartctl's text for it, e.g. "1", "0 0 1", "32 (Min/Max 23/35)".
     pub string: String,
 }
@@ -470,9 +481,12 @@ pub struct ScsiSelfTest {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ScsiLba {
-    /// The LBA.
-    #[serde(deserialize_with = "lenient_u64_or_zero")]
-    pub value: u64,
+    /// The LBA; None when it is not a non-negative whole number.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_u64"
+    )]
+    pub value: Option<u64>,
 }
 
 /// `nvme_smart_health_information_log`.
@@ -558,10 +572,6 @@ fn lenient_u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error>
     Ok(value_u64(&v))
 }
 
-fn lenient_u64_or_zero<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-    Ok(lenient_u64(d)?.unwrap_or(0))
-}
-
 /// An LBA written as a number or as `{"value": N}`.
 fn lenient_lba<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
     let v = serde_json::Value::deserialize(d)?;
@@ -611,7 +621,7 @@ mod tests {
         assert_eq!(r.other["rotation_rate"], 7200);
         let st = r.scsi_self_tests();
         assert_eq!(st.len(), 1);
-        assert_eq!(st[0].lba_first_failure.as_ref().unwrap().value, 4242);
+        assert_eq!(st[0].lba_first_failure.as_ref().unwrap().value, Some(4242));
         let back = serde_json::to_value(&r).unwrap();
         assert_eq!(back["rotation_rate"], 7200);
     }
@@ -625,5 +635,18 @@ mod tests {
         let log = r.nvme_smart_health_information_log.unwrap();
         assert_eq!(log.media_errors, None);
         assert_eq!(log.num_err_log_entries, Some(5));
+    }
+
+    #[test]
+    fn garbled_raw_values_are_none_and_foreign_exit_statuses_refused() {
+        let r = Report::from_json(
+            r#"{"smartctl":{},"ata_smart_attributes":{"table":[{"id":197,"name":"Current_Pending_Sector","raw":{"value":-3,"string":"-3"}},{"id":5,"name":"Reallocated_Sector_Ct","raw":{"value":"x","string":"x"}}]}}"#,
+        )
+        .unwrap();
+        let t = r.ata_smart_attributes.unwrap().table;
+        assert_eq!((t[0].raw.value, t[1].raw.value), (None, None));
+        let e = Report::from_json(r#"{"smartctl":{"exit_status":256}}"#).unwrap_err();
+        assert!(e.contains("exit status 256"), "{e}");
+        assert!(Report::from_json(r#"{"smartctl":{"exit_status":255}}"#).is_ok());
     }
 }

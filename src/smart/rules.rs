@@ -209,6 +209,16 @@ pub fn judge(before: &Health, after: Option<&Health>, opts: &RuleOptions) -> Vec
                 .into(),
         ));
     }
+    for a in &now.unreadable {
+        out.push(Finding::new(
+            Severity::Fail,
+            "unreadable-counter",
+            format!(
+                "ATA attribute {} {}: raw value {:?} is not a count, so it cannot be judged",
+                a.id, a.name, a.raw
+            ),
+        ));
+    }
     for a in &now.failed_attributes {
         let (sev, when) = match (a.now, a.prefailure) {
             (true, true) => (Severity::Fail, "is"),

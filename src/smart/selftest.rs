@@ -230,6 +230,15 @@ fn scsi_outcome(value: u32) -> Outcome {
     }
 }
 
+/// smartctl's text for a code, or "type N" / "status N" when the report has none.
+fn named(string: &str, what: &str, value: u32) -> String {
+    if string.trim().is_empty() {
+        format!("{what} {value}")
+    } else {
+        string.to_string()
+    }
+}
+
 /// The most recent self-test in the drive's log (the extended ATA log when
 /// present, it holds more), or None when the report has no log or it is empty.
 pub fn last_result(r: &Report) -> Option<SelfTestResult> {
@@ -242,9 +251,9 @@ pub fn last_result(r: &Report) -> Option<SelfTestResult> {
         let e = table.table.first()?;
         let outcome = ata_outcome(e.status.value);
         return Some(SelfTestResult {
-            test: e.kind.string.clone(),
+            test: named(&e.kind.string, "type", e.kind.value),
             outcome,
-            status: e.status.string.clone(),
+            status: named(&e.status.string, "status", e.status.value),
             power_on_hours: e.lifetime_hours,
             first_error_lba: e.lba.filter(|_| outcome == Outcome::Failed),
         });
@@ -253,9 +262,13 @@ pub fn last_result(r: &Report) -> Option<SelfTestResult> {
         let e = log.table.first()?;
         let outcome = nvme_outcome(e.self_test_result.value);
         return Some(SelfTestResult {
-            test: e.self_test_code.string.clone(),
+            test: named(&e.self_test_code.string, "type", e.self_test_code.value),
             outcome,
-            status: e.self_test_result.string.clone(),
+            status: named(
+                &e.self_test_result.string,
+                "status",
+                e.self_test_result.value,
+            ),
             power_on_hours: e.power_on_hours,
             first_error_lba: e.lba.filter(|_| outcome == Outcome::Failed),
         });
@@ -268,14 +281,14 @@ pub fn last_result(r: &Report) -> Option<SelfTestResult> {
         scsi_outcome(e.result.value)
     };
     Some(SelfTestResult {
-        test: e.code.string.clone(),
+        test: named(&e.code.string, "type", e.code.value),
         outcome,
-        status: e.result.string.clone(),
+        status: named(&e.result.string, "status", e.result.value),
         power_on_hours: e.power_on_time.as_ref().and_then(|p| p.hours),
         first_error_lba: e
             .lba_first_failure
             .as_ref()
-            .map(|l| l.value)
+            .and_then(|l| l.value)
             .filter(|_| outcome == Outcome::Failed),
     })
 }
@@ -379,5 +392,14 @@ mod tests {
         assert_eq!(last.outcome, Outcome::Passed);
         assert_eq!(last.first_error_lba, None);
         assert_eq!(progress(&r), None);
+    }
+
+    #[test]
+    fn a_self_test_without_text_is_named_by_its_codes() {
+        let r = report(
+            r#"{"smartctl":{},"nvme_self_test_log":{"table":[{"self_test_code":{"value":2},"self_test_result":{"value":0},"power_on_hours":10}]}}"#,
+        );
+        let t = last_result(&r).unwrap();
+        assert_eq!((t.test.as_str(), t.status.as_str()), ("type 2", "status 0"));
     }
 }

@@ -404,3 +404,43 @@ fn runs_of_other_versions_compare_when_their_schema_matches_and_are_refused_othe
         .failure()
         .stderr(predicates::str::contains("written by seekprobe 9.0.0"));
 }
+
+#[test]
+fn qualifying_nothing_or_one_drive_alone_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.json");
+    seekprobe()
+        .args(["-q", "-t", "--json-file"])
+        .arg(&one)
+        .arg("sim:hdd?seed=1")
+        .assert()
+        .success();
+    seekprobe()
+        .args(["compare", "--qualify"])
+        .arg(&one)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicates::str::contains(
+            "nothing to compare with: give more runs or --baseline",
+        ));
+    // Against a baseline, one drive is judged.
+    seekprobe()
+        .args(["compare", "--qualify", "--baseline"])
+        .arg(&one)
+        .arg(&one)
+        .assert()
+        .success();
+    // A run without drives: nothing to judge.
+    let text = std::fs::read_to_string(&one).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["disks"] = serde_json::json!([]);
+    let empty = dir.path().join("empty.json");
+    std::fs::write(&empty, v.to_string()).unwrap();
+    seekprobe()
+        .args(["compare", "--qualify"])
+        .arg(&empty)
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("nothing to judge"));
+}

@@ -439,3 +439,39 @@ fn a_built_in_finding_libblkid_misses_still_counts() {
 fn path(p: &Path) -> &str {
     p.to_str().unwrap()
 }
+
+#[test]
+fn without_libblkid_the_run_says_only_the_built_in_list_was_checked() {
+    let dir = tempfile::tempdir_in(shm_or_tmp()).unwrap();
+    let img = blank(dir.path(), "blank.img", 4);
+    let json = dir.path().join("run.json");
+    seekprobe()
+        .env("SEEKPROBE_NO_LIBBLKID", "1")
+        .args(["-q", "-S", "-w", "--yes", "--write-duration", "0", "--json-file"])
+        .arg(&json)
+        .arg(&img)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "seekprobe: warning: libblkid unavailable (SEEKPROBE_NO_LIBBLKID=1 is set): only the built-in list was checked;",
+        ));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let codes: Vec<&str> = v["disks"][0]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["code"].as_str().unwrap())
+        .collect();
+    assert!(codes.contains(&"signatures_builtin_only"), "{codes:?}");
+}
+
+/// /dev/shm when it exists (images there cost no disk I/O), else the temp dir.
+fn shm_or_tmp() -> PathBuf {
+    let shm = Path::new("/dev/shm");
+    if shm.is_dir() {
+        shm.to_path_buf()
+    } else {
+        std::env::temp_dir()
+    }
+}

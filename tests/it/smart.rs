@@ -494,16 +494,20 @@ fn a_saved_report_without_smart_gives_the_note() {
     any(seekprobe_no_smartctl, not(seekprobe_loop)),
     ignore = "needs smartctl (apt-get install smartmontools; .ci/run does) and root with /dev/loop-control"
 )]
-#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn the_real_smartctl_on_a_loop_device_finds_no_smart() {
     let bin = smartctl::find().expect("smartctl is on the PATH (build.rs found it)");
     let dir = tempfile::tempdir().unwrap();
     let dev = LoopDev::new(dir.path(), 16 << 20, false, None);
     match smartctl::read(&bin, &dev.dev).unwrap() {
-        SmartRead::NoSmart { note } => assert_eq!(
-            seekprobe::report::smart::no_smart_note(&dev.dev, &note),
-            format!("{}: no SMART: Unable to detect device type\n", dev.dev)
-        ),
+        // smartctl's own wording varies between versions: only that it says why.
+        SmartRead::NoSmart { note } => {
+            assert!(!note.trim().is_empty());
+            let line = seekprobe::report::smart::no_smart_note(&dev.dev, &note);
+            assert!(
+                line.starts_with(&format!("{}: no SMART: ", dev.dev)),
+                "{line}"
+            );
+        }
         SmartRead::Health { health, .. } => panic!("a loop device with SMART: {health:?}"),
     }
 }
@@ -522,9 +526,7 @@ fn a_loop_devices_smart_source_gives_the_note_and_refuses_self_tests() {
     let mut src = SmartctlSource::new(bin, &dev.dev);
     assert_eq!(src.device(), dev.dev);
     match src.read().unwrap() {
-        SmartRead::NoSmart { note } => {
-            assert_eq!(note, format!("{}: Unable to detect device type", dev.dev))
-        }
+        SmartRead::NoSmart { note } => assert!(!note.trim().is_empty()),
         SmartRead::Health { health, .. } => panic!("a loop device with SMART: {health:?}"),
     }
     assert!(!src.supports(SelfTestKind::Short).unwrap());
@@ -532,12 +534,9 @@ fn a_loop_devices_smart_source_gives_the_note_and_refuses_self_tests() {
         .start_self_test(SelfTestKind::Short)
         .unwrap_err()
         .to_string();
-    assert_eq!(
-        err,
-        format!(
-            "{0}: cannot read the self-test status: {0}: Unable to detect device type",
-            dev.dev
-        )
+    assert!(
+        err.starts_with(&format!("{}: cannot read the self-test status: ", dev.dev)),
+        "{err}"
     );
 }
 
@@ -558,4 +557,98 @@ fn a_simulated_drive_answers_smart_without_smartctl() {
         }
         SmartRead::NoSmart { note } => panic!("{note}"),
     }
+}
+
+#[test]
+fn a_report_without_smart_beside_one_with_it_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let none = dir.path().join("none.json");
+    std::fs::write(&none, r#"{"json_format_version":[1,0],"smartctl":{"version":[7,3],"messages":[{"string":"/dev/loop1: Unable to detect device type","severity":"error"}],"exit_status":1}}"#).unwrap();
+    let failing = data_dir().join("nvme-null-SAMSUNG_MZWLL3T2HAJQ-00005-nvme0.json");
+    for (a, b) in [(&failing, &none), (&none, &failing)] {
+        seekprobe()
+            .arg("smart")
+            .arg(a)
+            .arg(b)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(format!(
+                "{} holds no SMART data",
+                none.display()
+            )));
+    }
+}
+
+#[test]
+fn two_different_drives_are_not_compared() {
+    let a = data_dir().join("ST3500418AS_11.json");
+    let b = data_dir().join("WDC_WD20EFRX-68EUZN0_17.json");
+    seekprobe()
+        .arg("smart")
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "are not the same drive (model ST3500418AS vs WDC WD20EFRX-68EUZN0)",
+        ));
+    let nvme = data_dir().join("INTEL_SSDPE2KX080T8_1.json");
+    seekprobe()
+        .arg("smart")
+        .arg(&a)
+        .arg(&nvme)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("protocol ATA vs NVMe"));
+}
+
+#[test]
+fn a_counter_missing_from_the_second_report_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = data_dir().join("ST3500418AS_11.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&before).unwrap()).unwrap();
+    v["ata_smart_attributes"]["table"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|a| a["id"] != 197);
+    let after = dir.path().join("after.json");
+    std::fs::write(&after, v.to_string()).unwrap();
+    seekprobe()
+        .arg("smart")
+        .arg(&before)
+        .arg(&after)
+        .assert()
+        .stdout(
+            predicate::str::contains("\t0 -> not reported\t# pending sectors (ATA 197)\n").and(
+                predicate::str::contains(
+                    "warning: pending sectors (ATA 197): in the first report, missing from the second\n",
+                ),
+            ),
+        );
+}
+
+#[test]
+fn a_garbled_counter_is_unreadable_and_fails() {
+    let text = std::fs::read_to_string(data_dir().join("ST3500418AS_11.json")).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for a in v["ata_smart_attributes"]["table"].as_array_mut().unwrap() {
+        if a["id"] == 197 {
+            a["raw"] = serde_json::json!({"value": -3, "string": "-3"});
+        }
+    }
+    seekprobe()
+        .args(["smart", "-"])
+        .write_stdin(v.to_string())
+        .assert()
+        .code(3)
+        .stdout(
+            predicate::str::contains(
+                "\tunreadable  \t# raw value of ATA 197 Current_Pending_Sector: \"-3\"\n",
+            )
+            .and(predicate::str::contains(
+                "FAIL: ATA attribute 197 Current_Pending_Sector: raw value \"-3\" is not a count",
+            )),
+        );
 }
