@@ -323,7 +323,7 @@ mod tests {
             ),
             (
                 &["-t", "-w", "x"],
-                "-w applies to -S, --zones, --block-sweep, -p or -s; add one of them or drop -w",
+                "-w applies to -S, --zones, --block-sweep, --capacity-check, -p or -s; add one of them or drop -w",
             ),
             (
                 &["--zones=4", "--force", "x"],
