@@ -43,7 +43,7 @@ fn sync_write_and_write_options_require_w() {
     for (args, msg) in [
         (
             &["--force", "x"][..],
-            "--force applies to -S, --zones or --block-sweep with -w",
+            "--force applies to -S, --zones, --block-sweep or --capacity-check with -w",
         ),
         (
             &["--zones=4", "--preserve", "x"],
