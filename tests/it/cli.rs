@@ -47,7 +47,7 @@ fn sync_write_and_write_options_require_w() {
         ),
         (
             &["--zones=4", "--preserve", "x"],
-            "--preserve applies to -S with -w",
+            "--preserve applies to -S or --capacity-check with -w",
         ),
         (
             &["--zones=4", "--yes", "x"],
