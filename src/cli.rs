@@ -26,8 +26,9 @@ Writes: nothing is written without -w. Even then a mounted or held disk is
 refused, and one with a partition table or file-system signature needs --force.
 
 Exit status: 0 when every disk was probed, 1 when any failed (the others are
-still probed) or a scan found unreadable sectors, 3 when a drive fails
---qualify (with --smart, its SMART health rules too), 130 after Ctrl-C.";
+still probed), a scan found unreadable sectors or a capacity check found written
+data that did not read back (a fake drive), 3 when a drive fails --qualify (with
+--smart, its SMART health rules too), 130 after Ctrl-C.";
 
 /// Measure how a disk really behaves: seek times, transfer rates over the zones and
 /// command overhead, with FreeBSD diskinfo's exact output.

@@ -273,11 +273,17 @@ fn judge(
 }
 
 /// Why a capacity check's conclusion fails a drive: it stores less than it
-/// reports (None when it does not).
+/// reports, or probe blocks did not read back as written (None when all did).
 fn fake_reason(c: &crate::probe::capacity::Capacity) -> Option<String> {
     use crate::probe::capacity::Finding;
-    if !c.is_fake() {
+    if c.failed == 0 {
         return None;
+    }
+    if !c.is_fake() {
+        return Some(format!(
+            "capacity check: {} of {} probe blocks did not read back as written",
+            c.failed, c.probes
+        ));
     }
     let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
     let how = match c.finding {

@@ -415,6 +415,7 @@ impl DiskResult {
                     || t.scan.as_ref().is_some_and(|s| s.error_blocks > 0)
                     || t.verify.as_ref().is_some_and(|v| v.failed_sectors() > 0)
                     || t.capacity.as_ref().is_some_and(|c| c.conclusion.is_fake())
+                    || t.capacity.as_ref().is_some_and(|c| c.conclusion.failed > 0)
             })
     }
 }

@@ -63,6 +63,8 @@ pub fn block(t: &TestResult) -> String {
     let c = &r.conclusion;
     let verdict = if c.is_fake() {
         "FAKE: the drive stores less than it reports"
+    } else if c.failed > 0 {
+        "FAILED: written data did not read back"
     } else {
         "ok"
     };

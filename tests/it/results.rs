@@ -119,6 +119,7 @@ fn docs_json_md_documents_every_field_the_json_has() {
             "--seek-samples",
             "60",
             "--scan",
+            "--capacity-check",
             "--smart-test",
             "short",
             "--json",
