@@ -203,6 +203,20 @@ pub struct Args {
     #[arg(long)]
     pub parallel: bool,
 
+    /// The whole burn-in in one command (requires -w; DESTROYS DATA): SMART before,
+    /// the short and conveyance self-tests, -t, --zones, the write-verify pass
+    /// (rotating drives; the capacity check on flash), the long self-test, SMART
+    /// after, and a verdict per drive with every reason. With --json-file the run is
+    /// saved after each step
+    #[arg(long)]
+    pub burn_in: bool,
+
+    /// Continue an interrupted --burn-in saved in FILE.json (by --json-file): the
+    /// steps each drive completed are kept, the rest run; FILE.json is rewritten
+    /// unless --json-file names another file
+    #[arg(long, value_name = "FILE.json")]
+    pub resume: Option<std::path::PathBuf>,
+
     /// Disks: device paths (/dev/sdb), short names (sdb, da0), image files, or
     /// simulated drives (sim:hdd, sim:hdd5400, sim:ssd, sim:nvme)
     #[arg(value_name = "DISK", required = true)]

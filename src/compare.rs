@@ -391,6 +391,7 @@ mod tests {
             warnings: vec![],
             error: None,
             smr_signs: Vec::new(),
+            burn_in: Vec::new(),
         }
     }
 

@@ -73,6 +73,13 @@ pub struct Config {
     pub json_file: Option<PathBuf>,
     /// Where to write the run's figures for Prometheus (--prometheus).
     pub prometheus: Option<PathBuf>,
+    /// `--burn-in`: the whole burn-in, its steps from [`crate::burnin::steps`].
+    pub burn_in: Option<crate::burnin::Settings>,
+    /// `--resume`: the saved burn-in to continue.
+    pub resume: Option<PathBuf>,
+    /// The command line as given (the program name first), for the resume hint;
+    /// set by the program (empty when a configuration is built otherwise).
+    pub command: Vec<String>,
 }
 
 /// Settings of --zones, --seek-profile and --scan.
@@ -256,7 +263,7 @@ impl Config {
         let queue_depth = NonZeroU32::new(a.queue_depth)
             .filter(|d| d.get() as usize <= crate::engine::queued::MAX_QUEUE_DEPTH)
             .ok_or(ConfigError::BadQueueDepth(a.queue_depth))?;
-        if a.preserve && (a.zones.is_some() || a.block_sweep) {
+        if a.preserve && (a.zones.is_some() || a.block_sweep || a.burn_in) {
             return Err(ConfigError::NeedsWrite(
                 "--preserve (which -S alone supports; --zones and --block-sweep with -w overwrite their ranges)",
             ));
@@ -275,8 +282,11 @@ impl Config {
         {
             return Err(ConfigError::BadRange(s, e));
         }
+        // --burn-in: its steps' tests join those given (once each).
+        let burn_in = a.burn_in.then(crate::burnin::Settings::default);
+        let implied = burn_in.map(crate::burnin::tests).unwrap_or_default();
         // The tests asked for, in diskinfo's order and then seekprobe's own.
-        let tests: Vec<TestKind> = [
+        let mut tests: Vec<TestKind> = [
             (a.command_overhead, TestKind::CommandOverhead),
             (a.seek_transfer, TestKind::SeekTransfer),
             (a.iops, TestKind::RandomReads),
@@ -289,6 +299,11 @@ impl Config {
         .into_iter()
         .filter_map(|(asked, t)| asked.then_some(t))
         .collect();
+        for t in implied {
+            if !tests.contains(&t) {
+                tests.push(t);
+            }
+        }
         let writes = a.write && tests.iter().any(|t| t.may_write());
         if a.parallel && writes && !a.yes {
             return Err(ConfigError::ParallelWrites);
@@ -329,7 +344,7 @@ impl Config {
             settle,
             disks: a.disks,
             format: if a.json { Format::Json } else { a.format },
-            json_file: a.json_file,
+            json_file: a.json_file.or_else(|| a.resume.clone()),
             prometheus: a.prometheus,
             write: a.write,
             force: a.force,
@@ -354,6 +369,9 @@ impl Config {
                 slow_ms: a.slow_ms,
                 sweep_duration,
             },
+            burn_in,
+            resume: a.resume,
+            command: Vec::new(),
         })
     }
 }

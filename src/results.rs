@@ -351,6 +351,9 @@ pub struct DiskResult {
     /// Signs of shingled recording that need no writing ([`crate::smr::signs`]).
     #[serde(default)]
     pub smr_signs: Vec<crate::smr::signs::SmrSign>,
+    /// `--burn-in`: each step of this drive's burn-in and how it ended, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub burn_in: Vec<crate::burnin::StepRecord>,
 }
 
 impl DiskResult {
@@ -363,6 +366,7 @@ impl DiskResult {
             warnings: Vec::new(),
             error: None,
             smr_signs: Vec::new(),
+            burn_in: Vec::new(),
         }
     }
 
@@ -400,6 +404,9 @@ pub struct Run {
     /// before it was recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub started_unix_s: Option<u64>,
+    /// `--burn-in`: the command that started it, for `--resume`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub burn_in: Option<crate::burnin::RunInfo>,
 }
 
 /// A run of unreadable sectors.

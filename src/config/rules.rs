@@ -33,6 +33,7 @@ const TESTS: &[&str] = &[
     "seek_profile",
     "scan",
     "block_sweep",
+    "burn_in",
 ];
 /// The tests that pause before their timed lines (--settle): all but --scan.
 const PAUSED: &[&str] = &[
@@ -43,9 +44,10 @@ const PAUSED: &[&str] = &[
     "zones",
     "seek_profile",
     "block_sweep",
+    "burn_in",
 ];
 /// The tests that write with -w.
-const WRITING: &[&str] = &["sync_write", "zones", "block_sweep"];
+const WRITING: &[&str] = &["sync_write", "zones", "block_sweep", "burn_in"];
 
 /// What an option needs beside it on the command line to mean something.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,6 +92,7 @@ pub fn needs(id: &str) -> Option<Needs> {
             "sync_write",
             "zones",
             "block_sweep",
+            "burn_in",
             "physical_path",
             "ident",
         ]),
@@ -107,13 +110,23 @@ pub fn needs(id: &str) -> Option<Needs> {
         "queue_depth" => any(&["iops", "block_sweep"]),
         "duration" => any(&["iops"]),
         "settle" => any(PAUSED),
-        "zone_size" => any(&["zones"]),
+        "zone_size" => any(&["zones", "burn_in"]),
         "seek_samples" => any(&["seek_profile"]),
         "block_size" | "start" | "end" | "slow_ms" => any(&["scan"]),
         "sweep_duration" => any(&["block_sweep"]),
-        "plot" => any(&["zones", "seek_profile", "scan"]),
+        "plot" => any(&["zones", "seek_profile", "scan", "burn_in"]),
         "compare" | "qualify" | "quiet" | "parallel" => any(TESTS),
         "max_deviation" | "baseline" => any(&["qualify"]),
+        // The burn-in: it implies -t and --zones (accepted beside it, with their
+        // options), and writes, so it needs -w.
+        "burn_in" => Needs::AnyOf {
+            any: &["burn_in"],
+            all: &["write"],
+        },
+        "resume" => Needs::AnyOf {
+            any: &["burn_in"],
+            all: &["write"],
+        },
         _ => return None,
     })
 }
@@ -270,7 +283,7 @@ mod tests {
             ),
             (
                 &["-t", "-w", "x"],
-                "-w applies to -S, --zones, --block-sweep, -p or -s; add one of them or drop -w",
+                "-w applies to -S, --zones, --block-sweep, --burn-in, -p or -s; add one of them or drop -w",
             ),
             (
                 &["--zones=4", "--force", "x"],

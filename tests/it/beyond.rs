@@ -249,7 +249,7 @@ fn the_new_tests_render_again_from_json_and_run_on_files() {
         .assert()
         .code(1)
         .stderr(predicates::str::contains(
-            "--plot applies to --zones, --seek-profile or --scan",
+            "--plot applies to --zones, --seek-profile, --scan or --burn-in",
         ));
 }
 

@@ -43,7 +43,7 @@ fn sync_write_and_write_options_require_w() {
     for (args, msg) in [
         (
             &["--force", "x"][..],
-            "--force applies to -S, --zones or --block-sweep with -w",
+            "--force applies to -S, --zones, --block-sweep or --burn-in with -w",
         ),
         (
             &["--zones=4", "--preserve", "x"],
@@ -153,7 +153,7 @@ fn option_values_are_checked_before_any_disk_is_touched() {
         ),
         (
             &["-t", "--plot", "x.svg", "x"],
-            "--plot applies to --zones, --seek-profile or --scan; add one of them or drop --plot",
+            "--plot applies to --zones, --seek-profile, --scan or --burn-in; add one of them or drop --plot",
         ),
         (
             &["--scan", "--block-size", "1G", "x"],
