@@ -176,6 +176,26 @@ impl Sink for LiveText<'_> {
         }
         Ok(())
     }
+
+    fn self_test_progress(&mut self, p: &crate::smart::source::SelfTestProgress) {
+        let name = format!("SMART {} self-test", p.kind.arg());
+        self.progress.self_test(&name, p.done_percent, p.eta);
+    }
+
+    fn smart_done(
+        &mut self,
+        info: &DeviceInfo,
+        smart: &crate::smart::record::SmartResult,
+    ) -> io::Result<()> {
+        self.progress.done();
+        if let Some(e) = &smart.error {
+            self.note(&format!("seekprobe: {}: SMART: {e}", info.path));
+        }
+        if self.text {
+            self.print(&report::smart::render_result(smart, &info.path))?;
+        }
+        Ok(())
+    }
 }
 
 /// The run as saved to --json-file while it goes on: the run's header and a slot
@@ -409,6 +429,13 @@ fn run_all(
         run: std::sync::Mutex::new((run.clone(), slots)),
     });
     let saver = saver.as_ref();
+    if let Err(e) = crate::smart::session::preflight(&cfg.disks, &cfg.smart) {
+        writeln!(
+            err,
+            "seekprobe: --smart and --smart-test read the drives through smartctl: {e}"
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
     let text = cfg.mode == Mode::Describe && cfg.format == Format::Diskinfo;
     let mut failed = false;
     let mut interrupted = false;
@@ -598,10 +625,17 @@ fn burn_in_verdicts(disks: &[DiskResult], timing: Vec<Verdict>) -> Vec<Verdict> 
                 reasons.push(format!("not probed: {e}"));
             }
             reasons.extend(d.burn_in.iter().filter_map(crate::burnin::reason));
+            let mut warnings = Vec::new();
+            compare::smart_reasons(d.smart.as_ref(), &mut reasons, &mut warnings);
             if let Some(t) = timing.iter().find(|v| v.disk == d.name) {
                 for r in &t.reasons {
                     if !reasons.contains(r) {
                         reasons.push(r.clone());
+                    }
+                }
+                for w in &t.warnings {
+                    if !warnings.contains(w) {
+                        warnings.push(w.clone());
                     }
                 }
             }
@@ -609,6 +643,7 @@ fn burn_in_verdicts(disks: &[DiskResult], timing: Vec<Verdict>) -> Vec<Verdict> 
                 disk: d.name.clone(),
                 pass: reasons.is_empty(),
                 reasons,
+                warnings,
             }
         })
         .collect()

@@ -6,6 +6,7 @@
 //! drive, `crate::app` saves the run after each step and resumes a saved one.
 
 use crate::probe::TestKind;
+use crate::smart::selftest::SelfTestKind;
 use serde::{Deserialize, Serialize};
 
 /// One step of the burn-in.
@@ -135,6 +136,12 @@ pub fn steps(medium: Medium, settings: Settings) -> Vec<Step> {
 pub enum Action {
     /// One of the ordinary tests, through the executor.
     Test(TestKind),
+    /// Read the drive's SMART health before the other steps (`--smart`).
+    SmartBefore,
+    /// One of the drive's own self-tests (`--smart-test`).
+    SelfTest(SelfTestKind),
+    /// Read SMART again and judge the drive's health over the run.
+    SmartAfter,
     /// Not in this build yet: the step is skipped, saying so.
     Missing(&'static str),
 }
@@ -144,12 +151,11 @@ pub fn action(step: Step) -> Action {
     match step {
         Step::SeekTransfer => Action::Test(TestKind::SeekTransfer),
         Step::Zones => Action::Test(TestKind::Zones),
-        Step::SmartBefore | Step::SmartAfter => {
-            Action::Missing("SMART reading (--smart) is not in this build yet")
-        }
-        Step::ShortSelfTest | Step::ConveyanceSelfTest | Step::LongSelfTest => {
-            Action::Missing("SMART self-tests (--smart-test) are not in this build yet")
-        }
+        Step::SmartBefore => Action::SmartBefore,
+        Step::ShortSelfTest => Action::SelfTest(SelfTestKind::Short),
+        Step::ConveyanceSelfTest => Action::SelfTest(SelfTestKind::Conveyance),
+        Step::LongSelfTest => Action::SelfTest(SelfTestKind::Long),
+        Step::SmartAfter => Action::SmartAfter,
         Step::SmrCheck => Action::Missing("the SMR behaviour test is not in this build yet"),
         Step::Verify => Action::Missing("the write-verify pass is not in this build yet"),
         Step::CapacityCheck => Action::Missing("the capacity check is not in this build yet"),
@@ -218,8 +224,13 @@ pub struct RunInfo {
     pub smr_check: bool,
 }
 
-/// Why a step makes the drive fail, if it does: a failed or interrupted step.
+/// Why a step makes the drive fail, if it does: a failed or interrupted step. A
+/// failed self-test is left to SMART's findings, which name it with its first
+/// error's LBA.
 pub fn reason(r: &StepRecord) -> Option<String> {
+    if matches!(action(r.step), Action::SelfTest(_)) && r.status != Status::Interrupted {
+        return None;
+    }
     match &r.status {
         Status::Failed(why) => Some(format!("{}: {why}", r.step.name())),
         Status::Interrupted => Some(format!("{}: interrupted", r.step.name())),

@@ -19,13 +19,15 @@ Examples:
   seekprobe -t --qualify --parallel /dev/sd[b-e]   judge a batch of new drives
   seekprobe compare host1.json host2.json      compare runs saved on many hosts
   seekprobe smart --new sdb-smartctl.json      judge a saved smartctl --json -x report
+  seekprobe -t --smart --smart-test short,long --new --qualify /dev/sd[b-e]
+                                  SMART before and after, self-tests, verdicts
 
 Writes: nothing is written without -w. Even then a mounted or held disk is
 refused, and one with a partition table or file-system signature needs --force.
 
 Exit status: 0 when every disk was probed, 1 when any failed (the others are
 still probed) or a scan found unreadable sectors, 3 when a drive fails
---qualify, 130 after Ctrl-C.";
+--qualify (with --smart, its SMART health rules too), 130 after Ctrl-C.";
 
 /// Measure how a disk really behaves: seek times, transfer rates over the zones and
 /// command overhead, with FreeBSD diskinfo's exact output.
@@ -216,6 +218,23 @@ pub struct Args {
     /// unless --json-file names another file
     #[arg(long, value_name = "FILE.json")]
     pub resume: Option<std::path::PathBuf>,
+    /// Read the drive's SMART health through smartctl before the tests and after
+    /// them: a "SMART health" block, what changed, and the health rules' findings
+    /// (with --qualify they join the verdict). Needs smartctl (smartmontools) except
+    /// for simulated drives; a device without SMART gets a one-line note
+    #[arg(long)]
+    pub smart: bool,
+
+    /// Run the drive's own self-test (short, conveyance or long; several in order,
+    /// repeated or comma-separated) before the other tests, following it to its end;
+    /// implies --smart. A kind the drive does not offer is skipped with a note;
+    /// Ctrl-C aborts it on the drive
+    #[arg(long, value_name = "KIND", value_delimiter = ',', value_parser = crate::smart::selftest::SelfTestKind::parse)]
+    pub smart_test: Vec<crate::smart::selftest::SelfTestKind>,
+
+    /// The SMART health rules' options (--new, --threshold).
+    #[command(flatten)]
+    pub smart_rules: SmartRuleArgs,
 
     /// Disks: device paths (/dev/sdb), short names (sdb, da0), image files, or
     /// simulated drives (sim:hdd, sim:hdd5400, sim:ssd, sim:nvme)

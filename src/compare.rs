@@ -286,12 +286,15 @@ pub fn qualify(
         .enumerate()
         .map(|(i, name)| {
             let mut reasons = Vec::new();
+            let mut warnings = Vec::new();
             if let Some(e) = disks.get(i).and_then(|d| d.error.as_ref()) {
                 reasons.push(format!("not probed: {e}"));
             }
-            // A verdict needs figures: none at all, or none shared with the
-            // baseline, is a failure, never a pass.
-            if cmp.rows.is_empty() {
+            let smart = disks.get(i).and_then(|d| d.smart.as_ref());
+            smart_reasons(smart, &mut reasons, &mut warnings);
+            // A verdict needs figures (or SMART health): none at all, or none
+            // shared with the baseline, is a failure, never a pass.
+            if cmp.rows.is_empty() && !smart.is_some_and(|s| s.judged()) {
                 reasons
                     .push("nothing to judge: no figure was measured (run a test, e.g. -t)".into());
             }
@@ -339,9 +342,27 @@ pub fn qualify(
                 disk: name.clone(),
                 pass: reasons.is_empty(),
                 reasons,
+                warnings,
             }
         })
         .collect()
+}
+
+/// SMART's part of a verdict (--smart, --smart-test): each failing finding of the
+/// health rules is a reason, each warning (interface CRC errors rising: a cable or
+/// controller fault, not the drive's) a warning; SMART that could not be read is
+/// a reason. A device without SMART adds nothing.
+pub fn smart_reasons(
+    smart: Option<&crate::smart::record::SmartResult>,
+    reasons: &mut Vec<String>,
+    warnings: &mut Vec<String>,
+) {
+    let Some(s) = smart else { return };
+    if let Some(e) = &s.error {
+        reasons.push(format!("SMART: {e}"));
+    }
+    reasons.extend(s.failures().map(|f| format!("SMART: {}", f.reason)));
+    warnings.extend(s.warnings().map(|f| format!("SMART: {}", f.reason)));
 }
 
 /// A figure as the verdicts and tables show it: whole numbers from 1000 up, four
@@ -392,6 +413,7 @@ mod tests {
             error: None,
             smr_signs: Vec::new(),
             burn_in: Vec::new(),
+            smart: None,
         }
     }
 

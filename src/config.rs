@@ -80,6 +80,8 @@ pub struct Config {
     /// The command line as given (the program name first), for the resume hint;
     /// set by the program (empty when a configuration is built otherwise).
     pub command: Vec<String>,
+    /// SMART health and self-tests (--smart, --smart-test, --new, --threshold).
+    pub smart: crate::smart::SmartSettings,
 }
 
 /// Settings of --zones, --seek-profile and --scan.
@@ -336,10 +338,23 @@ impl Config {
         } else {
             Mode::Describe
         };
+        if a.burn_in && !a.smart_test.is_empty() {
+            return Err(RuleError::DoesNotApply(
+                "--burn-in runs the short, conveyance and long self-tests itself; drop --smart-test"
+                    .into(),
+            )
+            .into());
+        }
+        let smart = crate::smart::SmartSettings {
+            // --burn-in reads SMART and runs the self-tests as its steps.
+            read: a.smart || !a.smart_test.is_empty() || a.burn_in,
+            self_tests: a.smart_test.clone(),
+            rules: a.smart_rules.options(),
+        };
         Ok(Config {
             mode,
             with_name: a.with_name,
-            verbose: a.verbose || !tests.is_empty(),
+            verbose: a.verbose || !tests.is_empty() || smart.wanted(),
             tests,
             settle,
             disks: a.disks,
@@ -372,6 +387,7 @@ impl Config {
             burn_in,
             resume: a.resume,
             command: Vec::new(),
+            smart,
         })
     }
 }

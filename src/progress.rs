@@ -50,6 +50,30 @@ impl Progress {
         bar.set_message(label.to_string());
     }
 
+    /// A drive's self-test (`name`, e.g. "SMART long self-test") is `done_percent`
+    /// done, with `eta` left by the drive's own polling time.
+    pub fn self_test(&mut self, name: &str, done_percent: Option<u32>, eta: Option<Duration>) {
+        if !self.enabled {
+            return;
+        }
+        let bar = self.bar.get_or_insert_with(|| {
+            let b = ProgressBar::new(100);
+            if let Ok(style) =
+                ProgressStyle::with_template("{spinner} {prefix} [{bar:30}] {pos}% {msg}")
+            {
+                b.set_style(style.progress_chars("=> "));
+            }
+            b.set_prefix(name.to_string());
+            b.enable_steady_tick(Duration::from_millis(120));
+            b
+        });
+        bar.set_position(u64::from(done_percent.unwrap_or(0).min(100)));
+        bar.set_message(match eta {
+            Some(e) => format!("(ETA {}, from the drive's polling time)", eta_text(e)),
+            None => String::new(),
+        });
+    }
+
     /// The current test ended.
     pub fn done(&mut self) {
         if let Some(b) = self.bar.take() {
@@ -63,5 +87,15 @@ impl Progress {
             Some(b) => b.suspend(f),
             None => f(),
         }
+    }
+}
+
+/// A time left in words: "1h 05m", "12m 30s", "40s".
+fn eta_text(d: Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m {:02}s", s / 60, s % 60),
+        _ => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
     }
 }

@@ -354,6 +354,10 @@ pub struct DiskResult {
     /// `--burn-in`: each step of this drive's burn-in and how it ended, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub burn_in: Vec<crate::burnin::StepRecord>,
+    /// SMART health before and after the tests, the self-tests and the findings
+    /// (--smart, --smart-test).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub smart: Option<crate::smart::record::SmartResult>,
 }
 
 impl DiskResult {
@@ -367,12 +371,15 @@ impl DiskResult {
             error: None,
             smr_signs: Vec::new(),
             burn_in: Vec::new(),
+            smart: None,
         }
     }
 
-    /// Whether the disk failed (could not be opened, or a test failed or was skipped).
+    /// Whether the disk failed (could not be opened, a test failed or was skipped,
+    /// or its SMART could not be read).
     pub fn failed(&self) -> bool {
         self.error.is_some()
+            || self.smart.as_ref().is_some_and(|s| s.error.is_some())
             || self.tests.iter().any(|t| {
                 matches!(t.outcome, Outcome::Failed(_) | Outcome::Skipped(_))
                     || t.scan.as_ref().is_some_and(|s| s.error_blocks > 0)
@@ -582,6 +589,10 @@ pub struct Verdict {
     pub pass: bool,
     /// Why it failed: one line per figure out of tolerance, or a test it lacks.
     pub reasons: Vec<String>,
+    /// What is worth a look without failing it (e.g. SMART's interface CRC errors
+    /// rising: a cable or controller fault).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 #[cfg(test)]

@@ -12,6 +12,8 @@ use crate::exec::{self, Context};
 use crate::probe::{self, MIB, TestKind};
 use crate::results::{DiskFailure, DiskResult, Outcome};
 use crate::safety::{self, Found};
+use crate::smart::session;
+use crate::smart::{SmartResult, SmartSettings};
 use crate::validity;
 use std::io;
 use std::sync::atomic::AtomicBool;
@@ -99,12 +101,64 @@ pub fn probe_disk_resuming(
     if let Some(settings) = cfg.burn_in {
         return burn_in(name, settings, cfg, &mut t, sink, disk, saved);
     }
-    for &test in &cfg.tests {
-        if t.run(test, cfg, &mut disk, sink)? == Outcome::Interrupted {
+    if cfg.smart.wanted() {
+        // SMART before the tests, then the drive's self-tests (--smart-test).
+        let (r, go_on) = smart_before_and_self_tests(t.target.as_mut(), cfg, stop, sink);
+        disk.smart = Some(r);
+        if !go_on {
+            smart_end(t.target.as_mut(), &mut disk, &t.info, None, sink)?;
             return Ok((disk, Flow::Interrupted));
         }
     }
-    Ok((disk, Flow::Continue))
+    let mut flow = Flow::Continue;
+    for &test in &cfg.tests {
+        if t.run(test, cfg, &mut disk, sink)? == Outcome::Interrupted {
+            flow = Flow::Interrupted;
+            break;
+        }
+    }
+    let after = (flow == Flow::Continue).then_some(&cfg.smart);
+    smart_end(t.target.as_mut(), &mut disk, &t.info, after, sink)?;
+    Ok((disk, flow))
+}
+
+/// `--smart`: read the health before the tests; `--smart-test`: run the drive's
+/// self-tests in order. False when Ctrl-C stopped a self-test (it was aborted on
+/// the drive).
+pub fn smart_before_and_self_tests(
+    target: &mut dyn Target,
+    cfg: &Config,
+    stop: &AtomicBool,
+    sink: &mut dyn Sink,
+) -> (SmartResult, bool) {
+    let mut r = session::smart_before(target);
+    let go_on = session::smart_self_tests(
+        target,
+        &mut r,
+        &cfg.smart.self_tests,
+        &|| stop.load(std::sync::atomic::Ordering::Relaxed),
+        &mut |p| sink.self_test_progress(p),
+    );
+    (r, go_on)
+}
+
+/// SMART after the tests: read the health again and judge (with `settings`;
+/// None after Ctrl-C, when only what was read is kept), then hand the result to
+/// the sink. Nothing when SMART was not asked for.
+pub fn smart_end(
+    target: &mut dyn Target,
+    disk: &mut DiskResult,
+    info: &device::DeviceInfo,
+    settings: Option<&SmartSettings>,
+    sink: &mut dyn Sink,
+) -> io::Result<()> {
+    let Some(r) = disk.smart.as_mut() else {
+        return Ok(());
+    };
+    if let Some(settings) = settings {
+        session::smart_after(target, r, settings);
+    }
+    sink.smart_done(info, r)
 }
 
 /// What running a disk's tests one after the other needs.
@@ -205,6 +259,19 @@ fn burn_in(
     } else {
         None
     };
+    // SMART kept from the saved run: its health before and the self-tests done (an
+    // interrupted self-test runs again).
+    if let Some(p) = prev
+        && p.burn_in
+            .iter()
+            .any(|r| r.step == burnin::Step::SmartBefore && r.status.done())
+    {
+        disk.smart = p.smart.clone();
+        if let Some(s) = disk.smart.as_mut() {
+            s.self_tests
+                .retain(|t| t.outcome != crate::smart::record::SelfTestOutcome::Interrupted);
+        }
+    }
     for step in burnin::steps(burnin::Medium::of(t.info.rotation), settings) {
         if t.stop.load(std::sync::atomic::Ordering::Relaxed) {
             return Ok((disk, Flow::Interrupted));
@@ -220,18 +287,30 @@ fn burn_in(
                 }
                 burnin::Status::Resumed
             }
-            (None, burnin::Action::Test(k)) => match t.run(k, cfg, &mut disk, sink)? {
-                Outcome::Complete => match disk.tests.last().and_then(|r| r.scan.as_ref()) {
-                    Some(s) if s.error_blocks > 0 => {
-                        burnin::Status::Failed(format!("{} blocks unreadable", s.error_blocks))
-                    }
-                    _ => burnin::Status::Done,
-                },
-                Outcome::Interrupted => burnin::Status::Interrupted,
-                Outcome::Failed(why) => burnin::Status::Failed(why),
-                Outcome::Skipped(why) => burnin::Status::Skipped(why),
-            },
+            // Every step runs whatever failed before it: the verdict lists every
+            // reason, and the write-verify pass maps what the others tripped on.
+            (None, burnin::Action::Test(k)) => {
+                t.failed = None;
+                let outcome = t.run(k, cfg, &mut disk, sink)?;
+                test_status(outcome, disk.tests.last())
+            }
             (None, burnin::Action::Missing(why)) => burnin::Status::Skipped(why.into()),
+            (None, burnin::Action::SmartBefore) => {
+                let r = session::smart_before(t.target.as_mut());
+                let status = smart_status(&r);
+                disk.smart = Some(r);
+                status
+            }
+            (None, burnin::Action::SelfTest(kind)) => self_test_step(t, kind, &mut disk, sink),
+            (None, burnin::Action::SmartAfter) => match disk.smart.as_mut() {
+                Some(r) => {
+                    session::smart_after(t.target.as_mut(), r, &cfg.smart);
+                    let status = smart_status(r);
+                    sink.smart_done(&t.info, r)?;
+                    status
+                }
+                None => burnin::Status::Skipped("SMART was not read before".into()),
+            },
         };
         let record = burnin::StepRecord { step, status };
         let interrupted = record.status == burnin::Status::Interrupted;
@@ -247,6 +326,80 @@ fn burn_in(
         }
     }
     Ok((disk, Flow::Continue))
+}
+
+/// How a test step ended, from the test's outcome (and what a scan or verify pass
+/// found unreadable).
+fn test_status(outcome: Outcome, result: Option<&crate::results::TestResult>) -> burnin::Status {
+    match outcome {
+        Outcome::Complete => match result.and_then(|r| r.scan.as_ref()) {
+            Some(s) if s.error_blocks > 0 => {
+                burnin::Status::Failed(format!("{} blocks unreadable", s.error_blocks))
+            }
+            _ => burnin::Status::Done,
+        },
+        Outcome::Interrupted => burnin::Status::Interrupted,
+        Outcome::Failed(why) => burnin::Status::Failed(why),
+        Outcome::Skipped(why) => burnin::Status::Skipped(why),
+    }
+}
+
+/// How a SMART reading step ended: done, skipped for a device without SMART (its
+/// note), failed when SMART could not be read.
+fn smart_status(r: &SmartResult) -> burnin::Status {
+    match (&r.error, &r.note) {
+        (Some(e), _) => burnin::Status::Failed(e.clone()),
+        (None, Some(note)) if !r.judged() => burnin::Status::Skipped(note.clone()),
+        _ => burnin::Status::Done,
+    }
+}
+
+/// One of the drive's self-tests as a burn-in step: run it to its end (Ctrl-C
+/// aborts it on the drive) and record it in the disk's SMART result.
+fn self_test_step(
+    t: &mut Tests<'_>,
+    kind: crate::smart::selftest::SelfTestKind,
+    disk: &mut DiskResult,
+    sink: &mut dyn Sink,
+) -> burnin::Status {
+    use crate::smart::record::SelfTestOutcome;
+    let Some(r) = disk.smart.as_mut() else {
+        return burnin::Status::Skipped("SMART was not read".into());
+    };
+    if !r.judged() {
+        return burnin::Status::Skipped("the device has no SMART".into());
+    }
+    let (n, had_error) = (r.self_tests.len(), r.error.is_some());
+    let stop = t.stop;
+    let go_on = session::smart_self_tests(
+        t.target.as_mut(),
+        r,
+        &[kind],
+        &|| stop.load(std::sync::atomic::Ordering::Relaxed),
+        &mut |p| sink.self_test_progress(p),
+    );
+    if !go_on {
+        return burnin::Status::Interrupted;
+    }
+    if let (false, Some(e)) = (had_error, &r.error) {
+        return burnin::Status::Failed(e.clone());
+    }
+    match r.self_tests.get(n) {
+        Some(rec) => match rec.outcome {
+            SelfTestOutcome::Passed => burnin::Status::Done,
+            SelfTestOutcome::Failed => burnin::Status::Failed(format!(
+                "{}{}",
+                rec.status,
+                rec.first_error_lba
+                    .map(|l| format!(", first error at LBA {l}"))
+                    .unwrap_or_default()
+            )),
+            SelfTestOutcome::Aborted => burnin::Status::Failed(rec.status.clone()),
+            SelfTestOutcome::Interrupted => burnin::Status::Interrupted,
+            SelfTestOutcome::Skipped => burnin::Status::Skipped(rec.status.clone()),
+        },
+        None => burnin::Status::Skipped("not run".into()),
+    }
 }
 
 /// A test hook: `SEEKPROBE_BURN_IN_STOP_AFTER=STEP` (a step's JSON id) raises the

@@ -35,6 +35,28 @@ const TESTS: &[&str] = &[
     "block_sweep",
     "burn_in",
 ];
+/// The tests, and the SMART options that read the drive (--smart, --smart-test):
+/// what --compare, --qualify, --quiet and --parallel apply to.
+const TESTS_OR_SMART: &[&str] = &TESTS_AND_SMART;
+const TESTS_AND_SMART: [&str; TESTS.len() + SMART.len()] =
+    concat_ids::<{ TESTS.len() + SMART.len() }>(TESTS, SMART);
+/// Two lists of ids as one.
+const fn concat_ids<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < a.len() {
+        out[i] = a[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < b.len() {
+        out[i + j] = b[j];
+        j += 1;
+    }
+    out
+}
+/// The options that read SMART health (what --new and --threshold apply to).
+const SMART: &[&str] = &["smart", "smart_test"];
 /// The tests that pause before their timed lines (--settle): all but --scan.
 const PAUSED: &[&str] = &[
     "command_overhead",
@@ -115,7 +137,10 @@ pub fn needs(id: &str) -> Option<Needs> {
         "block_size" | "start" | "end" | "slow_ms" => any(&["scan"]),
         "sweep_duration" => any(&["block_sweep"]),
         "plot" => any(&["zones", "seek_profile", "scan", "burn_in"]),
-        "compare" | "qualify" | "quiet" | "parallel" => any(TESTS),
+        "compare" | "qualify" | "quiet" | "parallel" => any(TESTS_OR_SMART),
+        "smart" | "smart_test" => Needs::Nothing,
+        // --burn-in reads SMART too.
+        "new" | "thresholds" => any(&["smart", "smart_test", "burn_in"]),
         "max_deviation" | "baseline" => any(&["qualify"]),
         // The burn-in: it implies -t and --zones (accepted beside it, with their
         // options), and writes, so it needs -w.
@@ -323,6 +348,8 @@ mod tests {
             "baseline" => "base.json",
             "zone_size" | "block_size" => "64K",
             "end" => "1M",
+            "smart_test" => "short",
+            "thresholds" => "pending=1",
             _ => "1",
         };
         vec![opt, value.into()]

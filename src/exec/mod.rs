@@ -52,6 +52,17 @@ pub trait Sink {
     fn checkpoint(&mut self, _disk: &crate::results::DiskResult) -> io::Result<()> {
         Ok(())
     }
+    /// A SMART self-test's progress (--smart-test), at each poll of the drive.
+    fn self_test_progress(&mut self, _progress: &crate::smart::source::SelfTestProgress) {}
+    /// SMART's part of the disk is complete (--smart, --smart-test): printed after
+    /// the tests' text.
+    fn smart_done(
+        &mut self,
+        _info: &DeviceInfo,
+        _smart: &crate::smart::record::SmartResult,
+    ) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// What the executor works with: the target, the sync engine's buffers, the stop

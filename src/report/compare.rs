@@ -59,12 +59,20 @@ pub fn side_by_side(cmp: &Comparison, verdicts: &[Verdict]) -> String {
     }
     align_right(&mut t, 1, cmp.disks.len() + 2);
     let n = cmp.disks.len();
-    let mut s = format!(
-        "Comparison ({n} disk{}; deviation from the median):\n{t}\n",
-        plural(n)
-    );
+    // Verdicts on SMART health alone (--smart --qualify without a test): no table.
+    let mut s = if cmp.rows.is_empty() && !verdicts.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "Comparison ({n} disk{}; deviation from the median):\n{t}\n",
+            plural(n)
+        )
+    };
     if !verdicts.is_empty() {
-        s.push_str("\nQualification:\n");
+        if !s.is_empty() {
+            s.push('\n');
+        }
+        s.push_str("Qualification:\n");
         for v in verdicts {
             push_verdict(&mut s, v);
         }
@@ -80,6 +88,9 @@ fn push_verdict(s: &mut String, v: &Verdict) {
     ));
     for r in &v.reasons {
         s.push_str(&format!("\t\t{r}\n"));
+    }
+    for w in &v.warnings {
+        s.push_str(&format!("\t\twarning: {w}\n"));
     }
 }
 
@@ -131,7 +142,8 @@ pub fn per_disk(cmp: &Comparison, verdicts: &[Verdict], width: Option<usize>) ->
             "\nQualification: {} of {n} passed\n",
             n - fails.len()
         ));
-        for v in fails {
+        let warned = verdicts.iter().filter(|v| v.pass && !v.warnings.is_empty());
+        for v in fails.into_iter().chain(warned) {
             push_verdict(&mut s, v);
         }
     }
@@ -252,6 +264,7 @@ mod tests {
                 } else {
                     vec![]
                 },
+                warnings: vec![],
             })
             .collect();
         (c, v)

@@ -276,12 +276,17 @@ pub fn render_disk(disk: &DiskResult, verbose: bool) -> String {
     let Some(info) = &disk.info else {
         return String::new();
     };
-    if !verbose {
-        return one_line(info);
-    }
-    let mut s = verbose_header(info);
-    for t in &disk.tests {
-        s.push_str(&render_test(t, info));
+    let mut s = if verbose {
+        let mut s = verbose_header(info);
+        for t in &disk.tests {
+            s.push_str(&render_test(t, info));
+        }
+        s
+    } else {
+        one_line(info)
+    };
+    if let Some(smart) = &disk.smart {
+        s.push_str(&super::smart::render_result(smart, &info.path));
     }
     s
 }

@@ -2,6 +2,7 @@
 //! between two readings, and the findings: pure functions of the data.
 
 use crate::smart::health::Health;
+use crate::smart::record::{SelfTestOutcome, SelfTestRecord, SmartResult};
 use crate::smart::rules::{Finding, passes};
 use std::fmt::Write;
 
@@ -239,6 +240,82 @@ pub fn render_findings(findings: &[Finding]) -> String {
 pub fn no_smart_note(device: &str, note: &str) -> String {
     let note = note.strip_prefix(&format!("{device}: ")).unwrap_or(note);
     format!("{device}: no SMART: {note}\n")
+}
+
+/// The "SMART self-tests" block: each self-test asked for, how it ended.
+pub fn render_self_tests(tests: &[SelfTestRecord]) -> String {
+    if tests.is_empty() {
+        return String::new();
+    }
+    let mut s = "SMART self-tests\n".to_string();
+    for t in tests {
+        let lba = t
+            .first_error_lba
+            .map(|l| format!(", first error at LBA {l}"))
+            .unwrap_or_default();
+        let took = match t.outcome {
+            SelfTestOutcome::Skipped => String::new(),
+            _ => format!(" ({})", minutes(t.elapsed_s)),
+        };
+        let outcome = match t.outcome {
+            SelfTestOutcome::Passed => "passed",
+            SelfTestOutcome::Failed => "FAILED",
+            SelfTestOutcome::Aborted => "aborted",
+            SelfTestOutcome::Interrupted => "interrupted",
+            SelfTestOutcome::Skipped => "skipped",
+        };
+        let status = if t.outcome == SelfTestOutcome::Skipped {
+            t.status.trim_start_matches("skipped: ").to_string()
+        } else {
+            t.status.clone()
+        };
+        let _ = writeln!(
+            s,
+            "\t{}\t# {} self-test {outcome}: {status}{lba}{took}",
+            left12(outcome),
+            t.kind.arg()
+        );
+    }
+    s.push('\n');
+    s
+}
+
+/// A self-test's duration in words: seconds under two minutes, else minutes.
+fn minutes(s: f64) -> String {
+    if s < 120.0 {
+        format!("{s:.0} s")
+    } else {
+        format!("{:.0} min", s / 60.0)
+    }
+}
+
+/// What `--smart` and `--smart-test` found on a disk, as the live run prints it
+/// after diskinfo's text: the no-SMART note, or the health block (the reading
+/// after the tests, else the one before), the changes, the self-tests, the
+/// findings and the verdict. Errors go to standard error, not here.
+pub fn render_result(r: &SmartResult, device: &str) -> String {
+    let mut s = String::new();
+    if let Some(note) = &r.note {
+        s.push_str(&no_smart_note(device, note));
+        s.push_str(&render_self_tests(&r.self_tests));
+        s.push('\n');
+        return s;
+    }
+    let Some(before) = &r.before else {
+        return s;
+    };
+    s.push_str(&render_health(r.after.as_ref().unwrap_or(before)));
+    if let Some(after) = &r.after
+        && let Some(diff) = render_diff(before, after)
+    {
+        s.push_str(&diff);
+    }
+    s.push_str(&render_self_tests(&r.self_tests));
+    if r.after.is_some() {
+        s.push_str(&render_findings(&r.findings));
+        s.push('\n');
+    }
+    s
 }
 
 #[cfg(test)]

@@ -6,13 +6,16 @@
 
 pub mod health;
 pub mod model;
+pub mod record;
 pub mod rules;
 pub mod selftest;
+pub mod session;
 pub mod smartctl;
 pub mod source;
 
 pub use health::Health;
 pub use model::Report;
+pub use record::{SelfTestOutcome, SelfTestRecord, SmartResult, SmartSettings};
 pub use rules::{Finding, RuleOptions, Severity, judge};
 pub use smartctl::{SmartRead, SmartctlError};
 pub use source::{SmartSource, source_for};

@@ -64,6 +64,7 @@ fn published() -> DiskResult {
         error: None,
         smr_signs: Vec::new(),
         burn_in: Vec::new(),
+        smart: None,
     }
 }
 

@@ -14,4 +14,5 @@ mod results;
 mod signatures;
 mod sim;
 mod smart;
+mod smartwire;
 mod writes;

@@ -35,6 +35,18 @@ fn a_saved_run_renders_the_same_text_as_the_live_run() {
             .success()
             .stdout(predicate::str::contains(needle));
     }
+    // SMART before and after, a self-test, the findings (--smart, --smart-test).
+    let live = seekprobe()
+        .args(["-t", "--smart-test", "short", "--json-file"])
+        .arg(&json)
+        .args(["sim:hdd?size=1G&crc=1", "sim:nvme?size=1G"])
+        .output()
+        .unwrap();
+    assert_eq!(live.status.code(), Some(0));
+    let live = String::from_utf8(live.stdout).unwrap();
+    assert!(live.contains("SMART self-tests\n"), "{live}");
+    let rendered = seekprobe().arg("render").arg(&json).output().unwrap();
+    assert_eq!(String::from_utf8(rendered.stdout).unwrap(), live);
 }
 
 #[test]
@@ -107,6 +119,8 @@ fn docs_json_md_documents_every_field_the_json_has() {
             "--seek-samples",
             "60",
             "--scan",
+            "--smart-test",
+            "short",
             "--json",
         ])
         .arg("sim:ssd?size=1G")

@@ -1,0 +1,184 @@
+//! SMART in a probing run, as steps callable on their own (`--smart`,
+//! `--smart-test`, and the burn-in preset): check that smartctl is there before
+//! anything runs ([`preflight`]), read the health before the tests
+//! ([`smart_before`]), run the drive's self-tests ([`smart_self_tests`]), read it
+//! again after them and judge ([`smart_after`]). Each asks the target through
+//! [`source_for`]: smartctl for a real device, the model for a simulated drive.
+//! Nothing here prints; progress goes to a callback.
+
+use super::record::{SelfTestOutcome, SelfTestRecord, SmartResult, SmartSettings};
+use super::rules::{Finding, Severity, judge};
+use super::selftest::{Outcome, SelfTestKind};
+use super::smartctl::{self, SmartRead, SmartctlError};
+use super::source::{SelfTestEnd, SelfTestProgress, SmartSource, run_self_test, source_for};
+use crate::device::Target;
+use std::time::Duration;
+
+/// How often a real drive's running self-test is polled (smartctl `-c -l
+/// selftest`; the pause returns at once on Ctrl-C).
+pub const POLL_REAL: Duration = Duration::from_secs(10);
+/// How often a simulated drive's self-test is polled, on its virtual clock.
+pub const POLL_SIMULATED: Duration = Duration::from_secs(60);
+
+/// Before anything runs: SMART is asked for and a disk is not simulated, so
+/// smartctl must be on the PATH. Err names the package (smartmontools).
+pub fn preflight(disks: &[String], settings: &SmartSettings) -> Result<(), SmartctlError> {
+    if settings.wanted() && disks.iter().any(|d| !d.starts_with("sim:")) {
+        smartctl::find()?;
+    }
+    Ok(())
+}
+
+/// The source of a target: its own (simulated) or smartctl on its path.
+fn source(target: &mut dyn Target) -> Result<Box<dyn SmartSource + '_>, SmartctlError> {
+    let path = target.info().path.clone();
+    source_for(target.smart_source(), &path)
+}
+
+/// Read the health before the tests: a result with `before` set, or with the
+/// no-SMART note, or with the error.
+pub fn smart_before(target: &mut dyn Target) -> SmartResult {
+    let mut r = SmartResult::default();
+    match source(target).and_then(|mut s| s.read()) {
+        Ok(SmartRead::Health { health, .. }) => r.before = Some(*health),
+        Ok(SmartRead::NoSmart { note }) => r.note = Some(note),
+        Err(e) => r.error = Some(e.to_string()),
+    }
+    r
+}
+
+/// Run the self-tests `kinds` in order on a drive whose health was read
+/// (`r.before`; without it they are skipped), recording each in `r`. `stop`
+/// (Ctrl-C) aborts the running test on the drive; then false is returned and the
+/// remaining tests are not started. `on_progress` hears of each poll.
+pub fn smart_self_tests(
+    target: &mut dyn Target,
+    r: &mut SmartResult,
+    kinds: &[SelfTestKind],
+    stop: &dyn Fn() -> bool,
+    on_progress: &mut dyn FnMut(&SelfTestProgress),
+) -> bool {
+    let simulated = target.smart_source().is_some();
+    let poll = if simulated { POLL_SIMULATED } else { POLL_REAL };
+    for &kind in kinds {
+        let skipped = |status: String| SelfTestRecord {
+            kind,
+            outcome: SelfTestOutcome::Skipped,
+            status,
+            first_error_lba: None,
+            elapsed_s: 0.0,
+        };
+        if r.error.is_some() {
+            return true;
+        }
+        if !r.judged() {
+            r.self_tests
+                .push(skipped("skipped: the device has no SMART".into()));
+            continue;
+        }
+        let mut src = match source(target) {
+            Ok(s) => s,
+            Err(e) => {
+                r.error = Some(e.to_string());
+                return true;
+            }
+        };
+        match src.supports(kind) {
+            Ok(true) => {}
+            Ok(false) => {
+                r.self_tests
+                    .push(skipped("skipped: the drive does not offer it".into()));
+                continue;
+            }
+            Err(e) => {
+                r.error = Some(e.to_string());
+                return true;
+            }
+        }
+        let t0 = src.now();
+        let end = run_self_test(src.as_mut(), kind, poll, stop, on_progress);
+        let elapsed_s = src.now().saturating_sub(t0).as_secs_f64();
+        match end {
+            Ok(SelfTestEnd::Finished(l)) => r.self_tests.push(SelfTestRecord {
+                kind,
+                outcome: match l.outcome {
+                    Outcome::Passed => SelfTestOutcome::Passed,
+                    Outcome::Failed => SelfTestOutcome::Failed,
+                    Outcome::Aborted | Outcome::Running => SelfTestOutcome::Aborted,
+                },
+                status: l.status,
+                first_error_lba: l.first_error_lba,
+                elapsed_s,
+            }),
+            Ok(SelfTestEnd::Interrupted) => {
+                r.self_tests.push(SelfTestRecord {
+                    kind,
+                    outcome: SelfTestOutcome::Interrupted,
+                    status: "aborted on the drive (interrupted)".into(),
+                    first_error_lba: None,
+                    elapsed_s,
+                });
+                return false;
+            }
+            Err(e) => {
+                r.error = Some(e.to_string());
+                return true;
+            }
+        }
+    }
+    true
+}
+
+/// Read the health after the tests and judge the drive: the rules on before and
+/// after, and the self-tests that ran (each failed one a failure with its first
+/// error's LBA, in place of the rule on the log's last entry).
+pub fn smart_after(target: &mut dyn Target, r: &mut SmartResult, settings: &SmartSettings) {
+    if r.error.is_some() || !r.judged() {
+        return;
+    }
+    match source(target).and_then(|mut s| s.read()) {
+        Ok(SmartRead::Health { health, .. }) => r.after = Some(*health),
+        Ok(SmartRead::NoSmart { note }) => {
+            r.error = Some(format!("SMART could not be read after the tests: {note}"))
+        }
+        Err(e) => r.error = Some(e.to_string()),
+    }
+    r.findings = findings(r, settings);
+}
+
+/// The findings of a result: [`judge`] on before and after, with the self-tests
+/// this run asked for judged one by one.
+pub fn findings(r: &SmartResult, settings: &SmartSettings) -> Vec<Finding> {
+    let Some(before) = r.before.as_ref() else {
+        return Vec::new();
+    };
+    let mut f = judge(before, r.after.as_ref(), &settings.rules);
+    let ran = r
+        .self_tests
+        .iter()
+        .any(|t| matches!(t.outcome, SelfTestOutcome::Passed | SelfTestOutcome::Failed));
+    if ran {
+        f.retain(|x| x.rule != "self-test");
+    }
+    for t in &r.self_tests {
+        let lba = t
+            .first_error_lba
+            .map(|l| format!(", first error at LBA {l}"))
+            .unwrap_or_default();
+        let (severity, what) = match t.outcome {
+            SelfTestOutcome::Failed => (Severity::Fail, "failed"),
+            SelfTestOutcome::Aborted => (
+                Severity::Warn,
+                "was aborted by the drive or another program",
+            ),
+            _ => continue,
+        };
+        f.push(Finding {
+            severity,
+            rule: "self-test".into(),
+            reason: format!("the {} self-test {what}: {}{lba}", t.kind.arg(), t.status),
+        });
+    }
+    f.sort_by_key(|x| std::cmp::Reverse(x.severity));
+    f
+}
