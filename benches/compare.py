@@ -112,7 +112,35 @@ class Bench:
         ops, ns, _ = lines[4096]
         return ops / (ns / 1e9), peak
 
+    def gib(self):
+        with open(f"/sys/block/{os.path.basename(self.dev)}/size") as f:
+            return int(f.read()) * 512 / (1 << 30)
+
+    def wall(self, cmd):
+        """Wall time of `cmd` per GiB of the device, in seconds."""
+        t0 = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        return (time.perf_counter() - t0) / self.gib()
+
+    def sp_verify(self):
+        """One --verify pass (write all, flush, read and check all), 1 MiB blocks,
+        4 deep: the whole run's wall time per GiB."""
+        return self.wall([self.bin, "--verify", "-w", "--yes", "--quiet", self.dev])
+
     # --- peers ------------------------------------------------------------------
+    def fio_verify(self):
+        """fio's write-and-verify with a pattern, 1 MiB, io_uring, QD16: s/GiB."""
+        return self.wall(["fio", "--name=verify", f"--filename={self.dev}", "--direct=1",
+                          "--rw=write", "--verify=pattern", "--verify_pattern=0x5eec",
+                          "--do_verify=1", "--bs=1M", "--ioengine=io_uring",
+                          "--iodepth=16"])
+
+    def badblocks_w(self):
+        """badblocks -w -t random (one random pattern written, read and compared),
+        4 KiB blocks, 256 at a time (1 MiB): s/GiB."""
+        return self.wall(["badblocks", "-w", "-t", "random", "-b", "4096", "-c", "256",
+                          self.dev])
+
     def fio(self, *args, rss=False):
         cmd = ["fio", "--name=bench", f"--filename={self.dev}", "--direct=1",
                "--output-format=json", *args]
@@ -294,6 +322,11 @@ def groups(b):
         ("5", "surface scan, 1 MiB blocks, whole device (--scan)", "MiB/s", b.sp_scan, [
             ("fio io_uring QD16 seq read", b.fio_scan, 0.95),
         ], "higher", 1.0, 1),
+        ("6", "write and verify, 1 MiB, whole device (--verify -w, one pass)", "s/GiB",
+         b.sp_verify, [
+            ("fio write+verify pattern io_uring QD16", b.fio_verify, 1.0),
+            ("badblocks -w -t random", b.badblocks_w, 1.0),
+        ], "lower", 1.0, 1),
     ], qd128
 
 

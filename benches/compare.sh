@@ -37,6 +37,7 @@ command -v fio >/dev/null || missing+=(fio)
 command -v ioping >/dev/null || missing+=(ioping)
 [ -x /usr/bin/time ] || missing+=(time)
 command -v python3 >/dev/null || missing+=(python3)
+command -v badblocks >/dev/null || missing+=(e2fsprogs)
 command -v losetup >/dev/null || missing+=(mount)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "compare.sh: installing ${missing[*]}" >&2

@@ -580,6 +580,12 @@ fn run_all(
     if cfg.format != Format::Json {
         out.write_all(comparison.as_bytes())?;
     }
+    if let Some(path) = &cfg.beyond.bad_blocks
+        && let Err(e) = save_bad_blocks(path, &run, cfg.beyond.bad_blocks_size)
+    {
+        writeln!(err, "seekprobe: {}: {e}", path.display())?;
+        code = EXIT_FAILURE;
+    }
     if let Some(path) = &cfg.plot
         && !write_plot(path, &run, err)?
     {
@@ -846,7 +852,13 @@ fn check_paths(cfg: &Config) -> Result<(), String> {
         ("--json-file", &cfg.json_file),
         ("--plot", &cfg.plot),
         ("--prometheus", &cfg.prometheus),
+        ("--bad-blocks", &cfg.beyond.bad_blocks),
     ];
+    if cfg.beyond.bad_blocks.is_some() && cfg.disks.len() > 1 {
+        return Err(
+            "--bad-blocks lists the blocks of one device: give one disk per run".to_string(),
+        );
+    }
     let given: Vec<(&str, &std::path::PathBuf)> = outputs
         .iter()
         .filter_map(|(o, p)| p.as_ref().map(|p| (*o, p)))
@@ -1069,4 +1081,37 @@ fn load_smart_report(path: &Path) -> Result<crate::smart::Report, String> {
     };
     crate::smart::Report::from_json(&text)
         .map_err(|e| format!("{e}; give a report saved with smartctl --json -x DEVICE"))
+}
+
+/// Write the blocks that --verify found bad (every pass, every disk's verify
+/// test: one disk per run) to `path` in badblocks' format, through a temporary
+/// file as the JSON is.
+fn save_bad_blocks(
+    path: &Path,
+    run: &Run,
+    block_size: u32,
+) -> Result<(), crate::verify::badblocks::BadBlocksError> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(io::Error::other("not a regular file").into());
+    }
+    let mut spans = Vec::new();
+    let mut sector = 512;
+    for v in run
+        .disks
+        .iter()
+        .flat_map(|d| &d.tests)
+        .filter_map(|t| t.verify.as_ref())
+    {
+        sector = v.sector_bytes;
+        for p in &v.passes {
+            spans.extend(p.failures.covered());
+        }
+    }
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".partial");
+    let mut f = std::fs::File::create(&tmp)?;
+    crate::verify::badblocks::write(&mut f, spans, sector, block_size)?;
+    drop(f);
+    std::fs::rename(&tmp, path)?;
+    Ok(())
 }

@@ -157,7 +157,7 @@ pub fn action(step: Step) -> Action {
         Step::LongSelfTest => Action::SelfTest(SelfTestKind::Long),
         Step::SmartAfter => Action::SmartAfter,
         Step::SmrCheck => Action::Missing("the SMR behaviour test is not in this build yet"),
-        Step::Verify => Action::Missing("the write-verify pass is not in this build yet"),
+        Step::Verify => Action::Test(TestKind::Verify),
         Step::CapacityCheck => Action::Missing("the capacity check is not in this build yet"),
     }
 }

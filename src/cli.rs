@@ -152,19 +152,20 @@ pub struct Args {
     #[arg(long)]
     pub scan: bool,
 
-    /// Bytes per read of --scan
+    /// Bytes per request of --scan and --verify
     #[arg(long, value_name = "SIZE", default_value = "1M", value_parser = parse_bytes)]
     pub block_size: u64,
 
-    /// Where --scan starts (bytes; K, M, G, T suffixes), to resume part of a drive
+    /// Where --scan or --verify starts (bytes; K, M, G, T suffixes), to resume part
+    /// of a drive
     #[arg(long, value_name = "OFFSET", value_parser = parse_bytes)]
     pub start: Option<u64>,
 
-    /// Where --scan ends (bytes; K, M, G, T suffixes)
+    /// Where --scan or --verify ends (bytes; K, M, G, T suffixes)
     #[arg(long, value_name = "OFFSET", value_parser = parse_bytes)]
     pub end: Option<u64>,
 
-    /// Blocks at least this slow are listed by --scan
+    /// Blocks at least this slow are listed by --scan and --verify
     #[arg(long, value_name = "MS", default_value_t = 50.0)]
     pub slow_ms: f64,
 
@@ -205,6 +206,26 @@ pub struct Args {
     #[arg(long)]
     pub parallel: bool,
 
+    /// Destructive (with -w): write stamped content to every block of the range
+    /// (--start, --end, --block-size as for --scan), flush, read it all back and
+    /// check it; failed sectors listed by kind (unwritable, unreadable, corrupt,
+    /// misdirected, stale); exit status 1 when any failed
+    #[arg(long)]
+    pub verify: bool,
+
+    /// Passes of --verify, each with fresh content
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub passes: u32,
+
+    /// Write the blocks --verify found bad to FILE in badblocks' format (one block
+    /// number a line), for mke2fs -l / e2fsck -l
+    #[arg(long, value_name = "FILE")]
+    pub bad_blocks: Option<std::path::PathBuf>,
+
+    /// The block size of the --bad-blocks list in bytes: the file system's block
+    /// size (badblocks' -b)
+    #[arg(long, value_name = "BYTES", default_value_t = 4096)]
+    pub bad_blocks_size: u32,
     /// The whole burn-in in one command (requires -w; DESTROYS DATA): SMART before,
     /// the short and conveyance self-tests, -t, --zones, the write-verify pass
     /// (rotating drives; the capacity check on flash), the long self-test, SMART

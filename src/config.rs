@@ -103,6 +103,14 @@ pub struct Beyond {
     pub slow_ms: f64,
     /// Time of the queued part of each block-sweep size.
     pub sweep_duration: Duration,
+    /// Passes of --verify.
+    pub passes: u32,
+    /// The nonce of --verify's stamps, drawn once per run.
+    pub verify_nonce: u64,
+    /// Where --verify's bad-block list goes.
+    pub bad_blocks: Option<PathBuf>,
+    /// The block size of that list.
+    pub bad_blocks_size: u32,
 }
 
 /// How disks are judged (--qualify).
@@ -297,6 +305,7 @@ impl Config {
             (a.seek_profile, TestKind::SeekProfile),
             (a.scan, TestKind::Scan),
             (a.block_sweep, TestKind::BlockSweep),
+            (a.verify, TestKind::Verify),
         ]
         .into_iter()
         .filter_map(|(asked, t)| asked.then_some(t))
@@ -327,6 +336,12 @@ impl Config {
         }
         if a.block_size > 64 << 20 {
             return Err(ConfigError::BadBlockSize(a.block_size));
+        }
+        if a.passes == 0 || a.passes > 1000 {
+            return Err(ConfigError::TooMany("--passes (from 1)", 1000));
+        }
+        if let Err(e) = crate::verify::badblocks::check_block_size(a.bad_blocks_size) {
+            return Err(ConfigError::Parse(e.to_string()));
         }
         if !(a.slow_ms.is_finite() && a.slow_ms > 0.0) {
             return Err(ConfigError::BadSlowMs(a.slow_ms.to_string()));
@@ -383,6 +398,10 @@ impl Config {
                 block_size: a.block_size,
                 slow_ms: a.slow_ms,
                 sweep_duration,
+                passes: a.passes,
+                verify_nonce: crate::verify::stamp::Stamper::fresh_nonce(),
+                bad_blocks: a.bad_blocks,
+                bad_blocks_size: a.bad_blocks_size,
             },
             burn_in,
             resume: a.resume,

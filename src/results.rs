@@ -114,6 +114,9 @@ pub struct TestResult {
     /// arithmetic, which assumes 512-byte sectors).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command_overhead: Option<CommandOverhead>,
+    /// `--verify`: the write-and-verify passes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify: Option<crate::verify::result::VerifyResult>,
 }
 
 impl TestResult {
@@ -131,6 +134,7 @@ impl TestResult {
             seek_analysis: None,
             scan: None,
             command_overhead: None,
+            verify: None,
         }
     }
 
@@ -383,6 +387,7 @@ impl DiskResult {
             || self.tests.iter().any(|t| {
                 matches!(t.outcome, Outcome::Failed(_) | Outcome::Skipped(_))
                     || t.scan.as_ref().is_some_and(|s| s.error_blocks > 0)
+                    || t.verify.as_ref().is_some_and(|v| v.failed_sectors() > 0)
             })
     }
 }

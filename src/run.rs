@@ -332,12 +332,21 @@ fn burn_in(
 /// found unreadable).
 fn test_status(outcome: Outcome, result: Option<&crate::results::TestResult>) -> burnin::Status {
     match outcome {
-        Outcome::Complete => match result.and_then(|r| r.scan.as_ref()) {
-            Some(s) if s.error_blocks > 0 => {
-                burnin::Status::Failed(format!("{} blocks unreadable", s.error_blocks))
+        Outcome::Complete => {
+            let failed = result
+                .and_then(|r| r.verify.as_ref())
+                .map_or(0, |v| v.failed_sectors());
+            match result.and_then(|r| r.scan.as_ref()) {
+                Some(s) if s.error_blocks > 0 => {
+                    burnin::Status::Failed(format!("{} blocks unreadable", s.error_blocks))
+                }
+                _ if failed > 0 => burnin::Status::Failed(format!(
+                    "{failed} sector{} failed (read back wrong or not at all)",
+                    if failed == 1 { "" } else { "s" }
+                )),
+                _ => burnin::Status::Done,
             }
-            _ => burnin::Status::Done,
-        },
+        }
         Outcome::Interrupted => burnin::Status::Interrupted,
         Outcome::Failed(why) => burnin::Status::Failed(why),
         Outcome::Skipped(why) => burnin::Status::Skipped(why),
@@ -457,6 +466,8 @@ fn plan_options(cfg: &Config) -> probe::Options {
         block_size: b.block_size,
         slow_ms: b.slow_ms,
         sweep_duration: b.sweep_duration,
+        verify_passes: b.passes,
+        verify_nonce: b.verify_nonce,
     }
 }
 

@@ -33,6 +33,7 @@ const TESTS: &[&str] = &[
     "seek_profile",
     "scan",
     "block_sweep",
+    "verify",
     "burn_in",
 ];
 /// The tests, and the SMART options that read the drive (--smart, --smart-test):
@@ -69,7 +70,7 @@ const PAUSED: &[&str] = &[
     "burn_in",
 ];
 /// The tests that write with -w.
-const WRITING: &[&str] = &["sync_write", "zones", "block_sweep", "burn_in"];
+const WRITING: &[&str] = &["sync_write", "zones", "block_sweep", "verify", "burn_in"];
 
 /// What an option needs beside it on the command line to mean something.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,10 +111,17 @@ pub fn needs(id: &str) -> Option<Needs> {
             any: &["sync_write"],
             all: &["write"],
         },
+        "verify" => Needs::AnyOf {
+            any: &["verify"],
+            all: &["write"],
+        },
+        "passes" => any(&["verify", "burn_in"]),
+        "bad_blocks" | "bad_blocks_size" => any(&["verify"]),
         "write" => any(&[
             "sync_write",
             "zones",
             "block_sweep",
+            "verify",
             "burn_in",
             "physical_path",
             "ident",
@@ -134,7 +142,7 @@ pub fn needs(id: &str) -> Option<Needs> {
         "settle" => any(PAUSED),
         "zone_size" => any(&["zones", "burn_in"]),
         "seek_samples" => any(&["seek_profile"]),
-        "block_size" | "start" | "end" | "slow_ms" => any(&["scan"]),
+        "block_size" | "start" | "end" | "slow_ms" => any(&["scan", "verify"]),
         "sweep_duration" => any(&["block_sweep"]),
         "plot" => any(&["zones", "seek_profile", "scan", "burn_in"]),
         "compare" | "qualify" | "quiet" | "parallel" => any(TESTS_OR_SMART),
@@ -300,7 +308,7 @@ mod tests {
             ),
             (
                 &["--slow-ms", "10", "x"],
-                "--slow-ms applies to --scan; add --scan or drop --slow-ms",
+                "--slow-ms applies to --scan or --verify; add one of them or drop --slow-ms",
             ),
             (
                 &["-t", "--queue-depth", "8", "x"],
@@ -308,7 +316,7 @@ mod tests {
             ),
             (
                 &["-t", "-w", "x"],
-                "-w applies to -S, --zones, --block-sweep, --burn-in, -p or -s; add one of them or drop -w",
+                "-w applies to -S, --zones, --block-sweep, --verify, --burn-in, -p or -s; add one of them or drop -w",
             ),
             (
                 &["--zones=4", "--force", "x"],

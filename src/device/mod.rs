@@ -289,4 +289,8 @@ pub trait QueueModel {
     fn service_ns(&mut self, op: &Op, start_ns: u64) -> io::Result<u64>;
     /// The virtual clock the engine advances.
     fn virtual_clock(&self) -> &VirtualClock;
+    /// Move the data of `op`, which [`QueueModel::service_ns`] has just accepted:
+    /// store a write's `buf`, fill a read's. A model that stores no data leaves
+    /// `buf` as it is (the default).
+    fn data(&mut self, _op: &Op, _buf: &mut [u8]) {}
 }

@@ -9,4 +9,5 @@ pub mod sync_write;
 pub mod threads;
 #[cfg(target_os = "linux")]
 pub mod uring;
+pub mod verify;
 pub mod virtual_queue;

@@ -14,6 +14,7 @@
 //! duration has passed since the start (measured at that completion), nothing has
 //! failed and the stop flag is down; then wait for everything submitted (drain).
 
+use crate::probe::OpKind;
 use crate::probe::iops::OffsetGen;
 use crate::stats::Histogram;
 use std::io;
@@ -113,15 +114,20 @@ impl QueuedRun {
     }
 }
 
-/// One request handed to a backend: read the run's request length at `offset`
-/// into the buffer of `slot` (0..queue depth). A slot has at most one request in
-/// flight; its buffer belongs to the backend.
+/// One request handed to a backend: read `len` bytes at `offset` into the buffer
+/// of `slot` (0..queue depth), or write them from it. A slot has at most one
+/// request in flight; its buffer belongs to the backend, and [`Backend::buffer`]
+/// lends it while no request is in flight for the slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Request {
     /// The slot, 0..queue depth.
     pub slot: usize,
     /// The byte offset.
     pub offset: u64,
+    /// Bytes to move: at most the buffer's length (the run's request size).
+    pub len: u32,
+    /// A read or a write.
+    pub kind: OpKind,
 }
 
 /// One finished request, with the backend's timestamps.
@@ -159,6 +165,117 @@ pub trait Backend {
 
     /// Called once after the drain with the last successful completion time.
     fn finish(&mut self, _last_ns: u64) {}
+
+    /// The buffer of `slot` (the run's request size), while no request is in
+    /// flight for it: a write's content is put there before its submission, a
+    /// read's is found there after its completion. None for a backend that moves
+    /// no data.
+    fn buffer(&mut self, _slot: usize) -> Option<&mut [u8]> {
+        None
+    }
+}
+
+/// Where the requests of a [`drive_feed`] come from and where their completions
+/// go: the caller's side of the one loop. Both calls are untimed: they run
+/// between a completion's timestamp and the next submission's, so filling or
+/// checking a buffer never counts as the device's time.
+pub trait Feed {
+    /// The next request for `slot` (its previous one, if any, has completed), with
+    /// the slot's buffer to fill for a write; None when there is nothing more to
+    /// submit on this slot now.
+    fn next(&mut self, slot: usize, buf: Option<&mut [u8]>) -> Option<(u64, u32, OpKind)>;
+    /// `req` finished as `c` says; `buf` holds what a read brought. Returns whether
+    /// to go on submitting (false stops submission: the loop drains and ends).
+    fn done(&mut self, req: &Request, c: Completion, buf: Option<&[u8]>) -> bool;
+}
+
+/// The one loop: keep up to `depth` requests of `feed` in flight on `backend`
+/// until the feed has no more, `feed.done` says stop, or `stop` is raised (then
+/// nothing more is submitted); drain what is in flight. Returns whether the stop
+/// flag ended it, and the backend's fatal error if any (a failed submission is
+/// handed to `feed.done` as a failed completion).
+pub fn drive_feed(
+    backend: &mut dyn Backend,
+    feed: &mut dyn Feed,
+    depth: usize,
+    stop: &AtomicBool,
+) -> (bool, Fatal) {
+    if stop.load(Ordering::Relaxed) {
+        return (true, None);
+    }
+    let depth = depth.clamp(1, MAX_QUEUE_DEPTH);
+    let mut reqs: Vec<Option<Request>> = vec![None; depth];
+    let mut done: Vec<Completion> = Vec::with_capacity(depth);
+    let mut go_on = true;
+    let mut interrupted = false;
+    let mut in_flight = 0usize;
+    // Submit the next request of `slot`; false when the feed or the backend said no.
+    let submit = |slot: usize,
+                  backend: &mut dyn Backend,
+                  feed: &mut dyn Feed,
+                  reqs: &mut [Option<Request>]|
+     -> (bool, bool) {
+        let Some((offset, len, kind)) = feed.next(slot, backend.buffer(slot)) else {
+            return (false, true);
+        };
+        let req = Request {
+            slot,
+            offset,
+            len,
+            kind,
+        };
+        match backend.submit(req) {
+            Ok(()) => {
+                reqs[slot] = Some(req);
+                (true, true)
+            }
+            Err(e) => {
+                let now = backend.now_ns();
+                let c = Completion {
+                    slot,
+                    start_ns: now,
+                    done_ns: now,
+                    result: Err(e),
+                };
+                let more = feed.done(&req, c, None);
+                (false, more)
+            }
+        }
+    };
+    for slot in 0..depth {
+        let (sent, more) = submit(slot, backend, feed, &mut reqs);
+        in_flight += usize::from(sent);
+        if !more {
+            go_on = false;
+            break;
+        }
+    }
+    let mut fatal = None;
+    while in_flight > 0 {
+        if let Err(e) = backend.reap(&mut done) {
+            fatal = Some(e);
+            break;
+        }
+        if !interrupted && stop.load(Ordering::Relaxed) {
+            interrupted = true;
+        }
+        for c in done.drain(..) {
+            in_flight -= 1;
+            let Some(req) = reqs[c.slot].take() else {
+                continue;
+            };
+            let slot = c.slot;
+            let more = feed.done(&req, c, backend.buffer(slot).map(|b| &*b));
+            go_on &= more;
+            if interrupted || !go_on {
+                continue;
+            }
+            let (sent, more) = submit(slot, backend, feed, &mut reqs);
+            in_flight += usize::from(sent);
+            go_on &= more;
+        }
+    }
+    (interrupted, fatal)
 }
 
 /// How a drive ended besides its [`QueuedRun`]: `Some(error)` when the backend failed
@@ -177,72 +294,23 @@ pub fn drive(
     stop: &AtomicBool,
 ) -> (QueuedRun, Fatal) {
     let mut run = QueuedRun::new(backend.name());
-    if stop.load(Ordering::Relaxed) {
-        run.stop = Some(Stop::Interrupted);
-        return (run, None);
-    }
-    let depth = params.queue_depth.clamp(1, MAX_QUEUE_DEPTH);
-    let duration = u64::try_from(params.duration.as_nanos()).unwrap_or(u64::MAX);
-    let len = u64::from(stream.request_len());
-    let mut offsets = vec![0u64; depth];
-    let mut done: Vec<Completion> = Vec::with_capacity(depth);
-    let mut failure: Option<(u64, io::Error)> = None;
-    let mut fatal = None;
-    let mut interrupted = false;
-    let mut in_flight = 0usize;
-
     let start = backend.now_ns();
-    let mut last = start;
-    for (slot, o) in offsets.iter_mut().enumerate() {
-        let offset = stream.next_offset();
-        if let Err(e) = backend.submit(Request { slot, offset }) {
-            failure = Some((offset, e));
-            break;
-        }
-        *o = offset;
-        in_flight += 1;
-    }
-    while in_flight > 0 {
-        if let Err(e) = backend.reap(&mut done) {
-            fatal = Some(e);
-            break;
-        }
-        if !interrupted && stop.load(Ordering::Relaxed) {
-            interrupted = true;
-        }
-        for c in done.drain(..) {
-            in_flight -= 1;
-            match c.result {
-                Ok(()) => {
-                    run.completed += 1;
-                    run.latency.record(c.done_ns.saturating_sub(c.start_ns));
-                    last = last.max(c.done_ns);
-                }
-                Err(e) => {
-                    if failure.is_none() {
-                        failure = Some((offsets[c.slot], e));
-                    }
-                }
-            }
-            if interrupted || failure.is_some() || c.done_ns.saturating_sub(start) >= duration {
-                continue;
-            }
-            let offset = stream.next_offset();
-            match backend.submit(Request {
-                slot: c.slot,
-                offset,
-            }) {
-                Ok(()) => {
-                    offsets[c.slot] = offset;
-                    in_flight += 1;
-                }
-                Err(e) => failure = Some((offset, e)),
-            }
-        }
-    }
+    let mut feed = Timed {
+        stream,
+        len: 0,
+        duration: u64::try_from(params.duration.as_nanos()).unwrap_or(u64::MAX),
+        start,
+        now: start,
+        last: start,
+        run: &mut run,
+        failure: None,
+    };
+    feed.len = feed.stream.request_len();
+    let (interrupted, fatal) = drive_feed(backend, &mut feed, params.queue_depth, stop);
+    let (last, failure, len) = (feed.last, feed.failure.take(), feed.len);
     backend.finish(last);
     run.elapsed_ns = last - start;
-    run.bytes = run.completed * len;
+    run.bytes = run.completed * u64::from(len);
     run.stop = match failure {
         Some((offset, error)) => Some(Stop::Failed {
             setup: false,
@@ -253,6 +321,49 @@ pub fn drive(
         None => None,
     };
     (run, fatal)
+}
+
+/// The [`Feed`] of [`drive`]: the stream's offsets while less than the duration
+/// has passed (at the completion that frees the slot), until the first failure.
+struct Timed<'a> {
+    stream: &'a mut OffsetGen,
+    len: u32,
+    duration: u64,
+    start: u64,
+    /// The time of the completion being handled (the start before any).
+    now: u64,
+    /// The last successful completion.
+    last: u64,
+    run: &'a mut QueuedRun,
+    failure: Option<(u64, io::Error)>,
+}
+
+impl Feed for Timed<'_> {
+    fn next(&mut self, _slot: usize, _buf: Option<&mut [u8]>) -> Option<(u64, u32, OpKind)> {
+        if self.now.saturating_sub(self.start) >= self.duration {
+            return None;
+        }
+        Some((self.stream.next_offset(), self.len, OpKind::Read))
+    }
+
+    fn done(&mut self, req: &Request, c: Completion, _buf: Option<&[u8]>) -> bool {
+        self.now = c.done_ns;
+        match c.result {
+            Ok(()) => {
+                self.run.completed += 1;
+                self.run
+                    .latency
+                    .record(c.done_ns.saturating_sub(c.start_ns));
+                self.last = self.last.max(c.done_ns);
+            }
+            Err(e) => {
+                if self.failure.is_none() {
+                    self.failure = Some((req.offset, e));
+                }
+            }
+        }
+        self.failure.is_none()
+    }
 }
 
 #[cfg(test)]

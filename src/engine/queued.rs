@@ -15,7 +15,8 @@
 //! - `"threads"`: one thread per request in flight doing blocking positioned reads,
 //!   on FreeBSD and wherever io_uring is unavailable or refused (`threads.rs`).
 
-pub use super::queue::{MAX_QUEUE_DEPTH, QueuedParams, QueuedRun, Stop};
+use super::queue::{Backend, drive_feed};
+pub use super::queue::{Feed, MAX_QUEUE_DEPTH, QueuedParams, QueuedRun, Stop};
 use super::threads;
 #[cfg(target_os = "linux")]
 use super::uring;
@@ -111,6 +112,74 @@ pub fn run_stream(
     let mut run = threads::run(fd, clock, stream, params, stop);
     run.note = note;
     run
+}
+
+/// How a [`run_feed`] went.
+#[derive(Debug)]
+pub struct FeedRun {
+    /// The engine that moved the requests.
+    pub engine: &'static str,
+    /// Ctrl-C ended it.
+    pub interrupted: bool,
+    /// The engine failed as a whole (or could not start).
+    pub fatal: Option<io::Error>,
+    /// Why io_uring was not used, when it was not.
+    pub note: Option<String>,
+}
+
+/// Run the requests of `feed` (reads and writes of at most `len` bytes, the
+/// slots' buffers lent to it) `depth` deep on `target` with the engine
+/// [`run_stream`] would pick: the virtual queue (with buffers) for a simulated
+/// drive, io_uring on Linux, else (or when io_uring is unavailable) the thread
+/// pool. The one loop is [`super::queue::drive_feed`].
+pub fn run_feed(
+    target: &mut dyn Target,
+    len: u32,
+    depth: usize,
+    feed: &mut dyn Feed,
+    stop: &AtomicBool,
+) -> FeedRun {
+    let depth = depth.clamp(1, MAX_QUEUE_DEPTH);
+    let mut out = FeedRun {
+        engine: engine_name(target),
+        interrupted: false,
+        fatal: None,
+        note: None,
+    };
+    if let Some(model) = target.queue_model() {
+        let mut q = virtual_queue::VirtualQueue::new(model, len, depth).with_buffers();
+        (out.interrupted, out.fatal) = drive_feed(&mut q, feed, depth, stop);
+        let now = q.now_ns();
+        q.finish(now);
+        return out;
+    }
+    let Some(fd) = target
+        .raw_fd()
+        .map(|fd| std::os::fd::AsRawFd::as_raw_fd(&fd))
+    else {
+        out.fatal = Some(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "the target offers no descriptor for queued I/O",
+        ));
+        return out;
+    };
+    let clock = target.clock();
+    #[cfg(target_os = "linux")]
+    match uring::run_feed(fd, clock, len, depth, feed, stop) {
+        Ok((interrupted, fatal)) => {
+            (out.interrupted, out.fatal) = (interrupted, fatal);
+            return out;
+        }
+        Err(why) => {
+            out.note = Some(format!(
+                "io_uring is unavailable ({why}): queued I/O uses a pool of {} threads instead",
+                threads::thread_count(depth)
+            ));
+        }
+    }
+    out.engine = THREADS;
+    (out.interrupted, out.fatal) = threads::run_feed(fd, clock, len, depth, feed, stop);
+    out
 }
 
 #[cfg(test)]

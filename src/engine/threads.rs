@@ -9,10 +9,13 @@
 //!
 //! The target's descriptor is borrowed, never closed.
 
-use super::queue::{Backend, Completion, QueuedParams, QueuedRun, Request, Stop, drive};
+use super::queue::{
+    Backend, Completion, Fatal, Feed, QueuedParams, QueuedRun, Request, Stop, drive, drive_feed,
+};
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
-use crate::device::pio::read_exact_at;
+use crate::device::pio::{read_exact_at, write_all_at};
+use crate::probe::OpKind;
 use crate::probe::iops::OffsetGen;
 use std::io;
 use std::os::fd::{BorrowedFd, RawFd};
@@ -34,9 +37,11 @@ pub fn thread_count(queue_depth: usize) -> usize {
 /// The thread-pool [`Backend`]: one thread per slot.
 pub struct Threads<'c> {
     clock: &'c dyn Clock,
-    /// Each slot's request channel (an offset).
-    jobs: Vec<SyncSender<u64>>,
-    done: Receiver<Completion>,
+    /// Each slot's request channel: the request and the slot's buffer.
+    jobs: Vec<SyncSender<(Request, AlignedBuf)>>,
+    done: Receiver<(Completion, AlignedBuf)>,
+    /// Each slot's buffer while no request is in flight for it.
+    bufs: Vec<Option<AlignedBuf>>,
 }
 
 impl<'c> Threads<'c> {
@@ -54,19 +59,24 @@ impl<'c> Threads<'c> {
         'c: 's,
     {
         let n = thread_count(depth);
-        let (done_tx, done) = sync_channel::<Completion>(n);
+        let (done_tx, done) = sync_channel::<(Completion, AlignedBuf)>(n);
         let mut jobs = Vec::with_capacity(n);
+        let mut bufs = Vec::with_capacity(n);
         for slot in 0..n {
-            let (tx, rx) = sync_channel::<u64>(1);
+            let (tx, rx) = sync_channel::<(Request, AlignedBuf)>(1);
             let done_tx = done_tx.clone();
-            let mut buf = AlignedBuf::new(len as usize);
+            bufs.push(Some(AlignedBuf::new(len as usize)));
             thread::Builder::new()
                 .name("seekprobe-read".into())
                 .stack_size(STACK)
                 .spawn_scoped(scope, move || {
-                    for offset in rx {
+                    for (req, mut buf) in rx {
+                        let n = (req.len as usize).min(buf.len());
                         let start_ns = clock.now_ns();
-                        let result = read_exact_at(fd, &mut buf, offset);
+                        let result = match req.kind {
+                            OpKind::Read => read_exact_at(fd, &mut buf[..n], req.offset),
+                            OpKind::Write => write_all_at(fd, &buf[..n], req.offset),
+                        };
                         let done_ns = clock.now_ns();
                         let c = Completion {
                             slot,
@@ -74,7 +84,7 @@ impl<'c> Threads<'c> {
                             done_ns,
                             result,
                         };
-                        if done_tx.send(c).is_err() {
+                        if done_tx.send((c, buf)).is_err() {
                             break;
                         }
                     }
@@ -84,7 +94,12 @@ impl<'c> Threads<'c> {
                 })?;
             jobs.push(tx);
         }
-        Ok(Threads { clock, jobs, done })
+        Ok(Threads {
+            clock,
+            jobs,
+            done,
+            bufs,
+        })
     }
 }
 
@@ -98,22 +113,36 @@ impl Backend for Threads<'_> {
     }
 
     fn submit(&mut self, req: Request) -> io::Result<()> {
-        self.jobs
-            .get(req.slot)
-            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no such slot"))?
-            .send(req.offset)
+        let (Some(job), Some(buf)) = (
+            self.jobs.get(req.slot),
+            self.bufs.get_mut(req.slot).and_then(Option::take),
+        ) else {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "no such slot, or a request in flight on it",
+            ));
+        };
+        job.send((req, buf))
             .map_err(|_| io::Error::other("a reader thread ended"))
     }
 
+    fn buffer(&mut self, slot: usize) -> Option<&mut [u8]> {
+        self.bufs.get_mut(slot)?.as_deref_mut()
+    }
+
     fn reap(&mut self, out: &mut Vec<Completion>) -> io::Result<()> {
-        let first = self
+        let (first, buf) = self
             .done
             .recv()
             .map_err(|_| io::Error::other("the reader threads ended"))?;
+        self.bufs[first.slot] = Some(buf);
         out.push(first);
         loop {
             match self.done.try_recv() {
-                Ok(c) => out.push(c),
+                Ok((c, buf)) => {
+                    self.bufs[c.slot] = Some(buf);
+                    out.push(c);
+                }
                 Err(TryRecvError::Empty) => return Ok(()),
                 Err(TryRecvError::Disconnected) => {
                     return Err(io::Error::other("the reader threads ended"));
@@ -161,6 +190,26 @@ pub fn run(
             });
         }
         run
+    })
+}
+
+/// Run the requests of `feed` on descriptor `fd` with one thread per request in
+/// flight, `depth` deep in buffers of `len` bytes, timed by `clock`: whether
+/// Ctrl-C ended it, and a fatal error (a thread that could not be created).
+pub fn run_feed(
+    fd: RawFd,
+    clock: &dyn Clock,
+    len: u32,
+    depth: usize,
+    feed: &mut dyn Feed,
+    stop: &AtomicBool,
+) -> (bool, Fatal) {
+    // SAFETY: as in `run`: the caller's target owns the descriptor and outlives
+    // this call, and every thread using it ends with the scope below.
+    let fd = unsafe { BorrowedFd::borrow_raw(fd) };
+    thread::scope(|scope| match Threads::start(scope, fd, clock, len, depth) {
+        Ok(mut pool) => drive_feed(&mut pool, feed, depth, stop),
+        Err(error) => (false, Some(error)),
     })
 }
 

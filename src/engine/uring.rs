@@ -16,11 +16,13 @@
 //! thread pool.
 
 use super::queue::{
-    Backend, Completion, MAX_QUEUE_DEPTH, QueuedParams, QueuedRun, Request, Stop, drive,
+    Backend, Completion, Fatal, Feed, MAX_QUEUE_DEPTH, QueuedParams, QueuedRun, Request, Stop,
+    drive, drive_feed,
 };
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
 use crate::device::pio::short_read;
+use crate::probe::OpKind;
 use crate::probe::iops::OffsetGen;
 use io_uring::squeue::Entry;
 use io_uring::{CompletionQueue, IoUring, Probe, SubmissionQueue, Submitter, opcode, types};
@@ -75,21 +77,38 @@ struct Reads {
 }
 
 impl Reads {
-    /// The submission entry reading `len` bytes at `offset` into slot `slot`'s
-    /// buffer `buf`.
+    /// The submission entry moving `len` bytes at `offset` between slot `slot`'s
+    /// buffer `buf` and the device, as `kind` says.
     #[inline]
-    fn entry(&self, slot: usize, buf: *mut u8, offset: u64) -> Entry {
+    fn entry_of(&self, slot: usize, buf: *mut u8, offset: u64, len: u32, kind: OpKind) -> Entry {
+        if kind == OpKind::Write {
+            let e = match (self.fixed_bufs, self.fixed_file) {
+                (true, true) => opcode::WriteFixed::new(types::Fixed(0), buf, len, slot as u16)
+                    .offset(offset)
+                    .build(),
+                (true, false) => opcode::WriteFixed::new(types::Fd(self.fd), buf, len, slot as u16)
+                    .offset(offset)
+                    .build(),
+                (false, true) => opcode::Write::new(types::Fixed(0), buf, len)
+                    .offset(offset)
+                    .build(),
+                (false, false) => opcode::Write::new(types::Fd(self.fd), buf, len)
+                    .offset(offset)
+                    .build(),
+            };
+            return e.user_data(slot as u64);
+        }
         let e = match (self.fixed_bufs, self.fixed_file) {
-            (true, true) => opcode::ReadFixed::new(types::Fixed(0), buf, self.len, slot as u16)
+            (true, true) => opcode::ReadFixed::new(types::Fixed(0), buf, len, slot as u16)
                 .offset(offset)
                 .build(),
-            (true, false) => opcode::ReadFixed::new(types::Fd(self.fd), buf, self.len, slot as u16)
+            (true, false) => opcode::ReadFixed::new(types::Fd(self.fd), buf, len, slot as u16)
                 .offset(offset)
                 .build(),
-            (false, true) => opcode::Read::new(types::Fixed(0), buf, self.len)
+            (false, true) => opcode::Read::new(types::Fixed(0), buf, len)
                 .offset(offset)
                 .build(),
-            (false, false) => opcode::Read::new(types::Fd(self.fd), buf, self.len)
+            (false, false) => opcode::Read::new(types::Fd(self.fd), buf, len)
                 .offset(offset)
                 .build(),
         };
@@ -195,6 +214,7 @@ impl Ring {
             clock,
             pending: Vec::with_capacity(depth),
             start_ns: vec![0; depth],
+            lens: vec![self.reads.len; depth],
         }
     }
 }
@@ -229,6 +249,8 @@ pub struct Uring<'r> {
     /// Slots queued since the last system call, and each slot's submission time.
     pending: Vec<usize>,
     start_ns: Vec<u64>,
+    /// Each slot's request length, to tell a short transfer.
+    lens: Vec<u32>,
 }
 
 impl Uring<'_> {
@@ -251,10 +273,22 @@ impl Backend for Uring<'_> {
         let Some(&buf) = self.ptrs.get(req.slot) else {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, "no such slot"));
         };
-        let e = self.reads.entry(req.slot, buf, req.offset);
+        let len = req.len.min(self.reads.len);
+        let e = self
+            .reads
+            .entry_of(req.slot, buf, req.offset, len, req.kind);
         push(&mut self.sq, &self.submitter, &e)?;
+        self.lens[req.slot] = len;
         self.pending.push(req.slot);
         Ok(())
+    }
+
+    fn buffer(&mut self, slot: usize) -> Option<&mut [u8]> {
+        let &p = self.ptrs.get(slot)?;
+        // SAFETY: the slot's buffer is live for the ring's lifetime, `len` bytes
+        // long, and the driver asks for it only while no request is in flight for
+        // the slot (so the kernel does not touch it).
+        Some(unsafe { std::slice::from_raw_parts_mut(p, self.reads.len as usize) })
     }
 
     fn reap(&mut self, out: &mut Vec<Completion>) -> io::Result<()> {
@@ -274,7 +308,6 @@ impl Backend for Uring<'_> {
             {
                 return Err(e);
             }
-            let len = self.reads.len;
             self.cq.sync();
             for cqe in &mut self.cq {
                 let slot = cqe.user_data() as usize;
@@ -282,6 +315,7 @@ impl Backend for Uring<'_> {
                     continue;
                 };
                 let res = cqe.result();
+                let len = self.lens[slot];
                 let result = if res < 0 {
                     Err(io::Error::from_raw_os_error(-res))
                 } else if res as u32 != len {
@@ -343,6 +377,23 @@ pub fn run(
         return Err(Unavailable(format!("the ring refuses the reads: {error}")));
     }
     Ok(run)
+}
+
+/// Run the requests of `feed` on descriptor `fd` with io_uring, `depth` deep in
+/// buffers of `len` bytes, timed by `clock`: whether Ctrl-C ended it, and the
+/// ring's fatal error. [`Unavailable`] when the ring cannot be set up (nothing ran).
+pub fn run_feed(
+    fd: RawFd,
+    clock: &dyn Clock,
+    len: u32,
+    depth: usize,
+    feed: &mut dyn Feed,
+    stop: &AtomicBool,
+) -> Result<(bool, Fatal), Unavailable> {
+    let mut ring = Ring::new(fd, len, depth)?;
+    let out = drive_feed(&mut ring.backend(clock), feed, depth, stop);
+    ring.poisoned = out.1.is_some();
+    Ok(out)
 }
 
 #[cfg(test)]

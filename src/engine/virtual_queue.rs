@@ -14,9 +14,10 @@
 
 use super::queue::{Backend, Completion, QueuedParams, QueuedRun, Request, drive};
 use crate::clock::Clock;
+use crate::device::AlignedBuf;
 use crate::device::QueueModel;
+use crate::probe::Op;
 use crate::probe::iops::OffsetGen;
-use crate::probe::{Op, OpKind};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use std::sync::atomic::AtomicBool;
@@ -35,8 +36,10 @@ pub struct VirtualQueue<'a> {
     now: u64,
     free_slots: usize,
     started: u64,
-    /// Submitted, not yet started: (submission time, slot, offset).
-    waiting: VecDeque<(u64, usize, u64)>,
+    /// Submitted, not yet started.
+    waiting: VecDeque<(u64, Request)>,
+    /// The slots' buffers, when the run moves data ([`VirtualQueue::with_buffers`]).
+    bufs: Vec<AlignedBuf>,
     in_service: BinaryHeap<InService>,
     /// Requests the model refused when they reached a service slot.
     refused: Vec<Completion>,
@@ -55,24 +58,38 @@ impl<'a> VirtualQueue<'a> {
             free_slots: slots,
             started: 0,
             waiting: VecDeque::with_capacity(depth),
+            bufs: Vec::new(),
             in_service: BinaryHeap::with_capacity(slots.min(depth)),
             refused: Vec::with_capacity(depth),
         }
     }
 
+    /// Give each slot a buffer of the run's request size: a request then moves data
+    /// through [`QueueModel::data`] when it starts (a model that stores none leaves
+    /// a read's buffer as it was).
+    pub fn with_buffers(mut self) -> Self {
+        let (len, depth) = (self.len as usize, self.waiting.capacity());
+        self.bufs = (0..depth).map(|_| AlignedBuf::new(len)).collect();
+        self
+    }
+
     /// Start waiting requests on free slots at the current time, in FIFO order.
     fn dispatch(&mut self) {
         while self.free_slots > 0 {
-            let Some((submitted, slot, offset)) = self.waiting.pop_front() else {
+            let Some((submitted, req)) = self.waiting.pop_front() else {
                 return;
             };
+            let slot = req.slot;
             let op = Op {
-                offset,
-                len: self.len,
-                kind: OpKind::Read,
+                offset: req.offset,
+                len: req.len.min(self.len),
+                kind: req.kind,
             };
             match self.model.service_ns(&op, self.now) {
                 Ok(service) => {
+                    if let Some(buf) = self.bufs.get_mut(slot) {
+                        self.model.data(&op, &mut buf[..op.len as usize]);
+                    }
                     self.free_slots -= 1;
                     let done = self.now.saturating_add(service);
                     self.in_service
@@ -101,8 +118,12 @@ impl Backend for VirtualQueue<'_> {
     }
 
     fn submit(&mut self, req: Request) -> std::io::Result<()> {
-        self.waiting.push_back((self.now, req.slot, req.offset));
+        self.waiting.push_back((self.now, req));
         Ok(())
+    }
+
+    fn buffer(&mut self, slot: usize) -> Option<&mut [u8]> {
+        self.bufs.get_mut(slot).map(|b| &mut b[..])
     }
 
     fn reap(&mut self, out: &mut Vec<Completion>) -> std::io::Result<()> {

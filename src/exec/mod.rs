@@ -10,6 +10,7 @@ use crate::engine::queued::{self, QueuedParams, QueuedRun};
 use crate::engine::scan::run_scan;
 use crate::engine::sync::{Stop, SyncEngine, pause, run_pairs};
 use crate::engine::sync_write::{WriteParams, run_sync_writes};
+use crate::engine::verify::{VerifyParams, run_verify};
 use crate::error::ProbeError;
 use crate::probe::iops::OffsetGen;
 use crate::probe::{self, PairsKind, Plan, QueuedStep, Step, Stream, TestKind};
@@ -18,6 +19,7 @@ use crate::results::{
 };
 use crate::safety::Found;
 use crate::validity;
+use crate::verify::result::HalfKind;
 use std::io;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -297,6 +299,64 @@ fn step_once(
             run.bypass_bytes += scan.bytes_read + scan.error_blocks * scan.block_bytes;
             run.result.scan = Some(scan);
             phase_end(&mut run.result, stop, info, "scan", cx.sink, false)
+        }
+        Step::Verify {
+            range,
+            passes,
+            nonce,
+            queue_depth,
+            slow_ms,
+        } => {
+            let params = VerifyParams {
+                range: *range,
+                passes: *passes,
+                nonce: *nonce,
+                queue_depth: *queue_depth as usize,
+                slow_ms: *slow_ms,
+            };
+            let total = (range.end - range.start).max(1);
+            let (test, sink) = (result.test, &mut *cx.sink);
+            let mut reported = (u32::MAX, HalfKind::Write, usize::MAX);
+            let (r, stop, note) =
+                run_verify(cx.target, &params, cx.stop, &mut |pass, half, done| {
+                    let now = (u128::from(done) * 100 / u128::from(total)) as usize;
+                    if (pass, half, now) != reported {
+                        reported = (pass, half, now);
+                        let what = match half {
+                            HalfKind::Write => "writing",
+                            HalfKind::Read => "reading and checking",
+                        };
+                        let label = format!("pass {} of {}: {what}", pass + 1, params.passes);
+                        // One bar over the whole run (so its ETA is the run's):
+                        // 100 steps per half.
+                        let half_index = pass as usize * 2 + usize::from(half == HalfKind::Read);
+                        let steps = params.passes as usize * 200;
+                        sink.line_started(test, half_index * 100 + now, steps, &label);
+                    }
+                });
+            let moved: u64 = r
+                .passes
+                .iter()
+                .flat_map(|p| std::iter::once(&p.write).chain(&p.read))
+                .map(|h| h.bytes)
+                .sum();
+            run.bypass_bytes += moved;
+            run.result.engine = run
+                .result
+                .engine
+                .with_queued(QueuedEngine::from_name(&r.engine));
+            if let Some(note) = note {
+                run.warnings.push(validity::engine_note(info, &note));
+            }
+            run.result.verify = Some(r);
+            phase_end(
+                &mut run.result,
+                stop,
+                info,
+                "write and verify",
+                cx.sink,
+                false,
+            )
         }
     }
 }

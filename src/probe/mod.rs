@@ -82,6 +82,8 @@ pub enum TestKind {
     Scan,
     /// `--block-sweep`: sequential reads by request size, one at a time and queued.
     BlockSweep,
+    /// `--verify` (-w): every block written with stamps, read back and checked.
+    Verify,
 }
 
 impl TestKind {
@@ -90,7 +92,7 @@ impl TestKind {
     pub fn may_write(self) -> bool {
         matches!(
             self,
-            TestKind::SyncWrite | TestKind::Zones | TestKind::BlockSweep
+            TestKind::SyncWrite | TestKind::Zones | TestKind::BlockSweep | TestKind::Verify
         )
     }
 
@@ -105,6 +107,7 @@ impl TestKind {
             TestKind::SeekProfile => "seek profile (--seek-profile)",
             TestKind::Scan => "surface scan (--scan)",
             TestKind::BlockSweep => "block sweep (--block-sweep)",
+            TestKind::Verify => "write and verify (--verify)",
         }
     }
 }
@@ -220,7 +223,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const ALL: [TestKind; 8] = [
+    const ALL: [TestKind; 9] = [
         TestKind::CommandOverhead,
         TestKind::SeekTransfer,
         TestKind::RandomReads,
@@ -229,6 +232,7 @@ mod tests {
         TestKind::SeekProfile,
         TestKind::Scan,
         TestKind::BlockSweep,
+        TestKind::Verify,
     ];
 
     fn with_writes() -> Options {

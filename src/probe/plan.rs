@@ -44,6 +44,10 @@ pub struct Options {
     pub slow_ms: f64,
     /// Seconds of queued reads per size of --block-sweep (`--sweep-duration`).
     pub sweep_duration: Duration,
+    /// Passes of --verify (`--passes`).
+    pub verify_passes: u32,
+    /// The nonce of --verify's stamps, drawn once per run.
+    pub verify_nonce: u64,
 }
 
 impl Default for Options {
@@ -64,6 +68,8 @@ impl Default for Options {
             block_size: scan::DEFAULT_BLOCK,
             slow_ms: scan::DEFAULT_SLOW_MS,
             sweep_duration: Duration::from_secs(1),
+            verify_passes: 1,
+            verify_nonce: 0,
         }
     }
 }
@@ -167,6 +173,20 @@ pub enum Step {
         /// Progress is reported in this many steps.
         progress_steps: usize,
     },
+    /// Every block of a range written with stamps, flushed, read back and checked,
+    /// `passes` times (--verify).
+    Verify {
+        /// The range and request size.
+        range: ScanRange,
+        /// Passes, each with fresh content.
+        passes: u32,
+        /// The run's nonce.
+        nonce: u64,
+        /// Requests in flight.
+        queue_depth: u32,
+        /// Blocks at least this slow are listed.
+        slow_ms: f64,
+    },
 }
 
 /// One line of a test (of its output, or of the progress display).
@@ -237,6 +257,7 @@ pub fn plan(
         TestKind::SeekProfile => seek_profile_lines(m, ss, opts)?,
         TestKind::Scan => scan_lines(m, ss, opts)?,
         TestKind::BlockSweep => sweep_lines(m, ss, opts)?,
+        TestKind::Verify => verify_lines(m, ss, opts)?,
     };
     Ok(Plan { test, lines })
 }
@@ -437,4 +458,27 @@ fn sweep_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
         });
     }
     Ok(lines)
+}
+
+/// Requests --verify keeps in flight: the scan's depth (`engine::scan::SCAN_DEPTH`),
+/// enough for a device to stream, few enough that service times stay per block.
+pub const VERIFY_DEPTH: u32 = 4;
+
+/// --verify: the range (--start, --end, --block-size as --scan's) written and
+/// checked --passes times, 4 requests deep as the scan reads.
+fn verify_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+    let range = scan::range(m, ss, opts.scan_start, opts.scan_end, opts.block_size)?;
+    if opts.block_size > u64::from(u32::MAX) {
+        return Err(TooSmall("a block of 4 GiB or more".into()));
+    }
+    Ok(vec![Line {
+        label: "writing".into(),
+        steps: vec![Step::Verify {
+            range,
+            passes: opts.verify_passes.max(1),
+            nonce: opts.verify_nonce,
+            queue_depth: VERIFY_DEPTH,
+            slow_ms: opts.slow_ms,
+        }],
+    }])
 }

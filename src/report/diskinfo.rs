@@ -104,7 +104,11 @@ pub fn test_start(test: TestKind) -> &'static str {
         TestKind::SeekTransfer => "Seek times:\n",
         TestKind::RandomReads => "Asynchronous random reads:\n",
         TestKind::SyncWrite => "Synchronous random writes:\n",
-        TestKind::Zones | TestKind::SeekProfile | TestKind::Scan | TestKind::BlockSweep => "",
+        TestKind::Zones
+        | TestKind::SeekProfile
+        | TestKind::Scan
+        | TestKind::BlockSweep
+        | TestKind::Verify => "",
     }
 }
 
@@ -112,7 +116,8 @@ pub fn test_start(test: TestKind) -> &'static str {
 /// whose partial map says where to resume.
 pub fn end_printed(test: &TestResult) -> bool {
     test.outcome == Outcome::Complete
-        || (test.test == TestKind::Scan && test.outcome == Outcome::Interrupted)
+        || (matches!(test.test, TestKind::Scan | TestKind::Verify)
+            && test.outcome == Outcome::Interrupted)
 }
 
 /// What a test prints after its last phase (see [`end_printed`]): diskinfo ends
@@ -125,6 +130,7 @@ pub fn test_end(test: &TestResult, info: &DeviceInfo) -> String {
         TestKind::SeekProfile => beyond::seek_profile(test, info.sector_size),
         TestKind::Scan => beyond::scan(test),
         TestKind::BlockSweep => beyond::sweep(test),
+        TestKind::Verify => super::verify::block(test),
         _ => "\n".into(),
     }
 }
@@ -254,7 +260,11 @@ pub fn render_test(test: &TestResult, info: &DeviceInfo) -> String {
     let mut s = String::new();
     let own = matches!(
         test.test,
-        TestKind::Zones | TestKind::SeekProfile | TestKind::Scan | TestKind::BlockSweep
+        TestKind::Zones
+            | TestKind::SeekProfile
+            | TestKind::Scan
+            | TestKind::BlockSweep
+            | TestKind::Verify
     );
     if !own && !test.phases.iter().any(PhaseResult::complete) {
         return s;

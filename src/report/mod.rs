@@ -11,6 +11,7 @@ pub mod plot;
 pub mod prometheus;
 pub mod smart;
 pub mod table;
+pub mod verify;
 
 use crate::results::Run;
 

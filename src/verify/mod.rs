@@ -10,4 +10,5 @@
 
 pub mod badblocks;
 pub mod failures;
+pub mod result;
 pub mod stamp;

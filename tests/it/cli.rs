@@ -43,7 +43,7 @@ fn sync_write_and_write_options_require_w() {
     for (args, msg) in [
         (
             &["--force", "x"][..],
-            "--force applies to -S, --zones, --block-sweep or --burn-in with -w",
+            "--force applies to -S, --zones, --block-sweep, --verify or --burn-in with -w",
         ),
         (
             &["--zones=4", "--preserve", "x"],
@@ -113,7 +113,7 @@ fn option_values_are_checked_before_any_disk_is_touched() {
         (&["--zones=200000", "x"], "--zones: at most 100000"),
         (
             &["--slow-ms", "10", "x"],
-            "--slow-ms applies to --scan; add --scan or drop --slow-ms",
+            "--slow-ms applies to --scan or --verify; add one of them or drop --slow-ms",
         ),
         (
             &["-t", "--queue-depth", "8", "x"],

@@ -15,4 +15,5 @@ mod signatures;
 mod sim;
 mod smart;
 mod smartwire;
+mod verify;
 mod writes;

@@ -1,0 +1,167 @@
+//! The "Write and verify" block of `--verify`: per pass the write and read rates
+//! (overall and the slowest and fastest regions of the curve), the service-time
+//! buckets, the slow ranges and every failed range with its kind; where an
+//! interrupted run stopped and the `--start` that resumes it.
+
+use crate::probe::scan::BUCKET_LIMITS_MS;
+use crate::results::TestResult;
+use crate::verify::failures::{FailedRange, FailureKind};
+use crate::verify::result::{Half, HalfKind, VerifyResult};
+use std::fmt::Write;
+
+fn mb(bytes_per_s: f64) -> String {
+    format!("{:.1} MB/s", bytes_per_s / 1e6)
+}
+
+fn span(first: u64, n: u64) -> String {
+    if n == 1 {
+        format!("sector {first}")
+    } else {
+        format!("sectors {first}-{} ({n})", first + n - 1)
+    }
+}
+
+/// One half's lines.
+fn half(s: &mut String, r: &VerifyResult, pass: u32, name: &str, h: &Half) {
+    let secs = h.elapsed_ns as f64 / 1e9;
+    let flush = h.flush_ns.map_or(String::new(), |ns| {
+        format!(", flush {:.3} sec", ns as f64 / 1e9)
+    });
+    let _ = writeln!(
+        s,
+        "\tpass {} {name:<6}{:>14} bytes in {secs:.3} sec ({}){flush}",
+        pass + 1,
+        h.bytes,
+        mb(h.rate())
+    );
+    let curve = h.curve();
+    let span_bytes = (r.end_bytes - r.start_bytes).max(1);
+    let pct = |i: usize| 100.0 * i as f64 / curve.len().max(1) as f64;
+    let timed: Vec<(usize, f64)> = curve
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|&(_, v)| v > 0.0)
+        .collect();
+    if let (Some(lo), Some(hi)) = (
+        timed.iter().min_by(|a, b| a.1.total_cmp(&b.1)),
+        timed.iter().max_by(|a, b| a.1.total_cmp(&b.1)),
+    ) && span_bytes > r.block_bytes
+    {
+        let _ = writeln!(
+            s,
+            "\t\tcurve over {} regions: min {} at {:.0}%, max {} at {:.0}%",
+            curve.len(),
+            mb(lo.1),
+            pct(lo.0),
+            mb(hi.1),
+            pct(hi.0)
+        );
+    }
+    let mut b = String::new();
+    for (i, n) in h.buckets.iter().enumerate() {
+        let label = match BUCKET_LIMITS_MS.get(i) {
+            Some(ms) => format!("<{ms} ms"),
+            None => format!(">={} ms", BUCKET_LIMITS_MS[BUCKET_LIMITS_MS.len() - 1]),
+        };
+        let _ = write!(b, "{}{label}: {n}", if i == 0 { "" } else { ", " });
+    }
+    let _ = writeln!(s, "\t\t{b}; errors: {}", h.error_blocks);
+    for sl in &h.slow {
+        let _ = writeln!(
+            s,
+            "\t\tslow (>= {} ms): {}, up to {:.1} ms",
+            r.slow_ms,
+            span(sl.first_sector, sl.sectors),
+            sl.max_ns as f64 / 1e6
+        );
+    }
+}
+
+fn failed(s: &mut String, f: &FailedRange) {
+    let _ = write!(s, "\t\t{}: {}", f.kind.name(), span(f.start_lba, f.sectors));
+    match (f.kind, f.found_lba, f.found_pass) {
+        (FailureKind::Misdirected, Some(lba), Some(pass)) => {
+            let _ = write!(
+                s,
+                ", holding the stamps of {} (pass {})",
+                span(lba, f.sectors),
+                pass + 1
+            );
+        }
+        (FailureKind::Stale, _, Some(pass)) => {
+            let _ = write!(s, ", holding pass {}'s stamps", pass + 1);
+        }
+        _ => {}
+    }
+    s.push('\n');
+}
+
+/// The block of a `--verify` test.
+pub fn block(t: &TestResult) -> String {
+    let Some(r) = &t.verify else {
+        return String::new();
+    };
+    let mut s = format!(
+        "Write and verify: bytes {} to {} in {}-byte blocks, {} deep ({}), {} pass{}, nonce {:#018x}:\n",
+        r.start_bytes,
+        r.end_bytes,
+        r.block_bytes,
+        r.queue_depth,
+        r.engine,
+        r.passes_planned,
+        if r.passes_planned == 1 { "" } else { "es" },
+        r.nonce
+    );
+    for p in &r.passes {
+        half(&mut s, r, p.pass, "write", &p.write);
+        if let Some(h) = &p.read {
+            half(&mut s, r, p.pass, "read", h);
+        }
+        let f = &p.failures;
+        let counts: Vec<String> = FailureKind::ALL
+            .iter()
+            .filter(|&&k| f.count(k) > 0)
+            .map(|&k| format!("{} {}", f.count(k), k.name()))
+            .collect();
+        let _ = writeln!(
+            s,
+            "\tpass {}: {} failed sector{}{}",
+            p.pass + 1,
+            f.total(),
+            if f.total() == 1 { "" } else { "s" },
+            if counts.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", counts.join(", "))
+            }
+        );
+        for range in f.ranges() {
+            failed(&mut s, range);
+        }
+        if let Some(o) = f.overflow() {
+            let _ = writeln!(
+                s,
+                "\t\tand {} more failed sectors between sector {} and {}",
+                o.sectors,
+                o.start_lba,
+                o.end_lba - 1
+            );
+        }
+    }
+    if let Some(st) = &r.stopped {
+        let what = match st.half {
+            HalfKind::Write => "writing",
+            HalfKind::Read => "reading back",
+        };
+        let _ = writeln!(
+            s,
+            "\tinterrupted in pass {} while {what}, at byte {}: resume with --start {}",
+            st.pass + 1,
+            st.at_bytes,
+            st.resume_start
+        );
+    }
+    s.push('\n');
+    s
+}

@@ -1,0 +1,163 @@
+//! What a write-and-verify run (`--verify`) found: plain data, filled by the
+//! verify engine (`crate::engine::verify`), stored in the test's result, read by
+//! reporters.
+
+use super::failures::Failures;
+use serde::{Deserialize, Serialize};
+
+/// Regions of the write and read curves (fewer when the range has fewer blocks).
+pub const REGIONS: usize = 100;
+
+/// One half of a pass: every block of the range written, or read and checked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Half {
+    /// Requests completed, failed ones included.
+    pub blocks: u64,
+    /// Bytes moved by the requests that succeeded.
+    pub bytes: u64,
+    /// Requests that failed with an error.
+    pub error_blocks: u64,
+    /// From the first submission to the last completion, in ns of the target's
+    /// clock (the write half without its flush).
+    pub elapsed_ns: u64,
+    /// The flush after the write half, in ns (None for the read half).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flush_ns: Option<u64>,
+    /// Blocks by service time, as --scan's: < 3, < 10, < 50, < 150, < 500 and
+    /// >= 500 ms.
+    pub buckets: Vec<u64>,
+    /// Runs of blocks at least `slow_ms` slow.
+    pub slow: Vec<SlowSpan>,
+    /// The curve: bytes moved in each of equal regions of the range.
+    pub region_bytes: Vec<u64>,
+    /// The curve: the blocks' service time in each region, in ns.
+    pub region_ns: Vec<u64>,
+    /// Just past the last byte done (the range's end when complete).
+    pub end_bytes: u64,
+}
+
+impl Half {
+    /// An empty half over `regions` regions, ending at `start`.
+    pub fn new(regions: usize, start: u64) -> Half {
+        Half {
+            blocks: 0,
+            bytes: 0,
+            error_blocks: 0,
+            elapsed_ns: 0,
+            flush_ns: None,
+            buckets: vec![0; 6],
+            slow: Vec::new(),
+            region_bytes: vec![0; regions],
+            region_ns: vec![0; regions],
+            end_bytes: start,
+        }
+    }
+
+    /// Bytes per second over the half (0 when nothing was timed).
+    pub fn rate(&self) -> f64 {
+        if self.elapsed_ns == 0 {
+            0.0
+        } else {
+            self.bytes as f64 * 1e9 / self.elapsed_ns as f64
+        }
+    }
+
+    /// Each region's rate in bytes per second (0 where nothing was timed).
+    pub fn curve(&self) -> Vec<f64> {
+        self.region_bytes
+            .iter()
+            .zip(&self.region_ns)
+            .map(|(&b, &ns)| {
+                if ns == 0 {
+                    0.0
+                } else {
+                    b as f64 * 1e9 / ns as f64
+                }
+            })
+            .collect()
+    }
+}
+
+/// Consecutive slow blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SlowSpan {
+    /// The first sector of the first slow block.
+    pub first_sector: u64,
+    /// How many sectors the slow blocks cover.
+    pub sectors: u64,
+    /// The slowest block's service time.
+    pub max_ns: u64,
+}
+
+/// One pass: fresh stamps written over the range, flushed, read back and checked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pass {
+    /// The pass number (0 first), part of every stamp.
+    pub pass: u32,
+    /// The write half.
+    pub write: Half,
+    /// The read half (None when the pass stopped before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read: Option<Half>,
+    /// The sectors that failed in this pass, with their kinds.
+    pub failures: Failures,
+}
+
+/// Where an interrupted run stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stopped {
+    /// The pass that was running.
+    pub pass: u32,
+    /// The half that was running: "write" or "read".
+    pub half: HalfKind,
+    /// Just past the last byte that half did.
+    pub at_bytes: u64,
+    /// The `--start` that resumes the pass: the end of what was read back and
+    /// checked in it (its start when it stopped while writing).
+    pub resume_start: u64,
+}
+
+/// Which half of a pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HalfKind {
+    /// The writes.
+    Write,
+    /// The reads and checks.
+    Read,
+}
+
+/// A write-and-verify run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VerifyResult {
+    /// The run's nonce, in every stamp.
+    pub nonce: u64,
+    /// The first byte of the range.
+    pub start_bytes: u64,
+    /// Just past the range's last byte.
+    pub end_bytes: u64,
+    /// Bytes per request.
+    pub block_bytes: u64,
+    /// The logical sector size the stamps and failures count in.
+    pub sector_bytes: u32,
+    /// Requests kept in flight.
+    pub queue_depth: u32,
+    /// Passes asked for.
+    pub passes_planned: u32,
+    /// Blocks at least this slow are listed.
+    pub slow_ms: f64,
+    /// The queued engine that moved the data ("io_uring", "threads", "virtual").
+    pub engine: String,
+    /// The passes run, in order (the last may be partial).
+    pub passes: Vec<Pass>,
+    /// Where the run stopped, when Ctrl-C stopped it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Stopped>,
+}
+
+impl VerifyResult {
+    /// Failed sectors over every pass.
+    pub fn failed_sectors(&self) -> u64 {
+        self.passes.iter().map(|p| p.failures.total()).sum()
+    }
+}
