@@ -635,7 +635,7 @@ fn burn_in_verdicts(disks: &[DiskResult], timing: Vec<Verdict>) -> Vec<Verdict> 
             compare::smart_reasons(d.smart.as_ref(), &mut reasons, &mut warnings);
             if let Some(t) = timing.iter().find(|v| v.disk == d.name) {
                 for r in &t.reasons {
-                    if !reasons.contains(r) {
+                    if !reasons.iter().any(|x| x.ends_with(r.as_str())) {
                         reasons.push(r.clone());
                     }
                 }

@@ -158,7 +158,7 @@ pub fn action(step: Step) -> Action {
         Step::SmartAfter => Action::SmartAfter,
         Step::SmrCheck => Action::Missing("the SMR behaviour test is not in this build yet"),
         Step::Verify => Action::Test(TestKind::Verify),
-        Step::CapacityCheck => Action::Missing("the capacity check is not in this build yet"),
+        Step::CapacityCheck => Action::Test(TestKind::CapacityCheck),
     }
 }
 

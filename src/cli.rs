@@ -174,6 +174,12 @@ pub struct Args {
     #[arg(long)]
     pub block_sweep: bool,
 
+    /// With -w: is the drive as big as it says? Stamps a few hundred blocks over
+    /// the whole reported size, reads them back, and says how much really stores
+    /// data (fake flash); exit status 1 when it stores less
+    #[arg(long)]
+    pub capacity_check: bool,
+
     /// Seconds of queued reads per size of --block-sweep
     #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
     pub sweep_duration: f64,

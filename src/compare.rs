@@ -272,9 +272,30 @@ fn judge(
     ))
 }
 
+/// Why a capacity check's conclusion fails a drive: it stores less than it
+/// reports (None when it does not).
+pub fn fake_reason(c: &crate::probe::capacity::Capacity) -> Option<String> {
+    use crate::probe::capacity::Finding;
+    if !c.is_fake() {
+        return None;
+    }
+    let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
+    let how = match c.finding {
+        Finding::Wraps { .. } => "writes beyond it land at other addresses",
+        Finding::WritesLost => "writes beyond it are lost",
+        _ => "reads beyond it fail",
+    };
+    Some(format!(
+        "capacity check: stores only the first {:.1} GiB of the {:.1} GiB it reports; {how} (a fake drive)",
+        gib(c.real),
+        gib(c.reported)
+    ))
+}
+
 /// Judge each disk: a figure further than `max_deviation` (0.15 = 15%) from the
 /// group median fails it, and so does one further from the baseline's figure when
-/// a baseline is given. A disk that failed to be probed fails.
+/// a baseline is given. A disk that failed to be probed fails, and so does one whose
+/// capacity check found it stores less than it reports.
 pub fn qualify(
     cmp: &Comparison,
     disks: &[&DiskResult],
@@ -292,9 +313,15 @@ pub fn qualify(
             }
             let smart = disks.get(i).and_then(|d| d.smart.as_ref());
             smart_reasons(smart, &mut reasons, &mut warnings);
-            // A verdict needs figures (or SMART health): none at all, or none
-            // shared with the baseline, is a failure, never a pass.
-            if cmp.rows.is_empty() && !smart.is_some_and(|s| s.judged()) {
+            let capacity = disks
+                .get(i)
+                .and_then(|d| d.tests.iter().find_map(|t| t.capacity.as_ref()));
+            if let Some(why) = capacity.and_then(|c| fake_reason(&c.conclusion)) {
+                reasons.push(why);
+            }
+            // A verdict needs figures (or SMART health, or a capacity check): none
+            // at all, or none shared with the baseline, is a failure, never a pass.
+            if cmp.rows.is_empty() && !smart.is_some_and(|s| s.judged()) && capacity.is_none() {
                 reasons
                     .push("nothing to judge: no figure was measured (run a test, e.g. -t)".into());
             }

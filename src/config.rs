@@ -306,6 +306,7 @@ impl Config {
             (a.scan, TestKind::Scan),
             (a.block_sweep, TestKind::BlockSweep),
             (a.verify, TestKind::Verify),
+            (a.capacity_check, TestKind::CapacityCheck),
         ]
         .into_iter()
         .filter_map(|(asked, t)| asked.then_some(t))

@@ -117,6 +117,22 @@ pub struct TestResult {
     /// `--verify`: the write-and-verify passes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verify: Option<crate::verify::result::VerifyResult>,
+    /// `--capacity-check`: what the probe blocks said about the drive's real size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<CapacityResult>,
+}
+
+/// The capacity check's result (`--capacity-check`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CapacityResult {
+    /// The conclusion.
+    pub conclusion: crate::probe::capacity::Capacity,
+    /// Rounds of probes (the first and its refinements).
+    pub rounds: u32,
+    /// Probe writes that failed (their read-backs say what they left).
+    pub failed_writes: u32,
+    /// Every probe block and how it read back, in the order read.
+    pub probe_blocks: Vec<crate::probe::capacity::Probe>,
 }
 
 impl TestResult {
@@ -135,6 +151,7 @@ impl TestResult {
             scan: None,
             command_overhead: None,
             verify: None,
+            capacity: None,
         }
     }
 
@@ -388,6 +405,7 @@ impl DiskResult {
                 matches!(t.outcome, Outcome::Failed(_) | Outcome::Skipped(_))
                     || t.scan.as_ref().is_some_and(|s| s.error_blocks > 0)
                     || t.verify.as_ref().is_some_and(|v| v.failed_sectors() > 0)
+                    || t.capacity.as_ref().is_some_and(|c| c.conclusion.is_fake())
             })
     }
 }

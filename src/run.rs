@@ -340,6 +340,12 @@ fn test_status(outcome: Outcome, result: Option<&crate::results::TestResult>) ->
                 Some(s) if s.error_blocks > 0 => {
                     burnin::Status::Failed(format!("{} blocks unreadable", s.error_blocks))
                 }
+                _ if let Some(why) = result
+                    .and_then(|r| r.capacity.as_ref())
+                    .and_then(|c| crate::compare::fake_reason(&c.conclusion)) =>
+                {
+                    burnin::Status::Failed(why)
+                }
                 _ if failed > 0 => burnin::Status::Failed(format!(
                     "{failed} sector{} failed (read back wrong or not at all)",
                     if failed == 1 { "" } else { "s" }

@@ -35,6 +35,7 @@ const TESTS: &[&str] = &[
     "block_sweep",
     "verify",
     "burn_in",
+    "capacity_check",
 ];
 /// The tests, and the SMART options that read the drive (--smart, --smart-test):
 /// what --compare, --qualify, --quiet and --parallel apply to.
@@ -70,7 +71,14 @@ const PAUSED: &[&str] = &[
     "burn_in",
 ];
 /// The tests that write with -w.
-const WRITING: &[&str] = &["sync_write", "zones", "block_sweep", "verify", "burn_in"];
+const WRITING: &[&str] = &[
+    "sync_write",
+    "zones",
+    "block_sweep",
+    "verify",
+    "capacity_check",
+    "burn_in",
+];
 
 /// What an option needs beside it on the command line to mean something.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,11 +125,16 @@ pub fn needs(id: &str) -> Option<Needs> {
         },
         "passes" => any(&["verify", "burn_in"]),
         "bad_blocks" | "bad_blocks_size" => any(&["verify"]),
+        "capacity_check" => Needs::AnyOf {
+            any: &["capacity_check"],
+            all: &["write"],
+        },
         "write" => any(&[
             "sync_write",
             "zones",
             "block_sweep",
             "verify",
+            "capacity_check",
             "burn_in",
             "physical_path",
             "ident",
@@ -131,7 +144,7 @@ pub fn needs(id: &str) -> Option<Needs> {
             all: &["write"],
         },
         "preserve" => Needs::AnyOf {
-            any: &["sync_write"],
+            any: &["sync_write", "capacity_check"],
             all: &["write"],
         },
         "with_name" => any(&["physical_path", "ident"]),
@@ -316,7 +329,7 @@ mod tests {
             ),
             (
                 &["-t", "-w", "x"],
-                "-w applies to -S, --zones, --block-sweep, --verify, --burn-in, -p or -s; add one of them or drop -w",
+                "-w applies to -S, --zones, --block-sweep, --verify, --capacity-check, --burn-in, -p or -s; add one of them or drop -w",
             ),
             (
                 &["--zones=4", "--force", "x"],

@@ -289,8 +289,23 @@ pub trait QueueModel {
     fn service_ns(&mut self, op: &Op, start_ns: u64) -> io::Result<u64>;
     /// The virtual clock the engine advances.
     fn virtual_clock(&self) -> &VirtualClock;
-    /// Move the data of `op`, which [`QueueModel::service_ns`] has just accepted:
-    /// store a write's `buf`, fill a read's. A model that stores no data leaves
-    /// `buf` as it is (the default).
-    fn data(&mut self, _op: &Op, _buf: &mut [u8]) {}
+    /// Serve `op` as [`QueueModel::service_ns`] does, and move its data: a read
+    /// fills `data`'s buffer with what the device holds there, a write stores the
+    /// buffer (both `op.len` bytes). [`QueueModel::service_ns`] moves none (a write
+    /// through it leaves the stored content as it was). The default keeps no data.
+    fn service_data(&mut self, op: &Op, start_ns: u64, data: IoData<'_>) -> io::Result<u64> {
+        let _ = data;
+        self.service_ns(op, start_ns)
+    }
+}
+
+/// The data of one operation served by a [`QueueModel`].
+#[derive(Debug)]
+pub enum IoData<'a> {
+    /// No data moves (only the time is served).
+    None,
+    /// A read: the buffer to fill.
+    Read(&'a mut [u8]),
+    /// A write: the content to store.
+    Write(&'a [u8]),
 }

@@ -1,6 +1,7 @@
 //! Engines execute plans against a target. They never choose offsets and never
 //! format: they run operations, time them with the target's clock, and return data.
 
+pub mod capacity;
 pub mod queue;
 pub mod queued;
 pub mod scan;

@@ -15,9 +15,9 @@
 use super::queue::{Backend, Completion, QueuedParams, QueuedRun, Request, drive};
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
-use crate::device::QueueModel;
-use crate::probe::Op;
+use crate::device::{IoData, QueueModel};
 use crate::probe::iops::OffsetGen;
+use crate::probe::{Op, OpKind};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use std::sync::atomic::AtomicBool;
@@ -65,7 +65,7 @@ impl<'a> VirtualQueue<'a> {
     }
 
     /// Give each slot a buffer of the run's request size: a request then moves data
-    /// through [`QueueModel::data`] when it starts (a model that stores none leaves
+    /// through [`QueueModel::service_data`] when it starts (a model that stores none leaves
     /// a read's buffer as it was).
     pub fn with_buffers(mut self) -> Self {
         let (len, depth) = (self.len as usize, self.waiting.capacity());
@@ -85,11 +85,21 @@ impl<'a> VirtualQueue<'a> {
                 len: req.len.min(self.len),
                 kind: req.kind,
             };
-            match self.model.service_ns(&op, self.now) {
+            // With buffers, the data moves with the service (a model that keeps
+            // none serves the time alone).
+            let served = match self.bufs.get_mut(slot) {
+                Some(buf) => {
+                    let b = &mut buf[..op.len as usize];
+                    let data = match op.kind {
+                        OpKind::Read => IoData::Read(b),
+                        OpKind::Write => IoData::Write(b),
+                    };
+                    self.model.service_data(&op, self.now, data)
+                }
+                None => self.model.service_ns(&op, self.now),
+            };
+            match served {
                 Ok(service) => {
-                    if let Some(buf) = self.bufs.get_mut(slot) {
-                        self.model.data(&op, &mut buf[..op.len as usize]);
-                    }
                     self.free_slots -= 1;
                     let done = self.now.saturating_add(service);
                     self.in_service

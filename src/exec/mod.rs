@@ -6,6 +6,7 @@
 
 use crate::analysis;
 use crate::device::{DeviceInfo, Target};
+use crate::engine::capacity::run_capacity_check;
 use crate::engine::queued::{self, QueuedParams, QueuedRun};
 use crate::engine::scan::run_scan;
 use crate::engine::sync::{Stop, SyncEngine, pause, run_pairs};
@@ -15,7 +16,8 @@ use crate::error::ProbeError;
 use crate::probe::iops::OffsetGen;
 use crate::probe::{self, PairsKind, Plan, QueuedStep, Step, Stream, TestKind};
 use crate::results::{
-    Engine, Outcome, PhaseResult, QueuedEngine, SeekSamples, TestResult, Warning, WarningCode,
+    CapacityResult, Engine, Outcome, PhaseResult, QueuedEngine, SeekSamples, TestResult, Warning,
+    WarningCode,
 };
 use crate::safety::Found;
 use crate::validity;
@@ -278,6 +280,29 @@ fn step_once(
                 }
             }
             phase_end(result, stop, info, "seek profile", cx.sink, false)
+        }
+        Step::CapacityCheck {
+            probes,
+            block,
+            preserve,
+        } => {
+            let c = run_capacity_check(cx.target, probes, *block, *preserve, cx.stop);
+            if let Some(conclusion) = c.capacity {
+                run.result.capacity = Some(CapacityResult {
+                    conclusion,
+                    rounds: c.rounds,
+                    failed_writes: c.failed_writes,
+                    probe_blocks: c.probes,
+                });
+            }
+            phase_end(
+                &mut run.result,
+                c.stop,
+                info,
+                "capacity check",
+                cx.sink,
+                false,
+            )
         }
         Step::Scan {
             range,

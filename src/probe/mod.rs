@@ -84,6 +84,9 @@ pub enum TestKind {
     BlockSweep,
     /// `--verify` (-w): every block written with stamps, read back and checked.
     Verify,
+    /// `--capacity-check` (with -w): stamped probe blocks read back, to find a
+    /// drive that stores less than it reports.
+    CapacityCheck,
 }
 
 impl TestKind {
@@ -92,7 +95,11 @@ impl TestKind {
     pub fn may_write(self) -> bool {
         matches!(
             self,
-            TestKind::SyncWrite | TestKind::Zones | TestKind::BlockSweep | TestKind::Verify
+            TestKind::SyncWrite
+                | TestKind::Zones
+                | TestKind::BlockSweep
+                | TestKind::Verify
+                | TestKind::CapacityCheck
         )
     }
 
@@ -108,6 +115,7 @@ impl TestKind {
             TestKind::Scan => "surface scan (--scan)",
             TestKind::BlockSweep => "block sweep (--block-sweep)",
             TestKind::Verify => "write and verify (--verify)",
+            TestKind::CapacityCheck => "capacity check (--capacity-check)",
         }
     }
 }
@@ -223,7 +231,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const ALL: [TestKind; 9] = [
+    const ALL: [TestKind; 10] = [
         TestKind::CommandOverhead,
         TestKind::SeekTransfer,
         TestKind::RandomReads,
@@ -233,6 +241,7 @@ mod tests {
         TestKind::Scan,
         TestKind::BlockSweep,
         TestKind::Verify,
+        TestKind::CapacityCheck,
     ];
 
     fn with_writes() -> Options {

@@ -164,6 +164,17 @@ pub enum Step {
         /// Which samples they are.
         kind: PairsKind,
     },
+    /// The capacity check (--capacity-check): rounds of stamped probe blocks, the
+    /// first these, written in this order (from the end toward the start), flushed,
+    /// read back, refined ([`super::capacity::refine`]) until none is left.
+    CapacityCheck {
+        /// The first round's probe blocks.
+        probes: Vec<super::Op>,
+        /// The probe block, for refining rounds.
+        block: u64,
+        /// Read each block first and write everything back afterwards.
+        preserve: bool,
+    },
     /// Every block of a range read once (--scan); progress in `progress_steps`.
     Scan {
         /// The range and block size.
@@ -227,6 +238,7 @@ impl Plan {
             match step {
                 Step::Sync { phase, .. } => out.extend(phase.all_ops().copied()),
                 Step::Pairs { pairs, .. } => out.extend(pairs.iter().flat_map(|p| [p.from, p.to])),
+                Step::CapacityCheck { probes, .. } => out.extend(probes.iter().copied()),
                 _ => {}
             }
         }
@@ -258,6 +270,7 @@ pub fn plan(
         TestKind::Scan => scan_lines(m, ss, opts)?,
         TestKind::BlockSweep => sweep_lines(m, ss, opts)?,
         TestKind::Verify => verify_lines(m, ss, opts)?,
+        TestKind::CapacityCheck => capacity_lines(m, ss, opts)?,
     };
     Ok(Plan { test, lines })
 }
@@ -480,5 +493,22 @@ fn verify_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> 
             queue_depth: VERIFY_DEPTH,
             slow_ms: opts.slow_ms,
         }],
+    }])
+}
+
+/// --capacity-check: the probe blocks of [`super::capacity::plan`], one line.
+fn capacity_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+    let block = super::capacity::DEFAULT_BLOCK;
+    let probes = super::capacity::plan(m, ss, block)?;
+    Ok(vec![Line {
+        label: "probing".into(),
+        steps: vec![
+            Step::Quiesce,
+            Step::CapacityCheck {
+                probes,
+                block,
+                preserve: opts.preserve,
+            },
+        ],
     }])
 }

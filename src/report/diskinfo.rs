@@ -108,7 +108,8 @@ pub fn test_start(test: TestKind) -> &'static str {
         | TestKind::SeekProfile
         | TestKind::Scan
         | TestKind::BlockSweep
-        | TestKind::Verify => "",
+        | TestKind::Verify
+        | TestKind::CapacityCheck => "",
     }
 }
 
@@ -131,6 +132,7 @@ pub fn test_end(test: &TestResult, info: &DeviceInfo) -> String {
         TestKind::Scan => beyond::scan(test),
         TestKind::BlockSweep => beyond::sweep(test),
         TestKind::Verify => super::verify::block(test),
+        TestKind::CapacityCheck => super::capacity::block(test),
         _ => "\n".into(),
     }
 }

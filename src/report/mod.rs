@@ -2,6 +2,7 @@
 
 pub mod beyond;
 pub mod burnin;
+pub mod capacity;
 pub mod chart;
 pub mod compare;
 pub mod diskinfo;

@@ -43,11 +43,11 @@ fn sync_write_and_write_options_require_w() {
     for (args, msg) in [
         (
             &["--force", "x"][..],
-            "--force applies to -S, --zones, --block-sweep, --verify or --burn-in with -w",
+            "--force applies to -S, --zones, --block-sweep, --verify, --capacity-check or --burn-in with -w",
         ),
         (
             &["--zones=4", "--preserve", "x"],
-            "--preserve applies to -S with -w",
+            "--preserve applies to -S or --capacity-check with -w",
         ),
         (
             &["--zones=4", "--yes", "x"],

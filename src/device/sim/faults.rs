@@ -3,7 +3,12 @@
 //! Today: unreadable ranges (`bad=`: an overlapping read fails with EIO after the
 //! model's error recovery time; a write over them remaps them, as a drive reallocates
 //! a sector it cannot use, and they read correctly afterwards), slow ranges (`slow=`: milliseconds added at
-//! completion) and a lying flush (`lying_flush=1`).
+//! completion), a lying flush (`lying_flush=1`), unwritable ranges (`unwritable=`: an
+//! overlapping write fails with EIO after the error recovery time and stores
+//! nothing), silently corrupting ranges (`corrupt=`: reads return the stored content
+//! with one bit flipped in every sector of the range, and no error) and a fake
+//! capacity (`fake=BYTES`: the drive reports its full size but stores only BYTES;
+//! a byte at address `a` is kept at `a mod BYTES`, see [`Faults::physical`]).
 //!
 //! # Adding a fault
 //!
@@ -25,7 +30,9 @@ use super::parse_range;
 
 /// The fault keys accepted after `?`, with their values, for error messages.
 pub(super) const ACCEPTED_KEYS: &str = "bad=START-END[,START-END...] (logical sectors, end exclusive), \
-slow=START-END:MS[,...] (added milliseconds), lying_flush=0|1";
+slow=START-END:MS[,...] (added milliseconds), lying_flush=0|1, \
+corrupt=START-END[,...] (reads altered without an error), unwritable=START-END[,...] (writes fail), \
+fake=BYTES[K|M|G|T|P] (stores only that much; addresses wrap)";
 
 /// The faults a spec asks for, in logical sectors (end exclusive), as written.
 #[derive(Debug, Clone, Default)]
@@ -36,6 +43,12 @@ pub(super) struct FaultSpec {
     slow: Vec<(u64, u64, f64)>,
     /// Whether a flush returns at once without writing anything back.
     lying_flush: bool,
+    /// Ranges whose reads return altered content without an error.
+    corrupt: Vec<(u64, u64)>,
+    /// Ranges whose writes fail.
+    unwritable: Vec<(u64, u64)>,
+    /// The bytes really stored, when fewer than reported (addresses wrap).
+    fake: Option<u64>,
 }
 
 impl FaultSpec {
@@ -70,9 +83,52 @@ impl FaultSpec {
                     _ => return Err("expected 0 or 1".to_string()),
                 }
             }
+            "corrupt" | "unwritable" => {
+                let v = if key == "corrupt" {
+                    &mut self.corrupt
+                } else {
+                    &mut self.unwritable
+                };
+                for r in value.split(',') {
+                    v.push(parse_range(r)?);
+                }
+            }
+            "fake" => {
+                let bytes = super::parse_size(value).filter(|&b| b > 0).ok_or(
+                    "expected the bytes really stored, optionally with a binary suffix K, M, G, T or P (e.g. 64G)",
+                )?;
+                self.fake = Some(bytes);
+            }
             _ => return Ok(false),
         }
         Ok(true)
+    }
+}
+
+/// Byte ranges from sector ranges, sorted, with overlapping or touching ones merged.
+fn merged(ranges: &[(u64, u64)], sector: u64) -> Result<Vec<(u64, u64)>, String> {
+    let mut v = ranges
+        .iter()
+        .map(|&r| to_bytes(r, sector))
+        .collect::<Result<Vec<_>, _>>()?;
+    v.sort_unstable();
+    v.dedup_by(|next, prev| {
+        let touch = next.0 <= prev.1;
+        if touch {
+            prev.1 = prev.1.max(next.1);
+        }
+        touch
+    });
+    Ok(v)
+}
+
+/// A sector range in bytes; the error names one that does not fit in 64 bits.
+fn to_bytes((a, b): (u64, u64), sector: u64) -> Result<(u64, u64), String> {
+    match (a.checked_mul(sector), b.checked_mul(sector)) {
+        (Some(a), Some(b)) => Ok((a, b)),
+        _ => Err(format!(
+            "sector range {a}-{b} is beyond any device ({sector}-byte sectors)"
+        )),
     }
 }
 
@@ -84,6 +140,12 @@ pub(super) struct Faults {
     /// Slow byte ranges and their added ns.
     slow: Vec<(u64, u64, f64)>,
     lying_flush: bool,
+    /// Byte ranges read back altered.
+    corrupt: Vec<(u64, u64)>,
+    /// Byte ranges that cannot be written.
+    unwritable: Vec<(u64, u64)>,
+    /// The bytes really stored (a multiple of the sector size, below the size).
+    fake: Option<u64>,
 }
 
 /// What the faults do to one read or write.
@@ -98,43 +160,36 @@ pub(super) struct Effect {
     pub(super) unreadable_at: Option<u64>,
     /// A write: the unreadable byte ranges it covered, remapped by it.
     pub(super) remapped: Vec<(u64, u64)>,
+    /// A failed write: the byte offset of the first unwritable sector it met.
+    pub(super) unwritable_at: Option<u64>,
 }
 
 impl Faults {
-    /// The faults of `spec` on a drive of `sector`-byte logical sectors; the error
-    /// names a range that does not fit in 64-bit byte offsets.
-    pub(super) fn new(spec: &FaultSpec, sector: u64) -> Result<Faults, String> {
-        let to_bytes = |(a, b): (u64, u64)| -> Result<(u64, u64), String> {
-            match (a.checked_mul(sector), b.checked_mul(sector)) {
-                (Some(a), Some(b)) => Ok((a, b)),
-                _ => Err(format!(
-                    "sector range {a}-{b} is beyond any device ({sector}-byte sectors)"
-                )),
-            }
-        };
-        let mut bad = spec
-            .bad
-            .iter()
-            .map(|&r| to_bytes(r))
-            .collect::<Result<Vec<_>, _>>()?;
-        // Overlapping or touching ranges merged, so that a sector is remapped once.
-        bad.sort_unstable();
-        bad.dedup_by(|next, prev| {
-            let touch = next.0 <= prev.1;
-            if touch {
-                prev.1 = prev.1.max(next.1);
-            }
-            touch
-        });
+    /// The faults of `spec` on a drive of `size` bytes with `sector`-byte logical
+    /// sectors; the error names a range that does not fit in 64-bit byte offsets, or
+    /// a `fake=` size that is not whole sectors below the size.
+    pub(super) fn new(spec: &FaultSpec, sector: u64, size: u64) -> Result<Faults, String> {
         let slow = spec
             .slow
             .iter()
-            .map(|&(a, b, ms)| to_bytes((a, b)).map(|(a, b)| (a, b, ms * super::MS)))
+            .map(|&(a, b, ms)| to_bytes((a, b), sector).map(|(a, b)| (a, b, ms * super::MS)))
             .collect::<Result<Vec<_>, _>>()?;
+        if let Some(f) = spec.fake
+            && (!f.is_multiple_of(sector) || f >= size)
+        {
+            return Err(format!(
+                "fake={f}: the bytes really stored must be whole {sector}-byte sectors and \
+                 fewer than the drive's {size} bytes"
+            ));
+        }
         Ok(Faults {
-            bad,
+            // Overlapping or touching ranges merged, so that a sector is remapped once.
+            bad: merged(&spec.bad, sector)?,
             slow,
             lying_flush: spec.lying_flush,
+            corrupt: merged(&spec.corrupt, sector)?,
+            unwritable: merged(&spec.unwritable, sector)?,
+            fake: spec.fake,
         })
     }
 
@@ -143,13 +198,22 @@ impl Faults {
     pub(super) fn on_access(&mut self, kind: Kind, offset: u64, len: u64) -> Effect {
         let end = offset + len;
         let touches = |a: u64, b: u64| offset < b && a < end;
-        let (unreadable_at, remapped) = match kind {
-            Kind::Read => (self.first_bad_from(offset).filter(|&x| x < end), Vec::new()),
-            Kind::Write => (None, self.remap(offset, end)),
+        let (unreadable_at, unwritable_at, remapped) = match kind {
+            Kind::Read => (
+                self.first_bad_from(offset).filter(|&x| x < end),
+                None,
+                Vec::new(),
+            ),
+            Kind::Write => match first_from(&self.unwritable, offset).filter(|&x| x < end) {
+                // The write fails: nothing is written, nothing remapped.
+                Some(at) => (None, Some(at), Vec::new()),
+                None => (None, None, self.remap(offset, end)),
+            },
         };
         Effect {
-            fail: unreadable_at.is_some(),
+            fail: unreadable_at.is_some() || unwritable_at.is_some(),
             unreadable_at,
+            unwritable_at,
             remapped,
             extra_ns: self
                 .slow
@@ -162,11 +226,35 @@ impl Faults {
 
     /// The first unreadable byte at or after `offset`, if any.
     pub(super) fn first_bad_from(&self, offset: u64) -> Option<u64> {
-        self.bad
-            .iter()
-            .filter(|&&(_, b)| b > offset)
-            .map(|&(a, _)| a.max(offset))
-            .min()
+        first_from(&self.bad, offset)
+    }
+
+    /// Where a byte at logical address `a` is kept: `a mod BYTES` with `fake=BYTES`.
+    pub(super) fn physical(&self, a: u64) -> u64 {
+        self.fake.map_or(a, |f| a % f)
+    }
+
+    /// The bytes really stored, with `fake=`.
+    pub(super) fn fake(&self) -> Option<u64> {
+        self.fake
+    }
+
+    /// Alter `buf`, just read from logical byte `offset` with `sector`-byte sectors,
+    /// where it lies in a `corrupt=` range: one bit flipped in every such sector, at
+    /// a place that follows from the sector's number (the same on every read).
+    pub(super) fn corrupt(&self, offset: u64, buf: &mut [u8], sector: u64) {
+        let end = offset + buf.len() as u64;
+        for &(a, b) in &self.corrupt {
+            let (lo, hi) = (a.max(offset), b.min(end));
+            let mut s = lo;
+            while s < hi {
+                let lba = s / sector;
+                // Fibonacci hashing spreads the flipped bit over the sector.
+                let bit = (lba.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) % (sector * 8);
+                buf[(s - offset + bit / 8) as usize] ^= 1 << (bit % 8);
+                s += sector;
+            }
+        }
     }
 
     /// Remap the unreadable bytes inside [a, b) (a write covered them): they read
@@ -209,5 +297,25 @@ impl Faults {
         if self.lying_flush {
             d.push_str(", lying flush");
         }
+        if !self.corrupt.is_empty() {
+            d.push_str(&format!(", {} corrupting range(s)", self.corrupt.len()));
+        }
+        if !self.unwritable.is_empty() {
+            d.push_str(&format!(", {} unwritable range(s)", self.unwritable.len()));
+        }
+        if let Some(f) = self.fake {
+            d.push_str(&format!(
+                ", fake capacity: stores only {f} bytes, addresses wrap"
+            ));
+        }
     }
+}
+
+/// The first byte at or after `offset` inside one of `ranges`, if any.
+fn first_from(ranges: &[(u64, u64)], offset: u64) -> Option<u64> {
+    ranges
+        .iter()
+        .filter(|&&(_, b)| b > offset)
+        .map(|&(a, _)| a.max(offset))
+        .min()
 }

@@ -1,8 +1,9 @@
 //! Simulated drives on a virtual clock (`sim:PRESET[?key=value&...]`).
 //!
 //! A [`SimTarget`] serves reads, writes and flushes from a physical model and advances
-//! a [`VirtualClock`](crate::clock::VirtualClock) by each operation's service time; no
-//! data is stored and buffers are only zero-filled. Two models exist:
+//! a [`VirtualClock`](crate::clock::VirtualClock) by each operation's service time;
+//! what is written is kept sparsely in memory (`store.rs`) and read back. Two models
+//! exist:
 //!
 //! - a rotating disk (`hdd`, `hdd5400`): zoned recording, a seek curve over distance in
 //!   cylinders, the platter's angle derived from the clock (so the rotational wait
@@ -11,8 +12,9 @@
 //! - flash (`ssd`, `nvme`): flat latency plus size over bandwidth, with internal
 //!   parallelism for queued requests.
 //!
-//! Faults are injected by parameters: unreadable ranges (EIO), slow ranges and a lying
-//! flush. docs/sim.md gives every formula and parameter.
+//! Faults are injected by parameters: unreadable ranges (EIO), slow ranges, a lying
+//! flush, unwritable ranges, silently corrupting ranges and a fake capacity whose
+//! addresses wrap. docs/sim.md gives every formula and parameter.
 //!
 //! The folder, by concern:
 //!
@@ -28,6 +30,8 @@
 //!   self-tests on the virtual clock), answering [`crate::smart::SmartSource`];
 //! - `smr.rs`: drive-managed shingled recording (a media cache, band cleaning) on top
 //!   of the rotating disk (`sim:smr`, `smr=dm`);
+//! - `store.rs`: the content written, kept sparsely by physical address within a
+//!   memory bound;
 //! - `target.rs`: [`SimTarget`], which builds the model from a spec and implements
 //!   [`Target`](super::Target) and [`QueueModel`](super::QueueModel) on its clock.
 
@@ -41,6 +45,7 @@ mod smart;
 mod smart_source;
 mod smr;
 mod spec;
+mod store;
 mod target;
 #[cfg(test)]
 mod tests;
@@ -73,6 +78,22 @@ fn parse_uint(v: &str) -> Option<u64> {
         None if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => v.parse().ok(),
         None => None,
     }
+}
+
+/// Bytes with an optional binary suffix K, M, G, T or P (case-insensitive).
+fn parse_size(v: &str) -> Option<u64> {
+    let (digits, shift) = match v.as_bytes().last()?.to_ascii_uppercase() {
+        b'K' => (&v[..v.len() - 1], 10),
+        b'M' => (&v[..v.len() - 1], 20),
+        b'G' => (&v[..v.len() - 1], 30),
+        b'T' => (&v[..v.len() - 1], 40),
+        b'P' => (&v[..v.len() - 1], 50),
+        _ => (v, 0),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse::<u64>().ok()?.checked_mul(1u64 << shift)
 }
 
 /// `START-END` in logical sectors, START < END.

@@ -6,10 +6,10 @@
 //! in [`parse_spec`]'s `match`, a field of [`Spec`] and a line in [`MODEL_KEYS`].
 
 use super::faults::{self, FaultSpec};
-use super::parse_uint;
 use super::presets::Preset;
 use super::smart::{self, SmartSpec};
 use super::smr::SmrParams;
+use super::{parse_size, parse_uint};
 
 /// The largest simulated media size (1 PiB).
 const MAX_SIZE: u64 = 1 << 50;
@@ -160,20 +160,4 @@ pub(super) fn parse_spec(spec: &str) -> Result<Spec, String> {
         ));
     }
     Ok(s)
-}
-
-/// Bytes with an optional binary suffix K, M, G, T or P (case-insensitive).
-fn parse_size(v: &str) -> Option<u64> {
-    let (digits, shift) = match v.as_bytes().last()?.to_ascii_uppercase() {
-        b'K' => (&v[..v.len() - 1], 10),
-        b'M' => (&v[..v.len() - 1], 20),
-        b'G' => (&v[..v.len() - 1], 30),
-        b'T' => (&v[..v.len() - 1], 40),
-        b'P' => (&v[..v.len() - 1], 50),
-        _ => (v, 0),
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse::<u64>().ok()?.checked_mul(1u64 << shift)
 }

@@ -11,9 +11,10 @@ use super::presets::{flash_params, hdd_params};
 use super::smart::SimSmart;
 use super::smr::Smr;
 use super::spec::parse_spec;
+use super::store::Store;
 use super::{JITTER_STREAM, Kind, MIB, MS, SERIAL_STREAM};
 use crate::clock::{Clock, VirtualClock};
-use crate::device::{DeviceInfo, IoMode, QueueModel, Rotation, Target, TargetKind};
+use crate::device::{DeviceInfo, IoData, IoMode, QueueModel, Rotation, Target, TargetKind};
 use crate::error::ProbeError;
 use crate::probe::{Op, OpKind};
 use crate::rng::{self, Rng};
@@ -35,6 +36,8 @@ pub struct SimTarget {
     pub(super) smart: SimSmart,
     /// Drive-managed SMR on top of the disk model (smr.rs), when the spec asks.
     smr: Option<Smr>,
+    /// The content written, by physical address (store.rs).
+    store: Store,
 }
 
 impl SimTarget {
@@ -69,7 +72,7 @@ impl SimTarget {
             // A preset's size, rounded down to whole sectors of the chosen size.
             None => default_size / ss * ss,
         };
-        let faults = Faults::new(&s.faults, ss).map_err(bad_sim)?;
+        let faults = Faults::new(&s.faults, ss, size).map_err(bad_sim)?;
         s.smart.check(s.preset).map_err(bad_sim)?;
 
         let mut rng = rng::seeded(rng::derive(s.seed, JITTER_STREAM));
@@ -139,6 +142,7 @@ impl SimTarget {
             faults,
             smart,
             smr: s.smr.map(Smr::new),
+            store: Store::default(),
         };
         t.info.simulated = Some(t.describe(s.seed));
         Ok(t)
@@ -289,10 +293,63 @@ impl SimTarget {
         }
     }
 
+    /// Bytes of distinct written content the drive keeps in memory, and its
+    /// extents (docs/sim.md, "Stored data").
+    pub fn stored(&self) -> (u64, usize) {
+        (self.store.content_bytes(), self.store.extents())
+    }
+
+    /// Move the data of a served operation at logical byte `offset`: a write is
+    /// stored, a read filled (and altered in `corrupt=` ranges), in pieces where a
+    /// `fake=` capacity wraps the addresses.
+    fn move_data(&mut self, offset: u64, data: IoData<'_>) -> io::Result<()> {
+        let ss = u64::from(self.info.sector_size);
+        let wrap = self.faults.fake().unwrap_or(u64::MAX);
+        // The pieces of [offset, offset + len) that do not cross a wrap.
+        let piece = |at: u64, left: usize| -> usize {
+            let to_wrap = wrap - self.faults.physical(at);
+            left.min(usize::try_from(to_wrap).unwrap_or(usize::MAX))
+        };
+        match data {
+            IoData::None => Ok(()),
+            IoData::Write(buf) => {
+                let mut done = 0;
+                while done < buf.len() {
+                    let at = offset + done as u64;
+                    let n = piece(at, buf.len() - done);
+                    self.store
+                        .write(self.faults.physical(at), &buf[done..done + n])?;
+                    done += n;
+                }
+                Ok(())
+            }
+            IoData::Read(buf) => {
+                let mut done = 0;
+                while done < buf.len() {
+                    let at = offset + done as u64;
+                    let n = piece(at, buf.len() - done);
+                    self.store
+                        .read(self.faults.physical(at), &mut buf[done..done + n]);
+                    done += n;
+                }
+                self.faults.corrupt(offset, buf, ss);
+                Ok(())
+            }
+        }
+    }
+
     /// Serve a read or write of `len` bytes at `offset` arriving at virtual time
     /// `start_ns`, without touching the clock: the service time in ns (from
-    /// `start_ns`, including any wait for the busy disk arm) and the outcome.
-    fn serve(&mut self, kind: Kind, start_ns: u64, offset: u64, len: u64) -> (u64, io::Result<()>) {
+    /// `start_ns`, including any wait for the busy disk arm) and the outcome. When
+    /// it succeeds, its data moves (`data`, see [`SimTarget::move_data`]).
+    fn serve(
+        &mut self,
+        kind: Kind,
+        start_ns: u64,
+        offset: u64,
+        len: u64,
+        data: IoData<'_>,
+    ) -> (u64, io::Result<()>) {
         if let Err(e) = self.check(offset, len) {
             return (0, Err(e));
         }
@@ -343,20 +400,20 @@ impl SimTarget {
         if is_bad {
             (ns, Err(io::Error::from(Errno::IO)))
         } else {
-            (ns, Ok(()))
+            (ns, self.move_data(offset, data))
         }
     }
 
     /// Serve a read arriving at virtual time `start_ns` without advancing the clock:
     /// (service time in ns, outcome). The model's state (head, cache) moves on.
     pub fn service_read(&mut self, start_ns: u64, offset: u64, len: u64) -> (u64, io::Result<()>) {
-        self.serve(Kind::Read, start_ns, offset, len)
+        self.serve(Kind::Read, start_ns, offset, len, IoData::None)
     }
 
     /// Serve a write arriving at virtual time `start_ns` without advancing the
     /// clock: (service time in ns, outcome).
     pub fn service_write(&mut self, start_ns: u64, offset: u64, len: u64) -> (u64, io::Result<()>) {
-        self.serve(Kind::Write, start_ns, offset, len)
+        self.serve(Kind::Write, start_ns, offset, len, IoData::None)
     }
 
     /// Serve a cache flush arriving at virtual time `start_ns` without advancing the
@@ -384,9 +441,14 @@ impl SimTarget {
         dur.round().max(1.0) as u64
     }
 
-    /// Run one served operation on the clock.
-    fn timed(&mut self, kind: Kind, offset: u64, len: u64) -> io::Result<()> {
-        let (ns, r) = self.serve(kind, self.clock.now_ns(), offset, len);
+    /// Run one served operation on the clock, moving its data.
+    fn timed(&mut self, kind: Kind, offset: u64, data: IoData<'_>) -> io::Result<()> {
+        let len = match &data {
+            IoData::None => 0,
+            IoData::Read(b) => b.len() as u64,
+            IoData::Write(b) => b.len() as u64,
+        };
+        let (ns, r) = self.serve(kind, self.clock.now_ns(), offset, len, data);
         self.clock.advance(ns);
         r
     }
@@ -401,10 +463,10 @@ impl Target for SimTarget {
         &self.clock
     }
 
-    /// The simulation stores no data: the buffer is left as it is (filling it
-    /// would cost more wall time than everything else, e.g. in a full scan).
+    /// The buffer gets what was written there (zeros where nothing was; before
+    /// the first write it is left as it is: see docs/sim.md, "Stored data").
     fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<()> {
-        self.timed(Kind::Read, offset, buf.len() as u64)
+        self.timed(Kind::Read, offset, IoData::Read(buf))
     }
 
     /// Nothing to do: the simulation has no page cache, and sync() does not flush a
@@ -414,7 +476,7 @@ impl Target for SimTarget {
     }
 
     fn write_at(&mut self, buf: &[u8], offset: u64) -> io::Result<()> {
-        self.timed(Kind::Write, offset, buf.len() as u64)
+        self.timed(Kind::Write, offset, IoData::Write(buf))
     }
 
     fn flush(&mut self) -> io::Result<bool> {
@@ -447,5 +509,23 @@ impl QueueModel for SimTarget {
 
     fn virtual_clock(&self) -> &VirtualClock {
         &self.clock
+    }
+
+    fn service_data(&mut self, op: &Op, start_ns: u64, data: IoData<'_>) -> io::Result<u64> {
+        let kind = match op.kind {
+            OpKind::Read => Kind::Read,
+            OpKind::Write => Kind::Write,
+        };
+        let len = u64::from(op.len);
+        let ok = match &data {
+            IoData::None => true,
+            IoData::Read(b) => b.len() as u64 == len,
+            IoData::Write(b) => b.len() as u64 == len,
+        };
+        if !ok {
+            return Err(io::Error::from(Errno::INVAL));
+        }
+        let (ns, r) = self.serve(kind, start_ns, op.offset, len, data);
+        r.map(|()| ns)
     }
 }
