@@ -305,7 +305,7 @@ fn the_block_sweep_reads_and_with_w_writes_by_request_size() {
         .assert()
         .code(1)
         .stderr(predicates::str::contains(
-            "--preserve applies to -S with -w; add -S or drop --preserve",
+            "--preserve applies to -S or --capacity-check with -w; add one of them or drop --preserve",
         ));
 }
 
