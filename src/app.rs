@@ -11,7 +11,7 @@ use crate::progress::Progress;
 use crate::report::humanize::humanize;
 use crate::report::{self, Format, diskinfo, json};
 use crate::results::{DiskResult, Run, SCHEMA_VERSION, TestResult, Warning};
-use crate::run::{Flow, Sink, probe_disk};
+use crate::run::{Flow, Sink, probe_disk_resuming};
 use crate::safety::Found;
 use clap::Parser;
 use std::ffi::OsString;
@@ -45,6 +45,9 @@ struct LiveText<'a> {
     progress: Progress,
     /// Ctrl-C: also ends a confirmation prompt.
     stop: &'a AtomicBool,
+    /// Where this disk's results are saved after each test or step (--json-file),
+    /// and its place in the run.
+    saver: Option<(&'a Saver, usize)>,
 }
 
 impl LiveText<'_> {
@@ -107,7 +110,7 @@ impl Sink for LiveText<'_> {
         };
         write!(
             self.err,
-            "seekprobe: the write tests will destroy data on {} ({} bytes, {}{model}): -S overwrites random blocks, --zones and --block-sweep with -w whole ranges from the start.{forced} Type yes to go on: ",
+            "seekprobe: the write tests will destroy data on {} ({} bytes, {}{model}): -S overwrites random blocks, --zones and --block-sweep with -w whole ranges from the start, --burn-in the whole drive.{forced} Type yes to go on: ",
             info.path,
             info.media_size_bytes,
             humanize(info.media_size_bytes)
@@ -147,6 +150,33 @@ impl Sink for LiveText<'_> {
         Ok(())
     }
 
+    fn step_done(
+        &mut self,
+        info: &DeviceInfo,
+        record: &crate::burnin::StepRecord,
+    ) -> io::Result<()> {
+        let line = report::burnin::step_line(record);
+        self.note(&format!(
+            "seekprobe: {}: burn-in: {}",
+            info.name,
+            line.trim()
+        ));
+        Ok(())
+    }
+
+    fn checkpoint(&mut self, disk: &DiskResult) -> io::Result<()> {
+        if let Some((saver, i)) = self.saver
+            && let Err(e) = saver.put(i, disk.clone())
+        {
+            let why = crate::error::describe_io(&e);
+            self.note(&format!(
+                "seekprobe: {}: cannot save the results: {why}",
+                saver.path.display()
+            ));
+        }
+        Ok(())
+    }
+
     fn self_test_progress(&mut self, p: &crate::smart::source::SelfTestProgress) {
         let name = format!("SMART {} self-test", p.kind.arg());
         self.progress.self_test(&name, p.done_percent, p.eta);
@@ -165,6 +195,38 @@ impl Sink for LiveText<'_> {
             self.print(&report::smart::render_result(smart, &info.path))?;
         }
         Ok(())
+    }
+}
+
+/// The run as saved to --json-file while it goes on: the run's header and a slot
+/// per disk (a resumed burn-in's slots start as the saved disks, so a drive not
+/// reached yet keeps its steps in the file).
+struct Saver {
+    path: std::path::PathBuf,
+    run: std::sync::Mutex<(Run, Vec<Option<DiskResult>>)>,
+}
+
+impl Saver {
+    /// Put disk `i`'s results in its slot and save the run.
+    fn put(&self, i: usize, disk: DiskResult) -> io::Result<()> {
+        let mut g = self.run.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(slot) = g.1.get_mut(i) {
+            *slot = Some(disk);
+        }
+        Self::write(&self.path, &g)
+    }
+
+    /// Save the run with these verdicts.
+    fn finish(&self, verdicts: &[crate::results::Verdict]) -> io::Result<()> {
+        let mut g = self.run.lock().unwrap_or_else(|p| p.into_inner());
+        g.0.verdicts = verdicts.to_vec();
+        Self::write(&self.path, &g)
+    }
+
+    fn write(path: &Path, g: &(Run, Vec<Option<DiskResult>>)) -> io::Result<()> {
+        let mut run = g.0.clone();
+        run.disks = g.1.iter().flatten().cloned().collect();
+        save_json(path, &run)
     }
 }
 
@@ -247,13 +309,17 @@ fn probe_main(
         Ok(m) => m,
         Err(e) => return Ok(clap_exit(e, out, err)),
     };
-    let cfg = match Config::from_matches(&matches) {
+    let mut cfg = match Config::from_matches(&matches) {
         Ok(c) => c,
         Err(e) => {
             writeln!(err, "seekprobe: {e}\n{USAGE}")?;
             return Ok(EXIT_FAILURE);
         }
     };
+    cfg.command = raw
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     run_all(&cfg, stop, out, err)
 }
 
@@ -321,6 +387,11 @@ fn run_all(
             .duration_since(std::time::UNIX_EPOCH)
             .ok()
             .map(|d| d.as_secs()),
+        burn_in: cfg.burn_in.map(|b| crate::burnin::RunInfo {
+            command: cfg.command.clone(),
+            disks: cfg.disks.clone(),
+            smr_check: b.smr_check,
+        }),
     };
     let Ok(baseline) = load_baseline(cfg.qualify.as_ref(), err)? else {
         return Ok(EXIT_FAILURE);
@@ -329,6 +400,35 @@ fn run_all(
         writeln!(err, "seekprobe: {msg}")?;
         return Ok(EXIT_FAILURE);
     }
+    // --resume: the saved burn-in, checked to be the same burn-in of as many drives.
+    // Slot i starts as the saved disk that was named i-th.
+    let mut slots: Vec<Option<DiskResult>> = vec![None; cfg.disks.len()];
+    let saved: Vec<DiskResult> = match &cfg.resume {
+        None => Vec::new(),
+        Some(path) => match load_resumable(path, cfg) {
+            Ok(r) => {
+                run.started_unix_s = r.started_unix_s.or(run.started_unix_s);
+                let named = r
+                    .burn_in
+                    .as_ref()
+                    .map(|b| b.disks.clone())
+                    .unwrap_or_default();
+                for (slot, name) in slots.iter_mut().zip(&named) {
+                    *slot = r.disks.iter().find(|d| &d.name == name).cloned();
+                }
+                r.disks
+            }
+            Err(msg) => {
+                writeln!(err, "seekprobe: --resume {}: {msg}", path.display())?;
+                return Ok(EXIT_FAILURE);
+            }
+        },
+    };
+    let saver = cfg.json_file.as_ref().map(|path| Saver {
+        path: path.clone(),
+        run: std::sync::Mutex::new((run.clone(), slots)),
+    });
+    let saver = saver.as_ref();
     if let Err(e) = crate::smart::session::preflight(&cfg.disks, &cfg.smart) {
         writeln!(
             err,
@@ -352,22 +452,29 @@ fn run_all(
                            out: &mut dyn Write,
                            err: &mut dyn Write|
      -> io::Result<()> {
-        failed |= disk.failed();
+        // A burn-in's failed steps are reasons of its verdict (exit status 3); a
+        // disk that could not be probed is a failure.
+        failed |= if cfg.burn_in.is_some() {
+            disk.error.is_some()
+        } else {
+            disk.failed()
+        };
         if let (Some(info), Mode::PhysicalPath | Mode::Ident) = (&disk.info, cfg.mode)
             && let Err(msg) = print_id(info, cfg, out)?
         {
             writeln!(err, "seekprobe: {}: {msg}", info.path)?;
             failed = true;
         }
+        let i = run.disks.len();
         run.disks.push(disk);
-        if let Some(path) = &cfg.json_file
-            && let Err(e) = save_json(path, run)
+        if let Some(saver) = saver
+            && let Err(e) = saver.put(i, run.disks[i].clone())
         {
             let why = crate::error::describe_io(&e);
             writeln!(
                 err,
                 "seekprobe: {}: cannot save the results: {why}",
-                path.display()
+                saver.path.display()
             )?;
             failed = true;
         }
@@ -390,7 +497,9 @@ fn run_all(
             let handles: Vec<_> = cfg
                 .disks
                 .iter()
-                .map(|name| {
+                .enumerate()
+                .map(|(i, name)| {
+                    let saved = &saved;
                     s.spawn(move || {
                         let (mut o, mut e) = (Vec::new(), Vec::new());
                         let mut sink = LiveText {
@@ -401,8 +510,9 @@ fn run_all(
                             yes: cfg.yes,
                             progress: Progress::off(),
                             stop,
+                            saver: saver.map(|s| (s, i)),
                         };
-                        let r = probe_disk(name, cfg, stop, &mut sink);
+                        let r = probe_disk_resuming(name, cfg, stop, &mut sink, saved);
                         (r, o, e)
                     })
                 })
@@ -420,7 +530,7 @@ fn run_all(
             finish_disk(&mut run, disk, out, err)?;
         }
     } else {
-        for name in &cfg.disks {
+        for (i, name) in cfg.disks.iter().enumerate() {
             let mut sink = LiveText {
                 out: &mut *out,
                 err: &mut *err,
@@ -429,8 +539,9 @@ fn run_all(
                 yes: cfg.yes,
                 progress: Progress::new(!cfg.quiet),
                 stop,
+                saver: saver.map(|s| (s, i)),
             };
-            let (disk, flow) = probe_disk(name, cfg, stop, &mut sink)?;
+            let (disk, flow) = probe_disk_resuming(name, cfg, stop, &mut sink, &saved)?;
             finish_disk(&mut run, disk, out, err)?;
             if flow == Flow::Interrupted {
                 interrupted = true;
@@ -443,20 +554,33 @@ fn run_all(
     if cfg.mode == Mode::Describe && (cfg.compare || cfg.qualify.is_some()) && !interrupted {
         let disks: Vec<&DiskResult> = run.disks.iter().collect();
         let (cmp, verdicts, c) = judge(&disks, cfg.qualify.as_ref(), baseline.as_ref());
+        // A burn-in shows its verdicts, with every reason, in its own block.
+        let shown: &[Verdict] = if cfg.burn_in.is_some() {
+            &[]
+        } else {
+            &verdicts
+        };
         comparison = format!(
             "\n{}",
-            report::compare::render(&cmp, &verdicts, terminal_width())
+            report::compare::render(&cmp, shown, terminal_width())
         );
         run.verdicts = verdicts;
         if c == EXIT_FAILURE || (c == EXIT_QUALIFY && code == EXIT_OK) {
             code = c;
         }
-        if let Some(path) = &cfg.json_file {
-            let _ = save_json(path, &run);
-        }
         if let Some(path) = &cfg.prometheus {
             let _ = save_prometheus(path, &run);
         }
+    }
+    if cfg.mode == Mode::Describe && cfg.burn_in.is_some() && !interrupted {
+        run.verdicts = burn_in_verdicts(&run.disks, std::mem::take(&mut run.verdicts));
+        if !run.verdicts.iter().all(|v| v.pass) && code == EXIT_OK {
+            code = EXIT_QUALIFY;
+        }
+        comparison.push_str(&report::burnin::render(&run));
+    }
+    if let Some(saver) = saver {
+        let _ = saver.finish(&run.verdicts);
     }
     if cfg.mode == Mode::Describe && cfg.format != Format::Diskinfo {
         out.write_all(report::render(&run, cfg.format).as_bytes())?;
@@ -481,6 +605,23 @@ fn run_all(
             err,
             "seekprobe: interrupted; the figures printed above were measured before it"
         )?;
+        if cfg.burn_in.is_some() {
+            match &cfg.json_file {
+                Some(path) => {
+                    let cmd = crate::burnin::resume_command(&cfg.command, &path.to_string_lossy());
+                    writeln!(
+                        err,
+                        "seekprobe: the burn-in's completed steps are saved in {}; to go on where it stopped:\n  {}",
+                        path.display(),
+                        crate::burnin::shell_line(&cmd)
+                    )?;
+                }
+                None => writeln!(
+                    err,
+                    "seekprobe: no --json-file was given, so the burn-in cannot be resumed; give --json-file FILE.json next time"
+                )?,
+            }
+        }
         return Ok(EXIT_INTERRUPTED);
     }
     Ok(code)
@@ -504,6 +645,66 @@ fn smr_budget_note(b: &crate::probe::smr::Budget, idle: std::time::Duration) -> 
          and {PROBES} reads {spacing} s apart (--smr-idle). Flash is not written",
         b.bytes as f64 / f64::from(1u32 << 30)
     )
+}
+
+/// The burn-in's verdict of each disk: the timing verdicts of --qualify (when
+/// given) with the reasons of every failed step added; a disk that could not be
+/// probed fails.
+fn burn_in_verdicts(disks: &[DiskResult], timing: Vec<Verdict>) -> Vec<Verdict> {
+    disks
+        .iter()
+        .map(|d| {
+            let mut reasons: Vec<String> = Vec::new();
+            if let Some(e) = &d.error {
+                reasons.push(format!("not probed: {e}"));
+            }
+            reasons.extend(d.burn_in.iter().filter_map(crate::burnin::reason));
+            let mut warnings = Vec::new();
+            compare::smart_reasons(d.smart.as_ref(), &mut reasons, &mut warnings);
+            if let Some(t) = timing.iter().find(|v| v.disk == d.name) {
+                for r in &t.reasons {
+                    if !reasons.iter().any(|x| x.ends_with(r.as_str())) {
+                        reasons.push(r.clone());
+                    }
+                }
+                for w in &t.warnings {
+                    if !warnings.contains(w) {
+                        warnings.push(w.clone());
+                    }
+                }
+            }
+            Verdict {
+                disk: d.name.clone(),
+                pass: reasons.is_empty(),
+                reasons,
+                warnings,
+            }
+        })
+        .collect()
+}
+
+/// The saved burn-in that `--resume` continues: a run saved by --burn-in, with the
+/// same SMR setting and as many drives as this command names. Err says why not.
+fn load_resumable(path: &Path, cfg: &Config) -> Result<Run, String> {
+    let run = load_run(path)?;
+    let Some(b) = &run.burn_in else {
+        return Err("not a burn-in: give the --json-file of a --burn-in run".into());
+    };
+    let settings = cfg.burn_in.unwrap_or_default();
+    if b.smr_check != settings.smr_check {
+        return Err(format!(
+            "that burn-in was run {} --smr-check; resume it with the same options",
+            if b.smr_check { "with" } else { "without" }
+        ));
+    }
+    if b.disks.len() != cfg.disks.len() {
+        return Err(format!(
+            "that burn-in ran on {} drive(s) ({}); name the same drives",
+            b.disks.len(),
+            b.disks.join(", ")
+        ));
+    }
+    Ok(run)
 }
 
 /// Compare disks and, with qualification settings (and a baseline already loaded),

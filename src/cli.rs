@@ -251,6 +251,19 @@ pub struct Args {
     /// size (badblocks' -b)
     #[arg(long, value_name = "BYTES", default_value_t = 4096)]
     pub bad_blocks_size: u32,
+    /// The whole burn-in in one command (requires -w; DESTROYS DATA): SMART before,
+    /// the short and conveyance self-tests, -t, --zones, the write-verify pass
+    /// (rotating drives; the capacity check on flash), the long self-test, SMART
+    /// after, and a verdict per drive with every reason. With --json-file the run is
+    /// saved after each step
+    #[arg(long)]
+    pub burn_in: bool,
+
+    /// Continue an interrupted --burn-in saved in FILE.json (by --json-file): the
+    /// steps each drive completed are kept, the rest run; FILE.json is rewritten
+    /// unless --json-file names another file
+    #[arg(long, value_name = "FILE.json")]
+    pub resume: Option<std::path::PathBuf>,
     /// Read the drive's SMART health through smartctl before the tests and after
     /// them: a "SMART health" block, what changed, and the health rules' findings
     /// (with --qualify they join the verdict). Needs smartctl (smartmontools) except

@@ -274,7 +274,7 @@ fn judge(
 
 /// Why a capacity check's conclusion fails a drive: it stores less than it
 /// reports, or probe blocks did not read back as written (None when all did).
-fn fake_reason(c: &crate::probe::capacity::Capacity) -> Option<String> {
+pub fn fake_reason(c: &crate::probe::capacity::Capacity) -> Option<String> {
     use crate::probe::capacity::Finding;
     if c.failed == 0 {
         return None;
@@ -393,7 +393,7 @@ pub fn qualify(
 /// health rules is a reason, each warning (interface CRC errors rising: a cable or
 /// controller fault, not the drive's) a warning; SMART that could not be read is
 /// a reason. A device without SMART adds nothing.
-fn smart_reasons(
+pub fn smart_reasons(
     smart: Option<&crate::smart::record::SmartResult>,
     reasons: &mut Vec<String>,
     warnings: &mut Vec<String>,
@@ -483,6 +483,7 @@ mod tests {
             warnings: vec![],
             error: None,
             smr_signs: Vec::new(),
+            burn_in: Vec::new(),
             smart: None,
         }
     }

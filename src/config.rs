@@ -73,6 +73,13 @@ pub struct Config {
     pub json_file: Option<PathBuf>,
     /// Where to write the run's figures for Prometheus (--prometheus).
     pub prometheus: Option<PathBuf>,
+    /// `--burn-in`: the whole burn-in, its steps from [`crate::burnin::steps`].
+    pub burn_in: Option<crate::burnin::Settings>,
+    /// `--resume`: the saved burn-in to continue.
+    pub resume: Option<PathBuf>,
+    /// The command line as given (the program name first), for the resume hint;
+    /// set by the program (empty when a configuration is built otherwise).
+    pub command: Vec<String>,
     /// SMART health and self-tests (--smart, --smart-test, --new, --threshold).
     pub smart: crate::smart::SmartSettings,
 }
@@ -270,7 +277,7 @@ impl Config {
         let queue_depth = NonZeroU32::new(a.queue_depth)
             .filter(|d| d.get() as usize <= crate::engine::queued::MAX_QUEUE_DEPTH)
             .ok_or(ConfigError::BadQueueDepth(a.queue_depth))?;
-        if a.preserve && (a.zones.is_some() || a.block_sweep) {
+        if a.preserve && (a.zones.is_some() || a.block_sweep || a.burn_in) {
             return Err(ConfigError::NeedsWrite(
                 "--preserve (which -S alone supports; --zones and --block-sweep with -w overwrite their ranges)",
             ));
@@ -289,8 +296,11 @@ impl Config {
         {
             return Err(ConfigError::BadRange(s, e));
         }
+        // --burn-in: its steps' tests join those given (once each).
+        let burn_in = a.burn_in.then(crate::burnin::Settings::default);
+        let implied = burn_in.map(crate::burnin::tests).unwrap_or_default();
         // The tests asked for, in diskinfo's order and then seekprobe's own.
-        let tests: Vec<TestKind> = [
+        let mut tests: Vec<TestKind> = [
             (a.command_overhead, TestKind::CommandOverhead),
             (a.seek_transfer, TestKind::SeekTransfer),
             (a.iops, TestKind::RandomReads),
@@ -306,6 +316,11 @@ impl Config {
         .into_iter()
         .filter_map(|(asked, t)| asked.then_some(t))
         .collect();
+        for t in implied {
+            if !tests.contains(&t) {
+                tests.push(t);
+            }
+        }
         let writes = a.write && tests.iter().any(|t| t.may_write());
         if a.parallel && writes && !a.yes {
             return Err(ConfigError::ParallelWrites);
@@ -344,8 +359,16 @@ impl Config {
         } else {
             Mode::Describe
         };
+        if a.burn_in && !a.smart_test.is_empty() {
+            return Err(RuleError::DoesNotApply(
+                "--burn-in runs the short, conveyance and long self-tests itself; drop --smart-test"
+                    .into(),
+            )
+            .into());
+        }
         let smart = crate::smart::SmartSettings {
-            read: a.smart || !a.smart_test.is_empty(),
+            // --burn-in reads SMART and runs the self-tests as its steps.
+            read: a.smart || !a.smart_test.is_empty() || a.burn_in,
             self_tests: a.smart_test.clone(),
             rules: a.smart_rules.options(),
         };
@@ -357,7 +380,7 @@ impl Config {
             settle,
             disks: a.disks,
             format: if a.json { Format::Json } else { a.format },
-            json_file: a.json_file,
+            json_file: a.json_file.or_else(|| a.resume.clone()),
             prometheus: a.prometheus,
             write: a.write,
             force: a.force,
@@ -388,6 +411,9 @@ impl Config {
                 bad_blocks: a.bad_blocks,
                 bad_blocks_size: a.bad_blocks_size,
             },
+            burn_in,
+            resume: a.resume,
+            command: Vec::new(),
             smart,
         })
     }

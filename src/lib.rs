@@ -7,6 +7,7 @@
 
 pub mod analysis;
 pub mod app;
+pub mod burnin;
 pub mod cli;
 pub mod clock;
 pub mod compare;

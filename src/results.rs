@@ -385,6 +385,9 @@ pub struct DiskResult {
     /// Signs of shingled recording that need no writing ([`crate::smr::signs`]).
     #[serde(default)]
     pub smr_signs: Vec<crate::smr::signs::SmrSign>,
+    /// `--burn-in`: each step of this drive's burn-in and how it ended, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub burn_in: Vec<crate::burnin::StepRecord>,
     /// SMART health before and after the tests, the self-tests and the findings
     /// (--smart, --smart-test).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -401,6 +404,7 @@ impl DiskResult {
             warnings: Vec::new(),
             error: None,
             smr_signs: Vec::new(),
+            burn_in: Vec::new(),
             smart: None,
         }
     }
@@ -444,6 +448,9 @@ pub struct Run {
     /// before it was recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub started_unix_s: Option<u64>,
+    /// `--burn-in`: the command that started it, for `--resume`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub burn_in: Option<crate::burnin::RunInfo>,
 }
 
 /// A run of unreadable sectors.

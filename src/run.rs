@@ -3,6 +3,7 @@
 //! a [`Sink`]; here the warnings about each test and what follows a failure. Nothing
 //! here prints.
 
+use crate::burnin;
 use crate::config::{Config, Mode};
 use crate::device::{self, AlignedBuf, OpenOptions, Target, TargetKind};
 use crate::engine::sync::SyncEngine;
@@ -36,6 +37,19 @@ pub fn probe_disk(
     cfg: &Config,
     stop: &AtomicBool,
     sink: &mut dyn Sink,
+) -> io::Result<(DiskResult, Flow)> {
+    probe_disk_resuming(name, cfg, stop, sink, &[])
+}
+
+/// [`probe_disk`], continuing a saved burn-in (`--resume`): `saved` holds the
+/// saved run's disks; this drive's (matched by serial number, else by name) keeps
+/// the steps it completed, and only the others run.
+pub fn probe_disk_resuming(
+    name: &str,
+    cfg: &Config,
+    stop: &AtomicBool,
+    sink: &mut dyn Sink,
+    saved: &[DiskResult],
 ) -> io::Result<(DiskResult, Flow)> {
     let mut disk = DiskResult::new(name);
     let describe = cfg.mode == Mode::Describe;
@@ -85,18 +99,35 @@ pub fn probe_disk(
     if !describe {
         return Ok((disk, Flow::Continue));
     }
+    let mut t = Tests {
+        target,
+        info,
+        engine: SyncEngine::new(MIB as usize),
+        opts: plan_options(cfg),
+        failed: None,
+        stop,
+    };
+    if let Some(settings) = cfg.burn_in {
+        return burn_in(name, settings, cfg, &mut t, sink, disk, saved);
+    }
     if cfg.smart.wanted() {
         // SMART before the tests, then the drive's self-tests (--smart-test).
-        let (r, go_on) = smart_before_and_self_tests(target.as_mut(), cfg, stop, sink);
+        let (r, go_on) = smart_before_and_self_tests(t.target.as_mut(), cfg, stop, sink);
         disk.smart = Some(r);
         if !go_on {
-            smart_end(target.as_mut(), &mut disk, &info, None, sink)?;
+            smart_end(t.target.as_mut(), &mut disk, &t.info, None, sink)?;
             return Ok((disk, Flow::Interrupted));
         }
     }
-    let flow = run_tests(target.as_mut(), &mut disk, &info, cfg, stop, sink)?;
+    let mut flow = Flow::Continue;
+    for &test in &cfg.tests {
+        if t.run(test, cfg, &mut disk, sink)? == Outcome::Interrupted {
+            flow = Flow::Interrupted;
+            break;
+        }
+    }
     let after = (flow == Flow::Continue).then_some(&cfg.smart);
-    smart_end(target.as_mut(), &mut disk, &info, after, sink)?;
+    smart_end(t.target.as_mut(), &mut disk, &t.info, after, sink)?;
     Ok((disk, flow))
 }
 
@@ -139,64 +170,296 @@ pub fn smart_end(
     sink.smart_done(info, r)
 }
 
-/// Run each test asked for in order (after a failure the others are skipped,
-/// but a scan); Interrupted after Ctrl-C.
-fn run_tests(
-    target: &mut dyn Target,
-    disk: &mut DiskResult,
-    info: &device::DeviceInfo,
-    cfg: &Config,
-    stop: &AtomicBool,
-    sink: &mut dyn Sink,
-) -> io::Result<Flow> {
-    let info = info.clone();
-    let mut engine = SyncEngine::new(MIB as usize);
-    let opts = plan_options(cfg);
-    let mut failed: Option<TestKind> = None;
-    for &test in &cfg.tests {
-        if let Some(f) = failed
+/// What running a disk's tests one after the other needs.
+struct Tests<'a> {
+    target: Box<dyn Target>,
+    info: crate::device::DeviceInfo,
+    engine: SyncEngine,
+    opts: probe::Options,
+    /// The first test that failed: the ones after it are skipped.
+    failed: Option<TestKind>,
+    stop: &'a AtomicBool,
+}
+
+impl Tests<'_> {
+    /// Run `test` (or skip it after a failure), add its result and warnings to
+    /// `disk`, save it (`Sink::checkpoint`); its outcome.
+    fn run(
+        &mut self,
+        test: TestKind,
+        cfg: &Config,
+        disk: &mut DiskResult,
+        sink: &mut dyn Sink,
+    ) -> io::Result<Outcome> {
+        if let Some(f) = self.failed
             && test != TestKind::Scan
         {
             let why = format!("the {} test did not complete", f.name());
-            disk.tests.push(exec::skipped(test, cfg.settle, why));
-            continue;
+            let r = exec::skipped(test, cfg.settle, why);
+            let outcome = r.outcome.clone();
+            disk.tests.push(r);
+            sink.checkpoint(disk)?;
+            return Ok(outcome);
         }
+        let info = &self.info;
+        let target = &mut self.target;
         let before = (target.device_io_bytes(), target.own_io_bytes());
         let mut cx = Context {
-            target: &mut *target,
-            engine: &mut engine,
-            stop,
+            target: target.as_mut(),
+            engine: &mut self.engine,
+            stop: self.stop,
             sink: &mut *sink,
         };
-        let run = exec::run_test(test, &opts, &mut cx)?;
+        let run = exec::run_test(test, &self.opts, &mut cx)?;
         let result = run.result;
         let mut notes = run.warnings;
-        notes.extend(validity::test_warnings(&info, &result));
+        notes.extend(validity::test_warnings(info, &result));
         if let (Some((r0, w0)), Some((r1, w1))) = (before.0, target.device_io_bytes())
             && test != TestKind::SyncWrite
         {
             let own = target.own_io_bytes() - before.1 + run.bypass_bytes;
             let device = (r1 - r0) + (w1 - w0);
-            notes.extend(validity::other_io(&info, test, device, own));
+            notes.extend(validity::other_io(info, test, device, own));
         }
         for w in notes.drain(..) {
             sink.warning(&w)?;
             disk.warnings.push(w);
         }
         let outcome = result.outcome.clone();
-        sink.test_done(&info, &result)?;
+        sink.test_done(info, &result)?;
         disk.tests.push(result);
-        match outcome {
-            Outcome::Complete => {}
-            Outcome::Interrupted => return Ok(Flow::Interrupted),
-            // Too small for this test: the others may still fit.
-            Outcome::Skipped(_) => {}
-            // diskinfo would stop here; the remaining tests are skipped, not lost,
-            // except a surface scan, whose job is to map what cannot be read.
-            Outcome::Failed(_) => failed = failed.or(Some(test)),
+        // diskinfo would stop at a failure; the remaining tests are skipped, not
+        // lost, except a surface scan, whose job is to map what cannot be read. A
+        // device too small for a test (skipped) may still fit the others.
+        if matches!(outcome, Outcome::Failed(_)) {
+            self.failed = self.failed.or(Some(test));
+        }
+        sink.checkpoint(disk)?;
+        Ok(outcome)
+    }
+}
+
+/// `--burn-in`: walk the drive's steps ([`burnin::steps`]) in order, each through
+/// what runs it ([`burnin::action`]); a step this drive completed in the saved run
+/// (`--resume`) is kept, not run again. The run is saved after each step.
+fn burn_in(
+    name: &str,
+    settings: burnin::Settings,
+    cfg: &Config,
+    t: &mut Tests<'_>,
+    sink: &mut dyn Sink,
+    mut disk: DiskResult,
+    saved: &[DiskResult],
+) -> io::Result<(DiskResult, Flow)> {
+    let prev = if cfg.resume.is_some() {
+        match saved_disk(name, &t.info, saved) {
+            Ok(d) => d,
+            Err(why) => {
+                let e = ProbeError::Refused {
+                    path: t.info.path.clone(),
+                    why,
+                    hint: "resume the burn-in on the drives it ran on, or start a new one without --resume".into(),
+                };
+                sink.failed(name, &e)?;
+                disk.error = Some(DiskFailure::Refused(e.to_string()));
+                return Ok((disk, Flow::Continue));
+            }
+        }
+    } else {
+        None
+    };
+    // SMART kept from the saved run: its health before and the self-tests done (an
+    // interrupted self-test runs again).
+    if let Some(p) = prev
+        && p.burn_in
+            .iter()
+            .any(|r| r.step == burnin::Step::SmartBefore && r.status.done())
+    {
+        disk.smart = p.smart.clone();
+        if let Some(s) = disk.smart.as_mut() {
+            s.self_tests
+                .retain(|t| t.outcome != crate::smart::record::SelfTestOutcome::Interrupted);
         }
     }
-    Ok(Flow::Continue)
+    for step in burnin::steps(burnin::Medium::of(t.info.rotation), settings) {
+        if t.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return Ok((disk, Flow::Interrupted));
+        }
+        let action = burnin::action(step);
+        let kept = prev.and_then(|p| p.burn_in.iter().find(|r| r.step == step && r.status.done()));
+        let status = match (kept, action) {
+            (Some(_), a) => {
+                if let burnin::Action::Test(k) = a
+                    && let Some(r) = prev.and_then(|p| p.tests.iter().find(|r| r.test == k))
+                {
+                    disk.tests.push(r.clone());
+                }
+                burnin::Status::Resumed
+            }
+            // Every step runs whatever failed before it: the verdict lists every
+            // reason, and the write-verify pass maps what the others tripped on.
+            (None, burnin::Action::Test(k)) => {
+                t.failed = None;
+                let outcome = t.run(k, cfg, &mut disk, sink)?;
+                test_status(outcome, disk.tests.last())
+            }
+            (None, burnin::Action::Missing(why)) => burnin::Status::Skipped(why.into()),
+            (None, burnin::Action::SmartBefore) => {
+                let r = session::smart_before(t.target.as_mut());
+                let status = smart_status(&r);
+                disk.smart = Some(r);
+                status
+            }
+            (None, burnin::Action::SelfTest(kind)) => self_test_step(t, kind, &mut disk, sink),
+            (None, burnin::Action::SmartAfter) => match disk.smart.as_mut() {
+                Some(r) => {
+                    session::smart_after(t.target.as_mut(), r, &cfg.smart);
+                    let status = smart_status(r);
+                    sink.smart_done(&t.info, r)?;
+                    status
+                }
+                None => burnin::Status::Skipped("SMART was not read before".into()),
+            },
+        };
+        let record = burnin::StepRecord { step, status };
+        let interrupted = record.status == burnin::Status::Interrupted;
+        disk.burn_in.push(record);
+        sink.step_done(&t.info, disk.burn_in.last().expect("just pushed"))?;
+        sink.checkpoint(&disk)?;
+        if stop_hook() == Some(step) {
+            // As Ctrl-C would, between two steps (for the tests of --resume).
+            t.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        if interrupted {
+            return Ok((disk, Flow::Interrupted));
+        }
+    }
+    Ok((disk, Flow::Continue))
+}
+
+/// How a test step ended, from the test's outcome (and what a scan or verify pass
+/// found unreadable).
+fn test_status(outcome: Outcome, result: Option<&crate::results::TestResult>) -> burnin::Status {
+    match outcome {
+        Outcome::Complete => {
+            let failed = result
+                .and_then(|r| r.verify.as_ref())
+                .map_or(0, |v| v.failed_sectors());
+            match result.and_then(|r| r.scan.as_ref()) {
+                Some(s) if s.error_blocks > 0 => {
+                    burnin::Status::Failed(format!("{} blocks unreadable", s.error_blocks))
+                }
+                _ if let Some(why) = result
+                    .and_then(|r| r.capacity.as_ref())
+                    .and_then(|c| crate::compare::fake_reason(&c.conclusion)) =>
+                {
+                    burnin::Status::Failed(why)
+                }
+                _ if failed > 0 => burnin::Status::Failed(format!(
+                    "{failed} sector{} failed (read back wrong or not at all)",
+                    if failed == 1 { "" } else { "s" }
+                )),
+                _ => burnin::Status::Done,
+            }
+        }
+        Outcome::Interrupted => burnin::Status::Interrupted,
+        Outcome::Failed(why) => burnin::Status::Failed(why),
+        Outcome::Skipped(why) => burnin::Status::Skipped(why),
+    }
+}
+
+/// How a SMART reading step ended: done, skipped for a device without SMART (its
+/// note), failed when SMART could not be read.
+fn smart_status(r: &SmartResult) -> burnin::Status {
+    match (&r.error, &r.note) {
+        (Some(e), _) => burnin::Status::Failed(e.clone()),
+        (None, Some(note)) if !r.judged() => burnin::Status::Skipped(note.clone()),
+        _ => burnin::Status::Done,
+    }
+}
+
+/// One of the drive's self-tests as a burn-in step: run it to its end (Ctrl-C
+/// aborts it on the drive) and record it in the disk's SMART result.
+fn self_test_step(
+    t: &mut Tests<'_>,
+    kind: crate::smart::selftest::SelfTestKind,
+    disk: &mut DiskResult,
+    sink: &mut dyn Sink,
+) -> burnin::Status {
+    use crate::smart::record::SelfTestOutcome;
+    let Some(r) = disk.smart.as_mut() else {
+        return burnin::Status::Skipped("SMART was not read".into());
+    };
+    if !r.judged() {
+        return burnin::Status::Skipped("the device has no SMART".into());
+    }
+    let (n, had_error) = (r.self_tests.len(), r.error.is_some());
+    let stop = t.stop;
+    let go_on = session::smart_self_tests(
+        t.target.as_mut(),
+        r,
+        &[kind],
+        &|| stop.load(std::sync::atomic::Ordering::Relaxed),
+        &mut |p| sink.self_test_progress(p),
+    );
+    if !go_on {
+        return burnin::Status::Interrupted;
+    }
+    if let (false, Some(e)) = (had_error, &r.error) {
+        return burnin::Status::Failed(e.clone());
+    }
+    match r.self_tests.get(n) {
+        Some(rec) => match rec.outcome {
+            SelfTestOutcome::Passed => burnin::Status::Done,
+            SelfTestOutcome::Failed => burnin::Status::Failed(format!(
+                "{}{}",
+                rec.status,
+                rec.first_error_lba
+                    .map(|l| format!(", first error at LBA {l}"))
+                    .unwrap_or_default()
+            )),
+            SelfTestOutcome::Aborted => burnin::Status::Failed(rec.status.clone()),
+            SelfTestOutcome::Interrupted => burnin::Status::Interrupted,
+            SelfTestOutcome::Skipped => burnin::Status::Skipped(rec.status.clone()),
+        },
+        None => burnin::Status::Skipped("not run".into()),
+    }
+}
+
+/// A test hook: `SEEKPROBE_BURN_IN_STOP_AFTER=STEP` (a step's JSON id) raises the
+/// stop flag after that step, as Ctrl-C would, so that an interrupted burn-in and
+/// its `--resume` are tested exactly.
+fn stop_hook() -> Option<burnin::Step> {
+    std::env::var("SEEKPROBE_BURN_IN_STOP_AFTER")
+        .ok()
+        .and_then(|id| burnin::Step::from_id(&id))
+}
+
+/// The saved disk that a resumed burn-in continues on this drive: the one with
+/// its serial number, else the one of its name (whose serial, if any, must be
+/// this drive's); None for a drive the saved run had not reached. Err when the
+/// saved drive of this name is another drive.
+fn saved_disk<'a>(
+    name: &str,
+    info: &crate::device::DeviceInfo,
+    saved: &'a [DiskResult],
+) -> Result<Option<&'a DiskResult>, String> {
+    let ident = |d: &DiskResult| d.info.as_ref().and_then(|i| i.ident.clone());
+    if let Some(id) = &info.ident
+        && let Some(d) = saved.iter().find(|d| ident(d).as_ref() == Some(id))
+    {
+        return Ok(Some(d));
+    }
+    match saved.iter().find(|d| d.name == name) {
+        Some(d) => match (ident(d), &info.ident) {
+            (Some(was), Some(now)) if &was != now => Err(format!(
+                "the saved burn-in of {name} ran on the drive with serial number {was}; this one is {now}"
+            )),
+            _ => Ok(Some(d)),
+        },
+        // Not reached before the interruption: it starts from its first step.
+        None => Ok(None),
+    }
 }
 
 /// The options that shape the plans, from the checked configuration.

@@ -34,6 +34,7 @@ const TESTS: &[&str] = &[
     "scan",
     "block_sweep",
     "verify",
+    "burn_in",
     "capacity_check",
     "smr_check",
 ];
@@ -100,6 +101,7 @@ const WRITING: &[&str] = &[
     "verify",
     "capacity_check",
     "smr_check",
+    "burn_in",
 ];
 
 /// What an option needs beside it on the command line to mean something.
@@ -145,7 +147,8 @@ pub fn needs(id: &str) -> Option<Needs> {
             any: &["verify"],
             all: &["write"],
         },
-        "passes" | "bad_blocks" | "bad_blocks_size" => any(&["verify"]),
+        "passes" => any(&["verify", "burn_in"]),
+        "bad_blocks" | "bad_blocks_size" => any(&["verify"]),
         "capacity_check" => Needs::AnyOf {
             any: &["capacity_check"],
             all: &["write"],
@@ -157,6 +160,7 @@ pub fn needs(id: &str) -> Option<Needs> {
             "verify",
             "capacity_check",
             "smr_check",
+            "burn_in",
             "physical_path",
             "ident",
         ]),
@@ -174,20 +178,31 @@ pub fn needs(id: &str) -> Option<Needs> {
         "queue_depth" => any(&["iops", "block_sweep"]),
         "duration" => any(&["iops"]),
         "settle" => any(PAUSED),
-        "zone_size" => any(&["zones"]),
+        "zone_size" => any(&["zones", "burn_in"]),
         "seek_samples" => any(&["seek_profile"]),
         "block_size" | "start" | "end" | "slow_ms" => any(&["scan", "verify"]),
         "sweep_duration" => any(&["block_sweep"]),
-        "plot" => any(&["zones", "seek_profile", "scan", "smr_check"]),
+        "plot" => any(&["zones", "seek_profile", "scan", "smr_check", "burn_in"]),
         "compare" | "qualify" | "quiet" | "parallel" => any(TESTS_OR_SMART),
         "smart" | "smart_test" => Needs::Nothing,
-        "new" | "thresholds" => any(SMART),
+        // --burn-in reads SMART too.
+        "new" | "thresholds" => any(&["smart", "smart_test", "burn_in"]),
         "max_deviation" | "baseline" => any(&["qualify"]),
         "smr_check" => Needs::AnyOf {
             any: &["smr_check"],
             all: &["write"],
         },
         "smr_budget" | "smr_idle" => any(&["smr_check"]),
+        // The burn-in: it implies -t and --zones (accepted beside it, with their
+        // options), and writes, so it needs -w.
+        "burn_in" => Needs::AnyOf {
+            any: &["burn_in"],
+            all: &["write"],
+        },
+        "resume" => Needs::AnyOf {
+            any: &["burn_in"],
+            all: &["write"],
+        },
         _ => return None,
     })
 }

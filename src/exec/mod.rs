@@ -45,6 +45,18 @@ pub trait Sink {
     fn test_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()>;
     /// The disk failed: it could not be opened, or a test failed.
     fn failed(&mut self, name: &str, error: &ProbeError) -> io::Result<()>;
+    /// A step of `--burn-in` ended (the record says how).
+    fn step_done(
+        &mut self,
+        _info: &DeviceInfo,
+        _record: &crate::burnin::StepRecord,
+    ) -> io::Result<()> {
+        Ok(())
+    }
+    /// The disk's results so far, after each test or step: time to save them.
+    fn checkpoint(&mut self, _disk: &crate::results::DiskResult) -> io::Result<()> {
+        Ok(())
+    }
     /// A SMART self-test's progress (--smart-test), at each poll of the drive.
     fn self_test_progress(&mut self, _progress: &crate::smart::source::SelfTestProgress) {}
     /// SMART's part of the disk is complete (--smart, --smart-test): printed after

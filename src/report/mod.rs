@@ -1,6 +1,7 @@
 //! Reporters: pure functions of results. They never measure.
 
 pub mod beyond;
+pub mod burnin;
 pub mod capacity;
 pub mod chart;
 pub mod compare;

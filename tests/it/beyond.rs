@@ -259,7 +259,7 @@ fn the_new_tests_render_again_from_json_and_run_on_files() {
         .assert()
         .code(1)
         .stderr(predicates::str::contains(
-            "--plot applies to --zones, --seek-profile, --scan or --smr-check",
+            "--plot applies to --zones, --seek-profile, --scan",
         ));
 }
 

@@ -63,6 +63,7 @@ fn published() -> DiskResult {
         warnings: Vec::new(),
         error: None,
         smr_signs: Vec::new(),
+        burn_in: Vec::new(),
         smart: None,
     }
 }

@@ -2,6 +2,7 @@
 
 mod badblocks;
 mod beyond;
+mod burnin;
 mod capacity;
 mod cli;
 mod files;

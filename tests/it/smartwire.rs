@@ -154,7 +154,7 @@ fn smart_options_need_what_they_apply_to() {
     let (code, _, err) = run(&["--new", "sim:hdd"]);
     assert_eq!(code, Some(1));
     assert!(
-        err.contains("--new applies to --smart or --smart-test"),
+        err.contains("--new applies to --smart, --smart-test or --burn-in"),
         "{err}"
     );
     let (code, _, err) = run(&["--smart-test", "full", "sim:hdd"]);

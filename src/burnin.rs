@@ -1,0 +1,344 @@
+//! The burn-in (`--burn-in`) as data: the one list of its steps, in order, what
+//! each step runs, and what a drive's record of them says. The steps run through
+//! the ordinary tests (`crate::run`), so this is a list, not a runner.
+//!
+//! Pure data and pure functions: no I/O. `crate::run` walks [`steps`] for each
+//! drive, `crate::app` saves the run after each step and resumes a saved one.
+
+use crate::probe::TestKind;
+use crate::smart::selftest::SelfTestKind;
+use serde::{Deserialize, Serialize};
+
+/// One step of the burn-in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Step {
+    /// The drive's SMART health before anything runs.
+    SmartBefore,
+    /// The drive's short self-test.
+    ShortSelfTest,
+    /// The conveyance self-test (ATA drives that offer it).
+    ConveyanceSelfTest,
+    /// `-t`: diskinfo's seek and transfer test.
+    SeekTransfer,
+    /// `--zones`: the read and write rate over the whole device.
+    Zones,
+    /// `--smr-check`: the hidden-SMR behaviour test (only when asked for).
+    SmrCheck,
+    /// `--verify`: write and read back every sector (rotating drives).
+    Verify,
+    /// `--capacity-check`: is the drive as big as it says (flash drives, where a
+    /// full write pass only wears the drive).
+    CapacityCheck,
+    /// The drive's long (extended) self-test.
+    LongSelfTest,
+    /// The drive's SMART health after the run, compared with before.
+    SmartAfter,
+}
+
+impl Step {
+    /// The step's name in the text and in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::SmartBefore => "SMART before",
+            Step::ShortSelfTest => "short self-test",
+            Step::ConveyanceSelfTest => "conveyance self-test",
+            Step::SeekTransfer => "seek and transfer (-t)",
+            Step::Zones => "zone curve (--zones)",
+            Step::SmrCheck => "SMR check (--smr-check)",
+            Step::Verify => "write-verify pass (--verify)",
+            Step::CapacityCheck => "capacity check (--capacity-check)",
+            Step::LongSelfTest => "long self-test",
+            Step::SmartAfter => "SMART after",
+        }
+    }
+
+    /// The step's id in the JSON (`smart_before`, `seek_transfer`, ...).
+    pub fn id(self) -> &'static str {
+        match self {
+            Step::SmartBefore => "smart_before",
+            Step::ShortSelfTest => "short_self_test",
+            Step::ConveyanceSelfTest => "conveyance_self_test",
+            Step::SeekTransfer => "seek_transfer",
+            Step::Zones => "zones",
+            Step::SmrCheck => "smr_check",
+            Step::Verify => "verify",
+            Step::CapacityCheck => "capacity_check",
+            Step::LongSelfTest => "long_self_test",
+            Step::SmartAfter => "smart_after",
+        }
+    }
+
+    /// The step of this JSON id.
+    pub fn from_id(id: &str) -> Option<Step> {
+        ALL.iter().copied().find(|s| s.id() == id)
+    }
+}
+
+/// Every step, in the order a burn-in runs them.
+pub const ALL: [Step; 10] = [
+    Step::SmartBefore,
+    Step::ShortSelfTest,
+    Step::ConveyanceSelfTest,
+    Step::SeekTransfer,
+    Step::Zones,
+    Step::SmrCheck,
+    Step::Verify,
+    Step::CapacityCheck,
+    Step::LongSelfTest,
+    Step::SmartAfter,
+];
+
+/// What the burn-in is asked to do beyond its fixed steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Settings {
+    /// `--smr-check` was given too.
+    pub smr_check: bool,
+}
+
+/// The kind of medium, as far as the burn-in cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Medium {
+    /// A rotating drive, or one that does not say (a loop device, an image file):
+    /// the full write-verify pass, which also finds a fake capacity.
+    Rotating,
+    /// Flash (the device says it does not rotate): the capacity check only.
+    Flash,
+}
+
+impl Medium {
+    /// The medium of a device, from its reported rotation.
+    pub fn of(rotation: crate::device::Rotation) -> Medium {
+        match rotation {
+            crate::device::Rotation::NonRotating => Medium::Flash,
+            _ => Medium::Rotating,
+        }
+    }
+}
+
+/// THE list of the burn-in's steps for one drive, in order: SMART before, the
+/// short and conveyance self-tests, -t, --zones, the hidden-SMR test when asked
+/// for, the write-verify pass (rotating) or the capacity check (flash), the long
+/// self-test, SMART after.
+pub fn steps(medium: Medium, settings: Settings) -> Vec<Step> {
+    ALL.into_iter()
+        .filter(|s| match s {
+            Step::SmrCheck => settings.smr_check,
+            Step::Verify => medium == Medium::Rotating,
+            Step::CapacityCheck => medium == Medium::Flash,
+            _ => true,
+        })
+        .collect()
+}
+
+/// How a step is run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// One of the ordinary tests, through the executor.
+    Test(TestKind),
+    /// Read the drive's SMART health before the other steps (`--smart`).
+    SmartBefore,
+    /// One of the drive's own self-tests (`--smart-test`).
+    SelfTest(SelfTestKind),
+    /// Read SMART again and judge the drive's health over the run.
+    SmartAfter,
+    /// Not in this build yet: the step is skipped, saying so.
+    Missing(&'static str),
+}
+
+/// What runs a step. The one place that maps the burn-in's steps to the tests.
+pub fn action(step: Step) -> Action {
+    match step {
+        Step::SeekTransfer => Action::Test(TestKind::SeekTransfer),
+        Step::Zones => Action::Test(TestKind::Zones),
+        Step::SmartBefore => Action::SmartBefore,
+        Step::ShortSelfTest => Action::SelfTest(SelfTestKind::Short),
+        Step::ConveyanceSelfTest => Action::SelfTest(SelfTestKind::Conveyance),
+        Step::LongSelfTest => Action::SelfTest(SelfTestKind::Long),
+        Step::SmartAfter => Action::SmartAfter,
+        Step::SmrCheck => Action::Test(TestKind::SmrCheck),
+        Step::Verify => Action::Test(TestKind::Verify),
+        Step::CapacityCheck => Action::Test(TestKind::CapacityCheck),
+    }
+}
+
+/// The tests that the burn-in runs (for the run's test list and the write gate).
+pub fn tests(settings: Settings) -> Vec<TestKind> {
+    let mut t: Vec<TestKind> = Vec::new();
+    for m in [Medium::Rotating, Medium::Flash] {
+        for s in steps(m, settings) {
+            if let Action::Test(k) = action(s)
+                && !t.contains(&k)
+            {
+                t.push(k);
+            }
+        }
+    }
+    t
+}
+
+/// How a step of one drive ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// It ran to its end (its findings may still fail the drive).
+    Done,
+    /// It could not run to its end (why).
+    Failed(String),
+    /// Stopped by Ctrl-C: it runs again on `--resume`.
+    Interrupted,
+    /// Not run, and not a failure by itself (why: not in this build, not offered
+    /// by the drive, too small).
+    Skipped(String),
+    /// Kept from the saved run given to `--resume` (it was done there).
+    Resumed,
+}
+
+impl Status {
+    /// Whether a resumed burn-in need not run the step again.
+    pub fn done(&self) -> bool {
+        matches!(self, Status::Done | Status::Resumed)
+    }
+}
+
+/// One step of one drive's burn-in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepRecord {
+    /// Which step.
+    pub step: Step,
+    /// How it ended.
+    pub status: Status,
+}
+
+/// The burn-in of a whole run, saved in the JSON so that `--resume` can check it
+/// is the same burn-in and say how to go on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// The command line that started it (the program name first).
+    pub command: Vec<String>,
+    /// The drives as named on the command line, in order.
+    #[serde(default)]
+    pub disks: Vec<String>,
+    /// `--smr-check` was given too.
+    #[serde(default)]
+    pub smr_check: bool,
+}
+
+/// Why a step makes the drive fail, if it does: a failed or interrupted step. A
+/// failed self-test is left to SMART's findings, which name it with its first
+/// error's LBA.
+pub fn reason(r: &StepRecord) -> Option<String> {
+    if matches!(action(r.step), Action::SelfTest(_)) && r.status != Status::Interrupted {
+        return None;
+    }
+    match &r.status {
+        Status::Failed(why) => Some(format!("{}: {why}", r.step.name())),
+        Status::Interrupted => Some(format!("{}: interrupted", r.step.name())),
+        Status::Done | Status::Resumed | Status::Skipped(_) => None,
+    }
+}
+
+/// A command line as a shell reads it back: each argument quoted when it holds
+/// anything but letters, digits and `-_./:=,+@%`.
+pub fn shell_line(args: &[String]) -> String {
+    args.iter()
+        .map(|a| {
+            let plain = !a.is_empty()
+                && a.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./:=,+@%".contains(c));
+            if plain {
+                a.clone()
+            } else {
+                format!("'{}'", a.replace('\'', r"'\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The command that resumes the burn-in `command` from `file`: the same command
+/// line without any `--resume`, then `--resume FILE`.
+pub fn resume_command(command: &[String], file: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut skip = false;
+    for a in command {
+        if skip {
+            skip = false;
+            continue;
+        }
+        if a == "--resume" {
+            skip = true;
+            continue;
+        }
+        if a.starts_with("--resume=") {
+            continue;
+        }
+        out.push(a.clone());
+    }
+    out.push("--resume".into());
+    out.push(file.into());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_steps_are_in_the_burn_in_order_for_each_medium() {
+        use Step::*;
+        let s = Settings::default();
+        assert_eq!(
+            steps(Medium::Rotating, s),
+            [
+                SmartBefore,
+                ShortSelfTest,
+                ConveyanceSelfTest,
+                SeekTransfer,
+                Zones,
+                Verify,
+                LongSelfTest,
+                SmartAfter
+            ]
+        );
+        assert_eq!(
+            steps(Medium::Flash, Settings { smr_check: true }),
+            [
+                SmartBefore,
+                ShortSelfTest,
+                ConveyanceSelfTest,
+                SeekTransfer,
+                Zones,
+                SmrCheck,
+                CapacityCheck,
+                LongSelfTest,
+                SmartAfter
+            ]
+        );
+        for step in ALL {
+            assert_eq!(Step::from_id(step.id()), Some(step));
+            let json = serde_json::to_string(&step).unwrap();
+            assert_eq!(json, format!("\"{}\"", step.id()));
+        }
+    }
+
+    #[test]
+    fn the_resume_command_is_the_same_line_with_resume() {
+        let cmd: Vec<String> = [
+            "seekprobe",
+            "--burn-in",
+            "-w",
+            "--resume",
+            "old.json",
+            "sim:hdd?size=1G&bad=5",
+        ]
+        .map(String::from)
+        .to_vec();
+        let r = resume_command(&cmd, "run.json");
+        assert_eq!(
+            shell_line(&r),
+            "seekprobe --burn-in -w 'sim:hdd?size=1G&bad=5' --resume run.json"
+        );
+        assert_eq!(shell_line(&["it's".into()]), r"'it'\''s'");
+    }
+}

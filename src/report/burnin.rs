@@ -1,0 +1,42 @@
+//! The "Burn-in" block: each drive's steps and how they ended, then its verdict
+//! with every reason. A pure function of the run.
+
+use crate::burnin::{Status, StepRecord};
+use crate::results::{Run, Verdict};
+
+/// One step's line: its name and how it ended.
+pub fn step_line(r: &StepRecord) -> String {
+    let how = match &r.status {
+        Status::Done => "done".to_string(),
+        Status::Resumed => "done (kept from the saved run)".to_string(),
+        Status::Failed(why) => format!("FAILED: {why}"),
+        Status::Interrupted => "interrupted".to_string(),
+        Status::Skipped(why) => format!("skipped: {why}"),
+    };
+    format!("  {:<36} {how}\n", r.step.name())
+}
+
+/// The block for a whole run: for each drive of the burn-in, its steps and its
+/// verdict (from `run.verdicts`, when the run got that far).
+pub fn render(run: &Run) -> String {
+    let mut s = String::new();
+    for d in run.disks.iter().filter(|d| !d.burn_in.is_empty()) {
+        s.push_str(&format!("\nBurn-in of {}:\n", d.name));
+        for r in &d.burn_in {
+            s.push_str(&step_line(r));
+        }
+        if let Some(v) = run.verdicts.iter().find(|v| v.disk == d.name) {
+            s.push_str(&verdict(v));
+        }
+    }
+    s
+}
+
+/// "verdict: PASS", or "verdict: FAIL" and a line per reason.
+pub fn verdict(v: &Verdict) -> String {
+    let mut s = format!("  verdict: {}\n", if v.pass { "PASS" } else { "FAIL" });
+    for r in &v.reasons {
+        s.push_str(&format!("    - {r}\n"));
+    }
+    s
+}
