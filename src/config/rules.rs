@@ -103,6 +103,9 @@ const WRITING: &[&str] = &[
     "smr_check",
     "burn_in",
 ];
+/// What -w applies to: the tests that write, and -p/-s (diskinfo accepts -w there).
+const WRITE_APPLIES: [&str; WRITING.len() + 2] =
+    concat_ids::<{ WRITING.len() + 2 }>(WRITING, &["physical_path", "ident"]);
 
 /// What an option needs beside it on the command line to mean something.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,17 +156,7 @@ pub fn needs(id: &str) -> Option<Needs> {
             any: &["capacity_check"],
             all: &["write"],
         },
-        "write" => any(&[
-            "sync_write",
-            "zones",
-            "block_sweep",
-            "verify",
-            "capacity_check",
-            "smr_check",
-            "burn_in",
-            "physical_path",
-            "ident",
-        ]),
+        "write" => any(&WRITE_APPLIES),
         "force" | "yes" => Needs::AnyOf {
             any: WRITING,
             all: &["write"],
