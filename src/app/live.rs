@@ -1,0 +1,237 @@
+//! The live output of a probing run: the Sink that prints diskinfo's text as soon as
+//! its data exists, saves the results after each test, and asks for confirmation.
+
+use super::output::save_json;
+use crate::device::DeviceInfo;
+use crate::error::ProbeError;
+use crate::probe::TestKind;
+use crate::progress::Progress;
+use crate::report::humanize::humanize;
+use crate::report::{self, diskinfo};
+use crate::results::{DiskResult, Run, TestResult, Warning};
+use crate::run::Sink;
+use crate::safety::Found;
+use std::io::{self, IsTerminal, Write};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+/// Prints diskinfo's text to `out` as results arrive (when that is the format),
+/// errors and warnings to `err`, and progress on the terminal.
+pub(super) struct LiveText<'a> {
+    pub(super) out: &'a mut dyn Write,
+    pub(super) err: &'a mut dyn Write,
+    pub(super) verbose: bool,
+    /// Whether diskinfo's text goes to `out` live.
+    pub(super) text: bool,
+    /// --yes: writing needs no confirmation.
+    pub(super) yes: bool,
+    /// The progress bar on standard error.
+    pub(super) progress: Progress,
+    /// Ctrl-C: also ends a confirmation prompt.
+    pub(super) stop: &'a AtomicBool,
+    /// Where this disk's results are saved after each test or step (--json-file),
+    /// and its place in the run.
+    pub(super) saver: Option<(&'a Saver, usize)>,
+}
+
+impl LiveText<'_> {
+    /// Write `text` to standard output, out of the progress bar's way.
+    fn print(&mut self, text: &str) -> io::Result<()> {
+        let out = &mut *self.out;
+        self.progress.suspend(|| {
+            out.write_all(text.as_bytes())?;
+            out.flush()
+        })
+    }
+
+    /// Write a line to standard error, out of the progress bar's way.
+    fn note(&mut self, line: &str) {
+        let err = &mut *self.err;
+        self.progress.suspend(|| {
+            let _ = writeln!(err, "{line}");
+        });
+    }
+}
+
+impl Sink for LiveText<'_> {
+    fn opened(&mut self, info: &DeviceInfo, warnings: &[Warning]) -> io::Result<()> {
+        for w in warnings {
+            self.warning(w)?;
+        }
+        if !self.text {
+            return Ok(());
+        }
+        let text = if self.verbose {
+            diskinfo::verbose_header(info)
+        } else {
+            diskinfo::one_line(info)
+        };
+        self.print(&text)
+    }
+
+    fn warning(&mut self, w: &Warning) -> io::Result<()> {
+        self.note(&format!("seekprobe: warning: {}; {}", w.message, w.advice));
+        Ok(())
+    }
+
+    fn confirm_write(&mut self, info: &DeviceInfo, found: &[Found]) -> io::Result<bool> {
+        if self.yes {
+            return Ok(true);
+        }
+        if !io::stdin().is_terminal() {
+            return Ok(false);
+        }
+        let model = info
+            .descr
+            .as_deref()
+            .map(|d| format!(", {d}"))
+            .unwrap_or_default();
+        let forced: Vec<&str> = found.iter().map(|f| f.what.as_str()).collect();
+        let forced = if forced.is_empty() {
+            String::new()
+        } else {
+            format!(" It carries {} (--force given).", forced.join(", "))
+        };
+        write!(
+            self.err,
+            "seekprobe: the write tests will destroy data on {} ({} bytes, {}{model}): -S overwrites random blocks, --zones and --block-sweep with -w whole ranges from the start, --burn-in the whole drive.{forced} Type yes to go on: ",
+            info.path,
+            info.media_size_bytes,
+            humanize(info.media_size_bytes)
+        )?;
+        self.err.flush()?;
+        Ok(read_answer(self.stop)?.is_some_and(|a| a.trim() == "yes"))
+    }
+
+    fn line_started(&mut self, test: TestKind, index: usize, total: usize, label: &str) {
+        self.progress.line(test.name(), index, total, label);
+    }
+
+    fn phase_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
+        if !self.text {
+            return Ok(());
+        }
+        let last = test.phases.len() - 1;
+        let mut text = String::new();
+        if test.phases.iter().filter(|p| p.complete()).count() == 1 {
+            text.push_str(diskinfo::test_start(test.test));
+        }
+        text.push_str(&diskinfo::phase_line(test, last, info.sector_size));
+        self.print(&text)
+    }
+
+    fn test_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
+        self.progress.done();
+        if self.text && diskinfo::end_printed(test) {
+            self.print(&diskinfo::test_end(test, info))?;
+        }
+        Ok(())
+    }
+
+    fn failed(&mut self, _name: &str, error: &ProbeError) -> io::Result<()> {
+        self.progress.done();
+        self.note(&format!("seekprobe: {error}"));
+        Ok(())
+    }
+
+    fn step_done(
+        &mut self,
+        info: &DeviceInfo,
+        record: &crate::burnin::StepRecord,
+    ) -> io::Result<()> {
+        let line = report::burnin::step_line(record);
+        self.note(&format!(
+            "seekprobe: {}: burn-in: {}",
+            info.name,
+            line.trim()
+        ));
+        Ok(())
+    }
+
+    fn checkpoint(&mut self, disk: &DiskResult) -> io::Result<()> {
+        if let Some((saver, i)) = self.saver
+            && let Err(e) = saver.put(i, disk.clone())
+        {
+            let why = crate::error::describe_io(&e);
+            self.note(&format!(
+                "seekprobe: {}: cannot save the results: {why}",
+                saver.path.display()
+            ));
+        }
+        Ok(())
+    }
+
+    fn self_test_progress(&mut self, p: &crate::smart::source::SelfTestProgress) {
+        let name = format!("SMART {} self-test", p.kind.arg());
+        self.progress.self_test(&name, p.done_percent, p.eta);
+    }
+
+    fn smart_done(
+        &mut self,
+        info: &DeviceInfo,
+        smart: &crate::smart::record::SmartResult,
+    ) -> io::Result<()> {
+        self.progress.done();
+        if let Some(e) = &smart.error {
+            self.note(&format!("seekprobe: {}: SMART: {e}", info.path));
+        }
+        if self.text {
+            self.print(&report::smart::render_result(smart, &info.path))?;
+        }
+        Ok(())
+    }
+}
+
+/// The run as saved to --json-file while it goes on: the run's header and a slot
+/// per disk (a resumed burn-in's slots start as the saved disks, so a drive not
+/// reached yet keeps its steps in the file).
+pub(super) struct Saver {
+    pub(super) path: std::path::PathBuf,
+    pub(super) run: std::sync::Mutex<(Run, Vec<Option<DiskResult>>)>,
+}
+
+impl Saver {
+    /// Put disk `i`'s results in its slot and save the run.
+    pub(super) fn put(&self, i: usize, disk: DiskResult) -> io::Result<()> {
+        let mut g = self.run.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(slot) = g.1.get_mut(i) {
+            *slot = Some(disk);
+        }
+        Self::write(&self.path, &g)
+    }
+
+    /// Save the run with these verdicts.
+    pub(super) fn finish(&self, verdicts: &[crate::results::Verdict]) -> io::Result<()> {
+        let mut g = self.run.lock().unwrap_or_else(|p| p.into_inner());
+        g.0.verdicts = verdicts.to_vec();
+        Self::write(&self.path, &g)
+    }
+
+    fn write(path: &Path, g: &(Run, Vec<Option<DiskResult>>)) -> io::Result<()> {
+        let mut run = g.0.clone();
+        run.disks = g.1.iter().flatten().cloned().collect();
+        save_json(path, &run)
+    }
+}
+
+/// A line from standard input, or None when Ctrl-C comes first (the signal handler
+/// restarts a blocked read, so the input is polled with the stop flag in view).
+pub(super) fn read_answer(stop: &AtomicBool) -> io::Result<Option<String>> {
+    use nix::poll::{PollFd, PollFlags, poll};
+    use std::os::fd::AsFd;
+    let stdin = io::stdin();
+    loop {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLIN)];
+        match poll(&mut fds, 100u16) {
+            Ok(0) | Err(nix::errno::Errno::EINTR) => continue,
+            Ok(_) => break,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let mut line = String::new();
+    stdin.read_line(&mut line)?;
+    Ok(Some(line))
+}

@@ -1,0 +1,119 @@
+//! Files a run writes: the JSON results, the Prometheus metrics, the SVG plot and the
+//! bad-block list, each written atomically and durably.
+
+use crate::report::{self, json};
+use crate::results::Run;
+use std::io::{self, IsTerminal, Write};
+use std::path::Path;
+
+/// Draw the run's plots to `path`; false (after saying why) when there is nothing
+/// to draw or the file cannot be written.
+pub(super) fn write_plot(path: &Path, run: &Run, err: &mut dyn Write) -> io::Result<bool> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        writeln!(
+            err,
+            "seekprobe: {}: not a regular file; the plot is not written",
+            path.display()
+        )?;
+        return Ok(false);
+    }
+    let Some(svg) = report::plot::svg(run) else {
+        writeln!(
+            err,
+            "seekprobe: {}: nothing to plot; --plot draws the results of --zones, --seek-profile, --scan and --smr-check",
+            path.display()
+        )?;
+        return Ok(false);
+    };
+    match std::fs::write(path, svg) {
+        Ok(()) => Ok(true),
+        Err(e) => {
+            let why = crate::error::describe_io(&e);
+            writeln!(
+                err,
+                "seekprobe: {}: cannot write the plot: {why}",
+                path.display()
+            )?;
+            Ok(false)
+        }
+    }
+}
+
+/// Write the run to `path` atomically and durably ([`save_atomically`]).
+pub(super) fn save_json(path: &Path, run: &Run) -> io::Result<()> {
+    save_atomically(path, json::to_json(run).as_bytes())
+}
+
+/// Write `bytes` to `path` atomically and durably: a fresh temporary file in the
+/// same directory (a unique name, so two runs never share it; `.tmpXXXXXX`, which
+/// node_exporter's textfile collector ignores: it reads only `*.prom`), written and
+/// synced, renamed over `path`, and the directory synced, so a reader never sees
+/// half a file and a crash leaves the old file or the new one.
+pub(super) fn save_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(io::Error::other("not a regular file"));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    // 0666 less the umask, as std::fs::write creates files (tempfile's default,
+    // 0600, would hide the metrics from a node_exporter running as another user).
+    let mut tmp = tempfile::Builder::new()
+        .permissions(std::fs::Permissions::from_mode(0o666))
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    std::fs::File::open(dir)?.sync_all()
+}
+
+/// The width of the terminal on standard output, or None when it is not a terminal
+/// (a pipe or file takes tables of any width).
+pub(super) fn terminal_width() -> Option<usize> {
+    let stdout = io::stdout();
+    if !stdout.is_terminal() {
+        return None;
+    }
+    match rustix::termios::tcgetwinsize(&stdout) {
+        Ok(ws) if ws.ws_col > 0 => Some(usize::from(ws.ws_col)),
+        _ => None,
+    }
+}
+
+/// Write the run's Prometheus metrics to `path` atomically and durably
+/// ([`save_atomically`]), so node_exporter never reads half a file.
+pub(super) fn save_prometheus(path: &Path, run: &Run) -> io::Result<()> {
+    save_atomically(path, report::prometheus::render(run).as_bytes())
+}
+
+/// Write the blocks that --verify found bad (every pass, every disk's verify
+/// test: one disk per run) to `path` in badblocks' format, atomically and
+/// durably as the JSON is ([`save_atomically`]).
+pub(super) fn save_bad_blocks(
+    path: &Path,
+    run: &Run,
+    block_size: u32,
+) -> Result<(), crate::verify::badblocks::BadBlocksError> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(io::Error::other("not a regular file").into());
+    }
+    let mut spans = Vec::new();
+    let mut sector = 512;
+    for v in run
+        .disks
+        .iter()
+        .flat_map(|d| &d.tests)
+        .filter_map(|t| t.verify.as_ref())
+    {
+        sector = v.sector_bytes;
+        for p in &v.passes {
+            spans.extend(p.failures.covered());
+        }
+    }
+    let mut list = Vec::new();
+    crate::verify::badblocks::write(&mut list, spans, sector, block_size)?;
+    save_atomically(path, &list)?;
+    Ok(())
+}

@@ -1,0 +1,276 @@
+//! The subcommands (render, compare, generate, smart) and the command-line parsing
+//! they share with the probing command.
+
+use super::inputs::{identity, load_baseline, load_run, load_smart_report};
+use super::output::{save_prometheus, terminal_width, write_plot};
+use super::status::{EXIT_FAILURE, EXIT_OK, EXIT_QUALIFY};
+use super::verdicts::judge;
+use crate::cli::{Args, CompareArgs, GenerateArgs, Generated, RenderArgs};
+use crate::config::Qualify;
+use crate::report::{self};
+use crate::results::{DiskResult, SCHEMA_VERSION};
+use clap::Parser;
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::path::Path;
+
+/// Parse with clap: Ok(value), or the exit status after printing help, the version
+/// or the error.
+pub(super) fn parse<T: Parser>(
+    args: &[OsString],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<T, i32> {
+    T::try_parse_from(args).map_err(|e| clap_exit(e, out, err))
+}
+
+/// Print clap's help, version or error; the exit status it calls for.
+pub(super) fn clap_exit(e: clap::Error, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let text = e.render().to_string();
+    if e.use_stderr() {
+        let _ = write!(err, "{text}");
+        EXIT_FAILURE
+    } else {
+        let _ = write!(out, "{text}");
+        EXIT_OK
+    }
+}
+
+/// `seekprobe render FILE.json`: print a saved run again.
+pub(super) fn render_main(
+    args: &[OsString],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<i32> {
+    let a: RenderArgs = match parse(args, out, err) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    let run = match load_run(&a.file) {
+        Ok(r) => r,
+        Err(msg) => {
+            writeln!(err, "seekprobe: {}: {msg}", a.file.display())?;
+            return Ok(EXIT_FAILURE);
+        }
+    };
+    out.write_all(report::render(&run, a.format).as_bytes())?;
+    out.flush()?;
+    if let Some(path) = &a.prometheus
+        && identity(&path.to_string_lossy()).is_some()
+        && identity(&path.to_string_lossy()) == identity(&a.file.to_string_lossy())
+    {
+        writeln!(
+            err,
+            "seekprobe: --prometheus {}: that is the saved run being read; name another file",
+            path.display()
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
+    if let Some(path) = &a.prometheus
+        && let Err(e) = save_prometheus(path, &run)
+    {
+        let why = crate::error::describe_io(&e);
+        writeln!(
+            err,
+            "seekprobe: {}: cannot write the metrics: {why}",
+            path.display()
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
+    match &a.plot {
+        Some(path) if !write_plot(path, &run, err)? => Ok(EXIT_FAILURE),
+        _ => Ok(EXIT_OK),
+    }
+}
+
+/// `seekprobe compare A.json B.json ...`: the comparison of saved runs.
+pub(super) fn compare_main(
+    args: &[OsString],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<i32> {
+    let a: CompareArgs = match parse(args, out, err) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    let q = match Qualify::from_args(a.judge) {
+        Ok(q) => q,
+        Err(e) => {
+            writeln!(err, "seekprobe: {e}")?;
+            return Ok(EXIT_FAILURE);
+        }
+    };
+    let mut disks = Vec::new();
+    let mut versions: Vec<String> = Vec::new();
+    for path in &a.files {
+        match load_run(path) {
+            Ok(run) => {
+                if !versions.contains(&run.tool_version) {
+                    versions.push(run.tool_version.clone());
+                }
+                let stem = path.file_stem().map(|s| s.to_string_lossy().to_string());
+                for mut d in run.disks {
+                    if let Some(stem) = &stem {
+                        d.name = format!("{stem}:{}", d.name);
+                    }
+                    disks.push(d);
+                }
+            }
+            Err(msg) => {
+                writeln!(err, "seekprobe: {}: {msg}", path.display())?;
+                return Ok(EXIT_FAILURE);
+            }
+        }
+    }
+    if versions.len() > 1 {
+        writeln!(
+            err,
+            "seekprobe: note: runs of seekprobe {} compared: all have schema version {SCHEMA_VERSION}, so their figures (by test and line) mean the same",
+            versions.join(", ")
+        )?;
+    }
+    let refs: Vec<&DiskResult> = disks.iter().collect();
+    let Ok(baseline) = load_baseline(q.as_ref(), err)? else {
+        return Ok(EXIT_FAILURE);
+    };
+    if q.is_some() && refs.is_empty() {
+        writeln!(
+            err,
+            "seekprobe: compare --qualify: nothing to judge: the runs given hold no drives"
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
+    if q.is_some() && refs.len() == 1 && baseline.is_none() {
+        writeln!(
+            err,
+            "seekprobe: compare --qualify: one drive ({}): nothing to compare with: give more runs or --baseline",
+            refs[0].name
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
+    let (cmp, verdicts, code) = judge(&refs, q.as_ref(), baseline.as_ref());
+    let text = if a.json {
+        report::compare::to_json(&cmp, &verdicts)
+    } else {
+        report::compare::render(&cmp, &verdicts, terminal_width())
+    };
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(code)
+}
+
+/// `seekprobe generate WHAT`: the man page or shell completions.
+pub(super) fn generate_main(
+    args: &[OsString],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<i32> {
+    use clap::CommandFactory;
+    use clap_complete::Shell;
+    let a: GenerateArgs = match parse(args, out, err) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    let mut cmd = Args::command();
+    let shell = match a.what {
+        Generated::Man => return clap_mangen::Man::new(cmd).render(out).map(|_| EXIT_OK),
+        Generated::Bash => Shell::Bash,
+        Generated::Zsh => Shell::Zsh,
+        Generated::Fish => Shell::Fish,
+        Generated::Elvish => Shell::Elvish,
+        Generated::Powershell => Shell::PowerShell,
+    };
+    clap_complete::generate(shell, &mut cmd, "seekprobe", out);
+    Ok(EXIT_OK)
+}
+
+/// `seekprobe smart FILE.json [AFTER.json]`: the SMART health block of a saved
+/// smartctl report, the changes when a second one is given, the findings and the
+/// verdict. Exit status 0 healthy (or no SMART in a lone report), 3 failing, 1
+/// unreadable input, two drives, or one report of two without SMART.
+pub(super) fn smart_main(
+    args: &[OsString],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<i32> {
+    use crate::cli::SmartArgs;
+    use crate::report::smart as text;
+    use crate::smart::{SmartRead, judge, rules, smartctl};
+    let a: SmartArgs = match parse(args, out, err) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    let mut paths = vec![a.file.clone()];
+    paths.extend(a.after.clone());
+    if paths.len() == 2 && paths.iter().all(|p| p == Path::new("-")) {
+        writeln!(
+            err,
+            "seekprobe: smart: standard input (-) can give only one of the two reports"
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
+    let mut reads = Vec::new();
+    for path in &paths {
+        let report = match load_smart_report(path) {
+            Ok(r) => r,
+            Err(msg) => {
+                writeln!(err, "seekprobe: {}: {msg}", path.display())?;
+                return Ok(EXIT_FAILURE);
+            }
+        };
+        reads.push((path.display().to_string(), smartctl::classify(report)));
+    }
+    let mut healths = Vec::new();
+    let mut without = Vec::new();
+    for (name, read) in reads {
+        match read {
+            SmartRead::Health { health, .. } => healths.push(*health),
+            SmartRead::NoSmart { note } => {
+                out.write_all(text::no_smart_note(&name, &note).as_bytes())?;
+                without.push(name);
+            }
+        }
+    }
+    out.flush()?;
+    if healths.is_empty() {
+        return Ok(EXIT_OK);
+    }
+    if let Some(name) = without.first() {
+        writeln!(
+            err,
+            "seekprobe: smart: {name} holds no SMART data, so the two reports cannot be compared; give two reports of the same drive with SMART"
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
+    let (before, after) = (&healths[0], healths.get(1));
+    if let Some(after) = after
+        && let Some(why) = text::different_drives(before, after)
+    {
+        writeln!(
+            err,
+            "seekprobe: smart: {} and {} are not the same drive ({why}); give two reports of one drive",
+            paths[0].display(),
+            paths[1].display()
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
+    let now = after.unwrap_or(before);
+    let mut s = text::render_health(now);
+    if let Some(after) = after
+        && let Some(diff) = text::render_diff(before, after)
+    {
+        s.push_str(&diff);
+    }
+    if let Some(after) = after {
+        s.push_str(&text::render_vanished(before, after));
+    }
+    let findings = judge(before, after, &a.rules.options());
+    s.push_str(&text::render_findings(&findings));
+    out.write_all(s.as_bytes())?;
+    out.flush()?;
+    Ok(if rules::passes(&findings) {
+        EXIT_OK
+    } else {
+        EXIT_QUALIFY
+    })
+}
