@@ -445,21 +445,36 @@ fn saved_disk<'a>(
     saved: &'a [DiskResult],
 ) -> Result<Option<&'a DiskResult>, String> {
     let ident = |d: &DiskResult| d.info.as_ref().and_then(|i| i.ident.clone());
-    if let Some(id) = &info.ident
+    let found = if let Some(id) = &info.ident
         && let Some(d) = saved.iter().find(|d| ident(d).as_ref() == Some(id))
     {
-        return Ok(Some(d));
+        Some(d)
+    } else {
+        match saved.iter().find(|d| d.name == name) {
+            Some(d) => match (ident(d), &info.ident) {
+                (Some(was), Some(now)) if &was != now => {
+                    return Err(format!(
+                        "the saved burn-in of {name} ran on the drive with serial number {was}; this one is {now}"
+                    ));
+                }
+                _ => Some(d),
+            },
+            // Not reached before the interruption: it starts from its first step.
+            None => None,
+        }
+    };
+    // Results measured on another size or sector size are another drive's, whatever
+    // its serial number says (a serial can repeat, a simulated drive's always does).
+    if let Some(d) = found
+        && let Some(was) = &d.info
+        && (was.media_size_bytes, was.sector_size) != (info.media_size_bytes, info.sector_size)
+    {
+        return Err(format!(
+            "the saved burn-in of {name} ran on a drive of {} bytes in {}-byte sectors; this one has {} bytes in {}-byte sectors",
+            was.media_size_bytes, was.sector_size, info.media_size_bytes, info.sector_size
+        ));
     }
-    match saved.iter().find(|d| d.name == name) {
-        Some(d) => match (ident(d), &info.ident) {
-            (Some(was), Some(now)) if &was != now => Err(format!(
-                "the saved burn-in of {name} ran on the drive with serial number {was}; this one is {now}"
-            )),
-            _ => Ok(Some(d)),
-        },
-        // Not reached before the interruption: it starts from its first step.
-        None => Ok(None),
-    }
+    Ok(found)
 }
 
 /// The options that shape the plans, from the checked configuration.

@@ -87,7 +87,7 @@ pub fn smart_self_tests(
             Ok(true) => {}
             Ok(false) => {
                 r.self_tests
-                    .push(skipped("skipped: the drive does not offer it".into()));
+                    .push(skipped("the drive does not offer it".into()));
                 continue;
             }
             Err(e) => {

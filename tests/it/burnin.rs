@@ -174,6 +174,28 @@ fn resume_refuses_another_burn_in() {
 }
 
 #[test]
+fn resume_refuses_a_drive_of_another_size() {
+    // A simulated drive's serial number is the same at every size: the size tells
+    // them apart, and results measured on 1 MiB are not kept for 2 MiB.
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    burn_in(&json, &["sim:ssd?size=1M"], &[], Some("seek_transfer"));
+    let (code, text) = burn_in(
+        &json,
+        &["sim:ssd?size=2M"],
+        &["--resume", json.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains(
+            "ran on a drive of 1048576 bytes in 512-byte sectors; this one has 2097152 bytes"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
 fn burn_in_needs_write_and_resume_needs_burn_in() {
     seekprobe()
         .args(["--burn-in", CLEAN])
