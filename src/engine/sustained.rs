@@ -15,17 +15,7 @@ use std::time::Duration;
 /// slices of at most 50 ms so that Ctrl-C is honoured promptly. No I/O, no sync():
 /// the device is left alone. False when `stop` was raised.
 pub fn idle(target: &dyn Target, d: Duration, stop: &AtomicBool) -> bool {
-    const SLICE: Duration = Duration::from_millis(50);
-    let mut left = d;
-    while !left.is_zero() {
-        if stop.load(Ordering::Relaxed) {
-            return false;
-        }
-        let step = left.min(SLICE);
-        target.clock().sleep(step);
-        left -= step;
-    }
-    !stop.load(Ordering::Relaxed)
+    super::sync::sleep(target, d, stop)
 }
 
 /// Reads one at a time, each preceded by an untimed wait of `spacing`: each read's

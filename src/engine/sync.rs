@@ -28,11 +28,23 @@ pub struct PhaseRun {
 /// sync() is not a measurement error; the line runs regardless. False when `stop`
 /// was raised.
 pub fn pause(target: &mut dyn Target, d: Duration, stop: &AtomicBool) -> bool {
-    const SLICE: Duration = Duration::from_millis(50);
     let _ = target.quiesce();
     if d.is_zero() {
         return !stop.load(Ordering::Relaxed);
     }
+    if !sleep(target, d, stop) {
+        return false;
+    }
+    let _ = target.quiesce();
+    let _ = target.quiesce();
+    !stop.load(Ordering::Relaxed)
+}
+
+/// Let `d` pass on the target's clock (a real sleep, or the simulated drive's clock
+/// advanced) in slices of at most 50 ms, so that Ctrl-C is honoured promptly; no I/O.
+/// False when `stop` was raised.
+pub fn sleep(target: &dyn Target, d: Duration, stop: &AtomicBool) -> bool {
+    const SLICE: Duration = Duration::from_millis(50);
     let mut left = d;
     while !left.is_zero() {
         if stop.load(Ordering::Relaxed) {
@@ -42,8 +54,6 @@ pub fn pause(target: &mut dyn Target, d: Duration, stop: &AtomicBool) -> bool {
         target.clock().sleep(step);
         left -= step;
     }
-    let _ = target.quiesce();
-    let _ = target.quiesce();
     !stop.load(Ordering::Relaxed)
 }
 
