@@ -380,8 +380,14 @@ fn check_paths(cfg: &Config) -> Result<(), String> {
             ));
         }
     }
+    // --resume FILE saves to FILE too, unless --json-file names another file.
+    let json_option = if cfg.resume.is_some() && cfg.json_file == cfg.resume {
+        "--resume"
+    } else {
+        "--json-file"
+    };
     let outputs = [
-        ("--json-file", &cfg.json_file),
+        (json_option, &cfg.json_file),
         ("--plot", &cfg.plot),
         ("--prometheus", &cfg.prometheus),
         ("--bad-blocks", &cfg.beyond.bad_blocks),

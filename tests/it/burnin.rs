@@ -196,6 +196,26 @@ fn resume_refuses_a_drive_of_another_size() {
 }
 
 #[test]
+fn resume_of_a_directory_names_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, text) = {
+        let out = seekprobe()
+            .args(["--burn-in", "-w", "--yes", "--resume"])
+            .arg(dir.path())
+            .arg("sim:ssd?size=1M")
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("--resume "), "{text}");
+    assert!(text.contains("not a regular file"), "{text}");
+}
+
+#[test]
 fn burn_in_needs_write_and_resume_needs_burn_in() {
     seekprobe()
         .args(["--burn-in", CLEAN])
