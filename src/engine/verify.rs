@@ -236,7 +236,9 @@ pub fn run_verify(
                     match kind {
                         OpKind::Write => {
                             stamper.stamp(&mut sector, lba);
-                            if target.write_at(&sector, at).is_err() {
+                            if target.write_at(&sector, at).is_ok() {
+                                half.retried_bytes += s64;
+                            } else {
                                 failures.record_span(lba, 1, FailureKind::Unwritable);
                                 new_unwritable.push((lba, lba + 1));
                             }
@@ -246,7 +248,10 @@ pub fn run_verify(
                                 continue;
                             }
                             match target.read_at(&mut sector, at) {
-                                Ok(()) => failures.record(lba, stamper.check_sector(&sector, lba)),
+                                Ok(()) => {
+                                    half.retried_bytes += s64;
+                                    failures.record(lba, stamper.check_sector(&sector, lba));
+                                }
                                 Err(_) => failures.record(lba, Verdict::Unreadable),
                             }
                         }

@@ -34,6 +34,13 @@ fn half(s: &mut String, r: &VerifyResult, pass: u32, name: &str, h: &Half) {
         h.bytes,
         mb(h.rate())
     );
+    if h.retried_bytes > 0 {
+        let _ = writeln!(
+            s,
+            "\t\tand {} bytes of the failed blocks, sector by sector afterwards (untimed)",
+            h.retried_bytes
+        );
+    }
     let curve = h.curve();
     let span_bytes = (r.end_bytes - r.start_bytes).max(1);
     let pct = |i: usize| 100.0 * i as f64 / curve.len().max(1) as f64;

@@ -17,6 +17,10 @@ pub struct Half {
     pub bytes: u64,
     /// Requests that failed with an error.
     pub error_blocks: u64,
+    /// Bytes of the failed requests that their sector-by-sector retries (untimed,
+    /// after the half) still wrote, or read back: in neither `bytes` nor the rates.
+    #[serde(default)]
+    pub retried_bytes: u64,
     /// From the first submission to the last completion, in ns of the target's
     /// clock (the write half without its flush).
     pub elapsed_ns: u64,
@@ -43,6 +47,7 @@ impl Half {
             blocks: 0,
             bytes: 0,
             error_blocks: 0,
+            retried_bytes: 0,
             elapsed_ns: 0,
             flush_ns: None,
             buckets: vec![0; 6],

@@ -159,6 +159,12 @@ fn simulated_faults_are_found_exactly_with_their_kinds_and_exit_1() {
     // 512-byte sectors in 4 KiB blocks: 1000-1002 is block 125, 5000-5001 block 625,
     // 100000 block 12500.
     assert_eq!(std::fs::read_to_string(&list).unwrap(), "125\n625\n12500\n");
+    // The 1 MiB block holding the unwritable sectors failed; its retries, sector by
+    // sector, stored the other 2045 of its 2048 sectors.
+    let write = &v["disks"][0]["tests"][0]["verify"]["passes"][0]["write"];
+    assert_eq!(write["error_blocks"], 1);
+    assert_eq!(write["bytes"], 63u64 << 20);
+    assert_eq!(write["retried_bytes"], 2045 * 512);
     // A drive that stores 16 MiB of its 64: every sector past it, or below it but
     // overwritten by a wrapped write, holds another LBA's stamp.
     let out = seekprobe()
