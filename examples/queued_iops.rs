@@ -55,7 +55,7 @@ fn main() {
     let s = run.latency.summary();
     println!(
         "{} len={} qd={} completed={} elapsed={:.6}s iops={:.0} p50={}ns p99={}ns stop={:?}",
-        run.engine,
+        run.engine.name(),
         params.len,
         params.queue_depth,
         run.completed,

@@ -1,6 +1,7 @@
 //! The results of a run as plain, serialisable data: the only input of reporters.
 
 use crate::device::DeviceInfo;
+pub use crate::engine::name::QueuedEngine;
 use crate::probe::{PhaseId, TestKind};
 use crate::stats::{Histogram, Summary};
 use serde::{Deserialize, Serialize};
@@ -231,41 +232,6 @@ impl WarningCode {
             WarningCode::SeekFasterThanRotation => "seek_faster_than_rotation",
             WarningCode::FlushNotHonoured => "flush_not_honoured",
             WarningCode::SignaturesBuiltinOnly => "signatures_builtin_only",
-        }
-    }
-}
-
-/// A queued engine (-i, the queued half of --block-sweep).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum QueuedEngine {
-    /// Not known: the test did not run.
-    Unknown,
-    /// io_uring (Linux).
-    IoUring,
-    /// The portable thread pool.
-    Threads,
-    /// The simulated drive's virtual-time model.
-    Virtual,
-}
-
-impl QueuedEngine {
-    /// The engine of this name (as `crate::engine::queued` names them).
-    pub fn from_name(name: &str) -> QueuedEngine {
-        match name {
-            "io_uring" => QueuedEngine::IoUring,
-            "threads" => QueuedEngine::Threads,
-            "virtual" => QueuedEngine::Virtual,
-            _ => QueuedEngine::Unknown,
-        }
-    }
-
-    /// Its name in the JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            QueuedEngine::Unknown => "queued",
-            QueuedEngine::IoUring => "io_uring",
-            QueuedEngine::Threads => "threads",
-            QueuedEngine::Virtual => "virtual",
         }
     }
 }

@@ -14,6 +14,7 @@
 //! duration has passed since the start (measured at that completion), nothing has
 //! failed and the stop flag is down; then wait for everything submitted (drain).
 
+use super::name::QueuedEngine;
 use crate::probe::OpKind;
 use crate::probe::iops::OffsetGen;
 use crate::stats::Histogram;
@@ -59,8 +60,8 @@ pub struct QueuedParams {
 /// The measurement of one queued run.
 #[derive(Debug)]
 pub struct QueuedRun {
-    /// Which engine ran: `"io_uring"`, `"threads"` or `"virtual"`.
-    pub engine: String,
+    /// Which engine ran.
+    pub engine: QueuedEngine,
     /// Requests completed successfully (a failed one is not counted).
     pub completed: u64,
     /// From the start to the last completion, in nanoseconds of the target's clock.
@@ -82,9 +83,9 @@ pub struct QueuedRun {
 
 impl QueuedRun {
     /// An empty run by `engine`.
-    pub fn new(engine: &str) -> Self {
+    pub fn new(engine: QueuedEngine) -> Self {
         QueuedRun {
-            engine: engine.to_string(),
+            engine,
             completed: 0,
             elapsed_ns: 0,
             latency: Histogram::new(),
@@ -103,7 +104,7 @@ impl QueuedRun {
     }
 
     /// A run that could not start.
-    pub fn refused(engine: &str, kind: io::ErrorKind, why: String) -> Self {
+    pub fn refused(engine: QueuedEngine, kind: io::ErrorKind, why: String) -> Self {
         let mut run = QueuedRun::new(engine);
         run.stop = Some(Stop::Failed {
             setup: true,
@@ -147,8 +148,8 @@ pub struct Completion {
 
 /// A queued backend: it moves requests, the [`drive`] loop decides which and when.
 pub trait Backend {
-    /// The engine name recorded in [`QueuedRun::engine`].
-    fn name(&self) -> &'static str;
+    /// The engine recorded in [`QueuedRun::engine`].
+    fn engine(&self) -> QueuedEngine;
 
     /// The backend's clock, in ns (the same clock as its timestamps).
     fn now_ns(&self) -> u64;
@@ -293,7 +294,7 @@ pub fn drive(
     params: &QueuedParams,
     stop: &AtomicBool,
 ) -> (QueuedRun, Fatal) {
-    let mut run = QueuedRun::new(backend.name());
+    let mut run = QueuedRun::new(backend.engine());
     let start = backend.now_ns();
     let mut feed = Timed {
         stream,
@@ -381,8 +382,8 @@ mod tests {
     }
 
     impl Backend for Batch {
-        fn name(&self) -> &'static str {
-            "batch"
+        fn engine(&self) -> QueuedEngine {
+            QueuedEngine::Unknown
         }
         fn now_ns(&self) -> u64 {
             self.now
@@ -446,7 +447,7 @@ mod tests {
             &AtomicBool::new(false),
         );
         assert!(fatal.is_none() && run.stop.is_none());
-        assert_eq!(run.engine, "batch");
+        assert_eq!(run.engine, QueuedEngine::Unknown);
         assert_eq!(run.completed, 20);
         assert_eq!(run.bytes, 20 * 4096);
         assert_eq!(run.elapsed_ns, 50);

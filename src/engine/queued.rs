@@ -15,6 +15,7 @@
 //! - `"threads"`: one thread per request in flight doing blocking positioned reads,
 //!   on FreeBSD and wherever io_uring is unavailable or refused (`threads.rs`).
 
+use super::name::QueuedEngine;
 use super::queue::{Backend, drive_feed};
 pub use super::queue::{Feed, MAX_QUEUE_DEPTH, QueuedParams, QueuedRun, Stop};
 use super::threads;
@@ -26,8 +27,8 @@ use crate::probe::iops::OffsetGen;
 use std::io;
 use std::sync::atomic::AtomicBool;
 
-/// The engine name of the portable thread pool.
-const THREADS: &str = threads::NAME;
+/// The portable thread pool.
+const THREADS: QueuedEngine = threads::NAME;
 
 /// Run random reads of `params.len` bytes on `target` (`media_size` bytes of
 /// `sector_size`-byte sectors) with `params.queue_depth` requests in flight for
@@ -56,11 +57,11 @@ pub fn run_random_reads(
 
 /// The engine that will serve `target`: the simulation's model, else io_uring on
 /// Linux (which may still fall back to threads), else the thread pool.
-fn engine_name(target: &mut dyn Target) -> &'static str {
+fn engine_name(target: &mut dyn Target) -> QueuedEngine {
     if target.queue_model().is_some() {
         virtual_queue::NAME
     } else if cfg!(target_os = "linux") {
-        "io_uring"
+        QueuedEngine::IoUring
     } else {
         THREADS
     }
@@ -118,7 +119,7 @@ pub fn run_stream(
 #[derive(Debug)]
 pub struct FeedRun {
     /// The engine that moved the requests.
-    pub engine: &'static str,
+    pub engine: QueuedEngine,
     /// Ctrl-C ended it.
     pub interrupted: bool,
     /// The engine failed as a whole (or could not start).
@@ -139,13 +140,19 @@ pub fn run_feed(
     feed: &mut dyn Feed,
     stop: &AtomicBool,
 ) -> FeedRun {
-    let depth = depth.clamp(1, MAX_QUEUE_DEPTH);
     let mut out = FeedRun {
         engine: engine_name(target),
         interrupted: false,
         fatal: None,
         note: None,
     };
+    if !(1..=MAX_QUEUE_DEPTH).contains(&depth) {
+        out.fatal = Some(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("the queue depth must be between 1 and {MAX_QUEUE_DEPTH}, not {depth}"),
+        ));
+        return out;
+    }
     if let Some(model) = target.queue_model() {
         let mut q = virtual_queue::VirtualQueue::new(model, len, depth).with_buffers();
         (out.interrupted, out.fatal) = drive_feed(&mut q, feed, depth, stop);
@@ -266,7 +273,7 @@ mod tests {
 
     #[test]
     fn iops_is_completions_per_second() {
-        let mut r = QueuedRun::new("virtual");
+        let mut r = QueuedRun::new(QueuedEngine::Virtual);
         assert_eq!(r.iops(), 0.0);
         r.completed = 3127;
         r.elapsed_ns = 3_127_000_000;
@@ -385,18 +392,18 @@ mod tests {
         };
         let stop = AtomicBool::new(false);
         let check = |r: &QueuedRun| {
-            assert!(r.stop.is_none(), "{}: {:?}", r.engine, r.stop);
-            assert!(r.completed > 0, "{}", r.engine);
-            assert_eq!(r.latency.count, r.completed, "{}", r.engine);
-            assert!(r.latency.min_ns > 0, "{}", r.engine);
-            assert!(r.elapsed_ns >= 200_000_000, "{}", r.engine);
+            assert!(r.stop.is_none(), "{:?}: {:?}", r.engine, r.stop);
+            assert!(r.completed > 0, "{:?}", r.engine);
+            assert_eq!(r.latency.count, r.completed, "{:?}", r.engine);
+            assert!(r.latency.min_ns > 0, "{:?}", r.engine);
+            assert!(r.elapsed_ns >= 200_000_000, "{:?}", r.engine);
         };
         // The dispatch picks io_uring (or says why not).
         let r = run_random_reads(&mut t, MEDIA, 512, &p, &stop);
         check(&r);
         assert!(
-            r.engine == "io_uring" || r.note.is_some(),
-            "{} without a note",
+            r.engine == QueuedEngine::IoUring || r.note.is_some(),
+            "{:?} without a note",
             r.engine
         );
         let fd = std::os::fd::AsRawFd::as_raw_fd(&t.raw_fd().unwrap());
@@ -406,7 +413,7 @@ mod tests {
             Err(why) => eprintln!("io_uring part skipped: {why}"),
         }
         let r = threads::run(fd, &t.clock, stream, &p, &stop);
-        assert_eq!(r.engine, "threads");
+        assert_eq!(r.engine, QueuedEngine::Threads);
         check(&r);
         // 1 MiB requests, the largest size, on both engines.
         let big = QueuedParams {

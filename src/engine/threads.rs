@@ -9,6 +9,7 @@
 //!
 //! The target's descriptor is borrowed, never closed.
 
+use super::name::QueuedEngine;
 use super::queue::{
     Backend, Completion, Fatal, Feed, QueuedParams, QueuedRun, Request, Stop, drive, drive_feed,
 };
@@ -24,7 +25,7 @@ use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};
 use std::thread;
 
 /// The engine's name in [`QueuedRun::engine`].
-pub const NAME: &str = "threads";
+pub const NAME: QueuedEngine = QueuedEngine::Threads;
 
 /// Each thread's stack: the loop needs little.
 const STACK: usize = 256 << 10;
@@ -104,7 +105,7 @@ impl<'c> Threads<'c> {
 }
 
 impl Backend for Threads<'_> {
-    fn name(&self) -> &'static str {
+    fn engine(&self) -> QueuedEngine {
         NAME
     }
 
@@ -248,7 +249,7 @@ mod tests {
         let p = params(4096, 8, 30);
         let stream = OffsetGen::new(p.seed, 1 << 20, 512, p.len).unwrap();
         let r = run(f.as_raw_fd(), &clock, stream, &p, &AtomicBool::new(false));
-        assert_eq!(r.engine, "threads");
+        assert_eq!(r.engine, QueuedEngine::Threads);
         assert!(r.stop.is_none(), "{:?}", r.stop);
         assert!(r.completed >= 8);
         assert_eq!(r.latency.count, r.completed);

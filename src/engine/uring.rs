@@ -15,6 +15,7 @@
 //! completes) [`run`] returns [`Unavailable`] so that the caller can fall back to the
 //! thread pool.
 
+use super::name::QueuedEngine;
 use super::queue::{
     Backend, Completion, Fatal, Feed, MAX_QUEUE_DEPTH, QueuedParams, QueuedRun, Request, Stop,
     drive, drive_feed,
@@ -33,7 +34,7 @@ use std::os::fd::RawFd;
 use std::sync::atomic::AtomicBool;
 
 /// The engine's name in [`QueuedRun::engine`].
-pub const NAME: &str = "io_uring";
+pub const NAME: QueuedEngine = QueuedEngine::IoUring;
 
 /// Why io_uring cannot be used: the caller falls back to the thread pool.
 #[derive(Debug)]
@@ -269,7 +270,7 @@ impl Uring<'_> {
 }
 
 impl Backend for Uring<'_> {
-    fn name(&self) -> &'static str {
+    fn engine(&self) -> QueuedEngine {
         NAME
     }
 
@@ -452,7 +453,7 @@ mod tests {
         let Some(r) = try_run(&f, 1 << 20, &params(4096, 16, 30), &AtomicBool::new(false)) else {
             return;
         };
-        assert_eq!(r.engine, "io_uring");
+        assert_eq!(r.engine, QueuedEngine::IoUring);
         assert!(r.stop.is_none(), "{:?}", r.stop);
         assert!(r.completed >= 16);
         assert_eq!(r.latency.count, r.completed);

@@ -12,6 +12,7 @@
 //! sectors: a sector whose write fails is unwritable (and not judged again when
 //! read back), one whose read fails unreadable.
 
+use super::name::QueuedEngine;
 use super::queue::{Completion, Feed, Request, Stop};
 use super::queued;
 use crate::device::{AlignedBuf, Target};
@@ -174,7 +175,7 @@ pub fn run_verify(
         queue_depth: p.queue_depth as u32,
         passes_planned: p.passes,
         slow_ms: p.slow_ms,
-        engine: String::new(),
+        engine: QueuedEngine::Unknown,
         passes: Vec::new(),
         stopped: None,
     };
@@ -219,7 +220,7 @@ pub fn run_verify(
             };
             let run =
                 queued::run_feed(target, p.range.block as u32, p.queue_depth, &mut feed, stop);
-            r.engine = run.engine.to_string();
+            r.engine = run.engine;
             if note.is_none() {
                 note = run.note;
             }

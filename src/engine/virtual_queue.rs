@@ -12,6 +12,7 @@
 //! With a queue depth of 1 this is exactly the synchronous loop "read, then read again
 //! while less than the duration has passed", operation for operation.
 
+use super::name::QueuedEngine;
 use super::queue::{Backend, Completion, QueuedParams, QueuedRun, Request, drive};
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
@@ -23,7 +24,7 @@ use std::collections::{BinaryHeap, VecDeque};
 use std::sync::atomic::AtomicBool;
 
 /// The engine's name in [`QueuedRun::engine`].
-pub const NAME: &str = "virtual";
+pub const NAME: QueuedEngine = QueuedEngine::Virtual;
 
 /// A request in service: (completion time, start order, submission time, slot).
 type InService = Reverse<(u64, u64, u64, usize)>;
@@ -117,7 +118,7 @@ impl<'a> VirtualQueue<'a> {
 }
 
 impl Backend for VirtualQueue<'_> {
-    fn name(&self) -> &'static str {
+    fn engine(&self) -> QueuedEngine {
         NAME
     }
 
@@ -306,7 +307,7 @@ mod tests {
         let mut d = Drive::new(1, 1_000_000, false);
         d.clock.advance(5_000);
         let r = go(&mut d, &params(4096, 128, 3000, 1));
-        assert_eq!(r.engine, "virtual");
+        assert_eq!(r.engine, QueuedEngine::Virtual);
         assert!(r.stop.is_none());
         assert_eq!(r.completed, 3127);
         assert_eq!(r.latency.count, 3127);

@@ -414,10 +414,7 @@ fn step_once(
                 .map(|h| h.bytes)
                 .sum();
             run.bypass_bytes += moved;
-            run.result.engine = run
-                .result
-                .engine
-                .with_queued(QueuedEngine::from_name(&r.engine));
+            run.result.engine = run.result.engine.with_queued(r.engine);
             if let Some(note) = note {
                 run.warnings.push(validity::engine_note(info, &note));
             }
@@ -461,7 +458,7 @@ fn queued_step(
             let r = match OffsetGen::sequential(m, ss, q.len, from) {
                 Ok(stream) => queued::run_stream(cx.target, stream, &params, cx.stop),
                 Err(e) => {
-                    let mut r = QueuedRun::new(QueuedEngine::Unknown.name());
+                    let mut r = QueuedRun::new(QueuedEngine::Unknown);
                     r.stop = bad_request(e.0);
                     r
                 }
@@ -469,10 +466,7 @@ fn queued_step(
             (r, from, None)
         }
     };
-    run.result.engine = run
-        .result
-        .engine
-        .with_queued(QueuedEngine::from_name(&r.engine));
+    run.result.engine = run.result.engine.with_queued(r.engine);
     if let Some(note) = &r.note
         && !run
             .warnings

@@ -115,7 +115,7 @@ pub fn block(t: &TestResult) -> String {
         r.end_bytes,
         r.block_bytes,
         r.queue_depth,
-        r.engine,
+        r.engine.name(),
         r.passes_planned,
         if r.passes_planned == 1 { "" } else { "es" },
         r.nonce

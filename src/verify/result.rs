@@ -3,6 +3,7 @@
 //! reporters.
 
 use super::failures::Failures;
+use crate::engine::name::QueuedEngine;
 use serde::{Deserialize, Serialize};
 
 /// Regions of the write and read curves (fewer when the range has fewer blocks).
@@ -151,8 +152,8 @@ pub struct VerifyResult {
     pub passes_planned: u32,
     /// Blocks at least this slow are listed.
     pub slow_ms: f64,
-    /// The queued engine that moved the data ("io_uring", "threads", "virtual").
-    pub engine: String,
+    /// The queued engine that moved the data.
+    pub engine: QueuedEngine,
     /// The passes run, in order (the last may be partial).
     pub passes: Vec<Pass>,
     /// Where the run stopped, when Ctrl-C stopped it.
