@@ -12,6 +12,7 @@ values and the median of the per-round ratios, with their range.
 """
 
 import argparse
+import atexit
 import json
 import os
 import platform
@@ -24,6 +25,11 @@ import time
 SEEK_LINES = ("full_stroke", "half_stroke", "quarter_stroke", "short_forward", "short_backward")
 SEEK_OPS = 250 + 250 + 500 + 400 + 400  # the five seek lines of -t on any device
 REPS = 3  # A/B alternations per round of the short patterns
+# The rows of one request at a time or a few (QD 1 to 4): with --pin-cpu, every tool
+# and the loop device's worker run on that one CPU (see `Placement`).
+PINNED_ROWS = ("1a", "1b", "1c", "1d", "1e")
+WQ_CPUMASK = "/sys/devices/virtual/workqueue/cpumask"
+PREFIX = []  # put before every command run(): taskset while a row is pinned
 
 
 def run(cmd, **kw):
@@ -35,10 +41,49 @@ def run(cmd, **kw):
     session is a new scheduling group with a share of the CPUs of its own, while a
     process left in the caller's session shares the caller's (docs/performance.md).
     """
+    cmd = PREFIX + cmd
     p = subprocess.run(cmd, capture_output=True, text=True, start_new_session=True, **kw)
     if p.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}\n{p.stderr.strip()}")
     return p
+
+
+class Placement:
+    """Where the rows of one request at a time run: with a CPU, every tool under
+    `taskset -c CPU` and the kernel's unbound workqueues (the loop driver's worker,
+    which serves each read) restricted to that CPU, the saved mask restored after the
+    row. Without it, the scheduler places both, and at tens of µs per read its choice
+    dominates: a read whose worker runs on the other, idle CPU waits for that CPU to
+    wake (in this VM, guest halt polling off: about 70 µs), one served on the tool's
+    own CPU takes about 5 µs, and the share of each differs from one tool to another
+    and from one run to the next (docs/performance.md, "Where the loop worker runs").
+    """
+
+    def __init__(self, cpu):
+        self.cpu = cpu
+        self.saved = None
+        if cpu is not None:
+            with open(WQ_CPUMASK) as f:
+                self.saved = f.read().strip()
+
+    def describe(self):
+        if self.cpu is None:
+            return "rows 1a-1e placed by the scheduler (no pinning)"
+        return (f"rows 1a-1e with every tool and the unbound workqueues (the loop worker) "
+                f"on CPU {self.cpu}")
+
+    def pin(self, key):
+        if self.cpu is None or key not in PINNED_ROWS:
+            return
+        with open(WQ_CPUMASK, "w") as f:
+            f.write(format(1 << self.cpu, "x"))
+        PREFIX[:] = ["taskset", "-c", str(self.cpu)]
+
+    def unpin(self):
+        PREFIX.clear()
+        if self.saved is not None:
+            with open(WQ_CPUMASK, "w") as f:
+                f.write(self.saved)
 
 
 class Bench:
@@ -370,6 +415,7 @@ def machine(args):
         f"device:  {args.dev}, loop with direct I/O on {args.backing}",
         f"rounds:  {args.rounds} measured (+{args.warmup} discarded); rows 1a, 1b, 3: {REPS} "
         f"A/B pairs per round; the order flips at every pair",
+        f"placement: {args.placement}",
     ]
 
 
@@ -381,9 +427,14 @@ def main():
     ap.add_argument("--warmup", type=int, default=1)
     ap.add_argument("--backing", default="?")
     ap.add_argument("--tmp", default="/tmp", help="a directory for the iolog and time files")
+    ap.add_argument("--pin-cpu", type=int, default=None,
+                    help="run rows 1a-1e with every tool and the loop worker on this CPU")
     ap.add_argument("--rows", default="",
                     help="comma-separated row keys to run (default: all), e.g. 1c,1d,1e,2")
     args = ap.parse_args()
+    place = Placement(args.pin_cpu)
+    atexit.register(place.unpin)  # also after an error or Ctrl-C in a pinned row
+    args.placement = place.describe()
     b = Bench(args.bin, args.dev, args.tmp)
     b.write_seek_iolog(*b.seekprobe_json("-t", "--settle", "0"))
     rows, qd128 = groups(b)
@@ -398,6 +449,7 @@ def main():
         keep = r >= args.warmup
         t0 = time.perf_counter()
         for key, _, _, sp, peers, _, _, reps in rows:
+            place.pin(key)
             for rep in range(reps):
                 jobs = [("seekprobe", sp)] + [(n, f) for n, f, _ in peers]
                 if (r + rep) % 2:
@@ -408,6 +460,7 @@ def main():
                         values.setdefault((key, n), []).append(v)
                     for n, _, _ in peers:
                         ratios.setdefault((key, n), []).append(got["seekprobe"] / got[n])
+            place.unpin()
         if not args.rows:
             w = b.sp_t_wall()
             if keep:

@@ -12,13 +12,16 @@
 #
 # Environment: ROUNDS (default 7), SIZE_MIB (loop device size, default 1024),
 # WARMUP (discarded rounds first, default 1), ROWS (comma-separated row keys to run,
-# e.g. ROWS=1c,1d,1e,2; default: every row).
+# e.g. ROWS=1c,1d,1e,2; default: every row), PIN_CPU (the CPU that rows 1a-1e run
+# on, every tool and the loop device's worker together, default 0; "none" leaves
+# the placement to the scheduler: docs/performance.md says why it matters).
 set -euo pipefail
 
 ROUNDS=${ROUNDS:-7}
 SIZE_MIB=${SIZE_MIB:-1024}
 WARMUP=${WARMUP:-1}
 ROWS=${ROWS:-}
+PIN_CPU=${PIN_CPU:-0}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 
@@ -39,6 +42,7 @@ command -v ioping >/dev/null || missing+=(ioping)
 command -v python3 >/dev/null || missing+=(python3)
 command -v badblocks >/dev/null || missing+=(e2fsprogs)
 command -v losetup >/dev/null || missing+=(mount)
+command -v taskset >/dev/null || missing+=(util-linux)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "compare.sh: installing ${missing[*]}" >&2
     export DEBIAN_FRONTEND=noninteractive
@@ -62,6 +66,8 @@ if [ "$avail_mib" -lt $((SIZE_MIB + 256)) ]; then
 fi
 IMG=$(mktemp /dev/shm/seekprobe-bench.XXXXXX)
 WORK=$(mktemp -d /tmp/seekprobe-bench.XXXXXX)  # compare.py's iolog and time files
+WQ_MASK=/sys/devices/virtual/workqueue/cpumask
+wq_saved=$(cat "$WQ_MASK" 2>/dev/null || true)
 
 cleanup() {
     # Every loop device backed by our file, even one attached just before a signal
@@ -72,6 +78,11 @@ cleanup() {
     done
     rm -f "$IMG"
     rm -rf "$WORK"
+    # compare.py restores the workqueues' CPUs after each pinned row; again here
+    # in case it was killed inside one.
+    if [ -n "$wq_saved" ] && [ "$(cat "$WQ_MASK")" != "$wq_saved" ]; then
+        echo "$wq_saved" >"$WQ_MASK" || echo "compare.sh: could not restore $WQ_MASK to $wq_saved" >&2
+    fi
     if [ -n "$(losetup -n -O NAME -j "$IMG" 2>/dev/null)" ]; then
         echo "compare.sh: a loop device on $IMG is still attached" >&2
     fi
@@ -90,6 +101,14 @@ if [ "$dio" != 1 ]; then
 fi
 echo "compare.sh: $LOOP on $IMG (${SIZE_MIB} MiB, direct I/O)" >&2
 
+pin=()
+if [ "$PIN_CPU" != none ]; then
+    if [ -z "$wq_saved" ]; then
+        echo "compare.sh: $WQ_MASK is missing: cannot place the loop worker (PIN_CPU=none to run unpinned)" >&2
+        exit 1
+    fi
+    pin=(--pin-cpu "$PIN_CPU")
+fi
 python3 "$ROOT/benches/compare.py" --bin "$BIN" --dev "$LOOP" \
     --rounds "$ROUNDS" --warmup "$WARMUP" --backing "$IMG (tmpfs, ${SIZE_MIB} MiB)" \
-    --tmp "$WORK" --rows "$ROWS"
+    --tmp "$WORK" --rows "$ROWS" "${pin[@]}"
