@@ -1,5 +1,8 @@
-//! A table view of a run: every measured line with its spread and percentiles.
+//! A table view of a run: every measured line with its spread and percentiles;
+//! seekprobe's own tests (zones, seek profile, scan, sweep, verify, capacity check,
+//! SMR check) add their block as the text shows it, and SMART its findings.
 
+use super::diskinfo::{end_printed, test_end};
 use crate::results::{Outcome, PhaseResult, Run};
 use comfy_table::{CellAlignment, Table, presets};
 
@@ -72,16 +75,30 @@ pub fn render(run: &Run) -> String {
                 }
             }
             out.push_str(&format!(
-                "\n{} — {}:\n{t}\n",
+                "\n{} — {}:\n",
                 test.test.name(),
                 outcome(&test.outcome)
             ));
+            if !t.is_empty() {
+                out.push_str(&format!("{t}\n"));
+            }
             if let Some(c) = &test.command_overhead {
                 out.push_str(&format!(
                     "command overhead per {}-byte sector: {:.3} ms ({:.3} ms per sector of the 10 MB block, {:.3} ms per single-sector read)\n",
                     c.sector_bytes, c.overhead_ms, c.mega_ms_per_sector, c.sector_ms_per_read
                 ));
             }
+            if end_printed(test) {
+                // The own tests' blocks (diskinfo's tests end with a blank line only).
+                let block = test_end(test, info);
+                if block.trim().is_empty() {
+                    continue;
+                }
+                out.push_str(&block);
+            }
+        }
+        if let Some(smart) = &disk.smart {
+            out.push_str(&super::smart::render_result(smart, &info.path));
         }
         for w in &disk.warnings {
             out.push_str(&format!("warning: {}; {}\n", w.message, w.advice));

@@ -47,6 +47,35 @@ fn a_saved_run_renders_the_same_text_as_the_live_run() {
     assert!(live.contains("SMART self-tests\n"), "{live}");
     let rendered = seekprobe().arg("render").arg(&json).output().unwrap();
     assert_eq!(String::from_utf8(rendered.stdout).unwrap(), live);
+    // The table view carries the SMART findings too.
+    let table = seekprobe()
+        .args(["render", "--format", "table"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let table = String::from_utf8(table.stdout).unwrap();
+    assert!(table.contains("| Full stroke "), "{table}");
+    assert!(table.contains("SMART self-tests\n"), "{table}");
+}
+
+#[test]
+fn the_table_view_shows_the_blocks_of_seekprobes_own_tests() {
+    let out = seekprobe()
+        .args(["--verify", "-w", "--yes", "--format", "table"])
+        .arg("sim:ssd?size=8M&corrupt=10-12")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(
+            "write and verify (--verify) — complete:\nWrite and verify: bytes 0 to 8388608"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("\t\tcorrupt: sectors 10-11 (2)\n"), "{text}");
+    // No empty table of lines for a test that has none.
+    assert!(!text.contains("| line "), "{text}");
 }
 
 #[test]
