@@ -35,6 +35,22 @@ const KINDS: &[(&[&str], &str)] = &[
         "seekprobe_transfer_bytes_per_second",
     ),
     (
+        &["--verify", "-w", "--yes", "sim:ssd?size=16M"],
+        "seekprobe_verify_failed_sectors",
+    ),
+    (
+        &["--capacity-check", "-w", "--yes", "sim:ssd?size=2T"],
+        "seekprobe_capacity_real_bytes",
+    ),
+    (
+        &["--smr-check", "-w", "--yes", "sim:smr?size=64G"],
+        "seekprobe_smr_verdict",
+    ),
+    (
+        &["--smart-test", "short", "sim:hdd?size=1G&crc=2"],
+        "seekprobe_smart_self_test_passed",
+    ),
+    (
         &[
             "-t",
             "--qualify",
@@ -124,6 +140,59 @@ fn same_metrics(a: &str, b: &str, args: &[&str]) {
             );
         }
     }
+}
+
+/// The series of `family` in `text` whose labels include every one of `labels`,
+/// as their values.
+fn values(text: &str, family: &str, labels: &[&str]) -> Vec<f64> {
+    text.lines()
+        .filter(|l| l.starts_with(&format!("{family}{{")))
+        .filter(|l| labels.iter().all(|x| l.contains(x)))
+        .map(|l| l.rsplit_once(' ').unwrap().1.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn what_qualification_finds_is_in_the_metrics() {
+    let dir = tempfile::tempdir().unwrap();
+    let prom = dir.path().join("m.prom");
+    let run = |args: &[&str]| {
+        let out = seekprobe()
+            .arg("-q")
+            .arg("--prometheus")
+            .arg(&prom)
+            .args(args)
+            .output()
+            .unwrap();
+        (out.status.code(), std::fs::read_to_string(&prom).unwrap())
+    };
+    let (code, text) = run(&["--verify", "-w", "--yes", "sim:ssd?size=16M&corrupt=10-12"]);
+    assert_eq!(code, Some(1));
+    let failed = "seekprobe_verify_failed_sectors";
+    assert_eq!(
+        values(&text, failed, &["kind=\"corrupt\""]),
+        [2.0],
+        "{text}"
+    );
+    assert_eq!(values(&text, failed, &["kind=\"misdirected\""]), [0.0]);
+    let (code, text) = run(&[
+        "--capacity-check",
+        "-w",
+        "--yes",
+        "sim:ssd?size=2T&fake=64G",
+    ]);
+    assert_eq!(code, Some(1));
+    let real = values(&text, "seekprobe_capacity_real_bytes", &[]);
+    assert_eq!(real, [(64u64 << 30) as f64], "{text}");
+    let (code, text) = run(&["--smart", "--qualify", "sim:hdd?size=1G&smart=failing"]);
+    assert_eq!(code, Some(3));
+    let passed = values(&text, "seekprobe_smart_health_passed", &["when=\"before\""]);
+    assert_eq!(passed, [0.0], "{text}");
+    assert_eq!(
+        values(&text, "seekprobe_smart_findings", &["severity=\"fail\""]),
+        [2.0], // FAILED, and attribute 5 at its threshold
+        "{text}"
+    );
 }
 
 #[test]

@@ -8,6 +8,8 @@
 //! refuses samples with timestamps, so the run's time is a gauge of its own,
 //! `seekprobe_run_timestamp_seconds`.
 
+mod qualify;
+
 use crate::probe::PhaseId;
 use crate::results::{DiskResult, Outcome, PhaseResult, Run, TestResult};
 use std::collections::HashSet;
@@ -20,7 +22,13 @@ struct Family {
     help: &'static str,
 }
 
-/// Every family seekprobe writes, in the order they appear.
+/// Every family seekprobe writes, in the order they appear: these, then
+/// [`qualify::FAMILIES`].
+fn families() -> impl Iterator<Item = &'static Family> {
+    FAMILIES.iter().chain(qualify::FAMILIES)
+}
+
+/// The families of the measuring tests.
 const FAMILIES: &[Family] = &[
     Family {
         name: "seekprobe_run_timestamp_seconds",
@@ -173,7 +181,7 @@ const FAMILIES: &[Family] = &[
 /// 500 ms; the last bucket is everything else).
 const SCAN_BOUNDS_S: [&str; 5] = ["0.003", "0.01", "0.05", "0.15", "0.5"];
 
-/// Samples gathered per family, written out in [`FAMILIES`] order.
+/// Samples gathered per family, written out in [`families`] order.
 struct Exposition {
     samples: Vec<Vec<String>>,
     seen: HashSet<String>,
@@ -182,16 +190,15 @@ struct Exposition {
 impl Exposition {
     fn new() -> Self {
         Exposition {
-            samples: vec![Vec::new(); FAMILIES.len()],
+            samples: vec![Vec::new(); families().count()],
             seen: HashSet::new(),
         }
     }
 
-    /// Add a sample of `family` (a name in [`FAMILIES`]); `suffix` is `_sum`,
+    /// Add a sample of `family` (a name in [`families`]); `suffix` is `_sum`,
     /// `_count`, `_bucket` or empty. A series given twice keeps its first value.
     fn add(&mut self, family: &str, suffix: &str, labels: &[(&str, String)], value: f64) {
-        let i = FAMILIES
-            .iter()
+        let i = families()
             .position(|f| f.name == family)
             .expect("every family is declared");
         let mut series = format!("{family}{suffix}");
@@ -212,7 +219,7 @@ impl Exposition {
 
     fn finish(self) -> String {
         let mut out = String::new();
-        for (f, samples) in FAMILIES.iter().zip(self.samples) {
+        for (f, samples) in families().zip(self.samples) {
             if samples.is_empty() {
                 continue;
             }
@@ -373,6 +380,10 @@ fn render_disk(x: &mut Exposition, run: &Run, disk: &DiskResult) {
             render_phase(x, &with(&[("test", test.clone())]), t, p, info);
         }
         render_beyond(x, &with(&[("test", test.clone())]), t, info);
+        qualify::render_test(x, &with(&[("test", test.clone())]), t);
+    }
+    if let Some(smart) = &disk.smart {
+        qualify::render_smart(x, &base, smart);
     }
 }
 
