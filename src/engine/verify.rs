@@ -225,14 +225,23 @@ pub fn run_verify(
                 note = run.note;
             }
             let HalfFeed {
-                mut half, failed, ..
+                mut half,
+                mut failed,
+                ..
             } = feed;
-            // The failed blocks, sector by sector (untimed).
+            // The failed blocks, sector by sector (untimed), in address order, until
+            // Ctrl-C: `cut` is then the first sector not redone.
+            failed.sort_unstable();
             let mut sector = AlignedBuf::new(ss as usize);
             let s64 = u64::from(ss);
             let mut new_unwritable = Vec::new();
-            for (offset, len) in failed {
+            let mut cut = None;
+            'retry: for (offset, len) in failed {
                 for at in (offset..offset + len).step_by(ss as usize) {
+                    if stop.load(Ordering::Relaxed) {
+                        cut = Some(at);
+                        break 'retry;
+                    }
                     let lba = at / s64;
                     match kind {
                         OpKind::Write => {
@@ -261,7 +270,7 @@ pub fn run_verify(
             }
             unwritable.extend(new_unwritable);
             unwritable.sort_unstable();
-            if kind == OpKind::Write && !run.interrupted && run.fatal.is_none() {
+            if kind == OpKind::Write && !run.interrupted && cut.is_none() && run.fatal.is_none() {
                 let t0 = target.clock().now_ns();
                 let _ = target.flush();
                 half.flush_ns = Some(target.clock().now_ns() - t0);
@@ -274,13 +283,17 @@ pub fn run_verify(
                     offset: end,
                     error,
                 })
-            } else if run.interrupted || stop.load(Ordering::Relaxed) && end < p.range.end {
+            } else if run.interrupted
+                || cut.is_some()
+                || stop.load(Ordering::Relaxed) && end < p.range.end
+            {
                 r.stopped = Some(Stopped {
                     pass,
                     half: half_kind,
                     at_bytes: end,
+                    // A failed block not redone sector by sector was not judged.
                     resume_start: if kind == OpKind::Read {
-                        end
+                        cut.map_or(end, |c| c.min(end))
                     } else {
                         p.range.start
                     },
@@ -324,6 +337,33 @@ mod tests {
             queue_depth: 4,
             slow_ms: 50.0,
         }
+    }
+
+    #[test]
+    fn ctrl_c_during_the_retries_stops_them_and_the_pass_resumes_from_its_start() {
+        let mut t =
+            crate::device::sim::SimTarget::open("sim:ssd?size=16M&unwritable=1000-1003").unwrap();
+        let p = VerifyParams {
+            passes: 1,
+            ..params(16 << 20, 1 << 20)
+        };
+        let stop = AtomicBool::new(false);
+        // Ctrl-C as the write half's last block completes: the failed block's
+        // sectors are not redone one by one, and nothing is judged of them.
+        let (r, stopped, _) = run_verify(&mut t, &p, &stop, &mut |_, half, done| {
+            if half == HalfKind::Write && done == 16 << 20 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        assert!(matches!(stopped, Some(Stop::Interrupted)), "{stopped:?}");
+        let st = r.stopped.unwrap();
+        assert_eq!((st.half, st.resume_start), (HalfKind::Write, 0));
+        let pass = &r.passes[0];
+        assert_eq!(pass.write.error_blocks, 1);
+        assert_eq!(pass.write.retried_bytes, 0);
+        assert_eq!(pass.write.flush_ns, None);
+        assert!(pass.read.is_none());
+        assert!(pass.failures.is_empty(), "{:?}", pass.failures);
     }
 
     #[test]

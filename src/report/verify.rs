@@ -37,8 +37,13 @@ fn half(s: &mut String, r: &VerifyResult, pass: u32, name: &str, h: &Half) {
     if h.retried_bytes > 0 {
         let _ = writeln!(
             s,
-            "\t\tand {} bytes of the failed blocks, sector by sector afterwards (untimed)",
-            h.retried_bytes
+            "\t\tplus {} bytes of the failed blocks {} sector by sector after the half (untimed, not in the rate)",
+            h.retried_bytes,
+            if name == "write" {
+                "written"
+            } else {
+                "read back"
+            }
         );
     }
     let curve = h.curve();
