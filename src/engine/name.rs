@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum QueuedEngine {
-    /// Not known: the test did not run.
-    #[serde(rename = "queued")]
+    /// Not known: the test did not run. (Runs saved before this enum wrote `""`.)
+    #[serde(rename = "queued", alias = "")]
     Unknown,
     /// io_uring (Linux).
     IoUring,
@@ -60,5 +60,9 @@ mod tests {
                 assert_eq!(QueuedEngine::from_name(e.name()), e);
             }
         }
+        assert_eq!(
+            serde_json::from_str::<QueuedEngine>("\"\"").unwrap(),
+            QueuedEngine::Unknown
+        );
     }
 }
