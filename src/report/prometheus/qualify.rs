@@ -15,7 +15,7 @@ pub(super) const FAMILIES: &[Family] = &[
     Family {
         name: "seekprobe_verify_failed_sectors",
         kind: "gauge",
-        help: "--verify: sectors of a pass that failed, by kind (unwritable, unreadable, corrupt, misdirected, stale).",
+        help: "--verify: sectors of a complete pass (1 first) that failed, by kind (unwritable, unreadable, corrupt, misdirected, stale); a pass that was stopped has none.",
     },
     Family {
         name: "seekprobe_verify_transfer_bytes_per_second",
@@ -63,14 +63,74 @@ pub(super) const FAMILIES: &[Family] = &[
         help: "SMART: the drive's overall-health self-assessment, 1 PASSED, 0 FAILED, read before or after the tests.",
     },
     Family {
-        name: "seekprobe_smart_sectors",
+        name: "seekprobe_smart_reallocated_sectors",
         kind: "gauge",
-        help: "SMART: sector counters (reallocated, pending, offline_uncorrectable; SCSI grown_defects), before or after the tests.",
+        help: "SMART: reallocated sectors (ATA 5), before or after the tests.",
     },
     Family {
-        name: "seekprobe_smart_errors",
+        name: "seekprobe_smart_pending_sectors",
         kind: "gauge",
-        help: "SMART: error counters (udma_crc, reported_uncorrectable; NVMe media and error_log), before or after the tests.",
+        help: "SMART: sectors pending reallocation (ATA 197), before or after the tests.",
+    },
+    Family {
+        name: "seekprobe_smart_offline_uncorrectable_sectors",
+        kind: "gauge",
+        help: "SMART: offline uncorrectable sectors (ATA 198), before or after the tests.",
+    },
+    Family {
+        name: "seekprobe_smart_reported_uncorrectable_errors",
+        kind: "gauge",
+        help: "SMART: reported uncorrectable errors (ATA 187), before or after the tests.",
+    },
+    Family {
+        name: "seekprobe_smart_command_timeouts",
+        kind: "gauge",
+        help: "SMART: command timeouts (ATA 188), before or after the tests.",
+    },
+    Family {
+        name: "seekprobe_smart_udma_crc_errors",
+        kind: "gauge",
+        help: "SMART: UDMA CRC errors (ATA 199: cable, backplane or controller), before or after the tests.",
+    },
+    Family {
+        name: "seekprobe_smart_grown_defects",
+        kind: "gauge",
+        help: "SMART: the SCSI grown defect list's length, before or after the tests.",
+    },
+    Family {
+        name: "seekprobe_smart_read_uncorrected_errors",
+        kind: "gauge",
+        help: "SMART: SCSI uncorrected read errors, before or after the tests.",
+    },
+    Family {
+        name: "seekprobe_smart_nvme_media_errors",
+        kind: "gauge",
+        help: "SMART: NVMe media and data integrity errors, before or after the tests.",
+    },
+    Family {
+        name: "seekprobe_smart_nvme_error_log_entries",
+        kind: "gauge",
+        help: "SMART: NVMe error information log entries, before or after the tests.",
+    },
+    Family {
+        name: "seekprobe_smart_nvme_critical_warning",
+        kind: "gauge",
+        help: "SMART: the NVMe critical warning bits (0: none), before or after the tests.",
+    },
+    Family {
+        name: "seekprobe_smart_nvme_used_ratio",
+        kind: "gauge",
+        help: "SMART: the NVMe percentage used, as a ratio (1: the rated endurance reached), before or after the tests.",
+    },
+    Family {
+        name: "seekprobe_smart_nvme_available_spare_ratio",
+        kind: "gauge",
+        help: "SMART: the NVMe available spare, as a ratio, before or after the tests.",
+    },
+    Family {
+        name: "seekprobe_smart_nvme_available_spare_threshold_ratio",
+        kind: "gauge",
+        help: "SMART: the NVMe available spare threshold, as a ratio.",
     },
     Family {
         name: "seekprobe_smart_temperature_celsius",
@@ -90,7 +150,7 @@ pub(super) const FAMILIES: &[Family] = &[
     Family {
         name: "seekprobe_smart_self_test_passed",
         kind: "gauge",
-        help: "SMART: a self-test run by seekprobe, 1 when it completed without error, 0 otherwise.",
+        help: "SMART: the self-tests of a type run by seekprobe, 1 when all completed without error, 0 when one failed or the drive aborted it (interrupted and skipped ones are left out).",
     },
 ];
 
@@ -107,7 +167,11 @@ pub(super) fn render_test(x: &mut Exposition, labels: &Labels, t: &TestResult) {
     if let Some(v) = &t.verify {
         for p in &v.passes {
             let pass = (p.pass + 1).to_string();
-            for kind in FailureKind::ALL {
+            // Zeros for a pass stopped before every sector was read back and
+            // checked would say "clean" of sectors nobody looked at.
+            let checked = p.read.as_ref().is_some_and(|h| h.end_bytes >= v.end_bytes)
+                && v.stopped.is_none_or(|st| st.pass != p.pass);
+            for kind in FailureKind::ALL.into_iter().filter(|_| checked) {
                 x.add(
                     "seekprobe_verify_failed_sectors",
                     "",
@@ -214,21 +278,28 @@ pub(super) fn render_smart(x: &mut Exposition, base: &Labels, smart: &SmartResul
             );
         }
     }
+    // Per type, every run of it: one failure makes it 0. Skipped and interrupted
+    // (Ctrl-C) self-tests say nothing of the drive.
+    let mut by_type: Vec<(String, bool)> = Vec::new();
     for t in &smart.self_tests {
-        // Skipped and interrupted (Ctrl-C) self-tests say nothing of the drive.
         let passed = match t.outcome {
-            SelfTestOutcome::Passed => Some(true),
-            SelfTestOutcome::Failed | SelfTestOutcome::Aborted => Some(false),
-            SelfTestOutcome::Interrupted | SelfTestOutcome::Skipped => None,
+            SelfTestOutcome::Passed => true,
+            SelfTestOutcome::Failed | SelfTestOutcome::Aborted => false,
+            SelfTestOutcome::Interrupted | SelfTestOutcome::Skipped => continue,
         };
-        if let Some(passed) = passed {
-            x.add(
-                "seekprobe_smart_self_test_passed",
-                "",
-                &with(base, &[("type", id(t.kind))]),
-                f64::from(u8::from(passed)),
-            );
+        let kind = id(t.kind);
+        match by_type.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, all)) => *all &= passed,
+            None => by_type.push((kind, passed)),
         }
+    }
+    for (kind, passed) in by_type {
+        x.add(
+            "seekprobe_smart_self_test_passed",
+            "",
+            &with(base, &[("type", kind)]),
+            f64::from(u8::from(passed)),
+        );
     }
 }
 
@@ -241,42 +312,115 @@ fn health(x: &mut Exposition, l: &Labels, h: &Health) {
             f64::from(u8::from(p)),
         );
     }
-    let mut counter = |family: &str, name: &str, v: Option<u64>| {
+    let mut gauge = |family: &str, v: Option<f64>| {
         if let Some(v) = v {
-            x.add(family, "", &with(l, &[("counter", name.into())]), v as f64);
+            x.add(family, "", l, v);
         }
     };
+    let n = |v: Option<u64>| v.map(|v| v as f64);
+    let ratio = |v: Option<u32>| v.map(|v| f64::from(v) / 100.0);
     if let Some(a) = &h.ata {
-        counter("seekprobe_smart_sectors", "reallocated", a.reallocated);
-        counter("seekprobe_smart_sectors", "pending", a.pending);
-        counter(
-            "seekprobe_smart_sectors",
-            "offline_uncorrectable",
-            a.offline_uncorrectable,
+        gauge("seekprobe_smart_reallocated_sectors", n(a.reallocated));
+        gauge("seekprobe_smart_pending_sectors", n(a.pending));
+        gauge(
+            "seekprobe_smart_offline_uncorrectable_sectors",
+            n(a.offline_uncorrectable),
         );
-        counter("seekprobe_smart_errors", "udma_crc", a.udma_crc_errors);
-        counter(
-            "seekprobe_smart_errors",
-            "reported_uncorrectable",
-            a.reported_uncorrectable,
+        gauge(
+            "seekprobe_smart_reported_uncorrectable_errors",
+            n(a.reported_uncorrectable),
+        );
+        gauge(
+            "seekprobe_smart_command_timeouts",
+            a.command_timeouts.as_ref().map(|c| c.total as f64),
+        );
+        gauge("seekprobe_smart_udma_crc_errors", n(a.udma_crc_errors));
+    }
+    if let Some(sc) = &h.scsi {
+        gauge("seekprobe_smart_grown_defects", n(sc.grown_defects));
+        gauge(
+            "seekprobe_smart_read_uncorrected_errors",
+            n(sc.read_uncorrected),
         );
     }
-    if let Some(s) = &h.scsi {
-        counter("seekprobe_smart_sectors", "grown_defects", s.grown_defects);
-        counter(
-            "seekprobe_smart_errors",
-            "read_uncorrected",
-            s.read_uncorrected,
+    if let Some(nv) = &h.nvme {
+        gauge("seekprobe_smart_nvme_media_errors", n(nv.media_errors));
+        gauge(
+            "seekprobe_smart_nvme_error_log_entries",
+            n(nv.error_log_entries),
         );
-    }
-    if let Some(n) = &h.nvme {
-        counter("seekprobe_smart_errors", "media", n.media_errors);
-        counter("seekprobe_smart_errors", "error_log", n.error_log_entries);
+        gauge(
+            "seekprobe_smart_nvme_critical_warning",
+            nv.critical_warning.map(f64::from),
+        );
+        gauge("seekprobe_smart_nvme_used_ratio", ratio(nv.percentage_used));
+        gauge(
+            "seekprobe_smart_nvme_available_spare_ratio",
+            ratio(nv.available_spare),
+        );
+        gauge(
+            "seekprobe_smart_nvme_available_spare_threshold_ratio",
+            ratio(nv.available_spare_threshold),
+        );
     }
     if let Some(t) = h.temperature_c {
         x.add("seekprobe_smart_temperature_celsius", "", l, t as f64);
     }
     if let Some(p) = h.power_on_hours {
         x.add("seekprobe_smart_power_on_seconds", "", l, p as f64 * 3600.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::name::QueuedEngine;
+    use crate::probe::TestKind;
+    use crate::results::Engine;
+    use crate::verify::failures::Failures;
+    use crate::verify::result::{HalfKind, Pass, Stopped, VerifyResult};
+
+    fn verify(read_to: Option<u64>, stopped: Option<Stopped>) -> String {
+        let half = |end| Half {
+            end_bytes: end,
+            ..Half::new(1, 0)
+        };
+        let mut t = TestResult::new(TestKind::Verify, 0.0, Engine::None);
+        t.verify = Some(VerifyResult {
+            nonce: 1,
+            start_bytes: 0,
+            end_bytes: 1 << 20,
+            block_bytes: 1 << 20,
+            sector_bytes: 512,
+            queue_depth: 4,
+            passes_planned: 1,
+            slow_ms: 50.0,
+            engine: QueuedEngine::Virtual,
+            passes: vec![Pass {
+                pass: 0,
+                write: half(1 << 20),
+                read: read_to.map(half),
+                failures: Failures::new(),
+            }],
+            stopped,
+        });
+        let mut x = Exposition::new();
+        render_test(&mut x, &[], &t);
+        x.finish()
+    }
+
+    #[test]
+    fn only_a_pass_read_back_to_its_end_says_how_many_sectors_failed() {
+        let failed = "seekprobe_verify_failed_sectors{pass=\"1\",kind=\"corrupt\"} 0";
+        assert!(verify(Some(1 << 20), None).contains(failed));
+        assert!(!verify(None, None).contains("failed_sectors"));
+        assert!(!verify(Some(1 << 19), None).contains("failed_sectors"));
+        let cut = Stopped {
+            pass: 0,
+            half: HalfKind::Read,
+            at_bytes: 1 << 20,
+            resume_start: 0,
+        };
+        assert!(!verify(Some(1 << 20), Some(cut)).contains("failed_sectors"));
     }
 }
