@@ -17,6 +17,7 @@ import json
 import os
 import platform
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -80,6 +81,8 @@ class Placement:
         PREFIX[:] = ["taskset", "-c", str(self.cpu)]
 
     def unpin(self):
+        if not PREFIX:
+            return
         PREFIX.clear()
         if self.saved is not None:
             with open(WQ_CPUMASK, "w") as f:
@@ -434,6 +437,7 @@ def main():
     args = ap.parse_args()
     place = Placement(args.pin_cpu)
     atexit.register(place.unpin)  # also after an error or Ctrl-C in a pinned row
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that atexit runs
     args.placement = place.describe()
     b = Bench(args.bin, args.dev, args.tmp)
     b.write_seek_iolog(*b.seekprobe_json("-t", "--settle", "0"))

@@ -10,14 +10,15 @@ fn ms(ns: f64) -> String {
     format!("{:.3}", ns / 1e6)
 }
 
-/// The rate column: kbytes/s for transfers, otherwise operations per second.
+/// The rate column: KiB/s (diskinfo's kbytes/sec) for transfers, otherwise
+/// operations per second.
 fn rate(p: &PhaseResult) -> String {
     let s = p.elapsed_s();
     if s <= 0.0 {
         return "-".into();
     }
     if p.op_bytes >= 1 << 20 {
-        format!("{:.0} kB/s", p.bytes_done() as f64 / 1024.0 / s)
+        format!("{:.0} KiB/s", p.bytes_done() as f64 / 1024.0 / s)
     } else {
         format!("{:.0} IOPS", p.ops_done() as f64 / s)
     }
