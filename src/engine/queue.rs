@@ -204,7 +204,11 @@ pub fn drive_feed(
     if stop.load(Ordering::Relaxed) {
         return (true, None);
     }
-    let depth = depth.clamp(1, MAX_QUEUE_DEPTH);
+    // Checked once by the callers (`queued::run_stream`, `queued::run_feed`).
+    debug_assert!(
+        (1..=MAX_QUEUE_DEPTH).contains(&depth),
+        "queue depth {depth}"
+    );
     let mut reqs: Vec<Option<Request>> = vec![None; depth];
     let mut done: Vec<Completion> = Vec::with_capacity(depth);
     let mut go_on = true;

@@ -32,7 +32,7 @@ const STACK: usize = 256 << 10;
 
 /// The number of threads for `queue_depth` requests in flight: one per request.
 pub fn thread_count(queue_depth: usize) -> usize {
-    queue_depth.max(1)
+    queue_depth
 }
 
 /// The thread-pool [`Backend`]: one thread per slot.

@@ -166,7 +166,11 @@ impl Ring {
     /// allocated and registered here, before any timed operation. [`Unavailable`]
     /// when io_uring cannot be used at all.
     pub fn new(fd: RawFd, len: u32, depth: usize) -> Result<Self, Unavailable> {
-        let depth = depth.clamp(1, MAX_QUEUE_DEPTH);
+        // Checked once by the callers (`queued::run_stream`, `queued::run_feed`).
+        debug_assert!(
+            (1..=MAX_QUEUE_DEPTH).contains(&depth),
+            "queue depth {depth}"
+        );
         let entries = u32::try_from(depth).unwrap_or(u32::MAX);
         let mut bufs: Vec<AlignedBuf> = (0..depth).map(|_| AlignedBuf::new(len as usize)).collect();
         let ptrs: Vec<*mut u8> = bufs.iter_mut().map(|b| b.as_mut_ptr()).collect();
