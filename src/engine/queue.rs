@@ -177,9 +177,12 @@ pub trait Backend {
 }
 
 /// Where the requests of a [`drive_feed`] come from and where their completions
-/// go: the caller's side of the one loop. Both calls are untimed: they run
-/// between a completion's timestamp and the next submission's, so filling or
-/// checking a buffer never counts as the device's time.
+/// go: the caller's side of the one loop. Both calls run between a completion's
+/// timestamp and the next submission's, so filling or checking a buffer never
+/// counts as that request's time. Other requests in flight meanwhile are timed
+/// right only by a backend whose completions are timestamped where the I/O is
+/// done (the thread pool, the virtual queue), not by one that timestamps them
+/// when this loop reaps them (io_uring): `queued::run_feed` picks accordingly.
 pub trait Feed {
     /// The next request for `slot` (its previous one, if any, has completed), with
     /// the slot's buffer to fill for a write; None when there is nothing more to

@@ -17,8 +17,7 @@
 
 use super::name::QueuedEngine;
 use super::queue::{
-    Backend, Completion, Fatal, Feed, MAX_QUEUE_DEPTH, QueuedParams, QueuedRun, Request, Stop,
-    drive, drive_feed,
+    Backend, Completion, MAX_QUEUE_DEPTH, QueuedParams, QueuedRun, Request, Stop, drive,
 };
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
@@ -166,7 +165,7 @@ impl Ring {
     /// allocated and registered here, before any timed operation. [`Unavailable`]
     /// when io_uring cannot be used at all.
     pub fn new(fd: RawFd, len: u32, depth: usize) -> Result<Self, Unavailable> {
-        // Checked once by the callers (`queued::run_stream`, `queued::run_feed`).
+        // Checked once by the caller (`queued::run_stream`).
         debug_assert!(
             (1..=MAX_QUEUE_DEPTH).contains(&depth),
             "queue depth {depth}"
@@ -393,23 +392,6 @@ pub fn run(
         return Err(Unavailable(format!("the ring refuses the reads: {error}")));
     }
     Ok(run)
-}
-
-/// Run the requests of `feed` on descriptor `fd` with io_uring, `depth` deep in
-/// buffers of `len` bytes, timed by `clock`: whether Ctrl-C ended it, and the
-/// ring's fatal error. [`Unavailable`] when the ring cannot be set up (nothing ran).
-pub fn run_feed(
-    fd: RawFd,
-    clock: &dyn Clock,
-    len: u32,
-    depth: usize,
-    feed: &mut dyn Feed,
-    stop: &AtomicBool,
-) -> Result<(bool, Fatal), Unavailable> {
-    let mut ring = Ring::new(fd, len, depth)?;
-    let out = drive_feed(&mut ring.backend(clock), feed, depth, stop);
-    ring.poisoned = out.1.is_some();
-    Ok(out)
 }
 
 #[cfg(test)]

@@ -163,7 +163,7 @@ pub fn run_verify(
     p: &VerifyParams,
     stop: &AtomicBool,
     progress: Progress<'_>,
-) -> (VerifyResult, Option<Stop>, Option<String>) {
+) -> (VerifyResult, Option<Stop>) {
     let ss = target.info().sector_size;
     let regions = (p.range.count() as usize).clamp(1, REGIONS);
     let mut r = VerifyResult {
@@ -179,7 +179,6 @@ pub fn run_verify(
         passes: Vec::new(),
         stopped: None,
     };
-    let mut note = None;
     let stamp_err = |e: crate::verify::stamp::BadSectorSize| Stop::Failed {
         setup: true,
         offset: 0,
@@ -188,7 +187,7 @@ pub fn run_verify(
     for pass in 0..p.passes {
         let stamper = match Stamper::new(p.nonce, pass, ss) {
             Ok(s) => s,
-            Err(e) => return (r, Some(stamp_err(e)), note),
+            Err(e) => return (r, Some(stamp_err(e))),
         };
         let mut failures = Failures::new();
         let mut halves = Vec::new();
@@ -221,9 +220,6 @@ pub fn run_verify(
             let run =
                 queued::run_feed(target, p.range.block as u32, p.queue_depth, &mut feed, stop);
             r.engine = run.engine;
-            if note.is_none() {
-                note = run.note;
-            }
             let HalfFeed {
                 mut half,
                 mut failed,
@@ -310,7 +306,7 @@ pub fn run_verify(
                     read: it.next(),
                     failures,
                 });
-                return (r, stopped, note);
+                return (r, stopped);
             }
         }
         let mut it = halves.into_iter();
@@ -321,7 +317,7 @@ pub fn run_verify(
             failures,
         });
     }
-    (r, None, note)
+    (r, None)
 }
 
 #[cfg(test)]
@@ -350,7 +346,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         // Ctrl-C as the write half's last block completes: the failed block's
         // sectors are not redone one by one, and nothing is judged of them.
-        let (r, stopped, _) = run_verify(&mut t, &p, &stop, &mut |_, half, done| {
+        let (r, stopped) = run_verify(&mut t, &p, &stop, &mut |_, half, done| {
             if half == HalfKind::Write && done == 16 << 20 {
                 stop.store(true, Ordering::Relaxed);
             }
@@ -378,7 +374,7 @@ mod tests {
         let mut t = crate::device::open(path.to_str().unwrap(), &opts).unwrap();
         let p = params(8 << 20, 256 << 10);
         let mut seen = 0u64;
-        let (r, stop, _) = run_verify(t.as_mut(), &p, &AtomicBool::new(false), &mut |_, _, d| {
+        let (r, stop) = run_verify(t.as_mut(), &p, &AtomicBool::new(false), &mut |_, _, d| {
             seen = seen.max(d)
         });
         assert!(stop.is_none());

@@ -390,23 +390,22 @@ fn step_once(
             let total = (range.end - range.start).max(1);
             let (test, sink) = (result.test, &mut *cx.sink);
             let mut reported = (u32::MAX, HalfKind::Write, usize::MAX);
-            let (r, stop, note) =
-                run_verify(cx.target, &params, cx.stop, &mut |pass, half, done| {
-                    let now = (u128::from(done) * 100 / u128::from(total)) as usize;
-                    if (pass, half, now) != reported {
-                        reported = (pass, half, now);
-                        let what = match half {
-                            HalfKind::Write => "writing",
-                            HalfKind::Read => "reading and checking",
-                        };
-                        let label = format!("pass {} of {}: {what}", pass + 1, params.passes);
-                        // One bar over the whole run (so its ETA is the run's):
-                        // 100 steps per half.
-                        let half_index = pass as usize * 2 + usize::from(half == HalfKind::Read);
-                        let steps = params.passes as usize * 200;
-                        sink.line_started(test, half_index * 100 + now, steps, &label);
-                    }
-                });
+            let (r, stop) = run_verify(cx.target, &params, cx.stop, &mut |pass, half, done| {
+                let now = (u128::from(done) * 100 / u128::from(total)) as usize;
+                if (pass, half, now) != reported {
+                    reported = (pass, half, now);
+                    let what = match half {
+                        HalfKind::Write => "writing",
+                        HalfKind::Read => "reading and checking",
+                    };
+                    let label = format!("pass {} of {}: {what}", pass + 1, params.passes);
+                    // One bar over the whole run (so its ETA is the run's):
+                    // 100 steps per half.
+                    let half_index = pass as usize * 2 + usize::from(half == HalfKind::Read);
+                    let steps = params.passes as usize * 200;
+                    sink.line_started(test, half_index * 100 + now, steps, &label);
+                }
+            });
             let moved: u64 = r
                 .passes
                 .iter()
@@ -415,9 +414,6 @@ fn step_once(
                 .sum();
             run.bypass_bytes += moved;
             run.result.engine = run.result.engine.with_queued(r.engine);
-            if let Some(note) = note {
-                run.warnings.push(validity::engine_note(info, &note));
-            }
             run.result.verify = Some(r);
             phase_end(
                 &mut run.result,
