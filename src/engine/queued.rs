@@ -13,7 +13,8 @@
 //! - `"io_uring"` (Linux): one ring, registered buffers and file, batched submission
 //!   and reaping (`uring.rs`);
 //! - `"threads"`: one thread per request in flight doing blocking positioned reads,
-//!   on FreeBSD and wherever io_uring is unavailable or refused (`threads.rs`).
+//!   on FreeBSD and wherever io_uring is unavailable or refused (`threads.rs`), and
+//!   for every [`Feed`] (see [`run_feed`]).
 
 use super::name::QueuedEngine;
 use super::queue::{Backend, drive_feed};
@@ -146,7 +147,11 @@ pub fn run_feed(
     stop: &AtomicBool,
 ) -> FeedRun {
     let mut out = FeedRun {
-        engine: engine_name(target),
+        engine: if target.queue_model().is_some() {
+            virtual_queue::NAME
+        } else {
+            THREADS
+        },
         interrupted: false,
         fatal: None,
     };
@@ -174,7 +179,6 @@ pub fn run_feed(
         ));
         return out;
     };
-    out.engine = THREADS;
     (out.interrupted, out.fatal) = threads::run_feed(fd, target.clock(), len, depth, feed, stop);
     out
 }
