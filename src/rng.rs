@@ -20,7 +20,7 @@
 //! A run has one seed (`--seed`, or `seed=` of a simulated drive) and several
 //! independent streams: one per request size of `-i` and `-S`, one per request of
 //! such a stream, the jitter and the serial number of a simulated drive.
-//! [`derive`]`(seed, index)` is the seed of sub-stream `index`: the first output of
+//! [`derive()`]`(seed, index)` is the seed of sub-stream `index`: the first output of
 //! [`seeded`]`(seed)` plus `index` (wrapping). Because [`seeded`] spreads neighbouring
 //! seeds, the sub-streams `0, 1, 2, …` of a seed are unrelated to each other and to
 //! those of any other seed.

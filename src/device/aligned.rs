@@ -8,7 +8,7 @@ use std::ptr::NonNull;
 /// up to 4096 and satisfies O_DIRECT everywhere.
 pub const BUF_ALIGN: usize = 4096;
 
-/// A heap buffer aligned to [`BUF_ALIGN`], as O_DIRECT requires.
+/// A heap buffer aligned to `BUF_ALIGN` (4096 bytes), as O_DIRECT requires.
 pub struct AlignedBuf {
     ptr: NonNull<u8>,
     len: usize,

@@ -159,7 +159,7 @@ pub struct Device {
     /// The device name as given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// The name with the access type, e.g. "/dev/sdb [SAT]".
+    /// The name with the access type, e.g. "/dev/sdb \[SAT\]".
     #[serde(skip_serializing_if = "Option::is_none")]
     pub info_name: Option<String>,
     /// smartctl's device type (-d), e.g. "sat", "scsi", "nvme".
