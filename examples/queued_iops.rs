@@ -48,7 +48,13 @@ fn main() {
     let stop = AtomicBool::new(false);
     let fd = file.as_raw_fd();
     let run = match args[1].as_str() {
-        "uring" => uring::run(fd, &clock, stream, &params, &stop).expect("io_uring"),
+        "uring" => match uring::run(fd, &clock, stream, &params, &stop) {
+            Ok(run) => run,
+            Err(why) => {
+                eprintln!("queued_iops: io_uring: {why}");
+                std::process::exit(1);
+            }
+        },
         "threads" => threads::run(fd, &clock, stream, &params, &stop),
         other => panic!("unknown engine {other}"),
     };

@@ -139,8 +139,10 @@ pub struct Completion {
     /// When the request was handed to the device (the clock reading just before the
     /// system call that submitted it, or before the blocking read), in ns.
     pub start_ns: u64,
-    /// When its completion was seen (the clock reading just after the wait that
-    /// returned it), in ns.
+    /// When it completed, in ns: the clock reading just after the system call that
+    /// did it (the thread pool: each thread times its own request), or just after
+    /// the wait that returned it (io_uring: a completion is seen only when the loop
+    /// waits, so the loop's work in between delays it; see `queued::run_feed`).
     pub done_ns: u64,
     /// Whether the whole request succeeded (a short transfer is an error).
     pub result: io::Result<()>,
@@ -193,6 +195,20 @@ pub trait Feed {
     fn done(&mut self, req: &Request, c: Completion, buf: Option<&[u8]>) -> bool;
 }
 
+/// Refuse a queue depth outside 1..=[`MAX_QUEUE_DEPTH`]: the one check, made where
+/// a run starts (`queued::run_stream`, `queued::run_feed`) and again by the public
+/// pieces a caller could use alone, which refuse rather than clamp.
+pub fn check_depth(depth: usize) -> io::Result<()> {
+    if (1..=MAX_QUEUE_DEPTH).contains(&depth) {
+        Ok(())
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("the queue depth must be between 1 and {MAX_QUEUE_DEPTH}, not {depth}"),
+        ))
+    }
+}
+
 /// The one loop: keep up to `depth` requests of `feed` in flight on `backend`
 /// until the feed has no more, `feed.done` says stop, or `stop` is raised (then
 /// nothing more is submitted); drain what is in flight. Returns whether the stop
@@ -204,14 +220,12 @@ pub fn drive_feed(
     depth: usize,
     stop: &AtomicBool,
 ) -> (bool, Fatal) {
+    if let Err(e) = check_depth(depth) {
+        return (false, Some(e));
+    }
     if stop.load(Ordering::Relaxed) {
         return (true, None);
     }
-    // Checked once by the callers (`queued::run_stream`, `queued::run_feed`).
-    debug_assert!(
-        (1..=MAX_QUEUE_DEPTH).contains(&depth),
-        "queue depth {depth}"
-    );
     let mut reqs: Vec<Option<Request>> = vec![None; depth];
     let mut done: Vec<Completion> = Vec::with_capacity(depth);
     let mut go_on = true;

@@ -12,12 +12,12 @@
 //!   simulation in virtual time (`virtual_queue.rs`);
 //! - `"io_uring"` (Linux): one ring, registered buffers and file, batched submission
 //!   and reaping (`uring.rs`);
-//! - `"threads"`: one thread per request in flight doing blocking positioned reads,
-//!   on FreeBSD and wherever io_uring is unavailable or refused (`threads.rs`), and
-//!   for every [`Feed`] (see [`run_feed`]).
+//! - `"threads"`: one thread per request in flight doing blocking positioned I/O,
+//!   on FreeBSD and wherever io_uring is unavailable or refused, and for every
+//!   [`Feed`] of reads and writes (see [`run_feed`]) (`threads.rs`).
 
 use super::name::QueuedEngine;
-use super::queue::{Backend, drive_feed};
+use super::queue::{Backend, check_depth, drive_feed};
 pub use super::queue::{Feed, MAX_QUEUE_DEPTH, QueuedParams, QueuedRun, Stop};
 use super::threads;
 #[cfg(target_os = "linux")]
@@ -77,15 +77,8 @@ pub fn run_stream(
     stop: &AtomicBool,
 ) -> QueuedRun {
     let engine = engine_name(target);
-    if !(1..=MAX_QUEUE_DEPTH).contains(&params.queue_depth) {
-        return QueuedRun::refused(
-            engine,
-            io::ErrorKind::InvalidInput,
-            format!(
-                "the queue depth must be between 1 and {MAX_QUEUE_DEPTH}, not {}",
-                params.queue_depth
-            ),
-        );
+    if let Err(e) = check_depth(params.queue_depth) {
+        return QueuedRun::refused(engine, e.kind(), e.to_string());
     }
     if let Some(model) = target.queue_model() {
         return virtual_queue::run(model, stream, params, stop);
@@ -155,11 +148,8 @@ pub fn run_feed(
         interrupted: false,
         fatal: None,
     };
-    if !(1..=MAX_QUEUE_DEPTH).contains(&depth) {
-        out.fatal = Some(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("the queue depth must be between 1 and {MAX_QUEUE_DEPTH}, not {depth}"),
-        ));
+    if let Err(e) = check_depth(depth) {
+        out.fatal = Some(e);
         return out;
     }
     if let Some(model) = target.queue_model() {
@@ -188,6 +178,8 @@ mod tests {
     use super::*;
     use crate::clock::{Clock, VirtualClock};
     use crate::device::{DeviceInfo, TargetKind};
+    use crate::engine::queue::{Completion, Request};
+    use crate::probe::OpKind;
     use std::time::Duration;
 
     /// A target with neither a descriptor nor a queue model.
@@ -250,6 +242,35 @@ mod tests {
             let r = run_random_reads(&mut t, media, ss, &p, &stop);
             assert_eq!(setup_error(&r).kind(), io::ErrorKind::InvalidInput, "{p:?}");
             assert_eq!(r.completed, 0);
+        }
+    }
+
+    /// A feed that would write one block: it must never be asked.
+    struct NoFeed;
+    impl Feed for NoFeed {
+        fn next(&mut self, _: usize, _: Option<&mut [u8]>) -> Option<(u64, u32, OpKind)> {
+            panic!("a refused run asked for a request")
+        }
+        fn done(&mut self, _: &Request, _: Completion, _: Option<&[u8]>) -> bool {
+            panic!("a refused run completed a request")
+        }
+    }
+
+    #[test]
+    fn a_feed_with_a_depth_out_of_range_is_refused_not_clamped() {
+        let stop = AtomicBool::new(false);
+        let mut t = opaque();
+        for depth in [0, MAX_QUEUE_DEPTH + 1] {
+            let run = run_feed(&mut t, 4096, depth, &mut NoFeed, &stop);
+            let e = run.fatal.expect("refused");
+            assert_eq!(e.kind(), io::ErrorKind::InvalidInput, "{depth}");
+            assert!(e.to_string().contains(&format!("not {depth}")), "{e}");
+            // The loop itself refuses too, for a caller that skips run_feed.
+            let mut model = crate::device::sim::SimTarget::open("sim:ssd?size=16M").unwrap();
+            let mut q = virtual_queue::VirtualQueue::new(model.queue_model().unwrap(), 4096, 1);
+            let (interrupted, fatal) = drive_feed(&mut q, &mut NoFeed, depth, &stop);
+            assert!(!interrupted);
+            assert_eq!(fatal.expect("refused").kind(), io::ErrorKind::InvalidInput);
         }
     }
 

@@ -1,17 +1,20 @@
-//! The portable queued engine: a pool of threads doing blocking positioned reads.
+//! The portable queued engine: a pool of threads doing blocking positioned reads and
+//! writes.
 //!
 //! Each slot of the queue has its own thread and buffer: [`Threads`] is a
 //! [`Backend`] of the queued driver whose `submit` hands a request to its slot's
 //! thread and whose `reap` waits for finished ones, so `queue_depth` threads keep
 //! `queue_depth` requests in flight as diskinfo's asynchronous requests do. A
-//! request's times are the clock readings around its one `pread`. The channels are
+//! request's times are the clock readings around its one `pread` or `pwrite`, taken by
+//! its thread, whatever the loop is doing meanwhile. The channels are
 //! bounded (preallocated): nothing is allocated per request.
 //!
 //! The target's descriptor is borrowed, never closed.
 
 use super::name::QueuedEngine;
 use super::queue::{
-    Backend, Completion, Fatal, Feed, QueuedParams, QueuedRun, Request, Stop, drive, drive_feed,
+    Backend, Completion, Fatal, Feed, QueuedParams, QueuedRun, Request, Stop, check_depth, drive,
+    drive_feed,
 };
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
@@ -46,9 +49,10 @@ pub struct Threads<'c> {
 }
 
 impl<'c> Threads<'c> {
-    /// Start `depth` threads reading `len` bytes from `fd` in `scope`, their buffers
-    /// allocated here, before any timed operation. An error when a thread cannot be
-    /// created (those started end with the scope).
+    /// Start `depth` threads moving up to `len` bytes a request on `fd` in `scope`,
+    /// their buffers allocated here, before any timed operation. An error when the
+    /// depth is out of range or a thread cannot be created (those started end with
+    /// the scope).
     pub fn start<'s, 'e>(
         scope: &'s thread::Scope<'s, 'e>,
         fd: BorrowedFd<'e>,
@@ -59,6 +63,7 @@ impl<'c> Threads<'c> {
     where
         'c: 's,
     {
+        check_depth(depth)?;
         let n = thread_count(depth);
         let (done_tx, done) = sync_channel::<(Completion, AlignedBuf)>(n);
         let mut jobs = Vec::with_capacity(n);
@@ -68,7 +73,7 @@ impl<'c> Threads<'c> {
             let done_tx = done_tx.clone();
             bufs.push(Some(AlignedBuf::new(len as usize)));
             thread::Builder::new()
-                .name("seekprobe-read".into())
+                .name("seekprobe-io".into())
                 .stack_size(STACK)
                 .spawn_scoped(scope, move || {
                     for (req, mut buf) in rx {
@@ -91,7 +96,7 @@ impl<'c> Threads<'c> {
                     }
                 })
                 .map_err(|e| {
-                    io::Error::new(e.kind(), format!("cannot start {n} reader threads: {e}"))
+                    io::Error::new(e.kind(), format!("cannot start {n} I/O threads: {e}"))
                 })?;
             jobs.push(tx);
         }
@@ -124,7 +129,7 @@ impl Backend for Threads<'_> {
             ));
         };
         job.send((req, buf))
-            .map_err(|_| io::Error::other("a reader thread ended"))
+            .map_err(|_| io::Error::other("an I/O thread ended"))
     }
 
     fn buffer(&mut self, slot: usize) -> Option<&mut [u8]> {
@@ -135,7 +140,7 @@ impl Backend for Threads<'_> {
         let (first, buf) = self
             .done
             .recv()
-            .map_err(|_| io::Error::other("the reader threads ended"))?;
+            .map_err(|_| io::Error::other("the I/O threads ended"))?;
         self.bufs[first.slot] = Some(buf);
         out.push(first);
         loop {
@@ -146,7 +151,7 @@ impl Backend for Threads<'_> {
                 }
                 Err(TryRecvError::Empty) => return Ok(()),
                 Err(TryRecvError::Disconnected) => {
-                    return Err(io::Error::other("the reader threads ended"));
+                    return Err(io::Error::other("the I/O threads ended"));
                 }
             }
         }

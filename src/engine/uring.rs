@@ -17,7 +17,7 @@
 
 use super::name::QueuedEngine;
 use super::queue::{
-    Backend, Completion, MAX_QUEUE_DEPTH, QueuedParams, QueuedRun, Request, Stop, drive,
+    Backend, Completion, QueuedParams, QueuedRun, Request, Stop, check_depth, drive,
 };
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
@@ -77,27 +77,10 @@ struct Reads {
 }
 
 impl Reads {
-    /// The submission entry moving `len` bytes at `offset` between slot `slot`'s
-    /// buffer `buf` and the device, as `kind` says.
+    /// The submission entry reading `len` bytes at `offset` into slot `slot`'s
+    /// buffer `buf`.
     #[inline]
-    fn entry_of(&self, slot: usize, buf: *mut u8, offset: u64, len: u32, kind: OpKind) -> Entry {
-        if kind == OpKind::Write {
-            let e = match (self.fixed_bufs, self.fixed_file) {
-                (true, true) => opcode::WriteFixed::new(types::Fixed(0), buf, len, slot as u16)
-                    .offset(offset)
-                    .build(),
-                (true, false) => opcode::WriteFixed::new(types::Fd(self.fd), buf, len, slot as u16)
-                    .offset(offset)
-                    .build(),
-                (false, true) => opcode::Write::new(types::Fixed(0), buf, len)
-                    .offset(offset)
-                    .build(),
-                (false, false) => opcode::Write::new(types::Fd(self.fd), buf, len)
-                    .offset(offset)
-                    .build(),
-            };
-            return e.user_data(slot as u64);
-        }
+    fn entry_of(&self, slot: usize, buf: *mut u8, offset: u64, len: u32) -> Entry {
         let e = match (self.fixed_bufs, self.fixed_file) {
             (true, true) => opcode::ReadFixed::new(types::Fixed(0), buf, len, slot as u16)
                 .offset(offset)
@@ -165,11 +148,7 @@ impl Ring {
     /// allocated and registered here, before any timed operation. [`Unavailable`]
     /// when io_uring cannot be used at all.
     pub fn new(fd: RawFd, len: u32, depth: usize) -> Result<Self, Unavailable> {
-        // Checked once by the caller (`queued::run_stream`).
-        debug_assert!(
-            (1..=MAX_QUEUE_DEPTH).contains(&depth),
-            "queue depth {depth}"
-        );
+        check_depth(depth).map_err(|e| Unavailable(e.to_string()))?;
         let entries = u32::try_from(depth).unwrap_or(u32::MAX);
         let mut bufs: Vec<AlignedBuf> = (0..depth).map(|_| AlignedBuf::new(len as usize)).collect();
         let ptrs: Vec<*mut u8> = bufs.iter_mut().map(|b| b.as_mut_ptr()).collect();
@@ -285,10 +264,15 @@ impl Backend for Uring<'_> {
         let Some(&buf) = self.ptrs.get(req.slot) else {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, "no such slot"));
         };
+        if req.kind == OpKind::Write {
+            // Writes go through the thread pool (`queued::run_feed` says why).
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                "the io_uring backend only reads",
+            ));
+        }
         let len = req.len.min(self.reads.len);
-        let e = self
-            .reads
-            .entry_of(req.slot, buf, req.offset, len, req.kind);
+        let e = self.reads.entry_of(req.slot, buf, req.offset, len);
         push(&mut self.sq, &self.submitter, &e)?;
         self.lens[req.slot] = len;
         self.pending.push(req.slot);
