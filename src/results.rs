@@ -2,6 +2,7 @@
 
 use crate::device::DeviceInfo;
 pub use crate::engine::name::QueuedEngine;
+pub use crate::probe::scan::SlowRange;
 use crate::probe::{PhaseId, TestKind};
 use crate::stats::{Histogram, Summary};
 use serde::{Deserialize, Serialize};
@@ -426,17 +427,6 @@ pub struct SectorRange {
     pub first_sector: u64,
     /// How many sectors.
     pub sectors: u64,
-}
-
-/// A run of slow blocks.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SlowRange {
-    /// The first sector of the first slow block.
-    pub first_sector: u64,
-    /// How many sectors the slow blocks cover.
-    pub sectors: u64,
-    /// The slowest block's latency.
-    pub max_ns: u64,
 }
 
 /// What a surface scan found.

@@ -30,21 +30,6 @@ fn push_sectors(ranges: &mut Vec<SectorRange>, first: u64, n: u64) {
     });
 }
 
-fn push_slow(ranges: &mut Vec<SlowRange>, first: u64, n: u64, ns: u64) {
-    if let Some(last) = ranges.last_mut()
-        && last.first_sector + last.sectors == first
-    {
-        last.sectors += n;
-        last.max_ns = last.max_ns.max(ns);
-        return;
-    }
-    ranges.push(SlowRange {
-        first_sector: first,
-        sectors: n,
-        max_ns: ns,
-    });
-}
-
 /// Requests kept in flight by a scan of a real device: enough for the device to
 /// stream at its sequential rate, few enough that latencies stay per block.
 pub const SCAN_DEPTH: usize = 4;
@@ -93,7 +78,7 @@ pub fn run_scan(
             r.buckets[bucket(ns)] += 1;
             r.map_ns[cell] = r.map_ns[cell].max(ns);
             if ns >= slow_ns {
-                push_slow(&mut r.slow, offset / ss, len / ss, ns);
+                SlowRange::push(&mut r.slow, offset / ss, len / ss, ns);
             }
         } else {
             r.error_blocks += 1;

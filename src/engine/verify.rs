@@ -17,9 +17,9 @@ use super::queue::{Completion, Feed, Request, Stop};
 use super::queued;
 use crate::device::{AlignedBuf, Target};
 use crate::probe::OpKind;
-use crate::probe::scan::{ScanRange, bucket};
+use crate::probe::scan::{ScanRange, SlowRange, bucket};
 use crate::verify::failures::{FailureKind, Failures};
-use crate::verify::result::{Half, HalfKind, Pass, REGIONS, SlowSpan, Stopped, VerifyResult};
+use crate::verify::result::{Half, HalfKind, Pass, REGIONS, Stopped, VerifyResult};
 use crate::verify::stamp::{Stamper, Verdict};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -115,7 +115,7 @@ impl Feed for HalfFeed<'_> {
                 self.half.region_bytes[r] += len;
                 self.half.region_ns[r] += ns;
                 if ns >= self.slow_ns {
-                    push_slow(&mut self.half.slow, lba, len / self.ss, ns);
+                    SlowRange::push(&mut self.half.slow, lba, len / self.ss, ns);
                 }
                 if self.kind == OpKind::Read
                     && let Some(buf) = buf
@@ -140,21 +140,6 @@ impl Feed for HalfFeed<'_> {
         (self.progress)(self.pass, self.half_kind, self.done_bytes);
         true
     }
-}
-
-fn push_slow(v: &mut Vec<SlowSpan>, first: u64, n: u64, ns: u64) {
-    if let Some(last) = v.last_mut()
-        && last.first_sector + last.sectors == first
-    {
-        last.sectors += n;
-        last.max_ns = last.max_ns.max(ns);
-        return;
-    }
-    v.push(SlowSpan {
-        first_sector: first,
-        sectors: n,
-        max_ns: ns,
-    });
 }
 
 /// Run the passes of `p` on `target`. `progress` is told each half's bytes done.

@@ -4,6 +4,7 @@
 
 use super::failures::Failures;
 use crate::engine::name::QueuedEngine;
+use crate::probe::scan::SlowRange;
 use serde::{Deserialize, Serialize};
 
 /// Regions of the write and read curves (fewer when the range has fewer blocks).
@@ -32,7 +33,7 @@ pub struct Half {
     /// >= 500 ms.
     pub buckets: Vec<u64>,
     /// Runs of blocks at least `slow_ms` slow.
-    pub slow: Vec<SlowSpan>,
+    pub slow: Vec<SlowRange>,
     /// The curve: bytes moved in each of equal regions of the range.
     pub region_bytes: Vec<u64>,
     /// The curve: the blocks' service time in each region, in ns.
@@ -82,17 +83,6 @@ impl Half {
             })
             .collect()
     }
-}
-
-/// Consecutive slow blocks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SlowSpan {
-    /// The first sector of the first slow block.
-    pub first_sector: u64,
-    /// How many sectors the slow blocks cover.
-    pub sectors: u64,
-    /// The slowest block's service time.
-    pub max_ns: u64,
 }
 
 /// One pass: fresh stamps written over the range, flushed, read back and checked.
