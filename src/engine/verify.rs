@@ -260,7 +260,19 @@ pub fn run_verify(
             }
             let end = half.end_bytes;
             halves.push(half);
-            let stopped = if let Some(error) = run.fatal {
+            let interrupted = run.interrupted || cut.is_some() || stop.load(Ordering::Relaxed);
+            // A half that ended short without Ctrl-C (an engine that stopped
+            // handing out requests) is a failure, never a clean half.
+            let fatal = run.fatal.or_else(|| {
+                (!interrupted && end < p.range.end).then(|| {
+                    io::Error::other(format!(
+                        "the {} engine ended the half at byte {end} of {}",
+                        run.engine.name(),
+                        p.range.end
+                    ))
+                })
+            });
+            let stopped = if let Some(error) = fatal {
                 Some(Stop::Failed {
                     setup: false,
                     offset: end,
