@@ -4,7 +4,7 @@
 use super::inputs::{identity, load_baseline, load_run, load_smart_report};
 use super::output::{save_prometheus, terminal_width, write_plot};
 use super::status::{EXIT_FAILURE, EXIT_OK, EXIT_QUALIFY};
-use super::verdicts::judge;
+use super::verdicts::{judge, status};
 use crate::cli::{Args, CompareArgs, GenerateArgs, Generated, RenderArgs};
 use crate::config::Qualify;
 use crate::report::{self};
@@ -140,15 +140,13 @@ pub(super) fn compare_main(
         )?;
         return Ok(EXIT_FAILURE);
     }
-    if q.is_some() && refs.len() == 1 && baseline.is_none() {
-        writeln!(
-            err,
-            "seekprobe: compare --qualify: one drive ({}): nothing to compare with: give more runs or --baseline",
-            refs[0].name
-        )?;
-        return Ok(EXIT_FAILURE);
-    }
-    let (cmp, verdicts, code) = judge(&refs, q.as_ref(), baseline.as_ref());
+    // One drive is judged on its own findings; its timings get a note.
+    let (cmp, verdicts) = judge(&refs, q.as_ref(), baseline.as_ref(), q.is_some());
+    let code = if q.is_some() {
+        status(&verdicts)
+    } else {
+        EXIT_OK
+    };
     let text = if a.json {
         report::compare::to_json(&cmp, &verdicts)
     } else {

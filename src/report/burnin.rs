@@ -1,5 +1,5 @@
 //! The "Burn-in" block: each drive's steps and how they ended, then its verdict
-//! with every reason. A pure function of the run.
+//! with every finding. A pure function of the run.
 
 use crate::burnin::{Status, StepRecord};
 use crate::results::{Run, Verdict};
@@ -17,7 +17,7 @@ pub fn step_line(r: &StepRecord) -> String {
 }
 
 /// The block for a whole run: for each drive of the burn-in, its steps and its
-/// verdict (from `run.verdicts`, when the run got that far).
+/// verdict (the disk's, when the run got that far).
 pub fn render(run: &Run) -> String {
     let mut s = String::new();
     for d in run.disks.iter().filter(|d| !d.burn_in.is_empty()) {
@@ -25,18 +25,19 @@ pub fn render(run: &Run) -> String {
         for r in &d.burn_in {
             s.push_str(&step_line(r));
         }
-        if let Some(v) = run.verdicts.iter().find(|v| v.disk == d.name) {
+        if let Some(v) = &d.verdict {
             s.push_str(&verdict(v));
         }
     }
     s
 }
 
-/// "verdict: PASS", or "verdict: FAIL" and a line per reason.
+/// "verdict: PASS" or "verdict: FAIL", then a line per finding (failing ones
+/// first, the others after their severity).
 pub fn verdict(v: &Verdict) -> String {
-    let mut s = format!("  verdict: {}\n", if v.pass { "PASS" } else { "FAIL" });
-    for r in &v.reasons {
-        s.push_str(&format!("    - {r}\n"));
+    let mut s = format!("  verdict: {}\n", v.word());
+    for f in &v.findings {
+        s.push_str(&format!("    - {}\n", super::compare::finding_line(f)));
     }
     s
 }

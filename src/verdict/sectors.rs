@@ -1,0 +1,152 @@
+//! The findings of the tests that name sectors: the surface scan (`--scan`) and
+//! the write-and-verify passes (`--verify`). Each failed kind of sector is one
+//! failing finding that lists its ranges as the test's own block does
+//! (`verify: corrupt: sectors 100-107 (8)`).
+
+use crate::results::verdict::MAX_RANGES;
+use crate::results::{Code, Finding, ScanResult, SectorRange, Severity};
+use crate::verify::failures::FailureKind;
+use crate::verify::result::VerifyResult;
+
+/// "sector N" or "sectors A-B (N)", as the tests' blocks name them.
+pub fn span(first: u64, n: u64) -> String {
+    if n == 1 {
+        format!("sector {first}")
+    } else {
+        format!("sectors {first}-{} ({n})", first + n - 1)
+    }
+}
+
+/// One failing finding naming `ranges` (at most [`MAX_RANGES`] listed, the rest
+/// counted), `total` sectors in all.
+fn sectors_finding(
+    test: &str,
+    code: Code,
+    what: &str,
+    ranges: &[SectorRange],
+    total: u64,
+    more: Option<String>,
+) -> Finding {
+    let listed: Vec<String> = ranges
+        .iter()
+        .take(MAX_RANGES)
+        .map(|r| span(r.first_sector, r.sectors))
+        .collect();
+    let shown: u64 = ranges.iter().take(MAX_RANGES).map(|r| r.sectors).sum();
+    let plural = |n: u64| if n == 1 { "" } else { "s" };
+    let mut reason = format!("{test}: {what}: {}", listed.join(", "));
+    if listed.is_empty() {
+        reason = format!(
+            "{test}: {what}: {total} sector{}{}",
+            plural(total),
+            more.clone().unwrap_or_default()
+        );
+    } else if shown < total {
+        reason.push_str(&format!(
+            ", and {} more sector{}{}",
+            total - shown,
+            plural(total - shown),
+            more.unwrap_or_default()
+        ));
+    }
+    Finding {
+        sectors: ranges.iter().take(MAX_RANGES).cloned().collect(),
+        ..Finding::new(Severity::Fail, test, code, reason)
+    }
+}
+
+/// `--scan`: the unreadable sectors (found by reading each sector of a failed
+/// block); a block that failed although each of its sectors then read is named
+/// by its count.
+pub fn scan(s: &ScanResult) -> Vec<Finding> {
+    let total: u64 = s.unreadable.iter().map(|r| r.sectors).sum();
+    if !s.unreadable.is_empty() {
+        let mut f = sectors_finding(
+            "scan",
+            Code::UnreadableSectors,
+            "unreadable",
+            &s.unreadable,
+            total,
+            None,
+        );
+        f.reason.push_str(&format!(
+            " ({} block{} failed to read)",
+            s.error_blocks,
+            if s.error_blocks == 1 { "" } else { "s" }
+        ));
+        return vec![f];
+    }
+    if s.error_blocks > 0 {
+        return vec![Finding::new(
+            Severity::Fail,
+            "scan",
+            Code::UnreadableSectors,
+            format!(
+                "scan: {} block{} of {} bytes failed to read, though each of their sectors read when retried one by one",
+                s.error_blocks,
+                if s.error_blocks == 1 { "" } else { "s" },
+                s.block_bytes
+            ),
+        )];
+    }
+    Vec::new()
+}
+
+/// The code of a kind of failed sector.
+fn code(kind: FailureKind) -> Code {
+    match kind {
+        FailureKind::Unwritable => Code::UnwritableSectors,
+        FailureKind::Unreadable => Code::UnreadableSectors,
+        FailureKind::Corrupt => Code::CorruptSectors,
+        FailureKind::Misdirected => Code::MisdirectedSectors,
+        FailureKind::Stale => Code::StaleSectors,
+    }
+}
+
+/// `--verify`: a failing finding per pass and kind of failed sector
+/// (unwritable, unreadable, corrupt, misdirected, stale), naming its ranges; the
+/// sectors past the listed ranges (the bounded list's overflow span) are counted
+/// with where they lie.
+pub fn verify(v: &VerifyResult) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let passes = v.passes.len();
+    for p in &v.passes {
+        let f = &p.failures;
+        for kind in FailureKind::ALL {
+            let total = f.count(kind);
+            if total == 0 {
+                continue;
+            }
+            let ranges: Vec<SectorRange> = f
+                .ranges()
+                .iter()
+                .filter(|r| r.kind == kind)
+                .map(|r| SectorRange {
+                    first_sector: r.start_lba,
+                    sectors: r.sectors,
+                })
+                .collect();
+            let more = f.overflow().map(|o| {
+                format!(
+                    " between sector {} and {}",
+                    o.start_lba,
+                    o.end_lba.saturating_sub(1)
+                )
+            });
+            let what = if passes > 1 {
+                format!("pass {}: {}", p.pass + 1, kind.name())
+            } else {
+                kind.name().to_string()
+            };
+            out.push(sectors_finding(
+                "verify",
+                code(kind),
+                &what,
+                &ranges,
+                total,
+                more,
+            ));
+        }
+    }
+    out
+}
