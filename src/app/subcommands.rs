@@ -184,8 +184,9 @@ pub(super) fn generate_main(
 
 /// `seekprobe smart FILE.json [AFTER.json]`: the SMART health block of a saved
 /// smartctl report, the changes when a second one is given, the findings and the
-/// verdict. Exit status 0 healthy (or no SMART in a lone report), 3 failing, 1
-/// unreadable input, two drives, or one report of two without SMART.
+/// verdict. Exit status 0 healthy, 3 failing, 1 when the reports cannot be judged:
+/// unreadable input, two drives, or a report without SMART (smartctl could not
+/// read the drive, or it has none), whose note is printed.
 pub(super) fn smart_main(
     args: &[OsString],
     out: &mut dyn Write,
@@ -231,7 +232,8 @@ pub(super) fn smart_main(
     }
     out.flush()?;
     if healths.is_empty() {
-        return Ok(EXIT_OK);
+        // Nothing to judge: smartctl could not read the drive, or it has no SMART.
+        return Ok(EXIT_FAILURE);
     }
     if let Some(name) = without.first() {
         writeln!(

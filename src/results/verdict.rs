@@ -97,6 +97,38 @@ pub enum Code {
     OtherFirmware,
 }
 
+impl Code {
+    /// Every code, in the order docs/verdict.md lists them.
+    pub const ALL: [Code; 26] = [
+        Code::NotProbed,
+        Code::TestFailed,
+        Code::TestNotRun,
+        Code::TestInterrupted,
+        Code::UnwritableSectors,
+        Code::UnreadableSectors,
+        Code::CorruptSectors,
+        Code::MisdirectedSectors,
+        Code::StaleSectors,
+        Code::FakeCapacity,
+        Code::CapacityProbesFailed,
+        Code::HiddenSmr,
+        Code::SmrCannotTell,
+        Code::SmrSign,
+        Code::Smart,
+        Code::SelfTestFailed,
+        Code::SmartUnreadable,
+        Code::BurnInIncomplete,
+        Code::NothingToJudge,
+        Code::WorseThanReference,
+        Code::BetterThanReference,
+        Code::NotMeasured,
+        Code::NoCommonFigure,
+        Code::GroupTooSmall,
+        Code::OtherModel,
+        Code::OtherFirmware,
+    ];
+}
+
 /// A span of bytes, `start_bytes` up to just before `end_bytes`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ByteSpan {

@@ -51,10 +51,33 @@ pub fn judge(mut findings: Vec<Finding>) -> Verdict {
     }
 }
 
-/// A drive's verdict: the one saved with it (--qualify, --burn-in), else the
-/// judge of its own findings. Reporters and exit statuses read verdicts here.
+/// A drive's verdict: the one saved with it (--qualify, --burn-in), else
+/// [`unqualified`]'s. Reporters and exit statuses read verdicts here.
 pub fn of(d: &DiskResult) -> Verdict {
-    d.verdict.clone().unwrap_or_else(|| judge(disk_findings(d)))
+    d.verdict.clone().unwrap_or_else(|| unqualified(d))
+}
+
+/// The verdict of a drive in a run without --qualify or --burn-in (its exit
+/// status 1, `seekprobe_disk_failed`): the judge of its own findings but those of
+/// SMART's health rules and of the SMR check, which judge a drive only when it is
+/// qualified (SMART that could not be read still fails it).
+pub fn unqualified(d: &DiskResult) -> Verdict {
+    let qualifying_only = |c: Code| {
+        matches!(
+            c,
+            Code::Smart
+                | Code::SelfTestFailed
+                | Code::HiddenSmr
+                | Code::SmrCannotTell
+                | Code::SmrSign
+        )
+    };
+    judge(
+        disk_findings(d)
+            .into_iter()
+            .filter(|f| !qualifying_only(f.code))
+            .collect(),
+    )
 }
 
 /// How the batch is judged: against whom, and how far a figure may stray.

@@ -17,5 +17,6 @@ mod sim;
 mod smart;
 mod smartwire;
 mod smr;
+mod verdict;
 mod verify;
 mod writes;
