@@ -16,7 +16,7 @@ pub enum Severity {
     /// the batch, a figure better than the reference).
     Warning,
     /// For information: the drive is not judged by it (timings not judged in a
-    /// group too small, a sign of SMR that needs no writing).
+    /// group too small).
     Note,
 }
 

@@ -90,8 +90,8 @@ pub fn smr(a: &SmrAnalysis) -> Vec<Finding> {
     )]
 }
 
-/// The signs of shingled recording that need no writing: notes beside the
-/// verdict (they are not proof).
+/// The signs of shingled recording that need no writing: warnings beside the
+/// verdict (worth a look, not proof).
 pub fn smr_signs(signs: &[SmrSign]) -> Vec<Finding> {
     signs
         .iter()
@@ -101,7 +101,7 @@ pub fn smr_signs(signs: &[SmrSign]) -> Vec<Finding> {
                 SmrSignStrength::Hint => "hint",
             };
             Finding::new(
-                Severity::Note,
+                Severity::Warning,
                 "smr_signs",
                 Code::SmrSign,
                 format!("SMR sign ({what}): {}", sign.text),
@@ -131,10 +131,14 @@ pub fn burn_in(steps: &[StepRecord]) -> Vec<Finding> {
         .collect()
 }
 
-/// A drive that was opened but on which no test ran and no SMART was read:
-/// nothing to judge, so no pass.
+/// A drive that was opened but on which no test ran and whose SMART (if asked
+/// for) gave no health (a device without SMART): nothing to judge, so no pass.
 pub fn nothing_to_judge(d: &DiskResult) -> Vec<Finding> {
-    let ran = !d.tests.is_empty() || !d.burn_in.is_empty() || d.smart.is_some();
+    let smart = d
+        .smart
+        .as_ref()
+        .is_some_and(|s| s.judged() || s.error.is_some());
+    let ran = !d.tests.is_empty() || !d.burn_in.is_empty() || smart;
     if ran || d.error.is_some() {
         return Vec::new();
     }

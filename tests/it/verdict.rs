@@ -231,10 +231,10 @@ fn a_drive_that_cannot_be_opened_fails_qualification_with_status_3() {
     // Without --qualify, as before: status 1.
     let (code, _, _) = run(&["-t", "sim:hdd", "/nonexistent/disk"]);
     assert_eq!(code, 1);
-    // Nothing asked for: nothing to judge.
-    let (code, out, _) = run(&["--qualify", "sim:hdd"]);
-    assert_eq!(code, 3, "{out}");
-    assert!(out.contains("nothing to judge"), "{out}");
+    // Nothing asked for: a command line that cannot be used.
+    let (code, _, err) = run(&["--qualify", "sim:hdd"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("--qualify applies to"), "{err}");
 }
 
 #[test]
