@@ -25,10 +25,12 @@ Examples:
 Writes: nothing is written without -w. Even then a mounted or held disk is
 refused, and one with a partition table or file-system signature needs --force.
 
-Exit status: 0 when every disk was probed, 1 when any failed (the others are
-still probed), a scan found unreadable sectors or a capacity check found written
-data that did not read back (a fake drive), 3 when a drive fails --qualify (with
---smart, its SMART health rules too), 130 after Ctrl-C.";
+Exit status: with --qualify or --burn-in, 0 when every drive passes its verdict,
+3 when one fails (whatever the reason: a drive that cannot be opened fails), 1 for
+a command line or file that cannot be used. Without --qualify, 0 when every disk
+was probed, 1 when one has a failing finding (the others are still probed): it
+could not be opened, a test failed, sectors failed, a fake capacity. 130 after
+Ctrl-C. docs/verdict.md has every command's table.";
 
 /// Measure how a disk really behaves: seek times, transfer rates over the zones and
 /// command overhead, with FreeBSD diskinfo's exact output.

@@ -194,7 +194,7 @@ pub(super) fn smart_main(
 ) -> io::Result<i32> {
     use crate::cli::SmartArgs;
     use crate::report::smart as text;
-    use crate::smart::{SmartRead, judge, rules, smartctl};
+    use crate::smart::{SmartRead, judge, smartctl};
     let a: SmartArgs = match parse(args, out, err) {
         Ok(a) => a,
         Err(code) => return Ok(code),
@@ -268,9 +268,7 @@ pub(super) fn smart_main(
     s.push_str(&text::render_findings(&findings));
     out.write_all(s.as_bytes())?;
     out.flush()?;
-    Ok(if rules::passes(&findings) {
-        EXIT_OK
-    } else {
-        EXIT_QUALIFY
-    })
+    // The one judge, on the health rules' findings.
+    let verdict = crate::verdict::judge(crate::verdict::smart_rule_findings(&findings));
+    Ok(if verdict.pass { EXIT_OK } else { EXIT_QUALIFY })
 }

@@ -16,6 +16,7 @@ mod smart;
 pub use crate::results::{Code, Finding, Severity, Verdict};
 pub use checks::test_id;
 pub use sectors::span;
+pub use smart::rules as smart_rule_findings;
 
 use crate::results::{DiskResult, TestResult};
 
@@ -49,6 +50,15 @@ pub fn judge(mut findings: Vec<Finding>) -> Verdict {
         pass: findings.iter().all(|f| f.severity != Severity::Fail),
         findings,
     }
+}
+
+/// Why a test makes its drive fail, if it does: the reason of its first failing
+/// finding (for a line that says how a step ended, as the burn-in's does).
+pub fn test_failure(t: &TestResult) -> Option<String> {
+    test_findings(t)
+        .into_iter()
+        .find(|f| f.severity == Severity::Fail)
+        .map(|f| f.reason)
 }
 
 /// A drive's verdict: the one saved with it (--qualify, --burn-in), else
@@ -116,4 +126,77 @@ pub fn qualify(disks: &[&DiskResult], how: &Judging<'_>) -> Vec<Verdict> {
             judge(f)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe::TestKind;
+    use crate::results::{DiskFailure, Engine, Outcome};
+    use crate::smart::record::SmartResult;
+    use crate::smart::rules::{Finding as Rule, Severity as Weight};
+
+    #[test]
+    fn the_judge_fails_on_any_failing_finding_and_lists_failing_ones_first() {
+        let f = |s, r: &str| Finding::new(s, "x", Code::Smart, r.into());
+        let v = judge(vec![
+            f(Severity::Note, "n"),
+            f(Severity::Fail, "a"),
+            f(Severity::Warning, "w"),
+            f(Severity::Fail, "b"),
+        ]);
+        assert!(!v.pass);
+        let order: Vec<&str> = v.findings.iter().map(|f| f.reason.as_str()).collect();
+        assert_eq!(order, ["a", "b", "w", "n"]);
+        assert_eq!(v.reasons(), ["a", "b"]);
+        let v = judge(vec![f(Severity::Warning, "w")]);
+        assert!(v.pass);
+        assert!(judge(Vec::new()).pass);
+    }
+
+    #[test]
+    fn a_drive_is_failed_by_what_its_tests_and_opening_found() {
+        let mut d = DiskResult::new("d");
+        d.error = Some(DiskFailure::Open("d: no such file".into()));
+        let v = of(&d);
+        assert!(!v.pass);
+        assert_eq!(v.findings[0].code, Code::NotProbed);
+        assert!(v.findings[0].reason.contains("not probed: d: no such file"));
+        let mut d = DiskResult::new("d");
+        let mut t = TestResult::new(TestKind::SeekTransfer, 0.0, Engine::Sync);
+        t.outcome = Outcome::Failed("d: Full stroke: I/O error at byte offset 512".into());
+        d.tests.push(t);
+        assert_eq!(
+            test_failure(&d.tests[0]).unwrap(),
+            "seek and transfer (-t): stopped by an error: d: Full stroke: I/O error at byte offset 512"
+        );
+        assert!(!of(&d).pass);
+    }
+
+    #[test]
+    fn smart_and_smr_findings_fail_a_drive_only_when_it_is_qualified() {
+        let mut d = DiskResult::new("d");
+        d.tests
+            .push(TestResult::new(TestKind::SeekTransfer, 0.0, Engine::Sync));
+        d.smart = Some(SmartResult {
+            findings: vec![Rule {
+                severity: Weight::Fail,
+                rule: "pending".into(),
+                reason: "pending sectors (ATA 197): 8".into(),
+            }],
+            ..SmartResult::default()
+        });
+        assert!(unqualified(&d).pass);
+        let how = Judging {
+            timings: false,
+            baseline: None,
+            max_deviation: 0.15,
+        };
+        let v = &qualify(&[&d], &how)[0];
+        assert!(!v.pass);
+        assert_eq!(v.reasons(), ["SMART: pending sectors (ATA 197): 8"]);
+        // SMART that could not be read fails it either way.
+        d.smart.as_mut().unwrap().error = Some("smartctl: timed out".into());
+        assert!(!unqualified(&d).pass);
+    }
 }

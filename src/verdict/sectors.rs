@@ -150,3 +150,103 @@ pub fn verify(v: &VerifyResult) -> Vec<Finding> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::name::QueuedEngine;
+    use crate::verify::failures::Failures;
+    use crate::verify::result::{Half, Pass};
+
+    fn verify_with(failures: Failures) -> VerifyResult {
+        VerifyResult {
+            nonce: 1,
+            start_bytes: 0,
+            end_bytes: 1 << 30,
+            block_bytes: 1 << 20,
+            sector_bytes: 512,
+            queue_depth: 4,
+            passes_planned: 1,
+            slow_ms: 50.0,
+            engine: QueuedEngine::Virtual,
+            passes: vec![Pass {
+                pass: 0,
+                write: Half::new(1, 0),
+                read: Some(Half::new(1, 0)),
+                failures,
+            }],
+            stopped: None,
+        }
+    }
+
+    #[test]
+    fn each_kind_of_failed_sector_is_one_failing_finding_naming_its_ranges() {
+        let mut f = Failures::new();
+        f.record_span(100, 8, FailureKind::Corrupt);
+        f.record_span(7, 1, FailureKind::Unwritable);
+        f.record_span(300, 2, FailureKind::Corrupt);
+        let found = verify(&verify_with(f));
+        let reasons: Vec<&str> = found.iter().map(|f| f.reason.as_str()).collect();
+        assert_eq!(
+            reasons,
+            [
+                "verify: unwritable: sector 7",
+                "verify: corrupt: sectors 100-107 (8), sectors 300-301 (2)"
+            ]
+        );
+        assert_eq!(found[1].code, Code::CorruptSectors);
+        assert_eq!(found[1].sectors.len(), 2);
+        assert!(found.iter().all(|f| f.severity == Severity::Fail));
+    }
+
+    #[test]
+    fn sectors_beyond_the_listed_ranges_are_counted_with_where_they_lie() {
+        // A bound of 1 range: the first run is exact, the rest widens one span.
+        let mut f = Failures::with_limit(1);
+        f.record_span(10, 2, FailureKind::Unreadable);
+        f.record_span(50, 1, FailureKind::Unreadable);
+        f.record_span(90, 3, FailureKind::Unreadable);
+        let found = verify(&verify_with(f));
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            found[0].reason,
+            "verify: unreadable: sectors 10-11 (2), and 4 more sectors between sector 50 and 92"
+        );
+    }
+
+    #[test]
+    fn a_scan_names_its_unreadable_sectors_or_counts_its_failed_blocks() {
+        let mut s = ScanResult {
+            start_bytes: 0,
+            end_bytes: 1 << 30,
+            block_bytes: 1 << 20,
+            blocks_read: 1024,
+            bytes_read: 1 << 30,
+            elapsed_ns: 1,
+            buckets: vec![0; 6],
+            error_blocks: 0,
+            unreadable: Vec::new(),
+            slow_ms: 50.0,
+            slow: Vec::new(),
+            map_ns: Vec::new(),
+        };
+        assert!(scan(&s).is_empty());
+        s.error_blocks = 1;
+        let f = scan(&s);
+        assert!(
+            f[0].reason
+                .contains("1 block of 1048576 bytes failed to read"),
+            "{f:?}"
+        );
+        s.unreadable.push(SectorRange {
+            first_sector: 100,
+            sectors: 8,
+        });
+        let f = scan(&s);
+        assert_eq!(
+            f[0].reason,
+            "scan: unreadable: sectors 100-107 (8) (1 block failed to read)"
+        );
+        assert_eq!(f[0].code, Code::UnreadableSectors);
+    }
+}

@@ -5,7 +5,7 @@
 
 use crate::results::{Code, Finding, Severity};
 use crate::smart::record::SmartResult;
-use crate::smart::rules::Severity as Weight;
+use crate::smart::rules::{Finding as Rule, Severity as Weight};
 
 /// The verdict's findings of a disk's SMART result.
 pub fn smart(s: &SmartResult) -> Vec<Finding> {
@@ -18,7 +18,15 @@ pub fn smart(s: &SmartResult) -> Vec<Finding> {
             format!("SMART: {e}"),
         ));
     }
-    for f in &s.findings {
+    out.extend(rules(&s.findings));
+    out
+}
+
+/// The verdict's findings of the health rules' findings (`seekprobe smart`
+/// judges a saved report with these alone).
+pub fn rules(findings: &[Rule]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for f in findings {
         let severity = match f.severity {
             Weight::Fail => Severity::Fail,
             Weight::Warn => Severity::Warning,
