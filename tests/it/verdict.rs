@@ -300,11 +300,26 @@ fn text_json_table_and_metrics_agree_on_every_drive_s_verdict() {
         "sim:hdd?size=256M&seed=4&bad=5000-5004",
         "sim:hdd?size=256M&seed=5&corrupt=9000-9003",
     ];
+    // Every kind of test: diskinfo's (-c, -t, -i, -S), the curves, the scan, the
+    // write-verify pass, the capacity check, the SMR check and SMART.
     let mut args = vec![
+        "-c",
         "-t",
+        "-i",
+        "-S",
+        "--duration",
+        "1",
+        "--zones=8",
+        "--seek-profile",
+        "--block-sweep",
         "--scan",
         "--verify",
         "--capacity-check",
+        "--smr-check",
+        "--smr-budget",
+        "64M,60s",
+        "--smr-idle",
+        "0",
         "--smart",
         "-w",
         "--yes",
