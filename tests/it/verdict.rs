@@ -163,9 +163,14 @@ fn another_model_in_the_batch_passes_with_a_warning() {
 #[test]
 fn a_slower_drive_of_the_same_model_fails_naming_the_slower_figures() {
     let slow = "sim:hdd?seed=4&slow=0-409600:5";
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("run.json");
     let (code, out, err) = run(&[
         "-t",
+        "-q",
         "--qualify",
+        "--json-file",
+        json.to_str().unwrap(),
         "sim:hdd",
         "sim:hdd?seed=2",
         "sim:hdd?seed=3",
@@ -184,6 +189,10 @@ fn a_slower_drive_of_the_same_model_fails_naming_the_slower_figures() {
     for d in ["sim:hdd", "sim:hdd?seed=2", "sim:hdd?seed=3"] {
         assert!(q.contains(&format!("\t{d}: PASS\n")), "{q}");
     }
+    // The saved run renders the same text, verdicts included.
+    let (code, rendered, err) = run(&["render", json.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(rendered, out);
 }
 
 #[test]
