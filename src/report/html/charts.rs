@@ -26,7 +26,7 @@ pub fn colour(i: usize, n: usize) -> RGBColor {
 
 /// The CSS form of a colour ("#rrggbb").
 pub fn css(c: RGBColor) -> String {
-    format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+    format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
 }
 
 fn hsl(h: f64, s: f64, l: f64) -> (u8, u8, u8) {
@@ -91,10 +91,23 @@ where
         .light_line_style(RGBColor(236, 236, 236))
         .bold_line_style(RGBColor(210, 210, 210))
         .label_style(("sans-serif", 13))
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| tick(*v))
         .x_desc(x)
         .y_desc(y)
         .draw()?;
     Ok(())
+}
+
+/// A tick's label: whole numbers without a decimal point, others as short as
+/// they are exact to three places.
+fn tick(v: f64) -> String {
+    if v.fract() == 0.0 || v.abs() >= 100.0 {
+        format!("{v:.0}")
+    } else {
+        let s = format!("{v:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
 }
 
 /// The read rate over each drive's position (in percent of the drive, so drives
@@ -111,6 +124,7 @@ pub fn zone_overlay(curves: &[(Series<ZoneCurve>, u64)]) -> Option<String> {
     svg(H, |root| {
         let mut chart = ChartBuilder::on(root)
             .margin(12)
+            .margin_right(30)
             .x_label_area_size(40)
             .y_label_area_size(56)
             .build_cartesian_2d(0f64..100f64, 0f64..max)?;
@@ -141,6 +155,7 @@ pub fn seek_overlay(profiles: &[Series<SeekAnalysis>]) -> Option<String> {
     svg(H, |root| {
         let mut chart = ChartBuilder::on(root)
             .margin(12)
+            .margin_right(30)
             .x_label_area_size(40)
             .y_label_area_size(56)
             .build_cartesian_2d((lo..hi.max(lo * 2.0)).log_scale(), 0f64..max)?;
@@ -206,6 +221,7 @@ pub fn verify_map(v: &VerifyResult) -> Option<String> {
     svg(H, |root| {
         let mut chart = ChartBuilder::on(root)
             .margin(12)
+            .margin_right(30)
             .x_label_area_size(40)
             .y_label_area_size(56)
             .build_cartesian_2d(0f64..100f64, 0f64..max)?;
@@ -240,11 +256,18 @@ fn scan_colour(ns: u64) -> RGBColor {
     }
 }
 
-/// The surface-scan map, start to end in rows of 50 cells, runs of one colour
-/// drawn as one rectangle (so a healthy drive's map stays small).
+/// The surface-scan map, start to end in rows of 50 cells of at most 500 (the
+/// slowest of neighbouring cells, so an error or a slow run always shows), runs
+/// of one colour drawn as one rectangle: a drive's map stays small.
 pub fn scan_map(s: &ScanResult) -> Option<String> {
     const PER_ROW: usize = 50;
-    let cells = s.map_ns.len();
+    const MOST: usize = 500;
+    let map: Vec<u64> = s
+        .map_ns
+        .chunks(s.map_ns.len().div_ceil(MOST).max(1))
+        .map(|c| c.iter().copied().max().unwrap_or(0))
+        .collect();
+    let cells = map.len();
     if cells == 0 {
         return None;
     }
@@ -256,7 +279,7 @@ pub fn scan_map(s: &ScanResult) -> Option<String> {
             .build_cartesian_2d(0usize..PER_ROW, 0usize..rows)?;
         let mut runs = Vec::new();
         for row in 0..rows {
-            let line = &s.map_ns[row * PER_ROW..((row + 1) * PER_ROW).min(cells)];
+            let line = &map[row * PER_ROW..((row + 1) * PER_ROW).min(cells)];
             let mut start = 0;
             for i in 1..=line.len() {
                 if i == line.len() || scan_colour(line[i]) != scan_colour(line[start]) {
@@ -290,6 +313,7 @@ pub fn smr_chart(a: &SmrAnalysis) -> Option<String> {
     svg(H, |root| {
         let mut chart = ChartBuilder::on(root)
             .margin(12)
+            .margin_right(30)
             .x_label_area_size(40)
             .y_label_area_size(56)
             .build_cartesian_2d(0f64..end, 0f64..max)?;
@@ -320,6 +344,7 @@ pub fn temperature_chart(samples: &[TempSample]) -> Option<String> {
     svg(H, |root| {
         let mut chart = ChartBuilder::on(root)
             .margin(12)
+            .margin_right(30)
             .x_label_area_size(40)
             .y_label_area_size(56)
             .build_cartesian_2d(0f64..end / 60.0, lo..hi)?;

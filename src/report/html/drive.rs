@@ -136,15 +136,8 @@ fn identity(disk: &DiskResult) -> Markup {
     };
     html! {
         details {
-            summary { "Identity and geometry" }
-            table.kv {
-                tr { th { "path" } td { (i.path) } }
-                tr { th { "media size" } td { (i.media_size_bytes) " bytes (" (humanize(i.media_size_bytes)) ", " (binary_size(i.media_size_bytes)) ")" } }
-                tr { th { "sectors" } td { (i.sector_size) " logical, " (i.physical_sector_size) " physical" } }
-                tr { th { "rotation" } td { (format!("{:?}", i.rotation)) } }
-                @if let Some(a) = &i.attachment { tr { th { "attachment" } td { (a) } } }
-                @if let Some(s) = &i.simulated { tr { th { "simulated" } td { (s) } } }
-            }
+            summary { "Identity and geometry (" (binary_size(i.media_size_bytes)) ")" }
+            (block(&diskinfo::verbose_header(i)))
         }
     }
 }
@@ -263,7 +256,10 @@ fn test(t: &TestResult, disk: &DiskResult, verbose: bool) -> Markup {
             }
             TestKind::SmrCheck => {
                 h3 { "Hidden-SMR check" }
-                @if let Some(a) = &t.smr { (chart(charts::smr_chart(a), "the random-write rate over time, stalls in red")) }
+                @if let Some(a) = &t.smr {
+                    p class=(if a.verdict == crate::smr::analysis::SmrVerdict::HiddenSmr { "fail" } else { "" }) { (a.text) }
+                    (chart(charts::smr_chart(a), "the random-write rate over time, stalls in red"))
+                }
                 (block(&beyond::smr_check(t)))
             }
             TestKind::Zones => {

@@ -142,3 +142,6 @@ pub fn utc(unix_s: u64) -> String {
         secs % 3600 / 60
     )
 }
+
+#[cfg(test)]
+mod tests;
