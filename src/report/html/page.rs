@@ -32,9 +32,14 @@ pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:.8em;line-height:1
 section.drive{border-top:3px solid #333;margin-top:1.6em;padding-top:.6em}
 details summary{cursor:pointer;color:#245;margin:.3em 0}
 a{color:#245}
-@media (max-width:600px){body{font-size:14px;padding:6px}th,td{padding:.2em .3em}}
+td.host{white-space:nowrap}
+@media (max-width:600px){body{font-size:14px;padding:6px}th,td{padding:.2em .3em}
+  table.batch thead{display:none}table.batch tr{display:flex;flex-wrap:wrap;align-items:baseline;border-bottom:2px solid #ccc;padding:.3em 0}
+  table.batch td{display:block;border:none;padding:.1em .4em;text-align:left}
+  table.batch td.verdict,table.batch td.device{order:-1;font-weight:700}table.batch td.reasons{flex-basis:100%;max-width:none}
+  table.batch td[data-label]::before{content:attr(data-label) " ";color:var(--muted);font-weight:400}}
 @media print{body{max-width:none;font-size:11pt}section.drive{break-before:page;border-top:none}
-  details>*{display:block}.scroll{overflow:visible}a{color:inherit;text-decoration:none}pre{white-space:pre-wrap}
+  .scroll{overflow:visible}a{color:inherit;text-decoration:none}pre{white-space:pre-wrap}
   figure.chart,table{break-inside:avoid}}
 "#;
 
@@ -120,11 +125,11 @@ fn batch_table(drives: &[Drive]) -> Markup {
                     @for d in drives {
                         @let failures: Vec<_> = d.verdict.failures().collect();
                         tr.failrow[!d.verdict.pass] {
-                            td { (d.host) }
-                            td { a href=(format!("#{}", d.anchor)) { (d.disk.name) } }
-                            td { (d.model()) }
-                            td { (d.serial()) }
-                            td.num data-key=(d.disk.info.as_ref().map_or(0, |i| i.media_size_bytes)) {
+                            td.host data-label="host" { (d.host) }
+                            td.device { a href=(format!("#{}", d.anchor)) { (d.disk.name) } }
+                            td data-label="model" { (d.model()) }
+                            td data-label="serial" { (d.serial()) }
+                            td.num data-label="capacity" data-key=(d.disk.info.as_ref().map_or(0, |i| i.media_size_bytes)) {
                                 (d.disk.info.as_ref().map_or(String::new(), |i| crate::report::humanize::humanize(i.media_size_bytes)))
                             }
                             @if d.verdict.pass { td.verdict.pass { "PASS" } } @else { td.verdict.fail { "FAIL" } }
