@@ -210,7 +210,7 @@ pub fn verify_map(v: &VerifyResult) -> Option<String> {
             let a = (f.start_lba as f64 * sector - v.start_bytes as f64) / span * 100.0;
             let b =
                 ((f.start_lba + f.sectors) as f64 * sector - v.start_bytes as f64) / span * 100.0;
-            (a, b.max(a + 0.3))
+            (a, b.max(a + 0.8))
         })
         .collect();
     let max = lines
@@ -233,7 +233,7 @@ pub fn verify_map(v: &VerifyResult) -> Option<String> {
         chart.draw_series(bands.iter().map(|&(a, b)| {
             Rectangle::new(
                 [(a, 0.0), (b, max)],
-                RGBColor(220, 30, 30).mix(0.5).filled(),
+                RGBColor(220, 30, 30).mix(0.6).filled(),
             )
         }))?;
         for (pts, c) in lines {

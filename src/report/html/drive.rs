@@ -66,6 +66,16 @@ fn block(text: &str) -> Markup {
     html! { @if !text.is_empty() { pre { (text) } } }
 }
 
+/// A text reporter's block, folded under "The text's figures" (nothing when it
+/// is empty).
+fn folded(text: &str) -> Markup {
+    html! {
+        @if !text.trim().is_empty() {
+            details { summary { "The text's figures" } (block(text)) }
+        }
+    }
+}
+
 /// A chart, when there is one.
 fn chart(svg: Option<String>, label: &str) -> Markup {
     html! {
@@ -264,11 +274,11 @@ fn test(t: &TestResult, disk: &DiskResult, verbose: bool) -> Markup {
             }
             TestKind::Zones => {
                 h3 { "Zone curve" }
-                details { summary { "The text's figures" } (block(&beyond::zones(t, media))) }
+                (folded(&beyond::zones(t, media)))
             }
             TestKind::SeekProfile => {
                 h3 { "Seek profile" }
-                details { summary { "The text's figures" } (block(&beyond::seek_profile(t, info.sector_size))) }
+                (folded(&beyond::seek_profile(t, info.sector_size)))
             }
             _ => {
                 h3 { (capitalised(t.test.name())) }
