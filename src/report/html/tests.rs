@@ -150,6 +150,19 @@ fn without_a_verdict_the_results_decide_and_say_why() {
 }
 
 #[test]
+fn a_drive_that_could_not_be_opened_fails_with_why() {
+    let mut d = DiskResult::new("/dev/sdz");
+    d.error = Some(crate::results::DiskFailure::Open(
+        "/dev/sdz: no such file or directory".into(),
+    ));
+    let empty = page(&run(vec![], vec![]));
+    assert!(empty.contains("0 drives"));
+    let html = page(&run(vec![d], vec![]));
+    assert!(html.contains("<td class=\"verdict fail\">FAIL</td>"));
+    assert!(html.contains("not probed: /dev/sdz: no such file or directory"));
+}
+
+#[test]
 fn nothing_on_the_page_points_to_the_network() {
     let mut a = disk("a", "m");
     a.tests.push(zones(200e6));
