@@ -176,6 +176,39 @@ fn html_writes_the_page_of_a_probing_run() {
 }
 
 #[test]
+fn many_hosts_runs_make_one_page_with_each_drive_under_its_host() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for (host, disk) in [
+        ("rack1-a", "sim:hdd?size=64M"),
+        ("rack1-b", "sim:ssd?size=64M"),
+    ] {
+        let json = dir.path().join(format!("{host}.json"));
+        let out = seekprobe()
+            .args(["-t", "--json-file"])
+            .arg(&json)
+            .arg(disk)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        files.push(json);
+    }
+    let page = dir.path().join("fleet.html");
+    let refs: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
+    assert_eq!(report(&refs, &page).0, 0);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(rows(&html).len(), 2);
+    for host in ["rack1-a", "rack1-b"] {
+        assert!(
+            html.contains(&format!(
+                "<td class=\"host\" data-label=\"host\">{host}</td>"
+            )),
+            "{host}"
+        );
+    }
+}
+
+#[test]
 fn twenty_four_drives_with_every_test_fit_in_2_mib() {
     let b = burn_in();
     let dir = tempfile::tempdir().unwrap();
