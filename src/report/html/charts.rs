@@ -134,17 +134,53 @@ pub fn zone_overlay(curves: &[(Series<ZoneCurve>, u64)]) -> Option<String> {
             "position (% of the drive, outer to inner)",
             "read rate (MB/s)",
         )?;
+        let pct = |off: u64, media: u64| 100.0 * off as f64 / media.max(1) as f64;
+        let median = median_curve(curves);
+        chart.draw_series(LineSeries::new(
+            median,
+            RGBColor(0, 0, 0).mix(0.13).stroke_width(10),
+        ))?;
         for (s, media) in curves {
-            let pts = s.data.points.iter().map(|p| {
-                (
-                    100.0 * p.offset_bytes as f64 / (*media).max(1) as f64,
-                    p.rate_bytes_per_s / 1e6,
-                )
-            });
+            let pts = s
+                .data
+                .points
+                .iter()
+                .map(|p| (pct(p.offset_bytes, *media), p.rate_bytes_per_s / 1e6));
             chart.draw_series(LineSeries::new(pts, style(s.colour, s.failed)))?;
         }
         Ok(())
     })
+}
+
+/// The batch's median zone curve, sample by sample, when there are three curves
+/// or more of the same samples (the same count at the same relative positions):
+/// the grey band the odd drive departs from. Empty otherwise.
+pub fn median_curve(curves: &[(Series<ZoneCurve>, u64)]) -> Vec<(f64, f64)> {
+    let n = curves.first().map_or(0, |c| c.0.data.points.len());
+    let pct = |off: u64, media: u64| 100.0 * off as f64 / media.max(1) as f64;
+    let same = curves.iter().all(|(s, media)| {
+        s.data.points.len() == n
+            && s.data
+                .points
+                .iter()
+                .zip(&curves[0].0.data.points)
+                .all(|(p, q)| {
+                    (pct(p.offset_bytes, *media) - pct(q.offset_bytes, curves[0].1)).abs() < 0.5
+                })
+    });
+    if curves.len() < 3 || !same {
+        return Vec::new();
+    }
+    (0..n)
+        .map(|i| {
+            let rates: Vec<f64> = curves
+                .iter()
+                .map(|(s, _)| s.data.points[i].rate_bytes_per_s / 1e6)
+                .collect();
+            let x = pct(curves[0].0.data.points[i].offset_bytes, curves[0].1);
+            (x, crate::compare::median(&rates).unwrap_or(0.0))
+        })
+        .collect()
 }
 
 /// The mean access time by seek distance (a log axis), one line per drive.

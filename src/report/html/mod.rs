@@ -74,11 +74,13 @@ fn batch_charts(drives: &[Drive], colours: &[charts::RGB]) -> Vec<BatchChart> {
             legend.push((d.disk.name.clone(), d.colour.clone(), !d.verdict.pass));
         }
     }
+    let band = !charts::median_curve(&zones).is_empty();
     if let Some(svg) = charts::zone_overlay(&zones) {
         out.push(BatchChart {
             title: "Zone curves: the read rate over each drive",
             svg,
             legend: std::mem::take(&mut legend),
+            note: band.then_some("the batch's median"),
         });
     }
     let mut seeks = Vec::new();
@@ -97,6 +99,7 @@ fn batch_charts(drives: &[Drive], colours: &[charts::RGB]) -> Vec<BatchChart> {
             title: "Seek profiles: the access time by distance",
             svg,
             legend,
+            note: None,
         });
     }
     out

@@ -25,6 +25,7 @@ table.batch td.verdict.pass{color:var(--pass)}table.batch td.verdict.fail{color:
 table.batch th[data-sort]{cursor:pointer}table.batch td.reasons{max-width:34em;font-size:.9em}
 tr.failrow{background:#fdf1f0}tr.changed td{background:#fff4d6;font-weight:600}tr.fail td{color:var(--fail)}tr.muted td{color:var(--muted)}
 ul.findings li.fail{color:var(--fail)}ul.findings li.warn{color:var(--warn)}ul.findings li.note{color:var(--muted)}
+.key.band{background:#ddd;height:.5em;width:1.6em;vertical-align:.1em}
 .swatch,.key{display:inline-block;width:.9em;height:.9em;border-radius:2px;vertical-align:-.1em}
 .legend{display:flex;flex-wrap:wrap;gap:.2em 1em;margin:.2em 0 .8em}.legend span.item{white-space:nowrap}
 figure.chart{margin:.4em 0}figure.chart svg{width:100%;max-width:900px;height:auto;display:block}
@@ -65,6 +66,8 @@ pub struct BatchChart {
     pub svg: String,
     /// The drives drawn, each with its colour and whether it failed.
     pub legend: Vec<(String, String, bool)>,
+    /// What a grey band in it is, when it has one.
+    pub note: Option<&'static str>,
 }
 
 /// What the page says at its top.
@@ -152,6 +155,7 @@ fn batch_chart(c: &BatchChart) -> Markup {
         h3 { (c.title) }
         figure.chart role="img" aria-label=(c.title) { (PreEscaped(&c.svg)) }
         div.legend.small {
+            @if let Some(note) = c.note { span.item { span.key.band {} " " (note) } }
             @for (name, colour, failed) in &c.legend {
                 span.item {
                     span.key style=(format!("background:{colour}")) {} " " (name)

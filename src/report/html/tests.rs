@@ -198,6 +198,28 @@ fn the_zone_curves_of_the_batch_are_overlaid_with_a_legend() {
 }
 
 #[test]
+fn the_median_band_is_the_middle_drive_sample_by_sample() {
+    let curves: Vec<TestResult> = [200e6, 150e6, 180e6].map(zones).into();
+    let series: Vec<(charts::Series<ZoneCurve>, u64)> = curves
+        .iter()
+        .map(|t| {
+            let s = charts::Series {
+                data: t.zone_curve.as_ref().unwrap(),
+                colour: charts::colour(0, 1),
+                failed: false,
+            };
+            (s, 268435456)
+        })
+        .collect();
+    let m = charts::median_curve(&series);
+    assert_eq!(m.len(), 10);
+    assert_eq!(m[0], (0.0, 180.0));
+    assert_eq!(m[9].1, 171.0);
+    // Two drives have no median worth drawing.
+    assert!(charts::median_curve(&series[..2]).is_empty());
+}
+
+#[test]
 fn a_healthy_scan_map_is_a_few_rectangles() {
     let svg = charts::scan_map(&scan(0, vec![5_000_000; 1000]).scan.unwrap()).unwrap();
     // 1000 cells drawn as 10 rows of 50 green cells: one rectangle a row, and
