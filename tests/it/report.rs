@@ -348,7 +348,11 @@ fn chromium_renders_the_report_of_a_burn_in() {
     // with bad sectors has none: its zone test failed).
     let zones = &dom[dom.find("Zone curves").expect("the zone curves")..];
     let zones = &zones[..zones.find("</div>").unwrap()];
-    assert_eq!(zones.matches("class=\"item\"").count(), 4, "{zones}");
+    assert_eq!(
+        zones.matches("<span class=\"key\" style=").count(),
+        4,
+        "{zones}"
+    );
     let console: Vec<&str> = log.lines().filter(|l| l.contains("CONSOLE")).collect();
     assert!(console.is_empty(), "console messages: {console:?}");
     assert!(!dom.contains("http:") && !dom.contains("https:"));
