@@ -5,9 +5,11 @@
 //!   loop-device tests attach loop devices; CI runs as root);
 //! - `seekprobe_has_TOOL` (e.g. `seekprobe_has_mkfs_f2fs`): the tool is installed,
 //!   for the tests that make real file-system images (tests/it/signatures.rs);
-//! - `seekprobe_no_promtool`, `seekprobe_no_ansible`, `seekprobe_no_smartctl`:
-//!   `promtool` (Debian's prometheus package), `ansible-playbook` (ansible-core, which
-//!   .ci/run installs in /opt/seekprobe-ansible) or `smartctl` (smartmontools) is missing.
+//! - `seekprobe_no_promtool`, `seekprobe_no_ansible`, `seekprobe_no_smartctl`,
+//!   `seekprobe_no_chromium`: `promtool` (Debian's prometheus package),
+//!   `ansible-playbook` (ansible-core, which .ci/run installs in
+//!   /opt/seekprobe-ansible), `smartctl` (smartmontools) or `chromium` (Debian's
+//!   chromium, for the HTML report) is missing.
 //!
 //! Tests carry `#[cfg_attr(not(CFG), ignore = "why")]` (or `cfg_attr(CFG, ...)` for
 //! the `no` ones). The script runs again when the user (USER, SUDO_USER), PATH,
@@ -68,6 +70,7 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_promtool)");
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_ansible)");
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_smartctl)");
+    println!("cargo::rustc-check-cfg=cfg(seekprobe_no_chromium)");
     // Cargo scans a watched directory recursively: watch the venv's one file (when
     // it is there) rather than /opt; promtool and smartctl land in /usr/bin or
     // /usr/sbin, watched below.
@@ -77,6 +80,10 @@ fn main() {
     }
     if on_path("promtool").is_none() {
         println!("cargo::rustc-cfg=seekprobe_no_promtool");
+    }
+    // tests/it/report.rs opens the HTML report in Debian's headless chromium.
+    if on_path("chromium").is_none() {
+        println!("cargo::rustc-cfg=seekprobe_no_chromium");
     }
     if on_path("smartctl").is_none() {
         println!("cargo::rustc-cfg=seekprobe_no_smartctl");

@@ -71,6 +71,8 @@ pub struct Config {
     pub plot: Option<PathBuf>,
     /// Where to save the run as JSON as well.
     pub json_file: Option<PathBuf>,
+    /// Where to write the qualification report (--html).
+    pub html: Option<PathBuf>,
     /// Where to write the run's figures for Prometheus (--prometheus).
     pub prometheus: Option<PathBuf>,
     /// `--burn-in`: the whole burn-in, its steps from [`crate::burnin::steps`].
@@ -381,6 +383,7 @@ impl Config {
             disks: a.disks,
             format: if a.json { Format::Json } else { a.format },
             json_file: a.json_file.or_else(|| a.resume.clone()),
+            html: a.html,
             prometheus: a.prometheus,
             write: a.write,
             force: a.force,

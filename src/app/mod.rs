@@ -15,7 +15,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-const USAGE: &str = "usage: seekprobe [-citSvw] [OPTIONS] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render FILE.json [--format diskinfo|table|json]\n       seekprobe compare A.json B.json ... [--qualify] [--baseline FILE]\n       seekprobe generate man|bash|zsh|fish|elvish|powershell";
+const USAGE: &str = "usage: seekprobe [-citSvw] [OPTIONS] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render FILE.json [--format diskinfo|table|json]\n       seekprobe compare A.json B.json ... [--qualify] [--baseline FILE]\n       seekprobe report RUN.json ... -o FILE.html\n       seekprobe generate man|bash|zsh|fish|elvish|powershell";
 
 mod inputs;
 mod live;
@@ -44,6 +44,7 @@ pub fn main_with(
     let result = match args.get(1).and_then(|a| a.to_str()) {
         Some("render") => render_main(&args[1..], out, err),
         Some("compare") => compare_main(&args[1..], out, err),
+        Some("report") => report_main(&args[1..], out, err),
         Some("generate") => generate_main(&args[1..], out, err),
         Some("smart") => smart_main(&args[1..], out, err),
         _ => probe_main(args, &stop, out, err),
@@ -194,6 +195,17 @@ fn run_all(
             )?;
             failed = true;
         }
+        if let Some(path) = &cfg.html
+            && let Err(e) = save_html(path, run)
+        {
+            let why = crate::error::describe_io(&e);
+            writeln!(
+                err,
+                "seekprobe: {}: cannot write the report: {why}",
+                path.display()
+            )?;
+            failed = true;
+        }
         if let Some(path) = &cfg.prometheus
             && let Err(e) = save_prometheus(path, run)
         {
@@ -298,6 +310,12 @@ fn run_all(
     if let Some(saver) = saver {
         let _ = saver.finish(&run.disks);
     }
+    // The page again with the verdicts (a failure to write it was said above).
+    if let Some(path) = &cfg.html
+        && !run.verdicts.is_empty()
+    {
+        let _ = save_html(path, &run);
+    }
     if cfg.mode == Mode::Describe && cfg.format != Format::Diskinfo {
         out.write_all(report::render(&run, cfg.format).as_bytes())?;
     }
@@ -386,6 +404,7 @@ fn check_paths(cfg: &Config) -> Result<(), String> {
     let outputs = [
         (json_option, &cfg.json_file),
         ("--plot", &cfg.plot),
+        ("--html", &cfg.html),
         ("--prometheus", &cfg.prometheus),
         ("--bad-blocks", &cfg.beyond.bad_blocks),
     ];

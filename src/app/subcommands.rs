@@ -2,7 +2,7 @@
 //! they share with the probing command.
 
 use super::inputs::{identity, load_baseline, load_run, load_smart_report};
-use super::output::{save_prometheus, terminal_width, write_plot};
+use super::output::{save_atomically, save_prometheus, terminal_width, write_plot};
 use super::status::{EXIT_FAILURE, EXIT_OK, EXIT_QUALIFY};
 use super::verdicts::{judge, status};
 use crate::cli::{Args, CompareArgs, GenerateArgs, Generated, RenderArgs};
@@ -155,6 +155,65 @@ pub(super) fn compare_main(
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(code)
+}
+
+/// `seekprobe report RUN.json... -o FILE.html`: the qualification report of saved
+/// runs, one HTML page; each run's drives carry its file's name as their host.
+/// Exit status 0 when the page is written, whatever the verdicts in it; 1 when a
+/// run cannot be read or the page cannot be written.
+pub(super) fn report_main(
+    args: &[OsString],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<i32> {
+    use crate::cli::ReportArgs;
+    let a: ReportArgs = match parse(args, out, err) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    let target = identity(&a.output.to_string_lossy());
+    let mut runs = Vec::new();
+    for path in &a.files {
+        if target.is_some() && identity(&path.to_string_lossy()) == target {
+            writeln!(
+                err,
+                "seekprobe: report -o {}: that is a saved run being read; name another file",
+                a.output.display()
+            )?;
+            return Ok(EXIT_FAILURE);
+        }
+        match load_run(path) {
+            Ok(run) => {
+                let host = match path.file_stem() {
+                    Some(s) if path != Path::new("-") => s.to_string_lossy().into_owned(),
+                    _ => String::new(),
+                };
+                runs.push((host, run));
+            }
+            Err(msg) => {
+                writeln!(err, "seekprobe: {}: {msg}", path.display())?;
+                return Ok(EXIT_FAILURE);
+            }
+        }
+    }
+    let sources: Vec<report::html::Source> = runs
+        .iter()
+        .map(|(host, run)| report::html::Source {
+            host: host.clone(),
+            run,
+        })
+        .collect();
+    let page = report::html::render(&sources);
+    if let Err(e) = save_atomically(&a.output, page.as_bytes()) {
+        let why = crate::error::describe_io(&e);
+        writeln!(
+            err,
+            "seekprobe: {}: cannot write the report: {why}",
+            a.output.display()
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
+    Ok(EXIT_OK)
 }
 
 /// `seekprobe generate WHAT`: the man page or shell completions.

@@ -6,14 +6,18 @@ use crate::results::{Run, Verdict};
 
 /// One step's line: its name and how it ended.
 pub fn step_line(r: &StepRecord) -> String {
-    let how = match &r.status {
+    format!("  {:<36} {}\n", r.step.name(), status(&r.status))
+}
+
+/// How a step ended, in words ("done", "FAILED: why", ...).
+pub fn status(s: &Status) -> String {
+    match s {
         Status::Done => "done".to_string(),
         Status::Resumed => "done (kept from the saved run)".to_string(),
         Status::Failed(why) => format!("FAILED: {why}"),
         Status::Interrupted => "interrupted".to_string(),
         Status::Skipped(why) => format!("skipped: {why}"),
-    };
-    format!("  {:<36} {how}\n", r.step.name())
+    }
 }
 
 /// The block for a whole run: for each drive of the burn-in, its steps and its

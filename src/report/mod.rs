@@ -6,6 +6,7 @@ pub mod capacity;
 pub mod chart;
 pub mod compare;
 pub mod diskinfo;
+pub mod html;
 pub mod humanize;
 pub mod json;
 pub mod plot;

@@ -11,6 +11,7 @@ mod golden;
 mod helpers;
 mod imports;
 mod loopdev;
+mod report;
 mod results;
 mod signatures;
 mod sim;
