@@ -311,9 +311,7 @@ fn run_all(
         let _ = saver.finish(&run.disks);
     }
     // The page again with the verdicts (a failure to write it was said above).
-    if let Some(path) = &cfg.html
-        && !run.verdicts.is_empty()
-    {
+    if let Some(path) = &cfg.html {
         let _ = save_html(path, &run);
     }
     if cfg.mode == Mode::Describe && cfg.format != Format::Diskinfo {

@@ -6,7 +6,8 @@ use super::{Source, render, utc};
 use crate::device::DeviceInfo;
 use crate::probe::TestKind;
 use crate::results::{
-    DiskResult, Engine, Run, SCHEMA_VERSION, ScanResult, TestResult, Verdict, ZoneCurve, ZonePoint,
+    Code, DiskResult, Engine, Finding, Run, SCHEMA_VERSION, ScanResult, Severity, TestResult,
+    Verdict, ZoneCurve, ZonePoint,
 };
 
 fn info(name: &str, model: &str, serial: &str) -> DeviceInfo {
@@ -28,7 +29,7 @@ fn disk(name: &str, model: &str) -> DiskResult {
     d
 }
 
-fn run(disks: Vec<DiskResult>, verdicts: Vec<Verdict>) -> Run {
+fn run(disks: Vec<DiskResult>) -> Run {
     Run {
         schema_version: SCHEMA_VERSION,
         tool: "seekprobe".into(),
@@ -37,7 +38,6 @@ fn run(disks: Vec<DiskResult>, verdicts: Vec<Verdict>) -> Run {
         verbose: true,
         settle_s: 0.0,
         disks,
-        verdicts,
         started_unix_s: Some(1_796_111_160),
         burn_in: None,
     }
@@ -93,13 +93,16 @@ fn zones(rate: f64) -> TestResult {
 fn what_comes_from_a_drive_is_escaped() {
     let mut d = disk("sim:hdd?a=1&b=<2>", "<script>alert(1)</script>");
     d.info.as_mut().unwrap().ident = Some("\"><img src=x onerror=alert(2)>".into());
-    let v = Verdict {
-        disk: d.name.clone(),
+    d.verdict = Some(Verdict {
         pass: false,
-        reasons: vec!["<b>bold</b> reason".into()],
-        warnings: vec![],
-    };
-    let html = page(&run(vec![d], vec![v]));
+        findings: vec![Finding::new(
+            Severity::Fail,
+            "scan",
+            Code::UnreadableSectors,
+            "<b>bold</b> reason".into(),
+        )],
+    });
+    let html = page(&run(vec![d]));
     assert!(!html.contains("<script>alert"), "{html}");
     assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     assert!(!html.contains("<img src=x"));
@@ -113,14 +116,25 @@ fn what_comes_from_a_drive_is_escaped() {
 
 #[test]
 fn the_run_verdict_is_shown_word_for_word() {
-    let d = disk("a", "m");
-    let v = Verdict {
-        disk: "a".into(),
+    let mut d = disk("a", "m");
+    d.verdict = Some(Verdict {
         pass: false,
-        reasons: vec!["Full stroke (ms): 30 is 40% worse".into()],
-        warnings: vec!["UDMA CRC errors rose by 3".into()],
-    };
-    let r = run(vec![d], vec![v]);
+        findings: vec![
+            Finding::new(
+                Severity::Fail,
+                "comparison",
+                Code::WorseThanReference,
+                "Full stroke (ms): 30 is 40% worse".into(),
+            ),
+            Finding::new(
+                Severity::Warning,
+                "smart",
+                Code::Smart,
+                "UDMA CRC errors rose by 3".into(),
+            ),
+        ],
+    });
+    let r = run(vec![d]);
     let got = drive_verdict(&r, &r.disks[0]);
     assert!(!got.pass);
     assert_eq!(got.findings.len(), 2);
@@ -134,11 +148,15 @@ fn without_a_verdict_the_results_decide_and_say_why() {
     let mut bad = disk("bad", "m");
     bad.tests.push(scan(3, vec![5_000_000, u64::MAX]));
     let good = disk("good", "m");
-    let r = run(vec![good, bad], vec![]);
+    let r = run(vec![good, bad]);
     let b = drive_verdict(&r, &r.disks[1]);
     assert!(!b.pass);
     assert_eq!(b.failures().count(), 1);
-    assert!(b.findings[0].reason.contains("3 blocks could not be read"));
+    assert!(
+        b.findings[0]
+            .reason
+            .contains("3 blocks of 65536 bytes failed to read")
+    );
     assert!(drive_verdict(&r, &r.disks[0]).pass);
     let html = page(&r);
     // The failing drive's row comes first, its reason in the row.
@@ -146,7 +164,7 @@ fn without_a_verdict_the_results_decide_and_say_why() {
     assert!(html[first..].starts_with("<td class=\"verdict fail\">FAIL</td>"));
     assert!(html.contains("1 PASS"));
     assert!(html.contains("1 FAIL"));
-    assert!(html.contains("3 blocks could not be read"));
+    assert!(html.contains("3 blocks of 65536 bytes failed to read"));
 }
 
 #[test]
@@ -155,9 +173,9 @@ fn a_drive_that_could_not_be_opened_fails_with_why() {
     d.error = Some(crate::results::DiskFailure::Open(
         "/dev/sdz: no such file or directory".into(),
     ));
-    let empty = page(&run(vec![], vec![]));
+    let empty = page(&run(vec![]));
     assert!(empty.contains("0 drives"));
-    let html = page(&run(vec![d], vec![]));
+    let html = page(&run(vec![d]));
     assert!(html.contains("<td class=\"verdict fail\">FAIL</td>"));
     assert!(html.contains("not probed: /dev/sdz: no such file or directory"));
 }
@@ -169,7 +187,7 @@ fn nothing_on_the_page_points_to_the_network() {
     a.tests.push(scan(0, vec![5_000_000; 1000]));
     let mut b = disk("b", "m");
     b.tests.push(zones(150e6));
-    let html = page(&run(vec![a, b], vec![]));
+    let html = page(&run(vec![a, b]));
     assert!(html.contains("<svg"));
     assert!(
         !html.contains("http:") && !html.contains("https:"),
@@ -184,7 +202,7 @@ fn the_zone_curves_of_the_batch_are_overlaid_with_a_legend() {
     a.tests.push(zones(200e6));
     let mut b = disk("second-drive", "m");
     b.tests.push(zones(150e6));
-    let html = page(&run(vec![a, b], vec![]));
+    let html = page(&run(vec![a, b]));
     let at = html.find("Zone curves").unwrap();
     let chart = &html[at..];
     let svg = &chart[chart.find("<svg").unwrap()..chart.find("</svg>").unwrap()];

@@ -2,7 +2,7 @@
 //! and the drive's temperature samples through one accessor ([`temperatures`]),
 //! so that a change of the data model is followed in one place.
 
-use crate::results::{DiskResult, Outcome, Run};
+use crate::results::{DiskResult, Run, Severity};
 
 /// How much a finding weighs on the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -73,89 +73,28 @@ fn finding(severity: ViewSeverity, test: &str, reason: String) -> ViewFinding {
     }
 }
 
-/// The verdict of `disk` in `run`: the run's own verdict when it was judged
-/// (--qualify, --burn-in: `Run::verdicts`, its reasons and warnings word for word),
-/// else `DiskResult::failed` with the reasons the results give (the error, failed
-/// or skipped tests, failed burn-in steps, unreadable or failed sectors, a fake
-/// capacity, SMART's findings). The one place the page reads a verdict.
-pub fn drive_verdict(run: &Run, disk: &DiskResult) -> ViewVerdict {
-    use ViewSeverity::*;
-    if let Some(v) = run.verdicts.iter().find(|v| v.disk == disk.name) {
-        let mut findings: Vec<ViewFinding> = v
-            .reasons
-            .iter()
-            .map(|r| finding(Fail, "", r.clone()))
-            .collect();
-        findings.extend(v.warnings.iter().map(|w| finding(Warning, "", w.clone())));
-        // A verdict that fails without a reason still says so.
-        if !v.pass && !findings.iter().any(|f| f.severity == Fail) {
-            findings.insert(0, finding(Fail, "", "the run's verdict is FAIL".into()));
-        }
-        return ViewVerdict {
-            pass: v.pass,
-            findings,
-        };
-    }
-    let mut findings = Vec::new();
-    if let Some(e) = &disk.error {
-        findings.push(finding(Fail, "", format!("not probed: {e}")));
-    }
-    for r in disk.burn_in.iter().filter_map(crate::burnin::reason) {
-        findings.push(finding(Fail, "burn-in", r));
-    }
-    for t in &disk.tests {
-        let name = t.test.name();
-        match &t.outcome {
-            Outcome::Failed(why) => findings.push(finding(Fail, name, why.clone())),
-            Outcome::Skipped(why) => findings.push(finding(Fail, name, format!("skipped: {why}"))),
-            Outcome::Complete | Outcome::Interrupted => {}
-        }
-        if let Some(s) = t.scan.as_ref().filter(|s| s.error_blocks > 0) {
-            findings.push(finding(
-                Fail,
-                name,
-                format!("{} blocks could not be read", s.error_blocks),
-            ));
-        }
-        if let Some(n) = t
-            .verify
-            .as_ref()
-            .map(|v| v.failed_sectors())
-            .filter(|&n| n > 0)
-        {
-            findings.push(finding(
-                Fail,
-                name,
-                format!("{n} sectors failed the write and read-back"),
-            ));
-        }
-        if let Some(r) = t
-            .capacity
-            .as_ref()
-            .and_then(|c| crate::compare::fake_reason(&c.conclusion))
-        {
-            findings.push(finding(Fail, name, r));
-        }
-    }
-    if let Some(s) = &disk.smart {
-        if let Some(e) = &s.error {
-            findings.push(finding(Fail, "SMART", e.clone()));
-        }
-        for f in &s.findings {
-            let sev = match f.severity {
-                crate::smart::rules::Severity::Fail => Fail,
-                crate::smart::rules::Severity::Warn => Warning,
-                crate::smart::rules::Severity::Note => Note,
+/// The verdict of `disk` as the one judge gives it (`crate::verdict::of`: the
+/// verdict saved with the run under --qualify or --burn-in, else the judge of the
+/// drive's own findings), every finding word for word. The one place the page
+/// reads a verdict.
+pub fn drive_verdict(_run: &Run, disk: &DiskResult) -> ViewVerdict {
+    let v = crate::verdict::of(disk);
+    let findings = v
+        .findings
+        .iter()
+        .map(|f| {
+            let severity = match f.severity {
+                Severity::Fail => ViewSeverity::Fail,
+                Severity::Warning => ViewSeverity::Warning,
+                Severity::Note => ViewSeverity::Note,
             };
-            findings.push(finding(sev, "SMART", f.reason.clone()));
-        }
+            finding(severity, &f.test, f.reason.clone())
+        })
+        .collect();
+    ViewVerdict {
+        pass: v.pass,
+        findings,
     }
-    let pass = !disk.failed();
-    if !pass && !findings.iter().any(|f| f.severity == Fail) {
-        findings.insert(0, finding(Fail, "", "the results say it failed".into()));
-    }
-    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
-    ViewVerdict { pass, findings }
 }
 
 /// One temperature reading during the run.
