@@ -299,7 +299,9 @@ impl Config {
             return Err(ConfigError::BadRange(s, e));
         }
         // --burn-in: its steps' tests join those given (once each).
-        let burn_in = a.burn_in.then(crate::burnin::Settings::default);
+        let burn_in = a.burn_in.then_some(crate::burnin::Settings {
+            smr_check: a.smr_check,
+        });
         let implied = burn_in.map(crate::burnin::tests).unwrap_or_default();
         // The tests asked for, in diskinfo's order and then seekprobe's own.
         let mut tests: Vec<TestKind> = [
@@ -441,6 +443,20 @@ mod tests {
         let mut v = vec!["seekprobe"];
         v.extend_from_slice(args);
         Config::from_matches(&Args::command().try_get_matches_from(v).unwrap())
+    }
+
+    #[test]
+    fn smr_check_adds_the_burn_in_s_smr_step() {
+        let with = parse(&["--burn-in", "-w", "--smr-check", "x"]).unwrap();
+        assert_eq!(
+            with.burn_in,
+            Some(crate::burnin::Settings { smr_check: true })
+        );
+        let without = parse(&["--burn-in", "-w", "x"]).unwrap();
+        assert_eq!(
+            without.burn_in,
+            Some(crate::burnin::Settings { smr_check: false })
+        );
     }
 
     #[test]
