@@ -458,15 +458,23 @@ pub struct SmartArgs {
 /// The SMART health rules' options.
 #[derive(Debug, clap::Args)]
 pub struct SmartRuleArgs {
-    /// The drive is new: any reallocated, pending, uncorrectable, grown-defect or
-    /// NVMe media-error count above its threshold fails it
+    /// The drive is new: any reallocated, uncorrectable, grown-defect, media-error
+    /// or command-timeout count, power-on hours above --new-max-hours, power
+    /// cycles, load cycles or host writes above their limits, any wear and any
+    /// past self-test failure fail it
     #[arg(long)]
     pub new: bool,
 
-    /// Tolerate up to N of a counter on a new drive, and a rise of up to N during a
-    /// run (default 0). NAME is one of reallocated, reallocation-events, pending,
-    /// offline-uncorrectable, reported-uncorrectable, grown-defects, uncorrected,
-    /// media-errors; repeat the option for several
+    /// With --new: the power-on hours a new drive may have
+    #[arg(long, value_name = "HOURS", default_value_t = crate::smart::rules::DEFAULT_NEW_MAX_HOURS)]
+    pub new_max_hours: u64,
+
+    /// Tolerate up to N of a counter (on any drive, so a warning or FAIL moves), and
+    /// a rise of up to N during a run. NAME is one of reallocated,
+    /// reallocation-events, pending, offline-uncorrectable, reported-uncorrectable,
+    /// grown-defects, uncorrected, media-errors, command-timeouts, crc (default 0),
+    /// and for --new power-cycles (20), load-cycles (100), host-writes-gib (64);
+    /// repeat the option for several
     #[arg(long = "threshold", value_name = "NAME=N", value_parser = crate::smart::rules::Counter::parse_threshold)]
     pub thresholds: Vec<(crate::smart::rules::Counter, u64)>,
 }
@@ -479,6 +487,7 @@ impl SmartRuleArgs {
             thresholds: crate::smart::rules::Thresholds {
                 limits: self.thresholds.clone(),
             },
+            new_max_hours: self.new_max_hours,
         }
     }
 }

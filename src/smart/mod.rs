@@ -4,8 +4,15 @@
 //! any target, real or simulated, for all of it ([`source`]).
 //! docs/smart.md says what is read and where each decoding comes from.
 
+pub mod attributes;
+pub mod counters;
+pub mod erc;
+pub mod farm;
 pub mod health;
+pub mod history;
 pub mod model;
+mod model_logs;
+pub mod newness;
 pub mod record;
 pub mod rules;
 pub mod selftest;

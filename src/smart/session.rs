@@ -7,7 +7,7 @@
 //! Nothing here prints; progress goes to a callback.
 
 use super::record::{SelfTestOutcome, SelfTestRecord, SmartResult, SmartSettings};
-use super::rules::{Finding, Severity, judge};
+use super::rules::{Figure, Finding, Severity, judge};
 use super::selftest::{Outcome, SelfTestKind};
 use super::smartctl::{self, SmartRead, SmartctlError};
 use super::source::{SelfTestEnd, SelfTestProgress, SmartSource, run_self_test, source_for};
@@ -153,12 +153,21 @@ pub fn findings(r: &SmartResult, settings: &SmartSettings) -> Vec<Finding> {
         return Vec::new();
     };
     let mut f = judge(before, r.after.as_ref(), &settings.rules);
-    let ran = r
+    // This run's own failed self-tests are in the log read after it: they are
+    // judged once, from their records below, not again from the log.
+    let run_failed = r
         .self_tests
         .iter()
-        .any(|t| matches!(t.outcome, SelfTestOutcome::Passed | SelfTestOutcome::Failed));
-    if ran {
-        f.retain(|x| x.rule != "self-test");
+        .any(|t| t.outcome == SelfTestOutcome::Failed);
+    let from = before.power_on_hours.unwrap_or(0);
+    if run_failed {
+        f.retain(|x| {
+            x.rule != "self-test-log"
+                || x.figure
+                    .as_ref()
+                    .and_then(|g| g.count)
+                    .is_none_or(|hour| hour < from)
+        });
     }
     for t in &r.self_tests {
         let lba = t
@@ -173,11 +182,18 @@ pub fn findings(r: &SmartResult, settings: &SmartSettings) -> Vec<Finding> {
             ),
             _ => continue,
         };
-        f.push(Finding {
-            severity,
-            rule: "self-test".into(),
-            reason: format!("the {} self-test {what}: {}{lba}", t.kind.arg(), t.status),
-        });
+        f.push(
+            Finding::new(
+                severity,
+                "self-test",
+                format!("the {} self-test {what}: {}{lba}", t.kind.arg(), t.status),
+            )
+            .with(Figure::new(
+                "self-test",
+                t.first_error_lba,
+                "this run's self-test, first error LBA",
+            )),
+        );
     }
     f.sort_by_key(|x| std::cmp::Reverse(x.severity));
     f

@@ -336,6 +336,7 @@ impl SimSmart {
             temperature_c: Some(preset_temp),
             power_on_hours: Some(now_ns / HOUR_NS),
             last_self_test: self.last.clone(),
+            self_test_log: self.last.iter().cloned().collect(),
             ..Health::default()
         };
         if self.nvme {

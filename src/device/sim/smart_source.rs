@@ -122,7 +122,7 @@ mod tests {
     use super::*;
     use crate::smart::Health;
     use crate::smart::health::*;
-    use crate::smart::rules::{RuleOptions, judge, passes};
+    use crate::smart::rules::{RuleOptions, Severity, judge, passes};
     use crate::smart::selftest::SelfTestResult;
     use crate::smart::source::{SelfTestEnd, run_self_test};
 
@@ -228,9 +228,16 @@ mod tests {
         assert_eq!(h.ata.as_ref().unwrap().offline_uncorrectable, Some(1));
         let f = judge(&h, None, &RuleOptions::default());
         assert!(!passes(&f));
-        assert_eq!(
-            f[0].reason,
-            "the last self-test (Extended offline) failed: Completed: read failure, first error at LBA 1000"
+        let log = f.iter().find(|f| f.rule == "self-test-log").unwrap();
+        assert!(
+            log.reason.starts_with("the self-test log holds a failure no passing extended test followed: Extended offline self-test at power-on hour 0")
+                && log.reason.ends_with("Completed: read failure, first error at LBA 1000"),
+            "{}",
+            log.reason
+        );
+        assert!(
+            f.iter()
+                .any(|f| f.rule == "pending" && f.severity == Severity::Fail)
         );
         // Rewritten, the sector is remapped and the next long test passes.
         t.write_at(&[0u8; 1536], 1000 * 512).unwrap();
