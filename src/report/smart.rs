@@ -41,14 +41,15 @@ fn rows(h: &Health) -> Vec<Row> {
             }
         }
         if let Some(t) = a.command_timeouts {
-            row(
-                t.total.to_string(),
-                &format!(
+            let what = if t.packed {
+                format!(
                     "command timeouts (ATA 188; {} over 5 s, {} over 7.5 s)",
                     t.over_5s, t.over_7_5s
-                ),
-                true,
-            );
+                )
+            } else {
+                "command timeouts (ATA 188)".to_string()
+            };
+            row(t.total.to_string(), &what, true);
         }
         if let Some(n) = a.udma_crc_errors {
             row(
@@ -63,6 +64,16 @@ fn rows(h: &Health) -> Vec<Row> {
             "unreadable".into(),
             &format!("raw value of ATA {} {}: {:?}", a.id, a.name, a.raw),
             true,
+        );
+    }
+    for a in &h.not_judged {
+        row(
+            "not judged".into(),
+            &format!(
+                "ATA {} {}: this family uses the number for something else",
+                a.id, a.name
+            ),
+            false,
         );
     }
     for a in &h.failed_attributes {
@@ -125,6 +136,7 @@ fn rows(h: &Health) -> Vec<Row> {
     if let Some(p) = h.power_on_hours {
         row(p.to_string(), "power-on hours", false);
     }
+    usage_rows(h, &mut row);
     if let Some(t) = &h.last_self_test {
         let when = t
             .power_on_hours
@@ -141,6 +153,43 @@ fn rows(h: &Health) -> Vec<Row> {
         );
     }
     v
+}
+
+/// The rows of use, wear, FARM and the error recovery timers.
+fn usage_rows(h: &Health, row: &mut dyn FnMut(String, &str, bool)) {
+    let u = &h.usage;
+    if let Some(n) = u.power_cycles {
+        row(n.to_string(), "power cycles", false);
+    }
+    if let Some(n) = u.load_cycles {
+        row(n.to_string(), "head load cycles", false);
+    }
+    if let Some(b) = u.host_written_bytes {
+        let src = u.host_writes_source.as_deref().unwrap_or("host writes");
+        row(
+            format!("{}", b >> 30),
+            &format!("GiB written by the host ({src})"),
+            false,
+        );
+    }
+    for w in &u.wear {
+        row(
+            format!("{}%", w.used_percent),
+            &format!("of rated life used ({})", w.source),
+            false,
+        );
+    }
+    if let Some(f) = &h.farm {
+        if let Some(p) = f.power_on_hours {
+            row(p.to_string(), "power-on hours (Seagate FARM)", false);
+        }
+        if let Some(t) = &f.recording_type {
+            row(t.clone(), "recording type (Seagate FARM)", false);
+        }
+    }
+    if let Some(e) = crate::smart::erc::describe(h) {
+        row(e, "error recovery control (SCT ERC)", false);
+    }
 }
 
 /// C's `%-12s`, as diskinfo's -v lines use it.
