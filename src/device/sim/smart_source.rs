@@ -2,9 +2,7 @@
 //! (smart.rs holds the counters and the self-test state; this file joins them to
 //! the [`SimTarget`] that owns them).
 
-use super::model::Model;
-use super::presets::Preset;
-use super::smart::{Running, index, temperature};
+use super::smart::{Running, index};
 use super::target::SimTarget;
 use crate::clock::Clock;
 use crate::device::Target;
@@ -28,12 +26,9 @@ impl SimTarget {
         }
     }
 
+    /// The drive's temperature now, from its thermal model.
     fn temperature_c(&self) -> i64 {
-        match (&self.model, self.smart.nvme) {
-            (Model::Hdd(_), _) => temperature(Preset::Hdd),
-            (Model::Flash(_), true) => temperature(Preset::Nvme),
-            (Model::Flash(_), false) => temperature(Preset::Ssd),
-        }
+        self.smart.thermal.at(self.virtual_clock().now_ns())
     }
 }
 
