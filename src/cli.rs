@@ -282,6 +282,12 @@ pub struct Args {
     #[command(flatten)]
     pub smart_rules: SmartRuleArgs,
 
+    /// During a --burn-in (or --verify, --smr-check with --smart): the drive's
+    /// temperature limit in °C (default: the drive's own, else 60). Above it a
+    /// warning, and the drive's writes pause until it is 5 °C below
+    #[arg(long, value_name = "C", allow_negative_numbers = true)]
+    pub max_temp: Option<i64>,
+
     /// Disks: device paths (/dev/sdb), short names (sdb, da0), image files, or
     /// simulated drives (sim:hdd, sim:hdd5400, sim:ssd, sim:nvme)
     #[arg(value_name = "DISK", required = true)]

@@ -180,6 +180,7 @@ pub fn needs(id: &str) -> Option<Needs> {
         "smart" | "smart_test" => Needs::Nothing,
         // --burn-in reads SMART too.
         "new" | "new_max_hours" | "thresholds" => any(&["smart", "smart_test", "burn_in"]),
+        "max_temp" => any(&["burn_in", "verify", "smr_check"]),
         "max_deviation" | "baseline" => any(&["qualify"]),
         "smr_check" => Needs::AnyOf {
             any: &["smr_check"],

@@ -4,6 +4,7 @@
 use crate::smart::health::Health;
 use crate::smart::record::{SelfTestOutcome, SelfTestRecord, SmartResult};
 use crate::smart::rules::{Finding, passes};
+use crate::smart::temperature::TemperatureLog;
 use std::fmt::Write;
 
 /// One line of the block: the value, what it is, and whether a change of it
@@ -376,6 +377,42 @@ pub fn render_self_tests(tests: &[SelfTestRecord]) -> String {
     s
 }
 
+/// The "Temperatures during the run" block: lowest and highest reading, the
+/// limit and the pauses of the drive's writes.
+pub fn render_temperatures(t: &TemperatureLog) -> String {
+    let mut s = "Temperatures during the run\n".to_string();
+    let n = t.samples.len();
+    match (t.min_c(), t.max_c()) {
+        (Some(lo), Some(hi)) => {
+            let _ = writeln!(
+                s,
+                "\t{}\t# lowest, °C ({n} samples)",
+                left12(&lo.to_string())
+            );
+            let _ = writeln!(s, "\t{}\t# highest, °C", left12(&hi.to_string()));
+        }
+        _ => {
+            let _ = writeln!(s, "\t{}\t# no reading: the drive did not say", left12("-"));
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\t{}\t# limit, °C ({})",
+        left12(&t.limit_c.to_string()),
+        t.limit_source
+    );
+    if !t.pauses.is_empty() {
+        let _ = writeln!(
+            s,
+            "\t{}\t# writes paused (too hot), {} s in all",
+            left12(&t.pauses.len().to_string()),
+            t.paused_s()
+        );
+    }
+    s.push('\n');
+    s
+}
+
 /// A self-test's duration in words: seconds under two minutes, else minutes.
 fn minutes(s: f64) -> String {
     if s < 120.0 {
@@ -407,6 +444,9 @@ pub fn render_result(r: &SmartResult, device: &str) -> String {
         s.push_str(&diff);
     }
     s.push_str(&render_self_tests(&r.self_tests));
+    if let Some(t) = &r.temperature {
+        s.push_str(&render_temperatures(t));
+    }
     if r.after.is_some() {
         s.push_str(&render_findings(&r.findings));
         s.push('\n');

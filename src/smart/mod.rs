@@ -19,6 +19,8 @@ pub mod selftest;
 pub mod session;
 pub mod smartctl;
 pub mod source;
+pub mod temperature;
+pub mod watch;
 
 pub use health::Health;
 pub use model::Report;

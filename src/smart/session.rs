@@ -191,7 +191,35 @@ pub fn findings(r: &SmartResult, settings: &SmartSettings) -> Vec<Finding> {
             .with(Figure::new(
                 "self-test",
                 t.first_error_lba,
-                "this run's self-test, first error LBA",
+                "this run's self-test record, first error LBA",
+            )),
+        );
+    }
+    if let Some(t) = &r.temperature
+        && let Some(max) = t.max_c().filter(|m| *m > t.limit_c)
+    {
+        let pauses = if t.pauses.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; its writes paused {} time(s), {} s in all, until 5 °C below",
+                t.pauses.len(),
+                t.paused_s()
+            )
+        };
+        f.push(
+            Finding::new(
+                Severity::Warn,
+                "temperature",
+                format!(
+                    "the drive reached {max} °C during the run, above its limit of {} °C ({}){pauses}",
+                    t.limit_c, t.limit_source
+                ),
+            )
+            .with(Figure::new(
+                "temperature",
+                u64::try_from(max).ok(),
+                "the temperature samples of the run",
             )),
         );
     }
@@ -210,6 +238,7 @@ mod tests {
             read: true,
             self_tests: kinds.to_vec(),
             rules: Default::default(),
+            max_temp: None,
         }
     }
 

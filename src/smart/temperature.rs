@@ -39,6 +39,9 @@ pub struct Pause {
     pub to_s: Option<u64>,
     /// The reading that paused them, °C.
     pub celsius: i64,
+    /// Whether the drive cooled 5 °C below the limit (false: the work ended
+    /// first, or the pause reached its longest and writes resumed hot).
+    pub cooled: bool,
 }
 
 /// The temperatures of one drive during the run.
@@ -147,6 +150,7 @@ impl Sampler {
             if c <= limit - RESUME_BELOW_C {
                 if let Some(p) = self.log.pauses.last_mut() {
                     p.to_s = Some(at_s);
+                    p.cooled = true;
                 }
                 return Action::Resume;
             }
@@ -157,6 +161,7 @@ impl Sampler {
                 from_s: at_s,
                 to_s: None,
                 celsius: c,
+                cooled: false,
             });
             return Action::Pause;
         }
@@ -193,7 +198,8 @@ mod tests {
             [Pause {
                 from_s: 600,
                 to_s: Some(720),
-                celsius: 51
+                celsius: 51,
+                cooled: true
             }]
         );
         assert_eq!((log.min_c(), log.max_c()), (Some(40), Some(51)));

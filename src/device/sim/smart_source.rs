@@ -26,9 +26,15 @@ impl SimTarget {
         }
     }
 
-    /// The drive's temperature now, from its thermal model.
-    fn temperature_c(&self) -> i64 {
-        self.smart.thermal.at(self.virtual_clock().now_ns())
+    /// The drive's temperature now, from its thermal model (a running
+    /// self-test keeps the drive busy as its reads would).
+    fn temperature_c(&mut self) -> i64 {
+        let now = self.virtual_clock().now_ns();
+        if let Some(r) = self.smart.running {
+            let from = r.start_ns.min(now);
+            self.smart.thermal.busy(from, now - from);
+        }
+        self.smart.thermal.at(now)
     }
 }
 
@@ -39,10 +45,11 @@ impl SmartSource for SimTarget {
 
     fn read(&mut self) -> Result<SmartRead, SmartctlError> {
         self.settle_smart();
+        let temperature = self.temperature_c();
         let info = self.info();
         let mut health = self.smart.health(
             self.virtual_clock().now_ns(),
-            self.temperature_c(),
+            temperature,
             &info.path,
             info.descr.as_deref(),
         );
