@@ -386,7 +386,7 @@ pub fn render_temperatures(t: &TemperatureLog) -> String {
         (Some(lo), Some(hi)) => {
             let _ = writeln!(
                 s,
-                "\t{}\t# lowest, °C ({n} samples)",
+                "\t{}\t# lowest, °C ({n} readings)",
                 left12(&lo.to_string())
             );
             let _ = writeln!(s, "\t{}\t# highest, °C", left12(&hi.to_string()));

@@ -273,3 +273,105 @@ impl Watched {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::sim::SimTarget;
+    use crate::smart::session;
+    use crate::smart::temperature::TemperatureLog;
+
+    fn sim(spec: &str, max_temp: Option<i64>) -> (Box<dyn Target>, Handle) {
+        wrap(Box::new(SimTarget::open(spec).unwrap()), max_temp)
+    }
+
+    fn log(h: &Handle) -> TemperatureLog {
+        h.lock().unwrap().log.clone()
+    }
+
+    /// Reads of 1 MiB from LBA 0 onwards until `secs` of virtual time passed.
+    fn stream(t: &mut dyn Target, secs: u64, write: bool) {
+        let mut buf = crate::device::AlignedBuf::new(1 << 20);
+        let size = t.info().media_size_bytes;
+        let end = t.clock().now_ns() + secs * 1_000_000_000;
+        let mut at = 0;
+        while t.clock().now_ns() < end {
+            if write {
+                t.write_at(&buf, at).unwrap();
+            } else {
+                t.read_at(&mut buf, at).unwrap();
+            }
+            at = (at + (1 << 20)) % size;
+        }
+    }
+
+    #[test]
+    fn sustained_work_warms_the_drive_and_every_10_virtual_minutes_is_sampled() {
+        let (mut t, h) = sim("sim:hdd?size=64G", None);
+        stream(t.as_mut(), 3 * 3600, false);
+        let l = log(&h);
+        assert_eq!(
+            (l.limit_c, l.limit_source.as_str()),
+            (60, "seekprobe's default")
+        );
+        // 3 virtual hours: a sample at 0 and every 600 s.
+        assert!(l.samples.len() >= 18, "{}", l.samples.len());
+        for w in l.samples.windows(2) {
+            assert!(w[1].at_s - w[0].at_s <= 601, "{w:?}");
+        }
+        // Idle 35 °C; busy it heads for 47 °C with τ = 20 min.
+        assert_eq!(l.min_c(), Some(35));
+        assert!(l.max_c().unwrap() >= 46, "{:?}", l.max_c());
+        assert!(l.pauses.is_empty());
+    }
+
+    #[test]
+    fn above_the_limit_writes_pause_until_5_degrees_below() {
+        let (mut t, h) = sim("sim:hdd?size=64G", Some(40));
+        stream(t.as_mut(), 2 * 3600, true);
+        let l = log(&h);
+        assert_eq!(l.limit_source, "--max-temp");
+        assert!(!l.pauses.is_empty());
+        for p in l.pauses.iter().filter(|p| p.to_s.is_some()) {
+            assert!(p.cooled && p.celsius > 40, "{p:?}");
+            // Resumed at the first reading at or below 35 °C.
+            let resumed = l.samples.iter().find(|s| Some(s.at_s) == p.to_s).unwrap();
+            assert!(resumed.celsius <= 35, "{resumed:?}");
+        }
+        // While paused nothing is written: the readings fall one by one.
+        let p = l.pauses[0];
+        let during: Vec<i64> = l
+            .samples
+            .iter()
+            .filter(|s| s.at_s > p.from_s && Some(s.at_s) <= p.to_s)
+            .map(|s| s.celsius)
+            .collect();
+        assert!(during.windows(2).all(|w| w[1] <= w[0]), "{during:?}");
+    }
+
+    #[test]
+    fn a_long_self_test_is_sampled_between_its_polls() {
+        // The whole default drive: its long self-test takes hours of virtual time.
+        let (mut t, h) = sim("sim:hdd", None);
+        let mut r = session::smart_before(t.as_mut());
+        assert!(session::smart_self_tests(
+            t.as_mut(),
+            &mut r,
+            &[SelfTestKind::Long],
+            &|| false,
+            &mut |_| {}
+        ));
+        let hours = r.self_tests[0].elapsed_s / 3600.0;
+        assert!(hours > 2.0, "{hours}");
+        let l = log(&h);
+        assert!(
+            l.samples.len() as f64 >= hours,
+            "{} < {hours}",
+            l.samples.len()
+        );
+        for w in l.samples.windows(2) {
+            assert!(w[1].at_s - w[0].at_s <= 660, "{w:?}");
+        }
+        assert!(l.max_c().unwrap() > 35, "the self-test's reads warm it");
+    }
+}

@@ -136,7 +136,7 @@ impl Thermal {
     /// A drive of `preset`, cool at time 0. Idle as [`temperature`]; busy and τ:
     /// a 3.5" disk warms by about 12 °C under sustained work over tens of
     /// minutes, flash by about 12 °C and an NVMe drive by about 18 °C within
-    /// minutes (docs/sim.md, "SMART": round figures of the kind vendors' data
+    /// minutes (docs/smart.md, "Temperatures during long work": round figures of the kind vendors' data
     /// sheets and reviews show, not one drive's measurement).
     pub(super) fn new(preset: Preset) -> Thermal {
         let idle = temperature(preset) as f64;
