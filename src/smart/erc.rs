@@ -4,8 +4,8 @@
 //! controllers and Linux md users set with `smartctl -l scterc,70,70`); a desktop
 //! drive that retries for a minute stalls the whole pool, or is dropped from it.
 
+use super::finding::{Figure, Finding, Severity};
 use super::health::Health;
-use super::rules::{Figure, Finding, Severity};
 
 /// The longest recovery a drive for a redundant pool should take, in tenths of
 /// a second (7 s).

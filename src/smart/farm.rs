@@ -4,8 +4,8 @@
 //! with tens of thousands of FARM hours; FARM far above SMART FAILs. FARM's
 //! recording type (SMR or CMR) is the drive's own word on shingling.
 
+use super::finding::{Figure, Finding, Severity};
 use super::health::{Health, Protocol};
-use super::rules::{Figure, Finding, Severity};
 
 /// FARM hours above SMART's by more than this many hours, and by more than
 /// [`SLACK_PERCENT`] of SMART's, mean SMART's were reset (seekprobe's margin:

@@ -5,8 +5,8 @@
 //! hours in 16 bits, so they wrap at 65,536: each stamp is taken as the latest
 //! hour at or before the drive's power-on hours that it can stand for.
 
+use super::finding::{Figure, Finding, Severity};
 use super::health::{ExitStatus, Health};
-use super::rules::{Figure, Finding, Severity};
 use super::selftest::{Outcome, SelfTestResult};
 
 /// Where the log's 16-bit hour stamps wrap.

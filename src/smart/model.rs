@@ -7,9 +7,11 @@
 //! Key names come from smartctl's sources (ataprint.cpp, scsiprint.cpp,
 //! nvmeprint.cpp) and from real reports; docs/smart.md lists them.
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+pub use super::lenient::ValueString;
+use super::lenient::{lenient_lba, lenient_u64};
 pub use super::model_logs::{
     AtaDeviceStatistics, AtaSctErc, DevstatEntry, DevstatPage, ErcTimer, FarmDriveInformation,
     FarmLog, NvmeHealthLog, NvmeSelfTestEntry, NvmeSelfTestLog,
@@ -514,16 +516,6 @@ pub struct AtaSelfTestEntry {
     pub lba: Option<u64>,
 }
 
-/// A `{"value": N, "string": "..."}` pair.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct ValueString {
-    /// The code.
-    pub value: u32,
-    /// smartctl's text for it.
-    pub string: String,
-}
-
 /// `ata_smart_error_log`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -607,28 +599,6 @@ pub struct ScsiLba {
         deserialize_with = "lenient_u64"
     )]
     pub value: Option<u64>,
-}
-
-/// A count that may be written as a number beyond 64 bits or a float: Some when
-/// it fits a u64, None otherwise (smartctl prints 128-bit NVMe counters exactly,
-/// which serde_json reads as floats when they are too large).
-pub(super) fn lenient_u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-    let v = serde_json::Value::deserialize(d)?;
-    Ok(value_u64(&v))
-}
-
-/// An LBA written as a number or as `{"value": N}`.
-pub(super) fn lenient_lba<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-    let v = serde_json::Value::deserialize(d)?;
-    Ok(value_u64(&v).or_else(|| v.get("value").and_then(value_u64)))
-}
-
-fn value_u64(v: &serde_json::Value) -> Option<u64> {
-    v.as_u64().or_else(|| {
-        v.as_f64()
-            .filter(|f| f.is_finite() && *f >= 0.0 && *f < u64::MAX as f64 && f.fract() == 0.0)
-            .map(|f| f as u64)
-    })
 }
 
 #[cfg(test)]

@@ -1,8 +1,9 @@
 //! smartctl's JSON beyond the health counters, as serde structs (every field
 //! optional): the NVMe health and self-test logs, the SCT error recovery
-//! control timers, the ATA device statistics and Seagate's FARM log. Re-exported by [`super::model`].
+//! control timers, the ATA device statistics and Seagate's FARM log (the
+//! model re-exports them).
 
-use super::model::{ValueString, lenient_lba, lenient_u64};
+use super::lenient::{ValueString, lenient_lba, lenient_u64};
 use serde::{Deserialize, Serialize};
 
 /// `nvme_smart_health_information_log`.

@@ -3,22 +3,22 @@
 //! command timeout. Each finding names the figure and where it was read.
 
 use super::counters::Counter;
+use super::counters::Thresholds;
+use super::finding::{Figure, Finding, Severity};
 use super::health::Health;
-use super::rules::{Figure, Finding, RuleOptions, Severity};
 
 /// The `--new` findings on a drive as it came (`before`): power-on hours above
-/// `opts.new_max_hours`, power cycles, load cycles and host writes above their
-/// limits (`--threshold`), and any wear. The damage counters and 188 are judged
-/// with the other counters; past self-test failures with the log.
-pub fn judge(before: &Health, opts: &RuleOptions, out: &mut Vec<Finding>) {
-    if let Some(h) = before.power_on_hours.filter(|h| *h > opts.new_max_hours) {
+/// `max_hours` (`--new-max-hours`), power cycles, load cycles and host writes
+/// above their limits (`--threshold`), and any wear. The damage counters and
+/// 188 are judged with the other counters; past self-test failures with the log.
+pub fn judge(before: &Health, max_hours: u64, thresholds: &Thresholds, out: &mut Vec<Finding>) {
+    if let Some(h) = before.power_on_hours.filter(|h| *h > max_hours) {
         out.push(
             Finding::new(
                 Severity::Fail,
                 "new-power-on-hours",
                 format!(
-                    "{h} power-on hours on a drive given as new ({} allowed, --new-max-hours)",
-                    opts.new_max_hours
+                    "{h} power-on hours on a drive given as new ({max_hours} allowed, --new-max-hours)"
                 ),
             )
             .with(Figure::new(
@@ -33,7 +33,7 @@ pub fn judge(before: &Health, opts: &RuleOptions, out: &mut Vec<Finding>) {
         Counter::LoadCycles,
         Counter::HostWritesGib,
     ] {
-        let limit = opts.thresholds.limit(c);
+        let limit = thresholds.limit(c);
         let Some(v) = c.value(before).filter(|v| *v > limit) else {
             continue;
         };
@@ -94,12 +94,8 @@ mod tests {
             },
             ..Default::default()
         };
-        let opts = RuleOptions {
-            new_drive: true,
-            ..Default::default()
-        };
         let mut f = Vec::new();
-        judge(&h, &opts, &mut f);
+        judge(&h, 48, &Thresholds::default(), &mut f);
         let rules: Vec<&str> = f.iter().map(|f| f.rule.as_str()).collect();
         assert_eq!(
             rules,
@@ -120,16 +116,17 @@ mod tests {
         );
         assert_eq!(f[3].figure.as_ref().unwrap().count, Some(85));
         // The limits move both ways.
-        let mut loose = opts.clone();
-        loose.new_max_hours = 50_000;
-        loose.thresholds.limits = vec![(Counter::PowerCycles, 30), (Counter::HostWritesGib, 300)];
+        let loose = Thresholds {
+            limits: vec![(Counter::PowerCycles, 30), (Counter::HostWritesGib, 300)],
+        };
         let mut f = Vec::new();
-        judge(&h, &loose, &mut f);
+        judge(&h, 50_000, &loose, &mut f);
         assert_eq!(f.len(), 1, "{f:?}");
-        let mut strict = opts.clone();
-        strict.thresholds.limits = vec![(Counter::LoadCycles, 2)];
+        let strict = Thresholds {
+            limits: vec![(Counter::LoadCycles, 2)],
+        };
         let mut f = Vec::new();
-        judge(&h, &strict, &mut f);
+        judge(&h, 48, &strict, &mut f);
         assert!(f.iter().any(|f| f.rule == "load-cycles"));
     }
 }
