@@ -22,6 +22,7 @@ pub mod session;
 pub mod smartctl;
 pub mod source;
 pub mod temperature;
+pub mod usage;
 pub mod watch;
 
 pub use health::Health;
