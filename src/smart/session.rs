@@ -58,7 +58,9 @@ pub fn smart_self_tests(
     stop: &dyn Fn() -> bool,
     on_progress: &mut dyn FnMut(&SelfTestProgress),
 ) -> bool {
-    let simulated = target.smart_source().is_some();
+    // A simulated drive has a virtual queue model (also through the temperature
+    // watcher, whose own SMART source stands for smartctl on a real drive).
+    let simulated = target.queue_model().is_some();
     let poll = if simulated { POLL_SIMULATED } else { POLL_REAL };
     for &kind in kinds {
         let skipped = |status: String| SelfTestRecord {
