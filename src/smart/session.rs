@@ -191,7 +191,7 @@ pub fn findings(r: &SmartResult, settings: &SmartSettings) -> Vec<Finding> {
                 format!("the {} self-test {what}: {}{lba}", t.kind.arg(), t.status),
             )
             .with(Figure::new(
-                "self-test",
+                "first-error-lba",
                 t.first_error_lba,
                 "this run's self-test record, first error LBA",
             )),
