@@ -199,10 +199,12 @@ impl Counter {
                     s.write_uncorrected,
                     s.verify_uncorrected,
                 ];
-                parts
-                    .iter()
-                    .any(Option::is_some)
-                    .then(|| parts.iter().flatten().sum())
+                parts.iter().any(Option::is_some).then(|| {
+                    parts
+                        .iter()
+                        .flatten()
+                        .fold(0u64, |a, b| a.saturating_add(*b))
+                })
             }
             Counter::MediaErrors => h.nvme.as_ref()?.media_errors,
             Counter::CommandTimeouts => ata?.command_timeouts.map(|t| t.total),

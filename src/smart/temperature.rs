@@ -147,7 +147,7 @@ impl Sampler {
         self.log.samples.push(Sample { at_s, celsius: c });
         let limit = self.log.limit_c;
         if self.paused() {
-            if c <= limit - RESUME_BELOW_C {
+            if c <= limit.saturating_sub(RESUME_BELOW_C) {
                 if let Some(p) = self.log.pauses.last_mut() {
                     p.to_s = Some(at_s);
                     p.cooled = true;
