@@ -290,6 +290,12 @@ pub struct Args {
     #[command(flatten)]
     pub smart_rules: SmartRuleArgs,
 
+    /// During a --burn-in (or --verify, --smr-check with --smart): the drive's
+    /// temperature limit in °C (default: the drive's own, else 60). Above it a
+    /// warning, and the drive's writes pause until it is 5 °C below
+    #[arg(long, value_name = "C", allow_negative_numbers = true)]
+    pub max_temp: Option<i64>,
+
     /// Disks: device paths (/dev/sdb), short names (sdb, da0), image files, or
     /// simulated drives (sim:hdd, sim:hdd5400, sim:ssd, sim:nvme)
     #[arg(value_name = "DISK", required = true)]
@@ -481,15 +487,23 @@ pub struct SmartArgs {
 /// The SMART health rules' options.
 #[derive(Debug, clap::Args)]
 pub struct SmartRuleArgs {
-    /// The drive is new: any reallocated, pending, uncorrectable, grown-defect or
-    /// NVMe media-error count above its threshold fails it
+    /// The drive is new: any reallocated, uncorrectable, grown-defect, media-error
+    /// or command-timeout count, power-on hours above --new-max-hours, power
+    /// cycles, load cycles or host writes above their limits, any wear and any
+    /// past self-test failure fail it
     #[arg(long)]
     pub new: bool,
 
-    /// Tolerate up to N of a counter on a new drive, and a rise of up to N during a
-    /// run (default 0). NAME is one of reallocated, reallocation-events, pending,
-    /// offline-uncorrectable, reported-uncorrectable, grown-defects, uncorrected,
-    /// media-errors; repeat the option for several
+    /// With --new: the power-on hours a new drive may have
+    #[arg(long, value_name = "HOURS", default_value_t = crate::smart::rules::DEFAULT_NEW_MAX_HOURS)]
+    pub new_max_hours: u64,
+
+    /// Tolerate up to N of a counter (on any drive, so a warning or FAIL moves), and
+    /// a rise of up to N during a run. NAME is one of reallocated,
+    /// reallocation-events, pending, offline-uncorrectable, reported-uncorrectable,
+    /// grown-defects, uncorrected, media-errors, command-timeouts, crc (default 0),
+    /// and for --new power-cycles (20), load-cycles (100), host-writes-gib (64);
+    /// repeat the option for several
     #[arg(long = "threshold", value_name = "NAME=N", value_parser = crate::smart::rules::Counter::parse_threshold)]
     pub thresholds: Vec<(crate::smart::rules::Counter, u64)>,
 }
@@ -502,6 +516,7 @@ impl SmartRuleArgs {
             thresholds: crate::smart::rules::Thresholds {
                 limits: self.thresholds.clone(),
             },
+            new_max_hours: self.new_max_hours,
         }
     }
 }

@@ -375,6 +375,7 @@ impl Config {
             read: a.smart || !a.smart_test.is_empty() || a.burn_in,
             self_tests: a.smart_test.clone(),
             rules: a.smart_rules.options(),
+            max_temp: a.max_temp,
         };
         Ok(Config {
             mode,

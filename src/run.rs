@@ -99,8 +99,13 @@ pub fn probe_disk_resuming(
     if !describe {
         return Ok((disk, Flow::Continue));
     }
+    // Temperatures during long work (docs/smart.md, "Temperatures during long work").
+    let long = cfg.burn_in.is_some()
+        || (cfg.tests.iter()).any(|k| matches!(k, TestKind::Verify | TestKind::SmrCheck));
+    let (target, temps) = crate::smart::watch::for_run(target, long, &cfg.smart);
     let mut t = Tests {
         target,
+        temps,
         info,
         engine: SyncEngine::new(MIB as usize),
         opts: plan_options(cfg),
@@ -127,6 +132,7 @@ pub fn probe_disk_resuming(
         }
     }
     let after = (flow == Flow::Continue).then_some(&cfg.smart);
+    crate::smart::watch::keep(t.temps.as_ref(), disk.smart.as_mut());
     smart_end(t.target.as_mut(), &mut disk, &t.info, after, sink)?;
     Ok((disk, flow))
 }
@@ -173,6 +179,8 @@ pub fn smart_end(
 /// What running a disk's tests one after the other needs.
 struct Tests<'a> {
     target: Box<dyn Target>,
+    /// The temperature samples of long work, when watched.
+    temps: Option<crate::smart::watch::Handle>,
     info: crate::device::DeviceInfo,
     engine: SyncEngine,
     opts: probe::Options,
@@ -313,6 +321,7 @@ fn burn_in(
             (None, burnin::Action::SelfTest(kind)) => self_test_step(t, kind, &mut disk, sink),
             (None, burnin::Action::SmartAfter) => match disk.smart.as_mut() {
                 Some(r) => {
+                    crate::smart::watch::keep(t.temps.as_ref(), Some(&mut *r));
                     session::smart_after(t.target.as_mut(), r, &cfg.smart);
                     let status = smart_status(r);
                     sink.smart_done(&t.info, r)?;

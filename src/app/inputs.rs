@@ -53,7 +53,21 @@ pub(super) fn read_input(path: &Path, what: &str) -> Result<String, String> {
 /// Read a saved smartctl report: `-` is standard input; otherwise only a regular
 /// file is opened.
 pub(super) fn load_smart_report(path: &Path) -> Result<crate::smart::Report, String> {
-    let text = read_input(path, "a report saved with smartctl --json -x DEVICE")?;
+    use crate::smart::model::{MAX_REPORT_BYTES, read_limited};
+    let what = "a report saved with smartctl --json -x DEVICE";
+    let text = if path == Path::new("-") {
+        read_limited(io::stdin())?
+    } else {
+        let meta = std::fs::metadata(path).map_err(|e| crate::error::describe_io(&e))?;
+        if meta.is_file() && meta.len() > MAX_REPORT_BYTES {
+            return Err(format!(
+                "{} bytes: {}",
+                meta.len(),
+                crate::smart::model::too_big()
+            ));
+        }
+        read_input(path, what)?
+    };
     crate::smart::Report::from_json(&text)
         .map_err(|e| format!("{e}; give a report saved with smartctl --json -x DEVICE"))
 }

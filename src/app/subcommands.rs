@@ -276,7 +276,13 @@ pub(super) fn smart_main(
                 return Ok(EXIT_FAILURE);
             }
         };
-        reads.push((path.display().to_string(), smartctl::classify(report)));
+        match smartctl::classify(report) {
+            Ok(read) => reads.push((path.display().to_string(), read)),
+            Err(msg) => {
+                writeln!(err, "seekprobe: {}: {msg}", path.display())?;
+                return Ok(EXIT_FAILURE);
+            }
+        }
     }
     let mut healths = Vec::new();
     let mut without = Vec::new();

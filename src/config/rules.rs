@@ -179,7 +179,8 @@ pub fn needs(id: &str) -> Option<Needs> {
         "compare" | "qualify" | "quiet" | "parallel" => any(TESTS_OR_SMART),
         "smart" | "smart_test" => Needs::Nothing,
         // --burn-in reads SMART too.
-        "new" | "thresholds" => any(&["smart", "smart_test", "burn_in"]),
+        "new" | "new_max_hours" | "thresholds" => any(&["smart", "smart_test", "burn_in"]),
+        "max_temp" => any(&["burn_in", "verify", "smr_check"]),
         "max_deviation" | "baseline" => any(&["qualify"]),
         "smr_check" => Needs::AnyOf {
             any: &["smr_check"],

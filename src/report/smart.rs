@@ -4,6 +4,7 @@
 use crate::smart::health::Health;
 use crate::smart::record::{SelfTestOutcome, SelfTestRecord, SmartResult};
 use crate::smart::rules::{Finding, passes};
+use crate::smart::temperature::TemperatureLog;
 use std::fmt::Write;
 
 /// One line of the block: the value, what it is, and whether a change of it
@@ -45,14 +46,15 @@ pub fn rows(h: &Health) -> Vec<Row> {
             }
         }
         if let Some(t) = a.command_timeouts {
-            row(
-                t.total.to_string(),
-                &format!(
+            let what = if t.packed {
+                format!(
                     "command timeouts (ATA 188; {} over 5 s, {} over 7.5 s)",
                     t.over_5s, t.over_7_5s
-                ),
-                true,
-            );
+                )
+            } else {
+                "command timeouts (ATA 188)".to_string()
+            };
+            row(t.total.to_string(), &what, true);
         }
         if let Some(n) = a.udma_crc_errors {
             row(
@@ -67,6 +69,16 @@ pub fn rows(h: &Health) -> Vec<Row> {
             "unreadable".into(),
             &format!("raw value of ATA {} {}: {:?}", a.id, a.name, a.raw),
             true,
+        );
+    }
+    for a in &h.not_judged {
+        row(
+            "not judged".into(),
+            &format!(
+                "ATA {} {}: this family uses the number for something else",
+                a.id, a.name
+            ),
+            false,
         );
     }
     for a in &h.failed_attributes {
@@ -129,6 +141,7 @@ pub fn rows(h: &Health) -> Vec<Row> {
     if let Some(p) = h.power_on_hours {
         row(p.to_string(), "power-on hours", false);
     }
+    usage_rows(h, &mut row);
     if let Some(t) = &h.last_self_test {
         let when = t
             .power_on_hours
@@ -145,6 +158,43 @@ pub fn rows(h: &Health) -> Vec<Row> {
         );
     }
     v
+}
+
+/// The rows of use, wear, FARM and the error recovery timers.
+fn usage_rows(h: &Health, row: &mut dyn FnMut(String, &str, bool)) {
+    let u = &h.usage;
+    if let Some(n) = u.power_cycles {
+        row(n.to_string(), "power cycles", false);
+    }
+    if let Some(n) = u.load_cycles {
+        row(n.to_string(), "head load cycles", false);
+    }
+    if let Some(b) = u.host_written_bytes {
+        let src = u.host_writes_source.as_deref().unwrap_or("host writes");
+        row(
+            format!("{}", b >> 30),
+            &format!("GiB written by the host ({src})"),
+            false,
+        );
+    }
+    for w in &u.wear {
+        row(
+            format!("{}%", w.used_percent),
+            &format!("of rated life used ({})", w.source),
+            false,
+        );
+    }
+    if let Some(f) = &h.farm {
+        if let Some(p) = f.power_on_hours {
+            row(p.to_string(), "power-on hours (Seagate FARM)", false);
+        }
+        if let Some(t) = &f.recording_type {
+            row(t.clone(), "recording type (Seagate FARM)", false);
+        }
+    }
+    if let Some(e) = crate::smart::erc::describe(h) {
+        row(e, "error recovery control (SCT ERC)", false);
+    }
 }
 
 /// C's `%-12s`, as diskinfo's -v lines use it.
@@ -331,6 +381,42 @@ pub fn render_self_tests(tests: &[SelfTestRecord]) -> String {
     s
 }
 
+/// The "Temperatures during the run" block: lowest and highest reading, the
+/// limit and the pauses of the drive's writes.
+pub fn render_temperatures(t: &TemperatureLog) -> String {
+    let mut s = "Temperatures during the run\n".to_string();
+    let n = t.samples.len();
+    match (t.min_c(), t.max_c()) {
+        (Some(lo), Some(hi)) => {
+            let _ = writeln!(
+                s,
+                "\t{}\t# lowest, °C ({n} readings)",
+                left12(&lo.to_string())
+            );
+            let _ = writeln!(s, "\t{}\t# highest, °C", left12(&hi.to_string()));
+        }
+        _ => {
+            let _ = writeln!(s, "\t{}\t# no reading: the drive did not say", left12("-"));
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\t{}\t# limit, °C ({})",
+        left12(&t.limit_c.to_string()),
+        t.limit_source
+    );
+    if !t.pauses.is_empty() {
+        let _ = writeln!(
+            s,
+            "\t{}\t# writes paused (too hot), {} s in all",
+            left12(&t.pauses.len().to_string()),
+            t.paused_s()
+        );
+    }
+    s.push('\n');
+    s
+}
+
 /// A self-test's duration in words: seconds under two minutes, else minutes.
 fn minutes(s: f64) -> String {
     if s < 120.0 {
@@ -362,6 +448,9 @@ pub fn render_result(r: &SmartResult, device: &str) -> String {
         s.push_str(&diff);
     }
     s.push_str(&render_self_tests(&r.self_tests));
+    if let Some(t) = &r.temperature {
+        s.push_str(&render_temperatures(t));
+    }
     if r.after.is_some() {
         s.push_str(&render_findings(&r.findings));
         s.push('\n');

@@ -2,8 +2,11 @@
 //! can trust (vendor-packed raw values unpacked), ready for the rules
 //! ([`super::rules`]) and the text ([`crate::report::smart`]).
 
-use super::model::{AtaAttribute, Report};
+use super::attributes::{self, Meaning, RawFormat};
+use super::model::{AtaAttribute, AtaSctErc, Report};
 use super::selftest::{self, SelfTestResult};
+use super::usage::usage;
+pub use super::usage::{Farm, Usage, Wear};
 use serde::{Deserialize, Serialize};
 
 /// The interface smartctl talked to the drive over.
@@ -149,17 +152,22 @@ impl NvmeWarning {
     }
 }
 
-/// Seagate's attribute 188 (Command_Timeout): three 16-bit counters in one raw
-/// value, as `smartctl -v 188,raw16` prints them (Seagate's SMART attribute
-/// specification: bytes 1–0 all timeouts, 3–2 commands over 5 s, 5–4 over 7.5 s).
+/// Attribute 188 (Command_Timeout). On Seagate drives three 16-bit counters in
+/// one raw value, as `smartctl -v 188,raw16` prints them (Seagate's SMART
+/// attribute specification: bytes 1–0 all timeouts, 3–2 commands over 5 s, 5–4
+/// over 7.5 s); on others one count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CommandTimeouts {
-    /// Command timeouts (the low word).
+    /// Command timeouts (the low word when packed).
     pub total: u64,
-    /// Commands that took more than 5 s, those over 7.5 s included (middle word).
+    /// Commands that took more than 5 s, those over 7.5 s included (middle word;
+    /// 0 when not packed).
     pub over_5s: u64,
-    /// Commands that took more than 7.5 s (high word).
+    /// Commands that took more than 7.5 s (high word; 0 when not packed).
     pub over_7_5s: u64,
+    /// Whether the raw value packs the three words (else `total` is the count).
+    #[serde(default)]
+    pub packed: bool,
 }
 
 impl CommandTimeouts {
@@ -169,6 +177,33 @@ impl CommandTimeouts {
             total: raw & 0xffff,
             over_5s: (raw >> 16) & 0xffff,
             over_7_5s: (raw >> 32) & 0xffff,
+            packed: true,
+        }
+    }
+
+    /// One count, not packed (every vendor but Seagate: Micron's 70000 is 70000).
+    pub fn plain(total: u64) -> CommandTimeouts {
+        CommandTimeouts {
+            total,
+            over_5s: 0,
+            over_7_5s: 0,
+            packed: false,
+        }
+    }
+
+    /// Attribute 188 by its printed format: `a b c` (raw16) is packed; a plain
+    /// number is one count, except on a Seagate drive, whose specification packs
+    /// it whatever the drive database prints (ST3500418AS prints raw48).
+    fn from_attribute(a: &AtaAttribute, seagate: bool) -> Option<CommandTimeouts> {
+        match attributes::raw_format(&a.raw.string) {
+            Some(RawFormat::Words([hi, mid, lo])) => Some(CommandTimeouts {
+                total: lo,
+                over_5s: mid,
+                over_7_5s: hi,
+                packed: true,
+            }),
+            _ if seagate => a.raw.value.map(CommandTimeouts::from_raw),
+            _ => attributes::count(a).map(CommandTimeouts::plain),
         }
     }
 }
@@ -292,30 +327,45 @@ pub struct Health {
     pub power_on_hours: Option<u64>,
     /// The most recent self-test in the drive's log.
     pub last_self_test: Option<SelfTestResult>,
+    /// The whole self-test log, most recent first.
+    pub self_test_log: Vec<SelfTestResult>,
+    /// Attributes at a health counter's number under another family's name
+    /// (e.g. 198 Host_Reads_GiB): not judged.
+    pub not_judged: Vec<UnreadableAttribute>,
+    /// How much the drive has been used.
+    pub usage: Usage,
+    /// Seagate's FARM log.
+    pub farm: Option<Farm>,
+    /// A Seagate drive (FARM is Seagate's).
+    pub seagate: bool,
+    /// The SCT error recovery control timers.
+    pub erc: Option<AtaSctErc>,
+    /// The drive's highest recommended operating temperature, °C.
+    pub temperature_limit_c: Option<i64>,
+    /// Fields of the report left out because of an unexpected type.
+    pub ignored_fields: Vec<String>,
 }
 
-/// The count an attribute's raw value stands for. smartctl's text already
-/// applies the drive database's format for the model, so it is read first: a
-/// plain number ("12"); "N (a b)" (raw16(raw16), attributes 5 and 196 by
-/// default: N is the low word, the count); three numbers "a b c" (raw16: the low
-/// word c). Otherwise the 48-bit raw value; None when neither is readable (a
-/// negative or garbled value is never taken as 0).
+/// The count an attribute's raw value stands for ([`attributes::count`]).
 pub fn attribute_count(a: &AtaAttribute) -> Option<u64> {
-    let s = a.raw.string.trim();
-    let words: Vec<&str> = s.split_whitespace().collect();
-    let num = |w: &str| w.parse::<u64>().ok();
-    match words.as_slice() {
-        [one] => num(one).or(a.raw.value),
-        [first, rest @ ..] if rest.first().is_some_and(|r| r.starts_with('(')) => {
-            num(first).or(a.raw.value)
-        }
-        [_, _, low] if words.iter().all(|w| num(w).is_some()) => num(low),
-        _ => a.raw.value,
-    }
+    attributes::count(a)
 }
 
-/// The health attributes [`Health::from_report`] reads, by ID.
-const HEALTH_ATTRIBUTES: [u8; 7] = [5, 196, 197, 198, 187, 188, 199];
+/// A temperature smartctl gives that is a reading: SCT's "no value" (−127) and
+/// the 0 °C of a drive without a sensor are none.
+fn real_temperature(t: i64) -> Option<i64> {
+    (t != 0 && t > -60 && t < 200).then_some(t)
+}
+
+/// Whether a report is of a Seagate drive.
+fn is_seagate(r: &Report) -> bool {
+    let family = r.model_family.as_deref().unwrap_or("");
+    let model = r.model_name.as_deref().unwrap_or("");
+    let scsi = r.scsi_model_name.as_deref().unwrap_or("");
+    family.starts_with("Seagate")
+        || scsi.starts_with("SEAGATE")
+        || (model.starts_with("ST") && model[2..].starts_with(|c: char| c.is_ascii_digit()))
+}
 
 impl Health {
     /// Decode a report.
@@ -325,37 +375,45 @@ impl Health {
             .as_ref()
             .and_then(|d| d.protocol.as_deref())
             .and_then(Protocol::parse);
-        let attr = |id: u8| {
-            r.ata_smart_attributes
-                .as_ref()
-                .and_then(|t| t.table.iter().find(|a| a.id == id))
-        };
+        let seagate = is_seagate(r);
+        let table: &[AtaAttribute] = r
+            .ata_smart_attributes
+            .as_ref()
+            .map_or(&[], |t| t.table.as_slice());
+        let attr = |m: Meaning| table.iter().find(|a| attributes::identify(a) == Some(m));
+        let count = |m: Meaning| attr(m).and_then(attributes::count);
         let ata = r.ata_smart_attributes.as_ref().map(|_| AtaCounters {
-            reallocated: attr(5).and_then(attribute_count),
-            reallocation_events: attr(196).and_then(attribute_count),
-            pending: attr(197).and_then(attribute_count),
-            offline_uncorrectable: attr(198).and_then(attribute_count),
-            reported_uncorrectable: attr(187).and_then(attribute_count),
-            command_timeouts: attr(188)
-                .and_then(|a| a.raw.value)
-                .map(CommandTimeouts::from_raw),
-            udma_crc_errors: attr(199).and_then(attribute_count),
+            reallocated: count(Meaning::Reallocated),
+            reallocation_events: count(Meaning::ReallocationEvents),
+            pending: count(Meaning::Pending),
+            offline_uncorrectable: count(Meaning::OfflineUncorrectable),
+            reported_uncorrectable: count(Meaning::ReportedUncorrectable),
+            command_timeouts: attr(Meaning::CommandTimeouts)
+                .and_then(|a| CommandTimeouts::from_attribute(a, seagate)),
+            udma_crc_errors: count(Meaning::UdmaCrc),
         });
-        let unreadable = HEALTH_ATTRIBUTES
+        let as_unreadable = |a: &AtaAttribute| UnreadableAttribute {
+            id: a.id,
+            name: a.name.clone(),
+            raw: a.raw.string.clone(),
+        };
+        let unreadable = table
             .iter()
-            .filter_map(|&id| attr(id))
+            .filter(|a| attributes::COUNTER_IDS.contains(&a.id))
+            .filter(|a| attributes::identify(a).is_some())
             .filter(|a| {
-                if a.id == 188 {
-                    a.raw.value.is_none()
+                if attributes::identify(a) == Some(Meaning::CommandTimeouts) {
+                    CommandTimeouts::from_attribute(a, seagate).is_none()
                 } else {
-                    attribute_count(a).is_none()
+                    attributes::count(a).is_none()
                 }
             })
-            .map(|a| UnreadableAttribute {
-                id: a.id,
-                name: a.name.clone(),
-                raw: a.raw.string.clone(),
-            })
+            .map(as_unreadable)
+            .collect();
+        let not_judged = table
+            .iter()
+            .filter(|a| attributes::reused(a))
+            .map(as_unreadable)
             .collect();
         let failed_attributes = r
             .ata_smart_attributes
@@ -422,20 +480,45 @@ impl Health {
             nvme,
             temperature_c: temp
                 .current
-                .or_else(|| r.nvme_smart_health_information_log.as_ref()?.temperature),
-            temperature_max_c: temp.lifetime_max.or(temp.power_cycle_max),
+                .or_else(|| r.nvme_smart_health_information_log.as_ref()?.temperature)
+                .and_then(real_temperature),
+            temperature_max_c: temp
+                .lifetime_max
+                .and_then(real_temperature)
+                .or(temp.power_cycle_max.and_then(real_temperature)),
             power_on_hours: r
                 .power_on_time
                 .as_ref()
                 .and_then(|p| p.hours)
                 .or_else(|| r.nvme_smart_health_information_log.as_ref()?.power_on_hours),
             last_self_test: selftest::last_result(r),
+            self_test_log: selftest::log(r),
+            not_judged,
+            usage: usage(r, table),
+            farm: r
+                .seagate_farm_log
+                .as_ref()
+                .and_then(|f| f.page_1_drive_information.as_ref())
+                .map(|p| Farm {
+                    power_on_hours: p.poh,
+                    head_flight_hours: p.head_flight_hours,
+                    power_cycles: p.power_cycle_count,
+                    recording_type: p.drive_recording_type.clone(),
+                }),
+            seagate,
+            erc: r.ata_sct_erc.clone(),
+            temperature_limit_c: temp.op_limit_max.and_then(real_temperature),
+            ignored_fields: r.ignored.clone(),
         }
     }
 
     /// Whether the report holds any health figure at all.
     pub fn has_data(&self) -> bool {
-        self.passed.is_some() || self.ata.is_some() || self.scsi.is_some() || self.nvme.is_some()
+        self.passed.is_some()
+            || self.ata.is_some()
+            || self.scsi.is_some()
+            || self.nvme.is_some()
+            || self.farm.is_some()
     }
 }
 

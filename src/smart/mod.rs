@@ -4,14 +4,26 @@
 //! any target, real or simulated, for all of it ([`source`]).
 //! docs/smart.md says what is read and where each decoding comes from.
 
+pub mod attributes;
+pub mod counters;
+pub mod erc;
+pub mod farm;
+pub mod finding;
 pub mod health;
+pub mod history;
+mod lenient;
 pub mod model;
+mod model_logs;
+pub mod newness;
 pub mod record;
 pub mod rules;
 pub mod selftest;
 pub mod session;
 pub mod smartctl;
 pub mod source;
+pub mod temperature;
+pub mod usage;
+pub mod watch;
 
 pub use health::Health;
 pub use model::Report;

@@ -7,8 +7,15 @@
 //! Key names come from smartctl's sources (ataprint.cpp, scsiprint.cpp,
 //! nvmeprint.cpp) and from real reports; docs/smart.md lists them.
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+pub use super::lenient::ValueString;
+use super::lenient::{lenient_lba, lenient_u64};
+pub use super::model_logs::{
+    AtaDeviceStatistics, AtaSctErc, DevstatEntry, DevstatPage, ErcTimer, FarmDriveInformation,
+    FarmLog, NvmeHealthLog, NvmeSelfTestEntry, NvmeSelfTestLog,
+};
 
 /// A whole `smartctl --json` report.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -80,16 +87,103 @@ pub struct Report {
     /// NVMe: the Device Self-test log page (0x06), smartctl 7.4 and later.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nvme_self_test_log: Option<NvmeSelfTestLog>,
+    /// Power cycles (ATA attribute 12 or the NVMe log, as smartctl gives them).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_u64"
+    )]
+    pub power_cycle_count: Option<u64>,
+    /// The logical block size in bytes (for attributes counted in LBAs).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_u64"
+    )]
+    pub logical_block_size: Option<u64>,
+    /// ATA: the SCT error recovery control timers (`-l scterc`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ata_sct_erc: Option<AtaSctErc>,
+    /// ATA: the device statistics (`-l devstat`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ata_device_statistics: Option<AtaDeviceStatistics>,
+    /// Seagate's FARM log (`-l farm`, smartctl 7.4 and later).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seagate_farm_log: Option<FarmLog>,
     /// Every other key, kept as smartctl wrote it. SCSI self-test results are
     /// among them (`scsi_self_test_0` … `scsi_self_test_19`); see
-    /// [`Report::scsi_self_tests`].
-    #[serde(flatten)]
+    /// [`Report::scsi_self_tests`]. A key this model names but whose value had an
+    /// unexpected type is kept here too, as it was (see [`Report::ignored`]).
+    #[serde(flatten, skip_deserializing)]
     pub other: BTreeMap<String, serde_json::Value>,
+    /// The fields (JSON paths, e.g. `temperature.current`) left out because their
+    /// value had a type this model does not expect: the rest of the report is read.
+    #[serde(skip)]
+    pub ignored: Vec<String>,
+}
+
+/// The largest report read, in bytes: real `smartctl -x` reports are under 1 MiB,
+/// so anything above 16 MiB is refused before it is parsed (a JSON tree takes
+/// about ten times its text in memory).
+pub const MAX_REPORT_BYTES: u64 = 16 << 20;
+
+/// Read a report's text from `r`, refusing it once it passes
+/// [`MAX_REPORT_BYTES`] (so a huge input is never held whole).
+pub fn read_limited(r: impl std::io::Read) -> Result<String, String> {
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut r.take(MAX_REPORT_BYTES + 1), &mut text)
+        .map_err(|e| crate::error::describe_io(&e))?;
+    if text.len() as u64 > MAX_REPORT_BYTES {
+        return Err(too_big());
+    }
+    Ok(text)
+}
+
+/// Why a report over [`MAX_REPORT_BYTES`] is refused.
+pub fn too_big() -> String {
+    format!(
+        "over {} MiB, not a smartctl report (real smartctl -x reports are under 1 MiB); refused before parsing",
+        MAX_REPORT_BYTES >> 20
+    )
+}
+
+/// How many fields of an unexpected type one report may lose before it is
+/// refused as not smartctl's.
+const MAX_IGNORED: usize = 64;
+
+/// Remove the value at `path` from `v` (an object key or an array element).
+fn remove_at(v: &mut serde_json::Value, path: &serde_path_to_error::Path) -> bool {
+    use serde_path_to_error::Segment;
+    let segs: Vec<&Segment> = path.iter().collect();
+    let Some((last, parents)) = segs.split_last() else {
+        return false;
+    };
+    let mut cur = v;
+    for s in parents {
+        let next = match s {
+            Segment::Map { key } => cur.get_mut(key.as_str()),
+            Segment::Seq { index } => cur.get_mut(*index),
+            _ => None,
+        };
+        match next {
+            Some(n) => cur = n,
+            None => return false,
+        }
+    }
+    match (last, cur) {
+        (Segment::Map { key }, serde_json::Value::Object(m)) => m.remove(key.as_str()).is_some(),
+        (Segment::Seq { index }, serde_json::Value::Array(a)) if *index < a.len() => {
+            a.remove(*index);
+            true
+        }
+        _ => false,
+    }
 }
 
 impl Report {
     /// Parse a report; the message says what is wrong with the text.
     pub fn from_json(text: &str) -> Result<Report, String> {
+        if text.len() as u64 > MAX_REPORT_BYTES {
+            return Err(too_big());
+        }
         let v: serde_json::Value =
             serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
         if !v.is_object() {
@@ -101,13 +195,38 @@ impl Report {
                     .into(),
             );
         }
-        let r: Report =
-            serde_json::from_value(v).map_err(|e| format!("not a smartctl --json report: {e}"))?;
+        let r = Report::lenient(v)?;
         if let Some(x) = r.exit_status().filter(|x| *x > 255) {
             return Err(format!(
                 "not a smartctl --json report (exit status {x}: smartctl's is one byte, 0-255)"
             ));
         }
+        Ok(r)
+    }
+
+    /// Deserialize a report, leaving out each field whose value has an
+    /// unexpected type (recorded in `ignored`), and
+    /// keeping every key the model does not name in `other`.
+    fn lenient(original: serde_json::Value) -> Result<Report, String> {
+        let mut v = original.clone();
+        let mut ignored = Vec::new();
+        let mut r: Report = loop {
+            match serde_path_to_error::deserialize::<_, Report>(&v) {
+                Ok(r) => break r,
+                Err(e) if ignored.len() < MAX_IGNORED && remove_at(&mut v, e.path()) => {
+                    ignored.push(e.path().to_string())
+                }
+                Err(e) => return Err(format!("not a smartctl --json report: {e}")),
+            }
+        };
+        let known = serde_json::to_value(&r).map_err(|e| e.to_string())?;
+        if let serde_json::Value::Object(m) = original {
+            r.other = m
+                .into_iter()
+                .filter(|(k, _)| known.get(k).is_none())
+                .collect();
+        }
+        r.ignored = ignored;
         Ok(r)
     }
 
@@ -207,6 +326,9 @@ pub struct Temperature {
     /// SCSI: the trip temperature.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub drive_trip: Option<i64>,
+    /// ATA SCT: the highest recommended operating temperature.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub op_limit_max: Option<i64>,
 }
 
 /// The `power_on_time` block.
@@ -394,16 +516,6 @@ pub struct AtaSelfTestEntry {
     pub lba: Option<u64>,
 }
 
-/// A `{"value": N, "string": "..."}` pair.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct ValueString {
-    /// The code.
-    pub value: u32,
-    /// smartctl's text for it.
-    pub string: String,
-}
-
 /// `ata_smart_error_log`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -487,103 +599,6 @@ pub struct ScsiLba {
         deserialize_with = "lenient_u64"
     )]
     pub value: Option<u64>,
-}
-
-/// `nvme_smart_health_information_log`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct NvmeHealthLog {
-    /// Critical warning bits (NVMe base specification, SMART/Health log byte 0).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub critical_warning: Option<u8>,
-    /// Composite temperature (°C).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub temperature: Option<i64>,
-    /// Available spare, percent.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub available_spare: Option<u32>,
-    /// The threshold below which the spare is critical, percent.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub available_spare_threshold: Option<u32>,
-    /// Percentage of the rated endurance used (may exceed 100).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub percentage_used: Option<u32>,
-    /// Media and data integrity errors.
-    #[serde(
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient_u64"
-    )]
-    pub media_errors: Option<u64>,
-    /// Error information log entries.
-    #[serde(
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient_u64"
-    )]
-    pub num_err_log_entries: Option<u64>,
-    /// Power-on hours.
-    #[serde(
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient_u64"
-    )]
-    pub power_on_hours: Option<u64>,
-}
-
-/// `nvme_self_test_log` (smartctl 7.4 and later).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct NvmeSelfTestLog {
-    /// The running operation (value 0: none).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub current_self_test_operation: Option<ValueString>,
-    /// Percent done of the running test (only while one runs).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub current_self_test_completion_percent: Option<u32>,
-    /// Results, most recent first.
-    pub table: Vec<NvmeSelfTestEntry>,
-}
-
-/// One NVMe self-test result.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct NvmeSelfTestEntry {
-    /// 1 short, 2 extended, 14 vendor specific.
-    pub self_test_code: ValueString,
-    /// 0 completed without error, 1–4, 8, 9 aborted, 5–7 failed.
-    pub self_test_result: ValueString,
-    /// Power-on hours when it ran.
-    #[serde(
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient_u64"
-    )]
-    pub power_on_hours: Option<u64>,
-    /// The failing LBA, when the drive reports one.
-    #[serde(
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "lenient_lba"
-    )]
-    pub lba: Option<u64>,
-}
-
-/// A count that may be written as a number beyond 64 bits or a float: Some when
-/// it fits a u64, None otherwise (smartctl prints 128-bit NVMe counters exactly,
-/// which serde_json reads as floats when they are too large).
-fn lenient_u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-    let v = serde_json::Value::deserialize(d)?;
-    Ok(value_u64(&v))
-}
-
-/// An LBA written as a number or as `{"value": N}`.
-fn lenient_lba<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-    let v = serde_json::Value::deserialize(d)?;
-    Ok(value_u64(&v).or_else(|| v.get("value").and_then(value_u64)))
-}
-
-fn value_u64(v: &serde_json::Value) -> Option<u64> {
-    v.as_u64().or_else(|| {
-        v.as_f64()
-            .filter(|f| f.is_finite() && *f >= 0.0 && *f < u64::MAX as f64 && f.fract() == 0.0)
-            .map(|f| f as u64)
-    })
 }
 
 #[cfg(test)]

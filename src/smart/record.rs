@@ -18,6 +18,9 @@ pub struct SmartSettings {
     pub self_tests: Vec<SelfTestKind>,
     /// The health rules' options (`--new`, `--threshold`).
     pub rules: RuleOptions,
+    /// The temperature limit of long work (`--max-temp`; None: the drive's own,
+    /// else 60 °C).
+    pub max_temp: Option<i64>,
 }
 
 impl SmartSettings {
@@ -78,6 +81,10 @@ pub struct SmartResult {
     pub note: Option<String>,
     /// SMART could not be read or a self-test not started: why (the disk fails).
     pub error: Option<String>,
+    /// The drive's temperatures during long work (a burn-in, --verify,
+    /// --smr-check), with the pauses of its writes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<super::temperature::TemperatureLog>,
 }
 
 impl SmartResult {

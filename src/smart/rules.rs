@@ -1,223 +1,82 @@
 //! Health rules: a pure function of the health read before a run, the health read
 //! after it (when there is one) and the options, giving findings with reasons.
+//! The counters are judged here; the self-test log ([`super::history`]), a new
+//! drive's use ([`super::newness`]), FARM ([`super::farm`]) and the error
+//! recovery timers ([`super::erc`]) in their own files. docs/smart.md lists every
+//! rule with its source.
 
+pub use super::counters::{Counter, Kind, Thresholds};
+pub use super::finding::{Figure, Finding, Severity, passes};
 use super::health::{ExitStatus, Health};
-use super::selftest::Outcome;
 use serde::{Deserialize, Serialize};
 
-/// A counter the rules watch, with the name its threshold option uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Counter {
-    /// ATA 5: reallocated sectors.
-    Reallocated,
-    /// ATA 196: reallocation events.
-    ReallocationEvents,
-    /// ATA 197: sectors pending reallocation.
-    Pending,
-    /// ATA 198: offline uncorrectable sectors.
-    OfflineUncorrectable,
-    /// ATA 187: reported uncorrectable errors.
-    ReportedUncorrectable,
-    /// SCSI: the grown defect list.
-    GrownDefects,
-    /// SCSI: uncorrected read, write and verify errors.
-    Uncorrected,
-    /// NVMe: media and data integrity errors.
-    MediaErrors,
-}
-
-impl Counter {
-    /// Every counter, in the order findings are given.
-    pub const ALL: [Counter; 8] = [
-        Counter::Reallocated,
-        Counter::ReallocationEvents,
-        Counter::Pending,
-        Counter::OfflineUncorrectable,
-        Counter::ReportedUncorrectable,
-        Counter::GrownDefects,
-        Counter::Uncorrected,
-        Counter::MediaErrors,
-    ];
-
-    /// The name used by `--threshold NAME=N`.
-    pub fn key(self) -> &'static str {
-        match self {
-            Counter::Reallocated => "reallocated",
-            Counter::ReallocationEvents => "reallocation-events",
-            Counter::Pending => "pending",
-            Counter::OfflineUncorrectable => "offline-uncorrectable",
-            Counter::ReportedUncorrectable => "reported-uncorrectable",
-            Counter::GrownDefects => "grown-defects",
-            Counter::Uncorrected => "uncorrected",
-            Counter::MediaErrors => "media-errors",
-        }
-    }
-
-    /// What it counts, in words (plural).
-    pub fn describe(self) -> &'static str {
-        match self {
-            Counter::Reallocated => "reallocated sectors (ATA 5)",
-            Counter::ReallocationEvents => "reallocation events (ATA 196)",
-            Counter::Pending => "pending sectors (ATA 197)",
-            Counter::OfflineUncorrectable => "offline uncorrectable sectors (ATA 198)",
-            Counter::ReportedUncorrectable => "reported uncorrectable errors (ATA 187)",
-            Counter::GrownDefects => "grown defects (SCSI)",
-            Counter::Uncorrected => "uncorrected read/write/verify errors (SCSI)",
-            Counter::MediaErrors => "media and data integrity errors (NVMe)",
-        }
-    }
-
-    /// Its value in a health reading, when the drive reports it.
-    pub fn value(self, h: &Health) -> Option<u64> {
-        let ata = h.ata.as_ref();
-        let scsi = h.scsi.as_ref();
-        match self {
-            Counter::Reallocated => ata?.reallocated,
-            Counter::ReallocationEvents => ata?.reallocation_events,
-            Counter::Pending => ata?.pending,
-            Counter::OfflineUncorrectable => ata?.offline_uncorrectable,
-            Counter::ReportedUncorrectable => ata?.reported_uncorrectable,
-            Counter::GrownDefects => scsi?.grown_defects,
-            Counter::Uncorrected => {
-                let s = scsi?;
-                let parts = [
-                    s.read_uncorrected,
-                    s.write_uncorrected,
-                    s.verify_uncorrected,
-                ];
-                parts
-                    .iter()
-                    .any(Option::is_some)
-                    .then(|| parts.iter().flatten().sum())
-            }
-            Counter::MediaErrors => h.nvme.as_ref()?.media_errors,
-        }
-    }
-
-    /// Parse `NAME=N` (a `--threshold` value).
-    pub fn parse_threshold(s: &str) -> Result<(Counter, u64), String> {
-        let names: Vec<&str> = Counter::ALL.iter().map(|c| c.key()).collect();
-        let (name, n) = s
-            .split_once('=')
-            .ok_or_else(|| format!("{s:?}: give NAME=N, NAME one of {}", names.join(", ")))?;
-        let c = Counter::ALL
-            .into_iter()
-            .find(|c| c.key() == name)
-            .ok_or_else(|| format!("{name:?}: unknown counter; use one of {}", names.join(", ")))?;
-        let n = n
-            .parse()
-            .map_err(|_| format!("{s:?}: {n:?} is not a whole number"))?;
-        Ok((c, n))
-    }
-}
-
-/// How many of each counter are tolerated: on a new drive, at most this many;
-/// during a run, a rise of at most this many. Zero (the default) tolerates none.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Thresholds {
-    /// Counters with a limit other than zero.
-    pub limits: Vec<(Counter, u64)>,
-}
-
-impl Thresholds {
-    /// The limit of a counter (the last one given wins).
-    pub fn limit(&self, c: Counter) -> u64 {
-        self.limits
-            .iter()
-            .rev()
-            .find(|(k, _)| *k == c)
-            .map_or(0, |(_, n)| *n)
-    }
-}
+/// A new drive's power-on hours allowed by default (`--new-max-hours`): factory
+/// testing and a burn-in leave a few, a used drive thousands.
+pub const DEFAULT_NEW_MAX_HOURS: u64 = 48;
 
 /// The options of the rules.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct RuleOptions {
-    /// The drive is new (`--new`): any reallocated, pending, uncorrectable,
-    /// grown-defect or media-error count above its threshold fails it.
+    /// The drive is new (`--new`): damage counts above their threshold, use
+    /// beyond factory testing, any wear and any past self-test failure fail it.
     pub new_drive: bool,
     /// Per-counter thresholds.
     pub thresholds: Thresholds,
+    /// With `--new`: the power-on hours allowed (`--new-max-hours`).
+    pub new_max_hours: u64,
 }
 
-/// How much a finding weighs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// For information; the drive is not judged by it.
-    Note,
-    /// Worth a look, but not the drive's failure (e.g. a cable fault).
-    Warn,
-    /// The drive fails.
-    Fail,
-}
-
-impl Severity {
-    /// The word printed before the reason.
-    pub fn label(self) -> &'static str {
-        match self {
-            Severity::Note => "note",
-            Severity::Warn => "warning",
-            Severity::Fail => "FAIL",
+impl Default for RuleOptions {
+    fn default() -> RuleOptions {
+        RuleOptions {
+            new_drive: false,
+            thresholds: Thresholds::default(),
+            new_max_hours: DEFAULT_NEW_MAX_HOURS,
         }
     }
-}
-
-/// One finding: how much it weighs and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Finding {
-    /// Its weight.
-    pub severity: Severity,
-    /// A short stable name for the rule, e.g. "smart-failing", "pending".
-    pub rule: String,
-    /// The reason, in words, with the figures.
-    pub reason: String,
-}
-
-impl Finding {
-    fn new(severity: Severity, rule: &str, reason: String) -> Finding {
-        Finding {
-            severity,
-            rule: rule.into(),
-            reason,
-        }
-    }
-}
-
-/// Whether findings let the drive pass (nothing of severity Fail).
-pub fn passes(findings: &[Finding]) -> bool {
-    findings.iter().all(|f| f.severity != Severity::Fail)
 }
 
 /// Judge a drive's health: `before` is the reading before the run (or the only
 /// one), `after` the reading after it. The state rules (smartctl says failing,
-/// NVMe warnings, wear, the last self-test) look at the latest reading; the
-/// counters are judged on a new drive by their value and on any drive by their
-/// rise from `before` to `after`.
+/// NVMe warnings, wear, the counters, the self-test log) look at the latest
+/// reading; a new drive (`--new`) is judged as it came, on `before`; a rise is
+/// from `before` to `after`.
 pub fn judge(before: &Health, after: Option<&Health>, opts: &RuleOptions) -> Vec<Finding> {
     let now = after.unwrap_or(before);
     let mut out = Vec::new();
     let exit = now.exit_status.unwrap_or(ExitStatus(0));
     if now.passed == Some(false) || exit.has(ExitStatus::DISK_FAILING) {
-        out.push(Finding::new(
-            Severity::Fail,
-            "smart-failing",
-            "smartctl says the drive is failing (SMART overall-health self-assessment: FAILED)"
-                .into(),
-        ));
+        out.push(
+            Finding::new(
+                Severity::Fail,
+                "smart-failing",
+                "smartctl says the drive is failing (SMART overall-health self-assessment: FAILED)"
+                    .into(),
+            )
+            .with(Figure::new(
+                "overall-assessment",
+                None,
+                "smart_status.passed",
+            )),
+        );
     }
     for a in &now.unreadable {
-        out.push(Finding::new(
-            Severity::Fail,
-            "unreadable-counter",
-            format!(
-                "ATA attribute {} {}: raw value {:?} is not a count, so it cannot be judged",
-                a.id, a.name, a.raw
-            ),
-        ));
+        out.push(
+            Finding::new(
+                Severity::Fail,
+                "unreadable-counter",
+                format!(
+                    "ATA attribute {} {}: raw value {:?} is not a count, so it cannot be judged",
+                    a.id, a.name, a.raw
+                ),
+            )
+            .with(Figure::new(
+                &a.name,
+                None,
+                &format!("ATA attribute {}, raw", a.id),
+            )),
+        );
     }
     for a in &now.failed_attributes {
         let (sev, when) = match (a.now, a.prefailure) {
@@ -226,108 +85,192 @@ pub fn judge(before: &Health, after: Option<&Health>, opts: &RuleOptions) -> Vec
             (false, _) => (Severity::Note, "was once"),
         };
         let kind = if a.prefailure { "pre-failure" } else { "age" };
-        out.push(Finding::new(
-            sev,
-            "attribute-threshold",
-            format!(
-                "{kind} attribute {} {} {when} at or below its threshold",
-                a.id, a.name
-            ),
-        ));
+        out.push(
+            Finding::new(
+                sev,
+                "attribute-threshold",
+                format!(
+                    "{kind} attribute {} {} {when} at or below its threshold",
+                    a.id, a.name
+                ),
+            )
+            .with(Figure::new(
+                &a.name,
+                None,
+                &format!("ATA attribute {}, normalised value and threshold", a.id),
+            )),
+        );
     }
-    if let Some(n) = &now.nvme {
-        for w in &n.warnings {
-            out.push(Finding::new(
+    nvme_state(now, &mut out);
+    counters(before, after, opts, &mut out);
+    super::history::judge(now, opts.new_drive, &mut out);
+    if opts.new_drive {
+        super::newness::judge(before, opts.new_max_hours, &opts.thresholds, &mut out);
+    }
+    super::farm::judge(now, &mut out);
+    super::erc::judge(now, &mut out);
+    notes(now, exit, &mut out);
+    out.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    out
+}
+
+/// NVMe's critical warning bits, percentage used and spare.
+fn nvme_state(now: &Health, out: &mut Vec<Finding>) {
+    let Some(n) = &now.nvme else { return };
+    for w in &n.warnings {
+        out.push(
+            Finding::new(
                 Severity::Fail,
                 "nvme-critical-warning",
                 format!("NVMe critical warning bit {}: {}", w.bit(), w.describe()),
-            ));
-        }
-        if let Some(used) = n.percentage_used.filter(|u| *u >= 100) {
-            out.push(Finding::new(
-                Severity::Fail,
+            )
+            .with(Figure::new(
+                "critical-warning",
+                n.critical_warning.map(u64::from),
+                "NVMe SMART / Health log critical_warning",
+            )),
+        );
+    }
+    // The NVMe Base Specification: percentage used may exceed 100, and 100 does
+    // not mean failure by itself; past it the drive is beyond its rated life.
+    if let Some(used) = n.percentage_used.filter(|u| *u >= 100) {
+        let (sev, what) = if used > 100 {
+            (Severity::Fail, "beyond its rated endurance")
+        } else {
+            (Severity::Warn, "at its rated endurance")
+        };
+        out.push(
+            Finding::new(
+                sev,
                 "worn-out",
-                format!("{used}% of the rated endurance used (NVMe percentage used)"),
-            ));
-        }
-        if let (Some(spare), Some(thresh)) = (n.available_spare, n.available_spare_threshold)
-            && spare < thresh
-        {
-            out.push(Finding::new(
+                format!("{used}% of the rated endurance used (NVMe percentage used): {what}"),
+            )
+            .with(Figure::new(
+                "percentage-used",
+                Some(u64::from(used)),
+                "NVMe SMART / Health log percentage_used",
+            )),
+        );
+    }
+    if let (Some(spare), Some(thresh)) = (n.available_spare, n.available_spare_threshold)
+        && spare < thresh
+    {
+        out.push(
+            Finding::new(
                 Severity::Fail,
                 "spare-below-threshold",
                 format!("available spare {spare}% is below its threshold {thresh}%"),
-            ));
-        }
+            )
+            .with(Figure::new(
+                "available-spare",
+                Some(u64::from(spare)),
+                "NVMe SMART / Health log available_spare",
+            )),
+        );
     }
+}
+
+/// The counters: their value now (a new drive: as it came), their rise.
+fn counters(before: &Health, after: Option<&Health>, opts: &RuleOptions, out: &mut Vec<Finding>) {
+    let now = after.unwrap_or(before);
     for c in Counter::ALL {
         let limit = opts.thresholds.limit(c);
-        let b = c.value(before);
-        if opts.new_drive
-            && let Some(v) = b.filter(|v| *v > limit)
-        {
-            out.push(Finding::new(
-                Severity::Fail,
+        let figure = |v: u64| Figure::new(c.key(), Some(v), c.source());
+        let (b, a) = (c.value(before), after.and_then(|h| c.value(h)));
+        let rose = matches!((b, a), (Some(b), Some(a)) if a > b && a - b > limit);
+        if rose && let (Some(b), Some(a)) = (b, a) {
+            let sev = match c.kind() {
+                Kind::Timeouts | Kind::Interface => Severity::Warn,
+                Kind::Use => continue,
+                _ => Severity::Fail,
+            };
+            let why = match c.kind() {
+                Kind::Interface => format!(": {}", c.reading()),
+                Kind::Timeouts => " (power, cable or controller, or the drive)".to_string(),
+                _ => String::new(),
+            };
+            let rule = if c == Counter::Crc {
+                "interface-crc"
+            } else {
+                c.key()
+            };
+            out.push(
+                Finding::new(
+                    sev,
+                    rule,
+                    format!(
+                        "{} rose from {b} to {a}{}{}{why}",
+                        c.describe(),
+                        if c.kind() == Kind::Interface {
+                            ""
+                        } else {
+                            " during the run"
+                        },
+                        limit_text(limit, "rise allowed")
+                    ),
+                )
+                .with(figure(a)),
+            );
+            continue;
+        }
+        let (value, sev, whose) = match c.kind() {
+            Kind::Unreadable => (c.value(now), Severity::Fail, "now"),
+            Kind::Damage | Kind::Timeouts if opts.new_drive => {
+                (b, Severity::Fail, "on a drive given as new")
+            }
+            Kind::Damage | Kind::Timeouts => (c.value(now), Severity::Warn, "on a used drive"),
+            Kind::Interface | Kind::Use => continue,
+        };
+        let Some(v) = value.filter(|v| *v > limit) else {
+            continue;
+        };
+        let what = if c.kind() == Kind::Unreadable {
+            format!("{v}, unreadable {whose}: a pool must not get this drive")
+        } else {
+            format!("{v} {whose}")
+        };
+        out.push(
+            Finding::new(
+                sev,
                 c.key(),
                 format!(
-                    "{}: {v} on a drive given as new{}",
+                    "{}: {what}{} ({})",
                     c.describe(),
-                    limit_text(limit, "allowed")
+                    limit_text(limit, "allowed"),
+                    c.reading()
                 ),
-            ));
-        }
-        if let (Some(b), Some(a)) = (b, after.and_then(|h| c.value(h)))
-            && a > b
-            && a - b > limit
-        {
-            out.push(Finding::new(
-                Severity::Fail,
-                c.key(),
-                format!(
-                    "{} rose from {b} to {a} during the run{}",
-                    c.describe(),
-                    limit_text(limit, "rise allowed")
-                ),
-            ));
-        }
+            )
+            .with(figure(v)),
+        );
     }
-    let ata = |h: &Health| h.ata.clone().unwrap_or_default();
-    if let Some(after) = after {
-        if let (Some(b), Some(a)) = (ata(before).udma_crc_errors, ata(after).udma_crc_errors)
-            && a > b
-        {
-            out.push(Finding::new(
-                Severity::Warn,
-                "interface-crc",
-                format!(
-                    "UDMA CRC errors (ATA 199) rose from {b} to {a}: a cable, backplane or controller fault, not the drive's"
-                ),
-            ));
-        }
-        if let (Some(b), Some(a)) = (ata(before).command_timeouts, ata(after).command_timeouts)
-            && a.total > b.total
-        {
-            out.push(Finding::new(
-                Severity::Warn,
-                "command-timeouts",
-                format!(
-                    "command timeouts (ATA 188) rose from {} to {} during the run (power, cable or controller)",
-                    b.total, a.total
-                ),
-            ));
-        }
-    }
-    if let Some(t) = &now.last_self_test
-        && t.outcome == Outcome::Failed
+    if let Some(n) = now.nvme.as_ref().and_then(|n| n.error_log_entries)
+        && n > 0
     {
-        let lba = t
-            .first_error_lba
-            .map(|l| format!(", first error at LBA {l}"))
-            .unwrap_or_default();
+        out.push(
+            Finding::new(
+                Severity::Note,
+                "nvme-error-log",
+                format!(
+                    "{n} NVMe error information log entries: commands the controller reported as failed (often the host's), not media errors"
+                ),
+            )
+            .with(Figure::new(
+                "error-log-entries",
+                Some(n),
+                "NVMe SMART / Health log num_err_log_entries",
+            )),
+        );
+    }
+}
+
+/// smartctl's notes: no assessment, a failed command, the error log, SMART off,
+/// fields left out.
+fn notes(now: &Health, exit: ExitStatus, out: &mut Vec<Finding>) {
+    if now.passed.is_none() {
         out.push(Finding::new(
-            Severity::Fail,
-            "self-test",
-            format!("the last self-test ({}) failed: {}{lba}", t.test, t.status),
+            Severity::Note,
+            "no-assessment",
+            "the report holds no overall-health self-assessment (taken without -H, e.g. smartctl -A): the verdict rests on the counters alone".into(),
         ));
     }
     if exit.has(ExitStatus::COMMAND_FAILED) {
@@ -342,11 +285,18 @@ pub fn judge(before: &Health, after: Option<&Health>, opts: &RuleOptions) -> Vec
             .ata_error_log_count
             .map(|n| format!(" ({n} logged over the drive's life)"))
             .unwrap_or_default();
-        out.push(Finding::new(
-            Severity::Note,
-            "error-log",
-            format!("the drive's error log holds errors{count} (exit status bit 6)"),
-        ));
+        out.push(
+            Finding::new(
+                Severity::Note,
+                "error-log",
+                format!("the drive's error log holds errors{count} (exit status bit 6)"),
+            )
+            .with(Figure::new(
+                "error-log-count",
+                now.ata_error_log_count,
+                "ata_smart_error_log count",
+            )),
+        );
     }
     if now.smart_disabled {
         out.push(Finding::new(
@@ -355,8 +305,13 @@ pub fn judge(before: &Health, after: Option<&Health>, opts: &RuleOptions) -> Vec
             "SMART is switched off on the drive (smartctl -s on switches it on)".into(),
         ));
     }
-    out.sort_by_key(|f| std::cmp::Reverse(f.severity));
-    out
+    for field in &now.ignored_fields {
+        out.push(Finding::new(
+            Severity::Note,
+            "ignored-field",
+            format!("smartctl's field {field} has an unexpected type: left out, the rest of the report read"),
+        ));
+    }
 }
 
 fn limit_text(limit: u64, what: &str) -> String {
@@ -390,6 +345,10 @@ mod tests {
         f.iter().map(|f| f.rule.as_str()).collect()
     }
 
+    fn sev(f: &[Finding], rule: &str) -> Option<Severity> {
+        f.iter().find(|f| f.rule == rule).map(|f| f.severity)
+    }
+
     #[test]
     fn a_clean_drive_passes() {
         let f = judge(&ata(0, 0, 0), Some(&ata(0, 0, 0)), &RuleOptions::default());
@@ -397,7 +356,32 @@ mod tests {
     }
 
     #[test]
-    fn counts_fail_a_new_drive_only() {
+    fn a_used_drive_is_judged_on_its_counters() {
+        // PASSED with 8 pending and 8 offline uncorrectable: unreadable now.
+        let mut h = ata(1, 8, 0);
+        h.ata.as_mut().unwrap().offline_uncorrectable = Some(8);
+        let f = judge(&h, None, &RuleOptions::default());
+        assert_eq!(
+            rules(&f),
+            ["pending", "offline-uncorrectable", "reallocated"]
+        );
+        assert_eq!(
+            f[0].reason,
+            "pending sectors (ATA 197): 8, unreadable now: a pool must not get this drive (Backblaze investigates any drive whose raw SMART 5, 187, 188, 197 or 198 is above 0: they go with failure)"
+        );
+        assert_eq!(f[0].severity, Severity::Fail);
+        let g = f[0].figure.as_ref().unwrap();
+        assert_eq!((g.counter.as_str(), g.count), ("pending", Some(8)));
+        assert_eq!(g.source, "ATA attribute 197, raw");
+        assert_eq!(f[2].severity, Severity::Warn, "reallocated on a used drive");
+        assert!(
+            f[2].reason
+                .starts_with("reallocated sectors (ATA 5): 1 on a used drive")
+        );
+    }
+
+    #[test]
+    fn counts_fail_a_new_drive() {
         let h = ata(3, 0, 0);
         assert!(passes(&judge(&h, None, &RuleOptions::default())));
         let new = RuleOptions {
@@ -406,35 +390,68 @@ mod tests {
         };
         let f = judge(&h, None, &new);
         assert_eq!(rules(&f), ["reallocated"]);
-        assert_eq!(
-            f[0].reason,
-            "reallocated sectors (ATA 5): 3 on a drive given as new"
+        assert!(
+            f[0].reason
+                .starts_with("reallocated sectors (ATA 5): 3 on a drive given as new (Backblaze")
         );
         let tolerant = RuleOptions {
             new_drive: true,
             thresholds: Thresholds {
                 limits: vec![(Counter::Reallocated, 3)],
             },
+            ..Default::default()
         };
-        assert!(passes(&judge(&h, None, &tolerant)));
+        assert!(judge(&h, None, &tolerant).is_empty());
+    }
+
+    #[test]
+    fn thresholds_move_both_ways() {
+        let h = ata(2, 8, 0);
+        let opts = |limits| RuleOptions {
+            thresholds: Thresholds { limits },
+            ..Default::default()
+        };
+        // pending=8 tolerates the 8; reallocated=2 silences the warning.
+        let f = judge(
+            &h,
+            None,
+            &opts(vec![(Counter::Pending, 8), (Counter::Reallocated, 2)]),
+        );
+        assert!(f.is_empty(), "{f:?}");
+        // A new drive's allowance can be tightened below its default.
+        let mut used = ata(0, 0, 0);
+        used.usage.power_cycles = Some(5);
+        let new = RuleOptions {
+            new_drive: true,
+            thresholds: Thresholds {
+                limits: vec![(Counter::PowerCycles, 4)],
+            },
+            ..Default::default()
+        };
+        assert_eq!(rules(&judge(&used, None, &new)), ["power-cycles"]);
     }
 
     #[test]
     fn rising_counts_fail_any_drive() {
         let f = judge(&ata(5, 0, 0), Some(&ata(5, 2, 0)), &RuleOptions::default());
-        assert_eq!(rules(&f), ["pending"]);
+        assert_eq!(rules(&f), ["pending", "reallocated"]);
         assert_eq!(
             f[0].reason,
             "pending sectors (ATA 197) rose from 0 to 2 during the run"
         );
+        assert_eq!(sev(&f, "reallocated"), Some(Severity::Warn));
     }
 
     #[test]
-    fn rising_crc_errors_blame_the_cable() {
+    fn rising_crc_errors_and_timeouts_warn() {
         let f = judge(&ata(0, 0, 1), Some(&ata(0, 0, 4)), &RuleOptions::default());
         assert_eq!(rules(&f), ["interface-crc"]);
         assert_eq!(f[0].severity, Severity::Warn);
         assert!(f[0].reason.contains("not the drive's"));
+        let mut after = ata(0, 0, 0);
+        after.ata.as_mut().unwrap().command_timeouts = Some(CommandTimeouts::plain(3));
+        let f = judge(&ata(0, 0, 0), Some(&after), &RuleOptions::default());
+        assert_eq!(rules(&f), ["command-timeouts"]);
         assert!(passes(&f));
     }
 
@@ -468,6 +485,37 @@ mod tests {
             f[2].reason,
             "NVMe critical warning bit 4: volatile memory backup device failed"
         );
+    }
+
+    #[test]
+    fn nvme_percentage_used_100_warns_above_fails_and_the_error_log_is_a_note() {
+        let nvme = |used, media, entries| Health {
+            passed: Some(true),
+            nvme: Some(NvmeHealth {
+                percentage_used: Some(used),
+                media_errors: Some(media),
+                error_log_entries: Some(entries),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let f = judge(&nvme(100, 0, 0), None, &RuleOptions::default());
+        assert_eq!(sev(&f, "worn-out"), Some(Severity::Warn));
+        let f = judge(&nvme(101, 0, 0), None, &RuleOptions::default());
+        assert_eq!(sev(&f, "worn-out"), Some(Severity::Fail));
+        let f = judge(&nvme(0, 2, 22), None, &RuleOptions::default());
+        assert_eq!(sev(&f, "media-errors"), Some(Severity::Warn));
+        assert_eq!(sev(&f, "nvme-error-log"), Some(Severity::Note));
+        assert!(passes(&f));
+    }
+
+    #[test]
+    fn a_report_without_an_assessment_gets_a_note() {
+        let mut h = ata(0, 0, 0);
+        h.passed = None;
+        let f = judge(&h, None, &RuleOptions::default());
+        assert_eq!(rules(&f), ["no-assessment"]);
+        assert_eq!(f[0].severity, Severity::Note);
     }
 
     #[test]

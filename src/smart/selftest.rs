@@ -242,55 +242,75 @@ fn named(string: &str, what: &str, value: u32) -> String {
 /// The most recent self-test in the drive's log (the extended ATA log when
 /// present, it holds more), or None when the report has no log or it is empty.
 pub fn last_result(r: &Report) -> Option<SelfTestResult> {
+    log(r).into_iter().next()
+}
+
+/// The drive's self-test log, most recent first as smartctl lists it: the
+/// extended ATA log when it has entries, else the standard one; the NVMe log;
+/// the SCSI results. Empty when the report has none.
+pub fn log(r: &Report) -> Vec<SelfTestResult> {
     if let Some(log) = &r.ata_smart_self_test_log {
         let table = log
             .extended
             .as_ref()
             .filter(|t| !t.table.is_empty())
-            .or(log.standard.as_ref())?;
-        let e = table.table.first()?;
-        let outcome = ata_outcome(e.status.value);
-        return Some(SelfTestResult {
-            test: named(&e.kind.string, "type", e.kind.value),
-            outcome,
-            status: named(&e.status.string, "status", e.status.value),
-            power_on_hours: e.lifetime_hours,
-            first_error_lba: e.lba.filter(|_| outcome == Outcome::Failed),
-        });
+            .or(log.standard.as_ref());
+        return table
+            .iter()
+            .flat_map(|t| &t.table)
+            .map(|e| {
+                let outcome = ata_outcome(e.status.value);
+                SelfTestResult {
+                    test: named(&e.kind.string, "type", e.kind.value),
+                    outcome,
+                    status: named(&e.status.string, "status", e.status.value),
+                    power_on_hours: e.lifetime_hours,
+                    first_error_lba: e.lba.filter(|_| outcome == Outcome::Failed),
+                }
+            })
+            .collect();
     }
     if let Some(log) = &r.nvme_self_test_log {
-        let e = log.table.first()?;
-        let outcome = nvme_outcome(e.self_test_result.value);
-        return Some(SelfTestResult {
-            test: named(&e.self_test_code.string, "type", e.self_test_code.value),
-            outcome,
-            status: named(
-                &e.self_test_result.string,
-                "status",
-                e.self_test_result.value,
-            ),
-            power_on_hours: e.power_on_hours,
-            first_error_lba: e.lba.filter(|_| outcome == Outcome::Failed),
-        });
+        return log
+            .table
+            .iter()
+            .map(|e| {
+                let outcome = nvme_outcome(e.self_test_result.value);
+                SelfTestResult {
+                    test: named(&e.self_test_code.string, "type", e.self_test_code.value),
+                    outcome,
+                    status: named(
+                        &e.self_test_result.string,
+                        "status",
+                        e.self_test_result.value,
+                    ),
+                    power_on_hours: e.power_on_hours,
+                    first_error_lba: e.lba.filter(|_| outcome == Outcome::Failed),
+                }
+            })
+            .collect();
     }
-    let scsi = r.scsi_self_tests();
-    let e = scsi.first()?;
-    let outcome = if e.self_test_in_progress == Some(true) {
-        Outcome::Running
-    } else {
-        scsi_outcome(e.result.value)
-    };
-    Some(SelfTestResult {
-        test: named(&e.code.string, "type", e.code.value),
-        outcome,
-        status: named(&e.result.string, "status", e.result.value),
-        power_on_hours: e.power_on_time.as_ref().and_then(|p| p.hours),
-        first_error_lba: e
-            .lba_first_failure
-            .as_ref()
-            .and_then(|l| l.value)
-            .filter(|_| outcome == Outcome::Failed),
-    })
+    r.scsi_self_tests()
+        .iter()
+        .map(|e| {
+            let outcome = if e.self_test_in_progress == Some(true) {
+                Outcome::Running
+            } else {
+                scsi_outcome(e.result.value)
+            };
+            SelfTestResult {
+                test: named(&e.code.string, "type", e.code.value),
+                outcome,
+                status: named(&e.result.string, "status", e.result.value),
+                power_on_hours: e.power_on_time.as_ref().and_then(|p| p.hours),
+                first_error_lba: e
+                    .lba_first_failure
+                    .as_ref()
+                    .and_then(|l| l.value)
+                    .filter(|_| outcome == Outcome::Failed),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! Nothing here prints; progress goes to a callback.
 
 use super::record::{SelfTestOutcome, SelfTestRecord, SmartResult, SmartSettings};
-use super::rules::{Finding, Severity, judge};
+use super::rules::{Figure, Finding, Severity, judge};
 use super::selftest::{Outcome, SelfTestKind};
 use super::smartctl::{self, SmartRead, SmartctlError};
 use super::source::{SelfTestEnd, SelfTestProgress, SmartSource, run_self_test, source_for};
@@ -58,7 +58,9 @@ pub fn smart_self_tests(
     stop: &dyn Fn() -> bool,
     on_progress: &mut dyn FnMut(&SelfTestProgress),
 ) -> bool {
-    let simulated = target.smart_source().is_some();
+    // A simulated drive has a virtual queue model (also through the temperature
+    // watcher, whose own SMART source stands for smartctl on a real drive).
+    let simulated = target.queue_model().is_some();
     let poll = if simulated { POLL_SIMULATED } else { POLL_REAL };
     for &kind in kinds {
         let skipped = |status: String| SelfTestRecord {
@@ -153,12 +155,21 @@ pub fn findings(r: &SmartResult, settings: &SmartSettings) -> Vec<Finding> {
         return Vec::new();
     };
     let mut f = judge(before, r.after.as_ref(), &settings.rules);
-    let ran = r
+    // This run's own failed self-tests are in the log read after it: they are
+    // judged once, from their records below, not again from the log.
+    let run_failed = r
         .self_tests
         .iter()
-        .any(|t| matches!(t.outcome, SelfTestOutcome::Passed | SelfTestOutcome::Failed));
-    if ran {
-        f.retain(|x| x.rule != "self-test");
+        .any(|t| t.outcome == SelfTestOutcome::Failed);
+    let from = before.power_on_hours.unwrap_or(0);
+    if run_failed {
+        f.retain(|x| {
+            x.rule != "self-test-log"
+                || x.figure
+                    .as_ref()
+                    .and_then(|g| g.count)
+                    .is_none_or(|hour| hour < from)
+        });
     }
     for t in &r.self_tests {
         let lba = t
@@ -173,11 +184,46 @@ pub fn findings(r: &SmartResult, settings: &SmartSettings) -> Vec<Finding> {
             ),
             _ => continue,
         };
-        f.push(Finding {
-            severity,
-            rule: "self-test".into(),
-            reason: format!("the {} self-test {what}: {}{lba}", t.kind.arg(), t.status),
-        });
+        f.push(
+            Finding::new(
+                severity,
+                "self-test",
+                format!("the {} self-test {what}: {}{lba}", t.kind.arg(), t.status),
+            )
+            .with(Figure::new(
+                "first-error-lba",
+                t.first_error_lba,
+                "this run's self-test record, first error LBA",
+            )),
+        );
+    }
+    if let Some(t) = &r.temperature
+        && let Some(max) = t.max_c().filter(|m| *m > t.limit_c)
+    {
+        let pauses = if t.pauses.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; its writes paused {} time(s), {} s in all, until 5 °C below",
+                t.pauses.len(),
+                t.paused_s()
+            )
+        };
+        f.push(
+            Finding::new(
+                Severity::Warn,
+                "temperature",
+                format!(
+                    "the drive reached {max} °C during the run, above its limit of {} °C ({}){pauses}",
+                    t.limit_c, t.limit_source
+                ),
+            )
+            .with(Figure::new(
+                "temperature",
+                u64::try_from(max).ok(),
+                "the temperature samples of the run",
+            )),
+        );
     }
     f.sort_by_key(|x| std::cmp::Reverse(x.severity));
     f
@@ -194,6 +240,7 @@ mod tests {
             read: true,
             self_tests: kinds.to_vec(),
             rules: Default::default(),
+            max_temp: None,
         }
     }
 

@@ -95,9 +95,11 @@ fn is_executable(p: &Path) -> bool {
 }
 
 /// Tell a report with SMART data from one without: smartctl could not tell the
-/// device type or open it (exit status bits 0 and 1, no protocol), the device
-/// says it has no SMART, or the report holds no health figure at all.
-pub fn classify(report: Report) -> SmartRead {
+/// device type (exit status bit 0, no protocol), the device says it has no
+/// SMART, or the report holds no health figure at all. Err when smartctl could
+/// not open the device (bit 1: permission denied, a device that did not
+/// identify or sleeps): that is an error, not a device without SMART.
+pub fn classify(report: Report) -> Result<SmartRead, String> {
     let exit = ExitStatus(report.exit_status().unwrap_or(0));
     let message = report
         .smartctl
@@ -105,10 +107,14 @@ pub fn classify(report: Report) -> SmartRead {
         .and_then(|s| s.messages.first())
         .map(|m| m.string.clone());
     let protocol = report.device.as_ref().and_then(|d| d.protocol.clone());
+    if exit.has(ExitStatus::OPEN_FAILED) {
+        return Err(format!(
+            "smartctl could not open the device (exit status bit 1: {}); run as root, or wake the drive",
+            message.unwrap_or_else(|| "no message".into())
+        ));
+    }
     let health = Health::from_report(&report);
-    let why = if protocol.is_none()
-        && (exit.has(ExitStatus::COMMAND_LINE) || exit.has(ExitStatus::OPEN_FAILED))
-    {
+    let why = if protocol.is_none() && exit.has(ExitStatus::COMMAND_LINE) {
         Some(message.unwrap_or_else(|| "smartctl cannot talk to the device".into()))
     } else if report.smart_support.as_ref().and_then(|s| s.available) == Some(false) {
         Some("the device reports no SMART support".into())
@@ -117,13 +123,13 @@ pub fn classify(report: Report) -> SmartRead {
     } else {
         None
     };
-    match why {
+    Ok(match why {
         Some(note) => SmartRead::NoSmart { note },
         None => SmartRead::Health {
             health: Box::new(health),
             report: Box::new(report),
         },
-    }
+    })
 }
 
 /// Run `smartctl ARGS` and parse its JSON. smartctl's exit status is a bit mask
@@ -154,7 +160,12 @@ pub fn read(smartctl: &Path, device: &str) -> Result<SmartRead, SmartctlError> {
             device: device.into(),
         });
     }
-    run_json(smartctl, &info_args(device), device).map(classify)
+    let report = run_json(smartctl, &info_args(device), device)?;
+    classify(report).map_err(|msg| SmartctlError::Refused {
+        device: device.into(),
+        what: "read SMART".into(),
+        msg,
+    })
 }
 
 #[cfg(test)]
@@ -169,7 +180,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            classify(r),
+            classify(r).unwrap(),
             SmartRead::NoSmart {
                 note: "/dev/loop1: Unable to detect device type".into()
             }
@@ -183,11 +194,21 @@ mod tests {
         )
         .unwrap();
         assert!(
-            matches!(classify(r), SmartRead::NoSmart { note } if note.contains("no SMART support"))
+            matches!(classify(r).unwrap(), SmartRead::NoSmart { note } if note.contains("no SMART support"))
         );
         let r = Report::from_json(r#"{"smartctl":{"exit_status":0},"device":{"protocol":"ATA"}}"#)
             .unwrap();
-        assert!(matches!(classify(r), SmartRead::NoSmart { .. }));
+        assert!(matches!(classify(r).unwrap(), SmartRead::NoSmart { .. }));
+        // Permission denied (smartctl 7.3 as a user): exit status 2, an error.
+        let r = Report::from_json(
+            r#"{"smartctl":{"messages":[{"string":"Smartctl open device: /dev/sda failed: Permission denied","severity":"error"}],"exit_status":2}}"#,
+        )
+        .unwrap();
+        let e = classify(r).unwrap_err();
+        assert!(
+            e.contains("bit 1") && e.contains("Permission denied"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -179,11 +179,11 @@ mod tests {
         d.tests
             .push(TestResult::new(TestKind::SeekTransfer, 0.0, Engine::Sync));
         d.smart = Some(SmartResult {
-            findings: vec![Rule {
-                severity: Weight::Fail,
-                rule: "pending".into(),
-                reason: "pending sectors (ATA 197): 8".into(),
-            }],
+            findings: vec![Rule::new(
+                Weight::Fail,
+                "pending",
+                "pending sectors (ATA 197): 8".into(),
+            )],
             ..SmartResult::default()
         });
         assert!(unqualified(&d).pass);

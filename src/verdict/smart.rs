@@ -30,8 +30,7 @@ pub fn rules(findings: &[Rule]) -> Vec<Finding> {
         let severity = match f.severity {
             Weight::Fail => Severity::Fail,
             Weight::Warn => Severity::Warning,
-            // A weight the rules may add later is at most a note here.
-            _ => Severity::Note,
+            Weight::Note => Severity::Note,
         };
         let code = if f.rule.starts_with("self-test") {
             Code::SelfTestFailed

@@ -167,3 +167,60 @@ fn smart_options_need_what_they_apply_to() {
         "{out}"
     );
 }
+
+/// A burn-in of a simulated disk keeps its temperatures: samples in the JSON
+/// (`smart.temperature`, at most an hour of virtual time apart), the lowest and
+/// highest in the text and in Prometheus; `--max-temp` is its limit.
+#[test]
+fn a_burn_in_records_the_drives_temperatures() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("b.json");
+    let prom = dir.path().join("b.prom");
+    let out = seekprobe()
+        .args([
+            "--burn-in",
+            "-w",
+            "--yes",
+            "--max-temp",
+            "55",
+            "--json-file",
+        ])
+        .arg(&json)
+        .arg("--prometheus")
+        .arg(&prom)
+        .arg("sim:hdd?size=256M")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("Temperatures during the run\n\t35          \t# lowest, °C ("),
+        "{text}"
+    );
+    assert!(
+        text.contains("\t55          \t# limit, °C (--max-temp)\n"),
+        "{text}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let t = &v["disks"][0]["smart"]["temperature"];
+    let samples = t["samples"].as_array().unwrap();
+    assert!(!samples.is_empty(), "{t}");
+    let at: Vec<u64> = samples
+        .iter()
+        .map(|s| s["at_s"].as_u64().unwrap())
+        .collect();
+    assert!(at.windows(2).all(|w| w[1] - w[0] <= 3600), "{at:?}");
+    assert_eq!(samples[0]["celsius"], 35);
+    assert_eq!(
+        (t["limit_c"].as_i64(), t["pauses"].as_array().map(Vec::len)),
+        (Some(55), Some(0))
+    );
+    let p = std::fs::read_to_string(&prom).unwrap();
+    for m in [
+        "seekprobe_smart_temperature_min_celsius{",
+        "seekprobe_smart_temperature_max_celsius{",
+        "seekprobe_smart_temperature_samples{",
+    ] {
+        assert!(p.contains(m), "{m} in {p}");
+    }
+}

@@ -2,9 +2,7 @@
 //! (smart.rs holds the counters and the self-test state; this file joins them to
 //! the [`SimTarget`] that owns them).
 
-use super::model::Model;
-use super::presets::Preset;
-use super::smart::{Running, index, temperature};
+use super::smart::{Running, index};
 use super::target::SimTarget;
 use crate::clock::Clock;
 use crate::device::Target;
@@ -28,12 +26,15 @@ impl SimTarget {
         }
     }
 
-    fn temperature_c(&self) -> i64 {
-        match (&self.model, self.smart.nvme) {
-            (Model::Hdd(_), _) => temperature(Preset::Hdd),
-            (Model::Flash(_), true) => temperature(Preset::Nvme),
-            (Model::Flash(_), false) => temperature(Preset::Ssd),
+    /// The drive's temperature now, from its thermal model (a running
+    /// self-test keeps the drive busy as its reads would).
+    fn temperature_c(&mut self) -> i64 {
+        let now = self.virtual_clock().now_ns();
+        if let Some(r) = self.smart.running {
+            let from = r.start_ns.min(now);
+            self.smart.thermal.busy(from, now - from);
         }
+        self.smart.thermal.at(now)
     }
 }
 
@@ -44,10 +45,11 @@ impl SmartSource for SimTarget {
 
     fn read(&mut self) -> Result<SmartRead, SmartctlError> {
         self.settle_smart();
+        let temperature = self.temperature_c();
         let info = self.info();
         let mut health = self.smart.health(
             self.virtual_clock().now_ns(),
-            self.temperature_c(),
+            temperature,
             &info.path,
             info.descr.as_deref(),
         );
@@ -122,7 +124,7 @@ mod tests {
     use super::*;
     use crate::smart::Health;
     use crate::smart::health::*;
-    use crate::smart::rules::{RuleOptions, judge, passes};
+    use crate::smart::rules::{RuleOptions, Severity, judge, passes};
     use crate::smart::selftest::SelfTestResult;
     use crate::smart::source::{SelfTestEnd, run_self_test};
 
@@ -228,9 +230,16 @@ mod tests {
         assert_eq!(h.ata.as_ref().unwrap().offline_uncorrectable, Some(1));
         let f = judge(&h, None, &RuleOptions::default());
         assert!(!passes(&f));
-        assert_eq!(
-            f[0].reason,
-            "the last self-test (Extended offline) failed: Completed: read failure, first error at LBA 1000"
+        let log = f.iter().find(|f| f.rule == "self-test-log").unwrap();
+        assert!(
+            log.reason.starts_with("the self-test log holds a failure no passing extended test followed: Extended offline self-test at power-on hour 0")
+                && log.reason.ends_with("Completed: read failure, first error at LBA 1000"),
+            "{}",
+            log.reason
+        );
+        assert!(
+            f.iter()
+                .any(|f| f.rule == "pending" && f.severity == Severity::Fail)
         );
         // Rewritten, the sector is remapped and the next long test passes.
         t.write_at(&[0u8; 1536], 1000 * 512).unwrap();

@@ -397,6 +397,7 @@ impl SimTarget {
             }
         };
         let ns = dur.round().max(1.0) as u64;
+        self.smart.thermal.busy(start_ns, ns);
         if is_bad {
             (ns, Err(io::Error::from(Errno::IO)))
         } else {

@@ -9,6 +9,7 @@
 //! `seekprobe_run_timestamp_seconds`.
 
 mod qualify;
+mod temperature;
 
 use crate::probe::PhaseId;
 use crate::results::{DiskResult, Outcome, PhaseResult, Run, TestResult};
@@ -25,7 +26,10 @@ struct Family {
 /// Every family seekprobe writes, in the order they appear: these, then
 /// [`qualify::FAMILIES`].
 fn families() -> impl Iterator<Item = &'static Family> {
-    FAMILIES.iter().chain(qualify::FAMILIES)
+    FAMILIES
+        .iter()
+        .chain(qualify::FAMILIES)
+        .chain(temperature::FAMILIES)
 }
 
 /// The families of the measuring tests.
@@ -398,6 +402,7 @@ fn render_disk(x: &mut Exposition, disk: &DiskResult) {
     }
     if let Some(smart) = &disk.smart {
         qualify::render_smart(x, &base, smart);
+        temperature::render(x, &base, smart);
     }
 }
 

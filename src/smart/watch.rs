@@ -1,0 +1,377 @@
+//! Watching a drive's temperature during long work: [`Watched`] wraps a target
+//! and, as its reads and writes pass (and between the polls of a self-test),
+//! reads the drive's temperature when a sample is due (every 5 minutes on a real
+//! drive, through smartctl; every 10 minutes of a simulated drive's virtual
+//! clock, from its model). Above the limit the drive's writes pause, the clock
+//! letting time pass (a real sleep, or virtual time), until it has cooled 5 °C
+//! below, at most [`MAX_PAUSE_S`]. The samples and pauses go to a shared
+//! [`Handle`] the run keeps in the drive's SMART result ([`keep`]).
+
+use super::record::SmartResult;
+use super::selftest::SelfTestKind;
+use super::smartctl::{self, SmartRead, SmartctlError};
+use super::source::{SelfTestPoll, SelfTestStarted, SmartSource, SmartctlSource};
+use super::temperature::{self, Action, Sampler};
+use crate::clock::{Clock, VirtualClock};
+use crate::device::{DeviceInfo, IoData, QueueModel, Target};
+use crate::probe::Op;
+use std::io;
+use std::os::fd::BorrowedFd;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The longest a hot drive's writes are paused at once, seconds: then they
+/// resume, the pause recorded as ended without the drive cooling.
+pub const MAX_PAUSE_S: f64 = 3600.0;
+
+/// The sampler a run keeps, shared with the wrapper.
+pub type Handle = Arc<Mutex<Sampler>>;
+
+/// A target whose temperature is watched.
+pub struct Watched {
+    inner: Box<dyn Target>,
+    smartctl: Option<SmartctlSource>,
+    sampler: Handle,
+    t0_ns: u64,
+    vclock: Option<VirtualClock>,
+    parallelism: usize,
+}
+
+/// Wrap `target` for long work: the limit is `max_temp` (`--max-temp`), else
+/// the drive's own (read now), else 60 °C. Returns the wrapped target and the
+/// handle to its samples.
+pub fn wrap(mut target: Box<dyn Target>, max_temp: Option<i64>) -> (Box<dyn Target>, Handle) {
+    let simulated = target.smart_source().is_some();
+    let smartctl = (!simulated)
+        .then(|| smartctl::find().ok())
+        .flatten()
+        .map(|p| SmartctlSource::new(p, &target.info().path));
+    let every = if simulated {
+        temperature::EVERY_SIMULATED_S
+    } else {
+        temperature::EVERY_REAL_S
+    };
+    let (vclock, parallelism) = match target.queue_model() {
+        Some(q) => (Some(q.virtual_clock().clone()), q.parallelism()),
+        None => (None, 1),
+    };
+    let t0_ns = target.clock().now_ns();
+    let mut w = Watched {
+        inner: target,
+        smartctl,
+        sampler: Arc::new(Mutex::new(Sampler::new(0, "", every))),
+        t0_ns,
+        vclock,
+        parallelism,
+    };
+    let drive_limit = match w.source_read() {
+        Ok(SmartRead::Health { health, .. }) => health.temperature_limit_c,
+        _ => None,
+    };
+    let (limit, source) = temperature::limit(max_temp, drive_limit);
+    let handle = Arc::new(Mutex::new(Sampler::new(limit, source, every)));
+    w.sampler = handle.clone();
+    (Box::new(w), handle)
+}
+
+/// For a run: wrap the target when SMART is read and the work is long
+/// (`long_work`: a burn-in, --verify, --smr-check); else leave it as it is.
+pub fn for_run(
+    target: Box<dyn Target>,
+    long_work: bool,
+    smart: &super::record::SmartSettings,
+) -> (Box<dyn Target>, Option<Handle>) {
+    if long_work && smart.read {
+        let (t, h) = wrap(target, smart.max_temp);
+        (t, Some(h))
+    } else {
+        (target, None)
+    }
+}
+
+/// Put what the handle gathered into the drive's SMART result.
+pub fn keep(handle: Option<&Handle>, smart: Option<&mut SmartResult>) {
+    if let (Some(h), Some(r)) = (handle, smart) {
+        r.temperature = Some(h.lock().expect("temperature sampler").log.clone());
+    }
+}
+
+impl Watched {
+    fn now_s(&self) -> f64 {
+        self.inner.clock().now_ns().saturating_sub(self.t0_ns) as f64 / 1e9
+    }
+
+    fn source_read(&mut self) -> Result<SmartRead, SmartctlError> {
+        match (self.inner.smart_source(), self.smartctl.as_mut()) {
+            (Some(s), _) => s.read(),
+            (None, Some(s)) => s.read(),
+            (None, None) => Err(SmartctlError::NotInstalled),
+        }
+    }
+
+    fn read_celsius(&mut self) -> Option<i64> {
+        match self.source_read() {
+            Ok(SmartRead::Health { health, .. }) => health.temperature_c,
+            _ => None,
+        }
+    }
+
+    fn sample(&mut self) -> Action {
+        let now = self.now_s();
+        let c = self.read_celsius();
+        self.sampler
+            .lock()
+            .expect("temperature sampler")
+            .record(now, c)
+    }
+
+    fn sample_if_due(&mut self) {
+        let due = self
+            .sampler
+            .lock()
+            .expect("temperature sampler")
+            .due(self.now_s());
+        if due {
+            self.sample();
+        }
+    }
+
+    /// Before a write: sample when due, and while the drive is too hot let time
+    /// pass (reading it every minute) until it has cooled or [`MAX_PAUSE_S`].
+    fn before_write(&mut self) {
+        self.sample_if_due();
+        let start = self.now_s();
+        while self.sampler.lock().expect("temperature sampler").paused() {
+            if self.now_s() - start >= MAX_PAUSE_S {
+                let now = self.now_s() as u64;
+                let mut s = self.sampler.lock().expect("temperature sampler");
+                if let Some(p) = s.log.pauses.last_mut() {
+                    p.to_s = Some(now);
+                    p.cooled = false;
+                }
+                break;
+            }
+            self.inner
+                .clock()
+                .sleep(Duration::from_secs_f64(temperature::PAUSED_EVERY_S));
+            self.sample();
+        }
+    }
+}
+
+impl Target for Watched {
+    fn info(&self) -> &DeviceInfo {
+        self.inner.info()
+    }
+    fn clock(&self) -> &dyn Clock {
+        self.inner.clock()
+    }
+    fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        self.sample_if_due();
+        self.inner.read_at(buf, offset)
+    }
+    fn quiesce(&mut self) -> io::Result<()> {
+        self.inner.quiesce()
+    }
+    fn write_at(&mut self, buf: &[u8], offset: u64) -> io::Result<()> {
+        self.before_write();
+        self.inner.write_at(buf, offset)
+    }
+    fn flush(&mut self) -> io::Result<bool> {
+        self.inner.flush()
+    }
+    fn raw_fd(&self) -> Option<BorrowedFd<'_>> {
+        self.inner.raw_fd()
+    }
+    fn device_io_bytes(&self) -> Option<(u64, u64)> {
+        self.inner.device_io_bytes()
+    }
+    fn own_io_bytes(&self) -> u64 {
+        self.inner.own_io_bytes()
+    }
+    fn queue_model(&mut self) -> Option<&mut dyn QueueModel> {
+        if self.vclock.is_some() {
+            Some(self)
+        } else {
+            None
+        }
+    }
+    fn smart_source(&mut self) -> Option<&mut dyn SmartSource> {
+        Some(self)
+    }
+}
+
+/// Queued requests of a simulated drive are sampled as they are served (the
+/// engine advances the clock; writes are not paused here, only the synchronous
+/// path pauses them).
+impl QueueModel for Watched {
+    fn parallelism(&self) -> usize {
+        self.parallelism
+    }
+    fn service_ns(&mut self, op: &Op, start_ns: u64) -> io::Result<u64> {
+        self.sample_if_due();
+        self.inner
+            .queue_model()
+            .expect("a queue model")
+            .service_ns(op, start_ns)
+    }
+    fn virtual_clock(&self) -> &VirtualClock {
+        self.vclock.as_ref().expect("a queue model")
+    }
+    fn service_data(&mut self, op: &Op, start_ns: u64, data: IoData<'_>) -> io::Result<u64> {
+        self.sample_if_due();
+        self.inner
+            .queue_model()
+            .expect("a queue model")
+            .service_data(op, start_ns, data)
+    }
+}
+
+/// The drive's SMART through the wrapper: its own source (simulated) or
+/// smartctl, with a temperature sample due taken between the polls of a
+/// self-test.
+impl SmartSource for Watched {
+    fn device(&self) -> String {
+        self.inner.info().path.clone()
+    }
+    fn read(&mut self) -> Result<SmartRead, SmartctlError> {
+        self.source_read()
+    }
+    fn supports(&mut self, kind: SelfTestKind) -> Result<bool, SmartctlError> {
+        self.with(|s| s.supports(kind))
+    }
+    fn start_self_test(&mut self, kind: SelfTestKind) -> Result<SelfTestStarted, SmartctlError> {
+        self.with(|s| s.start_self_test(kind))
+    }
+    fn poll_self_test(&mut self) -> Result<SelfTestPoll, SmartctlError> {
+        self.with(|s| s.poll_self_test())
+    }
+    fn abort_self_test(&mut self) -> Result<(), SmartctlError> {
+        self.with(|s| s.abort_self_test())
+    }
+    fn now(&self) -> Duration {
+        Duration::from_nanos(self.inner.clock().now_ns())
+    }
+    fn pause(&mut self, d: Duration, interrupted: &dyn Fn() -> bool) {
+        let _ = self.with(|s| {
+            s.pause(d, interrupted);
+            Ok(())
+        });
+        self.sample_if_due();
+    }
+}
+
+impl Watched {
+    fn with<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn SmartSource) -> Result<T, SmartctlError>,
+    ) -> Result<T, SmartctlError> {
+        match (self.inner.smart_source(), self.smartctl.as_mut()) {
+            (Some(s), _) => f(s),
+            (None, Some(s)) => f(s),
+            (None, None) => Err(SmartctlError::NotInstalled),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::sim::SimTarget;
+    use crate::smart::session;
+    use crate::smart::temperature::TemperatureLog;
+
+    fn sim(spec: &str, max_temp: Option<i64>) -> (Box<dyn Target>, Handle) {
+        wrap(Box::new(SimTarget::open(spec).unwrap()), max_temp)
+    }
+
+    fn log(h: &Handle) -> TemperatureLog {
+        h.lock().unwrap().log.clone()
+    }
+
+    /// Reads of 1 MiB from LBA 0 onwards until `secs` of virtual time passed.
+    fn stream(t: &mut dyn Target, secs: u64, write: bool) {
+        let mut buf = crate::device::AlignedBuf::new(1 << 20);
+        let size = t.info().media_size_bytes;
+        let end = t.clock().now_ns() + secs * 1_000_000_000;
+        let mut at = 0;
+        while t.clock().now_ns() < end {
+            if write {
+                t.write_at(&buf, at).unwrap();
+            } else {
+                t.read_at(&mut buf, at).unwrap();
+            }
+            at = (at + (1 << 20)) % size;
+        }
+    }
+
+    #[test]
+    fn sustained_work_warms_the_drive_and_every_10_virtual_minutes_is_sampled() {
+        let (mut t, h) = sim("sim:hdd?size=64G", None);
+        stream(t.as_mut(), 3 * 3600, false);
+        let l = log(&h);
+        assert_eq!(
+            (l.limit_c, l.limit_source.as_str()),
+            (60, "seekprobe's default")
+        );
+        // 3 virtual hours: a sample at 0 and every 600 s.
+        assert!(l.samples.len() >= 18, "{}", l.samples.len());
+        for w in l.samples.windows(2) {
+            assert!(w[1].at_s - w[0].at_s <= 601, "{w:?}");
+        }
+        // Idle 35 °C; busy it heads for 47 °C with τ = 20 min.
+        assert_eq!(l.min_c(), Some(35));
+        assert!(l.max_c().unwrap() >= 46, "{:?}", l.max_c());
+        assert!(l.pauses.is_empty());
+    }
+
+    #[test]
+    fn above_the_limit_writes_pause_until_5_degrees_below() {
+        let (mut t, h) = sim("sim:hdd?size=64G", Some(40));
+        stream(t.as_mut(), 2 * 3600, true);
+        let l = log(&h);
+        assert_eq!(l.limit_source, "--max-temp");
+        assert!(!l.pauses.is_empty());
+        for p in l.pauses.iter().filter(|p| p.to_s.is_some()) {
+            assert!(p.cooled && p.celsius > 40, "{p:?}");
+            // Resumed at the first reading at or below 35 °C.
+            let resumed = l.samples.iter().find(|s| Some(s.at_s) == p.to_s).unwrap();
+            assert!(resumed.celsius <= 35, "{resumed:?}");
+        }
+        // While paused nothing is written: the readings fall one by one.
+        let p = l.pauses[0];
+        let during: Vec<i64> = l
+            .samples
+            .iter()
+            .filter(|s| s.at_s > p.from_s && Some(s.at_s) <= p.to_s)
+            .map(|s| s.celsius)
+            .collect();
+        assert!(during.windows(2).all(|w| w[1] <= w[0]), "{during:?}");
+    }
+
+    #[test]
+    fn a_long_self_test_is_sampled_between_its_polls() {
+        // The whole default drive: its long self-test takes hours of virtual time.
+        let (mut t, h) = sim("sim:hdd", None);
+        let mut r = session::smart_before(t.as_mut());
+        assert!(session::smart_self_tests(
+            t.as_mut(),
+            &mut r,
+            &[SelfTestKind::Long],
+            &|| false,
+            &mut |_| {}
+        ));
+        let hours = r.self_tests[0].elapsed_s / 3600.0;
+        assert!(hours > 2.0, "{hours}");
+        let l = log(&h);
+        assert!(
+            l.samples.len() as f64 >= hours,
+            "{} < {hours}",
+            l.samples.len()
+        );
+        for w in l.samples.windows(2) {
+            assert!(w[1].at_s - w[0].at_s <= 660, "{w:?}");
+        }
+        assert!(l.max_c().unwrap() > 35, "the self-test's reads warm it");
+    }
+}
