@@ -1,0 +1,188 @@
+//! Every failure mode of the faulty block device (examples/faultdisk under a loop
+//! device: the kernel returns real EIO), each against the test that must find it,
+//! asserting the exact sectors, the verdict, and the device's own request counts.
+
+use crate::faultdisk::FaultDisk;
+use crate::helpers::seekprobe;
+use std::time::{Duration, Instant};
+
+/// Run seekprobe with `args` then the device; (exit code, stdout, the JSON of
+/// `--json` when asked for).
+fn run(args: &[&str], dev: &str) -> (i32, String, String) {
+    let out = seekprobe().args(args).arg(dev).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+/// The failed ranges of pass `p` of the first test's verify: (kind, start, sectors).
+fn ranges(v: &serde_json::Value, p: usize) -> Vec<(String, u64, u64)> {
+    v["disks"][0]["tests"][0]["verify"]["passes"][p]["failures"]["ranges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["kind"].as_str().unwrap().to_string(),
+                r["start_lba"].as_u64().unwrap(),
+                r["sectors"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn r(kind: &str, start: u64, sectors: u64) -> (String, u64, u64) {
+    (kind.to_string(), start, sectors)
+}
+
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn read_errors_are_found_by_scan_to_the_sector_in_few_reads() {
+    // 8 unreadable sectors inside the second 1 MiB block.
+    let d = FaultDisk::new(64 << 20, &["read-error=2100s-2108s", "count=1M-2M"]);
+    let (code, out, err) = run(&["--scan", "--json"], &d.dev);
+    assert_eq!(code, 1, "{out}{err}");
+    let v = json(&out);
+    let scan = &v["disks"][0]["tests"][0]["scan"];
+    assert_eq!(scan["error_blocks"], 1, "{scan}");
+    assert_eq!(
+        scan["unreadable"],
+        serde_json::json!([{"first_sector": 2100, "sectors": 8}])
+    );
+    let (reads, _) = d.stats().rule("count=1M-2M");
+    assert!(reads <= 64, "{reads} reads of the failed 1 MiB block");
+}
+
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn write_errors_corrupt_reads_and_misdirected_writes_are_found_by_verify() {
+    // Sectors 1000-1002 refuse writes, 5000-5001 read back inverted, the writes to
+    // 20000-20007 land on 9000-9007 (written earlier in the pass).
+    let d = FaultDisk::new(
+        32 << 20,
+        &[
+            "write-error=1000s-1003s",
+            "corrupt-reads=5000s-5002s",
+            "misdirect=20000s-20008s,9000s",
+        ],
+    );
+    let (code, out, err) = run(&["--verify", "-w", "--yes", "--json"], &d.dev);
+    assert_eq!(code, 1, "{out}{err}");
+    let v = json(&out);
+    // 9000-9007 read back the stamps of 20000-20007 (misdirected), 20000-20007 what
+    // was there before (zeros: corrupt).
+    assert_eq!(
+        ranges(&v, 0),
+        [
+            r("unwritable", 1000, 3),
+            r("corrupt", 5000, 2),
+            r("misdirected", 9000, 8),
+            r("corrupt", 20000, 8),
+        ]
+    );
+    let found = &v["disks"][0]["tests"][0]["verify"]["passes"][0]["failures"]["ranges"][2];
+    assert_eq!(found["found_lba"], 20000);
+    assert!(d.stats().rule("write-error=1000s-1003s").1 >= 1);
+}
+
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn writes_silently_dropped_read_back_the_previous_pass() {
+    let d = FaultDisk::new(16 << 20, &["drop-writes=4096s-4104s"]);
+    let (code, out, err) = run(
+        &["--verify", "-w", "--yes", "--passes", "2", "--json"],
+        &d.dev,
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    let v = json(&out);
+    // Pass 1 reads the zeros that were there; pass 2 its own stamps of pass 1? No:
+    // pass 1's writes were dropped too, so pass 2 reads zeros again.
+    assert_eq!(ranges(&v, 0), [r("corrupt", 4096, 8)]);
+    assert_eq!(ranges(&v, 1), [r("corrupt", 4096, 8)]);
+    assert_eq!(d.stored(4096 * 512, 4096), vec![0; 4096]);
+}
+
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn writes_dropped_after_a_first_pass_read_back_stale_stamps() {
+    let d = FaultDisk::new(16 << 20, &[]);
+    let (code, out, err) = run(
+        &["--verify", "-w", "--yes", "--passes", "2", "--json"],
+        &d.dev,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    drop(out);
+    // A drive whose writes to 100-107 stop landing between two passes of one run is
+    // simulated by dropping them from the second pass on: the stamps read back are
+    // the first pass's.
+    let d = FaultDisk::new(16 << 20, &[]);
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        .args(["--verify", "-w", "--yes", "--passes", "2", "--json", "-q"])
+        .args(["--block-size", "64K"])
+        .arg(&d.dev)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The second pass starts after 16 MiB written and 16 MiB read.
+    let until = Instant::now() + Duration::from_secs(30);
+    while d.stats().get("read_bytes") < 16 << 20 {
+        assert!(Instant::now() < until, "the first pass did not end");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    d.control("add drop-writes=100s-108s");
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let v = json(&text);
+    assert_eq!(ranges(&v, 0), []);
+    assert_eq!(ranges(&v, 1), [r("stale", 100, 8)]);
+}
+
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn a_device_wrapping_at_16_mib_fails_the_capacity_check_naming_it() {
+    let d = FaultDisk::new(256 << 20, &["wrap=16M"]);
+    let (code, out, err) = run(&["--capacity-check", "-w", "--yes", "-q", "--json"], &d.dev);
+    assert_eq!(code, 1, "{out}{err}");
+    let v = json(&out);
+    let c = &v["disks"][0]["tests"][0]["capacity"]["conclusion"];
+    assert_eq!(c["real"], 16 << 20, "{c}");
+}
+
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn slow_reads_are_listed_by_scan() {
+    let d = FaultDisk::new(16 << 20, &["slow-reads=8M-9M,300"]);
+    let (code, out, err) = run(&["--scan", "--json", "--slow-ms", "200"], &d.dev);
+    assert_eq!(code, 0, "{out}{err}");
+    let v = json(&out);
+    let slow = &v["disks"][0]["tests"][0]["scan"]["slow"];
+    assert_eq!(slow[0]["first_sector"], 16384, "{slow}");
+    assert_eq!(slow[0]["sectors"], 2048, "{slow}");
+    assert_eq!(slow.as_array().unwrap().len(), 1, "{slow}");
+}
