@@ -449,8 +449,16 @@ pub struct ScanResult {
     pub buckets: Vec<u64>,
     /// Blocks that failed to read.
     pub error_blocks: u64,
-    /// The unreadable sectors, found by reading each sector of a failed block.
+    /// The unreadable sectors of the failed blocks, located as ddrescue does
+    /// (`engine::locate`).
     pub unreadable: Vec<SectorRange>,
+    /// The runs of `unreadable` not read sector by sector: between unreadable
+    /// sectors of one long failed area.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inferred: Vec<SectorRange>,
+    /// The drive stopped answering and the scan was given up there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unanswered: Option<crate::verify::result::Unanswered>,
     /// Blocks at least this slow are listed in `slow`.
     pub slow_ms: f64,
     /// Runs of slow blocks.

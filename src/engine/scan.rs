@@ -1,7 +1,10 @@
 //! The surface-scan engine: read every block of a range once, timing each; go on
-//! past errors, and find the unreadable sectors of a failed block by reading them
-//! one by one.
+//! past errors, and locate the unreadable sectors of the failed blocks afterwards
+//! as ddrescue does ([`super::locate`]). A drive that stops answering
+//! ([`super::liveness`]) ends the scan there.
 
+use super::liveness::Liveness;
+use super::locate::{Probe, locate};
 use super::sync::Stop;
 use crate::clock::Clock;
 use crate::device::pio::read_exact_at;
@@ -34,8 +37,8 @@ fn push_sectors(ranges: &mut Vec<SectorRange>, first: u64, n: u64) {
 /// stream at its sequential rate, few enough that latencies stay per block.
 pub const SCAN_DEPTH: usize = 4;
 
-/// What one block read gave: its index, offset, length, latency and success.
-type Block = (u64, u64, u64, u64, bool);
+/// What one block read gave: its index, offset, length, latency and result.
+type Block = (u64, u64, u64, u64, std::io::Result<()>);
 
 /// Scan `range`. Blocks of at least `slow_ms` are listed as slow. `on_block` is told
 /// the bytes done after every block, in order (for progress). Stops only for Ctrl-C.
@@ -68,12 +71,19 @@ pub fn run_scan(
         slow_ms,
         slow: Vec::new(),
         map_ns: vec![0; cells as usize],
+        inferred: Vec::new(),
+        unanswered: None,
     };
     let mut failed = Vec::new();
-    let mut record = |(i, offset, len, ns, ok): Block| {
+    let mut live = Liveness::new(target.raw_fd(), ss);
+    let start = target.clock().now_ns();
+    let mut unanswered = None;
+    // Returns whether to go on.
+    let mut record = |(i, offset, len, ns, res): Block, now: u64| -> bool {
         r.blocks_read += 1;
         let cell = (i * cells / blocks_total) as usize;
-        if ok {
+        if res.is_ok() {
+            live.ok(offset);
             r.bytes_read += len;
             r.buckets[bucket(ns)] += 1;
             r.map_ns[cell] = r.map_ns[cell].max(ns);
@@ -84,10 +94,15 @@ pub fn run_scan(
             r.error_blocks += 1;
             r.map_ns[cell] = u64::MAX;
             failed.push((offset, len));
+            if let Err(e) = &res
+                && let Some(u) = live.failed(offset, e, now.saturating_sub(start))
+            {
+                unanswered = Some(u);
+            }
         }
         on_block(offset + len - range.start);
+        unanswered.is_none()
     };
-    let start = target.clock().now_ns();
     let done = match target
         .raw_fd()
         .map(|fd| std::os::fd::AsRawFd::as_raw_fd(&fd))
@@ -96,21 +111,41 @@ pub fn run_scan(
         None => sync_pass(target, range, stop, &mut record),
     };
     r.elapsed_ns = target.clock().now_ns() - start;
+    if let Some(u) = unanswered {
+        // The drive is gone: its failed blocks are not located (every read fails).
+        r.end_bytes = (range.start + done * range.block).min(range.end);
+        let error = std::io::Error::other(u.line());
+        let offset = u.at_bytes;
+        r.unanswered = Some(u);
+        return (
+            r,
+            Some(Stop::Failed {
+                setup: false,
+                offset,
+                error,
+            }),
+        );
+    }
     let stopped = (done < blocks_total).then(|| {
         r.end_bytes = range.start + done * range.block;
         Stop::Interrupted
     });
-    // Which sectors of the failed blocks: read them one by one (untimed).
-    let mut buf = AlignedBuf::new(ss as usize);
-    'failed: for (offset, len) in failed {
-        for s in (offset..offset + len).step_by(ss as usize) {
-            if stop.load(Ordering::Relaxed) {
-                break 'failed;
-            }
-            if target.read_at(&mut buf, s).is_err() {
-                push_sectors(&mut r.unreadable, s / ss, 1);
-            }
+    // Which sectors of the failed blocks: located (untimed).
+    let mut buf = AlignedBuf::new(range.block as usize);
+    let located = locate(&failed, ss, &mut |at, len| {
+        if stop.load(Ordering::Relaxed) {
+            Probe::Stop
+        } else if target.read_at(&mut buf[..len as usize], at).is_ok() {
+            Probe::Ok
+        } else {
+            Probe::Failed
         }
+    });
+    for (first, end) in located.failed {
+        push_sectors(&mut r.unreadable, first, end - first);
+    }
+    for (first, end) in located.inferred {
+        push_sectors(&mut r.inferred, first, end - first);
     }
     (r, stopped)
 }
@@ -120,7 +155,7 @@ fn sync_pass(
     target: &mut dyn Target,
     range: &ScanRange,
     stop: &AtomicBool,
-    record: &mut impl FnMut(Block),
+    record: &mut impl FnMut(Block, u64) -> bool,
 ) -> u64 {
     let mut buf = AlignedBuf::new(range.block as usize);
     let mut done = 0;
@@ -129,10 +164,12 @@ fn sync_pass(
             break;
         }
         let t0 = target.clock().now_ns();
-        let ok = target.read_at(&mut buf[..len as usize], offset).is_ok();
-        let ns = target.clock().now_ns() - t0;
-        record((i as u64, offset, len, ns, ok));
+        let res = target.read_at(&mut buf[..len as usize], offset);
+        let t1 = target.clock().now_ns();
         done += 1;
+        if !record((i as u64, offset, len, t1 - t0, res), t1) {
+            break;
+        }
     }
     done
 }
@@ -145,21 +182,24 @@ fn threaded_pass(
     clock: &dyn Clock,
     range: &ScanRange,
     stop: &AtomicBool,
-    record: &mut impl FnMut(Block),
+    record: &mut impl FnMut(Block, u64) -> bool,
 ) -> u64 {
     let next = AtomicU64::new(0);
+    // Raised when `record` says stop (the drive stopped answering).
+    let ended = AtomicBool::new(false);
     let total = range.count();
     // (index, offset, length, start, end, ok)
-    let (tx, rx) = mpsc::channel::<(u64, u64, u64, u64, u64, bool)>();
+    let (tx, rx) = mpsc::channel::<(u64, u64, u64, u64, u64, std::io::Result<()>)>();
     std::thread::scope(|scope| {
         for _ in 0..SCAN_DEPTH.min(total as usize).max(1) {
             let tx = tx.clone();
             let next = &next;
+            let ended = &ended;
             scope.spawn(move || {
                 // SAFETY: the target owns the descriptor and outlives the scope.
                 let fd = unsafe { BorrowedFd::borrow_raw(fd) };
                 let mut buf = AlignedBuf::new(range.block as usize);
-                while !stop.load(Ordering::Relaxed) {
+                while !stop.load(Ordering::Relaxed) && !ended.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= total {
                         break;
@@ -167,9 +207,9 @@ fn threaded_pass(
                     let offset = range.start + i * range.block;
                     let len = range.block.min(range.end - offset);
                     let t0 = clock.now_ns();
-                    let ok = read_exact_at(fd, &mut buf[..len as usize], offset).is_ok();
+                    let res = read_exact_at(fd, &mut buf[..len as usize], offset);
                     let t1 = clock.now_ns();
-                    if tx.send((i, offset, len, t0, t1, ok)).is_err() {
+                    if tx.send((i, offset, len, t0, t1, res)).is_err() {
                         break;
                     }
                 }
@@ -183,13 +223,19 @@ fn threaded_pass(
         let mut pending = BTreeMap::new();
         let mut expected = 0;
         let mut last_done = 0;
-        for (i, offset, len, t0, t1, ok) in rx {
+        for (i, offset, len, t0, t1, res) in rx {
             let ns = t1.saturating_sub(t0.max(last_done));
             last_done = last_done.max(t1);
-            pending.insert(i, (i, offset, len, ns, ok));
-            while let Some(b) = pending.remove(&expected) {
-                record(b);
+            pending.insert(i, ((i, offset, len, ns, res), t1));
+            if ended.load(Ordering::Relaxed) {
+                continue;
+            }
+            while let Some((b, t)) = pending.remove(&expected) {
                 expected += 1;
+                if !record(b, t) {
+                    ended.store(true, Ordering::Relaxed);
+                    break;
+                }
             }
         }
         expected

@@ -12,6 +12,8 @@
 //! sectors: a sector whose write fails is unwritable (and not judged again when
 //! read back), one whose read fails unreadable.
 
+use super::liveness::Liveness;
+use super::locate::{Probe, locate};
 use super::name::QueuedEngine;
 use super::queue::{Completion, Feed, Request, Stop};
 use super::queued;
@@ -19,7 +21,7 @@ use crate::device::{AlignedBuf, Target};
 use crate::probe::OpKind;
 use crate::probe::scan::{ScanRange, SlowRange, bucket};
 use crate::verify::failures::{FailureKind, Failures};
-use crate::verify::result::{Half, HalfKind, Pass, REGIONS, Stopped, VerifyResult};
+use crate::verify::result::{Half, HalfKind, Pass, REGIONS, Stopped, Unanswered, VerifyResult};
 use crate::verify::stamp::{Stamper, Verdict};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -63,6 +65,12 @@ struct HalfFeed<'a> {
     progress: Progress<'a>,
     pass: u32,
     half_kind: HalfKind,
+    /// Whether the drive still answers, after failed blocks in a row.
+    live: &'a mut Liveness,
+    /// The clock reading at the test's start.
+    test_start_ns: u64,
+    /// Set when the drive stopped answering: nothing more is submitted.
+    unanswered: Option<Unanswered>,
 }
 
 impl HalfFeed<'_> {
@@ -82,7 +90,7 @@ fn within(spans: &[(u64, u64)], lba: u64) -> bool {
 
 impl Feed for HalfFeed<'_> {
     fn next(&mut self, _slot: usize, buf: Option<&mut [u8]>) -> Option<(u64, u32, OpKind)> {
-        if self.next >= self.total {
+        if self.next >= self.total || self.unanswered.is_some() {
             return None;
         }
         let offset = self.range.start + self.next * self.range.block;
@@ -109,6 +117,7 @@ impl Feed for HalfFeed<'_> {
         self.half.end_bytes = self.half.end_bytes.max(offset + len);
         match c.result {
             Ok(()) => {
+                self.live.ok(offset);
                 self.half.bytes += len;
                 self.half.buckets[bucket(ns)] += 1;
                 let r = self.region(offset);
@@ -131,10 +140,19 @@ impl Feed for HalfFeed<'_> {
                     }
                 }
             }
-            Err(_) => {
+            Err(e) => {
                 self.half.error_blocks += 1;
                 self.failed.push((offset, len));
+                let after = c.done_ns.saturating_sub(self.test_start_ns);
+                if self.unanswered.is_none()
+                    && let Some(u) = self.live.failed(offset, &e, after)
+                {
+                    self.unanswered = Some(u);
+                }
             }
+        }
+        if self.unanswered.is_some() {
+            return false;
         }
         self.done_bytes += len;
         (self.progress)(self.pass, self.half_kind, self.done_bytes);
@@ -165,7 +183,10 @@ pub fn run_verify(
         engine: QueuedEngine::Unknown,
         passes: Vec::new(),
         stopped: None,
+        unanswered: None,
     };
+    let test_start_ns = target.clock().now_ns();
+    let mut live = Liveness::new(target.raw_fd(), u64::from(ss));
     let stamp_err = |e: crate::verify::stamp::BadSectorSize| Stop::Failed {
         setup: true,
         offset: 0,
@@ -203,6 +224,9 @@ pub fn run_verify(
                 progress: &mut *progress,
                 pass,
                 half_kind,
+                live: &mut live,
+                test_start_ns,
+                unanswered: None,
             };
             let run =
                 queued::run_feed(target, p.range.block as u32, p.queue_depth, &mut feed, stop);
@@ -210,47 +234,88 @@ pub fn run_verify(
             let HalfFeed {
                 mut half,
                 mut failed,
+                unanswered,
                 ..
             } = feed;
-            // The failed blocks, sector by sector (untimed), in address order, until
-            // Ctrl-C: `cut` is then the first sector not redone.
+            if let Some(u) = unanswered {
+                // The drive is gone: nothing more to learn from it. The failed
+                // blocks are not located (each read would fail the same way).
+                let end = half.end_bytes;
+                halves.push(half);
+                let mut it = halves.into_iter();
+                r.passes.push(Pass {
+                    pass,
+                    write: it.next().expect("the write half ran"),
+                    read: it.next(),
+                    failures,
+                });
+                let error = io::Error::other(u.line());
+                r.unanswered = Some(u);
+                return (
+                    r,
+                    Some(Stop::Failed {
+                        setup: false,
+                        offset: end,
+                        error,
+                    }),
+                );
+            }
+            // The failed blocks located as ddrescue does (untimed), in address
+            // order, until Ctrl-C: `cut` is then the first byte not located.
             failed.sort_unstable();
-            let mut sector = AlignedBuf::new(ss as usize);
             let s64 = u64::from(ss);
-            let mut new_unwritable = Vec::new();
-            let mut cut = None;
-            'retry: for (offset, len) in failed {
-                for at in (offset..offset + len).step_by(ss as usize) {
-                    if stop.load(Ordering::Relaxed) {
-                        cut = Some(at);
-                        break 'retry;
-                    }
-                    let lba = at / s64;
-                    match kind {
-                        OpKind::Write => {
-                            stamper.stamp(&mut sector, lba);
-                            if target.write_at(&sector, at).is_ok() {
-                                half.retried_bytes += s64;
-                            } else {
-                                failures.record_span(lba, 1, FailureKind::Unwritable);
-                                new_unwritable.push((lba, lba + 1));
-                            }
+            let mut buf = AlignedBuf::new(p.range.block as usize);
+            let mut retried = 0u64;
+            let unwritable_now = &unwritable;
+            let failures_now = &mut failures;
+            let located = locate(&failed, s64, &mut |at, len| {
+                if stop.load(Ordering::Relaxed) {
+                    return Probe::Stop;
+                }
+                let b = &mut buf[..len as usize];
+                let lba = at / s64;
+                match kind {
+                    OpKind::Write => {
+                        stamper.stamp(b, lba);
+                        if target.write_at(b, at).is_err() {
+                            return Probe::Failed;
                         }
-                        OpKind::Read => {
-                            if within(&unwritable, lba) {
-                                continue;
-                            }
-                            match target.read_at(&mut sector, at) {
-                                Ok(()) => {
-                                    half.retried_bytes += s64;
-                                    failures.record(lba, stamper.check_sector(&sector, lba));
-                                }
-                                Err(_) => failures.record(lba, Verdict::Unreadable),
+                    }
+                    OpKind::Read => {
+                        if target.read_at(b, at).is_err() {
+                            return Probe::Failed;
+                        }
+                        for (i, v) in stamper.check(b, lba).enumerate() {
+                            let l = lba + i as u64;
+                            if !within(unwritable_now, l) {
+                                failures_now.record(l, v);
                             }
                         }
                     }
                 }
+                retried += len;
+                Probe::Ok
+            });
+            half.retried_bytes += retried;
+            let cut = located.cut;
+            let mut new_unwritable = Vec::new();
+            for &(first, end) in &located.failed {
+                match kind {
+                    OpKind::Write => {
+                        failures.record_span(first, end - first, FailureKind::Unwritable);
+                        new_unwritable.push((first, end));
+                    }
+                    OpKind::Read if unwritable.is_empty() => {
+                        failures.record_span(first, end - first, FailureKind::Unreadable);
+                    }
+                    OpKind::Read => {
+                        for l in (first..end).filter(|&l| !within(&unwritable, l)) {
+                            failures.record(l, Verdict::Unreadable);
+                        }
+                    }
+                }
             }
+            half.inferred = located.inferred.iter().map(|&(a, b)| [a, b - a]).collect();
             unwritable.extend(new_unwritable);
             unwritable.sort_unstable();
             if kind == OpKind::Write && !run.interrupted && cut.is_none() && run.fatal.is_none() {

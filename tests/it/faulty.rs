@@ -186,3 +186,59 @@ fn slow_reads_are_listed_by_scan() {
     assert_eq!(slow[0]["sectors"], 2048, "{slow}");
     assert_eq!(slow.as_array().unwrap().len(), 1, "{slow}");
 }
+
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn a_drive_that_vanishes_mid_verify_is_reported_stopped_within_seconds() {
+    // Every request fails once 300 MiB have moved: the drive dropped off the bus.
+    let d = FaultDisk::new(1 << 30, &["vanish-after=300M"]);
+    let t0 = Instant::now();
+    let (code, out, err) = run(&["--verify", "-w", "--yes", "--json", "-q"], &d.dev);
+    let took = t0.elapsed();
+    assert_eq!(code, 1, "{out}{err}");
+    let v = json(&out);
+    let test = &v["disks"][0]["tests"][0];
+    let u = &test["verify"]["unanswered"];
+    let at = u["at_bytes"].as_u64().expect("unanswered");
+    assert!((290 << 20..320 << 20).contains(&at), "{u}");
+    assert!(
+        test["outcome"]["failed"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("the drive stopped answering at byte {at} after "))
+    );
+    // Given up after a handful of failed requests (the streak and the re-reads), not
+    // after retrying each of the 1.4 million sectors left.
+    let s = d.stats();
+    assert!(s.get("failed") < 64, "{:?}", s);
+    assert!(took < Duration::from_secs(60), "{took:?}");
+}
+
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn a_device_unreadable_over_its_last_900_mib_is_scanned_in_seconds_with_exact_edges() {
+    // Unreadable from sector 250,001 (inside a 1 MiB block) to the end of 1 GiB.
+    let d = FaultDisk::new(1 << 30, &["read-error=250001s-2097152s"]);
+    let t0 = Instant::now();
+    let (code, out, err) = run(&["--scan", "--json", "-q"], &d.dev);
+    assert_eq!(code, 1, "{out}{err}");
+    let v = json(&out);
+    let scan = &v["disks"][0]["tests"][0]["scan"];
+    assert!(scan.get("unanswered").is_none(), "{scan}");
+    assert_eq!(
+        scan["unreadable"],
+        serde_json::json!([{"first_sector": 250001, "sectors": 2097152 - 250001}])
+    );
+    assert!(!scan["inferred"].as_array().unwrap().is_empty(), "{scan}");
+    // The pass reads each block once (two FUSE requests per 1 MiB); the locating
+    // costs reads in proportion to the edges.
+    let (reads, _) = d.stats().rule("read-error=250001s-2097152s");
+    assert!(reads < 2 * 903 + 200, "{reads}");
+    assert!(t0.elapsed() < Duration::from_secs(60), "{:?}", t0.elapsed());
+}

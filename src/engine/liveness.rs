@@ -1,0 +1,104 @@
+//! Whether a drive whose requests keep failing is still there: after a streak of
+//! failed blocks, re-read a few sectors that read fine earlier in the run. If they
+//! fail too, or an error says the device is gone (ENODEV, ENXIO), the drive stopped
+//! answering; if they read, the failures are a region of the drive, reported as
+//! such. A long unreadable region is re-checked after 4, 8, 16, ... failed blocks
+//! in a row, so the checks cost a few reads per doubling, not per block.
+
+use crate::device::AlignedBuf;
+use crate::device::pio::read_exact_at;
+use crate::verify::result::Unanswered;
+use std::io;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+
+/// Failed blocks in a row before the first check.
+pub const STREAK: u32 = 4;
+
+/// Earlier good sectors re-read by a check.
+pub const PROBES: usize = 3;
+
+/// The watcher of one pass.
+#[derive(Debug)]
+pub struct Liveness {
+    fd: Option<OwnedFd>,
+    ss: u64,
+    /// Offsets of good sectors seen: the first good ones of the run, then the last.
+    good: Vec<u64>,
+    streak: u32,
+    next_check: u32,
+    streak_start: u64,
+}
+
+/// Whether `e` says that the device itself is gone (not a sector of it).
+pub fn gone_error(e: &io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(libc::ENODEV) | Some(libc::ENXIO))
+}
+
+impl Liveness {
+    /// Watch through a duplicate of `fd` (None: only the errors can tell; a simulated
+    /// drive). `ss` is the sector size.
+    pub fn new(fd: Option<BorrowedFd<'_>>, ss: u64) -> Liveness {
+        Liveness {
+            fd: fd.and_then(|fd| fd.try_clone_to_owned().ok()),
+            ss,
+            good: Vec::new(),
+            streak: 0,
+            next_check: STREAK,
+            streak_start: 0,
+        }
+    }
+
+    /// The block at `offset` succeeded.
+    pub fn ok(&mut self, offset: u64) {
+        self.streak = 0;
+        self.next_check = STREAK;
+        let off = offset / self.ss * self.ss;
+        if self.good.len() < PROBES {
+            self.good.push(off);
+        } else {
+            // Keep the first good sector and the latest ones.
+            let n = self.good.len();
+            self.good[1..].rotate_left(1);
+            self.good[n - 1] = off;
+        }
+    }
+
+    /// The block at `offset` failed with `e` after `elapsed_ns` of the pass: Some
+    /// when the drive stopped answering.
+    pub fn failed(&mut self, offset: u64, e: &io::Error, elapsed_ns: u64) -> Option<Unanswered> {
+        if self.streak == 0 {
+            self.streak_start = offset;
+        }
+        self.streak += 1;
+        let at_bytes = self.streak_start.min(offset);
+        let gone = move |reason: String| Unanswered {
+            at_bytes,
+            after_ns: elapsed_ns,
+            reason,
+        };
+        if gone_error(e) {
+            return Some(gone(format!("the device is gone ({e})")));
+        }
+        if self.streak < self.next_check {
+            return None;
+        }
+        self.next_check = self.next_check.saturating_mul(2);
+        let fd = self.fd.as_ref()?;
+        if self.good.is_empty() {
+            return None;
+        }
+        let mut buf = AlignedBuf::new(self.ss as usize);
+        let mut last = None;
+        for &at in &self.good {
+            match read_exact_at(fd.as_fd(), &mut buf, at) {
+                Ok(()) => return None,
+                Err(e) => last = Some((at, e)),
+            }
+        }
+        let (at, e) = last.expect("a sector was re-read");
+        Some(gone(format!(
+            "{} sectors that read fine earlier fail now (byte {at}: {e})",
+            self.good.len()
+        )))
+    }
+}
