@@ -528,14 +528,28 @@ fn check_writable(
             hint: hint.to_string(),
         })
     };
-    let found = read_signatures(target).map_err(|e| {
-        CheckError::Refused(ProbeError::Io {
-            path: info.path.clone(),
-            test: "signature check".into(),
-            offset: 0,
-            source: e,
+    let (found, unreadable) = read_signatures(target);
+    if let Some((offset, e)) = unreadable {
+        if !cfg.force {
+            return Err(refused(
+                format!(
+                    "the signature check cannot read the device: byte {offset} is unreadable \
+                     ({e}); the drive has unreadable sectors where signatures are kept, so \
+                     nothing can be known of what it holds"
+                ),
+                "if its data may be destroyed, pass --force to run the write tests anyway",
+            ));
+        }
+        sink.warning(&Warning {
+            code: WarningCode::SignaturesBuiltinOnly,
+            message: format!(
+                "the signature check could not read byte {offset} ({e}): only what read \
+                 was checked, and --force overrides the rest"
+            ),
+            advice: "the drive has unreadable sectors; its write tests say where".into(),
         })
-    })?;
+        .map_err(CheckError::Output)?;
+    }
     let warning = found.libblkid_unavailable.map(|why| Warning {
         code: WarningCode::SignaturesBuiltinOnly,
         message: format!("libblkid unavailable ({why}): only the built-in list was checked"),
@@ -562,8 +576,10 @@ fn check_writable(
 }
 
 /// Read the start and the end of the target and look for signatures (libblkid on
-/// the path where it loads, and the built-in check on what was read).
-fn read_signatures(target: &mut dyn Target) -> io::Result<safety::Detection> {
+/// the path where it loads, and the built-in check on what was read). A read that
+/// fails is located to its first unreadable sector (`engine::locate`), returned
+/// with its error; what did not read is checked as zeros.
+fn read_signatures(target: &mut dyn Target) -> (safety::Detection, Option<(u64, io::Error)>) {
     let info = target.info();
     let path = info.path.clone();
     let ss = u64::from(info.sector_size);
@@ -572,7 +588,33 @@ fn read_signatures(target: &mut dyn Target) -> io::Result<safety::Detection> {
     let tail_len = (safety::TAIL_BYTES as u64).min(whole) / ss * ss;
     let mut head = AlignedBuf::new(head_len as usize);
     let mut tail = AlignedBuf::new(tail_len as usize);
-    target.read_at(&mut head, 0)?;
-    target.read_at(&mut tail, whole - tail_len)?;
-    Ok(safety::detect(Path::new(&path), &head, &tail, whole))
+    let mut unreadable = None;
+    for (buf, at) in [(&mut head, 0), (&mut tail, whole - tail_len)] {
+        let Err(e) = target.read_at(buf, at) else {
+            continue;
+        };
+        buf.fill(0);
+        let mut first: Option<u64> = None;
+        let mut piece = AlignedBuf::new(buf.len());
+        let located = crate::engine::locate::locate(&[(at, buf.len() as u64)], ss, &mut |o, n| {
+            use crate::engine::locate::Probe;
+            let p = &mut piece[..n as usize];
+            if target.read_at(p, o).is_ok() {
+                buf[(o - at) as usize..(o - at + n) as usize].copy_from_slice(p);
+                Probe::Ok
+            } else {
+                Probe::Failed
+            }
+        });
+        if let Some(&(lba, _)) = located.failed.first() {
+            first = Some(lba * ss);
+        }
+        if unreadable.is_none() {
+            unreadable = Some((first.unwrap_or(at), e));
+        }
+    }
+    (
+        safety::detect(Path::new(&path), &head, &tail, whole),
+        unreadable,
+    )
 }

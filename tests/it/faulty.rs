@@ -242,3 +242,33 @@ fn a_device_unreadable_over_its_last_900_mib_is_scanned_in_seconds_with_exact_ed
     assert!(reads < 2 * 903 + 200, "{reads}");
     assert!(t0.elapsed() < Duration::from_secs(60), "{:?}", t0.elapsed());
 }
+
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn unreadable_signature_areas_refuse_without_force_naming_the_offset_and_run_with_it() {
+    let d = FaultDisk::new(256 << 20, &["read-error=96M-256M"]);
+    let (code, out, err) = run(&["--verify", "-w", "--yes", "-q"], &d.dev);
+    assert_ne!(code, 0, "{out}{err}");
+    let at = err.find("byte ").map(|i| &err[i + 5..]).expect(&err);
+    let at: u64 = at[..at.find(' ').unwrap()].parse().unwrap();
+    assert!((96 << 20..256 << 20).contains(&at), "{err}");
+    assert!(
+        err.contains("unreadable") && err.contains("--force"),
+        "{err}"
+    );
+    let (code, out, err) = run(
+        &["--verify", "-w", "--yes", "--force", "--json", "-q"],
+        &d.dev,
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    let v = json(&out);
+    assert!(
+        v["disks"][0]["tests"][0]["verify"]
+            .get("unanswered")
+            .is_none()
+    );
+    assert_eq!(ranges(&v, 0), [r("unreadable", 196608, 524288 - 196608)]);
+}
