@@ -63,6 +63,21 @@ impl Liveness {
         }
     }
 
+    /// A write at `offset` failed with `e` after `elapsed_ns`: Some when it says the
+    /// drive turned read-only (EROFS, EPERM, EACCES) after earlier writes succeeded.
+    pub fn write_refused(&self, offset: u64, e: &io::Error, elapsed_ns: u64) -> Option<Unanswered> {
+        let ro = matches!(
+            e.raw_os_error(),
+            Some(libc::EROFS) | Some(libc::EPERM) | Some(libc::EACCES)
+        );
+        (ro && !self.good.is_empty()).then(|| Unanswered {
+            at_bytes: offset,
+            after_ns: elapsed_ns,
+            reason: format!("writes are refused ({e})"),
+            read_only: true,
+        })
+    }
+
     /// The block at `offset` failed with `e` after `elapsed_ns` of the pass: Some
     /// when the drive stopped answering.
     pub fn failed(&mut self, offset: u64, e: &io::Error, elapsed_ns: u64) -> Option<Unanswered> {
@@ -75,6 +90,7 @@ impl Liveness {
             at_bytes,
             after_ns: elapsed_ns,
             reason,
+            read_only: false,
         };
         if gone_error(e) {
             return Some(gone(format!("the device is gone ({e})")));

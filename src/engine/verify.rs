@@ -144,10 +144,12 @@ impl Feed for HalfFeed<'_> {
                 self.half.error_blocks += 1;
                 self.failed.push((offset, len));
                 let after = c.done_ns.saturating_sub(self.test_start_ns);
-                if self.unanswered.is_none()
-                    && let Some(u) = self.live.failed(offset, &e, after)
-                {
-                    self.unanswered = Some(u);
+                if self.unanswered.is_none() {
+                    self.unanswered = match self.kind {
+                        OpKind::Write => self.live.write_refused(offset, &e, after),
+                        _ => None,
+                    }
+                    .or_else(|| self.live.failed(offset, &e, after));
                 }
             }
         }

@@ -171,13 +171,23 @@ pub struct Unanswered {
     pub after_ns: u64,
     /// What showed it, e.g. "3 sectors that read fine earlier fail now (...)".
     pub reason: String,
+    /// The drive turned read-only (writes refused with EROFS, EPERM or EACCES after
+    /// writes succeeded) rather than stopped answering.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub read_only: bool,
 }
 
 impl Unanswered {
-    /// The finding's one line: "the drive stopped answering at byte X after T s".
+    /// The finding's one line: "the drive stopped answering at byte X after T s"
+    /// (or "turned read-only").
     pub fn line(&self) -> String {
         format!(
-            "the drive stopped answering at byte {} after {:.1} s: {}",
+            "the drive {} at byte {} after {:.1} s: {}",
+            if self.read_only {
+                "turned read-only"
+            } else {
+                "stopped answering"
+            },
             self.at_bytes,
             self.after_ns as f64 / 1e9,
             self.reason

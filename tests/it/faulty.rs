@@ -272,3 +272,47 @@ fn unreadable_signature_areas_refuse_without_force_naming_the_offset_and_run_wit
     );
     assert_eq!(ranges(&v, 0), [r("unreadable", 196608, 524288 - 196608)]);
 }
+
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn a_drive_that_turns_read_only_mid_pass_is_one_finding_with_its_byte() {
+    let d = FaultDisk::new(256 << 20, &[]);
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        .args([
+            "--verify",
+            "-w",
+            "--yes",
+            "--json",
+            "-q",
+            "--block-size",
+            "256K",
+        ])
+        .arg(&d.dev)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(30);
+    while d.stats().get("write_bytes") < 32 << 20 {
+        assert!(Instant::now() < until, "no writes");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let ro = std::process::Command::new(crate::helpers::tool("blockdev"))
+        .args(["--setro", &d.dev])
+        .status()
+        .unwrap();
+    assert!(ro.success());
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let v = json(&text);
+    let u = &v["disks"][0]["tests"][0]["verify"]["unanswered"];
+    assert_eq!(u["read_only"], true, "{u}");
+    let at = u["at_bytes"].as_u64().unwrap();
+    assert!((32 << 20..256 << 20).contains(&at), "{u}");
+    // One finding, not a failure per sector.
+    assert_eq!(ranges(&v, 0), []);
+}
