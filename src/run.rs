@@ -281,6 +281,9 @@ fn burn_in(
                 .retain(|t| t.outcome != crate::smart::record::SelfTestOutcome::Interrupted);
         }
     }
+    // Set when a step found that the drive stopped answering: the steps after it
+    // are skipped, saying why (the other drives of the run go on).
+    let mut gone: Option<String> = None;
     for step in burnin::steps(burnin::Medium::of(t.info.rotation), settings) {
         if t.stop.load(std::sync::atomic::Ordering::Relaxed) {
             return Ok((disk, Flow::Interrupted));
@@ -288,6 +291,9 @@ fn burn_in(
         let action = burnin::action(step);
         let kept = prev.and_then(|p| p.burn_in.iter().find(|r| r.step == step && r.status.done()));
         let status = match (kept, action) {
+            (None, _) if gone.is_some() => {
+                burnin::Status::Skipped(format!("skipped: {}", gone.as_deref().unwrap_or_default()))
+            }
             (Some(_), a) => {
                 if let burnin::Action::Test(k) = a
                     && let Some(r) = prev.and_then(|p| p.tests.iter().find(|r| r.test == k))
@@ -301,6 +307,7 @@ fn burn_in(
             (None, burnin::Action::Test(k)) => {
                 t.failed = None;
                 let outcome = t.run(k, cfg, &mut disk, sink)?;
+                gone = disk.tests.last().and_then(stopped_answering);
                 test_status(outcome, disk.tests.last())
             }
             (None, burnin::Action::Missing(why)) => burnin::Status::Skipped(why.into()),
@@ -335,6 +342,17 @@ fn burn_in(
         }
     }
     Ok((disk, Flow::Continue))
+}
+
+/// The line saying that the drive stopped answering during `r`, if it did (a drive
+/// that turned read-only still answers).
+fn stopped_answering(r: &crate::results::TestResult) -> Option<String> {
+    let u = r
+        .verify
+        .as_ref()
+        .and_then(|v| v.unanswered.as_ref())
+        .or_else(|| r.scan.as_ref().and_then(|s| s.unanswered.as_ref()))?;
+    (!u.read_only).then(|| u.line())
 }
 
 /// How a test step ended, from the test's outcome (and what a scan or verify pass

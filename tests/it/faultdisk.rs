@@ -175,6 +175,11 @@ impl Drop for FaultDisk {
             self.abort();
         }
         if !self.dev.is_empty() {
+            // A test may have made it read-only (blockdev --setro): the flag outlives
+            // the attachment, so the next user of this loop device would find it so.
+            let _ = Command::new(crate::helpers::tool("blockdev"))
+                .args(["--setrw", &self.dev])
+                .status();
             let _ = Command::new(crate::helpers::tool("losetup"))
                 .args(["-d", &self.dev])
                 .status();

@@ -316,3 +316,63 @@ fn a_drive_that_turns_read_only_mid_pass_is_one_finding_with_its_byte() {
     // One finding, not a failure per sector.
     assert_eq!(ranges(&v, 0), []);
 }
+
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn a_drive_vanishing_in_a_burn_in_skips_its_remaining_steps_and_the_other_drive_goes_on() {
+    let d = FaultDisk::new(64 << 20, &[]);
+    let dir = crate::helpers::scratch_dir();
+    let good = crate::helpers::LoopDev::new(dir.path(), 64 << 20, true, None);
+    let json_file = dir.path().join("run.json");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        .args(["--burn-in", "-w", "--yes", "--qualify", "-q", "--parallel"])
+        .arg("--json-file")
+        .arg(&json_file)
+        .args([&d.dev, &good.dev])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The zone curve writes 100 samples of 655 KiB (64 MiB), then the write-verify
+    // pass 64 MiB: the drive vanishes about 16 MiB into the pass.
+    let until = Instant::now() + Duration::from_secs(60);
+    while d.stats().get("write_bytes") < 80 << 20 {
+        assert!(Instant::now() < until, "the verify step did not start");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    d.control("vanish");
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_ne!(out.status.code(), Some(0), "{text}");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json_file).unwrap()).unwrap();
+    let status = |disk: usize, step: &str| {
+        v["disks"][disk]["burn_in"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["step"] == step)
+            .unwrap_or_else(|| panic!("{step}"))["status"]
+            .clone()
+    };
+    let verify = status(0, "verify");
+    assert!(
+        verify["failed"]
+            .as_str()
+            .unwrap()
+            .contains("stopped answering"),
+        "{verify}"
+    );
+    let after = status(0, "smart_after");
+    assert!(
+        after["skipped"]
+            .as_str()
+            .unwrap()
+            .starts_with("skipped: the drive stopped answering at byte "),
+        "{after}"
+    );
+    assert_eq!(status(1, "verify"), "done");
+    assert!(d.stats().get("failed") < 64, "{:?}", d.stats());
+}
