@@ -214,6 +214,11 @@ pub enum WarningCode {
     /// libblkid could not check for signatures before writing: only the
     /// built-in list was.
     SignaturesBuiltinOnly,
+    /// The signature check could not read part of the device (--force went on).
+    SignaturesUnreadable,
+    /// A request was given up unanswered (--io-timeout or Ctrl-C): the process can
+    /// end only when the kernel gives it back.
+    RequestAbandoned,
 }
 
 impl WarningCode {
@@ -233,6 +238,8 @@ impl WarningCode {
             WarningCode::SeekFasterThanRotation => "seek_faster_than_rotation",
             WarningCode::FlushNotHonoured => "flush_not_honoured",
             WarningCode::SignaturesBuiltinOnly => "signatures_builtin_only",
+            WarningCode::SignaturesUnreadable => "signatures_unreadable",
+            WarningCode::RequestAbandoned => "request_abandoned",
         }
     }
 }

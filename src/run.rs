@@ -209,13 +209,34 @@ impl Tests<'_> {
             engine: &mut self.engine,
             stop: self.stop,
             sink: &mut *sink,
+            io_timeout: Some(cfg.beyond.io_timeout),
         };
+        let abandoned = crate::engine::queue::ABANDONED.load(std::sync::atomic::Ordering::Relaxed);
         let run = exec::run_test(test, &self.opts, &mut cx)?;
         let result = run.result;
         let mut notes = run.warnings;
         notes.extend(validity::test_warnings(info, &result));
+        let left = crate::engine::queue::ABANDONED.load(std::sync::atomic::Ordering::Relaxed);
+        if left > abandoned {
+            notes.push(Warning {
+                code: WarningCode::RequestAbandoned,
+                message: format!(
+                    "{} request{} to the drive were given up unanswered: seekprobe can end \
+                     only when the kernel gives them back",
+                    left - abandoned,
+                    if left - abandoned == 1 { "" } else { "s" }
+                ),
+                advice: "if it does not end, the device or its path is stuck: reset or \
+                         unplug it (the results are already saved)"
+                    .into(),
+            });
+        }
+        // A drive that stopped answering: the kernel's counts include what its
+        // failed requests and the checks moved; no other program is to blame.
+        let gone = stopped_answering(&result).is_some();
         if let (Some((r0, w0)), Some((r1, w1))) = (before.0, target.device_io_bytes())
             && test != TestKind::SyncWrite
+            && !gone
         {
             let own = target.own_io_bytes() - before.1 + run.bypass_bytes;
             let device = (r1 - r0) + (w1 - w0);
@@ -559,7 +580,7 @@ fn check_writable(
             ));
         }
         sink.warning(&Warning {
-            code: WarningCode::SignaturesBuiltinOnly,
+            code: WarningCode::SignaturesUnreadable,
             message: format!(
                 "the signature check could not read byte {offset} ({e}): only what read \
                  was checked, and --force overrides the rest"

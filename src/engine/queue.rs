@@ -166,6 +166,13 @@ pub trait Backend {
     /// flight is unknown.
     fn reap(&mut self, out: &mut Vec<Completion>) -> io::Result<()>;
 
+    /// As [`Backend::reap`], but return with `out` unchanged when nothing finished
+    /// within `wait` (the loop's watchdog and Ctrl-C poll). The default waits as
+    /// `reap` does: a backend whose requests cannot hang (the simulation's).
+    fn reap_within(&mut self, out: &mut Vec<Completion>, _wait: Duration) -> io::Result<()> {
+        self.reap(out)
+    }
+
     /// Called once after the drain with the last successful completion time.
     fn finish(&mut self, _last_ns: u64) {}
 
@@ -209,16 +216,65 @@ pub fn check_depth(depth: usize) -> io::Result<()> {
     }
 }
 
+/// How often the loop looks at the clock while it waits for completions: the
+/// watchdog's and Ctrl-C's granularity when a request does not come back.
+pub const POLL: Duration = Duration::from_millis(100);
+
+/// After Ctrl-C, how long the loop waits for the requests in flight before it
+/// leaves them to the threads that carry them (whose buffers stay theirs until the
+/// kernel answers): Ctrl-C prints and saves within 2 s even while a request hangs.
+pub const DRAIN_GRACE: Duration = Duration::from_secs(1);
+
+/// Requests left behind in flight, unanswered, by [`drive_feed`] (the watchdog or
+/// Ctrl-C): the process can end only when the kernel gives them back.
+pub static ABANDONED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The error of a request given up by the watchdog: no answer for `waited` at
+/// `offset` (wrapped in an [`io::ErrorKind::TimedOut`] error).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoAnswer {
+    /// The request's byte offset.
+    pub offset: u64,
+    /// How long it went unanswered.
+    pub waited: Duration,
+}
+
+impl std::fmt::Display for NoAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "no answer for {} s at byte {}",
+            self.waited.as_secs_f64(),
+            self.offset
+        )
+    }
+}
+
+impl std::error::Error for NoAnswer {}
+
+impl NoAnswer {
+    /// The watchdog's verdict in `e`, if it is one.
+    pub fn of(e: &io::Error) -> Option<NoAnswer> {
+        e.get_ref()?.downcast_ref::<NoAnswer>().copied()
+    }
+}
+
 /// The one loop: keep up to `depth` requests of `feed` in flight on `backend`
 /// until the feed has no more, `feed.done` says stop, or `stop` is raised (then
 /// nothing more is submitted); drain what is in flight. Returns whether the stop
 /// flag ended it, and the backend's fatal error if any (a failed submission is
 /// handed to `feed.done` as a failed completion).
+///
+/// While waiting, the loop polls ([`POLL`]): a request unanswered for `io_timeout`
+/// ends the loop with a [`NoAnswer`] error, and after Ctrl-C requests that do not
+/// come back within [`DRAIN_GRACE`] are left behind ([`ABANDONED`]), so that a
+/// hung request never holds the run.
 pub fn drive_feed(
     backend: &mut dyn Backend,
     feed: &mut dyn Feed,
     depth: usize,
     stop: &AtomicBool,
+    io_timeout: Option<Duration>,
 ) -> (bool, Fatal) {
     if let Err(e) = check_depth(depth) {
         return (false, Some(e));
@@ -227,6 +283,9 @@ pub fn drive_feed(
         return (true, None);
     }
     let mut reqs: Vec<Option<Request>> = vec![None; depth];
+    // When each slot's request was handed over (real time: the watchdog's).
+    let mut since: Vec<Option<std::time::Instant>> = vec![None; depth];
+    let mut stopped_at: Option<std::time::Instant> = None;
     let mut done: Vec<Completion> = Vec::with_capacity(depth);
     let mut go_on = true;
     let mut interrupted = false;
@@ -273,16 +332,43 @@ pub fn drive_feed(
         }
     }
     let mut fatal = None;
+    let now = std::time::Instant::now();
+    for (s, r) in since.iter_mut().zip(&reqs) {
+        *s = r.map(|_| now);
+    }
     while in_flight > 0 {
-        if let Err(e) = backend.reap(&mut done) {
+        if let Err(e) = backend.reap_within(&mut done, POLL) {
             fatal = Some(e);
             break;
         }
         if !interrupted && stop.load(Ordering::Relaxed) {
             interrupted = true;
+            stopped_at = Some(std::time::Instant::now());
+        }
+        if done.is_empty() {
+            if stopped_at.is_some_and(|t| t.elapsed() >= DRAIN_GRACE) {
+                ABANDONED.fetch_add(in_flight, Ordering::Relaxed);
+                break;
+            }
+            let oldest = (0..depth)
+                .filter_map(|s| Some((since[s]?, reqs[s]?)))
+                .min_by_key(|(t, _)| *t);
+            if let (Some(limit), Some((t, req))) = (io_timeout, oldest)
+                && t.elapsed() >= limit
+            {
+                ABANDONED.fetch_add(in_flight, Ordering::Relaxed);
+                let e = NoAnswer {
+                    offset: req.offset,
+                    waited: limit,
+                };
+                fatal = Some(io::Error::new(io::ErrorKind::TimedOut, e));
+                break;
+            }
+            continue;
         }
         for c in done.drain(..) {
             in_flight -= 1;
+            since[c.slot] = None;
             let Some(req) = reqs[c.slot].take() else {
                 continue;
             };
@@ -294,6 +380,9 @@ pub fn drive_feed(
             }
             let (sent, more) = submit(slot, backend, feed, &mut reqs);
             in_flight += usize::from(sent);
+            if sent {
+                since[slot] = Some(std::time::Instant::now());
+            }
             go_on &= more;
         }
     }
@@ -328,7 +417,7 @@ pub fn drive(
         failure: None,
     };
     feed.len = feed.stream.request_len();
-    let (interrupted, fatal) = drive_feed(backend, &mut feed, params.queue_depth, stop);
+    let (interrupted, fatal) = drive_feed(backend, &mut feed, params.queue_depth, stop, None);
     let (last, failure, len) = (feed.last, feed.failure.take(), feed.len);
     backend.finish(last);
     run.elapsed_ns = last - start;

@@ -15,7 +15,7 @@
 use super::liveness::Liveness;
 use super::locate::{Probe, locate};
 use super::name::QueuedEngine;
-use super::queue::{Completion, Feed, Request, Stop};
+use super::queue::{Completion, Feed, NoAnswer, Request, Stop};
 use super::queued;
 use crate::device::{AlignedBuf, Target};
 use crate::probe::OpKind;
@@ -39,6 +39,8 @@ pub struct VerifyParams {
     pub queue_depth: usize,
     /// Blocks at least this slow are listed.
     pub slow_ms: f64,
+    /// A request unanswered this long gives the drive up (None: no limit).
+    pub io_timeout: Option<std::time::Duration>,
 }
 
 /// Progress: (pass, half, bytes of the half done).
@@ -230,8 +232,14 @@ pub fn run_verify(
                 test_start_ns,
                 unanswered: None,
             };
-            let run =
-                queued::run_feed(target, p.range.block as u32, p.queue_depth, &mut feed, stop);
+            let run = queued::run_feed(
+                target,
+                p.range.block as u32,
+                p.queue_depth,
+                &mut feed,
+                stop,
+                p.io_timeout,
+            );
             r.engine = run.engine;
             let HalfFeed {
                 mut half,
@@ -239,6 +247,16 @@ pub fn run_verify(
                 unanswered,
                 ..
             } = feed;
+            // The watchdog gave a request up: the drive is given up too.
+            let unanswered = unanswered.or_else(|| {
+                let n = run.fatal.as_ref().and_then(NoAnswer::of)?;
+                Some(Unanswered {
+                    at_bytes: n.offset,
+                    after_ns: target.clock().now_ns().saturating_sub(test_start_ns),
+                    reason: n.to_string(),
+                    read_only: false,
+                })
+            });
             if let Some(u) = unanswered {
                 // The drive is gone: nothing more to learn from it. The failed
                 // blocks are not located (each read would fail the same way).
@@ -398,6 +416,7 @@ mod tests {
             nonce: 42,
             queue_depth: 4,
             slow_ms: 50.0,
+            io_timeout: None,
         }
     }
 

@@ -81,6 +81,9 @@ pub struct Context<'a> {
     pub stop: &'a AtomicBool,
     /// Where progress, phases and failures go.
     pub sink: &'a mut dyn Sink,
+    /// How long a request of a scan or a write-verify pass may go unanswered before
+    /// the drive is given up (--io-timeout); None: no limit.
+    pub io_timeout: Option<Duration>,
 }
 
 /// A test run by the executor.
@@ -386,6 +389,7 @@ fn step_once(
                 nonce: *nonce,
                 queue_depth: *queue_depth as usize,
                 slow_ms: *slow_ms,
+                io_timeout: cx.io_timeout,
             };
             let total = (range.end - range.start).max(1);
             let (test, sink) = (result.test, &mut *cx.sink);

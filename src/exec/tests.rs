@@ -55,6 +55,7 @@ fn with_sim<R>(
             engine: &mut engine,
             stop: &stop,
             sink: &mut log,
+            io_timeout: None,
         };
         f(&mut cx)
     };

@@ -376,3 +376,132 @@ fn a_drive_vanishing_in_a_burn_in_skips_its_remaining_steps_and_the_other_drive_
     assert_eq!(status(1, "verify"), "done");
     assert!(d.stats().get("failed") < 64, "{:?}", d.stats());
 }
+
+/// Poll `path` until `ready` holds for its JSON, for at most `limit`.
+fn wait_json(
+    path: &std::path::Path,
+    limit: Duration,
+    ready: impl Fn(&serde_json::Value) -> bool,
+) -> Option<serde_json::Value> {
+    let until = Instant::now() + limit;
+    while Instant::now() < until {
+        if let Some(v) = std::fs::read(path)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+            && ready(&v)
+        {
+            return Some(v);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    None
+}
+
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn a_hung_request_is_given_up_after_io_timeout_and_the_healthy_drive_beside_it_completes() {
+    // Requests touching 32-33 MiB never answer.
+    let d = FaultDisk::new(64 << 20, &["hang=32M-33M"]);
+    let dir = crate::helpers::scratch_dir();
+    let good = crate::helpers::LoopDev::new(dir.path(), 64 << 20, true, None);
+    let json_file = dir.path().join("run.json");
+    let out_file = dir.path().join("out.txt");
+    let t0 = Instant::now();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        .args([
+            "--verify",
+            "-w",
+            "--yes",
+            "-q",
+            "--parallel",
+            "--io-timeout",
+            "5",
+        ])
+        .arg("--json-file")
+        .arg(&json_file)
+        .args([&d.dev, &good.dev])
+        .stdout(std::fs::File::create(&out_file).unwrap())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let done = |v: &serde_json::Value| {
+        v["disks"].as_array().is_some_and(|d| {
+            d.len() == 2
+                && d.iter().all(|d| {
+                    d["tests"][0]["outcome"].is_string() || d["tests"][0]["outcome"].is_object()
+                })
+        })
+    };
+    let v = wait_json(&json_file, Duration::from_secs(20), done);
+    let took = t0.elapsed();
+    // Free the hung request whatever happened, so that seekprobe can end.
+    let text_now = std::fs::read_to_string(&out_file).unwrap_or_default();
+    d.abort();
+    let _ = child.wait();
+    let v = v.unwrap_or_else(|| panic!("no complete JSON after {took:?}: {text_now}"));
+    let hung = &v["disks"][0]["tests"][0];
+    let u = &hung["verify"]["unanswered"];
+    assert!(
+        u["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("no answer for 5 s at byte "),
+        "{u}"
+    );
+    let at = u["at_bytes"].as_u64().unwrap();
+    assert!((32 << 20..33 << 20).contains(&at), "{u}");
+    assert_eq!(
+        v["disks"][1]["tests"][0]["outcome"], "complete",
+        "{}",
+        v["disks"][1]
+    );
+    assert_eq!(
+        v["disks"][1]["tests"][0]["verify"]["passes"][0]["read"]["bytes"],
+        64 << 20
+    );
+    let text = std::fs::read_to_string(&out_file).unwrap();
+    assert!(text.contains("pass 1: 0 failed sectors"), "{text}");
+}
+
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn ctrl_c_during_a_hung_request_prints_and_saves_within_2_s() {
+    let d = FaultDisk::new(64 << 20, &["hang=40M-41M"]);
+    let dir = crate::helpers::scratch_dir();
+    let json_file = dir.path().join("run.json");
+    let out_file = dir.path().join("out.txt");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        .args(["--verify", "-w", "--yes", "-q", "--json-file"])
+        .arg(&json_file)
+        .arg(&d.dev)
+        .stdout(std::fs::File::create(&out_file).unwrap())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(30);
+    while d.stats().get("hung") == 0 {
+        assert!(Instant::now() < until, "nothing hung");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let t0 = Instant::now();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let v = wait_json(&json_file, Duration::from_secs(2), |v| {
+        v["disks"][0]["tests"][0]["outcome"] == "interrupted"
+    });
+    let took = t0.elapsed();
+    let text = std::fs::read_to_string(&out_file).unwrap_or_default();
+    d.abort();
+    let _ = child.wait();
+    assert!(v.is_some(), "not saved within 2 s ({took:?}): {text}");
+    assert!(text.contains("Write and verify"), "{text}");
+}
