@@ -3,20 +3,23 @@
 //! a [`Sink`]; here the warnings about each test and what follows a failure. Nothing
 //! here prints.
 
+mod checkpoint;
+mod writable;
+
+use writable::{CheckError, check_writable};
+
 use crate::burnin;
 use crate::config::{Config, Mode};
-use crate::device::{self, AlignedBuf, OpenOptions, Target, TargetKind};
+use crate::device::{self, OpenOptions, Target};
 use crate::engine::sync::SyncEngine;
 use crate::error::ProbeError;
 use crate::exec::{self, Context};
 use crate::probe::{self, MIB, TestKind};
 use crate::results::{DiskFailure, DiskResult, Outcome, Warning, WarningCode};
-use crate::safety;
 use crate::smart::session;
 use crate::smart::{SmartResult, SmartSettings};
 use crate::validity;
 use std::io;
-use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 pub use crate::exec::Sink;
@@ -106,6 +109,8 @@ pub fn probe_disk_resuming(
         opts: plan_options(cfg),
         failed: None,
         stop,
+        checkpoint: None,
+        resume: None,
     };
     if let Some(settings) = cfg.burn_in {
         return burn_in(name, settings, cfg, &mut t, sink, disk, saved);
@@ -179,6 +184,10 @@ struct Tests<'a> {
     /// The first test that failed: the ones after it are skipped.
     failed: Option<TestKind>,
     stop: &'a AtomicBool,
+    /// Saves the write-verify pass's checkpoints (a burn-in with --json-file).
+    checkpoint: Option<checkpoint::SaveFn>,
+    /// The checkpoint the next write-verify pass goes on from (--resume).
+    resume: Option<crate::verify::checkpoint::Checkpoint>,
 }
 
 impl Tests<'_> {
@@ -210,6 +219,11 @@ impl Tests<'_> {
             stop: self.stop,
             sink: &mut *sink,
             io_timeout: Some(cfg.beyond.io_timeout),
+            checkpoint: self
+                .checkpoint
+                .as_deref_mut()
+                .map(|f| f as &mut dyn FnMut(&_)),
+            resume: self.resume.take(),
         };
         let abandoned = crate::engine::queue::ABANDONED.load(std::sync::atomic::Ordering::Relaxed);
         let run = exec::run_test(test, &self.opts, &mut cx)?;
@@ -305,6 +319,11 @@ fn burn_in(
     // Set when a step found that the drive stopped answering: the steps after it
     // are skipped, saying why (the other drives of the run go on).
     let mut gone: Option<String> = None;
+    // The write-verify pass checkpoints beside the saved run, for --resume.
+    let cp_path = cfg.json_file.as_deref().map(|j| checkpoint::path(j, name));
+    if let Some(p) = cp_path.clone() {
+        t.checkpoint = Some(Box::new(move |cp| checkpoint::save(&p, cp)));
+    }
     for step in burnin::steps(burnin::Medium::of(t.info.rotation), settings) {
         if t.stop.load(std::sync::atomic::Ordering::Relaxed) {
             return Ok((disk, Flow::Interrupted));
@@ -327,7 +346,17 @@ fn burn_in(
             // reason, and the write-verify pass maps what the others tripped on.
             (None, burnin::Action::Test(k)) => {
                 t.failed = None;
+                if k == TestKind::Verify && cfg.resume.is_some() {
+                    t.resume = cp_path.as_deref().and_then(checkpoint::load);
+                }
                 let outcome = t.run(k, cfg, &mut disk, sink)?;
+                t.resume = None;
+                if k == TestKind::Verify
+                    && outcome != Outcome::Interrupted
+                    && let Some(p) = &cp_path
+                {
+                    checkpoint::remove(p);
+                }
                 gone = disk.tests.last().and_then(stopped_answering);
                 test_status(outcome, disk.tests.last())
             }
@@ -540,120 +569,4 @@ fn plan_options(cfg: &Config) -> probe::Options {
         verify_passes: b.passes,
         verify_nonce: b.verify_nonce,
     }
-}
-
-enum CheckError {
-    Output(io::Error),
-    Refused(ProbeError),
-}
-
-/// Before the first write: signatures (refused unless --force), then confirmation.
-/// Simulated drives hold no data and need neither. When libblkid could not take
-/// part, the warning saying so is given to the sink at once (before any prompt)
-/// and returned, for the results.
-fn check_writable(
-    target: &mut dyn Target,
-    cfg: &Config,
-    sink: &mut dyn Sink,
-) -> Result<Option<Warning>, CheckError> {
-    let info = target.info().clone();
-    if info.kind == TargetKind::Simulated {
-        return Ok(None);
-    }
-    let refused = |why: String, hint: &str| {
-        CheckError::Refused(ProbeError::Refused {
-            path: info.path.clone(),
-            why,
-            hint: hint.to_string(),
-        })
-    };
-    let (found, unreadable) = read_signatures(target);
-    if let Some((offset, e)) = unreadable {
-        if !cfg.force {
-            return Err(refused(
-                format!(
-                    "the signature check cannot read the device: byte {offset} is unreadable \
-                     ({e}); the drive has unreadable sectors where signatures are kept, so \
-                     nothing can be known of what it holds"
-                ),
-                "if its data may be destroyed, pass --force to run the write tests anyway",
-            ));
-        }
-        sink.warning(&Warning {
-            code: WarningCode::SignaturesUnreadable,
-            message: format!(
-                "the signature check could not read byte {offset} ({e}): only what read \
-                 was checked, and --force overrides the rest"
-            ),
-            advice: "the drive has unreadable sectors; its write tests say where".into(),
-        })
-        .map_err(CheckError::Output)?;
-    }
-    let warning = found.libblkid_unavailable.map(|why| Warning {
-        code: WarningCode::SignaturesBuiltinOnly,
-        message: format!("libblkid unavailable ({why}): only the built-in list was checked"),
-        advice: "install libblkid (util-linux) so that every signature it knows is checked".into(),
-    });
-    if let Some(w) = &warning {
-        sink.warning(w).map_err(CheckError::Output)?;
-    }
-    let found = found.found;
-    if !found.is_empty() && !cfg.force {
-        return Err(refused(
-            safety::describe(&found),
-            "if its data may be destroyed, wipe it (wipefs -a) or pass --force",
-        ));
-    }
-    match sink.confirm_write(&info, &found) {
-        Ok(true) => Ok(warning),
-        Ok(false) => Err(refused(
-            "not confirmed".into(),
-            "answer yes at the prompt, or pass --yes (required without a terminal)",
-        )),
-        Err(e) => Err(CheckError::Output(e)),
-    }
-}
-
-/// Read the start and the end of the target and look for signatures (libblkid on
-/// the path where it loads, and the built-in check on what was read). A read that
-/// fails is located to its first unreadable sector (`engine::locate`), returned
-/// with its error; what did not read is checked as zeros.
-fn read_signatures(target: &mut dyn Target) -> (safety::Detection, Option<(u64, io::Error)>) {
-    let info = target.info();
-    let path = info.path.clone();
-    let ss = u64::from(info.sector_size);
-    let whole = info.sectors() * ss;
-    let head_len = (safety::HEAD_BYTES as u64).min(whole) / ss * ss;
-    let tail_len = (safety::TAIL_BYTES as u64).min(whole) / ss * ss;
-    let mut head = AlignedBuf::new(head_len as usize);
-    let mut tail = AlignedBuf::new(tail_len as usize);
-    let mut unreadable = None;
-    for (buf, at) in [(&mut head, 0), (&mut tail, whole - tail_len)] {
-        let Err(e) = target.read_at(buf, at) else {
-            continue;
-        };
-        buf.fill(0);
-        let mut first: Option<u64> = None;
-        let mut piece = AlignedBuf::new(buf.len());
-        let located = crate::engine::locate::locate(&[(at, buf.len() as u64)], ss, &mut |o, n| {
-            use crate::engine::locate::Probe;
-            let p = &mut piece[..n as usize];
-            if target.read_at(p, o).is_ok() {
-                buf[(o - at) as usize..(o - at + n) as usize].copy_from_slice(p);
-                Probe::Ok
-            } else {
-                Probe::Failed
-            }
-        });
-        if let Some(&(lba, _)) = located.failed.first() {
-            first = Some(lba * ss);
-        }
-        if unreadable.is_none() {
-            unreadable = Some((first.unwrap_or(at), e));
-        }
-    }
-    (
-        safety::detect(Path::new(&path), &head, &tail, whole),
-        unreadable,
-    )
 }

@@ -56,6 +56,8 @@ fn with_sim<R>(
             stop: &stop,
             sink: &mut log,
             io_timeout: None,
+            checkpoint: None,
+            resume: None,
         };
         f(&mut cx)
     };
