@@ -322,13 +322,14 @@ fn step_once(
             let mut reported = 0usize;
             let (test, sink) = (result.test, &mut *cx.sink);
             sink.line_started(test, 0, steps, "reading");
-            let (scan, stop) = run_scan(cx.target, range, *slow_ms, cx.stop, |done| {
-                let now = (done as u128 * steps as u128 / u128::from(total)) as usize;
-                if now != reported {
-                    reported = now;
-                    sink.line_started(test, now, steps, "reading");
-                }
-            });
+            let (scan, stop) =
+                run_scan(cx.target, range, *slow_ms, cx.stop, cx.io_timeout, |done| {
+                    let now = (done as u128 * steps as u128 / u128::from(total)) as usize;
+                    if now != reported {
+                        reported = now;
+                        sink.line_started(test, now, steps, "reading");
+                    }
+                });
             run.bypass_bytes += scan.bytes_read + scan.error_blocks * scan.block_bytes;
             run.result.scan = Some(scan);
             phase_end(&mut run.result, stop, info, "scan", cx.sink, false)
