@@ -75,6 +75,7 @@ pub fn probe_disk_resuming(
         Err(e) => return fail(disk, sink, e, false),
     };
     let mut prober_warning = None;
+    let mut known_good = Vec::new();
     // --smr-check writes nothing on flash (decided here, before any write): a disk
     // no test will write to needs neither the signature check nor a confirmation.
     let will_write = cfg.tests.iter().any(|t| {
@@ -83,7 +84,10 @@ pub fn probe_disk_resuming(
     if writes && will_write {
         // Before anything is printed for this disk: a refused disk shows no figures.
         match check_writable(target.as_mut(), cfg, sink) {
-            Ok(w) => prober_warning = w,
+            Ok((w, good)) => {
+                prober_warning = w;
+                known_good = good;
+            }
             Err(CheckError::Output(e)) => return Err(e),
             // Ctrl-C at the confirmation prompt: nothing was written; stop the run.
             Err(CheckError::Refused(_)) if stop.load(std::sync::atomic::Ordering::Relaxed) => {
@@ -111,6 +115,7 @@ pub fn probe_disk_resuming(
         stop,
         checkpoint: None,
         resume: None,
+        known_good,
     };
     if let Some(settings) = cfg.burn_in {
         return burn_in(name, settings, cfg, &mut t, sink, disk, saved);
@@ -188,6 +193,8 @@ struct Tests<'a> {
     checkpoint: Option<checkpoint::SaveFn>,
     /// The checkpoint the next write-verify pass goes on from (--resume).
     resume: Option<crate::verify::checkpoint::Checkpoint>,
+    /// Byte offsets of sectors that read fine before the tests (the signature check).
+    known_good: Vec<u64>,
 }
 
 impl Tests<'_> {
@@ -224,6 +231,7 @@ impl Tests<'_> {
                 .as_deref_mut()
                 .map(|f| f as &mut dyn FnMut(&_)),
             resume: self.resume.take(),
+            known_good: &self.known_good,
         };
         let abandoned = crate::engine::queue::ABANDONED.load(std::sync::atomic::Ordering::Relaxed);
         let run = exec::run_test(test, &self.opts, &mut cx)?;

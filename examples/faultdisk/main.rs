@@ -57,6 +57,10 @@ struct FaultDisk {
     backing: File,
     size: u64,
     state: Mutex<State>,
+    /// Each open `stats` file's content, taken when it was opened, so that a
+    /// reader sees one consistent snapshot however many reads it takes.
+    snapshots: Mutex<std::collections::HashMap<u64, Vec<u8>>>,
+    next_fh: std::sync::atomic::AtomicU64,
 }
 
 fn attr(ino: INodeNo, size: u64) -> FileAttr {
@@ -329,9 +333,31 @@ impl Filesystem for FaultDisk {
         self.getattr(_req, ino, None, reply);
     }
 
-    fn open(&self, _req: &Request, _ino: INodeNo, _flags: OpenFlags, reply: ReplyOpen) {
+    fn open(&self, _req: &Request, ino: INodeNo, _flags: OpenFlags, reply: ReplyOpen) {
         // Every request reaches the rules: no page cache of this file system.
-        reply.opened(FileHandle(0), FopenFlags::FOPEN_DIRECT_IO);
+        let fh = self
+            .next_fh
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if ino == STATS {
+            let snap = self.stats().into_bytes();
+            self.snapshots.lock().unwrap().insert(fh, snap);
+        }
+        reply.opened(FileHandle(fh), FopenFlags::FOPEN_DIRECT_IO);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn release(
+        &self,
+        _req: &Request,
+        _ino: INodeNo,
+        fh: FileHandle,
+        _flags: OpenFlags,
+        _lock: Option<LockOwner>,
+        _flush: bool,
+        reply: ReplyEmpty,
+    ) {
+        self.snapshots.lock().unwrap().remove(&fh.0);
+        reply.ok();
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -339,7 +365,7 @@ impl Filesystem for FaultDisk {
         &self,
         _req: &Request,
         ino: INodeNo,
-        _fh: FileHandle,
+        fh: FileHandle,
         offset: u64,
         size: u32,
         _flags: OpenFlags,
@@ -349,7 +375,9 @@ impl Filesystem for FaultDisk {
         match ino {
             DISK => self.read_disk(offset, u64::from(size), reply),
             STATS => {
-                let s = self.stats().into_bytes();
+                let snaps = self.snapshots.lock().unwrap();
+                let s = snaps.get(&fh.0).cloned().unwrap_or_default();
+                drop(snaps);
                 let a = (offset as usize).min(s.len());
                 let b = (a + size as usize).min(s.len());
                 reply.data(&s[a..b]);
@@ -483,6 +511,8 @@ fn main() {
             rules,
             ..State::default()
         }),
+        snapshots: Mutex::new(Default::default()),
+        next_fh: std::sync::atomic::AtomicU64::new(1),
     };
     let mut config = Config::default();
     config.mount_options = vec![MountOption::FSName("faultdisk".into()), MountOption::RW];

@@ -27,6 +27,8 @@ pub struct Liveness {
     streak: u32,
     next_check: u32,
     streak_start: u64,
+    /// Good sectors from before the test ([`Liveness::knowing`]).
+    earlier: Vec<u64>,
 }
 
 /// Whether `e` says that the device itself is gone (not a sector of it).
@@ -45,7 +47,15 @@ impl Liveness {
             streak: 0,
             next_check: STREAK,
             streak_start: 0,
+            earlier: Vec::new(),
         }
+    }
+
+    /// Sectors at these byte offsets read fine earlier in the run (before this
+    /// test: the signature check's), re-read when this test has seen none itself.
+    pub fn knowing(mut self, good: &[u64]) -> Liveness {
+        self.earlier = good.iter().map(|&o| o / self.ss * self.ss).collect();
+        self
     }
 
     /// The block at `offset` succeeded.
@@ -100,12 +110,17 @@ impl Liveness {
         }
         self.next_check = self.next_check.saturating_mul(2);
         let fd = self.fd.as_ref()?;
-        if self.good.is_empty() {
+        let good = if self.good.is_empty() {
+            &self.earlier
+        } else {
+            &self.good
+        };
+        if good.is_empty() {
             return None;
         }
         let mut buf = AlignedBuf::new(self.ss as usize);
         let mut last = None;
-        for &at in &self.good {
+        for &at in good {
             match read_exact_at(fd.as_fd(), &mut buf, at) {
                 Ok(()) => return None,
                 Err(e) => last = Some((at, e)),
@@ -113,8 +128,10 @@ impl Liveness {
         }
         let (at, e) = last.expect("a sector was re-read");
         Some(gone(format!(
-            "{} sectors that read fine earlier fail now (byte {at}: {e})",
-            self.good.len()
+            "{} sector{} that read fine earlier fail{} now (byte {at}: {e})",
+            good.len(),
+            if good.len() == 1 { "" } else { "s" },
+            if good.len() == 1 { "s" } else { "" }
         )))
     }
 }

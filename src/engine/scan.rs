@@ -44,7 +44,10 @@ pub const SCAN_DEPTH: usize = 4;
 type Block = (u64, u64, u64, u64, std::io::Result<()>);
 
 /// Scan `range`. Blocks of at least `slow_ms` are listed as slow. `on_block` is told
-/// the bytes done after every block, in order (for progress). Stops only for Ctrl-C.
+/// the bytes done after every block, in order (for progress). Stops for Ctrl-C, or
+/// when the drive stopped answering: a read unanswered for `io_timeout`, or failed
+/// blocks in a row while sectors that read fine before fail too (this scan's, or
+/// `known_good`, byte offsets read fine earlier in the run).
 ///
 /// A real device is read [`SCAN_DEPTH`] blocks deep by a few threads (each block's
 /// time is its service time: from the previous completion, or its own submission if
@@ -55,7 +58,7 @@ pub fn run_scan(
     range: &ScanRange,
     slow_ms: f64,
     stop: &AtomicBool,
-    io_timeout: Option<Duration>,
+    (io_timeout, known_good): (Option<Duration>, &[u64]),
     mut on_block: impl FnMut(u64),
 ) -> (ScanResult, Option<Stop>) {
     let ss = u64::from(target.info().sector_size);
@@ -79,7 +82,7 @@ pub fn run_scan(
         unanswered: None,
     };
     let mut failed = Vec::new();
-    let mut live = Liveness::new(target.raw_fd(), ss);
+    let mut live = Liveness::new(target.raw_fd(), ss).knowing(known_good);
     let start = target.clock().now_ns();
     let mut unanswered = None;
     // Returns whether to go on.
@@ -282,7 +285,14 @@ mod tests {
         let spec = "sim:hdd?size=1G&bad=1000-1003&bad=500000-500001&slow=1048576-1048600:120";
         let mut t = SimTarget::open(spec).unwrap();
         let r = range(1 << 30, 512, None, None, 1 << 20).unwrap();
-        let (s, stop) = run_scan(&mut t, &r, 50.0, &AtomicBool::new(false), None, |_| {});
+        let (s, stop) = run_scan(
+            &mut t,
+            &r,
+            50.0,
+            &AtomicBool::new(false),
+            (None, &[]),
+            |_| {},
+        );
         assert!(stop.is_none());
         assert_eq!(s.blocks_read, 1024);
         assert_eq!(s.error_blocks, 2);
@@ -316,7 +326,7 @@ mod tests {
         let r = range(64 << 20, 512, None, None, 1 << 20).unwrap();
         let stop = AtomicBool::new(false);
         let mut n = 0;
-        let (s, why) = run_scan(&mut t, &r, 50.0, &stop, None, |_| {
+        let (s, why) = run_scan(&mut t, &r, 50.0, &stop, (None, &[]), |_| {
             n += 1;
             if n == 10 {
                 stop.store(true, Ordering::Relaxed);
@@ -344,7 +354,7 @@ mod tests {
             &r,
             50.0,
             &AtomicBool::new(false),
-            None,
+            (None, &[]),
             |done| seen.push(done),
         );
         assert!(stop.is_none());
@@ -361,7 +371,7 @@ mod tests {
         // Ctrl-C: what was taken is finished, and the end says where it stopped.
         let flag = AtomicBool::new(false);
         let mut n = 0;
-        let (s, stop) = run_scan(t.as_mut(), &r, 50.0, &flag, None, |_| {
+        let (s, stop) = run_scan(t.as_mut(), &r, 50.0, &flag, (None, &[]), |_| {
             n += 1;
             if n == 10 {
                 flag.store(true, Ordering::Relaxed);

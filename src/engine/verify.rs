@@ -44,6 +44,8 @@ pub struct VerifyParams {
     pub io_timeout: Option<std::time::Duration>,
     /// Go on from this checkpoint of an interrupted run (its nonce and passes).
     pub resume: Option<Checkpoint>,
+    /// Byte offsets of sectors that read fine before this test.
+    pub known_good: Vec<u64>,
 }
 
 /// Checkpoints of the run, at least every 1% of the range and every minute,
@@ -292,7 +294,7 @@ pub fn run_verify(
         unanswered: None,
     };
     let test_start_ns = target.clock().now_ns();
-    let mut live = Liveness::new(target.raw_fd(), u64::from(ss));
+    let mut live = Liveness::new(target.raw_fd(), u64::from(ss)).knowing(&p.known_good);
     let stamp_err = |e: crate::verify::stamp::BadSectorSize| Stop::Failed {
         setup: true,
         offset: 0,
@@ -578,6 +580,7 @@ mod tests {
             slow_ms: 50.0,
             io_timeout: None,
             resume: None,
+            known_good: Vec::new(),
         }
     }
 

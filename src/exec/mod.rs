@@ -88,6 +88,10 @@ pub struct Context<'a> {
     pub checkpoint: Option<&'a mut dyn FnMut(&crate::verify::checkpoint::Checkpoint)>,
     /// The checkpoint an interrupted write-verify pass goes on from (--resume).
     pub resume: Option<crate::verify::checkpoint::Checkpoint>,
+    /// Byte offsets of sectors that read fine earlier in the run, re-read by a scan
+    /// or a write-verify pass that has seen none itself when its requests keep
+    /// failing (`engine::liveness`).
+    pub known_good: &'a [u64],
 }
 
 /// A test run by the executor.
@@ -322,14 +326,20 @@ fn step_once(
             let mut reported = 0usize;
             let (test, sink) = (result.test, &mut *cx.sink);
             sink.line_started(test, 0, steps, "reading");
-            let (scan, stop) =
-                run_scan(cx.target, range, *slow_ms, cx.stop, cx.io_timeout, |done| {
+            let (scan, stop) = run_scan(
+                cx.target,
+                range,
+                *slow_ms,
+                cx.stop,
+                (cx.io_timeout, cx.known_good),
+                |done| {
                     let now = (done as u128 * steps as u128 / u128::from(total)) as usize;
                     if now != reported {
                         reported = now;
                         sink.line_started(test, now, steps, "reading");
                     }
-                });
+                },
+            );
             run.bypass_bytes += scan.bytes_read + scan.error_blocks * scan.block_bytes;
             run.result.scan = Some(scan);
             phase_end(&mut run.result, stop, info, "scan", cx.sink, false)
@@ -396,6 +406,7 @@ fn step_once(
                 slow_ms: *slow_ms,
                 io_timeout: cx.io_timeout,
                 resume: cx.resume.take(),
+                known_good: cx.known_good.to_vec(),
             };
             let mut saver = cx
                 .checkpoint

@@ -58,6 +58,7 @@ fn with_sim<R>(
             io_timeout: None,
             checkpoint: None,
             resume: None,
+            known_good: &[],
         };
         f(&mut cx)
     };

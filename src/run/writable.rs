@@ -21,15 +21,17 @@ pub enum CheckError {
 /// Before the first write: signatures (refused unless --force), then confirmation.
 /// Simulated drives hold no data and need neither. When libblkid could not take
 /// part, the warning saying so is given to the sink at once (before any prompt)
-/// and returned, for the results.
+/// and returned, for the results, with the byte offsets of sectors that read fine
+/// (the head and the tail, when they did): a drive's tests re-read them to tell a
+/// drive that stopped answering from a failed region (`engine::liveness`).
 pub fn check_writable(
     target: &mut dyn Target,
     cfg: &Config,
     sink: &mut dyn Sink,
-) -> Result<Option<Warning>, CheckError> {
+) -> Result<(Option<Warning>, Vec<u64>), CheckError> {
     let info = target.info().clone();
     if info.kind == TargetKind::Simulated {
-        return Ok(None);
+        return Ok((None, Vec::new()));
     }
     let refused = |why: String, hint: &str| {
         CheckError::Refused(ProbeError::Refused {
@@ -39,6 +41,11 @@ pub fn check_writable(
         })
     };
     let (found, unreadable) = read_signatures(target);
+    let whole = info.sectors() * u64::from(info.sector_size);
+    let good: Vec<u64> = [0, whole.saturating_sub(u64::from(info.sector_size))]
+        .into_iter()
+        .filter(|_| unreadable.is_none())
+        .collect();
     if let Some((offset, e)) = unreadable {
         if !cfg.force {
             return Err(refused(
@@ -76,7 +83,7 @@ pub fn check_writable(
         ));
     }
     match sink.confirm_write(&info, &found) {
-        Ok(true) => Ok(warning),
+        Ok(true) => Ok((warning, good)),
         Ok(false) => Err(refused(
             "not confirmed".into(),
             "answer yes at the prompt, or pass --yes (required without a terminal)",

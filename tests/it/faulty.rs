@@ -650,3 +650,51 @@ fn a_scan_gives_a_hung_request_up_after_io_timeout() {
     assert!((19 << 20..=20 << 20).contains(&at), "{u}");
     assert!(scan["end_bytes"].as_u64().unwrap() <= 20 << 20, "{scan}");
 }
+
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn a_drive_vanishing_before_the_write_verify_step_is_recognised_by_the_sectors_read_before() {
+    // The drive vanishes during -t, the burn-in's first test: the write-verify pass
+    // sees no sector read fine itself, and re-reads those the signature check read.
+    let d = FaultDisk::new(64 << 20, &[]);
+    let dir = crate::helpers::scratch_dir();
+    let json_file = dir.path().join("run.json");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        .args(["--burn-in", "-w", "--yes", "--qualify", "-q", "--json-file"])
+        .arg(&json_file)
+        .arg(&d.dev)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(60);
+    while d.stats().get("read_bytes") < 8 << 20 {
+        assert!(Instant::now() < until, "no reads");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    d.control("vanish");
+    let out = child.wait_with_output().unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json_file).unwrap()).unwrap();
+    let steps = v["disks"][0]["burn_in"].as_array().unwrap();
+    let status = |step: &str| steps.iter().find(|s| s["step"] == step).unwrap()["status"].clone();
+    let verify = status("verify");
+    assert!(
+        verify["failed"]
+            .as_str()
+            .unwrap()
+            .contains("stopped answering"),
+        "{verify}"
+    );
+    assert!(
+        status("smart_after")["skipped"]
+            .as_str()
+            .unwrap()
+            .starts_with("skipped: the drive stopped answering"),
+        "{steps:?}"
+    );
+    assert!(d.stats().get("failed") < 200, "{:?}", d.stats());
+}
