@@ -380,7 +380,6 @@ pub fn run_verify(
             if let Some(u) = unanswered {
                 // The drive is gone: nothing more to learn from it. The failed
                 // blocks are not located (each read would fail the same way).
-                let end = half.end_bytes;
                 halves.push(half);
                 let mut it = halves.into_iter();
                 r.passes.push(Pass {
@@ -390,12 +389,13 @@ pub fn run_verify(
                     failures,
                 });
                 let error = io::Error::other(u.line());
+                let offset = u.at_bytes;
                 r.unanswered = Some(u);
                 return (
                     r,
                     Some(Stop::Failed {
                         setup: false,
-                        offset: end,
+                        offset,
                         error,
                     }),
                 );
