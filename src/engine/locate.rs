@@ -81,6 +81,29 @@ pub fn locate(blocks: &[(u64, u64)], ss: u64, probe: &mut dyn FnMut(u64, u64) ->
     out
 }
 
+/// The first failed sector's byte offset in the failed span `[at, at + len)` (the
+/// leading edge alone, by halving: about log2(len / ss) probes), or None when
+/// Ctrl-C stopped it or the span reads now.
+pub fn first_failed(
+    at: u64,
+    len: u64,
+    ss: u64,
+    probe: &mut dyn FnMut(u64, u64) -> Probe,
+) -> Option<u64> {
+    let mut out = Located::default();
+    let (mut lo, mut hi) = (at, at + len);
+    while hi - lo > ss {
+        let mid = lo + (hi - lo) / ss / 2 * ss;
+        if try_span(&mut out, probe, lo, mid).ok()? {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    // [lo, hi) is one sector; it holds the failure unless every probe read.
+    (!try_span(&mut out, probe, lo, hi).ok()?).then_some(lo)
+}
+
 /// Probe and count.
 fn try_span(
     out: &mut Located,
@@ -252,6 +275,21 @@ mod tests {
         let l = run(&[(0, 1 << 20)], &[(0, 2048)]);
         assert_eq!(l.failed, [(0, 2048)]);
         assert!(l.probes <= 100, "{}", l.probes);
+    }
+
+    #[test]
+    fn the_first_failed_sector_alone_costs_log2_probes() {
+        let mut n = 0;
+        let first = first_failed(0, 1 << 20, 512, &mut |off, len| {
+            n += 1;
+            if off + len > 1000 * 512 {
+                Probe::Failed
+            } else {
+                Probe::Ok
+            }
+        });
+        assert_eq!(first, Some(1000 * 512));
+        assert_eq!(n, 12);
     }
 
     #[test]

@@ -111,9 +111,8 @@ fn read_signatures(target: &mut dyn Target) -> (safety::Detection, Option<(u64, 
             continue;
         };
         buf.fill(0);
-        let mut first: Option<u64> = None;
         let mut piece = AlignedBuf::new(buf.len());
-        let located = crate::engine::locate::locate(&[(at, buf.len() as u64)], ss, &mut |o, n| {
+        let first = crate::engine::locate::first_failed(at, buf.len() as u64, ss, &mut |o, n| {
             use crate::engine::locate::Probe;
             let p = &mut piece[..n as usize];
             if target.read_at(p, o).is_ok() {
@@ -123,9 +122,6 @@ fn read_signatures(target: &mut dyn Target) -> (safety::Detection, Option<(u64, 
                 Probe::Failed
             }
         });
-        if let Some(&(lba, _)) = located.failed.first() {
-            first = Some(lba * ss);
-        }
         if unreadable.is_none() {
             unreadable = Some((first.unwrap_or(at), e));
         }
