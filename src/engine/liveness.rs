@@ -135,3 +135,57 @@ impl Liveness {
         )))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::fd::AsFd;
+
+    fn eio() -> io::Error {
+        io::Error::from_raw_os_error(libc::EIO)
+    }
+
+    #[test]
+    fn a_gone_device_is_told_at_once_and_a_failed_region_is_not_stopped() {
+        let mut l = Liveness::new(None, 512);
+        let u = l
+            .failed(4096, &io::Error::from_raw_os_error(libc::ENODEV), 7)
+            .unwrap();
+        assert_eq!((u.at_bytes, u.after_ns), (4096, 7));
+        assert!(u.reason.starts_with("the device is gone"), "{}", u.reason);
+        // Earlier sectors still read: failures in a row are a region.
+        let f = tempfile::tempfile().unwrap();
+        f.set_len(1 << 20).unwrap();
+        let mut l = Liveness::new(Some(f.as_fd()), 512);
+        l.ok(0);
+        l.ok(1 << 19);
+        for b in 0..7 {
+            assert!(l.failed((b + 1) << 16, &eio(), b).is_none());
+        }
+        // The drive goes (here: the sectors it read are gone): the check after 8
+        // failed blocks in a row says so, naming where the streak began.
+        f.set_len(0).unwrap();
+        let u = l.failed(8 << 16, &eio(), 8).unwrap();
+        assert_eq!(u.at_bytes, 1 << 16);
+        assert!(
+            u.reason
+                .starts_with("2 sectors that read fine earlier fail now")
+        );
+        assert!(!u.read_only);
+    }
+
+    #[test]
+    fn refused_writes_after_writes_succeeded_are_read_only() {
+        let mut l = Liveness::new(None, 512);
+        let eperm = io::Error::from_raw_os_error(libc::EPERM);
+        assert!(l.write_refused(0, &eperm, 0).is_none());
+        l.ok(0);
+        let u = l.write_refused(1 << 20, &eperm, 5).unwrap();
+        assert!(u.read_only && u.at_bytes == 1 << 20);
+        assert!(
+            u.line()
+                .starts_with("the drive turned read-only at byte 1048576")
+        );
+        assert!(l.write_refused(1 << 20, &eio(), 5).is_none());
+    }
+}
