@@ -1,7 +1,7 @@
 //! Where an interrupted write-and-verify pass can go on from (`--burn-in --resume`
 //! after a crash or a power cut): plain data, made by the verify engine at least
 //! every 1% of the range and every minute, saved atomically beside `--json-file`
-//! by the burn-in (`crate::burnin::save_checkpoint`).
+//! by the burn-in (`crate::run`, its `checkpoint` module).
 //!
 //! A checkpoint covers only what the drive acknowledged: in a write half, the blocks
 //! below `done_to` were written and a flush of the drive's cache returned after
