@@ -5,13 +5,17 @@
 //!   loop-device tests attach loop devices; CI runs as root);
 //! - `seekprobe_has_TOOL` (e.g. `seekprobe_has_mkfs_f2fs`): the tool is installed,
 //!   for the tests that make real file-system images (tests/it/signatures.rs);
-//! - `seekprobe_no_promtool`, `seekprobe_no_ansible`, `seekprobe_no_smartctl`:
-//!   `promtool` (Debian's prometheus package), `ansible-playbook` (ansible-core, which
-//!   .ci/run installs in /opt/seekprobe-ansible) or `smartctl` (smartmontools) is missing.
+//! - `seekprobe_no_uring`: the kernel refuses io_uring (`kernel.io_uring_disabled`),
+//!   for the ring's own unit tests;
+//! - `seekprobe_no_promtool`, `seekprobe_no_ansible`, `seekprobe_no_smartctl`,
+//!   `seekprobe_no_chromium`: `promtool` (Debian's prometheus package),
+//!   `ansible-playbook` (ansible-core, which .ci/run installs in
+//!   /opt/seekprobe-ansible), `smartctl` (smartmontools) or `chromium` (Debian's
+//!   chromium, for the HTML report) is missing.
 //!
 //! Tests carry `#[cfg_attr(not(CFG), ignore = "why")]` (or `cfg_attr(CFG, ...)` for
 //! the `no` ones). The script runs again when the user (USER, SUDO_USER), PATH,
-//! /usr/bin, /usr/sbin or the ansible venv's ansible-playbook change. The library and the binary never read these cfgs.
+//! /usr/bin, /usr/sbin or the ansible venv's ansible-playbook change. Only tests (integration tests, and unit tests of the library) read these cfgs.
 
 use std::path::{Path, PathBuf};
 
@@ -70,6 +74,7 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_promtool)");
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_ansible)");
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_smartctl)");
+    println!("cargo::rustc-check-cfg=cfg(seekprobe_no_chromium)");
     // Cargo scans a watched directory recursively: watch the venv's one file (when
     // it is there) rather than /opt; promtool and smartctl land in /usr/bin or
     // /usr/sbin, watched below.
@@ -80,6 +85,10 @@ fn main() {
     if on_path("promtool").is_none() {
         println!("cargo::rustc-cfg=seekprobe_no_promtool");
     }
+    // tests/it/report.rs opens the HTML report in Debian's headless chromium.
+    if on_path("chromium").is_none() {
+        println!("cargo::rustc-cfg=seekprobe_no_chromium");
+    }
     if on_path("smartctl").is_none() {
         println!("cargo::rustc-cfg=seekprobe_no_smartctl");
     }
@@ -89,6 +98,10 @@ fn main() {
     }
     for var in ["USER", "SUDO_USER", "PATH"] {
         println!("cargo::rerun-if-env-changed={var}");
+    }
+    println!("cargo::rustc-check-cfg=cfg(seekprobe_no_uring)");
+    if io_uring_disabled() {
+        println!("cargo::rustc-cfg=seekprobe_no_uring");
     }
     println!("cargo::rustc-check-cfg=cfg(seekprobe_loop)");
     if effective_uid() == Some(0) && Path::new("/dev/loop-control").exists() {
@@ -111,6 +124,24 @@ fn main() {
         if dirs.iter().any(|d| Path::new(d).join(tool).is_file()) {
             println!("cargo::rustc-cfg={cfg}");
         }
+    }
+}
+
+/// Whether the kernel refuses io_uring (`kernel.io_uring_disabled`, Linux 6.6 and
+/// later: 2 for everyone, 1 for users outside `io_uring_group`; root is refused only
+/// at 2), or this is not Linux.
+fn io_uring_disabled() -> bool {
+    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() != Ok("linux") {
+        return true;
+    }
+    println!("cargo::rerun-if-changed=/proc/sys/kernel/io_uring_disabled");
+    match std::fs::read_to_string("/proc/sys/kernel/io_uring_disabled") {
+        Ok(v) => match v.trim() {
+            "0" => false,
+            "1" => effective_uid() != Some(0),
+            _ => true,
+        },
+        Err(_) => false,
     }
 }
 

@@ -18,6 +18,7 @@ Examples:
   seekprobe render run.json --format table     render a saved run again
   seekprobe -t --qualify --parallel /dev/sd[b-e]   judge a batch of new drives
   seekprobe compare host1.json host2.json      compare runs saved on many hosts
+  seekprobe report run.json -o report.html     the batch's qualification report, one HTML page
   seekprobe smart --new sdb-smartctl.json      judge a saved smartctl --json -x report
   seekprobe -t --smart --smart-test short,long --new --qualify /dev/sd[b-e]
                                   SMART before and after, self-tests, verdicts
@@ -25,10 +26,12 @@ Examples:
 Writes: nothing is written without -w. Even then a mounted or held disk is
 refused, and one with a partition table or file-system signature needs --force.
 
-Exit status: 0 when every disk was probed, 1 when any failed (the others are
-still probed), a scan found unreadable sectors or a capacity check found written
-data that did not read back (a fake drive), 3 when a drive fails --qualify (with
---smart, its SMART health rules too), 130 after Ctrl-C.";
+Exit status: with --qualify or --burn-in, 0 when every drive passes its verdict,
+3 when one fails (whatever the reason: a drive that cannot be opened fails), 1 for
+a command line or file that cannot be used. Without --qualify, 0 when every disk
+was probed, 1 when one has a failing finding (the others are still probed): it
+could not be opened, a test failed, sectors failed, a fake capacity. 130 after
+Ctrl-C. docs/verdict.md has every command's table.";
 
 /// Measure how a disk really behaves: seek times, transfer rates over the zones and
 /// command overhead, with FreeBSD diskinfo's exact output.
@@ -129,6 +132,11 @@ pub struct Args {
     /// failure loses nothing); `seekprobe render FILE` prints it again
     #[arg(long, value_name = "FILE")]
     pub json_file: Option<std::path::PathBuf>,
+
+    /// Also write the qualification report, one self-contained HTML page, to FILE
+    /// (rewritten after each disk, as --json-file is); see docs/report.md
+    #[arg(long, value_name = "FILE.html")]
+    pub html: Option<std::path::PathBuf>,
 
     /// The transfer rate at N evenly spaced positions over the whole device (a zone
     /// curve; N defaults to 100). Write the number with =, as --zones=50
@@ -330,6 +338,21 @@ pub struct CompareArgs {
     /// Print the comparison (and verdicts) as JSON, for machines (docs/json.md)
     #[arg(long)]
     pub json: bool,
+}
+
+/// `seekprobe report RUN.json... -o report.html`: the qualification report of saved
+/// runs, one self-contained HTML page, without touching any disk.
+#[derive(Debug, Parser)]
+#[command(name = "seekprobe report", bin_name = "seekprobe report", version)]
+pub struct ReportArgs {
+    /// Runs saved with --json or --json-file (one host's run, a burn-in, or many
+    /// hosts' runs; - for standard input)
+    #[arg(value_name = "RUN.json", required = true)]
+    pub files: Vec<std::path::PathBuf>,
+
+    /// Where to write the page
+    #[arg(short, long, value_name = "FILE.html")]
+    pub output: std::path::PathBuf,
 }
 
 /// What `seekprobe generate` prints.

@@ -1,12 +1,10 @@
-//! Comparing disks, as data: the figures of each disk, the group median of each,
-//! and qualification verdicts against the group or a baseline. Pure functions of
-//! results; report::compare renders them (this module imports no reporter).
+//! Comparing disks, as data: the figures of each disk and the median of each.
+//! Pure functions of results; `crate::verdict::batch` judges them and
+//! report::compare renders them (this module imports neither).
 
 use crate::probe::PhaseId;
 use crate::results::{DiskResult, PhaseResult, TestResult};
 use serde::Serialize;
-
-pub use crate::results::Verdict;
 
 /// One comparable figure of a disk.
 #[derive(Debug, Clone, PartialEq)]
@@ -249,31 +247,9 @@ pub fn deviation(value: f64, reference: f64) -> f64 {
     }
 }
 
-fn judge(
-    label: &str,
-    value: f64,
-    reference: f64,
-    higher: bool,
-    max: f64,
-    against: &str,
-) -> Option<String> {
-    let d = deviation(value, reference);
-    if d.abs() <= max {
-        return None;
-    }
-    let worse = (d < 0.0) == higher;
-    Some(format!(
-        "{label}: {} is {:.1}% {} than the {against} {} (tolerance {:.0}%)",
-        fmt_value(value),
-        d.abs() * 100.0,
-        if worse { "worse" } else { "better" },
-        fmt_value(reference),
-        max * 100.0
-    ))
-}
-
 /// Why a capacity check's conclusion fails a drive: it stores less than it
 /// reports, or probe blocks did not read back as written (None when all did).
+/// `crate::verdict` makes its finding of it; the burn-in's step line shows it.
 pub fn fake_reason(c: &crate::probe::capacity::Capacity) -> Option<String> {
     use crate::probe::capacity::Finding;
     if c.failed == 0 {
@@ -298,144 +274,6 @@ pub fn fake_reason(c: &crate::probe::capacity::Capacity) -> Option<String> {
     ))
 }
 
-/// Judge each disk: a figure further than `max_deviation` (0.15 = 15%) from the
-/// group median fails it, and so does one further from the baseline's figure when
-/// a baseline is given. A disk that failed to be probed fails, and so does one whose
-/// capacity check found it stores less than it reports.
-pub fn qualify(
-    cmp: &Comparison,
-    disks: &[&DiskResult],
-    baseline: Option<&Comparison>,
-    max_deviation: f64,
-) -> Vec<Verdict> {
-    cmp.disks
-        .iter()
-        .enumerate()
-        .map(|(i, name)| {
-            let mut reasons = Vec::new();
-            let mut warnings = Vec::new();
-            if let Some(e) = disks.get(i).and_then(|d| d.error.as_ref()) {
-                reasons.push(format!("not probed: {e}"));
-            }
-            let smart = disks.get(i).and_then(|d| d.smart.as_ref());
-            smart_reasons(smart, &mut reasons, &mut warnings);
-            let disk = disks.get(i).copied();
-            let (smr_reasons, hints, smr_judged) = disk.map_or_else(Default::default, smr_verdict);
-            reasons.extend(smr_reasons);
-            warnings.extend(hints);
-            let capacity = disks
-                .get(i)
-                .and_then(|d| d.tests.iter().find_map(|t| t.capacity.as_ref()));
-            if let Some(why) = capacity.and_then(|c| fake_reason(&c.conclusion)) {
-                reasons.push(why);
-            }
-            // A verdict needs figures (or SMART health, a capacity check or an SMR
-            // verdict): none at all, or none shared with the baseline, is a failure.
-            if cmp.rows.is_empty()
-                && capacity.is_none()
-                && !smart.is_some_and(|s| s.judged())
-                && !smr_judged
-            {
-                reasons
-                    .push("nothing to judge: no figure was measured (run a test, e.g. -t)".into());
-            }
-            if let Some(b) = baseline
-                && !cmp.rows.is_empty()
-                && !cmp
-                    .rows
-                    .iter()
-                    .any(|r| b.rows.iter().any(|x| x.key == r.key))
-            {
-                reasons.push("no figure in common with the baseline: run the tests it ran".into());
-            }
-            for r in &cmp.rows {
-                let Some(v) = r.values[i] else {
-                    reasons.push(format!("{}: not measured", r.label));
-                    continue;
-                };
-                if cmp.disks.len() > 1
-                    && let Some(why) = judge(
-                        &r.label,
-                        v,
-                        r.median,
-                        r.higher_is_better,
-                        max_deviation,
-                        "group median",
-                    )
-                {
-                    reasons.push(why);
-                }
-                if let Some(b) = baseline
-                    && let Some(br) = b.rows.iter().find(|x| x.key == r.key)
-                    && let Some(why) = judge(
-                        &r.label,
-                        v,
-                        br.median,
-                        r.higher_is_better,
-                        max_deviation,
-                        "baseline",
-                    )
-                {
-                    reasons.push(why);
-                }
-            }
-            Verdict {
-                disk: name.clone(),
-                pass: reasons.is_empty(),
-                reasons,
-                warnings,
-            }
-        })
-        .collect()
-}
-
-/// SMART's part of a verdict (--smart, --smart-test): each failing finding of the
-/// health rules is a reason, each warning (interface CRC errors rising: a cable or
-/// controller fault, not the drive's) a warning; SMART that could not be read is
-/// a reason. A device without SMART adds nothing.
-pub fn smart_reasons(
-    smart: Option<&crate::smart::record::SmartResult>,
-    reasons: &mut Vec<String>,
-    warnings: &mut Vec<String>,
-) {
-    let Some(s) = smart else { return };
-    if let Some(e) = &s.error {
-        reasons.push(format!("SMART: {e}"));
-    }
-    reasons.extend(s.failures().map(|f| format!("SMART: {}", f.reason)));
-    warnings.extend(s.warnings().map(|f| format!("SMART: {}", f.reason)));
-}
-
-/// What the hidden-SMR check and signs say about a disk for its verdict: the
-/// reasons it fails (a hidden-SMR verdict, with its evidence), the hints shown
-/// beside the verdict without failing it (the no-write signs, a check that could
-/// not tell), and whether the check judged the disk at all (hidden SMR or
-/// conventional).
-fn smr_verdict(disk: &DiskResult) -> (Vec<String>, Vec<String>, bool) {
-    use crate::smr::analysis::SmrVerdict;
-    use crate::smr::signs::SmrSignStrength;
-    let (mut reasons, mut hints, mut judged) = (Vec::new(), Vec::new(), false);
-    for a in disk.tests.iter().filter_map(|t| t.smr.as_ref()) {
-        match a.verdict {
-            SmrVerdict::HiddenSmr => {
-                reasons.push(format!("SMR check: {}", a.text));
-                judged = true;
-            }
-            SmrVerdict::Conventional => judged = true,
-            SmrVerdict::CannotTell => hints.push(format!("SMR check: {}", a.text)),
-            SmrVerdict::NotApplicable => {}
-        }
-    }
-    for sign in &disk.smr_signs {
-        let what = match sign.strength {
-            SmrSignStrength::Reported => "reported",
-            SmrSignStrength::Hint => "hint",
-        };
-        hints.push(format!("SMR sign ({what}): {}", sign.text));
-    }
-    (reasons, hints, judged)
-}
-
 /// A figure as the verdicts and tables show it: whole numbers from 1000 up, four
 /// significant digits below (trailing zeros dropped).
 pub fn fmt_value(v: f64) -> String {
@@ -454,92 +292,6 @@ pub fn fmt_value(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::TestKind;
-
-    fn disk(name: &str, full_ms: f64, outside_kbs: f64) -> DiskResult {
-        let phase = |id, ops: u64, bytes: u32, secs: f64| PhaseResult {
-            id,
-            ops_planned: ops,
-            op_bytes: bytes,
-            first_offset_bytes: 0,
-            elapsed_ns: (secs * 1e9) as u64,
-            latencies_ns: vec![(secs * 1e9 / ops as f64) as u64; ops as usize],
-            histogram: None,
-            queue_depth: None,
-            seed: None,
-            summary: None,
-            stopped_early: false,
-        };
-        DiskResult {
-            name: name.into(),
-            info: None,
-            tests: vec![TestResult {
-                phases: vec![
-                    phase(PhaseId::FullStroke, 250, 512, full_ms * 250.0 / 1000.0),
-                    phase(PhaseId::Outside, 100, 1 << 20, 102400.0 / outside_kbs),
-                ],
-                ..TestResult::new(TestKind::SeekTransfer, 0.0, crate::results::Engine::Sync)
-            }],
-            warnings: vec![],
-            error: None,
-            smr_signs: Vec::new(),
-            burn_in: Vec::new(),
-            smart: None,
-        }
-    }
-
-    #[test]
-    fn one_slow_drive_among_three_fails_and_only_it() {
-        let (a, b, c) = (
-            disk("a", 22.0, 180_000.0),
-            disk("b", 22.5, 178_000.0),
-            disk("c", 30.0, 120_000.0),
-        );
-        let all = [&a, &b, &c];
-        let cmp = compare(&all);
-        assert_eq!(cmp.rows.len(), 2);
-        assert!((cmp.rows[0].median - 22.5).abs() < 1e-6);
-        let v = qualify(&cmp, &all, None, 0.15);
-        assert_eq!(
-            v.iter().map(|v| v.pass).collect::<Vec<_>>(),
-            [true, true, false]
-        );
-        assert!(
-            v[2].reasons[0].contains("Full stroke (ms): 30 is 33.3% worse"),
-            "{:?}",
-            v[2].reasons
-        );
-    }
-
-    #[test]
-    fn a_baseline_judges_even_a_single_drive() {
-        let good = disk("ref", 22.0, 180_000.0);
-        let base = compare(&[&good]);
-        let slow = disk("new", 22.0, 140_000.0);
-        let cmp = compare(&[&slow]);
-        let v = qualify(&cmp, &[&slow], Some(&base), 0.15);
-        assert!(!v[0].pass);
-        assert!(v[0].reasons[0].contains("baseline"), "{:?}", v[0].reasons);
-        let v = qualify(&cmp, &[&slow], Some(&base), 0.30);
-        assert!(v[0].pass);
-    }
-
-    #[test]
-    fn nothing_measured_or_nothing_shared_with_the_baseline_is_no_pass() {
-        let empty = DiskResult::new("x");
-        let v = qualify(&compare(&[&empty]), &[&empty], None, 0.15);
-        assert!(!v[0].pass, "{v:?}");
-        let a = disk("a", 22.0, 180_000.0);
-        let mut other = DiskResult::new("base");
-        other.tests.push(TestResult::new(
-            TestKind::CommandOverhead,
-            0.0,
-            crate::results::Engine::Sync,
-        ));
-        let base = compare(&[&other]);
-        let v = qualify(&compare(&[&a]), &[&a], Some(&base), 0.15);
-        assert!(v[0].reasons[0].contains("no figure in common"), "{v:?}");
-    }
 
     #[test]
     fn values_keep_four_significant_digits() {

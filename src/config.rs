@@ -71,6 +71,8 @@ pub struct Config {
     pub plot: Option<PathBuf>,
     /// Where to save the run as JSON as well.
     pub json_file: Option<PathBuf>,
+    /// Where to write the qualification report (--html).
+    pub html: Option<PathBuf>,
     /// Where to write the run's figures for Prometheus (--prometheus).
     pub prometheus: Option<PathBuf>,
     /// `--burn-in`: the whole burn-in, its steps from [`crate::burnin::steps`].
@@ -299,7 +301,9 @@ impl Config {
             return Err(ConfigError::BadRange(s, e));
         }
         // --burn-in: its steps' tests join those given (once each).
-        let burn_in = a.burn_in.then(crate::burnin::Settings::default);
+        let burn_in = a.burn_in.then_some(crate::burnin::Settings {
+            smr_check: a.smr_check,
+        });
         let implied = burn_in.map(crate::burnin::tests).unwrap_or_default();
         // The tests asked for, in diskinfo's order and then seekprobe's own.
         let mut tests: Vec<TestKind> = [
@@ -383,6 +387,7 @@ impl Config {
             disks: a.disks,
             format: if a.json { Format::Json } else { a.format },
             json_file: a.json_file.or_else(|| a.resume.clone()),
+            html: a.html,
             prometheus: a.prometheus,
             write: a.write,
             force: a.force,
@@ -441,6 +446,20 @@ mod tests {
         let mut v = vec!["seekprobe"];
         v.extend_from_slice(args);
         Config::from_matches(&Args::command().try_get_matches_from(v).unwrap())
+    }
+
+    #[test]
+    fn smr_check_adds_the_burn_in_s_smr_step() {
+        let with = parse(&["--burn-in", "-w", "--smr-check", "x"]).unwrap();
+        assert_eq!(
+            with.burn_in,
+            Some(crate::burnin::Settings { smr_check: true })
+        );
+        let without = parse(&["--burn-in", "-w", "x"]).unwrap();
+        assert_eq!(
+            without.burn_in,
+            Some(crate::burnin::Settings { smr_check: false })
+        );
     }
 
     #[test]

@@ -27,4 +27,5 @@ pub mod smart;
 pub mod smr;
 pub mod stats;
 pub mod validity;
+pub mod verdict;
 pub mod verify;

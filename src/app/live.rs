@@ -200,10 +200,14 @@ impl Saver {
         Self::write(&self.path, &g)
     }
 
-    /// Save the run with these verdicts.
-    pub(super) fn finish(&self, verdicts: &[crate::results::Verdict]) -> io::Result<()> {
+    /// Save the run with the verdicts of these disks.
+    pub(super) fn finish(&self, disks: &[DiskResult]) -> io::Result<()> {
         let mut g = self.run.lock().unwrap_or_else(|p| p.into_inner());
-        g.0.verdicts = verdicts.to_vec();
+        for slot in g.1.iter_mut().flatten() {
+            if let Some(d) = disks.iter().find(|d| d.name == slot.name) {
+                slot.verdict = d.verdict.clone();
+            }
+        }
         Self::write(&self.path, &g)
     }
 

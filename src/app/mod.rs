@@ -2,13 +2,12 @@
 //! the exit status at the end.
 
 use crate::cli::Args;
-use crate::compare::Verdict;
 use crate::config::{Config, Mode};
 use crate::device::{DeviceInfo, TargetKind};
 use crate::probe::TestKind;
 use crate::progress::Progress;
 use crate::report::{self, Format};
-use crate::results::{DiskResult, Run, SCHEMA_VERSION};
+use crate::results::{DiskResult, Run, SCHEMA_VERSION, Verdict};
 use crate::run::{Flow, probe_disk_resuming};
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -16,7 +15,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-const USAGE: &str = "usage: seekprobe [-citSvw] [OPTIONS] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render FILE.json [--format diskinfo|table|json]\n       seekprobe compare A.json B.json ... [--qualify] [--baseline FILE]\n       seekprobe generate man|bash|zsh|fish|elvish|powershell";
+const USAGE: &str = "usage: seekprobe [-citSvw] [OPTIONS] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render FILE.json [--format diskinfo|table|json]\n       seekprobe compare A.json B.json ... [--qualify] [--baseline FILE]\n       seekprobe report RUN.json ... -o FILE.html\n       seekprobe generate man|bash|zsh|fish|elvish|powershell";
 
 mod inputs;
 mod live;
@@ -45,6 +44,7 @@ pub fn main_with(
     let result = match args.get(1).and_then(|a| a.to_str()) {
         Some("render") => render_main(&args[1..], out, err),
         Some("compare") => compare_main(&args[1..], out, err),
+        Some("report") => report_main(&args[1..], out, err),
         Some("generate") => generate_main(&args[1..], out, err),
         Some("smart") => smart_main(&args[1..], out, err),
         _ => probe_main(args, &stop, out, err),
@@ -101,7 +101,6 @@ fn run_all(
         verbose: cfg.verbose,
         settle_s: cfg.settle.as_secs_f64(),
         disks: Vec::new(),
-        verdicts: Vec::new(),
         started_unix_s: std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .ok()
@@ -164,6 +163,7 @@ fn run_all(
         )?;
     }
     let text = cfg.mode == Mode::Describe && cfg.format == Format::Diskinfo;
+    let judged = cfg.mode == Mode::Describe && (cfg.qualify.is_some() || cfg.burn_in.is_some());
     let mut failed = false;
     let mut interrupted = false;
     let mut finish_disk = |run: &mut Run,
@@ -171,13 +171,11 @@ fn run_all(
                            out: &mut dyn Write,
                            err: &mut dyn Write|
      -> io::Result<()> {
-        // A burn-in's failed steps are reasons of its verdict (exit status 3); a
-        // disk that could not be probed is a failure.
-        failed |= if cfg.burn_in.is_some() {
-            disk.error.is_some()
-        } else {
-            disk.failed()
-        };
+        // Judged runs (--qualify, --burn-in) end with the verdicts' status; the
+        // others fail (status 1) with a disk whose own findings fail it.
+        if !judged {
+            failed |= !crate::verdict::of(&disk).pass;
+        }
         if let (Some(info), Mode::PhysicalPath | Mode::Ident) = (&disk.info, cfg.mode)
             && let Err(msg) = print_id(info, cfg, out)?
         {
@@ -194,6 +192,17 @@ fn run_all(
                 err,
                 "seekprobe: {}: cannot save the results: {why}",
                 saver.path.display()
+            )?;
+            failed = true;
+        }
+        if let Some(path) = &cfg.html
+            && let Err(e) = save_html(path, run)
+        {
+            let why = crate::error::describe_io(&e);
+            writeln!(
+                err,
+                "seekprobe: {}: cannot write the report: {why}",
+                path.display()
             )?;
             failed = true;
         }
@@ -270,36 +279,40 @@ fn run_all(
     }
     let mut code = if failed { EXIT_FAILURE } else { EXIT_OK };
     let mut comparison = String::new();
-    if cfg.mode == Mode::Describe && (cfg.compare || cfg.qualify.is_some()) && !interrupted {
+    if cfg.mode == Mode::Describe && (cfg.compare || judged) && !interrupted {
         let disks: Vec<&DiskResult> = run.disks.iter().collect();
-        let (cmp, verdicts, c) = judge(&disks, cfg.qualify.as_ref(), baseline.as_ref());
-        // A burn-in shows its verdicts, with every reason, in its own block.
-        let shown: &[Verdict] = if cfg.burn_in.is_some() {
-            &[]
-        } else {
-            &verdicts
-        };
-        comparison = format!(
-            "\n{}",
-            report::compare::render(&cmp, shown, terminal_width())
-        );
-        run.verdicts = verdicts;
-        if c == EXIT_FAILURE || (c == EXIT_QUALIFY && code == EXIT_OK) {
-            code = c;
+        let (cmp, verdicts) = judge(&disks, cfg.qualify.as_ref(), baseline.as_ref(), judged);
+        if cfg.compare {
+            // A burn-in shows its verdicts, with every finding, in its own block.
+            let shown: &[Verdict] = if cfg.burn_in.is_some() {
+                &[]
+            } else {
+                &verdicts
+            };
+            comparison = format!(
+                "\n{}",
+                report::compare::render(&cmp, shown, terminal_width())
+            );
+        }
+        if judged && code == EXIT_OK {
+            code = status(&verdicts);
+        }
+        for (d, v) in run.disks.iter_mut().zip(verdicts) {
+            d.verdict = Some(v);
         }
         if let Some(path) = &cfg.prometheus {
             let _ = save_prometheus(path, &run);
         }
     }
     if cfg.mode == Mode::Describe && cfg.burn_in.is_some() && !interrupted {
-        run.verdicts = burn_in_verdicts(&run.disks, std::mem::take(&mut run.verdicts));
-        if !run.verdicts.iter().all(|v| v.pass) && code == EXIT_OK {
-            code = EXIT_QUALIFY;
-        }
         comparison.push_str(&report::burnin::render(&run));
     }
     if let Some(saver) = saver {
-        let _ = saver.finish(&run.verdicts);
+        let _ = saver.finish(&run.disks);
+    }
+    // The page again with the verdicts (a failure to write it was said above).
+    if let Some(path) = &cfg.html {
+        let _ = save_html(path, &run);
     }
     if cfg.mode == Mode::Describe && cfg.format != Format::Diskinfo {
         out.write_all(report::render(&run, cfg.format).as_bytes())?;
@@ -389,6 +402,7 @@ fn check_paths(cfg: &Config) -> Result<(), String> {
     let outputs = [
         (json_option, &cfg.json_file),
         ("--plot", &cfg.plot),
+        ("--html", &cfg.html),
         ("--prometheus", &cfg.prometheus),
         ("--bad-blocks", &cfg.beyond.bad_blocks),
     ];

@@ -39,6 +39,17 @@ pub(super) fn write_plot(path: &Path, run: &Run, err: &mut dyn Write) -> io::Res
     }
 }
 
+/// Write the qualification report of `run` (its drives from this host) to `path`
+/// atomically and durably ([`save_atomically`]), so a browser never shows half a
+/// page.
+pub(super) fn save_html(path: &Path, run: &Run) -> io::Result<()> {
+    let host = nix::unistd::gethostname()
+        .map(|h| h.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let page = report::html::render(&[report::html::Source { host, run }]);
+    save_atomically(path, page.as_bytes())
+}
+
 /// Write the run to `path` atomically and durably ([`save_atomically`]).
 pub(super) fn save_json(path: &Path, run: &Run) -> io::Result<()> {
     save_atomically(path, json::to_json(run).as_bytes())

@@ -2,9 +2,9 @@
 //! they share with the probing command.
 
 use super::inputs::{identity, load_baseline, load_run, load_smart_report};
-use super::output::{save_prometheus, terminal_width, write_plot};
+use super::output::{save_atomically, save_prometheus, terminal_width, write_plot};
 use super::status::{EXIT_FAILURE, EXIT_OK, EXIT_QUALIFY};
-use super::verdicts::judge;
+use super::verdicts::{judge, status};
 use crate::cli::{Args, CompareArgs, GenerateArgs, Generated, RenderArgs};
 use crate::config::Qualify;
 use crate::report::{self};
@@ -140,15 +140,13 @@ pub(super) fn compare_main(
         )?;
         return Ok(EXIT_FAILURE);
     }
-    if q.is_some() && refs.len() == 1 && baseline.is_none() {
-        writeln!(
-            err,
-            "seekprobe: compare --qualify: one drive ({}): nothing to compare with: give more runs or --baseline",
-            refs[0].name
-        )?;
-        return Ok(EXIT_FAILURE);
-    }
-    let (cmp, verdicts, code) = judge(&refs, q.as_ref(), baseline.as_ref());
+    // One drive is judged on its own findings; its timings get a note.
+    let (cmp, verdicts) = judge(&refs, q.as_ref(), baseline.as_ref(), q.is_some());
+    let code = if q.is_some() {
+        status(&verdicts)
+    } else {
+        EXIT_OK
+    };
     let text = if a.json {
         report::compare::to_json(&cmp, &verdicts)
     } else {
@@ -157,6 +155,65 @@ pub(super) fn compare_main(
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(code)
+}
+
+/// `seekprobe report RUN.json... -o FILE.html`: the qualification report of saved
+/// runs, one HTML page; each run's drives carry its file's name as their host.
+/// Exit status 0 when the page is written, whatever the verdicts in it; 1 when a
+/// run cannot be read or the page cannot be written.
+pub(super) fn report_main(
+    args: &[OsString],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<i32> {
+    use crate::cli::ReportArgs;
+    let a: ReportArgs = match parse(args, out, err) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    let target = identity(&a.output.to_string_lossy());
+    let mut runs = Vec::new();
+    for path in &a.files {
+        if target.is_some() && identity(&path.to_string_lossy()) == target {
+            writeln!(
+                err,
+                "seekprobe: report -o {}: that is a saved run being read; name another file",
+                a.output.display()
+            )?;
+            return Ok(EXIT_FAILURE);
+        }
+        match load_run(path) {
+            Ok(run) => {
+                let host = match path.file_stem() {
+                    Some(s) if path != Path::new("-") => s.to_string_lossy().into_owned(),
+                    _ => String::new(),
+                };
+                runs.push((host, run));
+            }
+            Err(msg) => {
+                writeln!(err, "seekprobe: {}: {msg}", path.display())?;
+                return Ok(EXIT_FAILURE);
+            }
+        }
+    }
+    let sources: Vec<report::html::Source> = runs
+        .iter()
+        .map(|(host, run)| report::html::Source {
+            host: host.clone(),
+            run,
+        })
+        .collect();
+    let page = report::html::render(&sources);
+    if let Err(e) = save_atomically(&a.output, page.as_bytes()) {
+        let why = crate::error::describe_io(&e);
+        writeln!(
+            err,
+            "seekprobe: {}: cannot write the report: {why}",
+            a.output.display()
+        )?;
+        return Ok(EXIT_FAILURE);
+    }
+    Ok(EXIT_OK)
 }
 
 /// `seekprobe generate WHAT`: the man page or shell completions.
@@ -186,8 +243,9 @@ pub(super) fn generate_main(
 
 /// `seekprobe smart FILE.json [AFTER.json]`: the SMART health block of a saved
 /// smartctl report, the changes when a second one is given, the findings and the
-/// verdict. Exit status 0 healthy (or no SMART in a lone report), 3 failing, 1
-/// unreadable input, two drives, or one report of two without SMART.
+/// verdict. Exit status 0 healthy, 3 failing, 1 when the reports cannot be judged:
+/// unreadable input, two drives, or a report without SMART (smartctl could not
+/// read the drive, or it has none), whose note is printed.
 pub(super) fn smart_main(
     args: &[OsString],
     out: &mut dyn Write,
@@ -195,7 +253,7 @@ pub(super) fn smart_main(
 ) -> io::Result<i32> {
     use crate::cli::SmartArgs;
     use crate::report::smart as text;
-    use crate::smart::{SmartRead, judge, rules, smartctl};
+    use crate::smart::{SmartRead, judge, smartctl};
     let a: SmartArgs = match parse(args, out, err) {
         Ok(a) => a,
         Err(code) => return Ok(code),
@@ -233,7 +291,8 @@ pub(super) fn smart_main(
     }
     out.flush()?;
     if healths.is_empty() {
-        return Ok(EXIT_OK);
+        // Nothing to judge: smartctl could not read the drive, or it has no SMART.
+        return Ok(EXIT_FAILURE);
     }
     if let Some(name) = without.first() {
         writeln!(
@@ -268,9 +327,7 @@ pub(super) fn smart_main(
     s.push_str(&text::render_findings(&findings));
     out.write_all(s.as_bytes())?;
     out.flush()?;
-    Ok(if rules::passes(&findings) {
-        EXIT_OK
-    } else {
-        EXIT_QUALIFY
-    })
+    // The one judge, on the health rules' findings.
+    let verdict = crate::verdict::judge(crate::verdict::smart_rule_findings(&findings));
+    Ok(if verdict.pass { EXIT_OK } else { EXIT_QUALIFY })
 }

@@ -139,7 +139,7 @@ pub fn needs(id: &str) -> Option<Needs> {
     let any = |any| Needs::AnyOf { any, all: &[] };
     Some(match id {
         "disks" | "help" | "version" | "physical_path" | "ident" | "verbose" | "format"
-        | "json" | "json_file" | "prometheus" => Needs::Nothing,
+        | "json" | "json_file" | "html" | "prometheus" => Needs::Nothing,
         "command_overhead" | "seek_transfer" | "iops" | "zones" | "seek_profile" | "scan"
         | "block_sweep" => Needs::Nothing,
         "sync_write" => Needs::AnyOf {
@@ -389,6 +389,7 @@ mod tests {
             "zones" => return vec!["--zones=4".into()],
             "format" => "table",
             "json_file" => "run.json",
+            "html" => "report.html",
             "plot" => "run.svg",
             "prometheus" => "run.prom",
             "baseline" => "base.json",

@@ -3,10 +3,12 @@
 //! and sector size and the checked [`Options`] alone. No I/O, no clock: the executor
 //! (`crate::exec`) walks any plan against a target.
 
-use super::iops::{self, OffsetGen};
+use super::iops::{self, BadRequest, OffsetGen};
 use super::scan::{self, ScanRange};
 use super::seek_profile::{self, Pair};
-use super::{Phase, PhaseId, TestKind, TooSmall, overhead, seek, sweep, sync_write, transfer};
+use super::{
+    Op, OpKind, Phase, PhaseId, TestKind, TooSmall, overhead, seek, sweep, sync_write, transfer,
+};
 use super::{smr, zones, zones::DEFAULT_ZONES};
 use std::time::Duration;
 
@@ -274,9 +276,14 @@ impl Plan {
             })
     }
 
-    /// Every operation the plan names outright (sync phases, pairs), to check
-    /// that each is aligned and inside the device.
-    pub fn ops(&self) -> Vec<super::Op> {
+    /// Every operation of every step, to check that each is aligned and inside a
+    /// device of `media_size` bytes with `sector_size`-byte sectors (the device the
+    /// plan was made for). Endless or seeded streams (queued reads, flushed writes,
+    /// --smr-check's writes) give their first [`SAMPLED_OPS`] operations and, for a
+    /// stream that wraps, its last position; a scan or a verify pass gives its
+    /// first and last [`SAMPLED_OPS`] blocks, written and read. A stream the
+    /// engine would refuse (a request that does not fit) gives an error.
+    pub fn ops(&self, media_size: u64, sector_size: u32) -> Result<Vec<super::Op>, BadRequest> {
         let mut out = Vec::new();
         for step in self.lines.iter().flat_map(|l| &l.steps) {
             match step {
@@ -284,11 +291,76 @@ impl Plan {
                 Step::Pairs { pairs, .. } => out.extend(pairs.iter().flat_map(|p| [p.from, p.to])),
                 Step::CapacityCheck { probes, .. } => out.extend(probes.iter().copied()),
                 Step::ProbeReads { ops, .. } => out.extend(ops.iter().copied()),
-                Step::SustainedWrites { writes, .. } => out.extend(writes.clone().take(1000)),
-                _ => {}
+                Step::SustainedWrites { writes, .. } => {
+                    out.extend(writes.clone().take(SAMPLED_OPS))
+                }
+                Step::Queued(q) => {
+                    let g = q.stream.offsets(media_size, sector_size, q.len)?;
+                    let read = |offset| Op {
+                        offset,
+                        len: q.len,
+                        kind: OpKind::Read,
+                    };
+                    out.extend((0..SAMPLED_OPS as u64).map(|k| read(g.offset(k))));
+                    out.push(read(g.offset(g.positions() - 1)));
+                }
+                Step::FlushedWrites { size, seed, .. } => {
+                    let g = OffsetGen::new(*seed, media_size, sector_size, *size)?;
+                    out.extend((0..SAMPLED_OPS as u64).map(|k| Op {
+                        offset: g.offset(k),
+                        len: *size,
+                        kind: OpKind::Write,
+                    }));
+                }
+                Step::Scan { range, .. } => out.extend(sampled_blocks(range, &[OpKind::Read])?),
+                Step::Verify { range, .. } => {
+                    out.extend(sampled_blocks(range, &[OpKind::Write, OpKind::Read])?)
+                }
+                Step::Quiesce | Step::Pause(_) | Step::OnlyIfRotating | Step::Idle(_) => {}
             }
         }
-        out
+        Ok(out)
+    }
+}
+
+/// How many operations [`Plan::ops`] takes from each end of a stream or range.
+pub const SAMPLED_OPS: usize = 1000;
+
+/// The first and last [`SAMPLED_OPS`] blocks of `range` (all of them when fewer),
+/// as operations of each kind in `kinds`.
+fn sampled_blocks(range: &ScanRange, kinds: &[OpKind]) -> Result<Vec<Op>, BadRequest> {
+    let n = range.count();
+    let first = range.blocks().take(SAMPLED_OPS);
+    let skip = n.saturating_sub(SAMPLED_OPS as u64).max(SAMPLED_OPS as u64);
+    let last_start = range.start + skip * range.block;
+    let last = ScanRange {
+        start: last_start.min(range.end),
+        ..*range
+    };
+    let mut out = Vec::new();
+    for (offset, len) in first.chain(last.blocks()) {
+        let len = u32::try_from(len)
+            .map_err(|_| BadRequest(format!("a block of {len} bytes is over 4 GiB")))?;
+        out.extend(kinds.iter().map(|&kind| Op { offset, len, kind }));
+    }
+    Ok(out)
+}
+
+impl Stream {
+    /// The offsets of `len`-byte requests of this stream on a device of
+    /// `media_size` bytes with `sector_size`-byte sectors.
+    pub fn offsets(
+        self,
+        media_size: u64,
+        sector_size: u32,
+        len: u32,
+    ) -> Result<OffsetGen, BadRequest> {
+        match self {
+            Stream::Random { seed } => OffsetGen::new(seed, media_size, sector_size, len),
+            Stream::Sequential { from } => {
+                OffsetGen::sequential(media_size, sector_size, len, from)
+            }
+        }
     }
 }
 

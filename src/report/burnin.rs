@@ -1,23 +1,27 @@
 //! The "Burn-in" block: each drive's steps and how they ended, then its verdict
-//! with every reason. A pure function of the run.
+//! with every finding. A pure function of the run.
 
 use crate::burnin::{Status, StepRecord};
 use crate::results::{Run, Verdict};
 
 /// One step's line: its name and how it ended.
 pub fn step_line(r: &StepRecord) -> String {
-    let how = match &r.status {
+    format!("  {:<36} {}\n", r.step.name(), status(&r.status))
+}
+
+/// How a step ended, in words ("done", "FAILED: why", ...).
+pub fn status(s: &Status) -> String {
+    match s {
         Status::Done => "done".to_string(),
         Status::Resumed => "done (kept from the saved run)".to_string(),
         Status::Failed(why) => format!("FAILED: {why}"),
         Status::Interrupted => "interrupted".to_string(),
         Status::Skipped(why) => format!("skipped: {why}"),
-    };
-    format!("  {:<36} {how}\n", r.step.name())
+    }
 }
 
 /// The block for a whole run: for each drive of the burn-in, its steps and its
-/// verdict (from `run.verdicts`, when the run got that far).
+/// verdict (the disk's, when the run got that far).
 pub fn render(run: &Run) -> String {
     let mut s = String::new();
     for d in run.disks.iter().filter(|d| !d.burn_in.is_empty()) {
@@ -25,18 +29,19 @@ pub fn render(run: &Run) -> String {
         for r in &d.burn_in {
             s.push_str(&step_line(r));
         }
-        if let Some(v) = run.verdicts.iter().find(|v| v.disk == d.name) {
+        if let Some(v) = &d.verdict {
             s.push_str(&verdict(v));
         }
     }
     s
 }
 
-/// "verdict: PASS", or "verdict: FAIL" and a line per reason.
+/// "verdict: PASS" or "verdict: FAIL", then a line per finding (failing ones
+/// first, the others after their severity).
 pub fn verdict(v: &Verdict) -> String {
-    let mut s = format!("  verdict: {}\n", if v.pass { "PASS" } else { "FAIL" });
-    for r in &v.reasons {
-        s.push_str(&format!("    - {r}\n"));
+    let mut s = format!("  verdict: {}\n", v.word());
+    for f in &v.findings {
+        s.push_str(&format!("    - {}\n", super::compare::finding_line(f)));
     }
     s
 }

@@ -3,7 +3,8 @@
 //! JSON for machines (`compare --json`, docs/json.md). Pure functions of the
 //! comparison data of crate::compare.
 
-use crate::compare::{Comparison, Verdict, deviation, fmt_value};
+use crate::compare::{Comparison, deviation, fmt_value};
+use crate::results::{Finding, Severity, Verdict};
 use comfy_table::{CellAlignment, ContentArrangement, Table, presets};
 use serde::Serialize;
 
@@ -73,24 +74,28 @@ pub fn side_by_side(cmp: &Comparison, verdicts: &[Verdict]) -> String {
             s.push('\n');
         }
         s.push_str("Qualification:\n");
-        for v in verdicts {
-            push_verdict(&mut s, v);
+        for (name, v) in cmp.disks.iter().zip(verdicts) {
+            push_verdict(&mut s, name, v);
         }
     }
     s
 }
 
-fn push_verdict(s: &mut String, v: &Verdict) {
-    s.push_str(&format!(
-        "\t{}: {}\n",
-        v.disk,
-        if v.pass { "PASS" } else { "FAIL" }
-    ));
-    for r in &v.reasons {
-        s.push_str(&format!("\t\t{r}\n"));
+/// One finding's line below its drive: a failing one's reason alone, the others
+/// after their severity (`warning: `, `note: `).
+pub fn finding_line(f: &Finding) -> String {
+    match f.severity {
+        Severity::Fail => f.reason.clone(),
+        s => format!("{}: {}", s.name(), f.reason),
     }
-    for w in &v.warnings {
-        s.push_str(&format!("\t\twarning: {w}\n"));
+}
+
+/// A drive's lines of the "Qualification:" block: a tab, its name, a colon, PASS
+/// or FAIL; then each finding, indented by two tabs.
+fn push_verdict(s: &mut String, name: &str, v: &Verdict) {
+    s.push_str(&format!("\t{name}: {}\n", v.word()));
+    for f in &v.findings {
+        s.push_str(&format!("\t\t{}\n", finding_line(f)));
     }
 }
 
@@ -137,14 +142,15 @@ pub fn per_disk(cmp: &Comparison, verdicts: &[Verdict], width: Option<usize>) ->
     let n = cmp.disks.len();
     let mut s = format!("Comparison ({n} disk{}, a row each):\n{t}\n", plural(n));
     if judged {
-        let fails: Vec<&Verdict> = verdicts.iter().filter(|v| !v.pass).collect();
-        s.push_str(&format!(
-            "\nQualification: {} of {n} passed\n",
-            n - fails.len()
-        ));
-        let warned = verdicts.iter().filter(|v| v.pass && !v.warnings.is_empty());
-        for v in fails.into_iter().chain(warned) {
-            push_verdict(&mut s, v);
+        let fails = verdicts.iter().filter(|v| !v.pass).count();
+        s.push_str(&format!("\nQualification: {} of {n} passed\n", n - fails));
+        let warned = |v: &Verdict| v.pass && v.of(Severity::Warning).next().is_some();
+        let named = || cmp.disks.iter().zip(verdicts);
+        for (name, v) in named()
+            .filter(|(_, v)| !v.pass)
+            .chain(named().filter(|(_, v)| warned(v)))
+        {
+            push_verdict(&mut s, name, v);
         }
     }
     s
@@ -169,10 +175,12 @@ struct JsonDisk<'a> {
     deviations: std::collections::BTreeMap<&'a str, f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pass: Option<bool>,
+    /// The failing findings' reasons.
     #[serde(skip_serializing_if = "Option::is_none")]
-    reasons: Option<&'a [String]>,
-    #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    warnings: &'a [String],
+    reasons: Option<Vec<&'a str>>,
+    /// The verdict's findings, failing ones first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    findings: Option<&'a [Finding]>,
 }
 
 /// The whole comparison of `compare --json`.
@@ -225,8 +233,8 @@ pub fn to_json(cmp: &Comparison, verdicts: &[Verdict]) -> String {
                     figures,
                     deviations,
                     pass: v.map(|v| v.pass),
-                    reasons: v.map(|v| v.reasons.as_slice()),
-                    warnings: v.map_or(&[], |v| v.warnings.as_slice()),
+                    reasons: v.map(|v| v.reasons()),
+                    findings: v.map(|v| v.findings.as_slice()),
                 }
             })
             .collect(),
@@ -256,18 +264,15 @@ mod tests {
                 median: 21.0,
             }],
         };
-        let v = disks
-            .iter()
-            .enumerate()
-            .map(|(i, d)| Verdict {
-                disk: d.clone(),
-                pass: i != 5,
-                reasons: if i == 5 {
-                    vec!["too slow".into()]
-                } else {
-                    vec![]
-                },
-                warnings: vec![],
+        let v = (0..n)
+            .map(|i| {
+                let f = Finding::new(
+                    Severity::Fail,
+                    "comparison",
+                    crate::results::Code::WorseThanReference,
+                    "too slow".into(),
+                );
+                crate::verdict::judge(if i == 5 { vec![f] } else { vec![] })
             })
             .collect();
         (c, v)

@@ -6,6 +6,7 @@ pub mod capacity;
 pub mod chart;
 pub mod compare;
 pub mod diskinfo;
+pub mod html;
 pub mod humanize;
 pub mod json;
 pub mod plot;
@@ -28,15 +29,39 @@ pub enum Format {
 }
 
 /// Render a whole run in a format. The diskinfo text equals what the live run
-/// printed on standard output.
+/// printed on standard output: each disk's text, then for a judged run the
+/// comparison and its "Qualification:" block as a terminal of any width shows
+/// them (for a burn-in, its block alone).
 pub fn render(run: &Run, format: Format) -> String {
     match format {
-        Format::Diskinfo => run
-            .disks
-            .iter()
-            .map(|d| diskinfo::render_disk(d, run.verbose))
-            .collect(),
+        Format::Diskinfo => {
+            let mut s: String = run
+                .disks
+                .iter()
+                .map(|d| diskinfo::render_disk(d, run.verbose))
+                .collect();
+            s.push_str(&verdicts(run));
+            s
+        }
         Format::Table => table::render(run),
         Format::Json => json::to_json(run),
     }
+}
+
+/// The verdicts of a judged run as the live run printed them after the disks'
+/// text; nothing when no disk has a verdict.
+fn verdicts(run: &Run) -> String {
+    if run.disks.iter().all(|d| d.verdict.is_none()) {
+        return String::new();
+    }
+    if run.burn_in.is_some() {
+        return burnin::render(run);
+    }
+    let disks: Vec<&crate::results::DiskResult> = run.disks.iter().collect();
+    let judged: Vec<crate::results::Verdict> =
+        disks.iter().map(|d| crate::verdict::of(d)).collect();
+    format!(
+        "\n{}",
+        compare::render(&crate::compare::compare(&disks), &judged, None)
+    )
 }

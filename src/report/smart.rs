@@ -8,13 +8,17 @@ use std::fmt::Write;
 
 /// One line of the block: the value, what it is, and whether a change of it
 /// during a run is worth showing (temperature and power-on hours always move).
-struct Row {
-    value: String,
-    what: String,
-    compared: bool,
+pub struct Row {
+    /// The value as the block prints it.
+    pub value: String,
+    /// What it is.
+    pub what: String,
+    /// Whether a change during the run is marked.
+    pub compared: bool,
 }
 
-fn rows(h: &Health) -> Vec<Row> {
+/// The block's lines of one reading, in the block's order.
+pub fn rows(h: &Health) -> Vec<Row> {
     let mut v = Vec::new();
     let mut row = |value: String, what: &str, compared: bool| {
         v.push(Row {
@@ -255,7 +259,7 @@ pub fn different_drives(before: &Health, after: &Health) -> Option<String> {
 /// Rows name the same figure when their descriptions agree up to the first
 /// detail in brackets or after a colon (the 188 line carries its sub-counts,
 /// the NVMe warning line its named bits).
-fn same_figure(a: &str, b: &str) -> bool {
+pub fn same_figure(a: &str, b: &str) -> bool {
     let key = |s: &str| -> String {
         s.split([';', ':'])
             .next()

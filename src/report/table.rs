@@ -1,9 +1,10 @@
 //! A table view of a run: every measured line with its spread and percentiles;
 //! seekprobe's own tests (zones, seek profile, scan, sweep, verify, capacity check,
-//! SMR check) add their block as the text shows it, and SMART its findings.
+//! SMR check) add their block as the text shows it, SMART its findings, and a
+//! judged drive its verdict with every finding.
 
 use super::diskinfo::{end_printed, test_end};
-use crate::results::{Outcome, PhaseResult, Run};
+use crate::results::{Outcome, PhaseResult, Run, Verdict};
 use comfy_table::{CellAlignment, Table, presets};
 
 fn ms(ns: f64) -> String {
@@ -30,10 +31,14 @@ pub fn render(run: &Run) -> String {
     for disk in &run.disks {
         let Some(info) = &disk.info else {
             out.push_str(&format!(
-                "{}: {}\n\n",
+                "{}: {}\n",
                 disk.name,
                 disk.error.as_ref().map_or("not probed", |e| e.message())
             ));
+            if let Some(v) = &disk.verdict {
+                out.push_str(&verdict(v));
+            }
+            out.push('\n');
             continue;
         };
         out.push_str(&format!(
@@ -104,6 +109,9 @@ pub fn render(run: &Run) -> String {
         for w in &disk.warnings {
             out.push_str(&format!("warning: {}; {}\n", w.message, w.advice));
         }
+        if let Some(v) = &disk.verdict {
+            out.push_str(&verdict(v));
+        }
         out.push('\n');
     }
     out
@@ -116,4 +124,21 @@ fn outcome(o: &Outcome) -> String {
         Outcome::Failed(e) => format!("failed: {e}"),
         Outcome::Skipped(e) => format!("skipped: {e}"),
     }
+}
+
+/// The drive's verdict as a table of its findings: "verdict: PASS|FAIL", then a
+/// row per finding (severity, test, reason).
+fn verdict(v: &Verdict) -> String {
+    let mut s = format!("\nverdict: {}\n", v.word());
+    if v.findings.is_empty() {
+        return s;
+    }
+    let mut t = Table::new();
+    t.load_style(presets::ASCII_MARKDOWN);
+    t.set_header(vec!["severity", "test", "finding"]);
+    for f in &v.findings {
+        t.add_row(vec![f.severity.name(), f.test.as_str(), f.reason.as_str()]);
+    }
+    s.push_str(&format!("{t}\n"));
+    s
 }

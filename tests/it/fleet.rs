@@ -56,7 +56,7 @@ const KINDS: &[(&[&str], &str)] = &[
             "--qualify",
             "sim:hdd?seed=1",
             "sim:hdd?seed=2",
-            "sim:hdd?rpm=5400&seed=3",
+            "sim:hdd?slow=0-409600:5&seed=3",
         ],
         "seekprobe_qualification_passed",
     ),
@@ -312,18 +312,18 @@ fn run_playbook(dir: &Path, host1: &[&str], host2: &[&str], extra: &[&str]) -> (
     seekprobe_no_ansible,
     ignore = "ansible-playbook not found in /opt/seekprobe-ansible or on PATH; .ci/run installs ansible-core there"
 )]
-fn the_ansible_playbook_fails_the_5400_rpm_drive_naming_its_host_and_passes_equal_drives() {
+fn the_ansible_playbook_fails_the_slow_drive_naming_its_host_and_passes_equal_drives() {
     let dir = tempfile::tempdir().unwrap();
     let (code, text) = run_playbook(
         dir.path(),
         &["sim:hdd?seed=1", "sim:hdd?seed=2"],
-        &["sim:hdd?seed=3", "sim:hdd?rpm=5400&seed=4"],
+        &["sim:hdd?seed=3", "sim:hdd?slow=0-409600:5&seed=4"],
         &[],
     );
     assert_ne!(code, 0, "{text}");
     assert!(
         text.contains("1 of 4 drives failed qualification")
-            && text.contains("host host2, disk sim:hdd?rpm=5400&seed=4:"),
+            && text.contains("host host2, disk sim:hdd?slow=0-409600:5&seed=4:"),
         "{text}"
     );
     assert!(!text.contains("host host1,"), "{text}");
@@ -363,7 +363,7 @@ fn many_saved_runs_compare_a_row_per_drive_failing_first_and_as_json() {
     let mut files = Vec::new();
     for i in 1..=10 {
         let spec = if i == 7 {
-            format!("sim:hdd?rpm=5400&seed={i}")
+            format!("sim:hdd?slow=0-409600:5&seed={i}")
         } else {
             format!("sim:hdd?seed={i}")
         };
@@ -386,12 +386,12 @@ fn many_saved_runs_compare_a_row_per_drive_failing_first_and_as_json() {
     assert!(text.contains("Comparison (10 disks, a row each)"), "{text}");
     assert!(text.contains("Qualification: 9 of 10 passed"), "{text}");
     let slow = text
-        .find("| host07:sim:hdd?rpm=5400&seed=7")
+        .find("| host07:sim:hdd?slow=0-409600:5&seed=7")
         .expect("the slow drive");
     let first = text.find("| host01:").expect("a passing drive");
     assert!(slow < first, "failing drives come first:\n{text}");
     assert!(
-        text.contains("\thost07:sim:hdd?rpm=5400&seed=7: FAIL\n"),
+        text.contains("\thost07:sim:hdd?slow=0-409600:5&seed=7: FAIL\n"),
         "{text}"
     );
 
@@ -404,7 +404,10 @@ fn many_saved_runs_compare_a_row_per_drive_failing_first_and_as_json() {
     let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(j["failed"], 1);
     assert_eq!(j["disks"].as_array().unwrap().len(), 10);
-    assert_eq!(j["disks"][6]["name"], "host07:sim:hdd?rpm=5400&seed=7");
+    assert_eq!(
+        j["disks"][6]["name"],
+        "host07:sim:hdd?slow=0-409600:5&seed=7"
+    );
     assert_eq!(j["disks"][6]["pass"], false);
     assert!(
         j["disks"][0]["figures"]["seek_transfer.full_stroke"]
@@ -475,7 +478,7 @@ fn runs_of_other_versions_compare_when_their_schema_matches_and_are_refused_othe
 }
 
 #[test]
-fn qualifying_nothing_or_one_drive_alone_is_refused() {
+fn qualifying_nothing_is_refused_and_one_drive_alone_is_judged_on_its_findings() {
     let dir = tempfile::tempdir().unwrap();
     let one = dir.path().join("one.json");
     seekprobe()
@@ -488,10 +491,9 @@ fn qualifying_nothing_or_one_drive_alone_is_refused() {
         .args(["compare", "--qualify"])
         .arg(&one)
         .assert()
-        .code(1)
-        .stdout("")
-        .stderr(predicates::str::contains(
-            "nothing to compare with: give more runs or --baseline",
+        .code(0)
+        .stdout(predicates::str::contains(
+            "\tone:sim:hdd?seed=1: PASS\n\t\tnote: timings not judged: the only drive",
         ));
     // Against a baseline, one drive is judged.
     seekprobe()

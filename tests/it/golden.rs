@@ -65,6 +65,7 @@ fn published() -> DiskResult {
         smr_signs: Vec::new(),
         burn_in: Vec::new(),
         smart: None,
+        verdict: None,
     }
 }
 

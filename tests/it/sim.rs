@@ -191,19 +191,23 @@ fn a_json_run_of_every_test_renders_the_same_text() {
 }
 
 #[test]
-fn qualification_fails_the_5400_rpm_drive_and_only_it() {
+fn qualification_fails_the_slow_drive_of_the_model_and_only_it() {
     let (code, text, err) = stdout_of(&[
         "-t",
         "--qualify",
         "sim:hdd",
         "sim:hdd?seed=2",
-        "sim:hdd?rpm=5400",
+        "sim:hdd?seed=3",
+        "sim:hdd?seed=4&slow=0-409600:5",
     ]);
     assert_eq!(code, 3, "{err}");
-    assert!(text.contains("Comparison (3 disks"), "{text}");
+    assert!(text.contains("Comparison (4 disks"), "{text}");
     assert!(text.contains("\tsim:hdd: PASS\n"), "{text}");
     assert!(text.contains("\tsim:hdd?seed=2: PASS\n"), "{text}");
-    assert!(text.contains("\tsim:hdd?rpm=5400: FAIL\n"), "{text}");
+    assert!(
+        text.contains("\tsim:hdd?seed=4&slow=0-409600:5: FAIL\n"),
+        "{text}"
+    );
     let (code, text, _) = stdout_of(&[
         "-t",
         "--qualify",
@@ -229,13 +233,13 @@ fn a_baseline_and_saved_runs_are_compared_without_probing_again() {
     seekprobe()
         .args(["-t", "--json-file"])
         .arg(&slow)
-        .arg("sim:hdd?rpm=5400")
+        .arg("sim:hdd?seed=4&slow=0-409600:5")
         .assert()
         .success();
     seekprobe()
         .args(["-t", "--quiet", "--qualify", "--baseline"])
         .arg(&base)
-        .arg("sim:hdd?rpm=5400")
+        .arg("sim:hdd?seed=4&slow=0-409600:5")
         .assert()
         .code(3)
         .stdout(predicate::str::contains("than the baseline"));
@@ -261,7 +265,9 @@ fn a_baseline_and_saved_runs_are_compared_without_probing_again() {
         .code(3)
         .stdout(
             predicate::str::contains("Comparison (3 disks")
-                .and(predicate::str::contains("\tslow:sim:hdd?rpm=5400: FAIL"))
+                .and(predicate::str::contains(
+                    "\tslow:sim:hdd?seed=4&slow=0-409600:5: FAIL",
+                ))
                 .and(predicate::str::contains("\tbase:sim:hdd: PASS")),
         );
     seekprobe()

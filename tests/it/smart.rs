@@ -485,7 +485,7 @@ fn a_saved_report_without_smart_gives_the_note() {
         .args(["smart", "-"])
         .write_stdin(r#"{"json_format_version":[1,0],"smartctl":{"version":[7,3],"messages":[{"string":"/dev/loop1: Unable to detect device type","severity":"error"}],"exit_status":1}}"#)
         .assert()
-        .code(0)
+        .code(1)
         .stdout("-: no SMART: /dev/loop1: Unable to detect device type\n");
 }
 

@@ -121,7 +121,7 @@ fn bad_sectors_found_by_the_long_self_test_fail_the_drive() {
     assert_eq!(s["self_tests"][1]["kind"], "long");
     assert_eq!(s["self_tests"][1]["outcome"], "failed");
     assert_eq!(s["self_tests"][1]["first_error_lba"], 1_000_000);
-    assert_eq!(v["verdicts"][0]["pass"], false);
+    assert_eq!(v["disks"][0]["verdict"]["pass"], false);
     // Without --qualify the findings are printed and the exit status is unchanged.
     let (code, out, _) = run(&[
         "--smart-test",

@@ -63,7 +63,7 @@ const FAMILIES: &[Family] = &[
     Family {
         name: "seekprobe_disk_failed",
         kind: "gauge",
-        help: "1 when the disk could not be opened, a test failed or was skipped, or a scan found unreadable blocks.",
+        help: "1 when the disk's verdict is FAIL (docs/verdict.md): its --qualify or --burn-in verdict, else the judge of its own findings (it could not be opened, a test failed, sectors failed, a fake capacity, ...).",
     },
     Family {
         name: "seekprobe_disk_warning",
@@ -73,7 +73,12 @@ const FAMILIES: &[Family] = &[
     Family {
         name: "seekprobe_qualification_passed",
         kind: "gauge",
-        help: "The --qualify verdict: 1 when the disk passed, 0 when it failed.",
+        help: "The --qualify or --burn-in verdict: 1 when the disk passed, 0 when it failed.",
+    },
+    Family {
+        name: "seekprobe_verdict_findings",
+        kind: "gauge",
+        help: "The findings of the disk's verdict, by severity (fail, warning, note).",
     },
     Family {
         name: "seekprobe_test_complete",
@@ -289,12 +294,12 @@ pub fn render(run: &Run) -> String {
         1.0,
     );
     for disk in &run.disks {
-        render_disk(&mut x, run, disk);
+        render_disk(&mut x, disk);
     }
     x.finish()
 }
 
-fn render_disk(x: &mut Exposition, run: &Run, disk: &DiskResult) {
+fn render_disk(x: &mut Exposition, disk: &DiskResult) {
     let info = disk.info.as_ref();
     let base = vec![
         ("disk", disk.name.clone()),
@@ -346,11 +351,12 @@ fn render_disk(x: &mut Exposition, run: &Run, disk: &DiskResult) {
             _ => {}
         }
     }
+    let verdict = crate::verdict::of(disk);
     x.add(
         "seekprobe_disk_failed",
         "",
         &base,
-        f64::from(u8::from(disk.failed())),
+        f64::from(u8::from(!verdict.pass)),
     );
     for w in &disk.warnings {
         x.add(
@@ -360,12 +366,20 @@ fn render_disk(x: &mut Exposition, run: &Run, disk: &DiskResult) {
             1.0,
         );
     }
-    if let Some(v) = run.verdicts.iter().find(|v| v.disk == disk.name) {
+    if let Some(v) = &disk.verdict {
         x.add(
             "seekprobe_qualification_passed",
             "",
             &base,
             f64::from(u8::from(v.pass)),
+        );
+    }
+    for s in crate::results::Severity::ALL {
+        x.add(
+            "seekprobe_verdict_findings",
+            "",
+            &with(&[("severity", s.name().to_string())]),
+            verdict.of(s).count() as f64,
         );
     }
     for t in &disk.tests {

@@ -7,6 +7,9 @@ use crate::probe::{PhaseId, TestKind};
 use crate::stats::{Histogram, Summary};
 use serde::{Deserialize, Serialize};
 
+pub mod verdict;
+pub use verdict::{ByteSpan, Code, Finding, Severity, Verdict};
+
 /// The version of this data model's JSON form; raised on incompatible changes.
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -366,6 +369,10 @@ pub struct DiskResult {
     /// (--smart, --smart-test).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub smart: Option<crate::smart::record::SmartResult>,
+    /// The drive's verdict with its findings (--qualify, --burn-in): see
+    /// docs/verdict.md.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Verdict>,
 }
 
 impl DiskResult {
@@ -380,21 +387,8 @@ impl DiskResult {
             smr_signs: Vec::new(),
             burn_in: Vec::new(),
             smart: None,
+            verdict: None,
         }
-    }
-
-    /// Whether the disk failed (could not be opened, a test failed or was skipped,
-    /// or its SMART could not be read).
-    pub fn failed(&self) -> bool {
-        self.error.is_some()
-            || self.smart.as_ref().is_some_and(|s| s.error.is_some())
-            || self.tests.iter().any(|t| {
-                matches!(t.outcome, Outcome::Failed(_) | Outcome::Skipped(_))
-                    || t.scan.as_ref().is_some_and(|s| s.error_blocks > 0)
-                    || t.verify.as_ref().is_some_and(|v| v.failed_sectors() > 0)
-                    || t.capacity.as_ref().is_some_and(|c| c.conclusion.is_fake())
-                    || t.capacity.as_ref().is_some_and(|c| c.conclusion.failed > 0)
-            })
     }
 }
 
@@ -415,9 +409,6 @@ pub struct Run {
     pub settle_s: f64,
     /// Each disk, in the order given.
     pub disks: Vec<DiskResult>,
-    /// Qualification verdicts (--qualify), one per disk.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub verdicts: Vec<Verdict>,
     /// When the run started, in seconds since the Unix epoch (absent in runs saved
     /// before it was recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -586,21 +577,6 @@ pub struct SeekAnalysis {
     pub average_ns: Option<f64>,
     /// The same over the longest distances.
     pub full_stroke_ns: Option<f64>,
-}
-
-/// A disk's qualification verdict.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Verdict {
-    /// The disk.
-    pub disk: String,
-    /// Whether it passed.
-    pub pass: bool,
-    /// Why it failed: one line per figure out of tolerance, or a test it lacks.
-    pub reasons: Vec<String>,
-    /// What is worth a look without failing it (e.g. SMART's interface CRC errors
-    /// rising: a cable or controller fault).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<String>,
 }
 
 #[cfg(test)]

@@ -1,0 +1,318 @@
+//! One drive's section of the page: its verdict with every finding, identity,
+//! warnings, burn-in steps, SMART before and after, self-tests, and each test's
+//! block (the text reporters' own lines, so the figures are the text's) with its
+//! chart.
+
+use super::charts;
+use super::verdict::{ViewVerdict, temperatures};
+use crate::probe::TestKind;
+use crate::report::humanize::{binary_size, humanize};
+use crate::report::{beyond, capacity, diskinfo, smart, verify};
+use crate::results::{DiskResult, TestResult};
+use crate::smart::health::Health;
+use maud::{Markup, PreEscaped, html};
+
+/// A drive as the page shows it.
+pub struct Drive<'a> {
+    /// Where its run came from (the saved run's name, or this host's).
+    pub host: &'a str,
+    /// Its results.
+    pub disk: &'a DiskResult,
+    /// Its verdict.
+    pub verdict: ViewVerdict,
+    /// Its colour in the batch charts.
+    pub colour: String,
+    /// The anchor of its section.
+    pub anchor: String,
+}
+
+impl Drive<'_> {
+    /// The model, as the drive reports it ("" when unknown).
+    pub fn model(&self) -> &str {
+        self.disk
+            .info
+            .as_ref()
+            .and_then(|i| i.descr.as_deref())
+            .unwrap_or("")
+    }
+
+    /// The serial number, as the drive reports it ("" when unknown).
+    pub fn serial(&self) -> &str {
+        self.disk
+            .info
+            .as_ref()
+            .and_then(|i| i.ident.as_deref())
+            .unwrap_or("")
+    }
+
+    /// The capacity as diskinfo gives it ("2000398934016 (1.8T)"), or "".
+    pub fn capacity(&self) -> String {
+        self.disk.info.as_ref().map_or(String::new(), |i| {
+            format!("{} ({})", i.media_size_bytes, humanize(i.media_size_bytes))
+        })
+    }
+}
+
+/// "PASS" or "FAIL" in its badge.
+pub fn badge(pass: bool) -> Markup {
+    html! {
+        @if pass { span.badge.pass { "PASS" } } @else { span.badge.fail { "FAIL" } }
+    }
+}
+
+/// A text reporter's block as preformatted text (nothing when it is empty).
+fn block(text: &str) -> Markup {
+    let text = text.trim_end();
+    html! { @if !text.is_empty() { pre { (text) } } }
+}
+
+/// A text reporter's block, folded under "The text's figures" (nothing when it
+/// is empty).
+fn folded(text: &str) -> Markup {
+    html! {
+        @if !text.trim().is_empty() {
+            details { summary { "The text's figures" } (block(text)) }
+        }
+    }
+}
+
+/// A chart, when there is one.
+fn chart(svg: Option<String>, label: &str) -> Markup {
+    html! {
+        @if let Some(svg) = svg {
+            figure.chart role="img" aria-label=(label) { (PreEscaped(svg)) }
+        }
+    }
+}
+
+/// The whole section of one drive.
+pub fn section(d: &Drive, verbose: bool) -> Markup {
+    let disk = d.disk;
+    html! {
+        section.drive id=(d.anchor) {
+            h2 {
+                span.swatch style=(format!("background:{}", d.colour)) {}
+                (disk.name) " " (badge(d.verdict.pass))
+            }
+            p.ident {
+                @if !d.host.is_empty() { "host " b { (d.host) } " · " }
+                "model " b { (or_dash(d.model())) } " · serial " b { (or_dash(d.serial())) }
+                " · " (d.capacity())
+            }
+            (findings(&d.verdict))
+            (identity(disk))
+            @if !disk.warnings.is_empty() {
+                h3 { "Warnings about the figures" }
+                ul.warnings {
+                    @for w in &disk.warnings { li { (w.message) "; " (w.advice) } }
+                }
+            }
+            (burn_in(disk))
+            (smart_section(disk))
+            @for t in &disk.tests { (test(t, disk, verbose)) }
+            (temperature(disk))
+        }
+    }
+}
+
+fn or_dash(s: &str) -> &str {
+    if s.is_empty() { "–" } else { s }
+}
+
+/// The verdict and every finding.
+fn findings(v: &ViewVerdict) -> Markup {
+    html! {
+        h3 { "Verdict: " (badge(v.pass)) }
+        @if v.findings.is_empty() {
+            p.muted { "No findings." }
+        } @else {
+            ul.findings {
+                @for f in &v.findings {
+                    li class=(f.severity.class()) {
+                        b { (f.severity.label()) } ": "
+                        @if !f.test.is_empty() { i { (f.test) } ": " }
+                        (f.reason)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Identity and geometry, as described when the drive was opened.
+fn identity(disk: &DiskResult) -> Markup {
+    let Some(i) = &disk.info else {
+        return html! {};
+    };
+    html! {
+        details {
+            summary { "Identity and geometry (" (binary_size(i.media_size_bytes)) ")" }
+            (block(&diskinfo::verbose_header(i)))
+        }
+    }
+}
+
+/// The burn-in's steps and how each ended.
+fn burn_in(disk: &DiskResult) -> Markup {
+    use crate::burnin::Status;
+    if disk.burn_in.is_empty() {
+        return html! {};
+    }
+    html! {
+        h3 { "Burn-in steps" }
+        table.steps {
+            thead { tr { th { "step" } th { "how it ended" } } }
+            tbody {
+                @for r in &disk.burn_in {
+                    @let cls = match r.status {
+                        Status::Failed(_) | Status::Interrupted => "fail",
+                        Status::Skipped(_) => "muted",
+                        Status::Done | Status::Resumed => "",
+                    };
+                    tr class=(cls) { td { (r.step.name()) } td { (crate::report::burnin::status(&r.status)) } }
+                }
+            }
+        }
+        p.muted.small { "The results do not record the steps' durations." }
+    }
+}
+
+/// SMART before and after, side by side, the changes marked; the self-tests.
+fn smart_section(disk: &DiskResult) -> Markup {
+    let Some(s) = &disk.smart else {
+        return html! {};
+    };
+    let device = disk.info.as_ref().map_or(disk.name.as_str(), |i| &i.path);
+    html! {
+        h3 { "SMART" }
+        @if let Some(note) = &s.note { p { (smart::no_smart_note(device, note)) } }
+        @if let Some(e) = &s.error { p.fail { "SMART could not be read: " (e) } }
+        @if let Some(before) = &s.before { (smart_table(before, s.after.as_ref())) }
+        (block(&smart::render_self_tests(&s.self_tests)))
+    }
+}
+
+fn smart_table(before: &Health, after: Option<&Health>) -> Markup {
+    let b = smart::rows(before);
+    let a = after.map(smart::rows).unwrap_or_default();
+    // Every figure of either reading, in the block's order.
+    let mut whats: Vec<&str> = b.iter().map(|r| r.what.as_str()).collect();
+    for r in &a {
+        if !whats.iter().any(|w| smart::same_figure(w, &r.what)) {
+            whats.push(&r.what);
+        }
+    }
+    let find = |rows: &[smart::Row], what: &str| {
+        rows.iter()
+            .find(|r| smart::same_figure(&r.what, what))
+            .map(|r| (r.value.clone(), r.compared))
+    };
+    html! {
+        table.smart {
+            thead { tr { th { "figure" } th.num { "before" } @if after.is_some() { th.num { "after" } } } }
+            tbody {
+                @for w in &whats {
+                    @let old = find(&b, w);
+                    @let new = find(&a, w);
+                    @let compared = old.as_ref().or(new.as_ref()).is_some_and(|x| x.1);
+                    @let changed = after.is_some() && compared && old.as_ref().map(|x| &x.0) != new.as_ref().map(|x| &x.0);
+                    tr.changed[changed] {
+                        td { (w) }
+                        td.num { (old.map_or("–".to_string(), |x| x.0)) }
+                        @if after.is_some() {
+                            td.num { (new.map_or("not reported".to_string(), |x| x.0)) @if changed { " ◀ changed" } }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One test's block, with its chart.
+fn test(t: &TestResult, disk: &DiskResult, verbose: bool) -> Markup {
+    let Some(info) = &disk.info else {
+        return html! {};
+    };
+    let media = info.media_size_bytes;
+    html! {
+        @match t.test {
+            TestKind::Verify => {
+                h3 { "Write and verify" }
+                @if let Some(v) = &t.verify {
+                    (chart(charts::verify_map(v), "the write and read rate over the range, failed sectors in red"))
+                    p.legend.small { span.key style="background:#c86e14" {} " write " span.key style="background:#1e5ac8" {} " read back " span.key style="background:#dc1e1e80" {} " failed sectors" }
+                }
+                (block(&verify::block(t)))
+            }
+            TestKind::CapacityCheck => {
+                h3 { "Capacity check" }
+                @if let Some(c) = &t.capacity {
+                    p class=(if c.conclusion.failed > 0 { "fail" } else { "" }) { "It holds " (capacity::conclusion(&c.conclusion)) "." }
+                }
+                (block(&capacity::block(t)))
+            }
+            TestKind::Scan => {
+                h3 { "Surface scan" }
+                @if let Some(s) = &t.scan {
+                    (chart(charts::scan_map(s), "the scan map, start to end"))
+                    p.legend.small {
+                        span.key style="background:#3caa3c" {} " <10 ms " span.key style="background:#e6c828" {} " <50 "
+                        span.key style="background:#f0821e" {} " <150 " span.key style="background:#d22828" {} " ≥150 "
+                        span.key style="background:#000" {} " error " span.key style="background:#dcdcdc" {} " not read"
+                    }
+                }
+                (block(&beyond::scan(t)))
+            }
+            TestKind::SmrCheck => {
+                h3 { "Hidden-SMR check" }
+                @if let Some(a) = &t.smr {
+                    p class=(if a.verdict == crate::smr::analysis::SmrVerdict::HiddenSmr { "fail" } else { "" }) { (a.text) }
+                    (chart(charts::smr_chart(a), "the random-write rate over time, stalls in red"))
+                }
+                (block(&beyond::smr_check(t)))
+            }
+            TestKind::Zones => {
+                h3 { "Zone curve" }
+                (folded(&beyond::zones(t, media)))
+            }
+            TestKind::SeekProfile => {
+                h3 { "Seek profile" }
+                (folded(&beyond::seek_profile(t, info.sector_size)))
+            }
+            _ => {
+                h3 { (capitalised(t.test.name())) }
+                @let text = if verbose || !t.phases.is_empty() { diskinfo::render_test(t, info) } else { String::new() };
+                (block(&text))
+            }
+        }
+        @match &t.outcome {
+            crate::results::Outcome::Failed(why) => p.fail { "The test failed: " (why) },
+            crate::results::Outcome::Skipped(why) => p.fail { "The test was skipped: " (why) },
+            crate::results::Outcome::Interrupted => p.warn { "The test was interrupted." },
+            crate::results::Outcome::Complete => {},
+        }
+    }
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// The temperatures over the run, when they were recorded.
+fn temperature(disk: &DiskResult) -> Markup {
+    let t = temperatures(disk);
+    if t.is_empty() {
+        return html! {};
+    }
+    let hi = t.iter().map(|s| s.celsius).fold(f64::MIN, f64::max);
+    let lo = t.iter().map(|s| s.celsius).fold(f64::MAX, f64::min);
+    html! {
+        h3 { "Temperature" }
+        p { (t.len()) " readings, " (format!("{lo:.0}")) "–" (format!("{hi:.0}")) " °C" }
+        (chart(charts::temperature_chart(&t), "the temperature over the run"))
+    }
+}

@@ -1,0 +1,150 @@
+//! The qualification report: one self-contained HTML page for a batch of drives
+//! (`seekprobe report`, `--html`). The batch at a glance, the charts that compare
+//! the drives, then a section per drive; inline CSS and SVG, nothing fetched, a
+//! few lines of script only to sort the table. A pure function of saved runs.
+//!
+//! By concern: [`page`] the page's template, [`drive`] a drive's section,
+//! [`charts`] the SVG charts, [`verdict`] the one adapter that reads a drive's
+//! verdict (and the one accessor of its temperatures). Text from a drive is
+//! escaped by maud wherever it is interpolated, and never put in an SVG.
+
+pub mod charts;
+pub mod drive;
+pub mod page;
+pub mod verdict;
+
+use crate::results::Run;
+use drive::Drive;
+use page::{BatchChart, Heading};
+
+/// A saved run and the name of where it came from (its file's name, or this
+/// host's name for `--html`), shown in the host column.
+pub struct Source<'a> {
+    /// The host column's text.
+    pub host: String,
+    /// The run.
+    pub run: &'a Run,
+}
+
+/// The page of these runs' drives: failing drives first, otherwise in the order
+/// given.
+pub fn render(sources: &[Source]) -> String {
+    let total: usize = sources.iter().map(|s| s.run.disks.len()).sum();
+    let mut drives: Vec<Drive> = Vec::with_capacity(total);
+    for s in sources {
+        for disk in &s.run.disks {
+            let i = drives.len();
+            drives.push(Drive {
+                host: &s.host,
+                disk,
+                verdict: verdict::drive_verdict(s.run, disk),
+                colour: charts::css(charts::colour(i, total)),
+                anchor: format!("drive-{}", i + 1),
+            });
+        }
+    }
+    // Colours follow the order given; the failing drives come first (stable).
+    let colours: Vec<charts::RGB> = (0..total).map(|i| charts::colour(i, total)).collect();
+    let mut order: Vec<usize> = (0..total).collect();
+    order.sort_by_key(|&i| drives[i].verdict.pass);
+    let batch = batch_charts(&drives, &colours);
+    let mut sorted: Vec<Option<Drive>> = drives.into_iter().map(Some).collect();
+    let drives: Vec<Drive> = order.iter().filter_map(|&i| sorted[i].take()).collect();
+    let heading = heading(sources);
+    let verbose = sources.iter().any(|s| s.run.verbose);
+    page::page(&heading, &drives, &batch, verbose).into_string()
+}
+
+/// The charts that compare drives: the zone curves and seek profiles, overlaid.
+fn batch_charts(drives: &[Drive], colours: &[charts::RGB]) -> Vec<BatchChart> {
+    let mut out = Vec::new();
+    let mut legend = Vec::new();
+    let mut zones = Vec::new();
+    for (d, &c) in drives.iter().zip(colours) {
+        let media = d.disk.info.as_ref().map_or(0, |i| i.media_size_bytes);
+        if let Some(z) = d.disk.tests.iter().find_map(|t| t.zone_curve.as_ref()) {
+            zones.push((
+                charts::Series {
+                    data: z,
+                    colour: c,
+                    failed: !d.verdict.pass,
+                },
+                media,
+            ));
+            legend.push((d.disk.name.clone(), d.colour.clone(), !d.verdict.pass));
+        }
+    }
+    let band = !charts::median_curve(&zones).is_empty();
+    if let Some(svg) = charts::zone_overlay(&zones) {
+        out.push(BatchChart {
+            title: "Zone curves: the read rate over each drive",
+            svg,
+            legend: std::mem::take(&mut legend),
+            note: band.then_some("the batch's median"),
+        });
+    }
+    let mut seeks = Vec::new();
+    for (d, &c) in drives.iter().zip(colours) {
+        if let Some(a) = d.disk.tests.iter().find_map(|t| t.seek_analysis.as_ref()) {
+            seeks.push(charts::Series {
+                data: a,
+                colour: c,
+                failed: !d.verdict.pass,
+            });
+            legend.push((d.disk.name.clone(), d.colour.clone(), !d.verdict.pass));
+        }
+    }
+    if let Some(svg) = charts::seek_overlay(&seeks) {
+        out.push(BatchChart {
+            title: "Seek profiles: the access time by distance",
+            svg,
+            legend,
+            note: None,
+        });
+    }
+    out
+}
+
+fn heading(sources: &[Source]) -> Heading {
+    let mut versions: Vec<String> = Vec::new();
+    let mut started: Vec<String> = Vec::new();
+    for s in sources {
+        let v = format!("{} {}", s.run.tool, s.run.tool_version);
+        if !versions.contains(&v) {
+            versions.push(v);
+        }
+        if let Some(t) = s.run.started_unix_s.map(utc)
+            && !started.contains(&t)
+        {
+            started.push(t);
+        }
+    }
+    Heading {
+        tool: versions.join(", "),
+        started,
+    }
+}
+
+/// A Unix time as "YYYY-MM-DD HH:MM UTC" (the civil calendar from the days since
+/// 1970-01-01, H. Hinnant's algorithm).
+pub fn utc(unix_s: u64) -> String {
+    let days = (unix_s / 86_400) as i64;
+    let secs = unix_s % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        secs / 3600,
+        secs % 3600 / 60
+    )
+}
+
+#[cfg(test)]
+mod tests;

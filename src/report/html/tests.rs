@@ -1,0 +1,272 @@
+//! Unit tests of the page's parts, on hand-made runs.
+
+use super::charts;
+use super::verdict::{TempSample, ViewSeverity, drive_verdict};
+use super::{Source, render, utc};
+use crate::device::DeviceInfo;
+use crate::probe::TestKind;
+use crate::results::{
+    Code, DiskResult, Engine, Finding, Run, SCHEMA_VERSION, ScanResult, Severity, TestResult,
+    Verdict, ZoneCurve, ZonePoint,
+};
+
+fn info(name: &str, model: &str, serial: &str) -> DeviceInfo {
+    serde_json::from_value(serde_json::json!({
+        "name": name, "path": name, "kind": "simulated", "sector_size_bytes": 512,
+        "physical_sector_size_bytes": 4096, "media_size_bytes": 268435456u64,
+        "stripe_size_bytes": 4096, "stripe_offset_bytes": 0, "fw_heads": 255,
+        "fw_sectors": 63, "descr": model, "ident": serial, "attachment": "sim",
+        "physical_path": null, "trim": false, "rotation": {"rpm": 7200},
+        "zone_mode": null, "parent_disk": null, "loop_device": null, "simulated": "a model",
+        "interface": null, "allocated_bytes": null, "in_memory": false, "io_mode": "simulated"
+    }))
+    .unwrap()
+}
+
+fn disk(name: &str, model: &str) -> DiskResult {
+    let mut d = DiskResult::new(name);
+    d.info = Some(info(name, model, "SER1"));
+    d
+}
+
+fn run(disks: Vec<DiskResult>) -> Run {
+    Run {
+        schema_version: SCHEMA_VERSION,
+        tool: "seekprobe".into(),
+        tool_version: "0.1.0".into(),
+        tests: vec![],
+        verbose: true,
+        settle_s: 0.0,
+        disks,
+        started_unix_s: Some(1_796_111_160),
+        burn_in: None,
+    }
+}
+
+fn page(r: &Run) -> String {
+    render(&[Source {
+        host: "h<1>".into(),
+        run: r,
+    }])
+}
+
+fn scan(error_blocks: u64, map_ns: Vec<u64>) -> TestResult {
+    let mut t = TestResult::new(TestKind::Scan, 0.0, Engine::Sync);
+    t.scan = Some(ScanResult {
+        start_bytes: 0,
+        end_bytes: 1 << 20,
+        block_bytes: 1 << 16,
+        blocks_read: 16,
+        bytes_read: 1 << 20,
+        elapsed_ns: 1_000_000,
+        buckets: vec![16, 0, 0, 0, 0, 0],
+        error_blocks,
+        unreadable: vec![],
+        slow_ms: 50.0,
+        slow: vec![],
+        map_ns,
+        inferred: vec![],
+        unanswered: None,
+    });
+    t
+}
+
+fn zones(rate: f64) -> TestResult {
+    let mut t = TestResult::new(TestKind::Zones, 0.0, Engine::Sync);
+    let points: Vec<ZonePoint> = (0..10)
+        .map(|i| ZonePoint {
+            offset_bytes: i * (268435456 / 10),
+            rate_bytes_per_s: rate - i as f64 * 1e6,
+            mean_read_ns: 1e6,
+        })
+        .collect();
+    t.zone_curve = Some(ZoneCurve {
+        points,
+        max_bytes_per_s: rate,
+        min_bytes_per_s: rate - 9e6,
+        mean_bytes_per_s: rate - 4.5e6,
+        outer_inner_ratio: 1.1,
+        steps: vec![],
+    });
+    t
+}
+
+#[test]
+fn what_comes_from_a_drive_is_escaped() {
+    let mut d = disk("sim:hdd?a=1&b=<2>", "<script>alert(1)</script>");
+    d.info.as_mut().unwrap().ident = Some("\"><img src=x onerror=alert(2)>".into());
+    d.verdict = Some(Verdict {
+        pass: false,
+        findings: vec![Finding::new(
+            Severity::Fail,
+            "scan",
+            Code::UnreadableSectors,
+            "<b>bold</b> reason".into(),
+        )],
+    });
+    let html = page(&run(vec![d]));
+    assert!(!html.contains("<script>alert"), "{html}");
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(!html.contains("<img src=x"));
+    assert!(html.contains("&quot;&gt;&lt;img src=x"));
+    assert!(!html.contains("<b>bold</b>"));
+    assert!(html.contains("sim:hdd?a=1&amp;b=&lt;2&gt;"));
+    assert!(html.contains("h&lt;1&gt;"));
+    // The one script is the page's own sorting.
+    assert_eq!(html.matches("<script").count(), 1);
+}
+
+#[test]
+fn the_run_verdict_is_shown_word_for_word() {
+    let mut d = disk("a", "m");
+    d.verdict = Some(Verdict {
+        pass: false,
+        findings: vec![
+            Finding::new(
+                Severity::Fail,
+                "comparison",
+                Code::WorseThanReference,
+                "Full stroke (ms): 30 is 40% worse".into(),
+            ),
+            Finding::new(
+                Severity::Warning,
+                "smart",
+                Code::Smart,
+                "UDMA CRC errors rose by 3".into(),
+            ),
+        ],
+    });
+    let r = run(vec![d]);
+    let got = drive_verdict(&r, &r.disks[0]);
+    assert!(!got.pass);
+    assert_eq!(got.findings.len(), 2);
+    assert_eq!(got.findings[0].severity, ViewSeverity::Fail);
+    assert_eq!(got.findings[0].reason, "Full stroke (ms): 30 is 40% worse");
+    assert_eq!(got.findings[1].severity, ViewSeverity::Warning);
+}
+
+#[test]
+fn without_a_verdict_the_results_decide_and_say_why() {
+    let mut bad = disk("bad", "m");
+    bad.tests.push(scan(3, vec![5_000_000, u64::MAX]));
+    let good = disk("good", "m");
+    let r = run(vec![good, bad]);
+    let b = drive_verdict(&r, &r.disks[1]);
+    assert!(!b.pass);
+    assert_eq!(b.failures().count(), 1);
+    assert!(
+        b.findings[0]
+            .reason
+            .contains("3 blocks of 65536 bytes failed to read")
+    );
+    assert!(drive_verdict(&r, &r.disks[0]).pass);
+    let html = page(&r);
+    // The failing drive's row comes first, its reason in the row.
+    let first = html.find("<td class=\"verdict").unwrap();
+    assert!(html[first..].starts_with("<td class=\"verdict fail\">FAIL</td>"));
+    assert!(html.contains("1 PASS"));
+    assert!(html.contains("1 FAIL"));
+    assert!(html.contains("3 blocks of 65536 bytes failed to read"));
+}
+
+#[test]
+fn a_drive_that_could_not_be_opened_fails_with_why() {
+    let mut d = DiskResult::new("/dev/sdz");
+    d.error = Some(crate::results::DiskFailure::Open(
+        "/dev/sdz: no such file or directory".into(),
+    ));
+    let empty = page(&run(vec![]));
+    assert!(empty.contains("0 drives"));
+    let html = page(&run(vec![d]));
+    assert!(html.contains("<td class=\"verdict fail\">FAIL</td>"));
+    assert!(html.contains("not probed: /dev/sdz: no such file or directory"));
+}
+
+#[test]
+fn nothing_on_the_page_points_to_the_network() {
+    let mut a = disk("a", "m");
+    a.tests.push(zones(200e6));
+    a.tests.push(scan(0, vec![5_000_000; 1000]));
+    let mut b = disk("b", "m");
+    b.tests.push(zones(150e6));
+    let html = page(&run(vec![a, b]));
+    assert!(html.contains("<svg"));
+    assert!(
+        !html.contains("http:") && !html.contains("https:"),
+        "{html}"
+    );
+    assert!(!html.contains(" src="));
+}
+
+#[test]
+fn the_zone_curves_of_the_batch_are_overlaid_with_a_legend() {
+    let mut a = disk("first-drive", "m");
+    a.tests.push(zones(200e6));
+    let mut b = disk("second-drive", "m");
+    b.tests.push(zones(150e6));
+    let html = page(&run(vec![a, b]));
+    let at = html.find("Zone curves").unwrap();
+    let chart = &html[at..];
+    let svg = &chart[chart.find("<svg").unwrap()..chart.find("</svg>").unwrap()];
+    // One polyline per drive, in the drive's colour.
+    for i in 0..2 {
+        let c = charts::css(charts::colour(i, 2));
+        assert!(svg.contains(&c), "{c} missing from the chart");
+        assert!(chart.contains(&format!("background:{c}")));
+    }
+    assert!(chart.contains("first-drive") && chart.contains("second-drive"));
+}
+
+#[test]
+fn the_median_band_is_the_middle_drive_sample_by_sample() {
+    let curves: Vec<TestResult> = [200e6, 150e6, 180e6].map(zones).into();
+    let series: Vec<(charts::Series<ZoneCurve>, u64)> = curves
+        .iter()
+        .map(|t| {
+            let s = charts::Series {
+                data: t.zone_curve.as_ref().unwrap(),
+                colour: charts::colour(0, 1),
+                failed: false,
+            };
+            (s, 268435456)
+        })
+        .collect();
+    let m = charts::median_curve(&series);
+    assert_eq!(m.len(), 10);
+    assert_eq!(m[0], (0.0, 180.0));
+    assert_eq!(m[9].1, 171.0);
+    // Two drives have no median worth drawing.
+    assert!(charts::median_curve(&series[..2]).is_empty());
+}
+
+#[test]
+fn a_healthy_scan_map_is_a_few_rectangles() {
+    let svg = charts::scan_map(&scan(0, vec![5_000_000; 1000]).scan.unwrap()).unwrap();
+    // 1000 cells drawn as 10 rows of 50 green cells: one rectangle a row, and
+    // the background.
+    assert!(svg.matches("<rect").count() <= 12, "{svg}");
+    let mut mixed = vec![5_000_000; 1000];
+    mixed[10] = u64::MAX;
+    let svg = charts::scan_map(&scan(1, mixed).scan.unwrap()).unwrap();
+    assert!(svg.contains("fill=\"#000000\""), "the failed cell is black");
+}
+
+#[test]
+fn temperatures_draw_when_there_are_some() {
+    assert!(charts::temperature_chart(&[]).is_none());
+    let t: Vec<TempSample> = (0..10)
+        .map(|i| TempSample {
+            at_s: f64::from(i) * 60.0,
+            celsius: 30.0 + f64::from(i),
+        })
+        .collect();
+    let svg = charts::temperature_chart(&t).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("<polyline"));
+}
+
+#[test]
+fn times_are_utc_dates() {
+    assert_eq!(utc(0), "1970-01-01 00:00 UTC");
+    assert_eq!(utc(951_782_400), "2000-02-29 00:00 UTC");
+    assert_eq!(utc(1_796_111_160), "2026-12-01 07:46 UTC");
+}

@@ -1,0 +1,203 @@
+//! A drive's verdict as plain data: its findings (each with a severity, the test
+//! it comes from, a stable code, the reason with its figures and the sectors or
+//! bytes concerned) and whether it passed. `crate::verdict` makes the findings and
+//! judges them; reporters only show them (docs/verdict.md).
+
+use super::SectorRange;
+use serde::{Deserialize, Serialize};
+
+/// How much a finding weighs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// The drive fails.
+    Fail,
+    /// Worth a look, but not the drive's defect (a cable fault, another model than
+    /// the batch, a figure better than the reference).
+    Warning,
+    /// For information: the drive is not judged by it (timings not judged in a
+    /// group too small).
+    Note,
+}
+
+impl Severity {
+    /// Every severity, worst first.
+    pub const ALL: [Severity; 3] = [Severity::Fail, Severity::Warning, Severity::Note];
+
+    /// Its stable name, as in the JSON and the metrics.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Fail => "fail",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
+}
+
+/// What a finding is about: a stable identifier (docs/verdict.md lists each with
+/// its test and severity). Adding a kind of finding: a variant here, its name, and
+/// the line of `crate::verdict` that makes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Code {
+    /// The drive could not be opened or described, or writing to it was refused.
+    NotProbed,
+    /// A test was stopped by an I/O error (the message names where).
+    TestFailed,
+    /// A test asked for did not run (the device is too small for it, or an
+    /// earlier test failed).
+    TestNotRun,
+    /// A test was stopped by Ctrl-C before its end.
+    TestInterrupted,
+    /// Sectors whose write failed with an I/O error (--verify).
+    UnwritableSectors,
+    /// Sectors whose read failed with an I/O error (--scan, --verify).
+    UnreadableSectors,
+    /// Sectors that read back altered content without an error (--verify).
+    CorruptSectors,
+    /// Sectors that read back another sector's stamp (--verify).
+    MisdirectedSectors,
+    /// Sectors that read back an earlier pass's stamp: the write was lost (--verify).
+    StaleSectors,
+    /// The drive stores less than it reports (--capacity-check).
+    FakeCapacity,
+    /// Probe blocks that did not read back as written, without a smaller size
+    /// (--capacity-check).
+    CapacityProbesFailed,
+    /// The write rate collapsed as a drive-managed SMR media cache does (--smr-check).
+    HiddenSmr,
+    /// The SMR check could not tell (--smr-check).
+    SmrCannotTell,
+    /// A sign of shingled recording that needs no writing.
+    SmrSign,
+    /// A finding of SMART's health rules (the reason names the rule's figures).
+    Smart,
+    /// One of the drive's self-tests failed or was aborted.
+    SelfTestFailed,
+    /// SMART could not be read, or a self-test not started.
+    SmartUnreadable,
+    /// A burn-in step was interrupted: the burn-in is not complete.
+    BurnInIncomplete,
+    /// No test ran, so there is nothing to judge.
+    NothingToJudge,
+    /// A figure worse than the reference (the group median or the baseline)
+    /// beyond the tolerance.
+    WorseThanReference,
+    /// A figure better than the reference beyond the tolerance.
+    BetterThanReference,
+    /// A figure the reference has but this drive did not measure.
+    NotMeasured,
+    /// No figure in common with the baseline.
+    NoCommonFigure,
+    /// Fewer than three comparable drives and no baseline: timings not judged.
+    GroupTooSmall,
+    /// Another model than the rest of the batch.
+    OtherModel,
+    /// Another firmware than the rest of the drives of its model.
+    OtherFirmware,
+}
+
+impl Code {
+    /// Every code, in the order docs/verdict.md lists them.
+    pub const ALL: [Code; 26] = [
+        Code::NotProbed,
+        Code::TestFailed,
+        Code::TestNotRun,
+        Code::TestInterrupted,
+        Code::UnwritableSectors,
+        Code::UnreadableSectors,
+        Code::CorruptSectors,
+        Code::MisdirectedSectors,
+        Code::StaleSectors,
+        Code::FakeCapacity,
+        Code::CapacityProbesFailed,
+        Code::HiddenSmr,
+        Code::SmrCannotTell,
+        Code::SmrSign,
+        Code::Smart,
+        Code::SelfTestFailed,
+        Code::SmartUnreadable,
+        Code::BurnInIncomplete,
+        Code::NothingToJudge,
+        Code::WorseThanReference,
+        Code::BetterThanReference,
+        Code::NotMeasured,
+        Code::NoCommonFigure,
+        Code::GroupTooSmall,
+        Code::OtherModel,
+        Code::OtherFirmware,
+    ];
+}
+
+/// A span of bytes, `start_bytes` up to just before `end_bytes`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ByteSpan {
+    /// The first byte.
+    pub start_bytes: u64,
+    /// Just past the last byte.
+    pub end_bytes: u64,
+}
+
+/// One thing a test found about a drive.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    /// How much it weighs.
+    pub severity: Severity,
+    /// Where it comes from: a test's JSON name (`verify`, `scan`, ...), or `open`,
+    /// `smart`, `smr_signs`, `burn_in`, `comparison`.
+    pub test: String,
+    /// What it is about.
+    pub code: Code,
+    /// The reason, in words, with its figures, as the text prints it.
+    pub reason: String,
+    /// The sectors concerned (merged runs, at most [`MAX_RANGES`] of them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sectors: Vec<SectorRange>,
+    /// The bytes concerned (a fake drive's missing part, where a test stopped).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<ByteSpan>,
+}
+
+/// The most sector ranges a finding lists (the reason counts the rest).
+pub const MAX_RANGES: usize = 16;
+
+impl Finding {
+    /// A finding without sectors or bytes.
+    pub fn new(severity: Severity, test: &str, code: Code, reason: String) -> Finding {
+        Finding {
+            severity,
+            test: test.to_string(),
+            code,
+            reason,
+            sectors: Vec::new(),
+            bytes: None,
+        }
+    }
+}
+
+/// A drive's verdict: FAIL when any finding fails it, PASS otherwise, with every
+/// finding, failing ones first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// Whether it passed.
+    pub pass: bool,
+    /// Every finding, by severity (fail, warning, note), each in the order found.
+    pub findings: Vec<Finding>,
+}
+
+impl Verdict {
+    /// "PASS" or "FAIL".
+    pub fn word(&self) -> &'static str {
+        if self.pass { "PASS" } else { "FAIL" }
+    }
+
+    /// The findings of one severity.
+    pub fn of(&self, severity: Severity) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(move |f| f.severity == severity)
+    }
+
+    /// The reasons it failed, in order.
+    pub fn reasons(&self) -> Vec<&str> {
+        self.of(Severity::Fail).map(|f| f.reason.as_str()).collect()
+    }
+}

@@ -1,0 +1,151 @@
+//! The findings of whether each test ran, of the capacity check, of the hidden-SMR
+//! check and its no-write signs, of opening the drive and of the burn-in's steps.
+
+use crate::burnin::{Status, StepRecord};
+use crate::results::{
+    ByteSpan, CapacityResult, Code, DiskFailure, DiskResult, Finding, Outcome, Severity, TestResult,
+};
+use crate::smr::analysis::{SmrAnalysis, SmrVerdict};
+use crate::smr::signs::{SmrSign, SmrSignStrength};
+
+/// A test's JSON name (`seek_transfer`, `verify`, ...).
+pub fn test_id(t: crate::probe::TestKind) -> String {
+    serde_json::to_value(t)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
+}
+
+/// A drive that could not be opened, described, or written to cannot be
+/// qualified: a failing finding with why.
+pub fn opened(error: Option<&DiskFailure>) -> Vec<Finding> {
+    let Some(e) = error else { return Vec::new() };
+    let what = match e {
+        DiskFailure::Open(_) => "not probed",
+        DiskFailure::Refused(_) => "not tested: writing was refused",
+    };
+    vec![Finding::new(
+        Severity::Fail,
+        "open",
+        Code::NotProbed,
+        format!("{what}: {e}"),
+    )]
+}
+
+/// How a test ended: stopped by an I/O error (the message names the step, the
+/// byte offset and the errno), not run (why), or interrupted.
+pub fn outcome(t: &TestResult) -> Vec<Finding> {
+    let test = test_id(t.test);
+    let name = t.test.name();
+    let (code, reason) = match &t.outcome {
+        Outcome::Complete => return Vec::new(),
+        Outcome::Failed(why) => (
+            Code::TestFailed,
+            format!("{name}: stopped by an error: {why}"),
+        ),
+        Outcome::Skipped(why) => (Code::TestNotRun, format!("{name}: not run: {why}")),
+        Outcome::Interrupted => (
+            Code::TestInterrupted,
+            format!("{name}: interrupted before its end, so the drive is not qualified by it"),
+        ),
+    };
+    vec![Finding::new(Severity::Fail, &test, code, reason)]
+}
+
+/// `--capacity-check`: a fake drive (with the bytes it does not store), or probe
+/// blocks that did not read back.
+pub fn capacity(r: &CapacityResult) -> Vec<Finding> {
+    let c = &r.conclusion;
+    let Some(reason) = crate::compare::fake_reason(c) else {
+        return Vec::new();
+    };
+    let code = if c.is_fake() {
+        Code::FakeCapacity
+    } else {
+        Code::CapacityProbesFailed
+    };
+    let mut f = Finding::new(Severity::Fail, "capacity_check", code, reason);
+    if code == Code::FakeCapacity {
+        f.bytes = Some(ByteSpan {
+            start_bytes: c.real,
+            end_bytes: c.reported,
+        });
+    }
+    vec![f]
+}
+
+/// `--smr-check`: hidden SMR fails the drive (its evidence in the reason); a
+/// check that could not tell is a warning.
+pub fn smr(a: &SmrAnalysis) -> Vec<Finding> {
+    let (severity, code) = match a.verdict {
+        SmrVerdict::HiddenSmr => (Severity::Fail, Code::HiddenSmr),
+        SmrVerdict::CannotTell => (Severity::Warning, Code::SmrCannotTell),
+        SmrVerdict::Conventional | SmrVerdict::NotApplicable => return Vec::new(),
+    };
+    vec![Finding::new(
+        severity,
+        "smr_check",
+        code,
+        format!("SMR check: {}", a.text),
+    )]
+}
+
+/// The signs of shingled recording that need no writing: warnings beside the
+/// verdict (worth a look, not proof).
+pub fn smr_signs(signs: &[SmrSign]) -> Vec<Finding> {
+    signs
+        .iter()
+        .map(|sign| {
+            let what = match sign.strength {
+                SmrSignStrength::Reported => "reported",
+                SmrSignStrength::Hint => "hint",
+            };
+            Finding::new(
+                Severity::Warning,
+                "smr_signs",
+                Code::SmrSign,
+                format!("SMR sign ({what}): {}", sign.text),
+            )
+        })
+        .collect()
+}
+
+/// The burn-in's steps: one that was interrupted leaves the burn-in incomplete.
+/// (A step that ran a test is judged by that test's findings, a self-test by
+/// SMART's, so nothing else here.)
+pub fn burn_in(steps: &[StepRecord]) -> Vec<Finding> {
+    steps
+        .iter()
+        .filter(|r| r.status == Status::Interrupted)
+        .map(|r| {
+            Finding::new(
+                Severity::Fail,
+                "burn_in",
+                Code::BurnInIncomplete,
+                format!(
+                    "burn-in: {} was interrupted; the burn-in is not complete (--resume runs the rest)",
+                    r.step.name()
+                ),
+            )
+        })
+        .collect()
+}
+
+/// A drive that was opened but on which no test ran and whose SMART (if asked
+/// for) gave no health (a device without SMART): nothing to judge, so no pass.
+pub fn nothing_to_judge(d: &DiskResult) -> Vec<Finding> {
+    let smart = d
+        .smart
+        .as_ref()
+        .is_some_and(|s| s.judged() || s.error.is_some());
+    let ran = !d.tests.is_empty() || !d.burn_in.is_empty() || smart;
+    if ran || d.error.is_some() {
+        return Vec::new();
+    }
+    vec![Finding::new(
+        Severity::Fail,
+        "open",
+        Code::NothingToJudge,
+        "nothing to judge: no test ran (run a test, e.g. -t, --scan or --smart)".into(),
+    )]
+}

@@ -1,0 +1,202 @@
+//! Findings and the one judge (docs/verdict.md). Each kind of test's results
+//! yield findings through one pure function ([`test_findings`] lists them), the
+//! batch comparison adds its own ([`batch`]), and [`judge`] turns a drive's
+//! findings into its verdict: FAIL when any finding fails it, PASS otherwise. No
+//! other code decides whether a drive failed; every output shows this verdict.
+//!
+//! Adding a kind of finding: its [`Code`] in `results/verdict.rs` (and its line
+//! in docs/verdict.md), and the function that makes it, called from
+//! [`test_findings`] (a test's results) or [`disk_findings`] (the disk's).
+
+pub mod batch;
+mod checks;
+mod sectors;
+mod smart;
+
+pub use crate::results::{Code, Finding, Severity, Verdict};
+pub use checks::test_id;
+pub use sectors::span;
+pub use smart::rules as smart_rule_findings;
+
+use crate::results::{DiskResult, TestResult};
+
+/// The findings of one test's results: how it ended, then what it found.
+pub fn test_findings(t: &TestResult) -> Vec<Finding> {
+    let mut f = checks::outcome(t);
+    f.extend(t.scan.iter().flat_map(sectors::scan));
+    f.extend(t.verify.iter().flat_map(sectors::verify));
+    f.extend(t.capacity.iter().flat_map(checks::capacity));
+    f.extend(t.smr.iter().flat_map(checks::smr));
+    f
+}
+
+/// Every finding of a drive's own results (without the batch comparison): the
+/// drive could not be opened, each test's, SMART's, the SMR signs, the burn-in's
+/// steps.
+pub fn disk_findings(d: &DiskResult) -> Vec<Finding> {
+    let mut f = checks::opened(d.error.as_ref());
+    f.extend(d.tests.iter().flat_map(test_findings));
+    f.extend(d.smart.iter().flat_map(smart::smart));
+    f.extend(checks::smr_signs(&d.smr_signs));
+    f.extend(checks::burn_in(&d.burn_in));
+    f
+}
+
+/// THE judge: a drive fails when any of its findings fails it. The findings are
+/// kept, failing ones first, then warnings, then notes (each in the order found).
+pub fn judge(mut findings: Vec<Finding>) -> Verdict {
+    findings.sort_by_key(|f| f.severity);
+    Verdict {
+        pass: findings.iter().all(|f| f.severity != Severity::Fail),
+        findings,
+    }
+}
+
+/// Why a test makes its drive fail, if it does: the reason of its first failing
+/// finding (for a line that says how a step ended, as the burn-in's does).
+pub fn test_failure(t: &TestResult) -> Option<String> {
+    test_findings(t)
+        .into_iter()
+        .find(|f| f.severity == Severity::Fail)
+        .map(|f| f.reason)
+}
+
+/// A drive's verdict: the one saved with it (--qualify, --burn-in), else
+/// [`unqualified`]'s. Reporters and exit statuses read verdicts here.
+pub fn of(d: &DiskResult) -> Verdict {
+    d.verdict.clone().unwrap_or_else(|| unqualified(d))
+}
+
+/// The verdict of a drive in a run without --qualify or --burn-in (its exit
+/// status 1, `seekprobe_disk_failed`): the judge of its own findings but those of
+/// SMART's health rules and of the SMR check, which judge a drive only when it is
+/// qualified (SMART that could not be read still fails it).
+pub fn unqualified(d: &DiskResult) -> Verdict {
+    let qualifying_only = |c: Code| {
+        matches!(
+            c,
+            Code::Smart
+                | Code::SelfTestFailed
+                | Code::HiddenSmr
+                | Code::SmrCannotTell
+                | Code::SmrSign
+        )
+    };
+    judge(
+        disk_findings(d)
+            .into_iter()
+            .filter(|f| !qualifying_only(f.code))
+            .collect(),
+    )
+}
+
+/// How the batch is judged: against whom, and how far a figure may stray.
+#[derive(Debug, Clone, Copy)]
+pub struct Judging<'a> {
+    /// Compare the timings (--qualify); without it only the drives' own findings
+    /// count (a burn-in without --qualify).
+    pub timings: bool,
+    /// The known-good run's figures (--baseline).
+    pub baseline: Option<&'a crate::compare::Comparison>,
+    /// The largest deviation a figure may have (0.15 = 15%).
+    pub max_deviation: f64,
+}
+
+/// Every drive's verdict, in order: its own findings ("nothing to judge" when no
+/// test ran) and, when timings are judged, the batch comparison's.
+pub fn qualify(disks: &[&DiskResult], how: &Judging<'_>) -> Vec<Verdict> {
+    let own: Vec<Vec<Finding>> = disks
+        .iter()
+        .map(|d| {
+            let mut f = disk_findings(d);
+            f.extend(checks::nothing_to_judge(d));
+            f
+        })
+        .collect();
+    let mut extra = if how.timings {
+        let ids: Vec<batch::Identity> = disks.iter().map(|d| batch::identity(d)).collect();
+        batch::findings(disks, &ids, &own, how.baseline, how.max_deviation)
+    } else {
+        vec![Vec::new(); disks.len()]
+    };
+    own.into_iter()
+        .zip(extra.iter_mut())
+        .map(|(mut f, e)| {
+            f.append(e);
+            judge(f)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe::TestKind;
+    use crate::results::{DiskFailure, Engine, Outcome};
+    use crate::smart::record::SmartResult;
+    use crate::smart::rules::{Finding as Rule, Severity as Weight};
+
+    #[test]
+    fn the_judge_fails_on_any_failing_finding_and_lists_failing_ones_first() {
+        let f = |s, r: &str| Finding::new(s, "x", Code::Smart, r.into());
+        let v = judge(vec![
+            f(Severity::Note, "n"),
+            f(Severity::Fail, "a"),
+            f(Severity::Warning, "w"),
+            f(Severity::Fail, "b"),
+        ]);
+        assert!(!v.pass);
+        let order: Vec<&str> = v.findings.iter().map(|f| f.reason.as_str()).collect();
+        assert_eq!(order, ["a", "b", "w", "n"]);
+        assert_eq!(v.reasons(), ["a", "b"]);
+        let v = judge(vec![f(Severity::Warning, "w")]);
+        assert!(v.pass);
+        assert!(judge(Vec::new()).pass);
+    }
+
+    #[test]
+    fn a_drive_is_failed_by_what_its_tests_and_opening_found() {
+        let mut d = DiskResult::new("d");
+        d.error = Some(DiskFailure::Open("d: no such file".into()));
+        let v = of(&d);
+        assert!(!v.pass);
+        assert_eq!(v.findings[0].code, Code::NotProbed);
+        assert!(v.findings[0].reason.contains("not probed: d: no such file"));
+        let mut d = DiskResult::new("d");
+        let mut t = TestResult::new(TestKind::SeekTransfer, 0.0, Engine::Sync);
+        t.outcome = Outcome::Failed("d: Full stroke: I/O error at byte offset 512".into());
+        d.tests.push(t);
+        assert_eq!(
+            test_failure(&d.tests[0]).unwrap(),
+            "seek and transfer (-t): stopped by an error: d: Full stroke: I/O error at byte offset 512"
+        );
+        assert!(!of(&d).pass);
+    }
+
+    #[test]
+    fn smart_and_smr_findings_fail_a_drive_only_when_it_is_qualified() {
+        let mut d = DiskResult::new("d");
+        d.tests
+            .push(TestResult::new(TestKind::SeekTransfer, 0.0, Engine::Sync));
+        d.smart = Some(SmartResult {
+            findings: vec![Rule {
+                severity: Weight::Fail,
+                rule: "pending".into(),
+                reason: "pending sectors (ATA 197): 8".into(),
+            }],
+            ..SmartResult::default()
+        });
+        assert!(unqualified(&d).pass);
+        let how = Judging {
+            timings: false,
+            baseline: None,
+            max_deviation: 0.15,
+        };
+        let v = &qualify(&[&d], &how)[0];
+        assert!(!v.pass);
+        assert_eq!(v.reasons(), ["SMART: pending sectors (ATA 197): 8"]);
+        // SMART that could not be read fails it either way.
+        d.smart.as_mut().unwrap().error = Some("smartctl: timed out".into());
+        assert!(!unqualified(&d).pass);
+    }
+}

@@ -1,0 +1,255 @@
+//! The findings of the tests that name sectors: the surface scan (`--scan`) and
+//! the write-and-verify passes (`--verify`). Each failed kind of sector is one
+//! failing finding that lists its ranges as the test's own block does
+//! (`verify: corrupt: sectors 100-107 (8)`).
+
+use crate::results::verdict::MAX_RANGES;
+use crate::results::{Code, Finding, ScanResult, SectorRange, Severity};
+use crate::verify::failures::FailureKind;
+use crate::verify::result::VerifyResult;
+
+/// "sector N" or "sectors A-B (N)", as the tests' blocks name them.
+pub fn span(first: u64, n: u64) -> String {
+    if n == 1 {
+        format!("sector {first}")
+    } else {
+        format!("sectors {first}-{} ({n})", first + n - 1)
+    }
+}
+
+/// One failing finding naming `ranges` (at most [`MAX_RANGES`] listed, the rest
+/// counted), `total` sectors in all.
+fn sectors_finding(
+    test: &str,
+    code: Code,
+    what: &str,
+    ranges: &[SectorRange],
+    total: u64,
+    more: Option<String>,
+) -> Finding {
+    let listed: Vec<String> = ranges
+        .iter()
+        .take(MAX_RANGES)
+        .map(|r| span(r.first_sector, r.sectors))
+        .collect();
+    let shown: u64 = ranges.iter().take(MAX_RANGES).map(|r| r.sectors).sum();
+    let plural = |n: u64| if n == 1 { "" } else { "s" };
+    let mut reason = format!("{test}: {what}: {}", listed.join(", "));
+    if listed.is_empty() {
+        reason = format!(
+            "{test}: {what}: {total} sector{}{}",
+            plural(total),
+            more.clone().unwrap_or_default()
+        );
+    } else if shown < total {
+        reason.push_str(&format!(
+            ", and {} more sector{}{}",
+            total - shown,
+            plural(total - shown),
+            more.unwrap_or_default()
+        ));
+    }
+    Finding {
+        sectors: ranges.iter().take(MAX_RANGES).cloned().collect(),
+        ..Finding::new(Severity::Fail, test, code, reason)
+    }
+}
+
+/// `--scan`: the unreadable sectors (found by reading each sector of a failed
+/// block); a block that failed although each of its sectors then read is named
+/// by its count.
+pub fn scan(s: &ScanResult) -> Vec<Finding> {
+    let total: u64 = s.unreadable.iter().map(|r| r.sectors).sum();
+    if !s.unreadable.is_empty() {
+        let mut f = sectors_finding(
+            "scan",
+            Code::UnreadableSectors,
+            "unreadable",
+            &s.unreadable,
+            total,
+            None,
+        );
+        f.reason.push_str(&format!(
+            " ({} block{} failed to read)",
+            s.error_blocks,
+            if s.error_blocks == 1 { "" } else { "s" }
+        ));
+        return vec![f];
+    }
+    if s.error_blocks > 0 {
+        return vec![Finding::new(
+            Severity::Fail,
+            "scan",
+            Code::UnreadableSectors,
+            format!(
+                "scan: {} block{} of {} bytes failed to read, though each of their sectors read when retried one by one",
+                s.error_blocks,
+                if s.error_blocks == 1 { "" } else { "s" },
+                s.block_bytes
+            ),
+        )];
+    }
+    Vec::new()
+}
+
+/// The code of a kind of failed sector.
+fn code(kind: FailureKind) -> Code {
+    match kind {
+        FailureKind::Unwritable => Code::UnwritableSectors,
+        FailureKind::Unreadable => Code::UnreadableSectors,
+        FailureKind::Corrupt => Code::CorruptSectors,
+        FailureKind::Misdirected => Code::MisdirectedSectors,
+        FailureKind::Stale => Code::StaleSectors,
+    }
+}
+
+/// `--verify`: a failing finding per pass and kind of failed sector
+/// (unwritable, unreadable, corrupt, misdirected, stale), naming its ranges; the
+/// sectors past the listed ranges (the bounded list's overflow span) are counted
+/// with where they lie.
+pub fn verify(v: &VerifyResult) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let passes = v.passes.len();
+    for p in &v.passes {
+        let f = &p.failures;
+        for kind in FailureKind::ALL {
+            let total = f.count(kind);
+            if total == 0 {
+                continue;
+            }
+            let ranges: Vec<SectorRange> = f
+                .ranges()
+                .iter()
+                .filter(|r| r.kind == kind)
+                .map(|r| SectorRange {
+                    first_sector: r.start_lba,
+                    sectors: r.sectors,
+                })
+                .collect();
+            let more = f.overflow().map(|o| {
+                format!(
+                    " between sector {} and {}",
+                    o.start_lba,
+                    o.end_lba.saturating_sub(1)
+                )
+            });
+            let what = if passes > 1 {
+                format!("pass {}: {}", p.pass + 1, kind.name())
+            } else {
+                kind.name().to_string()
+            };
+            out.push(sectors_finding(
+                "verify",
+                code(kind),
+                &what,
+                &ranges,
+                total,
+                more,
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::name::QueuedEngine;
+    use crate::verify::failures::Failures;
+    use crate::verify::result::{Half, Pass};
+
+    fn verify_with(failures: Failures) -> VerifyResult {
+        VerifyResult {
+            nonce: 1,
+            start_bytes: 0,
+            end_bytes: 1 << 30,
+            block_bytes: 1 << 20,
+            sector_bytes: 512,
+            queue_depth: 4,
+            passes_planned: 1,
+            slow_ms: 50.0,
+            engine: QueuedEngine::Virtual,
+            passes: vec![Pass {
+                pass: 0,
+                write: Half::new(1, 0),
+                read: Some(Half::new(1, 0)),
+                failures,
+            }],
+            stopped: None,
+            unanswered: None,
+        }
+    }
+
+    #[test]
+    fn each_kind_of_failed_sector_is_one_failing_finding_naming_its_ranges() {
+        let mut f = Failures::new();
+        f.record_span(100, 8, FailureKind::Corrupt);
+        f.record_span(7, 1, FailureKind::Unwritable);
+        f.record_span(300, 2, FailureKind::Corrupt);
+        let found = verify(&verify_with(f));
+        let reasons: Vec<&str> = found.iter().map(|f| f.reason.as_str()).collect();
+        assert_eq!(
+            reasons,
+            [
+                "verify: unwritable: sector 7",
+                "verify: corrupt: sectors 100-107 (8), sectors 300-301 (2)"
+            ]
+        );
+        assert_eq!(found[1].code, Code::CorruptSectors);
+        assert_eq!(found[1].sectors.len(), 2);
+        assert!(found.iter().all(|f| f.severity == Severity::Fail));
+    }
+
+    #[test]
+    fn sectors_beyond_the_listed_ranges_are_counted_with_where_they_lie() {
+        // A bound of 1 range: the first run is exact, the rest widens one span.
+        let mut f = Failures::with_limit(1);
+        f.record_span(10, 2, FailureKind::Unreadable);
+        f.record_span(50, 1, FailureKind::Unreadable);
+        f.record_span(90, 3, FailureKind::Unreadable);
+        let found = verify(&verify_with(f));
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            found[0].reason,
+            "verify: unreadable: sectors 10-11 (2), and 4 more sectors between sector 50 and 92"
+        );
+    }
+
+    #[test]
+    fn a_scan_names_its_unreadable_sectors_or_counts_its_failed_blocks() {
+        let mut s = ScanResult {
+            start_bytes: 0,
+            end_bytes: 1 << 30,
+            block_bytes: 1 << 20,
+            blocks_read: 1024,
+            bytes_read: 1 << 30,
+            elapsed_ns: 1,
+            buckets: vec![0; 6],
+            error_blocks: 0,
+            unreadable: Vec::new(),
+            slow_ms: 50.0,
+            slow: Vec::new(),
+            map_ns: Vec::new(),
+            inferred: Vec::new(),
+            unanswered: None,
+        };
+        assert!(scan(&s).is_empty());
+        s.error_blocks = 1;
+        let f = scan(&s);
+        assert!(
+            f[0].reason
+                .contains("1 block of 1048576 bytes failed to read"),
+            "{f:?}"
+        );
+        s.unreadable.push(SectorRange {
+            first_sector: 100,
+            sectors: 8,
+        });
+        let f = scan(&s);
+        assert_eq!(
+            f[0].reason,
+            "scan: unreadable: sectors 100-107 (8) (1 block failed to read)"
+        );
+        assert_eq!(f[0].code, Code::UnreadableSectors);
+    }
+}

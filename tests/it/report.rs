@@ -1,0 +1,393 @@
+//! `seekprobe report` and `--html`: the qualification report of a burn-in of
+//! simulated drives (two healthy, one with bad sectors, one fake, one SMR), checked
+//! as text and in headless Chromium (Debian's chromium: the DOM, every SVG drawn,
+//! no console message, a screenshot kept under target/report/).
+
+use crate::helpers::seekprobe;
+use regex::Regex;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// The drives of the burn-in and the verdict each must get. Small: the simulated
+/// drive keeps what is written (up to 512 MiB).
+const DRIVES: [(&str, &str); 5] = [
+    ("sim:hdd?size=256M", "PASS"),
+    ("sim:hdd?size=256M&seed=2", "PASS"),
+    ("sim:hdd?size=256M&bad=100-108", "FAIL"),
+    ("sim:ssd?size=256M&fake=64M", "FAIL"),
+    ("sim:smr?size=256M", "PASS"),
+];
+
+/// The burn-in, run once for the tests of this file: its saved run and its text.
+struct BurnIn {
+    _dir: tempfile::TempDir,
+    json: PathBuf,
+    text: String,
+}
+
+fn burn_in() -> &'static BurnIn {
+    static RUN: OnceLock<BurnIn> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("burn-in.json");
+        let out = seekprobe()
+            .args([
+                "--burn-in",
+                "-w",
+                "--yes",
+                "--zones=20",
+                "-q",
+                "--json-file",
+            ])
+            .arg(&json)
+            .args(DRIVES.map(|d| d.0))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        // Two drives fail the burn-in: exit status 3.
+        assert_eq!(
+            out.status.code(),
+            Some(3),
+            "{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        BurnIn {
+            _dir: dir,
+            json,
+            text,
+        }
+    })
+}
+
+/// `seekprobe report FILES... -o OUT`: its exit status and standard error.
+fn report(files: &[&Path], out: &Path) -> (i32, String) {
+    let o = seekprobe()
+        .arg("report")
+        .args(files)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// Text as it stands in HTML (what maud escapes, and Chromium's DOM keeps).
+fn escaped(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The reasons the burn-in's text gives ("    - why" under "verdict: FAIL").
+fn text_reasons(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("    - "))
+        // The page shows a warning's or a note's severity in a cell of its own.
+        .map(|r| {
+            r.strip_prefix("warning: ")
+                .or_else(|| r.strip_prefix("note: "))
+                .unwrap_or(r)
+        })
+        .collect()
+}
+
+/// The batch table's rows: (device, verdict cell's whole text).
+fn rows(html: &str) -> Vec<(String, String)> {
+    let table = &html[html.find("<table class=\"batch\"").unwrap()..];
+    let body = &table[table.find("<tbody>").unwrap()..table.find("</tbody>").unwrap()];
+    let cell = Regex::new(r#"<td class="verdict[^"]*">([^<]*)</td>"#).unwrap();
+    let device = Regex::new(r##"<a href="#drive-\d+">([^<]*)</a>"##).unwrap();
+    body.split("<tr")
+        .skip(1)
+        .map(|row| {
+            let d = &device.captures(row).expect(row)[1];
+            let v = &cell.captures(row).expect(row)[1];
+            (d.to_string(), v.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn the_report_of_a_burn_in_has_a_row_per_drive_and_every_failing_reason() {
+    let b = burn_in();
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("report.html");
+    let (code, err) = report(&[&b.json], &page);
+    // Written: exit 0, though two drives fail.
+    assert_eq!(code, 0, "{err}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let got = rows(&html);
+    assert_eq!(got.len(), DRIVES.len(), "{got:?}");
+    // Failing drives first, each with its verdict.
+    assert!(got[..2].iter().all(|r| r.1 == "FAIL"), "{got:?}");
+    for (name, verdict) in DRIVES {
+        let row = got.iter().find(|r| r.0 == escaped(name)).expect(name);
+        assert_eq!(row.1, verdict, "{name}");
+    }
+    assert!(html.contains("3 PASS") && html.contains("2 FAIL"));
+    let reasons = text_reasons(&b.text);
+    assert!(reasons.len() >= 2, "{}", b.text);
+    for r in reasons {
+        assert!(
+            html.contains(&escaped(r)),
+            "the page lacks the reason {r:?}"
+        );
+    }
+    // The overlaid zone curves, with a legend naming the drives.
+    assert!(html.contains("Zone curves"));
+    assert!(!html.contains("http:") && !html.contains("https:"));
+}
+
+#[test]
+fn report_refuses_an_unreadable_run_and_an_output_that_is_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "not json").unwrap();
+    let page = dir.path().join("r.html");
+    let (code, err) = report(&[&bad], &page);
+    assert_eq!(code, 1);
+    assert!(err.contains("bad.json"), "{err}");
+    assert!(!page.exists());
+    let (code, err) = report(&[&bad], &bad);
+    assert_eq!(code, 1);
+    assert!(err.contains("that is a saved run being read"), "{err}");
+}
+
+#[test]
+fn html_writes_the_page_of_a_probing_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("run.html");
+    let out = seekprobe()
+        .args(["-t", "--html"])
+        .arg(&page)
+        .arg("sim:hdd?size=64M")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(
+        rows(&html),
+        vec![("sim:hdd?size=64M".to_string(), "PASS".to_string())]
+    );
+    // The same figures as the text: diskinfo's lines are on the page.
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().find(|l| l.contains("Full stroke")).unwrap();
+    assert!(html.contains(line.trim()), "{line}");
+}
+
+#[test]
+fn many_hosts_runs_make_one_page_with_each_drive_under_its_host() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for (host, disk) in [
+        ("rack1-a", "sim:hdd?size=64M"),
+        ("rack1-b", "sim:ssd?size=64M"),
+    ] {
+        let json = dir.path().join(format!("{host}.json"));
+        let out = seekprobe()
+            .args(["-t", "--json-file"])
+            .arg(&json)
+            .arg(disk)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        files.push(json);
+    }
+    let page = dir.path().join("fleet.html");
+    let refs: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
+    assert_eq!(report(&refs, &page).0, 0);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(rows(&html).len(), 2);
+    for host in ["rack1-a", "rack1-b"] {
+        assert!(
+            html.contains(&format!(
+                "<td class=\"host\" data-label=\"host\">{host}</td>"
+            )),
+            "{host}"
+        );
+    }
+}
+
+#[test]
+fn twenty_four_drives_with_every_test_fit_in_2_mib() {
+    let b = burn_in();
+    let dir = tempfile::tempdir().unwrap();
+    // One more drive with the tests the burn-in does not run.
+    let extra = dir.path().join("extra.json");
+    let out = seekprobe()
+        .args([
+            "-c",
+            "-t",
+            "--zones",
+            "--seek-profile",
+            "--scan",
+            "--smr-check",
+        ])
+        .args(["-w", "--yes", "-q", "--json-file"])
+        .arg(&extra)
+        .arg("sim:smr?size=256M")
+        .output()
+        .unwrap();
+    assert!(out.status.code().is_some());
+    let load =
+        |p: &Path| -> Value { serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap() };
+    let mut run = load(&b.json);
+    let extra = load(&extra);
+    let mut pool: Vec<Value> = run["disks"].as_array().unwrap().clone();
+    pool.extend(extra["disks"].as_array().unwrap().iter().cloned());
+    let mut disks = Vec::new();
+    for i in 0..24 {
+        let mut d = pool[i % pool.len()].clone();
+        let name = format!("{}#{i}", d["name"].as_str().unwrap());
+        d["name"] = Value::from(name);
+        disks.push(d);
+    }
+    run["disks"] = Value::from(disks);
+    let big = dir.path().join("24.json");
+    std::fs::write(&big, run.to_string()).unwrap();
+    let page = dir.path().join("24.html");
+    let (code, err) = report(&[&big], &page);
+    assert_eq!(code, 0, "{err}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(rows(&html).len(), 24);
+    for part in [
+        "Surface scan",
+        "Seek profiles",
+        "Hidden-SMR check",
+        "Capacity check",
+    ] {
+        assert!(html.contains(part), "{part}");
+    }
+    let len = html.len();
+    assert!(len < 2 << 20, "{len} bytes for 24 drives");
+    eprintln!("24 drives with every test: {len} bytes");
+}
+
+/// Run Debian's headless chromium on `page` with `args`; its standard output
+/// and error. Bounded to two minutes; a fresh profile each time.
+fn chromium(page: &Path, args: &[&str]) -> (String, String) {
+    let profile = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (out, err) = (dir.path().join("out"), dir.path().join("err"));
+    let mut child = Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .args(["--enable-logging=stderr", "--v=0"])
+        .args(args)
+        .arg(format!("file://{}", page.display()))
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .expect("chromium runs");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "chromium did not finish within 2 minutes on {}",
+                page.display()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    (
+        std::fs::read_to_string(out).unwrap(),
+        std::fs::read_to_string(err).unwrap(),
+    )
+}
+
+/// A script that measures each SVG as Chromium drew it, appended to a copy of
+/// the page only (the page itself needs no script to be read).
+const MEASURE: &str = r#"<script>
+var m=[];document.querySelectorAll("svg").forEach(function(s,i){var r=s.getBoundingClientRect(),b=s.getBBox();
+m.push([i,Math.round(r.width),Math.round(r.height),Math.round(b.width),Math.round(b.height),s.querySelectorAll("*").length].join(" "));});
+var p=document.createElement("pre");p.id="svg-check";p.textContent=m.join("\n");document.body.appendChild(p);
+</script>"#;
+
+#[test]
+#[cfg_attr(
+    seekprobe_no_chromium,
+    ignore = "chromium is not installed (Debian's chromium; .ci/run installs it)"
+)]
+fn chromium_renders_the_report_of_a_burn_in() {
+    let b = burn_in();
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/report");
+    std::fs::create_dir_all(&shots).unwrap();
+    let page = shots.join("report.html");
+    assert_eq!(report(&[&b.json], &page).0, 0);
+    let html = std::fs::read_to_string(&page).unwrap();
+    let (dom, log) = chromium(&page, &["--dump-dom"]);
+    // A row per drive, each verdict cell PASS or FAIL as its whole text.
+    let got = rows(&dom);
+    assert_eq!(got.len(), DRIVES.len(), "{dom}");
+    for (name, verdict) in DRIVES {
+        assert!(
+            got.contains(&(escaped(name), verdict.to_string())),
+            "{name}: {got:?}"
+        );
+    }
+    // The zone curves overlaid: a legend entry per drive with a curve (the one
+    // with bad sectors has none: its zone test failed).
+    let zones = &dom[dom.find("Zone curves").expect("the zone curves")..];
+    let zones = &zones[..zones.find("</div>").unwrap()];
+    assert_eq!(
+        zones.matches("<span class=\"key\" style=").count(),
+        4,
+        "{zones}"
+    );
+    let console: Vec<&str> = log.lines().filter(|l| l.contains("CONSOLE")).collect();
+    assert!(console.is_empty(), "console messages: {console:?}");
+    assert!(!dom.contains("http:") && !dom.contains("https:"));
+    // Every SVG drawn: a size on the page and content with a size.
+    let svgs = html.matches("<svg").count();
+    assert!(svgs >= 5, "{svgs} charts");
+    let probe = shots.join("report-measured.html");
+    std::fs::write(
+        &probe,
+        html.replace("</body>", &format!("{MEASURE}</body>")),
+    )
+    .unwrap();
+    let (dom, _) = chromium(&probe, &["--dump-dom"]);
+    let open = "<pre id=\"svg-check\">";
+    let at = dom.find(open).expect("the measuring script ran") + open.len();
+    let measured: Vec<Vec<u64>> = dom[at..at + dom[at..].find("</pre>").unwrap()]
+        .lines()
+        .map(|l| l.split(' ').map(|n| n.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(measured.len(), svgs, "{measured:?}");
+    for m in &measured {
+        assert!(m[1..].iter().all(|&n| n > 0), "an SVG not drawn: {m:?}");
+    }
+    // Screenshots for a person to look at: a desktop and a phone.
+    for (name, size) in [
+        ("report.png", "1100,2600"),
+        ("report-phone.png", "390,1600"),
+    ] {
+        let shot = shots.join(name);
+        let _ = std::fs::remove_file(&shot);
+        chromium(
+            &page,
+            &[
+                &format!("--window-size={size}"),
+                &format!("--screenshot={}", shot.display()),
+            ],
+        );
+        assert!(std::fs::metadata(&shot).unwrap().len() > 10_000, "{name}");
+    }
+}

@@ -1,0 +1,429 @@
+//! One verdict for every drive (docs/verdict.md): the seven commands of issue 19 on
+//! simulated drives, a lone drive, the saved runs of `compare --qualify`, the
+//! agreement of the text, the JSON, the table and the metrics, and a mirror pair of
+//! a loop device and a faulty simulated drive.
+
+use crate::helpers::{LoopDev, scratch_dir, seekprobe};
+use serde_json::Value;
+use std::path::Path;
+
+/// Run seekprobe with `args`: the exit status, standard output and standard error.
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = seekprobe().args(args).output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn saved(json: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap()
+}
+
+/// The "Qualification:" block of a text output, from its header on.
+fn qualification(text: &str) -> &str {
+    let i = text
+        .find("\nQualification:\n")
+        .unwrap_or_else(|| panic!("{text}"));
+    &text[i + 1..]
+}
+
+/// The codes of a disk's verdict's findings, in order.
+fn codes(v: &Value, disk: usize) -> Vec<String> {
+    v["disks"][disk]["verdict"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_clean_verify_passes_with_status_0() {
+    let (code, out, err) = run(&["--verify", "-w", "--yes", "--qualify", "sim:ssd?size=64M"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        qualification(&out).starts_with("Qualification:\n\tsim:ssd?size=64M: PASS\n"),
+        "{out}"
+    );
+    assert!(!out.contains("nothing to judge"), "{out}");
+}
+
+#[test]
+fn corrupt_sectors_fail_the_drive_naming_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    let disk = "sim:ssd?size=64M&corrupt=100-108";
+    let (code, out, err) = run(&[
+        "--verify",
+        "-w",
+        "--yes",
+        "--qualify",
+        "--json-file",
+        json.to_str().unwrap(),
+        disk,
+    ]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(
+        qualification(&out).contains(&format!(
+            "\t{disk}: FAIL\n\t\tverify: corrupt: sectors 100-107 (8)\n"
+        )),
+        "{out}"
+    );
+    let v = saved(&json);
+    let f = &v["disks"][0]["verdict"]["findings"][0];
+    assert_eq!(v["disks"][0]["verdict"]["pass"], false);
+    assert_eq!(f["severity"], "fail");
+    assert_eq!(f["test"], "verify");
+    assert_eq!(f["code"], "corrupt_sectors");
+    assert_eq!(f["sectors"][0]["first_sector"], 100);
+    assert_eq!(f["sectors"][0]["sectors"], 8);
+}
+
+#[test]
+fn unreadable_sectors_of_a_scan_fail_the_drive_with_status_3() {
+    let disk = "sim:hdd?size=1G&bad=100-108";
+    let (code, out, err) = run(&["--scan", "--qualify", disk]);
+    assert_eq!(code, 3, "{out}{err}");
+    let q = qualification(&out);
+    assert!(
+        q.contains(&format!(
+            "\t{disk}: FAIL\n\t\tscan: unreadable: sectors 100-107 (8)"
+        )),
+        "{q}"
+    );
+}
+
+#[test]
+fn a_mirror_pair_of_simulated_drives_fails_only_the_broken_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    let (clean, bad) = ("sim:hdd?size=256M", "sim:hdd?size=256M&bad=100-108");
+    let (code, out, err) = run(&[
+        "--burn-in",
+        "-w",
+        "--yes",
+        "--qualify",
+        "--zones=8",
+        "-q",
+        "--json-file",
+        json.to_str().unwrap(),
+        clean,
+        bad,
+    ]);
+    assert_eq!(code, 3, "{out}{err}");
+    let clean_block = &out[out.find(&format!("Burn-in of {clean}:\n")).unwrap()..];
+    let clean_block = &clean_block[..clean_block.find("\nBurn-in of ").unwrap()];
+    assert!(clean_block.contains("  verdict: PASS\n"), "{clean_block}");
+    assert!(
+        clean_block.contains("    - note: timings not judged: of the 2 drives"),
+        "{clean_block}"
+    );
+    let bad_block = &out[out.find(&format!("Burn-in of {bad}:\n")).unwrap()..];
+    assert!(bad_block.contains("  verdict: FAIL\n"), "{bad_block}");
+    assert!(
+        bad_block.contains("I/O error at byte offset"),
+        "{bad_block}"
+    );
+    // The healthy drive's timings are not called 73% better than a midpoint.
+    assert!(!out.contains("better than the group median"), "{out}");
+    assert!(!out.contains("worse than the group median"), "{out}");
+    let v = saved(&json);
+    assert_eq!(v["disks"][0]["verdict"]["pass"], true);
+    assert_eq!(codes(&v, 0), ["group_too_small"]);
+    assert_eq!(v["disks"][1]["verdict"]["pass"], false);
+    assert!(codes(&v, 1).contains(&"test_failed".to_string()), "{v}");
+}
+
+#[test]
+fn another_model_in_the_batch_passes_with_a_warning() {
+    let disks = [
+        "sim:hdd",
+        "sim:hdd?seed=2",
+        "sim:hdd?seed=3",
+        "sim:hdd?rpm=10000",
+    ];
+    let mut args = vec!["-t", "--qualify"];
+    args.extend(disks);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    let q = qualification(&out);
+    for d in &disks[..3] {
+        assert!(q.contains(&format!("\t{d}: PASS\n")), "{q}");
+    }
+    assert!(
+        q.contains("\tsim:hdd?rpm=10000: PASS\n\t\twarning: another model than the batch: Simulated 10000 rpm HDD"),
+        "{q}"
+    );
+    assert!(q.contains("Simulated 7200 rpm HDD"), "{q}");
+    assert!(!q.contains("FAIL"), "{q}");
+}
+
+#[test]
+fn a_slower_drive_of_the_same_model_fails_naming_the_slower_figures() {
+    let slow = "sim:hdd?seed=4&slow=0-409600:5";
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    let (code, out, err) = run(&[
+        "-t",
+        "-q",
+        "--qualify",
+        "--json-file",
+        json.to_str().unwrap(),
+        "sim:hdd",
+        "sim:hdd?seed=2",
+        "sim:hdd?seed=3",
+        slow,
+    ]);
+    assert_eq!(code, 3, "{out}{err}");
+    let q = qualification(&out);
+    let mine = &q[q
+        .find(&format!("\t{slow}: FAIL\n"))
+        .unwrap_or_else(|| panic!("{q}"))..];
+    assert!(
+        mine.contains("\t\tTransfer outside (kbytes/s): ")
+            && mine.contains("% worse than the group median"),
+        "{q}"
+    );
+    for d in ["sim:hdd", "sim:hdd?seed=2", "sim:hdd?seed=3"] {
+        assert!(q.contains(&format!("\t{d}: PASS\n")), "{q}");
+    }
+    // The saved run renders the same text, verdicts included.
+    let (code, rendered, err) = run(&["render", json.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(rendered, out);
+}
+
+#[test]
+fn a_fake_capacity_among_honest_drives_fails_with_status_3() {
+    let fake = "sim:ssd?size=2T&fake=64G";
+    let (code, out, err) = run(&[
+        "--capacity-check",
+        "-w",
+        "--yes",
+        "--qualify",
+        fake,
+        "sim:ssd?size=2T",
+        "sim:ssd?size=2T&seed=2",
+    ]);
+    assert_eq!(code, 3, "{out}{err}");
+    let q = qualification(&out);
+    assert!(
+        q.contains(&format!(
+            "\t{fake}: FAIL\n\t\tcapacity check: stores only the first 64.0 GiB"
+        )),
+        "{q}"
+    );
+    assert!(q.contains("\tsim:ssd?size=2T: PASS\n"), "{q}");
+}
+
+#[test]
+fn a_lone_drive_passes_with_the_note_that_timings_were_not_judged() {
+    let (code, out, err) = run(&["-t", "--qualify", "sim:hdd"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        qualification(&out)
+            .contains("\tsim:hdd: PASS\n\t\tnote: timings not judged: the only drive"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_drive_that_cannot_be_opened_fails_qualification_with_status_3() {
+    let (code, out, err) = run(&["-t", "--qualify", "sim:hdd", "/nonexistent/disk"]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(
+        qualification(&out).contains("\t/nonexistent/disk: FAIL\n\t\tnot probed: "),
+        "{out}"
+    );
+    // Without --qualify, as before: status 1.
+    let (code, _, _) = run(&["-t", "sim:hdd", "/nonexistent/disk"]);
+    assert_eq!(code, 1);
+    // Nothing asked for: a command line that cannot be used.
+    let (code, _, err) = run(&["--qualify", "sim:hdd"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("--qualify applies to"), "{err}");
+}
+
+#[test]
+fn compare_qualify_judges_saved_runs_with_the_same_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for (i, d) in [
+        "sim:hdd",
+        "sim:hdd?seed=2",
+        "sim:hdd?seed=3&slow=0-409600:5",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let f = dir.path().join(format!("host{i}.json"));
+        let (code, _, err) = run(&["-t", "-q", "--json-file", f.to_str().unwrap(), d]);
+        assert_eq!(code, 0, "{err}");
+        files.push(f.to_str().unwrap().to_string());
+    }
+    let mut args = vec!["compare", "--qualify", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 3, "{out}{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["failed"], 1);
+    assert_eq!(v["disks"][2]["pass"], false);
+    assert!(
+        v["disks"][2]["reasons"][0]
+            .as_str()
+            .unwrap()
+            .contains("worse than the group median"),
+        "{v}"
+    );
+    assert_eq!(
+        v["disks"][2]["findings"][0]["code"], "worse_than_reference",
+        "{v}"
+    );
+    // One saved drive: judged on its findings, its timings noted, not refused.
+    let (code, out, err) = run(&["compare", "--qualify", &files[0]]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("note: timings not judged"), "{out}");
+}
+
+/// The value of a metric for a disk, from an exposition's text.
+fn metric(prom: &str, name: &str, disk: &str, extra: &str) -> Option<f64> {
+    let disk_label = format!("disk=\"{disk}\"");
+    prom.lines()
+        .filter(|l| l.starts_with(&format!("{name}{{")))
+        .find(|l| l.contains(&disk_label) && l.contains(extra))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|v| v.parse().ok())
+}
+
+#[test]
+fn text_json_table_and_metrics_agree_on_every_drive_s_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    let prom = dir.path().join("run.prom");
+    let disks = [
+        "sim:hdd?size=256M",
+        "sim:hdd?size=256M&seed=2",
+        "sim:hdd?size=256M&seed=3",
+        "sim:hdd?size=256M&seed=4&bad=5000-5004",
+        "sim:hdd?size=256M&seed=5&corrupt=9000-9003",
+    ];
+    // Every kind of test: diskinfo's (-c, -t, -i, -S), the curves, the scan, the
+    // write-verify pass, the capacity check, the SMR check and SMART.
+    let mut args = vec![
+        "-c",
+        "-t",
+        "-i",
+        "-S",
+        "--duration",
+        "1",
+        "--zones=8",
+        "--seek-profile",
+        "--block-sweep",
+        "--scan",
+        "--verify",
+        "--capacity-check",
+        "--smr-check",
+        "--smr-budget",
+        "64M,60s",
+        "--smr-idle",
+        "0",
+        "--smart",
+        "-w",
+        "--yes",
+        "-q",
+        "--qualify",
+        "--json-file",
+        json.to_str().unwrap(),
+        "--prometheus",
+        prom.to_str().unwrap(),
+    ];
+    args.extend(disks);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 3, "{out}{err}");
+    let text = qualification(&out);
+    let v = saved(&json);
+    let prom = std::fs::read_to_string(&prom).unwrap();
+    let (tcode, table, terr) = run(&["render", "--format", "table", json.to_str().unwrap()]);
+    assert_eq!(tcode, 0, "{terr}");
+    let mut words = Vec::new();
+    for (i, d) in disks.iter().enumerate() {
+        let from_text = if text.contains(&format!("\t{d}: PASS\n")) {
+            "PASS"
+        } else {
+            assert!(text.contains(&format!("\t{d}: FAIL\n")), "{text}");
+            "FAIL"
+        };
+        let from_json = if v["disks"][i]["verdict"]["pass"].as_bool().unwrap() {
+            "PASS"
+        } else {
+            "FAIL"
+        };
+        let block = &table[table.find(&format!("{d}: ")).unwrap()..];
+        let block = &block[..block[1..].find("\nsim:hdd").map_or(block.len(), |j| j + 1)];
+        let from_table = if block.contains("\nverdict: PASS\n") {
+            "PASS"
+        } else {
+            assert!(block.contains("\nverdict: FAIL\n"), "{block}");
+            "FAIL"
+        };
+        let passed = metric(&prom, "seekprobe_qualification_passed", d, "").unwrap();
+        let failed = metric(&prom, "seekprobe_disk_failed", d, "").unwrap();
+        let fails = metric(&prom, "seekprobe_verdict_findings", d, "severity=\"fail\"").unwrap();
+        let from_prom = if passed == 1.0 { "PASS" } else { "FAIL" };
+        assert_eq!(failed, 1.0 - passed, "{d}");
+        assert_eq!(fails == 0.0, passed == 1.0, "{d}");
+        assert_eq!(from_text, from_json, "{d}");
+        assert_eq!(from_text, from_table, "{d}");
+        assert_eq!(from_text, from_prom, "{d}");
+        words.push(from_text);
+    }
+    // The clean three pass, the two faulty ones fail for their sectors.
+    assert_eq!(words, ["PASS", "PASS", "PASS", "FAIL", "FAIL"], "{text}");
+    assert!(
+        codes(&v, 3).contains(&"unreadable_sectors".to_string()),
+        "{v}"
+    );
+    assert!(codes(&v, 4).contains(&"corrupt_sectors".to_string()), "{v}");
+}
+
+#[test]
+fn every_finding_code_is_documented_in_docs_verdict_md() {
+    let doc = include_str!("../../docs/verdict.md");
+    for c in seekprobe::results::Code::ALL {
+        let name = serde_json::to_value(c).unwrap();
+        let name = name.as_str().unwrap();
+        assert!(
+            doc.contains(&format!("| `{name}` |")),
+            "docs/verdict.md lacks `{name}`"
+        );
+    }
+}
+
+#[test]
+#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
+fn a_mirror_pair_of_a_loop_device_and_a_faulty_drive_fails_only_the_faulty_one() {
+    let dir = scratch_dir();
+    let dev = LoopDev::new(dir.path(), 256 << 20, true, None);
+    let bad = "sim:hdd?size=256M&bad=100-108";
+    let json = dir.path().join("run.json");
+    let (code, out, err) = run(&[
+        "--burn-in",
+        "-w",
+        "--yes",
+        "--qualify",
+        "--zones=8",
+        "-q",
+        "--json-file",
+        json.to_str().unwrap(),
+        &dev.dev,
+        bad,
+    ]);
+    assert_eq!(code, 3, "{out}{err}");
+    let v = saved(&json);
+    assert_eq!(v["disks"][0]["verdict"]["pass"], true, "{out}{err}");
+    assert_eq!(v["disks"][1]["verdict"]["pass"], false, "{out}");
+    let mine = &out[out.find(&format!("Burn-in of {}:\n", dev.dev)).unwrap()..];
+    assert!(mine.contains("  verdict: PASS\n"), "{mine}");
+}
