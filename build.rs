@@ -49,6 +49,8 @@ const TOOLS: &[&str] = &[
     "mke2fs",
     "e2fsck",
     "dumpe2fs",
+    // tests/it/faulty.rs: the faulty block device (examples/faultdisk) mounts with it.
+    "fusermount3",
 ];
 
 /// Folders searched for tools besides PATH (root's tools live in sbin).

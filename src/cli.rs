@@ -178,6 +178,11 @@ pub struct Args {
     #[arg(long, value_name = "MS", default_value_t = 50.0)]
     pub slow_ms: f64,
 
+    /// Give a request of --scan or --verify up after this long without an answer
+    /// (seconds); that drive is then given up and the run goes on
+    #[arg(long, value_name = "SECS", default_value_t = 120.0)]
+    pub io_timeout: f64,
+
     /// ATTO-style: sequential reads from the start for request sizes from 4 KiB to
     /// 8 MiB, one at a time and --queue-depth deep
     #[arg(long)]

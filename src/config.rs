@@ -103,6 +103,8 @@ pub struct Beyond {
     pub block_size: u64,
     /// The slow-block threshold.
     pub slow_ms: f64,
+    /// How long a request of --scan or --verify may go unanswered (--io-timeout).
+    pub io_timeout: Duration,
     /// Time of the queued part of each block-sweep size.
     pub sweep_duration: Duration,
     /// The budget of --smr-check.
@@ -409,6 +411,7 @@ impl Config {
                 scan_end: a.end,
                 block_size: a.block_size,
                 slow_ms: a.slow_ms,
+                io_timeout: seconds("--io-timeout", a.io_timeout, 0.1)?,
                 sweep_duration,
                 smr_budget: a.smr_budget.unwrap_or_default(),
                 smr_idle: seconds("--smr-idle", a.smr_idle, 0.0)?,

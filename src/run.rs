@@ -3,20 +3,23 @@
 //! a [`Sink`]; here the warnings about each test and what follows a failure. Nothing
 //! here prints.
 
+mod checkpoint;
+mod writable;
+
+use writable::{CheckError, check_writable};
+
 use crate::burnin;
 use crate::config::{Config, Mode};
-use crate::device::{self, AlignedBuf, OpenOptions, Target, TargetKind};
+use crate::device::{self, OpenOptions, Target};
 use crate::engine::sync::SyncEngine;
 use crate::error::ProbeError;
 use crate::exec::{self, Context};
 use crate::probe::{self, MIB, TestKind};
 use crate::results::{DiskFailure, DiskResult, Outcome, Warning, WarningCode};
-use crate::safety;
 use crate::smart::session;
 use crate::smart::{SmartResult, SmartSettings};
 use crate::validity;
 use std::io;
-use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 pub use crate::exec::Sink;
@@ -72,6 +75,7 @@ pub fn probe_disk_resuming(
         Err(e) => return fail(disk, sink, e, false),
     };
     let mut prober_warning = None;
+    let mut known_good = Vec::new();
     // --smr-check writes nothing on flash (decided here, before any write): a disk
     // no test will write to needs neither the signature check nor a confirmation.
     let will_write = cfg.tests.iter().any(|t| {
@@ -80,7 +84,10 @@ pub fn probe_disk_resuming(
     if writes && will_write {
         // Before anything is printed for this disk: a refused disk shows no figures.
         match check_writable(target.as_mut(), cfg, sink) {
-            Ok(w) => prober_warning = w,
+            Ok((w, good)) => {
+                prober_warning = w;
+                known_good = good;
+            }
             Err(CheckError::Output(e)) => return Err(e),
             // Ctrl-C at the confirmation prompt: nothing was written; stop the run.
             Err(CheckError::Refused(_)) if stop.load(std::sync::atomic::Ordering::Relaxed) => {
@@ -111,6 +118,9 @@ pub fn probe_disk_resuming(
         opts: plan_options(cfg),
         failed: None,
         stop,
+        checkpoint: None,
+        resume: None,
+        known_good,
     };
     if let Some(settings) = cfg.burn_in {
         return burn_in(name, settings, cfg, &mut t, sink, disk, saved);
@@ -187,6 +197,12 @@ struct Tests<'a> {
     /// The first test that failed: the ones after it are skipped.
     failed: Option<TestKind>,
     stop: &'a AtomicBool,
+    /// Saves the write-verify pass's checkpoints (a burn-in with --json-file).
+    checkpoint: Option<checkpoint::SaveFn>,
+    /// The checkpoint the next write-verify pass goes on from (--resume).
+    resume: Option<crate::verify::checkpoint::Checkpoint>,
+    /// Byte offsets of sectors that read fine before the tests (the signature check).
+    known_good: Vec<u64>,
 }
 
 impl Tests<'_> {
@@ -217,13 +233,40 @@ impl Tests<'_> {
             engine: &mut self.engine,
             stop: self.stop,
             sink: &mut *sink,
+            io_timeout: Some(cfg.beyond.io_timeout),
+            checkpoint: self
+                .checkpoint
+                .as_deref_mut()
+                .map(|f| f as &mut dyn FnMut(&_)),
+            resume: self.resume.take(),
+            known_good: &self.known_good,
         };
+        let abandoned = crate::engine::queue::ABANDONED.load(std::sync::atomic::Ordering::Relaxed);
         let run = exec::run_test(test, &self.opts, &mut cx)?;
         let result = run.result;
         let mut notes = run.warnings;
         notes.extend(validity::test_warnings(info, &result));
+        let left = crate::engine::queue::ABANDONED.load(std::sync::atomic::Ordering::Relaxed);
+        if left > abandoned {
+            notes.push(Warning {
+                code: WarningCode::RequestAbandoned,
+                message: format!(
+                    "{} request{} to the drive were given up unanswered: seekprobe can end \
+                     only when the kernel gives them back",
+                    left - abandoned,
+                    if left - abandoned == 1 { "" } else { "s" }
+                ),
+                advice: "if it does not end, the device or its path is stuck: reset or \
+                         unplug it (the results are already saved)"
+                    .into(),
+            });
+        }
+        // A drive that stopped answering: the kernel's counts include what its
+        // failed requests and the checks moved; no other program is to blame.
+        let gone = stopped_answering(&result).is_some();
         if let (Some((r0, w0)), Some((r1, w1))) = (before.0, target.device_io_bytes())
             && test != TestKind::SyncWrite
+            && !gone
         {
             let own = target.own_io_bytes() - before.1 + run.bypass_bytes;
             let device = (r1 - r0) + (w1 - w0);
@@ -289,6 +332,14 @@ fn burn_in(
                 .retain(|t| t.outcome != crate::smart::record::SelfTestOutcome::Interrupted);
         }
     }
+    // Set when a step found that the drive stopped answering: the steps after it
+    // are skipped, saying why (the other drives of the run go on).
+    let mut gone: Option<String> = None;
+    // The write-verify pass checkpoints beside the saved run, for --resume.
+    let cp_path = cfg.json_file.as_deref().map(|j| checkpoint::path(j, name));
+    if let Some(p) = cp_path.clone() {
+        t.checkpoint = Some(Box::new(move |cp| checkpoint::save(&p, cp)));
+    }
     for step in burnin::steps(burnin::Medium::of(t.info.rotation), settings) {
         if t.stop.load(std::sync::atomic::Ordering::Relaxed) {
             return Ok((disk, Flow::Interrupted));
@@ -296,6 +347,9 @@ fn burn_in(
         let action = burnin::action(step);
         let kept = prev.and_then(|p| p.burn_in.iter().find(|r| r.step == step && r.status.done()));
         let status = match (kept, action) {
+            (None, _) if gone.is_some() => {
+                burnin::Status::Skipped(format!("skipped: {}", gone.as_deref().unwrap_or_default()))
+            }
             (Some(_), a) => {
                 if let burnin::Action::Test(k) = a
                     && let Some(r) = prev.and_then(|p| p.tests.iter().find(|r| r.test == k))
@@ -308,7 +362,18 @@ fn burn_in(
             // reason, and the write-verify pass maps what the others tripped on.
             (None, burnin::Action::Test(k)) => {
                 t.failed = None;
+                if k == TestKind::Verify && cfg.resume.is_some() {
+                    t.resume = cp_path.as_deref().and_then(checkpoint::load);
+                }
                 let outcome = t.run(k, cfg, &mut disk, sink)?;
+                t.resume = None;
+                if k == TestKind::Verify
+                    && outcome != Outcome::Interrupted
+                    && let Some(p) = &cp_path
+                {
+                    checkpoint::remove(p);
+                }
+                gone = disk.tests.last().and_then(stopped_answering);
                 test_status(outcome, disk.tests.last())
             }
             (None, burnin::Action::Missing(why)) => burnin::Status::Skipped(why.into()),
@@ -344,6 +409,17 @@ fn burn_in(
         }
     }
     Ok((disk, Flow::Continue))
+}
+
+/// The line saying that the drive stopped answering during `r`, if it did (a drive
+/// that turned read-only still answers).
+fn stopped_answering(r: &crate::results::TestResult) -> Option<String> {
+    let u = r
+        .verify
+        .as_ref()
+        .and_then(|v| v.unanswered.as_ref())
+        .or_else(|| r.scan.as_ref().and_then(|s| s.unanswered.as_ref()))?;
+    (!u.read_only).then(|| u.line())
 }
 
 /// How a test step ended, from the test's outcome (and what a scan or verify pass
@@ -510,78 +586,4 @@ fn plan_options(cfg: &Config) -> probe::Options {
         verify_passes: b.passes,
         verify_nonce: b.verify_nonce,
     }
-}
-
-enum CheckError {
-    Output(io::Error),
-    Refused(ProbeError),
-}
-
-/// Before the first write: signatures (refused unless --force), then confirmation.
-/// Simulated drives hold no data and need neither. When libblkid could not take
-/// part, the warning saying so is given to the sink at once (before any prompt)
-/// and returned, for the results.
-fn check_writable(
-    target: &mut dyn Target,
-    cfg: &Config,
-    sink: &mut dyn Sink,
-) -> Result<Option<Warning>, CheckError> {
-    let info = target.info().clone();
-    if info.kind == TargetKind::Simulated {
-        return Ok(None);
-    }
-    let refused = |why: String, hint: &str| {
-        CheckError::Refused(ProbeError::Refused {
-            path: info.path.clone(),
-            why,
-            hint: hint.to_string(),
-        })
-    };
-    let found = read_signatures(target).map_err(|e| {
-        CheckError::Refused(ProbeError::Io {
-            path: info.path.clone(),
-            test: "signature check".into(),
-            offset: 0,
-            source: e,
-        })
-    })?;
-    let warning = found.libblkid_unavailable.map(|why| Warning {
-        code: WarningCode::SignaturesBuiltinOnly,
-        message: format!("libblkid unavailable ({why}): only the built-in list was checked"),
-        advice: "install libblkid (util-linux) so that every signature it knows is checked".into(),
-    });
-    if let Some(w) = &warning {
-        sink.warning(w).map_err(CheckError::Output)?;
-    }
-    let found = found.found;
-    if !found.is_empty() && !cfg.force {
-        return Err(refused(
-            safety::describe(&found),
-            "if its data may be destroyed, wipe it (wipefs -a) or pass --force",
-        ));
-    }
-    match sink.confirm_write(&info, &found) {
-        Ok(true) => Ok(warning),
-        Ok(false) => Err(refused(
-            "not confirmed".into(),
-            "answer yes at the prompt, or pass --yes (required without a terminal)",
-        )),
-        Err(e) => Err(CheckError::Output(e)),
-    }
-}
-
-/// Read the start and the end of the target and look for signatures (libblkid on
-/// the path where it loads, and the built-in check on what was read).
-fn read_signatures(target: &mut dyn Target) -> io::Result<safety::Detection> {
-    let info = target.info();
-    let path = info.path.clone();
-    let ss = u64::from(info.sector_size);
-    let whole = info.sectors() * ss;
-    let head_len = (safety::HEAD_BYTES as u64).min(whole) / ss * ss;
-    let tail_len = (safety::TAIL_BYTES as u64).min(whole) / ss * ss;
-    let mut head = AlignedBuf::new(head_len as usize);
-    let mut tail = AlignedBuf::new(tail_len as usize);
-    target.read_at(&mut head, 0)?;
-    target.read_at(&mut tail, whole - tail_len)?;
-    Ok(safety::detect(Path::new(&path), &head, &tail, whole))
 }

@@ -174,6 +174,7 @@ pub fn needs(id: &str) -> Option<Needs> {
         "zone_size" => any(&["zones", "burn_in"]),
         "seek_samples" => any(&["seek_profile"]),
         "block_size" | "start" | "end" | "slow_ms" => any(&["scan", "verify"]),
+        "io_timeout" => any(&["scan", "verify", "burn_in"]),
         "sweep_duration" => any(&["block_sweep"]),
         "plot" => any(&["zones", "seek_profile", "scan", "smr_check", "burn_in"]),
         "compare" | "qualify" | "quiet" | "parallel" => any(TESTS_OR_SMART),

@@ -2,6 +2,8 @@
 //! format: they run operations, time them with the target's clock, and return data.
 
 pub mod capacity;
+pub mod liveness;
+pub mod locate;
 pub mod name;
 pub mod queue;
 pub mod queued;

@@ -166,6 +166,13 @@ pub trait Backend {
     /// flight is unknown.
     fn reap(&mut self, out: &mut Vec<Completion>) -> io::Result<()>;
 
+    /// As [`Backend::reap`], but return with `out` unchanged when nothing finished
+    /// within `wait` (the loop's watchdog and Ctrl-C poll). The default waits as
+    /// `reap` does: a backend whose requests cannot hang (the simulation's).
+    fn reap_within(&mut self, out: &mut Vec<Completion>, _wait: Duration) -> io::Result<()> {
+        self.reap(out)
+    }
+
     /// Called once after the drain with the last successful completion time.
     fn finish(&mut self, _last_ns: u64) {}
 
@@ -209,16 +216,65 @@ pub fn check_depth(depth: usize) -> io::Result<()> {
     }
 }
 
+/// How often the loop looks at the clock while it waits for completions: the
+/// watchdog's and Ctrl-C's granularity when a request does not come back.
+pub const POLL: Duration = Duration::from_millis(100);
+
+/// After Ctrl-C, how long the loop waits for the requests in flight before it
+/// leaves them to the threads that carry them (whose buffers stay theirs until the
+/// kernel answers): Ctrl-C prints and saves within 2 s even while a request hangs.
+pub const DRAIN_GRACE: Duration = Duration::from_secs(1);
+
+/// Requests left behind in flight, unanswered, by [`drive_feed`] (the watchdog or
+/// Ctrl-C): the process can end only when the kernel gives them back.
+pub static ABANDONED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The error of a request given up by the watchdog: no answer for `waited` at
+/// `offset` (wrapped in an [`io::ErrorKind::TimedOut`] error).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoAnswer {
+    /// The request's byte offset.
+    pub offset: u64,
+    /// How long it went unanswered.
+    pub waited: Duration,
+}
+
+impl std::fmt::Display for NoAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "no answer for {} s at byte {}",
+            self.waited.as_secs_f64(),
+            self.offset
+        )
+    }
+}
+
+impl std::error::Error for NoAnswer {}
+
+impl NoAnswer {
+    /// The watchdog's verdict in `e`, if it is one.
+    pub fn of(e: &io::Error) -> Option<NoAnswer> {
+        e.get_ref()?.downcast_ref::<NoAnswer>().copied()
+    }
+}
+
 /// The one loop: keep up to `depth` requests of `feed` in flight on `backend`
 /// until the feed has no more, `feed.done` says stop, or `stop` is raised (then
 /// nothing more is submitted); drain what is in flight. Returns whether the stop
 /// flag ended it, and the backend's fatal error if any (a failed submission is
 /// handed to `feed.done` as a failed completion).
+///
+/// While waiting, the loop polls ([`POLL`]): a request unanswered for `io_timeout`
+/// ends the loop with a [`NoAnswer`] error, and after Ctrl-C requests that do not
+/// come back within [`DRAIN_GRACE`] are left behind ([`ABANDONED`]), so that a
+/// hung request never holds the run.
 pub fn drive_feed(
     backend: &mut dyn Backend,
     feed: &mut dyn Feed,
     depth: usize,
     stop: &AtomicBool,
+    io_timeout: Option<Duration>,
 ) -> (bool, Fatal) {
     if let Err(e) = check_depth(depth) {
         return (false, Some(e));
@@ -227,6 +283,12 @@ pub fn drive_feed(
         return (true, None);
     }
     let mut reqs: Vec<Option<Request>> = vec![None; depth];
+    // When each slot's request was handed over, on the backend's clock (the
+    // target's: a simulated drive's virtual clock in tests).
+    let mut since: Vec<Option<u64>> = vec![None; depth];
+    let mut stopped_at: Option<u64> = None;
+    let grace = DRAIN_GRACE.as_nanos() as u64;
+    let limit_ns = io_timeout.map(|t| t.as_nanos() as u64);
     let mut done: Vec<Completion> = Vec::with_capacity(depth);
     let mut go_on = true;
     let mut interrupted = false;
@@ -273,16 +335,44 @@ pub fn drive_feed(
         }
     }
     let mut fatal = None;
+    let now = backend.now_ns();
+    for (s, r) in since.iter_mut().zip(&reqs) {
+        *s = r.map(|_| now);
+    }
     while in_flight > 0 {
-        if let Err(e) = backend.reap(&mut done) {
+        if let Err(e) = backend.reap_within(&mut done, POLL) {
             fatal = Some(e);
             break;
         }
         if !interrupted && stop.load(Ordering::Relaxed) {
             interrupted = true;
+            stopped_at = Some(backend.now_ns());
+        }
+        if done.is_empty() {
+            let now = backend.now_ns();
+            if stopped_at.is_some_and(|t| now.saturating_sub(t) >= grace) {
+                ABANDONED.fetch_add(in_flight, Ordering::Relaxed);
+                break;
+            }
+            let oldest = (0..depth)
+                .filter_map(|s| Some((since[s]?, reqs[s]?)))
+                .min_by_key(|(t, _)| *t);
+            if let (Some(limit), Some((t, req))) = (limit_ns, oldest)
+                && now.saturating_sub(t) >= limit
+            {
+                ABANDONED.fetch_add(in_flight, Ordering::Relaxed);
+                let e = NoAnswer {
+                    offset: req.offset,
+                    waited: Duration::from_nanos(limit),
+                };
+                fatal = Some(io::Error::new(io::ErrorKind::TimedOut, e));
+                break;
+            }
+            continue;
         }
         for c in done.drain(..) {
             in_flight -= 1;
+            since[c.slot] = None;
             let Some(req) = reqs[c.slot].take() else {
                 continue;
             };
@@ -294,6 +384,9 @@ pub fn drive_feed(
             }
             let (sent, more) = submit(slot, backend, feed, &mut reqs);
             in_flight += usize::from(sent);
+            if sent {
+                since[slot] = Some(backend.now_ns());
+            }
             go_on &= more;
         }
     }
@@ -328,7 +421,7 @@ pub fn drive(
         failure: None,
     };
     feed.len = feed.stream.request_len();
-    let (interrupted, fatal) = drive_feed(backend, &mut feed, params.queue_depth, stop);
+    let (interrupted, fatal) = drive_feed(backend, &mut feed, params.queue_depth, stop, None);
     let (last, failure, len) = (feed.last, feed.failure.take(), feed.len);
     backend.finish(last);
     run.elapsed_ns = last - start;
@@ -432,6 +525,131 @@ mod tests {
             }
             Ok(())
         }
+    }
+
+    /// Every request finishes 1 ms after its submission, on a virtual clock, except
+    /// the one at `hang`, which never does; a wait with nothing finished moves the
+    /// clock by the wait.
+    struct Stuck {
+        now: u64,
+        hang: u64,
+        queued: VecDeque<(Request, u64)>,
+    }
+
+    impl Backend for Stuck {
+        fn engine(&self) -> QueuedEngine {
+            QueuedEngine::Unknown
+        }
+        fn now_ns(&self) -> u64 {
+            self.now
+        }
+        fn submit(&mut self, req: Request) -> io::Result<()> {
+            self.queued.push_back((req, self.now + 1_000_000));
+            Ok(())
+        }
+        fn reap(&mut self, _out: &mut Vec<Completion>) -> io::Result<()> {
+            unreachable!("the loop polls")
+        }
+        fn reap_within(&mut self, out: &mut Vec<Completion>, wait: Duration) -> io::Result<()> {
+            let due = self
+                .queued
+                .iter()
+                .filter(|(r, _)| r.offset != self.hang)
+                .map(|&(_, t)| t)
+                .min();
+            match due {
+                Some(t) if t <= self.now + wait.as_nanos() as u64 => {
+                    self.now = self.now.max(t);
+                    let now = self.now;
+                    self.queued.retain(|&(r, t)| {
+                        let done = r.offset != self.hang && t <= now;
+                        if done {
+                            out.push(Completion {
+                                slot: r.slot,
+                                start_ns: t - 1_000_000,
+                                done_ns: t,
+                                result: Ok(()),
+                            });
+                        }
+                        !done
+                    });
+                }
+                _ => self.now += wait.as_nanos() as u64,
+            }
+            Ok(())
+        }
+    }
+
+    /// Reads of 4 KiB at 0, 4096, ... (n of them).
+    struct Reads(u64, u64);
+
+    impl Feed for Reads {
+        fn next(&mut self, _slot: usize, _buf: Option<&mut [u8]>) -> Option<(u64, u32, OpKind)> {
+            (self.0 < self.1).then(|| {
+                self.0 += 1;
+                ((self.0 - 1) * 4096, 4096, OpKind::Read)
+            })
+        }
+        fn done(&mut self, _req: &Request, _c: Completion, _buf: Option<&[u8]>) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn the_watchdog_gives_a_request_up_after_io_timeout_on_the_backends_clock() {
+        let mut b = Stuck {
+            now: 0,
+            hang: 3 * 4096,
+            queued: VecDeque::new(),
+        };
+        let before = ABANDONED.load(Ordering::Relaxed);
+        let (interrupted, fatal) = drive_feed(
+            &mut b,
+            &mut Reads(0, 8),
+            2,
+            &AtomicBool::new(false),
+            Some(Duration::from_secs(5)),
+        );
+        assert!(!interrupted);
+        let n = NoAnswer::of(&fatal.unwrap()).unwrap();
+        assert_eq!(n.offset, 3 * 4096);
+        assert_eq!(n.waited, Duration::from_secs(5));
+        // Submitted at 2 ms (after the reads at 0 and 4096); given up at the first
+        // poll at least 5 s later.
+        assert!((5_002_000_000..5_002_000_000 + POLL.as_nanos() as u64).contains(&b.now));
+        assert!(ABANDONED.load(Ordering::Relaxed) > before);
+    }
+
+    #[test]
+    fn after_ctrl_c_a_hung_request_is_left_behind_within_the_grace() {
+        let mut b = Stuck {
+            now: 0,
+            hang: 0,
+            queued: VecDeque::new(),
+        };
+        let (interrupted, fatal) =
+            drive_feed(&mut b, &mut Reads(0, 4), 2, &AtomicBool::new(true), None);
+        // Raised before the start: nothing is submitted.
+        assert!(interrupted && fatal.is_none());
+        assert_eq!(b.now, 0);
+        let stop = AtomicBool::new(false);
+        struct StopAt<'a>(Reads, &'a AtomicBool);
+        impl Feed for StopAt<'_> {
+            fn next(&mut self, s: usize, b: Option<&mut [u8]>) -> Option<(u64, u32, OpKind)> {
+                self.0.next(s, b)
+            }
+            fn done(&mut self, _r: &Request, _c: Completion, _b: Option<&[u8]>) -> bool {
+                self.1.store(true, Ordering::Relaxed);
+                true
+            }
+        }
+        // The read at 0 hangs; Ctrl-C as the one at 4096 completes (at 1 ms). The
+        // loop sees the flag after its next reap (the replacement at 8192, done at
+        // 2 ms) and leaves the hung read DRAIN_GRACE later.
+        let (interrupted, fatal) =
+            drive_feed(&mut b, &mut StopAt(Reads(0, 4), &stop), 2, &stop, None);
+        assert!(interrupted && fatal.is_none());
+        assert_eq!(b.now, 2_000_000 + DRAIN_GRACE.as_nanos() as u64);
     }
 
     fn batch(bad: Option<u64>) -> Batch {

@@ -138,6 +138,7 @@ pub fn run_feed(
     depth: usize,
     feed: &mut dyn Feed,
     stop: &AtomicBool,
+    io_timeout: Option<std::time::Duration>,
 ) -> FeedRun {
     let mut out = FeedRun {
         engine: if target.queue_model().is_some() {
@@ -154,7 +155,7 @@ pub fn run_feed(
     }
     if let Some(model) = target.queue_model() {
         let mut q = virtual_queue::VirtualQueue::new(model, len, depth).with_buffers();
-        (out.interrupted, out.fatal) = drive_feed(&mut q, feed, depth, stop);
+        (out.interrupted, out.fatal) = drive_feed(&mut q, feed, depth, stop, None);
         let now = q.now_ns();
         q.finish(now);
         return out;
@@ -169,7 +170,8 @@ pub fn run_feed(
         ));
         return out;
     };
-    (out.interrupted, out.fatal) = threads::run_feed(fd, target.clock(), len, depth, feed, stop);
+    (out.interrupted, out.fatal) =
+        threads::run_feed(fd, target.clock(), len, depth, feed, stop, io_timeout);
     out
 }
 
@@ -261,14 +263,14 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut t = opaque();
         for depth in [0, MAX_QUEUE_DEPTH + 1] {
-            let run = run_feed(&mut t, 4096, depth, &mut NoFeed, &stop);
+            let run = run_feed(&mut t, 4096, depth, &mut NoFeed, &stop, None);
             let e = run.fatal.expect("refused");
             assert_eq!(e.kind(), io::ErrorKind::InvalidInput, "{depth}");
             assert!(e.to_string().contains(&format!("not {depth}")), "{e}");
             // The loop itself refuses too, for a caller that skips run_feed.
             let mut model = crate::device::sim::SimTarget::open("sim:ssd?size=16M").unwrap();
             let mut q = virtual_queue::VirtualQueue::new(model.queue_model().unwrap(), 4096, 1);
-            let (interrupted, fatal) = drive_feed(&mut q, &mut NoFeed, depth, &stop);
+            let (interrupted, fatal) = drive_feed(&mut q, &mut NoFeed, depth, &stop, None);
             assert!(!interrupted);
             assert_eq!(fatal.expect("refused").kind(), io::ErrorKind::InvalidInput);
         }

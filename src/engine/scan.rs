@@ -1,17 +1,23 @@
 //! The surface-scan engine: read every block of a range once, timing each; go on
-//! past errors, and find the unreadable sectors of a failed block by reading them
-//! one by one.
+//! past errors, and locate the unreadable sectors of the failed blocks afterwards
+//! as ddrescue does ([`super::locate`]). A drive that stops answering
+//! ([`super::liveness`]) ends the scan there.
 
+use super::liveness::Liveness;
+use super::locate::{Probe, locate};
+use super::queue::{Completion, Feed, NoAnswer, Request};
 use super::sync::Stop;
+use super::threads;
 use crate::clock::Clock;
-use crate::device::pio::read_exact_at;
 use crate::device::{AlignedBuf, Target};
+use crate::probe::OpKind;
 use crate::probe::scan::{BUCKET_LIMITS_MS, ScanRange, bucket};
 use crate::results::{ScanResult, SectorRange, SlowRange};
+use crate::verify::result::Unanswered;
 use std::collections::BTreeMap;
-use std::os::fd::{BorrowedFd, RawFd};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::os::fd::RawFd;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 /// Cells of the scan map.
 pub const MAP_CELLS: u64 = 1000;
@@ -34,11 +40,14 @@ fn push_sectors(ranges: &mut Vec<SectorRange>, first: u64, n: u64) {
 /// stream at its sequential rate, few enough that latencies stay per block.
 pub const SCAN_DEPTH: usize = 4;
 
-/// What one block read gave: its index, offset, length, latency and success.
-type Block = (u64, u64, u64, u64, bool);
+/// What one block read gave: its index, offset, length, latency and result.
+type Block = (u64, u64, u64, u64, std::io::Result<()>);
 
 /// Scan `range`. Blocks of at least `slow_ms` are listed as slow. `on_block` is told
-/// the bytes done after every block, in order (for progress). Stops only for Ctrl-C.
+/// the bytes done after every block, in order (for progress). Stops for Ctrl-C, or
+/// when the drive stopped answering: a read unanswered for `io_timeout`, or failed
+/// blocks in a row while sectors that read fine before fail too (this scan's, or
+/// `known_good`, byte offsets read fine earlier in the run).
 ///
 /// A real device is read [`SCAN_DEPTH`] blocks deep by a few threads (each block's
 /// time is its service time: from the previous completion, or its own submission if
@@ -49,6 +58,7 @@ pub fn run_scan(
     range: &ScanRange,
     slow_ms: f64,
     stop: &AtomicBool,
+    (io_timeout, known_good): (Option<Duration>, &[u64]),
     mut on_block: impl FnMut(u64),
 ) -> (ScanResult, Option<Stop>) {
     let ss = u64::from(target.info().sector_size);
@@ -68,12 +78,19 @@ pub fn run_scan(
         slow_ms,
         slow: Vec::new(),
         map_ns: vec![0; cells as usize],
+        inferred: Vec::new(),
+        unanswered: None,
     };
     let mut failed = Vec::new();
-    let mut record = |(i, offset, len, ns, ok): Block| {
+    let mut live = Liveness::new(target.raw_fd(), ss).knowing(known_good);
+    let start = target.clock().now_ns();
+    let mut unanswered = None;
+    // Returns whether to go on.
+    let mut record = |(i, offset, len, ns, res): Block, now: u64| -> bool {
         r.blocks_read += 1;
         let cell = (i * cells / blocks_total) as usize;
-        if ok {
+        if res.is_ok() {
+            live.ok(offset);
             r.bytes_read += len;
             r.buckets[bucket(ns)] += 1;
             r.map_ns[cell] = r.map_ns[cell].max(ns);
@@ -84,33 +101,68 @@ pub fn run_scan(
             r.error_blocks += 1;
             r.map_ns[cell] = u64::MAX;
             failed.push((offset, len));
+            if let Err(e) = &res
+                && let Some(u) = live.failed(offset, e, now.saturating_sub(start))
+            {
+                unanswered = Some(u);
+            }
         }
         on_block(offset + len - range.start);
+        unanswered.is_none()
     };
-    let start = target.clock().now_ns();
     let done = match target
         .raw_fd()
         .map(|fd| std::os::fd::AsRawFd::as_raw_fd(&fd))
     {
-        Some(fd) => threaded_pass(fd, target.clock(), range, stop, &mut record),
-        None => sync_pass(target, range, stop, &mut record),
+        Some(fd) => threaded_pass(fd, target.clock(), range, stop, &mut record, io_timeout),
+        None => (sync_pass(target, range, stop, &mut record), None),
     };
+    let (done, no_answer) = done;
     r.elapsed_ns = target.clock().now_ns() - start;
+    // The watchdog gave a request up: the drive is given up too.
+    let unanswered = unanswered.or_else(|| {
+        no_answer.map(|n| Unanswered {
+            at_bytes: n.offset,
+            after_ns: r.elapsed_ns,
+            reason: n.to_string(),
+            read_only: false,
+        })
+    });
+    if let Some(u) = unanswered {
+        // The drive is gone: its failed blocks are not located (every read fails).
+        r.end_bytes = (range.start + done * range.block).min(range.end);
+        let error = std::io::Error::other(u.line());
+        let offset = u.at_bytes;
+        r.unanswered = Some(u);
+        return (
+            r,
+            Some(Stop::Failed {
+                setup: false,
+                offset,
+                error,
+            }),
+        );
+    }
     let stopped = (done < blocks_total).then(|| {
         r.end_bytes = range.start + done * range.block;
         Stop::Interrupted
     });
-    // Which sectors of the failed blocks: read them one by one (untimed).
-    let mut buf = AlignedBuf::new(ss as usize);
-    'failed: for (offset, len) in failed {
-        for s in (offset..offset + len).step_by(ss as usize) {
-            if stop.load(Ordering::Relaxed) {
-                break 'failed;
-            }
-            if target.read_at(&mut buf, s).is_err() {
-                push_sectors(&mut r.unreadable, s / ss, 1);
-            }
+    // Which sectors of the failed blocks: located (untimed).
+    let mut buf = AlignedBuf::new(range.block as usize);
+    let located = locate(&failed, ss, &mut |at, len| {
+        if stop.load(Ordering::Relaxed) {
+            Probe::Stop
+        } else if target.read_at(&mut buf[..len as usize], at).is_ok() {
+            Probe::Ok
+        } else {
+            Probe::Failed
         }
+    });
+    for (first, end) in located.failed {
+        push_sectors(&mut r.unreadable, first, end - first);
+    }
+    for (first, end) in located.inferred {
+        push_sectors(&mut r.inferred, first, end - first);
     }
     (r, stopped)
 }
@@ -120,7 +172,7 @@ fn sync_pass(
     target: &mut dyn Target,
     range: &ScanRange,
     stop: &AtomicBool,
-    record: &mut impl FnMut(Block),
+    record: &mut impl FnMut(Block, u64) -> bool,
 ) -> u64 {
     let mut buf = AlignedBuf::new(range.block as usize);
     let mut done = 0;
@@ -129,71 +181,97 @@ fn sync_pass(
             break;
         }
         let t0 = target.clock().now_ns();
-        let ok = target.read_at(&mut buf[..len as usize], offset).is_ok();
-        let ns = target.clock().now_ns() - t0;
-        record((i as u64, offset, len, ns, ok));
+        let res = target.read_at(&mut buf[..len as usize], offset);
+        let t1 = target.clock().now_ns();
         done += 1;
+        if !record((i as u64, offset, len, t1 - t0, res), t1) {
+            break;
+        }
     }
     done
 }
 
-/// [`SCAN_DEPTH`] threads take the blocks in order from a shared counter and read
-/// them with positioned reads on the borrowed descriptor; the results are recorded
-/// in block order. Returns the blocks done (all of those taken before a Ctrl-C).
+/// [`SCAN_DEPTH`] requests in flight on the thread pool (`super::threads`), whose
+/// threads each read a block with a positioned read; the results are recorded in
+/// block order. Returns the blocks recorded (all of those read before a Ctrl-C),
+/// and the watchdog's verdict when a request went unanswered for `io_timeout`.
 fn threaded_pass(
     fd: RawFd,
     clock: &dyn Clock,
     range: &ScanRange,
     stop: &AtomicBool,
-    record: &mut impl FnMut(Block),
-) -> u64 {
-    let next = AtomicU64::new(0);
+    record: &mut impl FnMut(Block, u64) -> bool,
+    io_timeout: Option<Duration>,
+) -> (u64, Option<NoAnswer>) {
     let total = range.count();
-    // (index, offset, length, start, end, ok)
-    let (tx, rx) = mpsc::channel::<(u64, u64, u64, u64, u64, bool)>();
-    std::thread::scope(|scope| {
-        for _ in 0..SCAN_DEPTH.min(total as usize).max(1) {
-            let tx = tx.clone();
-            let next = &next;
-            scope.spawn(move || {
-                // SAFETY: the target owns the descriptor and outlives the scope.
-                let fd = unsafe { BorrowedFd::borrow_raw(fd) };
-                let mut buf = AlignedBuf::new(range.block as usize);
-                while !stop.load(Ordering::Relaxed) {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= total {
-                        break;
-                    }
-                    let offset = range.start + i * range.block;
-                    let len = range.block.min(range.end - offset);
-                    let t0 = clock.now_ns();
-                    let ok = read_exact_at(fd, &mut buf[..len as usize], offset).is_ok();
-                    let t1 = clock.now_ns();
-                    if tx.send((i, offset, len, t0, t1, ok)).is_err() {
-                        break;
-                    }
-                }
-            });
+    let mut feed = InOrder {
+        range,
+        next: 0,
+        total,
+        pending: BTreeMap::new(),
+        expected: 0,
+        last_done: 0,
+        record,
+        ended: false,
+    };
+    let depth = SCAN_DEPTH.min(total as usize).max(1);
+    let (_, fatal) = threads::run_feed(
+        fd,
+        clock,
+        range.block as u32,
+        depth,
+        &mut feed,
+        stop,
+        io_timeout,
+    );
+    (feed.expected, fatal.as_ref().and_then(NoAnswer::of))
+}
+
+/// The scan's reads as a [`Feed`]: blocks handed out in order, their results
+/// recorded in block order (early arrivals held until their turn).
+struct InOrder<'a, F: FnMut(Block, u64) -> bool> {
+    range: &'a ScanRange,
+    next: u64,
+    total: u64,
+    /// Completed blocks waiting for the ones before them, with their completion time.
+    pending: BTreeMap<u64, (Block, u64)>,
+    expected: u64,
+    last_done: u64,
+    record: &'a mut F,
+    ended: bool,
+}
+
+impl<F: FnMut(Block, u64) -> bool> Feed for InOrder<'_, F> {
+    fn next(&mut self, _slot: usize, _buf: Option<&mut [u8]>) -> Option<(u64, u32, OpKind)> {
+        if self.ended || self.next >= self.total {
+            return None;
         }
-        drop(tx);
-        // A block's time is its service time: from when the device could start on it
-        // (its submission, or the previous completion if later) to its completion,
-        // so that waiting behind the other reads in flight is not counted as its
-        // own. Then record in block order: hold early arrivals until their turn.
-        let mut pending = BTreeMap::new();
-        let mut expected = 0;
-        let mut last_done = 0;
-        for (i, offset, len, t0, t1, ok) in rx {
-            let ns = t1.saturating_sub(t0.max(last_done));
-            last_done = last_done.max(t1);
-            pending.insert(i, (i, offset, len, ns, ok));
-            while let Some(b) = pending.remove(&expected) {
-                record(b);
-                expected += 1;
+        let offset = self.range.start + self.next * self.range.block;
+        let len = self.range.block.min(self.range.end - offset);
+        self.next += 1;
+        Some((offset, len as u32, OpKind::Read))
+    }
+
+    fn done(&mut self, req: &Request, c: Completion, _buf: Option<&[u8]>) -> bool {
+        // A block's time is its service time: from when the device could start on
+        // it (its submission, or the previous completion if later) to its
+        // completion, so that waiting behind the other reads in flight is not
+        // counted as its own.
+        let i = (req.offset - self.range.start) / self.range.block;
+        let ns = c.done_ns.saturating_sub(c.start_ns.max(self.last_done));
+        self.last_done = self.last_done.max(c.done_ns);
+        let block = (i, req.offset, u64::from(req.len), ns, c.result);
+        self.pending.insert(i, (block, c.done_ns));
+        while !self.ended
+            && let Some((b, t)) = self.pending.remove(&self.expected)
+        {
+            self.expected += 1;
+            if !(self.record)(b, t) {
+                self.ended = true;
             }
         }
-        expected
-    })
+        !self.ended
+    }
 }
 
 #[cfg(test)]
@@ -207,7 +285,14 @@ mod tests {
         let spec = "sim:hdd?size=1G&bad=1000-1003&bad=500000-500001&slow=1048576-1048600:120";
         let mut t = SimTarget::open(spec).unwrap();
         let r = range(1 << 30, 512, None, None, 1 << 20).unwrap();
-        let (s, stop) = run_scan(&mut t, &r, 50.0, &AtomicBool::new(false), |_| {});
+        let (s, stop) = run_scan(
+            &mut t,
+            &r,
+            50.0,
+            &AtomicBool::new(false),
+            (None, &[]),
+            |_| {},
+        );
         assert!(stop.is_none());
         assert_eq!(s.blocks_read, 1024);
         assert_eq!(s.error_blocks, 2);
@@ -241,7 +326,7 @@ mod tests {
         let r = range(64 << 20, 512, None, None, 1 << 20).unwrap();
         let stop = AtomicBool::new(false);
         let mut n = 0;
-        let (s, why) = run_scan(&mut t, &r, 50.0, &stop, |_| {
+        let (s, why) = run_scan(&mut t, &r, 50.0, &stop, (None, &[]), |_| {
             n += 1;
             if n == 10 {
                 stop.store(true, Ordering::Relaxed);
@@ -264,9 +349,14 @@ mod tests {
         let mut t = crate::device::open(path.to_str().unwrap(), &opts).unwrap();
         let r = range(8 << 20, 512, None, None, 64 << 10).unwrap();
         let mut seen = Vec::new();
-        let (s, stop) = run_scan(t.as_mut(), &r, 50.0, &AtomicBool::new(false), |done| {
-            seen.push(done)
-        });
+        let (s, stop) = run_scan(
+            t.as_mut(),
+            &r,
+            50.0,
+            &AtomicBool::new(false),
+            (None, &[]),
+            |done| seen.push(done),
+        );
         assert!(stop.is_none());
         assert_eq!(
             (s.blocks_read, s.bytes_read, s.error_blocks),
@@ -281,7 +371,7 @@ mod tests {
         // Ctrl-C: what was taken is finished, and the end says where it stopped.
         let flag = AtomicBool::new(false);
         let mut n = 0;
-        let (s, stop) = run_scan(t.as_mut(), &r, 50.0, &flag, |_| {
+        let (s, stop) = run_scan(t.as_mut(), &r, 50.0, &flag, (None, &[]), |_| {
             n += 1;
             if n == 10 {
                 flag.store(true, Ordering::Relaxed);

@@ -9,7 +9,12 @@
 //! its thread, whatever the loop is doing meanwhile. The channels are
 //! bounded (preallocated): nothing is allocated per request.
 //!
-//! The target's descriptor is borrowed, never closed.
+//! The threads are not bound to the call: each holds a duplicate of the target's
+//! descriptor and, while it carries a request, that request's buffer. A request
+//! that never comes back is left to its thread by the loop (the watchdog,
+//! Ctrl-C), and its buffer stays alive until the kernel returns it; idle threads
+//! end when the pool is dropped. Each thread times its request on the target's
+//! clock through an [`Instant`] taken against it when the pool started.
 
 use super::name::QueuedEngine;
 use super::queue::{
@@ -22,10 +27,12 @@ use crate::device::pio::{read_exact_at, write_all_at};
 use crate::probe::OpKind;
 use crate::probe::iops::OffsetGen;
 use std::io;
-use std::os::fd::{BorrowedFd, RawFd};
+use std::os::fd::{BorrowedFd, OwnedFd, RawFd};
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TryRecvError, sync_channel};
 use std::thread;
+use std::time::{Duration, Instant};
 
 /// The engine's name in [`QueuedRun::engine`].
 pub const NAME: QueuedEngine = QueuedEngine::Threads;
@@ -49,21 +56,21 @@ pub struct Threads<'c> {
 }
 
 impl<'c> Threads<'c> {
-    /// Start `depth` threads moving up to `len` bytes a request on `fd` in `scope`,
-    /// their buffers allocated here, before any timed operation. An error when the
-    /// depth is out of range or a thread cannot be created (those started end with
-    /// the scope).
-    pub fn start<'s, 'e>(
-        scope: &'s thread::Scope<'s, 'e>,
-        fd: BorrowedFd<'e>,
+    /// Start `depth` threads moving up to `len` bytes a request on a duplicate of
+    /// `fd`, their buffers allocated here, before any timed operation. An error when
+    /// the depth is out of range, the descriptor cannot be duplicated or a thread
+    /// cannot be created (those started end with the pool).
+    pub fn start(
+        fd: BorrowedFd<'_>,
         clock: &'c dyn Clock,
         len: u32,
         depth: usize,
-    ) -> io::Result<Self>
-    where
-        'c: 's,
-    {
+    ) -> io::Result<Self> {
         check_depth(depth)?;
+        let fd: Arc<OwnedFd> = Arc::new(fd.try_clone_to_owned()?);
+        // The target's clock, read through an Instant by threads that may outlive
+        // the borrow: base_ns + the time since base.
+        let (base, base_ns) = (Instant::now(), clock.now_ns());
         let n = thread_count(depth);
         let (done_tx, done) = sync_channel::<(Completion, AlignedBuf)>(n);
         let mut jobs = Vec::with_capacity(n);
@@ -71,19 +78,21 @@ impl<'c> Threads<'c> {
         for slot in 0..n {
             let (tx, rx) = sync_channel::<(Request, AlignedBuf)>(1);
             let done_tx = done_tx.clone();
+            let fd = Arc::clone(&fd);
             bufs.push(Some(AlignedBuf::new(len as usize)));
+            let now = move || base_ns + base.elapsed().as_nanos() as u64;
             thread::Builder::new()
                 .name("seekprobe-io".into())
                 .stack_size(STACK)
-                .spawn_scoped(scope, move || {
+                .spawn(move || {
                     for (req, mut buf) in rx {
                         let n = (req.len as usize).min(buf.len());
-                        let start_ns = clock.now_ns();
+                        let start_ns = now();
                         let result = match req.kind {
-                            OpKind::Read => read_exact_at(fd, &mut buf[..n], req.offset),
-                            OpKind::Write => write_all_at(fd, &buf[..n], req.offset),
+                            OpKind::Read => read_exact_at(&*fd, &mut buf[..n], req.offset),
+                            OpKind::Write => write_all_at(&*fd, &buf[..n], req.offset),
                         };
-                        let done_ns = clock.now_ns();
+                        let done_ns = now();
                         let c = Completion {
                             slot,
                             start_ns,
@@ -106,6 +115,21 @@ impl<'c> Threads<'c> {
             done,
             bufs,
         })
+    }
+
+    fn take_rest(&mut self, out: &mut Vec<Completion>) -> io::Result<()> {
+        loop {
+            match self.done.try_recv() {
+                Ok((c, buf)) => {
+                    self.bufs[c.slot] = Some(buf);
+                    out.push(c);
+                }
+                Err(TryRecvError::Empty) => return Ok(()),
+                Err(TryRecvError::Disconnected) => {
+                    return Err(io::Error::other("the I/O threads ended"));
+                }
+            }
+        }
     }
 }
 
@@ -143,17 +167,18 @@ impl Backend for Threads<'_> {
             .map_err(|_| io::Error::other("the I/O threads ended"))?;
         self.bufs[first.slot] = Some(buf);
         out.push(first);
-        loop {
-            match self.done.try_recv() {
-                Ok((c, buf)) => {
-                    self.bufs[c.slot] = Some(buf);
-                    out.push(c);
-                }
-                Err(TryRecvError::Empty) => return Ok(()),
-                Err(TryRecvError::Disconnected) => {
-                    return Err(io::Error::other("the I/O threads ended"));
-                }
+        self.take_rest(out)
+    }
+
+    fn reap_within(&mut self, out: &mut Vec<Completion>, wait: Duration) -> io::Result<()> {
+        match self.done.recv_timeout(wait) {
+            Ok((first, buf)) => {
+                self.bufs[first.slot] = Some(buf);
+                out.push(first);
+                self.take_rest(out)
             }
+            Err(RecvTimeoutError::Timeout) => Ok(()),
+            Err(RecvTimeoutError::Disconnected) => Err(io::Error::other("the I/O threads ended")),
         }
     }
 }
@@ -168,40 +193,39 @@ pub fn run(
     params: &QueuedParams,
     stop: &AtomicBool,
 ) -> QueuedRun {
-    // SAFETY: the caller's target owns the descriptor and outlives this call, and
-    // every thread using it ends with the scope below.
+    // SAFETY: the caller's target owns the descriptor and outlives this call; the
+    // threads use a duplicate of it.
     let fd = unsafe { BorrowedFd::borrow_raw(fd) };
     let len = stream.request_len();
-    thread::scope(|scope| {
-        let mut pool = match Threads::start(scope, fd, clock, len, params.queue_depth) {
-            Ok(p) => p,
-            Err(error) => {
-                let mut run = QueuedRun::new(NAME);
-                run.stop = Some(Stop::Failed {
-                    setup: true,
-                    offset: 0,
-                    error,
-                });
-                return run;
-            }
-        };
-        let (mut run, fatal) = drive(&mut pool, &mut stream, params, stop);
-        if let Some(error) = fatal
-            && run.stop.is_none()
-        {
+    let mut pool = match Threads::start(fd, clock, len, params.queue_depth) {
+        Ok(p) => p,
+        Err(error) => {
+            let mut run = QueuedRun::new(NAME);
             run.stop = Some(Stop::Failed {
-                setup: false,
+                setup: true,
                 offset: 0,
                 error,
             });
+            return run;
         }
-        run
-    })
+    };
+    let (mut run, fatal) = drive(&mut pool, &mut stream, params, stop);
+    if let Some(error) = fatal
+        && run.stop.is_none()
+    {
+        run.stop = Some(Stop::Failed {
+            setup: false,
+            offset: 0,
+            error,
+        });
+    }
+    run
 }
 
 /// Run the requests of `feed` on descriptor `fd` with one thread per request in
 /// flight, `depth` deep in buffers of `len` bytes, timed by `clock`: whether
-/// Ctrl-C ended it, and a fatal error (a thread that could not be created).
+/// Ctrl-C ended it, and a fatal error (a thread that could not be created, or a
+/// request unanswered for `io_timeout`: [`super::queue::NoAnswer`]).
 pub fn run_feed(
     fd: RawFd,
     clock: &dyn Clock,
@@ -209,14 +233,15 @@ pub fn run_feed(
     depth: usize,
     feed: &mut dyn Feed,
     stop: &AtomicBool,
+    io_timeout: Option<Duration>,
 ) -> (bool, Fatal) {
     // SAFETY: as in `run`: the caller's target owns the descriptor and outlives
-    // this call, and every thread using it ends with the scope below.
+    // this call; the threads use a duplicate of it.
     let fd = unsafe { BorrowedFd::borrow_raw(fd) };
-    thread::scope(|scope| match Threads::start(scope, fd, clock, len, depth) {
-        Ok(mut pool) => drive_feed(&mut pool, feed, depth, stop),
+    match Threads::start(fd, clock, len, depth) {
+        Ok(mut pool) => drive_feed(&mut pool, feed, depth, stop, io_timeout),
         Err(error) => (false, Some(error)),
-    })
+    }
 }
 
 #[cfg(test)]

@@ -12,14 +12,17 @@
 //! sectors: a sector whose write fails is unwritable (and not judged again when
 //! read back), one whose read fails unreadable.
 
+use super::liveness::Liveness;
+use super::locate::{Probe, locate};
 use super::name::QueuedEngine;
-use super::queue::{Completion, Feed, Request, Stop};
+use super::queue::{Completion, Feed, NoAnswer, Request, Stop};
 use super::queued;
 use crate::device::{AlignedBuf, Target};
 use crate::probe::OpKind;
 use crate::probe::scan::{ScanRange, SlowRange, bucket};
+use crate::verify::checkpoint::Checkpoint;
 use crate::verify::failures::{FailureKind, Failures};
-use crate::verify::result::{Half, HalfKind, Pass, REGIONS, Stopped, VerifyResult};
+use crate::verify::result::{Half, HalfKind, Pass, REGIONS, Stopped, Unanswered, VerifyResult};
 use crate::verify::stamp::{Stamper, Verdict};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -37,13 +40,46 @@ pub struct VerifyParams {
     pub queue_depth: usize,
     /// Blocks at least this slow are listed.
     pub slow_ms: f64,
+    /// A request unanswered this long gives the drive up (None: no limit).
+    pub io_timeout: Option<std::time::Duration>,
+    /// Go on from this checkpoint of an interrupted run (its nonce and passes).
+    pub resume: Option<Checkpoint>,
+    /// Byte offsets of sectors that read fine before this test.
+    pub known_good: Vec<u64>,
+}
+
+/// Checkpoints of the run, at least every 1% of the range and every minute,
+/// handed to `save` as they are made.
+pub struct Saver<'s> {
+    /// Saves a checkpoint (atomically, beside --json-file).
+    pub save: &'s mut dyn FnMut(&Checkpoint),
+    /// A duplicate of the target's descriptor for the flush of a write half's
+    /// checkpoint (None: no checkpoints of write halves).
+    fd: Option<std::os::fd::OwnedFd>,
+    last_bytes: u64,
+    last_ns: u64,
+}
+
+/// The most time between two checkpoints.
+pub const CHECKPOINT_NS: u64 = 60_000_000_000;
+
+impl<'s> Saver<'s> {
+    /// A saver handing checkpoints to `save`.
+    pub fn new(save: &'s mut dyn FnMut(&Checkpoint)) -> Saver<'s> {
+        Saver {
+            save,
+            fd: None,
+            last_bytes: 0,
+            last_ns: 0,
+        }
+    }
 }
 
 /// Progress: (pass, half, bytes of the half done).
 pub type Progress<'a> = &'a mut dyn FnMut(u32, HalfKind, u64);
 
 /// The feed of one half.
-struct HalfFeed<'a> {
+struct HalfFeed<'a, 's> {
     kind: OpKind,
     range: ScanRange,
     ss: u64,
@@ -63,9 +99,74 @@ struct HalfFeed<'a> {
     progress: Progress<'a>,
     pass: u32,
     half_kind: HalfKind,
+    /// Whether the drive still answers, after failed blocks in a row.
+    live: &'a mut Liveness,
+    /// The clock reading at the test's start.
+    test_start_ns: u64,
+    /// Set when the drive stopped answering: nothing more is submitted.
+    unanswered: Option<Unanswered>,
+    /// Every block below this byte has completed (its failure recorded if failed).
+    prefix: u64,
+    /// Completed blocks past `prefix`.
+    ahead: std::collections::BTreeSet<u64>,
+    /// Where checkpoints go, and what they carry besides the feed's own state.
+    saver: Option<&'a mut Saver<'s>>,
+    nonce: u64,
+    passes_planned: u32,
+    done_passes: &'a [Pass],
 }
 
-impl HalfFeed<'_> {
+impl HalfFeed<'_, '_> {
+    /// The block at `offset` completed: move the done prefix on, and checkpoint when
+    /// it moved 1% of the range or a minute passed (`now_ns`).
+    fn completed(&mut self, offset: u64, now_ns: u64) {
+        self.ahead.insert(offset);
+        while self.ahead.remove(&self.prefix) {
+            self.prefix = (self.prefix + self.range.block).min(self.range.end);
+        }
+        let Some(s) = self.saver.as_deref_mut() else {
+            return;
+        };
+        let span = self.range.end - self.range.start;
+        let due = self.prefix >= s.last_bytes + span.div_ceil(100)
+            || (now_ns >= s.last_ns + CHECKPOINT_NS && self.prefix > s.last_bytes);
+        if !due {
+            return;
+        }
+        // A write half's checkpoint covers only what a flush of the drive's cache
+        // acknowledged, after every block below the prefix completed.
+        if self.kind == OpKind::Write
+            && s.fd
+                .as_ref()
+                .is_none_or(|fd| rustix::fs::fdatasync(fd).is_err())
+        {
+            return;
+        }
+        let prefix = self.prefix;
+        let cp = Checkpoint {
+            nonce: self.nonce,
+            start_bytes: self.range.start,
+            end_bytes: self.range.end,
+            block_bytes: self.range.block,
+            passes_planned: self.passes_planned,
+            passes: self.done_passes.to_vec(),
+            pass: self.pass,
+            half: self.half_kind,
+            done_to: prefix,
+            failures: self.failures.clone(),
+            unwritable: self.unwritable.to_vec(),
+            failed_blocks: self
+                .failed
+                .iter()
+                .copied()
+                .filter(|b| b.0 < prefix)
+                .collect(),
+        };
+        (s.save)(&cp);
+        s.last_bytes = prefix;
+        s.last_ns = now_ns;
+    }
+
     fn region(&self, offset: u64) -> usize {
         let n = self.half.region_bytes.len() as u64;
         let span = self.range.end - self.range.start;
@@ -80,9 +181,9 @@ fn within(spans: &[(u64, u64)], lba: u64) -> bool {
     i > 0 && lba < spans[i - 1].1
 }
 
-impl Feed for HalfFeed<'_> {
+impl Feed for HalfFeed<'_, '_> {
     fn next(&mut self, _slot: usize, buf: Option<&mut [u8]>) -> Option<(u64, u32, OpKind)> {
-        if self.next >= self.total {
+        if self.next >= self.total || self.unanswered.is_some() {
             return None;
         }
         let offset = self.range.start + self.next * self.range.block;
@@ -109,6 +210,7 @@ impl Feed for HalfFeed<'_> {
         self.half.end_bytes = self.half.end_bytes.max(offset + len);
         match c.result {
             Ok(()) => {
+                self.live.ok(offset);
                 self.half.bytes += len;
                 self.half.buckets[bucket(ns)] += 1;
                 let r = self.region(offset);
@@ -131,11 +233,23 @@ impl Feed for HalfFeed<'_> {
                     }
                 }
             }
-            Err(_) => {
+            Err(e) => {
                 self.half.error_blocks += 1;
                 self.failed.push((offset, len));
+                let after = c.done_ns.saturating_sub(self.test_start_ns);
+                if self.unanswered.is_none() {
+                    self.unanswered = match self.kind {
+                        OpKind::Write => self.live.write_refused(offset, &e, after),
+                        _ => None,
+                    }
+                    .or_else(|| self.live.failed(offset, &e, after));
+                }
             }
         }
+        if self.unanswered.is_some() {
+            return false;
+        }
+        self.completed(offset, c.done_ns);
         self.done_bytes += len;
         (self.progress)(self.pass, self.half_kind, self.done_bytes);
         true
@@ -150,11 +264,23 @@ pub fn run_verify(
     p: &VerifyParams,
     stop: &AtomicBool,
     progress: Progress<'_>,
+    mut saver: Option<&mut Saver<'_>>,
 ) -> (VerifyResult, Option<Stop>) {
     let ss = target.info().sector_size;
     let regions = (p.range.count() as usize).clamp(1, REGIONS);
+    // A resumed run: its nonce, its completed passes, and the pass in progress.
+    let resume = p
+        .resume
+        .as_ref()
+        .filter(|c| c.fits(p.range.start, p.range.end, p.range.block, p.passes));
+    let nonce = resume.map_or(p.nonce, |c| c.nonce);
+    if let Some(s) = saver.as_deref_mut() {
+        s.fd = target.raw_fd().and_then(|fd| fd.try_clone_to_owned().ok());
+        s.last_ns = target.clock().now_ns();
+        s.last_bytes = p.range.start;
+    }
     let mut r = VerifyResult {
-        nonce: p.nonce,
+        nonce,
         start_bytes: p.range.start,
         end_bytes: p.range.end,
         block_bytes: p.range.block,
@@ -163,100 +289,201 @@ pub fn run_verify(
         passes_planned: p.passes,
         slow_ms: p.slow_ms,
         engine: QueuedEngine::Unknown,
-        passes: Vec::new(),
+        passes: resume.map(|c| c.passes.clone()).unwrap_or_default(),
         stopped: None,
+        unanswered: None,
     };
+    let test_start_ns = target.clock().now_ns();
+    let mut live = Liveness::new(target.raw_fd(), u64::from(ss)).knowing(&p.known_good);
     let stamp_err = |e: crate::verify::stamp::BadSectorSize| Stop::Failed {
         setup: true,
         offset: 0,
         error: io::Error::new(io::ErrorKind::InvalidInput, e.to_string()),
     };
-    for pass in 0..p.passes {
-        let stamper = match Stamper::new(p.nonce, pass, ss) {
+    for pass in resume.map_or(0, |c| c.pass)..p.passes {
+        let stamper = match Stamper::new(nonce, pass, ss) {
             Ok(s) => s,
             Err(e) => return (r, Some(stamp_err(e))),
         };
-        let mut failures = Failures::new();
+        let resumed = resume.filter(|c| c.pass == pass);
+        let mut failures = resumed.map_or_else(Failures::new, |c| c.failures.clone());
         let mut halves = Vec::new();
-        let mut unwritable: Vec<(u64, u64)> = Vec::new();
+        let mut unwritable: Vec<(u64, u64)> =
+            resumed.map(|c| c.unwritable.clone()).unwrap_or_default();
         for kind in [OpKind::Write, OpKind::Read] {
             let half_kind = if kind == OpKind::Write {
                 HalfKind::Write
             } else {
                 HalfKind::Read
             };
+            // Where this half starts: a resumed half from its checkpoint (a write
+            // half resumed in its read half is done: nothing written in this run).
+            let (from, earlier_failed) = match resumed {
+                Some(c) if c.half == half_kind => (c.done_to, c.failed_blocks.clone()),
+                Some(c) if c.half == HalfKind::Read => (p.range.end, Vec::new()),
+                _ => (p.range.start, Vec::new()),
+            };
+            let first = (from - p.range.start).div_ceil(p.range.block);
             let mut feed = HalfFeed {
                 kind,
                 range: p.range,
                 ss: u64::from(ss),
                 stamper: &stamper,
-                next: 0,
+                next: first,
                 total: p.range.count(),
                 start_ns: None,
                 last_done: 0,
                 slow_ns: (p.slow_ms * 1e6) as u64,
-                half: Half::new(regions, p.range.start),
+                half: Half::new(regions, from),
                 failures: &mut failures,
-                failed: Vec::new(),
+                failed: earlier_failed,
                 unwritable: &unwritable,
                 done_bytes: 0,
                 progress: &mut *progress,
                 pass,
                 half_kind,
+                live: &mut live,
+                test_start_ns,
+                unanswered: None,
+                prefix: from,
+                ahead: Default::default(),
+                saver: saver.as_deref_mut(),
+                nonce,
+                passes_planned: p.passes,
+                done_passes: &r.passes,
             };
-            let run =
-                queued::run_feed(target, p.range.block as u32, p.queue_depth, &mut feed, stop);
+            let run = queued::run_feed(
+                target,
+                p.range.block as u32,
+                p.queue_depth,
+                &mut feed,
+                stop,
+                p.io_timeout,
+            );
             r.engine = run.engine;
             let HalfFeed {
                 mut half,
                 mut failed,
+                unanswered,
                 ..
             } = feed;
-            // The failed blocks, sector by sector (untimed), in address order, until
-            // Ctrl-C: `cut` is then the first sector not redone.
+            // The watchdog gave a request up: the drive is given up too.
+            let unanswered = unanswered.or_else(|| {
+                let n = run.fatal.as_ref().and_then(NoAnswer::of)?;
+                Some(Unanswered {
+                    at_bytes: n.offset,
+                    after_ns: target.clock().now_ns().saturating_sub(test_start_ns),
+                    reason: n.to_string(),
+                    read_only: false,
+                })
+            });
+            if let Some(u) = unanswered {
+                // The drive is gone: nothing more to learn from it. The failed
+                // blocks are not located (each read would fail the same way).
+                halves.push(half);
+                let mut it = halves.into_iter();
+                r.passes.push(Pass {
+                    pass,
+                    write: it.next().expect("the write half ran"),
+                    read: it.next(),
+                    failures,
+                });
+                let error = io::Error::other(u.line());
+                let offset = u.at_bytes;
+                r.unanswered = Some(u);
+                return (
+                    r,
+                    Some(Stop::Failed {
+                        setup: false,
+                        offset,
+                        error,
+                    }),
+                );
+            }
+            // The failed blocks located as ddrescue does (untimed), in address
+            // order, until Ctrl-C: `cut` is then the first byte not located.
             failed.sort_unstable();
-            let mut sector = AlignedBuf::new(ss as usize);
             let s64 = u64::from(ss);
-            let mut new_unwritable = Vec::new();
-            let mut cut = None;
-            'retry: for (offset, len) in failed {
-                for at in (offset..offset + len).step_by(ss as usize) {
-                    if stop.load(Ordering::Relaxed) {
-                        cut = Some(at);
-                        break 'retry;
-                    }
-                    let lba = at / s64;
-                    match kind {
-                        OpKind::Write => {
-                            stamper.stamp(&mut sector, lba);
-                            if target.write_at(&sector, at).is_ok() {
-                                half.retried_bytes += s64;
-                            } else {
-                                failures.record_span(lba, 1, FailureKind::Unwritable);
-                                new_unwritable.push((lba, lba + 1));
-                            }
+            let mut buf = AlignedBuf::new(p.range.block as usize);
+            let mut retried = 0u64;
+            let unwritable_now = &unwritable;
+            let failures_now = &mut failures;
+            let located = locate(&failed, s64, &mut |at, len| {
+                if stop.load(Ordering::Relaxed) {
+                    return Probe::Stop;
+                }
+                let b = &mut buf[..len as usize];
+                let lba = at / s64;
+                match kind {
+                    OpKind::Write => {
+                        stamper.stamp(b, lba);
+                        if target.write_at(b, at).is_err() {
+                            return Probe::Failed;
                         }
-                        OpKind::Read => {
-                            if within(&unwritable, lba) {
-                                continue;
-                            }
-                            match target.read_at(&mut sector, at) {
-                                Ok(()) => {
-                                    half.retried_bytes += s64;
-                                    failures.record(lba, stamper.check_sector(&sector, lba));
-                                }
-                                Err(_) => failures.record(lba, Verdict::Unreadable),
+                    }
+                    OpKind::Read => {
+                        if target.read_at(b, at).is_err() {
+                            return Probe::Failed;
+                        }
+                        for (i, v) in stamper.check(b, lba).enumerate() {
+                            let l = lba + i as u64;
+                            if !within(unwritable_now, l) {
+                                failures_now.record(l, v);
                             }
                         }
                     }
                 }
+                retried += len;
+                Probe::Ok
+            });
+            half.retried_bytes += retried;
+            let cut = located.cut;
+            let mut new_unwritable = Vec::new();
+            for &(first, end) in &located.failed {
+                match kind {
+                    OpKind::Write => {
+                        failures.record_span(first, end - first, FailureKind::Unwritable);
+                        new_unwritable.push((first, end));
+                    }
+                    OpKind::Read if unwritable.is_empty() => {
+                        failures.record_span(first, end - first, FailureKind::Unreadable);
+                    }
+                    OpKind::Read => {
+                        for l in (first..end).filter(|&l| !within(&unwritable, l)) {
+                            failures.record(l, Verdict::Unreadable);
+                        }
+                    }
+                }
             }
+            half.inferred = located.inferred.iter().map(|&(a, b)| [a, b - a]).collect();
             unwritable.extend(new_unwritable);
             unwritable.sort_unstable();
-            if kind == OpKind::Write && !run.interrupted && cut.is_none() && run.fatal.is_none() {
+            let whole = !run.interrupted && cut.is_none() && run.fatal.is_none();
+            if kind == OpKind::Write && whole {
                 let t0 = target.clock().now_ns();
-                let _ = target.flush();
+                let flushed = target.flush().is_ok();
                 half.flush_ns = Some(target.clock().now_ns() - t0);
+                // The write half is done and flushed: a crash now resumes with the
+                // read half from its start.
+                if let (true, Some(s)) = (flushed, saver.as_deref_mut()) {
+                    let cp = Checkpoint {
+                        nonce,
+                        start_bytes: p.range.start,
+                        end_bytes: p.range.end,
+                        block_bytes: p.range.block,
+                        passes_planned: p.passes,
+                        passes: r.passes.clone(),
+                        pass,
+                        half: HalfKind::Read,
+                        done_to: p.range.start,
+                        failures: failures.clone(),
+                        unwritable: unwritable.clone(),
+                        failed_blocks: Vec::new(),
+                    };
+                    (s.save)(&cp);
+                    s.last_bytes = p.range.start;
+                    s.last_ns = target.clock().now_ns();
+                }
             }
             let end = half.end_bytes;
             halves.push(half);
@@ -315,6 +542,26 @@ pub fn run_verify(
             read: it.next(),
             failures,
         });
+        if let Some(s) = saver.as_deref_mut()
+            && pass + 1 < p.passes
+        {
+            let cp = Checkpoint {
+                nonce,
+                start_bytes: p.range.start,
+                end_bytes: p.range.end,
+                block_bytes: p.range.block,
+                passes_planned: p.passes,
+                passes: r.passes.clone(),
+                pass: pass + 1,
+                half: HalfKind::Write,
+                done_to: p.range.start,
+                failures: Failures::new(),
+                unwritable: Vec::new(),
+                failed_blocks: Vec::new(),
+            };
+            (s.save)(&cp);
+            s.last_bytes = p.range.start;
+        }
     }
     (r, None)
 }
@@ -331,6 +578,9 @@ mod tests {
             nonce: 42,
             queue_depth: 4,
             slow_ms: 50.0,
+            io_timeout: None,
+            resume: None,
+            known_good: Vec::new(),
         }
     }
 
@@ -345,11 +595,17 @@ mod tests {
         let stop = AtomicBool::new(false);
         // Ctrl-C as the write half's last block completes: the failed block's
         // sectors are not redone one by one, and nothing is judged of them.
-        let (r, stopped) = run_verify(&mut t, &p, &stop, &mut |_, half, done| {
-            if half == HalfKind::Write && done == 16 << 20 {
-                stop.store(true, Ordering::Relaxed);
-            }
-        });
+        let (r, stopped) = run_verify(
+            &mut t,
+            &p,
+            &stop,
+            &mut |_, half, done| {
+                if half == HalfKind::Write && done == 16 << 20 {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            },
+            None,
+        );
         assert!(matches!(stopped, Some(Stop::Interrupted)), "{stopped:?}");
         let st = r.stopped.unwrap();
         assert_eq!((st.half, st.resume_start), (HalfKind::Write, 0));
@@ -375,9 +631,13 @@ mod tests {
         let size = (8 << 20) + 1536;
         let p = params(size, 256 << 10);
         let mut seen = 0u64;
-        let (r, stop) = run_verify(t.as_mut(), &p, &AtomicBool::new(false), &mut |_, _, d| {
-            seen = seen.max(d)
-        });
+        let (r, stop) = run_verify(
+            t.as_mut(),
+            &p,
+            &AtomicBool::new(false),
+            &mut |_, _, d| seen = seen.max(d),
+            None,
+        );
         assert!(stop.is_none());
         assert_eq!(seen, size);
         // The thread pool: each request timed by the thread that did it.

@@ -12,7 +12,7 @@ use crate::engine::scan::run_scan;
 use crate::engine::sustained::{idle, probe_reads, sustained_writes};
 use crate::engine::sync::{Stop, SyncEngine, pause, run_pairs};
 use crate::engine::sync_write::{WriteParams, run_sync_writes};
-use crate::engine::verify::{VerifyParams, run_verify};
+use crate::engine::verify::{Saver, VerifyParams, run_verify};
 use crate::error::ProbeError;
 use crate::probe::iops::OffsetGen;
 use crate::probe::{self, PairsKind, Plan, ProbeSet, QueuedStep, Step, Stream, TestKind};
@@ -81,6 +81,17 @@ pub struct Context<'a> {
     pub stop: &'a AtomicBool,
     /// Where progress, phases and failures go.
     pub sink: &'a mut dyn Sink,
+    /// How long a request of a scan or a write-verify pass may go unanswered before
+    /// the drive is given up (--io-timeout); None: no limit.
+    pub io_timeout: Option<Duration>,
+    /// Where a write-verify pass's checkpoints go (a burn-in saving to a file).
+    pub checkpoint: Option<&'a mut dyn FnMut(&crate::verify::checkpoint::Checkpoint)>,
+    /// The checkpoint an interrupted write-verify pass goes on from (--resume).
+    pub resume: Option<crate::verify::checkpoint::Checkpoint>,
+    /// Byte offsets of sectors that read fine earlier in the run, re-read by a scan
+    /// or a write-verify pass that has seen none itself when its requests keep
+    /// failing (`engine::liveness`).
+    pub known_good: &'a [u64],
 }
 
 /// A test run by the executor.
@@ -315,13 +326,20 @@ fn step_once(
             let mut reported = 0usize;
             let (test, sink) = (result.test, &mut *cx.sink);
             sink.line_started(test, 0, steps, "reading");
-            let (scan, stop) = run_scan(cx.target, range, *slow_ms, cx.stop, |done| {
-                let now = (done as u128 * steps as u128 / u128::from(total)) as usize;
-                if now != reported {
-                    reported = now;
-                    sink.line_started(test, now, steps, "reading");
-                }
-            });
+            let (scan, stop) = run_scan(
+                cx.target,
+                range,
+                *slow_ms,
+                cx.stop,
+                (cx.io_timeout, cx.known_good),
+                |done| {
+                    let now = (done as u128 * steps as u128 / u128::from(total)) as usize;
+                    if now != reported {
+                        reported = now;
+                        sink.line_started(test, now, steps, "reading");
+                    }
+                },
+            );
             run.bypass_bytes += scan.bytes_read + scan.error_blocks * scan.block_bytes;
             run.result.scan = Some(scan);
             phase_end(&mut run.result, stop, info, "scan", cx.sink, false)
@@ -386,26 +404,39 @@ fn step_once(
                 nonce: *nonce,
                 queue_depth: *queue_depth as usize,
                 slow_ms: *slow_ms,
+                io_timeout: cx.io_timeout,
+                resume: cx.resume.take(),
+                known_good: cx.known_good.to_vec(),
             };
+            let mut saver = cx
+                .checkpoint
+                .as_deref_mut()
+                .map(|f| Saver::new(f as &mut dyn FnMut(&_)));
             let total = (range.end - range.start).max(1);
             let (test, sink) = (result.test, &mut *cx.sink);
             let mut reported = (u32::MAX, HalfKind::Write, usize::MAX);
-            let (r, stop) = run_verify(cx.target, &params, cx.stop, &mut |pass, half, done| {
-                let now = (u128::from(done) * 100 / u128::from(total)) as usize;
-                if (pass, half, now) != reported {
-                    reported = (pass, half, now);
-                    let what = match half {
-                        HalfKind::Write => "writing",
-                        HalfKind::Read => "reading and checking",
-                    };
-                    let label = format!("pass {} of {}: {what}", pass + 1, params.passes);
-                    // One bar over the whole run (so its ETA is the run's):
-                    // 100 steps per half.
-                    let half_index = pass as usize * 2 + usize::from(half == HalfKind::Read);
-                    let steps = params.passes as usize * 200;
-                    sink.line_started(test, half_index * 100 + now, steps, &label);
-                }
-            });
+            let (r, stop) = run_verify(
+                cx.target,
+                &params,
+                cx.stop,
+                &mut |pass, half, done| {
+                    let now = (u128::from(done) * 100 / u128::from(total)) as usize;
+                    if (pass, half, now) != reported {
+                        reported = (pass, half, now);
+                        let what = match half {
+                            HalfKind::Write => "writing",
+                            HalfKind::Read => "reading and checking",
+                        };
+                        let label = format!("pass {} of {}: {what}", pass + 1, params.passes);
+                        // One bar over the whole run (so its ETA is the run's):
+                        // 100 steps per half.
+                        let half_index = pass as usize * 2 + usize::from(half == HalfKind::Read);
+                        let steps = params.passes as usize * 200;
+                        sink.line_started(test, half_index * 100 + now, steps, &label);
+                    }
+                },
+                saver.as_mut(),
+            );
             let moved: u64 = r
                 .passes
                 .iter()

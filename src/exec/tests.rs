@@ -55,6 +55,10 @@ fn with_sim<R>(
             engine: &mut engine,
             stop: &stop,
             sink: &mut log,
+            io_timeout: None,
+            checkpoint: None,
+            resume: None,
+            known_good: &[],
         };
         f(&mut cx)
     };

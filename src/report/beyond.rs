@@ -228,6 +228,16 @@ pub fn scan(t: &TestResult) -> String {
     for u in &r.unreadable {
         let _ = writeln!(s, "\tunreadable: {}", span(u.first_sector, u.sectors));
     }
+    for u in &r.inferred {
+        let _ = writeln!(
+            s,
+            "\t\tof which {} not read one by one (inside a long unreadable area)",
+            span(u.first_sector, u.sectors)
+        );
+    }
+    if let Some(u) = &r.unanswered {
+        let _ = writeln!(s, "\t{}", u.line());
+    }
     for sl in &r.slow {
         let _ = writeln!(
             s,

@@ -37,13 +37,20 @@ fn half(s: &mut String, r: &VerifyResult, pass: u32, name: &str, h: &Half) {
     if h.retried_bytes > 0 {
         let _ = writeln!(
             s,
-            "\t\tplus {} bytes of the failed blocks {} sector by sector after the half (untimed, not in the rate)",
+            "\t\tplus {} bytes of the failed blocks {} while locating their failed sectors after the half (untimed, not in the rate)",
             h.retried_bytes,
             if name == "write" {
                 "written"
             } else {
                 "read back"
             }
+        );
+    }
+    for &[first, n] in &h.inferred {
+        let _ = writeln!(
+            s,
+            "\t\tsectors {first}-{} ({n}) recorded failed without reading each one: inside a long failed area",
+            first + n - 1
         );
     }
     let curve = h.curve();
@@ -160,6 +167,9 @@ pub fn block(t: &TestResult) -> String {
                 o.end_lba - 1
             );
         }
+    }
+    if let Some(u) = &r.unanswered {
+        let _ = writeln!(s, "\t{}", u.line());
     }
     if let Some(st) = &r.stopped {
         let what = match st.half {

@@ -217,6 +217,11 @@ pub enum WarningCode {
     /// libblkid could not check for signatures before writing: only the
     /// built-in list was.
     SignaturesBuiltinOnly,
+    /// The signature check could not read part of the device (--force went on).
+    SignaturesUnreadable,
+    /// A request was given up unanswered (--io-timeout or Ctrl-C): the process can
+    /// end only when the kernel gives it back.
+    RequestAbandoned,
 }
 
 impl WarningCode {
@@ -236,6 +241,8 @@ impl WarningCode {
             WarningCode::SeekFasterThanRotation => "seek_faster_than_rotation",
             WarningCode::FlushNotHonoured => "flush_not_honoured",
             WarningCode::SignaturesBuiltinOnly => "signatures_builtin_only",
+            WarningCode::SignaturesUnreadable => "signatures_unreadable",
+            WarningCode::RequestAbandoned => "request_abandoned",
         }
     }
 }
@@ -440,8 +447,16 @@ pub struct ScanResult {
     pub buckets: Vec<u64>,
     /// Blocks that failed to read.
     pub error_blocks: u64,
-    /// The unreadable sectors, found by reading each sector of a failed block.
+    /// The unreadable sectors of the failed blocks, located as ddrescue does
+    /// (`engine::locate`).
     pub unreadable: Vec<SectorRange>,
+    /// The runs of `unreadable` not read sector by sector: between unreadable
+    /// sectors of one long failed area.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inferred: Vec<SectorRange>,
+    /// The drive stopped answering and the scan was given up there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unanswered: Option<crate::verify::result::Unanswered>,
     /// Blocks at least this slow are listed in `slow`.
     pub slow_ms: f64,
     /// Runs of slow blocks.

@@ -176,6 +176,7 @@ mod tests {
                 failures,
             }],
             stopped: None,
+            unanswered: None,
         }
     }
 
@@ -229,6 +230,8 @@ mod tests {
             slow_ms: 50.0,
             slow: Vec::new(),
             map_ns: Vec::new(),
+            inferred: Vec::new(),
+            unanswered: None,
         };
         assert!(scan(&s).is_empty());
         s.error_blocks = 1;

@@ -9,6 +9,7 @@
 //! docs/methods.md ("Write and verify", "Capacity check") describes the layout.
 
 pub mod badblocks;
+pub mod checkpoint;
 pub mod failures;
 pub mod result;
 pub mod stamp;

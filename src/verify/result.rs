@@ -40,6 +40,11 @@ pub struct Half {
     pub region_ns: Vec<u64>,
     /// Just past the last byte done (the range's end when complete).
     pub end_bytes: u64,
+    /// Runs `[first_lba, sectors]` of the failed sectors recorded without reading
+    /// each one: between failed sectors of one long failed area
+    /// (`engine::locate`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inferred: Vec<[u64; 2]>,
 }
 
 impl Half {
@@ -57,6 +62,7 @@ impl Half {
             region_bytes: vec![0; regions],
             region_ns: vec![0; regions],
             end_bytes: start,
+            inferred: Vec::new(),
         }
     }
 
@@ -149,6 +155,44 @@ pub struct VerifyResult {
     /// Where the run stopped, when Ctrl-C stopped it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped: Option<Stopped>,
+    /// The drive stopped answering and the run was given up there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unanswered: Option<Unanswered>,
+}
+
+/// A drive that stopped answering mid-test (it vanished, or it no longer reads
+/// sectors that read fine earlier): the test was given up there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unanswered {
+    /// The first byte of the run of failed requests that ended with the drive given
+    /// up (the drive "stopped answering at byte X").
+    pub at_bytes: u64,
+    /// When, from the start of the test's pass over the range, in ns.
+    pub after_ns: u64,
+    /// What showed it, e.g. "3 sectors that read fine earlier fail now (...)".
+    pub reason: String,
+    /// The drive turned read-only (writes refused with EROFS, EPERM or EACCES after
+    /// writes succeeded) rather than stopped answering.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub read_only: bool,
+}
+
+impl Unanswered {
+    /// The finding's one line: "the drive stopped answering at byte X after T s"
+    /// (or "turned read-only").
+    pub fn line(&self) -> String {
+        format!(
+            "the drive {} at byte {} after {:.1} s: {}",
+            if self.read_only {
+                "turned read-only"
+            } else {
+                "stopped answering"
+            },
+            self.at_bytes,
+            self.after_ns as f64 / 1e9,
+            self.reason
+        )
+    }
 }
 
 impl VerifyResult {

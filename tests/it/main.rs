@@ -5,6 +5,8 @@ mod beyond;
 mod burnin;
 mod capacity;
 mod cli;
+mod faultdisk;
+mod faulty;
 mod files;
 mod fleet;
 mod golden;

@@ -65,6 +65,8 @@ fn scan(error_blocks: u64, map_ns: Vec<u64>) -> TestResult {
         slow_ms: 50.0,
         slow: vec![],
         map_ns,
+        inferred: vec![],
+        unanswered: None,
     });
     t
 }

@@ -403,6 +403,7 @@ mod tests {
                 failures: Failures::new(),
             }],
             stopped,
+            unanswered: None,
         });
         let mut x = Exposition::new();
         render_test(&mut x, &[], &t);

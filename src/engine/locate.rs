@@ -1,0 +1,309 @@
+//! Where the failed sectors of failed blocks are, in reads proportional to the
+//! edges of each failed area, not to its size: the approach of GNU ddrescue's
+//! phases after its first copying pass (docs/methods.md, "Locating failed
+//! sectors").
+//!
+//! The pass already moved on past each failed block (ddrescue's copying phase). For
+//! each area of consecutive failed blocks: *trimming* finds its leading edge (the
+//! first bad sector of its first block) and its trailing edge (the last bad sector of
+//! its last block), each by halving the good side with reads that may span many
+//! sectors; *splitting* then halves what lies between the edges, reading each half
+//! whole, down to single sectors, within a budget of reads. What the budget leaves
+//! unread between two bad sectors is reported failed without reading each sector
+//! (`inferred`), as ddrescue leaves such areas "non-scraped".
+
+use std::collections::BinaryHeap;
+
+/// Reads spent on splitting the inside of one failed area before what is left is
+/// inferred: 8 unreadable sectors of a 1 MiB block are told apart in about 40 reads
+/// with the edges (tests/it/faulty.rs asserts at most 64).
+pub const SPLIT_BUDGET: u32 = 48;
+
+/// What one probe of `[offset, offset + len)` gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Probe {
+    /// The whole span worked (the caller judged its content).
+    Ok,
+    /// It failed with an error.
+    Failed,
+    /// Ctrl-C: stop now.
+    Stop,
+}
+
+/// Failed sectors found in failed areas.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Located {
+    /// Failed sector spans `(first, end)`, each sector of them read and failed, or
+    /// lying between failed ones and inferred (then also in `inferred`); sorted.
+    pub failed: Vec<(u64, u64)>,
+    /// The spans of `failed` not read sector by sector; sorted.
+    pub inferred: Vec<(u64, u64)>,
+    /// Probes made.
+    pub probes: u64,
+    /// Ctrl-C stopped it before this byte offset's area was done (the first byte not
+    /// located).
+    pub cut: Option<u64>,
+}
+
+fn push(spans: &mut Vec<(u64, u64)>, first: u64, end: u64) {
+    if first >= end {
+        return;
+    }
+    if let Some(last) = spans.last_mut()
+        && last.1 == first
+    {
+        last.1 = end;
+        return;
+    }
+    spans.push((first, end));
+}
+
+/// Locate the failed sectors of `blocks` (failed blocks `(offset, len)` in bytes,
+/// sorted, each aligned to sectors of `ss` bytes). `probe(offset, len)` tries a span
+/// (at most one block long) and judges what it read or wrote.
+pub fn locate(blocks: &[(u64, u64)], ss: u64, probe: &mut dyn FnMut(u64, u64) -> Probe) -> Located {
+    let mut out = Located::default();
+    let mut i = 0;
+    while i < blocks.len() {
+        // An area: blocks that follow one another.
+        let mut j = i + 1;
+        while j < blocks.len() && blocks[j].0 == blocks[j - 1].0 + blocks[j - 1].1 {
+            j += 1;
+        }
+        let first = blocks[i];
+        let last = blocks[j - 1];
+        if let Err(()) = area(first, last, ss, probe, &mut out) {
+            out.cut = Some(first.0);
+            break;
+        }
+        i = j;
+    }
+    out
+}
+
+/// The first failed sector's byte offset in the failed span `[at, at + len)` (the
+/// leading edge alone, by halving: about log2(len / ss) probes), or None when
+/// Ctrl-C stopped it or the span reads now.
+pub fn first_failed(
+    at: u64,
+    len: u64,
+    ss: u64,
+    probe: &mut dyn FnMut(u64, u64) -> Probe,
+) -> Option<u64> {
+    let mut out = Located::default();
+    let (mut lo, mut hi) = (at, at + len);
+    while hi - lo > ss {
+        let mid = lo + (hi - lo) / ss / 2 * ss;
+        if try_span(&mut out, probe, lo, mid).ok()? {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    // [lo, hi) is one sector; it holds the failure unless every probe read.
+    (!try_span(&mut out, probe, lo, hi).ok()?).then_some(lo)
+}
+
+/// Probe and count.
+fn try_span(
+    out: &mut Located,
+    probe: &mut dyn FnMut(u64, u64) -> Probe,
+    a: u64,
+    b: u64,
+) -> Result<bool, ()> {
+    out.probes += 1;
+    match probe(a, b - a) {
+        Probe::Ok => Ok(true),
+        Probe::Failed => Ok(false),
+        Probe::Stop => Err(()),
+    }
+}
+
+/// One area from the start of block `first` to the end of block `last` (sectors).
+fn area(
+    first: (u64, u64),
+    last: (u64, u64),
+    ss: u64,
+    probe: &mut dyn FnMut(u64, u64) -> Probe,
+    out: &mut Located,
+) -> Result<(), ()> {
+    // Leading edge, in the first block (which holds a failed sector): the good
+    // prefix [first.0, lo) grows; [lo, hi) holds a failed sector.
+    let (mut lo, mut hi) = (first.0, first.0 + first.1);
+    while hi - lo > ss {
+        let mid = lo + (hi - lo) / ss / 2 * ss;
+        if try_span(out, probe, lo, mid)? {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let lead = lo;
+    // Trailing edge, in the last block (from the leading edge in a one-block
+    // area): the last failed sector.
+    let end = last.0 + last.1;
+    let (l, _) = trail(out, probe, last.0.max(lead), end, ss)?;
+    inside(lead, l + ss, ss, probe, out)
+}
+
+/// The last failed sector of `[lo, hi)`, which holds at least one: returns it and
+/// the start of the good suffix.
+fn trail(
+    out: &mut Located,
+    probe: &mut dyn FnMut(u64, u64) -> Probe,
+    mut lo: u64,
+    mut hi: u64,
+    ss: u64,
+) -> Result<(u64, u64), ()> {
+    while hi - lo > ss {
+        let mid = hi - (hi - lo) / ss / 2 * ss;
+        if try_span(out, probe, mid, hi)? {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Ok((lo, hi))
+}
+
+/// `[a, b)` starts and ends with a failed sector: split what lies between them.
+fn inside(
+    a: u64,
+    b: u64,
+    ss: u64,
+    probe: &mut dyn FnMut(u64, u64) -> Probe,
+    out: &mut Located,
+) -> Result<(), ()> {
+    let mut failed = vec![(a, a + ss)];
+    if b - a > ss {
+        failed.push((b - ss, b));
+    }
+    // Unknown spans, largest first; each known to hold a failed sector or not known.
+    let mut todo = BinaryHeap::new();
+    if b - a > 2 * ss {
+        todo.push((b - a - 2 * ss, a + ss));
+    }
+    let mut inferred = Vec::new();
+    let mut budget = SPLIT_BUDGET;
+    let max = 1 << 20; // no probe longer than a typical block
+    while let Some((len, at)) = todo.pop() {
+        if budget == 0 || len > max * 64 {
+            inferred.push((at, at + len));
+            continue;
+        }
+        if len > max {
+            // Too long to read whole: split without reading.
+            let h = len / ss / 2 * ss;
+            todo.push((h, at));
+            todo.push((len - h, at + h));
+            continue;
+        }
+        budget -= 1;
+        if try_span(out, probe, at, at + len)? {
+            continue;
+        }
+        if len == ss {
+            failed.push((at, at + ss));
+            continue;
+        }
+        let h = len / ss / 2 * ss;
+        todo.push((h, at));
+        todo.push((len - h, at + h));
+    }
+    failed.extend(inferred.iter().copied());
+    failed.sort_unstable();
+    inferred.sort_unstable();
+    for (f, e) in failed {
+        push(&mut out.failed, f / ss, e / ss);
+    }
+    for (f, e) in inferred {
+        push(&mut out.inferred, f / ss, e / ss);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Locate on a device whose `bad` sectors fail; (located, probes of each sector).
+    fn run(blocks: &[(u64, u64)], bad: &[(u64, u64)]) -> Located {
+        let is_bad = |s: u64| bad.iter().any(|&(a, b)| (a..b).contains(&s));
+        locate(blocks, 512, &mut |off, len| {
+            assert!(off % 512 == 0 && len % 512 == 0 && len > 0 && len <= 1 << 20);
+            if (off / 512..(off + len) / 512).any(is_bad) {
+                Probe::Failed
+            } else {
+                Probe::Ok
+            }
+        })
+    }
+
+    #[test]
+    fn eight_bad_sectors_of_a_1_mib_block_in_under_64_probes() {
+        for start in [2048, 2100, 4088, 3000] {
+            let l = run(&[(2048 * 512, 1 << 20)], &[(start, start + 8)]);
+            assert_eq!(l.failed, [(start, start + 8)], "{start}");
+            assert!(l.inferred.is_empty());
+            assert!(l.probes <= 64, "{start}: {} probes", l.probes);
+        }
+    }
+
+    #[test]
+    fn scattered_sectors_are_each_found() {
+        let bad = [(2050, 2051), (2500, 2502), (4000, 4001)];
+        let l = run(&[(2048 * 512, 1 << 20)], &bad);
+        assert_eq!(l.failed, bad);
+        let l = run(&[(2048 * 512, 1 << 20)], &[(2049, 2050)]);
+        assert_eq!(l.failed, [(2049, 2050)]);
+        assert!(l.probes <= 24, "{}", l.probes);
+    }
+
+    #[test]
+    fn a_long_unreadable_area_is_bounded_by_exact_edges_in_few_probes() {
+        // 900 MiB unreadable from sector 254,000 (not block aligned) to the end of
+        // a 1 GiB device in 1 MiB blocks.
+        let first = 254_000u64;
+        let blocks: Vec<_> = (((first * 512) >> 20)..1024)
+            .map(|b| (b << 20, 1 << 20))
+            .collect();
+        let l = run(&blocks, &[(first, 2_097_152)]);
+        assert_eq!(l.failed, [(first, 2_097_152)]);
+        assert!(!l.inferred.is_empty());
+        assert!(l.probes <= 100, "{}", l.probes);
+        // A whole failed block: edges exact, the inside inferred.
+        let l = run(&[(0, 1 << 20)], &[(0, 2048)]);
+        assert_eq!(l.failed, [(0, 2048)]);
+        assert!(l.probes <= 100, "{}", l.probes);
+    }
+
+    #[test]
+    fn the_first_failed_sector_alone_costs_log2_probes() {
+        let mut n = 0;
+        let first = first_failed(0, 1 << 20, 512, &mut |off, len| {
+            n += 1;
+            if off + len > 1000 * 512 {
+                Probe::Failed
+            } else {
+                Probe::Ok
+            }
+        });
+        assert_eq!(first, Some(1000 * 512));
+        assert_eq!(n, 12);
+    }
+
+    #[test]
+    fn ctrl_c_cuts_at_the_area_being_located() {
+        let mut n = 0;
+        let l = locate(&[(0, 4096), (1 << 20, 4096)], 512, &mut |off, _| {
+            n += 1;
+            if off >= 1 << 20 {
+                Probe::Stop
+            } else {
+                Probe::Failed
+            }
+        });
+        assert_eq!(l.cut, Some(1 << 20));
+        assert_eq!(l.failed, [(0, 8)]);
+    }
+}
