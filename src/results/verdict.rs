@@ -44,6 +44,13 @@ pub enum Code {
     NotProbed,
     /// A test was stopped by an I/O error (the message names where).
     TestFailed,
+    /// The drive stopped answering mid-test (every request failing, sectors that
+    /// read earlier failing too, the device gone, or a request unanswered for
+    /// `--io-timeout`): the test ended there and the drive was given up.
+    StoppedAnswering,
+    /// The drive refused writes after writes had succeeded (EROFS, EPERM, EACCES):
+    /// flash at its end of life turns read-only.
+    TurnedReadOnly,
     /// A test asked for did not run (the device is too small for it, or an
     /// earlier test failed).
     TestNotRun,
@@ -99,9 +106,11 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order docs/verdict.md lists them.
-    pub const ALL: [Code; 26] = [
+    pub const ALL: [Code; 28] = [
         Code::NotProbed,
         Code::TestFailed,
+        Code::StoppedAnswering,
+        Code::TurnedReadOnly,
         Code::TestNotRun,
         Code::TestInterrupted,
         Code::UnwritableSectors,

@@ -155,6 +155,47 @@ mod tests {
     }
 
     #[test]
+    fn a_drive_given_up_mid_test_is_one_finding_that_says_where() {
+        let verify = |read_only| crate::verify::result::VerifyResult {
+            nonce: 1,
+            start_bytes: 0,
+            end_bytes: 1 << 30,
+            block_bytes: 1 << 20,
+            sector_bytes: 512,
+            queue_depth: 4,
+            passes_planned: 1,
+            slow_ms: 50.0,
+            engine: crate::results::QueuedEngine::Threads,
+            passes: Vec::new(),
+            stopped: None,
+            unanswered: Some(crate::verify::result::Unanswered {
+                at_bytes: 314_572_800,
+                after_ns: 2_100_000_000,
+                reason: "3 sectors that read fine earlier fail now".into(),
+                read_only,
+            }),
+        };
+        for (read_only, code, words) in [
+            (false, Code::StoppedAnswering, "stopped answering"),
+            (true, Code::TurnedReadOnly, "turned read-only"),
+        ] {
+            let mut t = TestResult::new(TestKind::Verify, 0.0, Engine::Sync);
+            t.verify = Some(verify(read_only));
+            t.outcome = Outcome::Failed(format!("the drive {words} at byte 314572800"));
+            let f = test_findings(&t);
+            assert_eq!(f.len(), 1, "{f:?}");
+            assert_eq!(f[0].code, code);
+            assert_eq!(f[0].severity, Severity::Fail);
+            assert_eq!(
+                f[0].reason,
+                format!(
+                    "write and verify (--verify): the drive {words} at byte 314572800 after 2.1 s: 3 sectors that read fine earlier fail now"
+                )
+            );
+        }
+    }
+
+    #[test]
     fn a_drive_is_failed_by_what_its_tests_and_opening_found() {
         let mut d = DiskResult::new("d");
         d.error = Some(DiskFailure::Open("d: no such file".into()));
