@@ -142,7 +142,7 @@ impl SimTarget {
             faults,
             smart,
             smr: s.smr.map(Smr::new),
-            store: Store::default(),
+            store: Store::new(ss),
         };
         t.info.simulated = Some(t.describe(s.seed));
         Ok(t)
