@@ -214,6 +214,9 @@ pub enum WarningCode {
     /// libblkid could not check for signatures before writing: only the
     /// built-in list was.
     SignaturesBuiltinOnly,
+    /// A simulated drive reached a limit of the simulator (docs/sim.md, "Stored
+    /// data"): a note about the run, never a fault of the drive or its sectors.
+    SimulatorLimit,
 }
 
 impl WarningCode {
@@ -233,6 +236,7 @@ impl WarningCode {
             WarningCode::SeekFasterThanRotation => "seek_faster_than_rotation",
             WarningCode::FlushNotHonoured => "flush_not_honoured",
             WarningCode::SignaturesBuiltinOnly => "signatures_builtin_only",
+            WarningCode::SimulatorLimit => "simulator_limit",
         }
     }
 }

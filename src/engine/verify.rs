@@ -133,7 +133,11 @@ impl Feed for HalfFeed<'_> {
             }
             Err(_) => {
                 self.half.error_blocks += 1;
-                self.failed.push((offset, len));
+                // Contiguous failed blocks as one span (issue 24: bounded memory).
+                match self.failed.last_mut() {
+                    Some((o, l)) if *o + *l == offset => *l += len,
+                    _ => self.failed.push((offset, len)),
+                }
             }
         }
         self.done_bytes += len;
@@ -233,7 +237,12 @@ pub fn run_verify(
                                 half.retried_bytes += s64;
                             } else {
                                 failures.record_span(lba, 1, FailureKind::Unwritable);
-                                new_unwritable.push((lba, lba + 1));
+                                // One span per run of failed sectors, so that a pass
+                                // whose writes all fail keeps one (issue 24).
+                                match new_unwritable.last_mut() {
+                                    Some((_, end)) if *end == lba => *end += 1,
+                                    _ => new_unwritable.push((lba, lba + 1)),
+                                }
                             }
                         }
                         OpKind::Read => {

@@ -144,6 +144,8 @@ pub(super) struct Store {
     cap: u64,
     /// The logical sector size whose stamps are recognised (0: none).
     sector: u64,
+    /// What the first write refused at the bound was told, if one was.
+    limit: Option<String>,
 }
 
 /// The error of a write past the store's bound.
@@ -180,6 +182,13 @@ impl Store {
             sector,
             ..Store::default()
         }
+    }
+
+    /// The message of the first write refused at the memory bound, if any: a
+    /// limit of the simulator that the run must report as such, never as the
+    /// drive's sectors.
+    pub(super) fn limit_reached(&self) -> Option<&str> {
+        self.limit.as_deref()
     }
 
     /// Bytes of distinct content kept.
@@ -318,8 +327,20 @@ impl Store {
         out
     }
 
-    /// Store `buf` at physical byte `at`. Fails, storing nothing, past the bound.
+    /// Store `buf` at physical byte `at`. Fails, storing nothing, past the bound
+    /// (and remembers the first such refusal: [`Store::limit_reached`]).
     pub(super) fn write(&mut self, at: u64, buf: &[u8]) -> io::Result<()> {
+        let r = self.write_within_bound(at, buf);
+        if let Err(e) = &r
+            && self.limit.is_none()
+        {
+            self.limit = Some(e.to_string());
+        }
+        r
+    }
+
+    /// [`Store::write`] without remembering a refusal.
+    fn write_within_bound(&mut self, at: u64, buf: &[u8]) -> io::Result<()> {
         self.written = true;
         if buf.is_empty() {
             return Ok(());
@@ -501,6 +522,7 @@ mod tests {
             cap: 64 << 10,
             ..Store::default()
         };
+        assert_eq!(s.limit_reached(), None);
         let mut n = 0u64;
         let err = loop {
             let block = [n as u8 + 1; 4096];
@@ -512,6 +534,7 @@ mod tests {
         assert_eq!(n, 16);
         assert_eq!(err.kind(), io::ErrorKind::OutOfMemory);
         assert!(err.to_string().contains("size="), "{err}");
+        assert_eq!(s.limit_reached(), Some(err.to_string().as_str()));
         let mut b = [0u8; 4];
         s.read(n << 20, &mut b);
         assert_eq!(b, [0; 4]);
