@@ -21,6 +21,14 @@
 //! load, an XOR and a store per word rather than a 128-bit multiply (drawing every
 //! word from the generator ran at under 3 GB/s; see benches/stamps.rs).
 //!
+//! Each thread remembers the check values its last 16 [`Stamper::stamp`] calls
+//! computed (a memo of a pure function of nonce, pass and LBA). A buffer whose
+//! stamps are remembered (the simulated drive writes stamps again when they are
+//! read, and the engine checks them next; the drive compares a write with the
+//! stamps the engine just made) is judged by comparing its header, every fill word
+//! and its check value with the stamp's, without hashing: exact, and stricter than
+//! the hash. Any other buffer is judged as below.
+//!
 //! A read-back is judged by [`Stamper::check`]: first on the fast path (the header
 //! it should carry, and its check value, which covers the fill: damage passes with a
 //! chance of 2^-64), and only when that fails is the sector parsed as a possible
