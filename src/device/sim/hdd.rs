@@ -4,7 +4,6 @@
 
 use super::geometry::{Geometry, SeekCurve};
 use super::presets::HddParams;
-use super::write_cache::WriteCache;
 use super::{MS, frac, jitter};
 use crate::rng::Rng;
 
@@ -17,6 +16,20 @@ pub(super) struct Stream {
     pub(super) t_origin: f64,
     pub(super) lo: u64,
     pub(super) stop: u64,
+}
+
+/// The write cache's state (its behaviour is write_cache.rs's).
+#[derive(Debug, Clone, Default)]
+pub(super) struct WriteCache {
+    /// Dirty extents not being written back, sorted and merged.
+    pub(super) dirty: Vec<(u64, u64)>,
+    /// The extent being written back: a stream from `origin` to `stop`.
+    pub(super) current: Option<Stream>,
+    /// The earliest time the write-back may use the media (after a read's media
+    /// access, or when the data arrived in an empty cache).
+    pub(super) media_free: f64,
+    /// The time the write-back was last brought up to date.
+    pub(super) at: f64,
 }
 
 #[derive(Debug, Clone)]

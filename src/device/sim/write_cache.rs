@@ -22,20 +22,6 @@ use super::hdd::{Hdd, Stream, add_extent};
 use super::{MS, jitter};
 use crate::rng::Rng;
 
-/// The write cache's state.
-#[derive(Debug, Clone, Default)]
-pub(super) struct WriteCache {
-    /// Dirty extents not being written back, sorted and merged.
-    dirty: Vec<(u64, u64)>,
-    /// The extent being written back: a stream from `origin` to `stop`.
-    current: Option<Stream>,
-    /// The earliest time the write-back may use the media (after a read's media
-    /// access, or when the data arrived in an empty cache).
-    media_free: f64,
-    /// The time the write-back was last brought up to date.
-    at: f64,
-}
-
 /// Remove [lo, hi) from sorted, merged extents.
 fn remove_range(v: &mut Vec<(u64, u64)>, lo: u64, hi: u64) {
     let mut out = Vec::with_capacity(v.len() + 1);
