@@ -191,8 +191,6 @@ impl Hdd {
                 None => break,
             }
         }
-        // The next read starts from where the write-back left the head.
-        self.stream = None;
         t
     }
 }
