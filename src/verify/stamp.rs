@@ -456,6 +456,10 @@ mod recent {
     /// The buffers remembered: a few more than the deepest queue between stamping
     /// and checking.
     const KEEP: usize = 16;
+    /// The most check values kept of one stamp call (8 MiB of 512-byte sectors,
+    /// the largest request an engine makes): a larger buffer is not remembered,
+    /// so the memo stays under 2 MiB a thread.
+    const MOST: usize = 16 << 10;
 
     struct Entry {
         key: Key,
@@ -483,7 +487,7 @@ mod recent {
 
     /// Remember the check values of the sectors from `first_lba` on.
     pub(super) fn put(key: Key, first_lba: u64, checks: Vec<u64>) {
-        if checks.is_empty() {
+        if checks.is_empty() || checks.len() > MOST {
             return;
         }
         RECENT.with_borrow_mut(|r| {
