@@ -222,6 +222,9 @@ pub enum WarningCode {
     /// A request was given up unanswered (--io-timeout or Ctrl-C): the process can
     /// end only when the kernel gives it back.
     RequestAbandoned,
+    /// A simulated drive reached a limit of the simulator (docs/sim.md, "Stored
+    /// data"): a note about the run, never a fault of the drive or its sectors.
+    SimulatorLimit,
 }
 
 impl WarningCode {
@@ -243,6 +246,7 @@ impl WarningCode {
             WarningCode::SignaturesBuiltinOnly => "signatures_builtin_only",
             WarningCode::SignaturesUnreadable => "signatures_unreadable",
             WarningCode::RequestAbandoned => "request_abandoned",
+            WarningCode::SimulatorLimit => "simulator_limit",
         }
     }
 }

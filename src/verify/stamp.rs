@@ -21,6 +21,14 @@
 //! load, an XOR and a store per word rather than a 128-bit multiply (drawing every
 //! word from the generator ran at under 3 GB/s; see benches/stamps.rs).
 //!
+//! Each thread remembers the check values its last 16 [`Stamper::stamp`] calls
+//! computed (a memo of a pure function of nonce, pass and LBA). A buffer whose
+//! stamps are remembered (the simulated drive writes stamps again when they are
+//! read, and the engine checks them next; the drive compares a write with the
+//! stamps the engine just made) is judged by comparing its header, every fill word
+//! and its check value with the stamp's, without hashing: exact, and stricter than
+//! the hash. Any other buffer is judged as below.
+//!
 //! A read-back is judged by [`Stamper::check`]: first on the fast path (the header
 //! it should carry, and its check value, which covers the fill: damage passes with a
 //! chance of 2^-64), and only when that fails is the sector parsed as a possible
@@ -84,6 +92,35 @@ impl Verdict {
     }
 }
 
+/// What a sector's header says, when it carries this format's magic: the fields a
+/// [`Stamper`] is made from, and the LBA the sector claims.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Header {
+    /// The run's nonce.
+    pub nonce: u64,
+    /// The pass number.
+    pub pass: u32,
+    /// The sector size the stamp was made for.
+    pub sector_size: u32,
+    /// The LBA the stamp was made for.
+    pub lba: u64,
+}
+
+/// The header of `sector` if it starts with [`MAGIC`] and is long enough to hold
+/// one (nothing else is checked: see [`Stamper::exact_run`]).
+pub fn header_of(sector: &[u8]) -> Option<Header> {
+    if sector.len() < HEADER_BYTES || sector[..8] != MAGIC {
+        return None;
+    }
+    let meta = word(sector, 3);
+    Some(Header {
+        nonce: word(sector, 2),
+        pass: meta as u32,
+        sector_size: (meta >> 32) as u32,
+        lba: word(sector, 1),
+    })
+}
+
 /// The sector size is not one a stamp fits in.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
@@ -112,6 +149,41 @@ fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// Write the fill: each word of `words` XOR `k`, little-endian. On an 8-byte
+/// aligned buffer (every engine's buffers are) it is a loop over whole words that
+/// the compiler vectorises; otherwise byte by byte.
+#[inline(always)]
+fn write_fill(fill: &mut [u8], words: &[u64], k: u64) {
+    // SAFETY: any bit pattern is a valid u64, and align_to keeps the bytes.
+    let (pre, mid, post) = unsafe { fill.align_to_mut::<u64>() };
+    if pre.is_empty() && post.is_empty() {
+        for (dst, &w) in mid.iter_mut().zip(words) {
+            *dst = (w ^ k).to_le();
+        }
+    } else {
+        for (dst, &w) in fill.chunks_exact_mut(8).zip(words) {
+            dst.copy_from_slice(&(w ^ k).to_le_bytes());
+        }
+    }
+}
+
+/// The OR of every fill word's difference from `words` XOR `k` (0: the fill is
+/// exactly that), vectorised as [`write_fill`] is.
+#[inline(always)]
+fn fill_diff(fill: &[u8], words: &[u64], k: u64) -> u64 {
+    // SAFETY: any bit pattern is a valid u64, and align_to keeps the bytes.
+    let (pre, mid, post) = unsafe { fill.align_to::<u64>() };
+    if pre.is_empty() && post.is_empty() {
+        mid.iter()
+            .zip(words)
+            .fold(0, |d, (&a, &w)| d | (u64::from_le(a) ^ w ^ k))
+    } else {
+        fill.chunks_exact(8).zip(words).fold(0, |d, (src, &w)| {
+            d | (u64::from_le_bytes(src.try_into().expect("8 bytes")) ^ w ^ k)
+        })
+    }
 }
 
 #[inline(always)]
@@ -189,25 +261,31 @@ impl Stamper {
             "a buffer of {} bytes is not a whole number of {ss}-byte sectors",
             buf.len()
         );
+        let mut checks = recent::take();
         for (i, sector) in buf.chunks_exact_mut(ss).enumerate() {
-            self.stamp_sector(sector, first_lba + i as u64);
+            checks.push(self.stamp_sector(sector, first_lba + i as u64));
         }
+        recent::put(self.memo_key(), first_lba, checks);
     }
 
+    /// What the check values this thread computed are filed under.
+    fn memo_key(&self) -> recent::Key {
+        (self.nonce, self.pass, self.sector_size)
+    }
+
+    /// Stamp one sector; returns its check value.
     #[inline]
-    fn stamp_sector(&self, sector: &mut [u8], lba: u64) {
+    fn stamp_sector(&self, sector: &mut [u8], lba: u64) -> u64 {
         let ss = sector.len();
         let (head, rest) = sector.split_at_mut(HEADER_BYTES);
         for (dst, w) in head.chunks_exact_mut(8).zip(self.header(lba)) {
             dst.copy_from_slice(&w.to_le_bytes());
         }
-        let fill = &mut rest[..ss - HEADER_BYTES - CHECK_BYTES];
         let (words, k) = self.fill_of(lba);
-        for (dst, &w) in fill.chunks_exact_mut(8).zip(words) {
-            dst.copy_from_slice(&(w ^ k).to_le_bytes());
-        }
+        write_fill(&mut rest[..ss - HEADER_BYTES - CHECK_BYTES], words, k);
         let check = xxh3_64(&sector[..ss - CHECK_BYTES]);
         sector[ss - CHECK_BYTES..].copy_from_slice(&check.to_le_bytes());
+        check
     }
 
     /// Judge one read-back sector that should hold this pass's stamp of `lba`.
@@ -251,11 +329,70 @@ impl Stamper {
     /// take before asking for the verdicts of a buffer that failed it.
     pub fn all_ok(&self, buf: &[u8], first_lba: u64) -> bool {
         let ss = self.sector_size as usize;
-        buf.len().is_multiple_of(ss)
-            && buf
-                .chunks_exact(ss)
-                .enumerate()
-                .all(|(i, s)| self.is_exact(s, first_lba + i as u64))
+        if !buf.len().is_multiple_of(ss) {
+            return false;
+        }
+        let n = buf.len() / ss;
+        if let Some(found) = recent::with(self.memo_key(), first_lba, n, |checks| {
+            self.matches_known(buf, first_lba, checks) == n
+        }) {
+            return found;
+        }
+        buf.chunks_exact(ss)
+            .enumerate()
+            .all(|(i, s)| self.is_exact(s, first_lba + i as u64))
+    }
+
+    /// How many leading sectors of `buf` are, byte for byte, this pass's stamps
+    /// of `first_lba`, `first_lba + 1`, …: the header, every fill word and the
+    /// check value compared with what [`Stamper::stamp`] writes (nothing is taken
+    /// on the check value's word alone, unlike [`Stamper::check`]). A store that
+    /// keeps stamped sectors as "the stamps of these LBAs" and writes them again
+    /// when read (the simulated drive) asks this first, so that it never returns
+    /// anything but what was written. A trailing partial sector never counts.
+    pub fn exact_run(&self, buf: &[u8], first_lba: u64) -> usize {
+        let ss = self.sector_size as usize;
+        let n = buf.len() / ss;
+        let buf = &buf[..n * ss];
+        if let Some(run) = recent::with(self.memo_key(), first_lba, n, |checks| {
+            self.matches_known(buf, first_lba, checks)
+        }) {
+            return run;
+        }
+        buf.chunks_exact(ss)
+            .enumerate()
+            .take_while(|&(i, s)| {
+                first_lba
+                    .checked_add(i as u64)
+                    .is_some_and(|lba| self.header_and_fill_match(s, lba) && Self::check_holds(s))
+            })
+            .count()
+    }
+
+    /// How many leading sectors of `buf` match the stamps of `first_lba` on,
+    /// given their check values as [`Stamper::stamp`] computed them (no hashing).
+    fn matches_known(&self, buf: &[u8], first_lba: u64, checks: &[u64]) -> usize {
+        let ss = self.sector_size as usize;
+        buf.chunks_exact(ss)
+            .zip(checks)
+            .enumerate()
+            .take_while(|&(i, (s, &check))| {
+                self.header_and_fill_match(s, first_lba + i as u64)
+                    && word(&s[ss - CHECK_BYTES..], 0) == check
+            })
+            .count()
+    }
+
+    /// Whether the header and the fill of `sector` are this pass's for `lba`.
+    #[inline]
+    fn header_and_fill_match(&self, sector: &[u8], lba: u64) -> bool {
+        let ss = sector.len();
+        let mut diff = 0u64;
+        for (i, w) in self.header(lba).into_iter().enumerate() {
+            diff |= word(sector, i) ^ w;
+        }
+        let (words, k) = self.fill_of(lba);
+        diff == 0 && fill_diff(&sector[HEADER_BYTES..ss - CHECK_BYTES], words, k) == 0
     }
 
     /// Whether `sector` is this pass's stamp of `lba`: the header it should carry,
@@ -300,6 +437,90 @@ impl Stamper {
                 found_pass,
             }
         }
+    }
+}
+
+/// The check values this thread's [`Stamper::stamp`] calls computed last, by
+/// (nonce, pass, sector size) and LBA: a memo of a pure function (a sector's check
+/// value follows from those alone), so that a buffer stamped and soon checked in
+/// the same thread (the simulated drive writes its stamps again when they are
+/// read, and the engine checks them next) is hashed once. A lookup that misses
+/// falls back to hashing; a hit is exactly the value hashing would give.
+mod recent {
+    use std::cell::RefCell;
+    use std::collections::VecDeque;
+
+    /// (nonce, pass, sector size).
+    pub(super) type Key = (u64, u32, u32);
+
+    /// The buffers remembered: a few more than the deepest queue between stamping
+    /// and checking.
+    const KEEP: usize = 16;
+    /// The most check values kept of one stamp call (8 MiB of 512-byte sectors,
+    /// the largest request an engine makes): a larger buffer is not remembered,
+    /// so the memo stays under 2 MiB a thread.
+    const MOST: usize = 16 << 10;
+
+    struct Entry {
+        key: Key,
+        first_lba: u64,
+        checks: Vec<u64>,
+    }
+
+    thread_local! {
+        static RECENT: RefCell<VecDeque<Entry>> = const { RefCell::new(VecDeque::new()) };
+    }
+
+    /// An empty vector for the next stamp's check values (the oldest entry's,
+    /// reused once all are in use).
+    pub(super) fn take() -> Vec<u64> {
+        RECENT.with_borrow_mut(|r| {
+            if r.len() >= KEEP {
+                let mut v = r.pop_front().expect("full").checks;
+                v.clear();
+                v
+            } else {
+                Vec::new()
+            }
+        })
+    }
+
+    /// Remember the check values of the sectors from `first_lba` on.
+    pub(super) fn put(key: Key, first_lba: u64, checks: Vec<u64>) {
+        if checks.is_empty() || checks.len() > MOST {
+            return;
+        }
+        RECENT.with_borrow_mut(|r| {
+            if r.len() >= KEEP {
+                r.pop_front();
+            }
+            r.push_back(Entry {
+                key,
+                first_lba,
+                checks,
+            });
+        });
+    }
+
+    /// `f` of the check values of the `n` sectors from `first_lba` on, if one
+    /// stamp call covered them all.
+    pub(super) fn with<T>(
+        key: Key,
+        first_lba: u64,
+        n: usize,
+        f: impl FnOnce(&[u64]) -> T,
+    ) -> Option<T> {
+        RECENT.with_borrow(|r| {
+            let e = r.iter().rev().find(|e| {
+                e.key == key
+                    && e.first_lba <= first_lba
+                    && (first_lba - e.first_lba)
+                        .checked_add(n as u64)
+                        .is_some_and(|end| end <= e.checks.len() as u64)
+            })?;
+            let from = (first_lba - e.first_lba) as usize;
+            Some(f(&e.checks[from..from + n]))
+        })
     }
 }
 
@@ -421,6 +642,46 @@ mod tests {
                 found_pass: 1
             }
         );
+    }
+
+    #[test]
+    fn exact_run_counts_the_sectors_that_are_their_stamps_byte_for_byte() {
+        let s = Stamper::new(11, 1, 512).unwrap();
+        let mut b = stamped(&s, 8, 64);
+        assert_eq!(header_of(&b).unwrap().lba, 64);
+        // Sector 67's check value alone damaged: check() and exact_run agree.
+        b[4 * 512 - 1] ^= 4;
+        // The same answers from the memo of this thread's stamps (a hit) and by
+        // hashing (another thread has no memo), for every case.
+        let other = Stamper::new(11, 1, 512).unwrap();
+        let by_hash = {
+            let b = b.clone();
+            std::thread::spawn(move || {
+                (
+                    other.exact_run(&b, 64),
+                    other.exact_run(&b[4 * 512..], 68),
+                    other.all_ok(&b[..3 * 512], 64),
+                    other.all_ok(&b, 64),
+                )
+            })
+            .join()
+            .unwrap()
+        };
+        let by_memo = (
+            s.exact_run(&b, 64),
+            s.exact_run(&b[4 * 512..], 68),
+            s.all_ok(&b[..3 * 512], 64),
+            s.all_ok(&b, 64),
+        );
+        assert_eq!(by_memo, (3, 4, true, false));
+        assert_eq!(by_hash, by_memo);
+        // Another LBA, or another pass, is not a run.
+        assert_eq!(s.exact_run(&b, 65), 0);
+        assert_eq!(Stamper::new(11, 2, 512).unwrap().exact_run(&b, 64), 0);
+        // A partial sector never counts; an empty buffer has no run.
+        assert_eq!(s.exact_run(&b[..700], 64), 1);
+        assert_eq!(s.exact_run(&[], 64), 0);
+        assert_eq!(header_of(&[0u8; 512]), None);
     }
 
     #[test]

@@ -331,3 +331,137 @@ fn verbose_on_a_simulated_dm_smr_drive_shows_the_smr_hints_after_the_header() {
     let hdd = seekprobe().args(["-v", "sim:hdd"]).output().unwrap();
     assert!(!String::from_utf8(hdd.stdout).unwrap().contains("SMR"));
 }
+
+/// The peak resident memory of a run of seekprobe with `args`, in KiB, and its
+/// exit status (the child's own figure, from wait4).
+// The child is reaped by wait4 below, which std's Child cannot see.
+#[allow(clippy::zombie_processes)]
+fn peak_rss_kib(args: &[&str]) -> (i32, u64, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_seekprobe"))
+        .args(args)
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value to write to.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: the pid is our child's, not yet waited for; both pointers are valid.
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32);
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
+    let text = std::fs::read_to_string(&out).unwrap();
+    (code, usage.ru_maxrss as u64, text)
+}
+
+#[test]
+fn a_verify_whose_writes_all_fail_keeps_its_memory_flat() {
+    // Every sector unwritable: each is redone alone and fails. The record of
+    // them must not grow with the drive (it took 32 bytes a sector: 134 MB more
+    // for 2 GiB, 16 MiB more for 256 MiB).
+    let run = |mib: u64| {
+        let spec = format!("sim:ssd?size={mib}M&unwritable=0-{}", mib * 2048);
+        let (code, kib, text) = peak_rss_kib(&["--verify", "-w", "--yes", &spec]);
+        assert_eq!(code, 1, "{text}");
+        assert!(
+            text.contains(&format!(
+                "{} failed sectors ({} unwritable)",
+                mib * 2048,
+                mib * 2048
+            )),
+            "{text}"
+        );
+        kib
+    };
+    let (small, big) = (run(16), run(256));
+    assert!(
+        big < small + 4 * 1024,
+        "peak RSS {small} KiB for 16 MiB, {big} KiB for 256 MiB"
+    );
+}
+
+#[test]
+fn a_burn_in_of_a_simulated_batch_finds_exactly_the_injected_faults() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("b.json");
+    let disks = [
+        "sim:hdd?size=128M",
+        "sim:hdd?size=128M&seed=2",
+        "sim:hdd?size=128M&bad=1000-1008",
+        "sim:hdd?size=128M&corrupt=5000-5004",
+        "sim:ssd?size=128M&fake=64M",
+    ];
+    let mut args = vec![
+        "--burn-in",
+        "-w",
+        "--yes",
+        "--qualify",
+        "--parallel",
+        "--json-file",
+    ];
+    args.push(json.to_str().unwrap());
+    args.extend(disks);
+    let (code, _, err) = stdout_of(&args);
+    assert_eq!(code, 3, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    // A drive's verdict: `disks[i].verdict` (the one judge, docs/json.md), or the
+    // run's `verdicts[i]` before it.
+    let verdict = |i: usize| -> serde_json::Value {
+        match &v["disks"][i]["verdict"] {
+            serde_json::Value::Null => v["verdicts"][i].clone(),
+            found => found.clone(),
+        }
+    };
+    let pass: Vec<bool> = (0..5)
+        .map(|i| verdict(i)["pass"].as_bool().unwrap())
+        .collect();
+    assert_eq!(pass, [true, true, false, false, false]);
+    // Never a limit of the simulator, as a note, a finding or sectors.
+    for (i, d) in v["disks"].as_array().unwrap().iter().enumerate() {
+        for w in d["warnings"].as_array().into_iter().flatten() {
+            assert_ne!(w["code"], "simulator_limit", "{w}");
+        }
+        for f in verdict(i)["findings"].as_array().into_iter().flatten() {
+            assert_ne!(f["code"], "simulator_limit", "{f}");
+        }
+    }
+    let test = |i: usize, name: &str| -> serde_json::Value {
+        v["disks"][i]["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["test"] == name)
+            .unwrap_or_else(|| panic!("{name} on disk {i}"))
+            .clone()
+    };
+    // The healthy disks: every sector read back as written.
+    for i in [0, 1] {
+        let p = &test(i, "verify")["verify"]["passes"][0];
+        assert_eq!(p["failures"]["ranges"], serde_json::json!([]), "disk {i}");
+    }
+    // bad=: the first read fails at its first sector, and the rewrite remapped
+    // exactly the 8 injected sectors (docs/sim.md, "Faults").
+    let first = test(2, "seek_transfer")["outcome"]["failed"].to_string();
+    assert!(first.contains("I/O error at byte offset 512000"), "{first}");
+    let smart = &v["disks"][2]["smart"]["after"]["ata"];
+    assert_eq!(smart["reallocated"], 8, "{smart}");
+    // corrupt=: exactly the injected sectors, as corrupt.
+    let p = &test(3, "verify")["verify"]["passes"][0];
+    assert_eq!(
+        p["failures"]["ranges"],
+        serde_json::json!([{"kind": "corrupt", "start_lba": 5000, "sectors": 4}])
+    );
+    // fake=: the capacity check finds the real size exactly.
+    let c = &test(4, "capacity_check")["capacity"]["conclusion"];
+    assert_eq!(
+        (c["reported"].as_u64(), c["real"].as_u64()),
+        (Some(128 << 20), Some(64 << 20))
+    );
+}

@@ -37,7 +37,7 @@ fn sim_smr_fails_qualify_among_conventional_peers() {
         "{text}"
     );
     assert_eq!(
-        text.matches("\tverdict: conventional recording: rate level at 4")
+        text.matches("\tverdict: conventional recording: rate level at 5")
             .count(),
         2,
         "{text}"

@@ -1,5 +1,6 @@
 //! The rotating disk's state and service: the head, the platter's angle on the clock,
-//! the read-ahead stream and cache segment, the volatile write cache.
+//! the read-ahead stream and cache segment (the volatile write cache and its
+//! write-back are in write_cache.rs).
 
 use super::geometry::{Geometry, SeekCurve};
 use super::presets::HddParams;
@@ -17,6 +18,20 @@ pub(super) struct Stream {
     pub(super) stop: u64,
 }
 
+/// The write cache's state (its behaviour is write_cache.rs's).
+#[derive(Debug, Clone, Default)]
+pub(super) struct WriteCache {
+    /// Dirty extents not being written back, sorted and merged.
+    pub(super) dirty: Vec<(u64, u64)>,
+    /// The extent being written back: a stream from `origin` to `stop`.
+    pub(super) current: Option<Stream>,
+    /// The earliest time the write-back may use the media (after a read's media
+    /// access, or when the data arrived in an empty cache).
+    pub(super) media_free: f64,
+    /// The time the write-back was last brought up to date.
+    pub(super) at: f64,
+}
+
 #[derive(Debug, Clone)]
 pub(super) struct Hdd {
     pub(super) p: HddParams,
@@ -31,8 +46,8 @@ pub(super) struct Hdd {
     pub(super) stream: Option<Stream>,
     pub(super) head_track: u64,
     pub(super) busy_until: f64,
-    /// Dirty extents in the write cache, sorted and merged.
-    pub(super) dirty: Vec<(u64, u64)>,
+    /// The volatile write cache and its background write-back (write_cache.rs).
+    pub(super) cache: WriteCache,
 }
 
 impl Hdd {
@@ -52,7 +67,7 @@ impl Hdd {
             stream: None,
             head_track: 0,
             busy_until: 0.0,
-            dirty: Vec::new(),
+            cache: WriteCache::default(),
         }
     }
 
@@ -156,6 +171,14 @@ impl Hdd {
     /// Serve a read of [a, a + len) that arrives at `t0` (the drive being free);
     /// returns its completion time.
     pub(super) fn read(&mut self, t0: f64, a: u64, len: u64, rng: &mut Rng) -> f64 {
+        self.pause_write_back(t0, rng);
+        let done = self.serve_read(t0, a, len, rng);
+        self.resume_write_back(done);
+        done
+    }
+
+    /// [`Hdd::read`] with the write-back paused.
+    fn serve_read(&mut self, t0: f64, a: u64, len: u64, rng: &mut Rng) -> f64 {
         let b = a + len;
         let ovh = self.overhead(rng);
         let host_done = t0 + ovh + self.host_ns(len);
@@ -197,41 +220,6 @@ impl Hdd {
     pub(super) fn abort_stream(&mut self, a: u64) {
         self.stream = None;
         self.head_track = self.geo.locate(a).0;
-    }
-
-    /// Write back every dirty extent in ascending order from time `t`; returns the
-    /// time the last one is on the media.
-    pub(super) fn write_back(&mut self, mut t: f64, rng: &mut Rng) -> f64 {
-        let dirty = std::mem::take(&mut self.dirty);
-        for (a, b) in dirty {
-            let t1 = t + self.p.media_overhead_ms * MS * jitter(rng, self.p.overhead_jitter);
-            let (_, done) = self.access(t1, a, b, rng);
-            self.stream = None;
-            self.head_track = self.geo.locate(b - 1).0;
-            t = done;
-        }
-        t
-    }
-
-    /// Serve a write of [a, a + len) into the write cache; returns its completion.
-    pub(super) fn write(&mut self, t0: f64, a: u64, len: u64, rng: &mut Rng) -> f64 {
-        let ovh = self.overhead(rng);
-        let mut t = t0;
-        if self.dirty_bytes() + len > self.p.write_cache {
-            t = self.write_back(t, rng);
-        }
-        add_extent(&mut self.dirty, a, a + len);
-        t + ovh + self.host_ns(len)
-    }
-
-    /// Serve a cache flush; returns its completion.
-    pub(super) fn flush(&mut self, t0: f64, lying: bool, rng: &mut Rng) -> f64 {
-        let t = t0 + self.overhead(rng);
-        if lying { t } else { self.write_back(t, rng) }
-    }
-
-    pub(super) fn dirty_bytes(&self) -> u64 {
-        self.dirty.iter().map(|(a, b)| b - a).sum()
     }
 }
 

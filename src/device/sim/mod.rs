@@ -23,7 +23,9 @@
 //!   curve;
 //! - `presets.rs`: every preset's parameters (the calibration lives here);
 //! - `hdd.rs`: the rotating disk's state and service (head, platter angle, read-ahead
-//!   stream, write cache);
+//!   stream);
+//! - `write_cache.rs`: the disk's volatile write cache, written back continuously at
+//!   the media rate while it accepts writes;
 //! - `flash.rs`: the flash model;
 //! - `faults.rs`: injected faults (their keys, and what they do to an operation);
 //! - `smart.rs`: the drive's SMART (counters from the faults, `smart=`, `crc=`,
@@ -49,6 +51,7 @@ mod store;
 mod target;
 #[cfg(test)]
 mod tests;
+mod write_cache;
 
 use crate::rng::Rng;
 

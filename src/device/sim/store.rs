@@ -2,27 +2,39 @@
 //! physical byte address, so that a read returns what was written there (zeros
 //! where nothing was).
 //!
-//! A [`Store`] is a map of disjoint extents, each pointing into a shared, immutable
-//! content buffer. A write cuts the extents it overlaps (an extent cut in two keeps
-//! pointing into the same buffer: no copy) and adds its own; a write of zeros only
-//! cuts, leaving a hole that reads as zeros. A write whose content is a prefix of one
-//! of the last few buffers stored (the engines write the same pattern buffer again
-//! and again, at every size) shares that buffer instead of copying it, so tests that
-//! write tens of GiB of one pattern (-S, --zones -w, the SMR check) keep only a few
-//! MiB. Distinct content (stamped sectors, every block unique) costs its size.
+//! A [`Store`] is a map of disjoint extents. An extent holds either **bytes**,
+//! pointing into a shared, immutable content buffer, or **stamps**: a run of
+//! sectors that are, byte for byte, the stamps of consecutive LBAs of one pass
+//! (`crate::verify::stamp`), kept as (stamper, first LBA) and written again by
+//! [`Stamper::stamp`] when read. A write is sorted sector by sector: a sector that
+//! [`Stamper::exact_run`] finds to be exactly the stamp its header names joins a
+//! stamp run (consecutive runs merge, so a whole write-and-verify pass over a 2 TB
+//! drive is one extent); any other sector is kept as bytes. Nothing is taken on
+//! trust: a sector that differs from its stamp in any byte (a torn stamp, a
+//! damaged check value) is kept as the bytes written.
+//!
+//! A write cuts the extents it overlaps (an extent cut in two keeps pointing into
+//! the same buffer, or the same stamps: no copy) and adds its own; a write of
+//! zeros only cuts, leaving a hole that reads as zeros. Bytes that are a prefix of
+//! one of the last few buffers stored (the engines write the same pattern buffer
+//! again and again, at every size) share that buffer instead of copying it, so
+//! tests that write tens of GiB of one pattern (-S, --zones -w, the SMR check) keep
+//! only a few MiB. Other distinct content costs its size.
 //!
 //! **Memory bound.** At most [`MAX_CONTENT_BYTES`] (512 MiB) of distinct content
 //! buffers and [`MAX_EXTENTS`] extents (about 100 bytes each) are alive at once. A
 //! write that would pass either fails with an error that says so and names
 //! docs/sim.md (nothing is stored): it never drops data silently, so a read never
-//! returns something other than what was last written. Use a smaller `size=` for
-//! full write-and-verify passes.
+//! returns something other than what was last written. Stamped sectors cost no
+//! content, so write-and-verify passes and capacity checks of any size stay far
+//! below the bound.
 //!
 //! Until the first write the drive has never stored anything and a read leaves the
 //! caller's buffer as it is: zeroing every buffer would cost more wall time than the
 //! whole model in a read-only scan of a large drive, and no reader compares content
 //! it has not written. From the first write on, every read fills the whole buffer.
 
+use crate::verify::stamp::{self, Stamper};
 use std::collections::BTreeMap;
 use std::io;
 use std::sync::Arc;
@@ -34,6 +46,8 @@ pub(super) const MAX_CONTENT_BYTES: u64 = 512 << 20;
 pub(super) const MAX_EXTENTS: usize = 1 << 20;
 /// How many recent content buffers a new write is compared with.
 const RECENT: usize = 4;
+/// How many passes' stampers are kept for recognising stamps.
+const STAMPERS: usize = 4;
 
 /// One immutable content buffer; its size is counted while it lives.
 #[derive(Debug)]
@@ -49,12 +63,68 @@ impl Drop for Content {
     }
 }
 
-/// An extent of stored content: `len` bytes from `data[off..]`.
+/// Where an extent's content comes from.
+#[derive(Debug, Clone)]
+enum Source {
+    /// Bytes from `data[off..]`.
+    Bytes { data: Arc<Content>, off: usize },
+    /// The stamps of `stamper` from `skip` bytes into the sector of `lba` on:
+    /// byte `x` of the extent is byte `(skip + x) % S` of the stamp of LBA
+    /// `lba + (skip + x) / S`.
+    Stamps {
+        stamper: Arc<Stamper>,
+        lba: u64,
+        skip: u64,
+    },
+}
+
+impl Source {
+    /// The same content, `d` bytes further on.
+    fn advanced(&self, d: u64) -> Source {
+        match self {
+            Source::Bytes { data, off } => Source::Bytes {
+                data: data.clone(),
+                off: off + d as usize,
+            },
+            Source::Stamps { stamper, lba, skip } => {
+                let ss = u64::from(stamper.sector_size());
+                let at = skip + d;
+                Source::Stamps {
+                    stamper: stamper.clone(),
+                    lba: lba + at / ss,
+                    skip: at % ss,
+                }
+            }
+        }
+    }
+
+    /// Whether `next` is this content continued after `len` bytes (two stamp
+    /// runs of one pass whose LBAs follow on).
+    fn continued_by(&self, len: u64, next: &Source) -> bool {
+        match (self, next) {
+            (
+                Source::Stamps { stamper: a, .. },
+                Source::Stamps {
+                    stamper: b,
+                    lba,
+                    skip,
+                },
+            ) if Arc::ptr_eq(a, b) => match self.advanced(len) {
+                Source::Stamps {
+                    lba: l, skip: s, ..
+                } => (l, s) == (*lba, *skip),
+                Source::Bytes { .. } => false,
+            },
+            _ => false,
+        }
+    }
+}
+
+/// An extent of stored content: `len` bytes from `src`.
 #[derive(Debug, Clone)]
 struct Extent {
     len: u64,
-    data: Arc<Content>,
-    off: usize,
+    src: Source,
 }
 
 /// The content written to a simulated drive, by physical byte address.
@@ -66,10 +136,16 @@ pub(super) struct Store {
     live: Arc<AtomicU64>,
     /// The last content buffers stored, for sharing a repeated pattern.
     recent: Vec<std::sync::Weak<Content>>,
+    /// The stampers of the last passes seen, for recognising their stamps.
+    stampers: Vec<Arc<Stamper>>,
     /// Whether any write has reached the store.
     written: bool,
     /// The bound on content bytes (0: [`MAX_CONTENT_BYTES`]; tests set less).
     cap: u64,
+    /// The logical sector size whose stamps are recognised (0: none).
+    sector: u64,
+    /// What the first write refused at the bound was told, if one was.
+    limit: Option<String>,
 }
 
 /// The error of a write past the store's bound.
@@ -79,14 +155,42 @@ fn full(what: &str) -> io::Error {
         format!(
             "the simulated drive keeps at most {} MiB of distinct written content and {} extents \
              in memory, and this write would pass the {what} (docs/sim.md, \"Stored data\"): \
-             simulate a smaller drive (size=) or write less",
+             a limit of the simulator, not a fault of the simulated drive; simulate a smaller \
+             drive (size=) or write less",
             MAX_CONTENT_BYTES >> 20,
             MAX_EXTENTS
         ),
     )
 }
 
+/// One piece of a write, as it will be kept.
+enum Piece<'a> {
+    /// Bytes to keep (or, all zeros, a hole).
+    Bytes(&'a [u8]),
+    /// `n` sectors of stamps from `lba` on.
+    Stamps {
+        stamper: Arc<Stamper>,
+        lba: u64,
+        n: u64,
+    },
+}
+
 impl Store {
+    /// A store that recognises the stamps of `sector`-byte logical sectors.
+    pub(super) fn new(sector: u64) -> Store {
+        Store {
+            sector,
+            ..Store::default()
+        }
+    }
+
+    /// The message of the first write refused at the memory bound, if any: a
+    /// limit of the simulator that the run must report as such, never as the
+    /// drive's sectors.
+    pub(super) fn limit_reached(&self) -> Option<&str> {
+        self.limit.as_deref()
+    }
+
     /// Bytes of distinct content kept.
     pub(super) fn content_bytes(&self) -> u64 {
         self.live.load(Ordering::Relaxed)
@@ -107,13 +211,11 @@ impl Store {
             let end = s + e.len;
             self.map.get_mut(&s).expect("just found").len = a - s;
             if end > b {
-                let skip = (b - s) as usize;
                 self.map.insert(
                     b,
                     Extent {
                         len: end - b,
-                        data: e.data.clone(),
-                        off: e.off + skip,
+                        src: e.src.advanced(b - s),
                     },
                 );
             }
@@ -124,13 +226,11 @@ impl Store {
             let e = self.map.remove(&s).expect("just listed");
             let end = s + e.len;
             if end > b {
-                let skip = (b - s) as usize;
                 self.map.insert(
                     b,
                     Extent {
                         len: end - b,
-                        off: e.off + skip,
-                        data: e.data,
+                        src: e.src.advanced(b - s),
                     },
                 );
             }
@@ -169,32 +269,145 @@ impl Store {
         Ok(c)
     }
 
-    /// Store `buf` at physical byte `at`. Fails, storing nothing, past the bound.
+    /// The stamper of the pass a sector's header names, if the sector claims to
+    /// be a stamp of this store's sector size.
+    fn stamper_for(&mut self, sector: &[u8]) -> Option<(Arc<Stamper>, u64)> {
+        let h = stamp::header_of(sector)?;
+        if u64::from(h.sector_size) != self.sector {
+            return None;
+        }
+        let found = self
+            .stampers
+            .iter()
+            .find(|s| s.nonce() == h.nonce && s.pass() == h.pass)
+            .cloned();
+        let st = match found {
+            Some(s) => s,
+            None => {
+                let s = Arc::new(Stamper::new(h.nonce, h.pass, h.sector_size).ok()?);
+                if self.stampers.len() == STAMPERS {
+                    self.stampers.remove(0);
+                }
+                self.stampers.push(s.clone());
+                s
+            }
+        };
+        Some((st, h.lba))
+    }
+
+    /// `buf` (at a sector-aligned address) sorted into stamp runs and bytes.
+    fn pieces<'a>(&mut self, buf: &'a [u8]) -> Vec<Piece<'a>> {
+        let ss = self.sector as usize;
+        let mut out: Vec<Piece<'a>> = Vec::new();
+        let mut bytes_from: Option<usize> = None; // start of a run of plain sectors
+        let mut i = 0;
+        while i < buf.len() {
+            // A run of stamps from here?
+            if let Some((stamper, lba)) = self.stamper_for(&buf[i..i + ss]) {
+                let n = stamper.exact_run(&buf[i..], lba);
+                if n > 0 {
+                    if let Some(from) = bytes_from.take() {
+                        out.push(Piece::Bytes(&buf[from..i]));
+                    }
+                    out.push(Piece::Stamps {
+                        stamper,
+                        lba,
+                        n: n as u64,
+                    });
+                    i += n * ss;
+                    continue;
+                }
+            }
+            bytes_from.get_or_insert(i);
+            i += ss;
+        }
+        if let Some(from) = bytes_from {
+            out.push(Piece::Bytes(&buf[from..]));
+        }
+        out
+    }
+
+    /// Store `buf` at physical byte `at`. Fails, storing nothing, past the bound
+    /// (and remembers the first such refusal: [`Store::limit_reached`]).
     pub(super) fn write(&mut self, at: u64, buf: &[u8]) -> io::Result<()> {
+        let r = self.write_within_bound(at, buf);
+        if let Err(e) = &r
+            && self.limit.is_none()
+        {
+            self.limit = Some(e.to_string());
+        }
+        r
+    }
+
+    /// [`Store::write`] without remembering a refusal.
+    fn write_within_bound(&mut self, at: u64, buf: &[u8]) -> io::Result<()> {
         self.written = true;
         if buf.is_empty() {
             return Ok(());
         }
-        let end = at + buf.len() as u64;
-        if is_zero(buf) {
-            self.cut(at, end);
-            return Ok(());
-        }
-        // At most two more extents: this one and a cut one's tail.
-        if self.map.len() + 2 > MAX_EXTENTS {
+        let ss = self.sector;
+        let pieces = if ss >= u64::from(stamp::MIN_SECTOR)
+            && at.is_multiple_of(ss)
+            && (buf.len() as u64).is_multiple_of(ss)
+        {
+            self.pieces(buf)
+        } else {
+            vec![Piece::Bytes(buf)]
+        };
+        // Each piece adds at most two extents (itself and a cut one's tail).
+        if self.map.len() + 2 * pieces.len() > MAX_EXTENTS {
             return Err(full("extent bound"));
         }
-        let data = self.content_for(buf)?;
-        self.cut(at, end);
-        self.map.insert(
-            at,
-            Extent {
-                len: buf.len() as u64,
-                data,
-                off: 0,
-            },
-        );
+        // Content first, so that a refused write stores nothing.
+        let mut kept = Vec::with_capacity(pieces.len());
+        for p in pieces {
+            kept.push(match p {
+                Piece::Bytes(b) if is_zero(b) => (b.len() as u64, None),
+                Piece::Bytes(b) => (
+                    b.len() as u64,
+                    Some(Source::Bytes {
+                        data: self.content_for(b)?,
+                        off: 0,
+                    }),
+                ),
+                Piece::Stamps { stamper, lba, n } => (
+                    n * ss,
+                    Some(Source::Stamps {
+                        stamper,
+                        lba,
+                        skip: 0,
+                    }),
+                ),
+            });
+        }
+        let mut a = at;
+        for (len, src) in kept {
+            self.cut(a, a + len);
+            if let Some(src) = src {
+                self.insert(a, Extent { len, src });
+            }
+            a += len;
+        }
         Ok(())
+    }
+
+    /// Insert an extent into a hole, merged with the extents on either side
+    /// when it continues them (stamp runs).
+    fn insert(&mut self, at: u64, mut e: Extent) {
+        if let Some(next) = self.map.get(&(at + e.len))
+            && e.src.continued_by(e.len, &next.src)
+        {
+            let next = self.map.remove(&(at + e.len)).expect("just found");
+            e.len += next.len;
+        }
+        if let Some((&s, prev)) = self.map.range_mut(..at).next_back()
+            && s + prev.len == at
+            && prev.src.continued_by(prev.len, &e.src)
+        {
+            prev.len += e.len;
+            return;
+        }
+        self.map.insert(at, e);
     }
 
     /// Fill `buf` with the content at physical byte `at` (zeros where nothing was
@@ -217,14 +430,46 @@ impl Store {
             if lo > filled {
                 buf[(filled - at) as usize..(lo - at) as usize].fill(0);
             }
-            let src = e.off + (lo - s) as usize;
-            buf[(lo - at) as usize..(hi - at) as usize]
-                .copy_from_slice(&e.data.bytes[src..src + (hi - lo) as usize]);
+            let dst = &mut buf[(lo - at) as usize..(hi - at) as usize];
+            match e.src.advanced(lo - s) {
+                Source::Bytes { data, off } => {
+                    dst.copy_from_slice(&data.bytes[off..off + dst.len()]);
+                }
+                Source::Stamps { stamper, lba, skip } => write_stamps(&stamper, lba, skip, dst),
+            }
             filled = hi;
         }
         if filled < end {
             buf[(filled - at) as usize..].fill(0);
         }
+    }
+}
+
+/// Fill `dst` with the stamps of `stamper` from `skip` bytes into the sector of
+/// `lba` on: whole sectors are stamped in place, a partial one at either end
+/// through a scratch sector.
+fn write_stamps(stamper: &Stamper, mut lba: u64, skip: u64, dst: &mut [u8]) {
+    let ss = stamper.sector_size() as usize;
+    let mut dst = dst;
+    let mut skip = skip as usize;
+    let mut scratch = Vec::new();
+    while !dst.is_empty() {
+        if skip == 0 && dst.len() >= ss {
+            let whole = dst.len() / ss * ss;
+            let (head, rest) = std::mem::take(&mut dst).split_at_mut(whole);
+            stamper.stamp(head, lba);
+            lba += (whole / ss) as u64;
+            dst = rest;
+            continue;
+        }
+        scratch.resize(ss, 0);
+        stamper.stamp(&mut scratch, lba);
+        let n = (ss - skip).min(dst.len());
+        let (head, rest) = std::mem::take(&mut dst).split_at_mut(n);
+        head.copy_from_slice(&scratch[skip..skip + n]);
+        dst = rest;
+        skip = 0;
+        lba += 1;
     }
 }
 
@@ -277,6 +522,7 @@ mod tests {
             cap: 64 << 10,
             ..Store::default()
         };
+        assert_eq!(s.limit_reached(), None);
         let mut n = 0u64;
         let err = loop {
             let block = [n as u8 + 1; 4096];
@@ -288,9 +534,69 @@ mod tests {
         assert_eq!(n, 16);
         assert_eq!(err.kind(), io::ErrorKind::OutOfMemory);
         assert!(err.to_string().contains("size="), "{err}");
+        assert_eq!(s.limit_reached(), Some(err.to_string().as_str()));
         let mut b = [0u8; 4];
         s.read(n << 20, &mut b);
         assert_eq!(b, [0; 4]);
+    }
+
+    fn stamped(st: &Stamper, lba: u64, sectors: usize) -> Vec<u8> {
+        let mut b = vec![0u8; sectors * st.sector_size() as usize];
+        st.stamp(&mut b, lba);
+        b
+    }
+
+    #[test]
+    fn stamps_are_kept_as_runs_and_written_again_when_read() {
+        let mut s = Store::new(512);
+        let st = Stamper::new(7, 0, 512).unwrap();
+        // 64 MiB of stamps in 1 MiB writes, out of order within each 4 MiB:
+        // one extent, no content.
+        for i in 0..64u64 {
+            let j = i ^ 3;
+            s.write(j << 20, &stamped(&st, j * 2048, 2048)).unwrap();
+        }
+        assert_eq!((s.content_bytes(), s.extents()), (0, 1));
+        let mut back = vec![0u8; 3 << 20];
+        s.read(5 << 20, &mut back);
+        assert_eq!(back, stamped(&st, 5 * 2048, 3 * 2048));
+        // A read at an odd byte is the same bytes.
+        let mut odd = vec![0u8; 1000];
+        s.read((5 << 20) + 300, &mut odd);
+        assert_eq!(odd[..], back[300..1300]);
+        // Another pass over a part: three runs, and what each holds.
+        let st1 = Stamper::new(7, 1, 512).unwrap();
+        s.write(512 * 10, &stamped(&st1, 10, 6)).unwrap();
+        assert_eq!((s.content_bytes(), s.extents()), (0, 3));
+        let mut b = vec![0u8; 512 * 20];
+        s.read(0, &mut b);
+        let mut want = stamped(&st, 0, 20);
+        want[512 * 10..512 * 16].copy_from_slice(&stamped(&st1, 10, 6));
+        assert_eq!(b, want);
+    }
+
+    #[test]
+    fn a_sector_that_is_not_exactly_its_stamp_is_kept_as_written() {
+        let mut s = Store::new(512);
+        let st = Stamper::new(9, 2, 512).unwrap();
+        let mut buf = stamped(&st, 100, 8);
+        buf[512 + 511] ^= 1; // sector 101: its check value
+        buf[3 * 512 + 40] ^= 0x80; // sector 103: its fill
+        buf[5 * 512 + 8] ^= 1; // sector 105: claims LBA 104 or so
+        // Sector 106: another LBA's stamp, exact: a run of its own.
+        buf[6 * 512..7 * 512].copy_from_slice(&stamped(&st, 5000, 1));
+        s.write(0, &buf).unwrap();
+        let mut back = vec![0u8; buf.len()];
+        s.read(0, &mut back);
+        assert_eq!(back, buf);
+        // Runs: 100, [101], 102, [103], 104, [105], 5000, 107.
+        assert_eq!(s.extents(), 8);
+        assert_eq!(s.content_bytes(), 3 * 512);
+        // Another sector size, or an unaligned write, is kept as bytes.
+        let other = stamped(&Stamper::new(9, 2, 4096).unwrap(), 0, 1);
+        s.write(1 << 20, &other).unwrap();
+        s.write((2 << 20) + 8, &stamped(&st, 0, 1)).unwrap();
+        assert_eq!(s.content_bytes(), 3 * 512 + 4096 + 512);
     }
 
     proptest! {
@@ -298,10 +604,25 @@ mod tests {
         fn the_store_matches_a_flat_model(
             writes in proptest::collection::vec((0u64..4000, 1usize..600, any::<u8>()), 1..60)
         ) {
-            let mut s = Store::default();
+            let mut s = Store::new(64);
             let mut flat = vec![0u8; 5000];
+            let st = [Stamper::new(1, 0, 64).unwrap(), Stamper::new(1, 1, 64).unwrap()];
             for (at, len, v) in writes {
-                let buf: Vec<u8> = (0..len).map(|i| if v == 0 { 0 } else { v ^ i as u8 }).collect();
+                let buf: Vec<u8> = if v % 4 == 1 {
+                    // Whole stamped sectors at a sector's address (some of another
+                    // LBA than the address's), the rest bytes.
+                    let (at, n) = (at / 64 * 64, len.div_ceil(64).min(8));
+                    let mut b = vec![0u8; n * 64];
+                    st[usize::from(v & 8 != 0)].stamp(&mut b, at / 64 + u64::from(v >> 6));
+                    if v & 16 != 0 {
+                        b[len % (n * 64)] ^= 1;
+                    }
+                    s.write(at, &b).unwrap();
+                    flat[at as usize..at as usize + b.len()].copy_from_slice(&b);
+                    continue;
+                } else {
+                    (0..len).map(|i| if v == 0 { 0 } else { v ^ i as u8 }).collect()
+                };
                 s.write(at, &buf).unwrap();
                 flat[at as usize..at as usize + len].copy_from_slice(&buf);
             }

@@ -142,7 +142,7 @@ impl SimTarget {
             faults,
             smart,
             smr: s.smr.map(Smr::new),
-            store: Store::default(),
+            store: Store::new(ss),
         };
         t.info.simulated = Some(t.describe(s.seed));
         Ok(t)
@@ -297,6 +297,15 @@ impl SimTarget {
     /// extents (docs/sim.md, "Stored data").
     pub fn stored(&self) -> (u64, usize) {
         (self.store.content_bytes(), self.store.extents())
+    }
+
+    /// Whether this drive reached a limit of the simulator (the memory bound of
+    /// docs/sim.md, "Stored data"), with the message of the first write it
+    /// refused: a note for the run (`WarningCode::SimulatorLimit` in the results),
+    /// never a fault of the simulated drive. Stamped sectors cost no content, so
+    /// write-and-verify passes and capacity checks of any size never reach it.
+    pub fn limit_reached(&self) -> Option<&str> {
+        self.store.limit_reached()
     }
 
     /// Move the data of a served operation at logical byte `offset`: a write is

@@ -599,3 +599,4 @@ fn the_queue_model_does_not_advance_the_clock() {
 }
 
 mod stored_data;
+mod sustained;
