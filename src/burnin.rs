@@ -224,20 +224,6 @@ pub struct RunInfo {
     pub smr_check: bool,
 }
 
-/// Why a step makes the drive fail, if it does: a failed or interrupted step. A
-/// failed self-test is left to SMART's findings, which name it with its first
-/// error's LBA.
-pub fn reason(r: &StepRecord) -> Option<String> {
-    if matches!(action(r.step), Action::SelfTest(_)) && r.status != Status::Interrupted {
-        return None;
-    }
-    match &r.status {
-        Status::Failed(why) => Some(format!("{}: {why}", r.step.name())),
-        Status::Interrupted => Some(format!("{}: interrupted", r.step.name())),
-        Status::Done | Status::Resumed | Status::Skipped(_) => None,
-    }
-}
-
 /// A command line as a shell reads it back: each argument quoted when it holds
 /// anything but letters, digits and `-_./:=,+@%`.
 pub fn shell_line(args: &[String]) -> String {

@@ -247,33 +247,6 @@ pub fn deviation(value: f64, reference: f64) -> f64 {
     }
 }
 
-/// Why a capacity check's conclusion fails a drive: it stores less than it
-/// reports, or probe blocks did not read back as written (None when all did).
-/// `crate::verdict` makes its finding of it; the burn-in's step line shows it.
-pub fn fake_reason(c: &crate::probe::capacity::Capacity) -> Option<String> {
-    use crate::probe::capacity::Finding;
-    if c.failed == 0 {
-        return None;
-    }
-    if !c.is_fake() {
-        return Some(format!(
-            "capacity check: {} of {} probe blocks did not read back as written",
-            c.failed, c.probes
-        ));
-    }
-    let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
-    let how = match c.finding {
-        Finding::Wraps { .. } => "writes beyond it land at other addresses",
-        Finding::WritesLost => "writes beyond it are lost",
-        _ => "reads beyond it fail",
-    };
-    Some(format!(
-        "capacity check: stores only the first {:.1} GiB of the {:.1} GiB it reports; {how} (a fake drive)",
-        gib(c.real),
-        gib(c.reported)
-    ))
-}
-
 /// A figure as the verdicts and tables show it: whole numbers from 1000 up, four
 /// significant digits below (trailing zeros dropped).
 pub fn fmt_value(v: f64) -> String {

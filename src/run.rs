@@ -422,31 +422,16 @@ fn stopped_answering(r: &crate::results::TestResult) -> Option<String> {
     (!u.read_only).then(|| u.line())
 }
 
-/// How a test step ended, from the test's outcome (and what a scan or verify pass
-/// found unreadable).
+/// How a test step ended: its outcome, and for a complete one, the first failing
+/// finding of what it found.
 fn test_status(outcome: Outcome, result: Option<&crate::results::TestResult>) -> burnin::Status {
     match outcome {
-        Outcome::Complete => {
-            let failed = result
-                .and_then(|r| r.verify.as_ref())
-                .map_or(0, |v| v.failed_sectors());
-            match result.and_then(|r| r.scan.as_ref()) {
-                Some(s) if s.error_blocks > 0 => {
-                    burnin::Status::Failed(format!("{} blocks unreadable", s.error_blocks))
-                }
-                _ if let Some(why) = result
-                    .and_then(|r| r.capacity.as_ref())
-                    .and_then(|c| crate::compare::fake_reason(&c.conclusion)) =>
-                {
-                    burnin::Status::Failed(why)
-                }
-                _ if failed > 0 => burnin::Status::Failed(format!(
-                    "{failed} sector{} failed (read back wrong or not at all)",
-                    if failed == 1 { "" } else { "s" }
-                )),
-                _ => burnin::Status::Done,
-            }
-        }
+        // What the test found fails the step as it fails the drive (the judge's
+        // first failing finding).
+        Outcome::Complete => match result.and_then(crate::verdict::test_failure) {
+            Some(why) => burnin::Status::Failed(why),
+            None => burnin::Status::Done,
+        },
         Outcome::Interrupted => burnin::Status::Interrupted,
         Outcome::Failed(why) => burnin::Status::Failed(why),
         Outcome::Skipped(why) => burnin::Status::Skipped(why),

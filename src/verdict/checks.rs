@@ -66,7 +66,7 @@ pub fn outcome(t: &TestResult) -> Vec<Finding> {
 /// blocks that did not read back.
 pub fn capacity(r: &CapacityResult) -> Vec<Finding> {
     let c = &r.conclusion;
-    let Some(reason) = crate::compare::fake_reason(c) else {
+    let Some(reason) = fake_reason(c) else {
         return Vec::new();
     };
     let code = if c.is_fake() {
@@ -158,4 +158,30 @@ pub fn nothing_to_judge(d: &DiskResult) -> Vec<Finding> {
         Code::NothingToJudge,
         "nothing to judge: no test ran (run a test, e.g. -t, --scan or --smart)".into(),
     )]
+}
+
+/// Why a capacity check's conclusion fails a drive: it stores less than it
+/// reports, or probe blocks did not read back as written (None when all did).
+fn fake_reason(c: &crate::probe::capacity::Capacity) -> Option<String> {
+    use crate::probe::capacity::Finding;
+    if c.failed == 0 {
+        return None;
+    }
+    if !c.is_fake() {
+        return Some(format!(
+            "capacity check: {} of {} probe blocks did not read back as written",
+            c.failed, c.probes
+        ));
+    }
+    let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
+    let how = match c.finding {
+        Finding::Wraps { .. } => "writes beyond it land at other addresses",
+        Finding::WritesLost => "writes beyond it are lost",
+        _ => "reads beyond it fail",
+    };
+    Some(format!(
+        "capacity check: stores only the first {:.1} GiB of the {:.1} GiB it reports; {how} (a fake drive)",
+        gib(c.real),
+        gib(c.reported)
+    ))
 }
