@@ -141,6 +141,8 @@ fn the_report_of_a_burn_in_has_a_row_per_drive_and_every_failing_reason() {
     }
     // The overlaid zone curves, with a legend naming the drives.
     assert!(html.contains("Zone curves"));
+    // The temperatures SMART sampled during the burn-in, a section per drive.
+    assert_eq!(html.matches("<h3>Temperature</h3>").count(), DRIVES.len());
     assert!(!html.contains("http:") && !html.contains("https:"));
 }
 

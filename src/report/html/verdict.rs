@@ -106,9 +106,19 @@ pub struct TempSample {
     pub celsius: f64,
 }
 
-/// The drive's temperatures over the run, oldest first; empty when none were
-/// recorded. The results do not record them yet (a list per drive is coming
-/// with SMART's sampling): this is the one place to read them from then.
-pub fn temperatures(_disk: &DiskResult) -> Vec<TempSample> {
-    Vec::new()
+/// The drive's temperatures over the run, oldest first (SMART's log of long
+/// work, `smart.temperature`); empty when none were recorded. The one place the
+/// page reads them.
+pub fn temperatures(disk: &DiskResult) -> Vec<TempSample> {
+    let log = disk.smart.as_ref().and_then(|s| s.temperature.as_ref());
+    log.map(|l| {
+        l.samples
+            .iter()
+            .map(|s| TempSample {
+                at_s: s.at_s as f64,
+                celsius: s.celsius as f64,
+            })
+            .collect()
+    })
+    .unwrap_or_default()
 }
