@@ -413,6 +413,25 @@ fn a_drive_vanishing_in_a_burn_in_skips_its_remaining_steps_and_the_other_drive_
     );
     assert_eq!(status(1, "verify"), "done");
     assert!(d.stats().get("failed") < 64, "{:?}", d.stats());
+    // A mirror pair: the faulty drive FAILs for stopping, the clean one PASSes (its
+    // timings not judged against one other drive), exit status 3.
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    let verdict = |disk: usize| v["disks"][disk]["verdict"].clone();
+    assert_eq!(verdict(0)["pass"], false, "{}", verdict(0));
+    assert!(
+        verdict(0)["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["code"] == "stopped_answering" && f["severity"] == "fail"),
+        "{}",
+        verdict(0)
+    );
+    assert_eq!(verdict(1)["pass"], true, "{}", verdict(1));
+    assert!(
+        text.contains(&format!("Burn-in of {}:", good.dev)),
+        "{text}"
+    );
 }
 
 /// Poll `path` until `ready` holds for its JSON, for at most `limit`.
