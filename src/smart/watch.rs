@@ -201,15 +201,28 @@ impl Target for Watched {
     }
 }
 
-/// Queued requests of a simulated drive are sampled as they are served (the
-/// engine advances the clock; writes are not paused here, only the synchronous
-/// path pauses them).
+impl Watched {
+    /// A queued request of a simulated drive starts at `start_ns`: the virtual
+    /// queue moves the drive's clock only when its run ends, so bring the clock up
+    /// to the request first (never back: `advance_to`), so that a sample due
+    /// during a long queued pass (the write-verify halves) is taken at its time
+    /// and reads the drive's temperature then.
+    fn queued_at(&mut self, start_ns: u64) {
+        if let Some(c) = &self.vclock {
+            c.advance_to(start_ns);
+        }
+        self.sample_if_due();
+    }
+}
+
+/// Queued requests of a simulated drive are sampled as they are served (writes
+/// are not paused here, only the synchronous path pauses them).
 impl QueueModel for Watched {
     fn parallelism(&self) -> usize {
         self.parallelism
     }
     fn service_ns(&mut self, op: &Op, start_ns: u64) -> io::Result<u64> {
-        self.sample_if_due();
+        self.queued_at(start_ns);
         self.inner
             .queue_model()
             .expect("a queue model")
@@ -219,7 +232,7 @@ impl QueueModel for Watched {
         self.vclock.as_ref().expect("a queue model")
     }
     fn service_data(&mut self, op: &Op, start_ns: u64, data: IoData<'_>) -> io::Result<u64> {
-        self.sample_if_due();
+        self.queued_at(start_ns);
         self.inner
             .queue_model()
             .expect("a queue model")
@@ -347,6 +360,26 @@ mod tests {
             .map(|s| s.celsius)
             .collect();
         assert!(during.windows(2).all(|w| w[1] <= w[0]), "{during:?}");
+    }
+
+    #[test]
+    fn queued_requests_are_sampled_at_their_own_start_time() {
+        // The virtual queue moves the drive's clock only when its run ends: the
+        // samples of a long queued pass come from the requests' start times.
+        let (mut t, h) = sim("sim:hdd?size=64G", None);
+        let q = t
+            .queue_model()
+            .expect("a simulated drive has a queue model");
+        let op = Op {
+            offset: 0,
+            len: 1 << 20,
+            kind: crate::probe::OpKind::Write,
+        };
+        for k in 0..=36u64 {
+            q.service_ns(&op, k * 300_000_000_000).unwrap();
+        }
+        let at: Vec<u64> = log(&h).samples.iter().map(|s| s.at_s).collect();
+        assert_eq!(at, (0..=18).map(|k| k * 600).collect::<Vec<_>>());
     }
 
     #[test]
