@@ -7,7 +7,7 @@
 
 use crate::device::AlignedBuf;
 use crate::device::pio::read_exact_at;
-use crate::verify::result::Unanswered;
+use crate::results::verify::Unanswered;
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 

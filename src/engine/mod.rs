@@ -4,7 +4,6 @@
 pub mod capacity;
 pub mod liveness;
 pub mod locate;
-pub mod name;
 pub mod queue;
 pub mod queued;
 pub mod scan;

@@ -14,9 +14,9 @@
 //! duration has passed since the start (measured at that completion), nothing has
 //! failed and the stop flag is down; then wait for everything submitted (drain).
 
-use super::name::QueuedEngine;
 use crate::probe::OpKind;
 use crate::probe::iops::OffsetGen;
+use crate::results::QueuedEngine;
 use crate::stats::Histogram;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -16,7 +16,6 @@
 //!   on FreeBSD and wherever io_uring is unavailable or refused, and for every
 //!   [`Feed`] of reads and writes (see [`run_feed`]) (`threads.rs`).
 
-use super::name::QueuedEngine;
 use super::queue::{Backend, check_depth, drive_feed};
 pub use super::queue::{Feed, MAX_QUEUE_DEPTH, QueuedParams, QueuedRun, Stop};
 use super::threads;
@@ -25,6 +24,7 @@ use super::uring;
 use super::virtual_queue;
 use crate::device::Target;
 use crate::probe::iops::OffsetGen;
+use crate::results::QueuedEngine;
 use std::io;
 use std::sync::atomic::AtomicBool;
 

@@ -16,7 +16,6 @@
 //! end when the pool is dropped. Each thread times its request on the target's
 //! clock through an [`Instant`] taken against it when the pool started.
 
-use super::name::QueuedEngine;
 use super::queue::{
     Backend, Completion, Fatal, Feed, QueuedParams, QueuedRun, Request, Stop, check_depth, drive,
     drive_feed,
@@ -26,6 +25,7 @@ use crate::device::AlignedBuf;
 use crate::device::pio::{read_exact_at, write_all_at};
 use crate::probe::OpKind;
 use crate::probe::iops::OffsetGen;
+use crate::results::QueuedEngine;
 use std::io;
 use std::os::fd::{BorrowedFd, OwnedFd, RawFd};
 use std::sync::Arc;

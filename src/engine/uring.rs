@@ -15,7 +15,6 @@
 //! completes) [`run`] returns [`Unavailable`] so that the caller can fall back to the
 //! thread pool.
 
-use super::name::QueuedEngine;
 use super::queue::{
     Backend, Completion, QueuedParams, QueuedRun, Request, Stop, check_depth, drive,
 };
@@ -24,6 +23,7 @@ use crate::device::AlignedBuf;
 use crate::device::pio::short_read;
 use crate::probe::OpKind;
 use crate::probe::iops::OffsetGen;
+use crate::results::QueuedEngine;
 use io_uring::squeue::Entry;
 use io_uring::{CompletionQueue, IoUring, Probe, SubmissionQueue, Submitter, opcode, types};
 use rustix::io::Errno;

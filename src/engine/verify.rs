@@ -14,15 +14,16 @@
 
 use super::liveness::Liveness;
 use super::locate::{Probe, locate};
-use super::name::QueuedEngine;
 use super::queue::{Completion, Feed, NoAnswer, Request, Stop};
 use super::queued;
 use crate::device::{AlignedBuf, Target};
 use crate::probe::OpKind;
-use crate::probe::scan::{ScanRange, SlowRange, bucket};
+use crate::probe::scan::{ScanRange, bucket};
+use crate::results::QueuedEngine;
+use crate::results::SlowRange;
+use crate::results::failures::{FailureKind, Failures};
+use crate::results::verify::{Half, HalfKind, Pass, REGIONS, Stopped, Unanswered, VerifyResult};
 use crate::verify::checkpoint::Checkpoint;
-use crate::verify::failures::{FailureKind, Failures};
-use crate::verify::result::{Half, HalfKind, Pass, REGIONS, Stopped, Unanswered, VerifyResult};
 use crate::verify::stamp::{Stamper, Verdict};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};

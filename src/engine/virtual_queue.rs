@@ -12,13 +12,13 @@
 //! With a queue depth of 1 this is exactly the synchronous loop "read, then read again
 //! while less than the duration has passed", operation for operation.
 
-use super::name::QueuedEngine;
 use super::queue::{Backend, Completion, QueuedParams, QueuedRun, Request, drive};
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
 use crate::device::{IoData, QueueModel};
 use crate::probe::iops::OffsetGen;
 use crate::probe::{Op, OpKind};
+use crate::results::QueuedEngine;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use std::sync::atomic::AtomicBool;

@@ -16,13 +16,13 @@ use crate::engine::verify::{Saver, VerifyParams, run_verify};
 use crate::error::ProbeError;
 use crate::probe::iops::OffsetGen;
 use crate::probe::{self, PairsKind, Plan, ProbeSet, QueuedStep, Step, Stream, TestKind};
+use crate::results::verify::HalfKind;
 use crate::results::{
     CapacityResult, Engine, Outcome, PhaseResult, QueuedEngine, SeekSamples, TestResult, Warning,
     WarningCode,
 };
 use crate::safety::Found;
 use crate::validity;
-use crate::verify::result::HalfKind;
 use std::io;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

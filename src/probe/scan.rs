@@ -1,7 +1,6 @@
 //! The surface scan (`--scan`): every block of a byte range read once, in order.
 
 use super::TooSmall;
-use serde::{Deserialize, Serialize};
 
 /// The block size unless `--block-size` says otherwise.
 pub const DEFAULT_BLOCK: u64 = 1 << 20;
@@ -9,37 +8,6 @@ pub const DEFAULT_BLOCK: u64 = 1 << 20;
 pub const DEFAULT_SLOW_MS: f64 = 50.0;
 /// The upper bounds of the latency buckets, in ms; the last bucket is open.
 pub const BUCKET_LIMITS_MS: [u64; 5] = [3, 10, 50, 150, 500];
-
-/// A run of consecutive slow blocks, as --scan and --verify list them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SlowRange {
-    /// The first sector of the first slow block.
-    pub first_sector: u64,
-    /// How many sectors the slow blocks cover.
-    pub sectors: u64,
-    /// The slowest block's time (the scan's latency, the verify pass's service
-    /// time).
-    pub max_ns: u64,
-}
-
-impl SlowRange {
-    /// Add a slow block of `sectors` sectors from `first`, which took `ns`, to
-    /// `ranges`: it extends the last range when it follows it.
-    pub fn push(ranges: &mut Vec<SlowRange>, first: u64, sectors: u64, ns: u64) {
-        if let Some(last) = ranges.last_mut()
-            && last.first_sector + last.sectors == first
-        {
-            last.sectors += sectors;
-            last.max_ns = last.max_ns.max(ns);
-            return;
-        }
-        ranges.push(SlowRange {
-            first_sector: first,
-            sectors,
-            max_ns: ns,
-        });
-    }
-}
 
 /// The bytes a scan covers, and its block size, all in whole sectors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,20 +78,6 @@ pub fn bucket(latency_ns: u64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn adjacent_slow_blocks_make_one_range() {
-        let mut v = Vec::new();
-        SlowRange::push(&mut v, 0, 8, 60);
-        SlowRange::push(&mut v, 8, 8, 90);
-        SlowRange::push(&mut v, 32, 8, 70);
-        let r = |first_sector, sectors, max_ns| SlowRange {
-            first_sector,
-            sectors,
-            max_ns,
-        };
-        assert_eq!(v, [r(0, 16, 90), r(32, 8, 70)]);
-    }
 
     #[test]
     fn ranges_are_aligned_and_clamped() {

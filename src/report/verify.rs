@@ -5,8 +5,8 @@
 
 use crate::probe::scan::BUCKET_LIMITS_MS;
 use crate::results::TestResult;
-use crate::verify::failures::{FailedRange, FailureKind};
-use crate::verify::result::{Half, HalfKind, VerifyResult};
+use crate::results::failures::{FailedRange, FailureKind};
+use crate::results::verify::{Half, HalfKind, VerifyResult};
 use std::fmt::Write;
 
 fn mb(bytes_per_s: f64) -> String {

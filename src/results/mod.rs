@@ -1,13 +1,17 @@
 //! The results of a run as plain, serialisable data: the only input of reporters.
 
 use crate::device::DeviceInfo;
-pub use crate::engine::name::QueuedEngine;
-pub use crate::probe::scan::SlowRange;
 use crate::probe::{PhaseId, TestKind};
 use crate::stats::{Histogram, Summary};
 use serde::{Deserialize, Serialize};
 
+pub mod engine;
+pub mod failures;
+pub mod scan;
 pub mod verdict;
+pub mod verify;
+pub use engine::QueuedEngine;
+pub use scan::{ScanResult, SectorRange, SlowRange};
 pub use verdict::{ByteSpan, Code, Finding, Severity, Verdict};
 
 /// The version of this data model's JSON form; raised on incompatible changes.
@@ -121,7 +125,7 @@ pub struct TestResult {
     pub command_overhead: Option<CommandOverhead>,
     /// `--verify`: the write-and-verify passes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub verify: Option<crate::verify::result::VerifyResult>,
+    pub verify: Option<crate::results::verify::VerifyResult>,
     /// `--capacity-check`: what the probe blocks said about the drive's real size.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capacity: Option<CapacityResult>,
@@ -420,54 +424,6 @@ pub struct Run {
     /// `--burn-in`: the command that started it, for `--resume`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub burn_in: Option<crate::burnin::RunInfo>,
-}
-
-/// A run of unreadable sectors.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SectorRange {
-    /// The first sector.
-    pub first_sector: u64,
-    /// How many sectors.
-    pub sectors: u64,
-}
-
-/// What a surface scan found.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ScanResult {
-    /// The first byte scanned.
-    pub start_bytes: u64,
-    /// Just past the last byte scanned (when complete).
-    pub end_bytes: u64,
-    /// Bytes per read.
-    pub block_bytes: u64,
-    /// Reads made (including failed ones).
-    pub blocks_read: u64,
-    /// Bytes read successfully.
-    pub bytes_read: u64,
-    /// Time spent in the reads of blocks, without the sector-by-sector re-reads of
-    /// failed blocks.
-    pub elapsed_ns: u64,
-    /// Blocks by latency: < 3, < 10, < 50, < 150, < 500 and >= 500 ms.
-    pub buckets: Vec<u64>,
-    /// Blocks that failed to read.
-    pub error_blocks: u64,
-    /// The unreadable sectors of the failed blocks, located as ddrescue does
-    /// (`engine::locate`).
-    pub unreadable: Vec<SectorRange>,
-    /// The runs of `unreadable` not read sector by sector: between unreadable
-    /// sectors of one long failed area.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub inferred: Vec<SectorRange>,
-    /// The drive stopped answering and the scan was given up there.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unanswered: Option<crate::verify::result::Unanswered>,
-    /// Blocks at least this slow are listed in `slow`.
-    pub slow_ms: f64,
-    /// Runs of slow blocks.
-    pub slow: Vec<SlowRange>,
-    /// The scan map: the slowest latency in each of up to 1000 equal runs of blocks
-    /// (`u64::MAX` where a block failed, 0 where none was read).
-    pub map_ns: Vec<u64>,
 }
 
 // The analyses, computed from the measurements by

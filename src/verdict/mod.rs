@@ -156,7 +156,7 @@ mod tests {
 
     #[test]
     fn a_drive_given_up_mid_test_is_one_finding_that_says_where() {
-        let verify = |read_only| crate::verify::result::VerifyResult {
+        let verify = |read_only| crate::results::verify::VerifyResult {
             nonce: 1,
             start_bytes: 0,
             end_bytes: 1 << 30,
@@ -168,7 +168,7 @@ mod tests {
             engine: crate::results::QueuedEngine::Threads,
             passes: Vec::new(),
             stopped: None,
-            unanswered: Some(crate::verify::result::Unanswered {
+            unanswered: Some(crate::results::verify::Unanswered {
                 at_bytes: 314_572_800,
                 after_ns: 2_100_000_000,
                 reason: "3 sectors that read fine earlier fail now".into(),

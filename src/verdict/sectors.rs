@@ -3,10 +3,10 @@
 //! failing finding that lists its ranges as the test's own block does
 //! (`verify: corrupt: sectors 100-107 (8)`).
 
+use crate::results::failures::FailureKind;
 use crate::results::verdict::MAX_RANGES;
+use crate::results::verify::VerifyResult;
 use crate::results::{Code, Finding, ScanResult, SectorRange, Severity};
-use crate::verify::failures::FailureKind;
-use crate::verify::result::VerifyResult;
 
 /// "sector N" or "sectors A-B (N)", as the tests' blocks name them.
 pub fn span(first: u64, n: u64) -> String {
@@ -154,9 +154,9 @@ pub fn verify(v: &VerifyResult) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::name::QueuedEngine;
-    use crate::verify::failures::Failures;
-    use crate::verify::result::{Half, Pass};
+    use crate::results::QueuedEngine;
+    use crate::results::failures::Failures;
+    use crate::results::verify::{Half, Pass};
 
     fn verify_with(failures: Failures) -> VerifyResult {
         VerifyResult {

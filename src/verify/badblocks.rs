@@ -54,7 +54,7 @@ pub fn check_block_size(block_size: u32) -> Result<(), BadBlocksError> {
 
 /// The blocks of `block_size` bytes that hold any of the failed sectors, given as
 /// (first LBA, sectors) spans of `sector_size`-byte sectors in any order (as
-/// [`super::failures::Failures::covered`] gives them): ascending, each once.
+/// [`crate::results::failures::Failures::covered`] gives them): ascending, each once.
 /// A block is bad when any byte of it failed.
 pub fn blocks(
     spans: impl IntoIterator<Item = (u64, u64)>,

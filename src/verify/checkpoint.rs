@@ -11,8 +11,8 @@
 //! runs, so the blocks written before the crash but not yet read back are read and
 //! judged, not rewritten; a read half reads on from `done_to`.
 
-use super::failures::Failures;
-use super::result::{HalfKind, Pass};
+use crate::results::failures::Failures;
+use crate::results::verify::{HalfKind, Pass};
 use serde::{Deserialize, Serialize};
 
 /// How far a write-and-verify run had got, and what it had found.

@@ -38,7 +38,6 @@
 
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
-use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::xxh3_64;
 
 /// The first eight bytes of every stamped sector.
@@ -55,42 +54,7 @@ pub const MAX_SECTOR: u32 = 1 << 20;
 /// Pool words beyond one sector's fill: the spread of the per-LBA offsets.
 const SPREAD: usize = 512;
 
-/// What a read-back sector turned out to hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "verdict")]
-pub enum Verdict {
-    /// Exactly what this pass wrote at this LBA.
-    Ok,
-    /// Content that is neither what was written nor a valid stamp of this run:
-    /// the drive altered the data (or returned zeros, or older data of another
-    /// program) without an error.
-    Corrupt,
-    /// A valid stamp of this run, but of another LBA: the write for that LBA
-    /// landed here (a misdirected write) or both addresses reach the same place
-    /// (wrapped addressing: a drive that stores less than it reports).
-    Misdirected {
-        /// The LBA whose stamp was found.
-        found_lba: u64,
-        /// The pass that wrote it.
-        found_pass: u32,
-    },
-    /// A valid stamp of this LBA from an earlier pass of this run: the last
-    /// write never reached the medium (a lost write).
-    Stale {
-        /// The pass whose stamp was still there.
-        found_pass: u32,
-    },
-    /// The read failed with an I/O error (recorded by the caller, never by
-    /// [`Stamper::check`]).
-    Unreadable,
-}
-
-impl Verdict {
-    /// Whether the sector read back as written.
-    pub fn is_ok(self) -> bool {
-        self == Verdict::Ok
-    }
-}
+pub use crate::results::failures::Verdict;
 
 /// What a sector's header says, when it carries this format's magic: the fields a
 /// [`Stamper`] is made from, and the LBA the sector claims.

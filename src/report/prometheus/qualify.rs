@@ -3,12 +3,12 @@
 
 use super::{Exposition, Family, id};
 use crate::results::TestResult;
+use crate::results::failures::FailureKind;
+use crate::results::verify::Half;
 use crate::smart::health::Health;
 use crate::smart::record::{SelfTestOutcome, SmartResult};
 use crate::smart::rules::Severity;
 use crate::smr::analysis::SmrVerdict;
-use crate::verify::failures::FailureKind;
-use crate::verify::result::Half;
 
 /// The families of this file, written after the measuring tests' ones.
 pub(super) const FAMILIES: &[Family] = &[
@@ -374,11 +374,11 @@ fn health(x: &mut Exposition, l: &Labels, h: &Health) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::name::QueuedEngine;
     use crate::probe::TestKind;
     use crate::results::Engine;
-    use crate::verify::failures::Failures;
-    use crate::verify::result::{HalfKind, Pass, Stopped, VerifyResult};
+    use crate::results::QueuedEngine;
+    use crate::results::failures::Failures;
+    use crate::results::verify::{HalfKind, Pass, Stopped, VerifyResult};
 
     fn verify(read_to: Option<u64>, stopped: Option<Stopped>) -> String {
         let half = |end| Half {

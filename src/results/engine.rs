@@ -1,5 +1,5 @@
-//! The names of the queued engines: plain data, shared by the engines that run
-//! and the results that record them.
+//! The names of the queued engines: plain data, recorded in the results and
+//! imported by the engines that run (`crate::engine::queued`).
 
 use serde::{Deserialize, Serialize};
 

@@ -2,9 +2,10 @@
 //! verify engine (`crate::engine::verify`), stored in the test's result, read by
 //! reporters.
 
+use super::engine::QueuedEngine;
 use super::failures::Failures;
-use crate::engine::name::QueuedEngine;
-use crate::probe::scan::SlowRange;
+use super::scan::SlowRange;
+pub use super::scan::Unanswered;
 use serde::{Deserialize, Serialize};
 
 /// Regions of the write and read curves (fewer when the range has fewer blocks).
@@ -158,41 +159,6 @@ pub struct VerifyResult {
     /// The drive stopped answering and the run was given up there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unanswered: Option<Unanswered>,
-}
-
-/// A drive that stopped answering mid-test (it vanished, or it no longer reads
-/// sectors that read fine earlier): the test was given up there.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Unanswered {
-    /// The first byte of the run of failed requests that ended with the drive given
-    /// up (the drive "stopped answering at byte X").
-    pub at_bytes: u64,
-    /// When, from the start of the test's pass over the range, in ns.
-    pub after_ns: u64,
-    /// What showed it, e.g. "3 sectors that read fine earlier fail now (...)".
-    pub reason: String,
-    /// The drive turned read-only (writes refused with EROFS, EPERM or EACCES after
-    /// writes succeeded) rather than stopped answering.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub read_only: bool,
-}
-
-impl Unanswered {
-    /// The finding's one line: "the drive stopped answering at byte X after T s"
-    /// (or "turned read-only").
-    pub fn line(&self) -> String {
-        format!(
-            "the drive {} at byte {} after {:.1} s: {}",
-            if self.read_only {
-                "turned read-only"
-            } else {
-                "stopped answering"
-            },
-            self.at_bytes,
-            self.after_ns as f64 / 1e9,
-            self.reason
-        )
-    }
 }
 
 impl VerifyResult {

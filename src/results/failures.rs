@@ -7,10 +7,47 @@
 //! one of them widens a single [`Overflow`] span instead, from the lowest to the
 //! highest such sector. The span may include sectors that read fine, so a list
 //! built from [`Failures::covered`] errs toward marking more blocks bad, never
-//! fewer; the counts per kind stay exact.
+//! fewer; the counts per kind stay exact. Plain data of --verify's results, with
+//! the [`Verdict`] of a read-back sector that `verify::stamp` judges.
 
-use super::stamp::Verdict;
 use serde::{Deserialize, Serialize};
+
+/// What a read-back sector turned out to hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "verdict")]
+pub enum Verdict {
+    /// Exactly what this pass wrote at this LBA.
+    Ok,
+    /// Content that is neither what was written nor a valid stamp of this run:
+    /// the drive altered the data (or returned zeros, or older data of another
+    /// program) without an error.
+    Corrupt,
+    /// A valid stamp of this run, but of another LBA: the write for that LBA
+    /// landed here (a misdirected write) or both addresses reach the same place
+    /// (wrapped addressing: a drive that stores less than it reports).
+    Misdirected {
+        /// The LBA whose stamp was found.
+        found_lba: u64,
+        /// The pass that wrote it.
+        found_pass: u32,
+    },
+    /// A valid stamp of this LBA from an earlier pass of this run: the last
+    /// write never reached the medium (a lost write).
+    Stale {
+        /// The pass whose stamp was still there.
+        found_pass: u32,
+    },
+    /// The read failed with an I/O error (recorded by the caller, never by
+    /// `verify::stamp::Stamper::check`).
+    Unreadable,
+}
+
+impl Verdict {
+    /// Whether the sector read back as written.
+    pub fn is_ok(self) -> bool {
+        self == Verdict::Ok
+    }
+}
 
 /// The ranges kept before the rest goes to the overflow span: 65,536 ranges of
 /// 40 bytes, 2.5 MiB.

@@ -1,0 +1,137 @@
+//! What a surface scan (--scan) found, the runs of slow blocks that --scan and
+//! --verify list, and a drive given up mid-test by either: plain data.
+
+use serde::{Deserialize, Serialize};
+
+/// A run of consecutive slow blocks, as --scan and --verify list them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SlowRange {
+    /// The first sector of the first slow block.
+    pub first_sector: u64,
+    /// How many sectors the slow blocks cover.
+    pub sectors: u64,
+    /// The slowest block's time (the scan's latency, the verify pass's service
+    /// time).
+    pub max_ns: u64,
+}
+
+impl SlowRange {
+    /// Add a slow block of `sectors` sectors from `first`, which took `ns`, to
+    /// `ranges`: it extends the last range when it follows it.
+    pub fn push(ranges: &mut Vec<SlowRange>, first: u64, sectors: u64, ns: u64) {
+        if let Some(last) = ranges.last_mut()
+            && last.first_sector + last.sectors == first
+        {
+            last.sectors += sectors;
+            last.max_ns = last.max_ns.max(ns);
+            return;
+        }
+        ranges.push(SlowRange {
+            first_sector: first,
+            sectors,
+            max_ns: ns,
+        });
+    }
+}
+
+/// A run of unreadable sectors.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SectorRange {
+    /// The first sector.
+    pub first_sector: u64,
+    /// How many sectors.
+    pub sectors: u64,
+}
+
+/// What a surface scan found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScanResult {
+    /// The first byte scanned.
+    pub start_bytes: u64,
+    /// Just past the last byte scanned (when complete).
+    pub end_bytes: u64,
+    /// Bytes per read.
+    pub block_bytes: u64,
+    /// Reads made (including failed ones).
+    pub blocks_read: u64,
+    /// Bytes read successfully.
+    pub bytes_read: u64,
+    /// Time spent in the reads of blocks, without the sector-by-sector re-reads of
+    /// failed blocks.
+    pub elapsed_ns: u64,
+    /// Blocks by latency: < 3, < 10, < 50, < 150, < 500 and >= 500 ms.
+    pub buckets: Vec<u64>,
+    /// Blocks that failed to read.
+    pub error_blocks: u64,
+    /// The unreadable sectors of the failed blocks, located as ddrescue does
+    /// (`engine::locate`).
+    pub unreadable: Vec<SectorRange>,
+    /// The runs of `unreadable` not read sector by sector: between unreadable
+    /// sectors of one long failed area.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inferred: Vec<SectorRange>,
+    /// The drive stopped answering and the scan was given up there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unanswered: Option<Unanswered>,
+    /// Blocks at least this slow are listed in `slow`.
+    pub slow_ms: f64,
+    /// Runs of slow blocks.
+    pub slow: Vec<SlowRange>,
+    /// The scan map: the slowest latency in each of up to 1000 equal runs of blocks
+    /// (`u64::MAX` where a block failed, 0 where none was read).
+    pub map_ns: Vec<u64>,
+}
+
+/// A drive that stopped answering mid-test (it vanished, or it no longer reads
+/// sectors that read fine earlier): the test was given up there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unanswered {
+    /// The first byte of the run of failed requests that ended with the drive given
+    /// up (the drive "stopped answering at byte X").
+    pub at_bytes: u64,
+    /// When, from the start of the test's pass over the range, in ns.
+    pub after_ns: u64,
+    /// What showed it, e.g. "3 sectors that read fine earlier fail now (...)".
+    pub reason: String,
+    /// The drive turned read-only (writes refused with EROFS, EPERM or EACCES after
+    /// writes succeeded) rather than stopped answering.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub read_only: bool,
+}
+
+impl Unanswered {
+    /// The finding's one line: "the drive stopped answering at byte X after T s"
+    /// (or "turned read-only").
+    pub fn line(&self) -> String {
+        format!(
+            "the drive {} at byte {} after {:.1} s: {}",
+            if self.read_only {
+                "turned read-only"
+            } else {
+                "stopped answering"
+            },
+            self.at_bytes,
+            self.after_ns as f64 / 1e9,
+            self.reason
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adjacent_slow_blocks_make_one_range() {
+        let mut v = Vec::new();
+        SlowRange::push(&mut v, 0, 8, 60);
+        SlowRange::push(&mut v, 8, 8, 90);
+        SlowRange::push(&mut v, 32, 8, 70);
+        let r = |first_sector, sectors, max_ns| SlowRange {
+            first_sector,
+            sectors,
+            max_ns,
+        };
+        assert_eq!(v, [r(0, 16, 90), r(32, 8, 70)]);
+    }
+}
