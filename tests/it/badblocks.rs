@@ -3,8 +3,8 @@
 //! file system's bad-block inode then holds exactly those blocks (`dumpe2fs -b`).
 
 use crate::helpers::tool;
+use seekprobe::results::failures::{FailureKind, Failures};
 use seekprobe::verify::badblocks;
-use seekprobe::verify::failures::{FailureKind, Failures};
 use seekprobe::verify::stamp::Verdict;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
