@@ -4,6 +4,8 @@
 //! here prints.
 
 mod checkpoint;
+pub mod smart_session;
+pub mod smart_watch;
 mod writable;
 
 use writable::{CheckError, check_writable};
@@ -16,9 +18,9 @@ use crate::error::ProbeError;
 use crate::exec::{self, Context};
 use crate::probe::{self, MIB, TestKind};
 use crate::results::{DiskFailure, DiskResult, Outcome, Warning, WarningCode};
-use crate::smart::session;
 use crate::smart::{SmartResult, SmartSettings};
 use crate::validity;
+use smart_session as session;
 use std::io;
 use std::sync::atomic::AtomicBool;
 
@@ -109,7 +111,7 @@ pub fn probe_disk_resuming(
     // Temperatures during long work (docs/smart.md, "Temperatures during long work").
     let long = cfg.burn_in.is_some()
         || (cfg.tests.iter()).any(|k| matches!(k, TestKind::Verify | TestKind::SmrCheck));
-    let (target, temps) = crate::smart::watch::for_run(target, long, &cfg.smart);
+    let (target, temps) = smart_watch::for_run(target, long, &cfg.smart);
     let mut t = Tests {
         target,
         temps,
@@ -142,7 +144,7 @@ pub fn probe_disk_resuming(
         }
     }
     let after = (flow == Flow::Continue).then_some(&cfg.smart);
-    crate::smart::watch::keep(t.temps.as_ref(), disk.smart.as_mut());
+    smart_watch::keep(t.temps.as_ref(), disk.smart.as_mut());
     smart_end(t.target.as_mut(), &mut disk, &t.info, after, sink)?;
     Ok((disk, flow))
 }
@@ -190,7 +192,7 @@ pub fn smart_end(
 struct Tests<'a> {
     target: Box<dyn Target>,
     /// The temperature samples of long work, when watched.
-    temps: Option<crate::smart::watch::Handle>,
+    temps: Option<smart_watch::Handle>,
     info: crate::device::DeviceInfo,
     engine: SyncEngine,
     opts: probe::Options,
@@ -386,7 +388,7 @@ fn burn_in(
             (None, burnin::Action::SelfTest(kind)) => self_test_step(t, kind, &mut disk, sink),
             (None, burnin::Action::SmartAfter) => match disk.smart.as_mut() {
                 Some(r) => {
-                    crate::smart::watch::keep(t.temps.as_ref(), Some(&mut *r));
+                    smart_watch::keep(t.temps.as_ref(), Some(&mut *r));
                     session::smart_after(t.target.as_mut(), r, &cfg.smart);
                     let status = smart_status(r);
                     sink.smart_done(&t.info, r)?;

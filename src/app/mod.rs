@@ -147,7 +147,7 @@ fn run_all(
         run: std::sync::Mutex::new((run.clone(), slots)),
     });
     let saver = saver.as_ref();
-    if let Err(e) = crate::smart::session::preflight(&cfg.disks, &cfg.smart) {
+    if let Err(e) = crate::run::smart_session::preflight(&cfg.disks, &cfg.smart) {
         writeln!(
             err,
             "seekprobe: --smart and --smart-test read the drives through smartctl: {e}"

@@ -18,12 +18,10 @@ pub mod newness;
 pub mod record;
 pub mod rules;
 pub mod selftest;
-pub mod session;
 pub mod smartctl;
 pub mod source;
 pub mod temperature;
 pub mod usage;
-pub mod watch;
 
 pub use health::Health;
 pub use model::Report;

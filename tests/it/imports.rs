@@ -1,8 +1,9 @@
 //! The architecture's one-way flow, checked: the graph of references between the
 //! files of src/ (`use crate::…`, `crate::x::…`, `super::…`; a file is a module, a
-//! folder's mod.rs its folder's module) has no circle. Unit-test modules
-//! (`#[cfg(test)] mod tests`, tests.rs files) are left out: a test may drive its
-//! module from above.
+//! folder's mod.rs its folder's module) has no circle, and no two rooms of src/
+//! (a folder, or a file directly in src/) import each other. Unit-test modules
+//! (`#[cfg(test)] mod tests`, tests.rs files, tests/ folders) are left out: a test
+//! may drive its module from above.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -20,7 +21,9 @@ fn modules() -> BTreeMap<String, String> {
                     format!("{prefix}::{s}")
                 }
             };
-            if p.is_dir() {
+            if p.is_dir() && stem == "tests" {
+                continue;
+            } else if p.is_dir() {
                 walk(&p, &join(&stem), out);
             } else if p.extension().is_some_and(|x| x == "rs") {
                 let name = match stem.as_str() {
@@ -210,4 +213,40 @@ fn the_reader_finds_crate_and_super_paths_and_braced_lists() {
             "crate::clock::now",
         ]
     );
+}
+
+/// The room of a module: its folder under src/, or the file itself for a file
+/// directly in src/ (`engine::queue` is in `engine`, `results` is `results`).
+fn room(module: &str) -> &str {
+    module.split("::").next().unwrap_or(module)
+}
+
+#[test]
+fn no_two_rooms_of_src_import_each_other() {
+    let mods = modules();
+    let mut rooms: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    for (m, src) in &mods {
+        if m == "crate" {
+            continue;
+        }
+        for r in references(m, &code(src)) {
+            if let Some(to) = resolve(&r, &mods) {
+                let (a, b) = (room(m), room(&to).to_string());
+                if a != b && to != "crate" {
+                    rooms.entry(a).or_default().insert(b);
+                }
+            }
+        }
+    }
+    let both: Vec<String> = rooms
+        .iter()
+        .flat_map(|(a, tos)| {
+            tos.iter()
+                .filter(|b| {
+                    *a < b.as_str() && rooms.get(b.as_str()).is_some_and(|t| t.contains(*a))
+                })
+                .map(move |b| format!("{a} <-> {b}"))
+        })
+        .collect();
+    assert!(both.is_empty(), "rooms that import each other: {both:?}");
 }

@@ -7,14 +7,14 @@
 //! below, at most [`MAX_PAUSE_S`]. The samples and pauses go to a shared
 //! [`Handle`] the run keeps in the drive's SMART result ([`keep`]).
 
-use super::record::SmartResult;
-use super::selftest::SelfTestKind;
-use super::smartctl::{self, SmartRead, SmartctlError};
-use super::source::{SelfTestPoll, SelfTestStarted, SmartSource, SmartctlSource};
-use super::temperature::{self, Action, Sampler};
 use crate::clock::{Clock, VirtualClock};
 use crate::device::{DeviceInfo, IoData, QueueModel, Target};
 use crate::probe::Op;
+use crate::smart::record::SmartResult;
+use crate::smart::selftest::SelfTestKind;
+use crate::smart::smartctl::{self, SmartRead, SmartctlError};
+use crate::smart::source::{SelfTestPoll, SelfTestStarted, SmartSource, SmartctlSource};
+use crate::smart::temperature::{self, Action, Sampler};
 use std::io;
 use std::os::fd::BorrowedFd;
 use std::sync::{Arc, Mutex};
@@ -79,7 +79,7 @@ pub fn wrap(mut target: Box<dyn Target>, max_temp: Option<i64>) -> (Box<dyn Targ
 pub fn for_run(
     target: Box<dyn Target>,
     long_work: bool,
-    smart: &super::record::SmartSettings,
+    smart: &crate::smart::record::SmartSettings,
 ) -> (Box<dyn Target>, Option<Handle>) {
     if long_work && smart.read {
         let (t, h) = wrap(target, smart.max_temp);
@@ -289,9 +289,9 @@ impl Watched {
 
 #[cfg(test)]
 mod tests {
+    use super::super::smart_session as session;
     use super::*;
     use crate::device::sim::SimTarget;
-    use crate::smart::session;
     use crate::smart::temperature::TemperatureLog;
 
     fn sim(spec: &str, max_temp: Option<i64>) -> (Box<dyn Target>, Handle) {

@@ -6,12 +6,12 @@
 //! [`source_for`]: smartctl for a real device, the model for a simulated drive.
 //! Nothing here prints; progress goes to a callback.
 
-use super::record::{SelfTestOutcome, SelfTestRecord, SmartResult, SmartSettings};
-use super::rules::{Figure, Finding, Severity, judge};
-use super::selftest::{Outcome, SelfTestKind};
-use super::smartctl::{self, SmartRead, SmartctlError};
-use super::source::{SelfTestEnd, SelfTestProgress, SmartSource, run_self_test, source_for};
 use crate::device::Target;
+use crate::smart::record::{SelfTestOutcome, SelfTestRecord, SmartResult, SmartSettings};
+use crate::smart::rules::{Figure, Finding, Severity, judge};
+use crate::smart::selftest::{Outcome, SelfTestKind};
+use crate::smart::smartctl::{self, SmartRead, SmartctlError};
+use crate::smart::source::{SelfTestEnd, SelfTestProgress, SmartSource, run_self_test, source_for};
 use std::time::Duration;
 
 /// How often a real drive's running self-test is polled (smartctl `-c -l
