@@ -10,7 +10,8 @@
 use crate::device::{AlignedBuf, Target};
 use crate::engine::sync::Stop;
 use crate::probe::Op;
-use crate::probe::capacity::{self, Capacity, Probe};
+use crate::probe::capacity;
+use crate::results::capacity::{Capacity, Probe};
 use crate::verify::stamp::{Stamper, Verdict};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};

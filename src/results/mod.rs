@@ -1,17 +1,19 @@
 //! The results of a run as plain, serialisable data: the only input of reporters.
 
 use crate::device::DeviceInfo;
-use crate::probe::{PhaseId, TestKind};
 use crate::stats::{Histogram, Summary};
 use serde::{Deserialize, Serialize};
 
+pub mod capacity;
 pub mod engine;
 pub mod failures;
 pub mod scan;
+pub mod test_kind;
 pub mod verdict;
 pub mod verify;
 pub use engine::QueuedEngine;
 pub use scan::{ScanResult, SectorRange, SlowRange};
+use test_kind::{PhaseId, TestKind};
 pub use verdict::{ByteSpan, Code, Finding, Severity, Verdict};
 
 /// The version of this data model's JSON form; raised on incompatible changes.
@@ -142,13 +144,13 @@ pub struct TestResult {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CapacityResult {
     /// The conclusion.
-    pub conclusion: crate::probe::capacity::Capacity,
+    pub conclusion: capacity::Capacity,
     /// Rounds of probes (the first and its refinements).
     pub rounds: u32,
     /// Probe writes that failed (their read-backs say what they left).
     pub failed_writes: u32,
     /// Every probe block and how it read back, in the order read.
-    pub probe_blocks: Vec<crate::probe::capacity::Probe>,
+    pub probe_blocks: Vec<capacity::Probe>,
 }
 
 impl TestResult {

@@ -162,8 +162,8 @@ pub fn nothing_to_judge(d: &DiskResult) -> Vec<Finding> {
 
 /// Why a capacity check's conclusion fails a drive: it stores less than it
 /// reports, or probe blocks did not read back as written (None when all did).
-fn fake_reason(c: &crate::probe::capacity::Capacity) -> Option<String> {
-    use crate::probe::capacity::Finding;
+fn fake_reason(c: &crate::results::capacity::Capacity) -> Option<String> {
+    use crate::results::capacity::Finding;
     if c.failed == 0 {
         return None;
     }
