@@ -6,6 +6,7 @@
 //! the reasons for every figure.
 
 use super::{Op, OpKind};
+pub use crate::results::smr::Budget;
 use crate::rng::{self, Rng};
 
 /// The request sizes, drawn uniformly: 128 KiB (ZFS's default record, the size of
@@ -35,15 +36,6 @@ pub const PROBES: usize = 20;
 pub const PROBE_SPACING_S: f64 = 2.0;
 /// Each probe reads this much (one 4 KiB physical sector, or a logical sector).
 pub const PROBE_BYTES: u32 = 4096;
-
-/// How much the test may write: it stops at whichever comes first.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Budget {
-    /// Bytes written.
-    pub bytes: u64,
-    /// Seconds of writing.
-    pub seconds: f64,
-}
 
 impl Default for Budget {
     fn default() -> Self {

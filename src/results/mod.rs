@@ -8,6 +8,7 @@ pub mod capacity;
 pub mod engine;
 pub mod failures;
 pub mod scan;
+pub mod smr;
 pub mod test_kind;
 pub mod verdict;
 pub mod verify;
@@ -133,11 +134,11 @@ pub struct TestResult {
     pub capacity: Option<CapacityResult>,
     /// `--smr-check`: the verdict with its evidence and the write rate over time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub smr: Option<crate::smr::analysis::SmrAnalysis>,
+    pub smr: Option<smr::SmrAnalysis>,
     /// `--smr-check`: every timed completion, kept for the analysis while the run
     /// lasts (not saved: the analysis holds what the reporters need).
     #[serde(skip)]
-    pub smr_samples: Option<crate::smr::analysis::SmrSamples>,
+    pub smr_samples: Option<smr::SmrSamples>,
 }
 
 /// The capacity check's result (`--capacity-check`).
@@ -371,7 +372,7 @@ pub struct DiskResult {
     pub error: Option<DiskFailure>,
     /// Signs of shingled recording that need no writing ([`crate::smr::signs`]).
     #[serde(default)]
-    pub smr_signs: Vec<crate::smr::signs::SmrSign>,
+    pub smr_signs: Vec<smr::SmrSign>,
     /// `--burn-in`: each step of this drive's burn-in and how it ended, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub burn_in: Vec<crate::burnin::StepRecord>,

@@ -4,7 +4,9 @@
 
 use crate::device::{DeviceInfo, Rotation};
 use crate::probe::smr::Budget;
-use serde::{Deserialize, Serialize};
+pub use crate::results::smr::{
+    RateWindow, SmrAnalysis, SmrSamples, SmrVerdict, Stall, WriteSample,
+};
 
 /// The write rate is measured over windows of this many seconds of the test.
 pub const WINDOW_S: f64 = 30.0;
@@ -26,106 +28,10 @@ pub const CONVENTIONAL_MIN_BYTES: u64 = 32 << 30;
 /// cleaning".
 pub const SLOW_READ_FACTOR: f64 = 4.0;
 
-/// One timed write completion.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WriteSample {
-    /// Completion time, ns since the first write was issued.
-    pub end_ns: u64,
-    /// Bytes written.
-    pub bytes: u32,
-    /// Issue to completion, ns.
-    pub latency_ns: u64,
-}
-
-/// The raw measurements of the behaviour test, as the executor records them.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct SmrSamples {
-    /// The timed write completions, in order.
-    pub writes: Vec<WriteSample>,
-    /// The budget the writes ran under.
-    pub budget: Budget,
-    /// The latencies of the read probes before the writes, ns.
-    pub baseline_ns: Vec<u64>,
-    /// The latencies of the read probes after the idle period, ns.
-    pub post_idle_ns: Vec<u64>,
-    /// The idle period before those probes, seconds.
-    pub idle_s: f64,
-}
-
 /// Whether the behaviour test applies to the device: not to flash, nor to data in
 /// memory. Decided before anything is written.
 pub fn applies(info: &DeviceInfo) -> bool {
     info.rotation != Rotation::NonRotating && !info.in_memory
-}
-
-/// The write rate over one window of [`WINDOW_S`].
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct RateWindow {
-    /// Start of the window, seconds since the first write.
-    pub start_s: f64,
-    /// Bytes completed in the window.
-    pub bytes: u64,
-    /// bytes / window length.
-    pub rate_bytes_per_s: f64,
-}
-
-/// A write that took at least [`STALL_S`].
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Stall {
-    /// When it completed, seconds since the first write.
-    pub at_s: f64,
-    /// Bytes written before it.
-    pub after_bytes: u64,
-    /// How long it took, seconds.
-    pub seconds: f64,
-}
-
-/// The verdict.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SmrVerdict {
-    /// The write rate collapsed as a drive-managed SMR media cache does.
-    HiddenSmr,
-    /// The rate stayed level over more than any published media cache.
-    Conventional,
-    /// Neither within the budget (or the device cannot be judged).
-    CannotTell,
-    /// Flash or memory: shingled recording does not apply.
-    NotApplicable,
-}
-
-/// Everything the test concluded, as plain data for the reporters.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SmrAnalysis {
-    /// The verdict.
-    pub verdict: SmrVerdict,
-    /// The verdict with its evidence, one line for people.
-    pub text: String,
-    /// Bytes written.
-    pub bytes_written: u64,
-    /// Seconds of writing.
-    pub write_seconds: f64,
-    /// The write rate over time (full windows; the last, partial one left out).
-    pub windows: Vec<RateWindow>,
-    /// Writes that took [`STALL_S`] or more.
-    pub stalls: Vec<Stall>,
-    /// The best window rate before the collapse (or over the whole test), bytes/s.
-    pub level_bytes_per_s: f64,
-    /// The median rate of the windows from the collapse on, bytes/s.
-    pub collapsed_bytes_per_s: Option<f64>,
-    /// Bytes written before the first collapsed window.
-    pub bytes_before_collapse: Option<u64>,
-    /// Median latency of the read probes before the writes, ms.
-    pub baseline_read_ms: Option<f64>,
-    /// Median latency of the read probes after the idle period, ms.
-    pub post_idle_read_ms: Option<f64>,
-    /// The idle period before the post-idle probes, seconds.
-    #[serde(default = "default_idle_s")]
-    pub idle_s: f64,
-}
-
-fn default_idle_s() -> f64 {
-    crate::probe::smr::IDLE_S
 }
 
 /// The write rate in windows of [`WINDOW_S`], by completion time; a window without

@@ -6,45 +6,7 @@
 
 use super::models;
 use crate::device::{DeviceInfo, Rotation, ZoneMode};
-use serde::{Deserialize, Serialize};
-
-/// Which sign.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SmrSignKind {
-    /// The kernel or the drive reports a shingled zone model (host-aware,
-    /// host-managed or drive-managed).
-    ZoneModel,
-    /// A rotating drive that advertises TRIM/UNMAP, as drive-managed SMR disks do
-    /// to reclaim their bands.
-    TrimOnRotating,
-    /// The model string is on a vendor's published list of DM-SMR models.
-    ModelList,
-}
-
-/// How much a sign says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SmrSignStrength {
-    /// The device itself reports shingled recording.
-    Reported,
-    /// A hint, not a proof: only the behaviour test (or the vendor) can tell.
-    Hint,
-}
-
-/// One sign, with its explanation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SmrSign {
-    /// Which sign.
-    pub kind: SmrSignKind,
-    /// Whether it is reported by the device or only a hint.
-    pub strength: SmrSignStrength,
-    /// One line for people, saying what the sign is and what it is not.
-    pub text: String,
-    /// Where the fact behind the sign comes from (the vendor's list for
-    /// [`SmrSignKind::ModelList`]).
-    pub source: Option<String>,
-}
+pub use crate::results::smr::{SmrSign, SmrSignKind, SmrSignStrength};
 
 /// The signs of shingled recording in a device's description, strongest first.
 /// Flash and devices that report nothing get none.
