@@ -70,10 +70,8 @@ pub fn locate(blocks: &[(u64, u64)], ss: u64, probe: &mut dyn FnMut(u64, u64) ->
         while j < blocks.len() && blocks[j].0 == blocks[j - 1].0 + blocks[j - 1].1 {
             j += 1;
         }
-        let first = blocks[i];
-        let last = blocks[j - 1];
-        if let Err(()) = area(first, last, ss, probe, &mut out) {
-            out.cut = Some(first.0);
+        if let Err(()) = area(&blocks[i..j], ss, probe, &mut out) {
+            out.cut = Some(blocks[i].0);
             break;
         }
         i = j;
@@ -119,35 +117,54 @@ fn try_span(
     }
 }
 
-/// One area from the start of block `first` to the end of block `last` (sectors).
+/// One area of consecutive failed `blocks` (sectors). Neither halving assumes a
+/// block still fails: the one-sector span each settles on is read too, and a block
+/// whose error was transient (it reads now) gets no failed sector.
 fn area(
-    first: (u64, u64),
-    last: (u64, u64),
+    mut blocks: &[(u64, u64)],
     ss: u64,
     probe: &mut dyn FnMut(u64, u64) -> Probe,
     out: &mut Located,
 ) -> Result<(), ()> {
-    // Leading edge, in the first block (which holds a failed sector): the good
-    // prefix [first.0, lo) grows; [lo, hi) holds a failed sector.
-    let (mut lo, mut hi) = (first.0, first.0 + first.1);
-    while hi - lo > ss {
-        let mid = lo + (hi - lo) / ss / 2 * ss;
-        if try_span(out, probe, lo, mid)? {
-            lo = mid;
-        } else {
-            hi = mid;
+    // Leading edge, in the first block still failing: the good prefix [at, lo)
+    // grows; [lo, hi) holds a failed sector if any does.
+    let lead = loop {
+        let Some((&(at, len), rest)) = blocks.split_first() else {
+            return Ok(()); // every block reads now
+        };
+        let (mut lo, mut hi) = (at, at + len);
+        while hi - lo > ss {
+            let mid = lo + (hi - lo) / ss / 2 * ss;
+            if try_span(out, probe, lo, mid)? {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
         }
-    }
-    let lead = lo;
-    // Trailing edge, in the last block (from the leading edge in a one-block
-    // area): the last failed sector.
-    let end = last.0 + last.1;
-    let (l, _) = trail(out, probe, last.0.max(lead), end, ss)?;
+        if !try_span(out, probe, lo, hi)? {
+            break lo;
+        }
+        blocks = rest;
+    };
+    // Trailing edge, in the last block still failing (from the leading edge in
+    // the lead's block): the last failed sector.
+    let l = loop {
+        let &(at, len) = blocks.last().expect("the lead's block");
+        let (l, _) = trail(out, probe, at.max(lead), at + len, ss)?;
+        if l == lead || !try_span(out, probe, l, l + ss)? {
+            break l;
+        }
+        if blocks.len() == 1 {
+            break lead; // the lead is the block's only failed sector found
+        }
+        blocks = &blocks[..blocks.len() - 1];
+    };
     inside(lead, l + ss, ss, probe, out)
 }
 
-/// The last failed sector of `[lo, hi)`, which holds at least one: returns it and
-/// the start of the good suffix.
+/// The last failed sector of `[lo, hi)` if it holds one (the caller reads the
+/// sector returned, which no probe read alone): returns it and the start of the
+/// good suffix.
 fn trail(
     out: &mut Located,
     probe: &mut dyn FnMut(u64, u64) -> Probe,
@@ -305,5 +322,29 @@ mod tests {
         });
         assert_eq!(l.cut, Some(1 << 20));
         assert_eq!(l.failed, [(0, 8)]);
+    }
+
+    #[test]
+    fn a_block_that_reads_on_retry_has_no_failed_sector() {
+        // The pass saw the block fail; every probe of it reads now.
+        let l = run(&[(2048 * 512, 1 << 20)], &[]);
+        assert!(l.failed.is_empty(), "{:?}", l.failed);
+        assert!(l.inferred.is_empty());
+        // Of an area of three blocks, only the middle one still fails, at one sector.
+        let blocks = [(0, 1 << 20), (1 << 20, 1 << 20), (2 << 20, 1 << 20)];
+        let l = run(&blocks, &[(3000, 3001)]);
+        assert_eq!(l.failed, [(3000, 3001)]);
+        // A transient first block and a last block failing at its last sector.
+        let l = run(&blocks, &[(6143, 6144)]);
+        assert_eq!(l.failed, [(6143, 6144)]);
+    }
+
+    #[test]
+    fn a_block_failing_at_one_sector_has_exactly_that_one() {
+        for bad in [2048, 2049, 3000, 4094, 4095] {
+            let l = run(&[(2048 * 512, 1 << 20)], &[(bad, bad + 1)]);
+            assert_eq!(l.failed, [(bad, bad + 1)], "{bad}");
+            assert!(l.inferred.is_empty());
+        }
     }
 }
