@@ -17,6 +17,16 @@ pub fn span(first: u64, n: u64) -> String {
     }
 }
 
+/// ", of which N inferred, not read one by one" when `inferred` (N) sectors of a
+/// finding were reported failed without reading each one (issue 21), else "".
+fn inferred_note(inferred: u64) -> String {
+    if inferred == 0 {
+        String::new()
+    } else {
+        format!(", of which {inferred} inferred, not read one by one")
+    }
+}
+
 /// One failing finding naming `ranges` (at most [`MAX_RANGES`] listed, the rest
 /// counted), `total` sectors in all.
 fn sectors_finding(
@@ -69,6 +79,8 @@ pub fn scan(s: &ScanResult) -> Vec<Finding> {
             total,
             None,
         );
+        let inferred: u64 = s.inferred.iter().map(|r| r.sectors).sum();
+        f.reason.push_str(&inferred_note(inferred));
         f.reason.push_str(&format!(
             " ({} block{} failed to read)",
             s.error_blocks,
@@ -138,14 +150,17 @@ pub fn verify(v: &VerifyResult) -> Vec<Finding> {
             } else {
                 kind.name().to_string()
             };
-            out.push(sectors_finding(
-                "verify",
-                code(kind),
-                &what,
-                &ranges,
-                total,
-                more,
-            ));
+            // The located spans not read one by one: the write half's are
+            // unwritable, the read half's unreadable.
+            let half = match kind {
+                FailureKind::Unwritable => Some(&p.write),
+                FailureKind::Unreadable => p.read.as_ref(),
+                _ => None,
+            };
+            let inferred: u64 = half.map_or(0, |h| h.inferred.iter().map(|r| r[1]).sum());
+            let mut finding = sectors_finding("verify", code(kind), &what, &ranges, total, more);
+            finding.reason.push_str(&inferred_note(inferred));
+            out.push(finding);
         }
     }
     out
@@ -251,5 +266,55 @@ mod tests {
             "scan: unreadable: sectors 100-107 (8) (1 block failed to read)"
         );
         assert_eq!(f[0].code, Code::UnreadableSectors);
+    }
+
+    #[test]
+    fn a_finding_says_how_many_of_its_sectors_were_inferred() {
+        let mut s = ScanResult {
+            start_bytes: 0,
+            end_bytes: 1 << 30,
+            block_bytes: 1 << 20,
+            blocks_read: 1024,
+            bytes_read: 1 << 30,
+            elapsed_ns: 1,
+            buckets: vec![0; 6],
+            error_blocks: 2,
+            unreadable: vec![SectorRange {
+                first_sector: 2048,
+                sectors: 4096,
+            }],
+            slow_ms: 50.0,
+            slow: Vec::new(),
+            map_ns: Vec::new(),
+            inferred: vec![SectorRange {
+                first_sector: 2100,
+                sectors: 3000,
+            }],
+            unanswered: None,
+        };
+        assert_eq!(
+            scan(&s)[0].reason,
+            "scan: unreadable: sectors 2048-6143 (4096), of which 3000 inferred, not read one by one (2 blocks failed to read)"
+        );
+        s.inferred.clear();
+        assert!(!scan(&s)[0].reason.contains("inferred"));
+        // --verify: the write half's inferred sectors are unwritable, the read
+        // half's unreadable.
+        let mut f = Failures::new();
+        f.record_span(100, 50, FailureKind::Unwritable);
+        f.record_span(300, 20, FailureKind::Unreadable);
+        f.record_span(400, 2, FailureKind::Corrupt);
+        let mut v = verify_with(f);
+        v.passes[0].write.inferred = vec![[101, 48]];
+        v.passes[0].read.as_mut().unwrap().inferred = vec![[301, 10], [311, 8]];
+        let reasons: Vec<String> = verify(&v).into_iter().map(|f| f.reason).collect();
+        assert_eq!(
+            reasons,
+            [
+                "verify: unwritable: sectors 100-149 (50), of which 48 inferred, not read one by one",
+                "verify: unreadable: sectors 300-319 (20), of which 18 inferred, not read one by one",
+                "verify: corrupt: sectors 400-401 (2)",
+            ]
+        );
     }
 }
