@@ -80,6 +80,7 @@ pub fn run_scan(
         map_ns: vec![0; cells as usize],
         inferred: Vec::new(),
         unanswered: None,
+        unlocated_from: None,
     };
     let mut failed = Vec::new();
     let mut live = Liveness::new(target.raw_fd(), ss).knowing(known_good);
@@ -158,6 +159,7 @@ pub fn run_scan(
             Probe::Failed
         }
     });
+    r.unlocated_from = located.cut;
     for (first, end) in located.failed {
         push_sectors(&mut r.unreadable, first, end - first);
     }
