@@ -109,6 +109,11 @@ struct HalfFeed<'a, 's> {
     prefix: u64,
     /// Completed blocks past `prefix`.
     ahead: std::collections::BTreeSet<u64>,
+    /// The content verdicts of completed blocks past `prefix` (by block offset),
+    /// recorded in `failures` when the prefix reaches them: a checkpoint carries
+    /// the failures below its `done_to` only, as the resumed run reads the rest
+    /// again (and `Failures` counts a sector recorded twice twice).
+    pending: std::collections::BTreeMap<u64, Vec<(u64, Verdict)>>,
     /// Where checkpoints go, and what they carry besides the feed's own state.
     saver: Option<&'a mut Saver<'s>>,
     nonce: u64,
@@ -122,6 +127,9 @@ impl HalfFeed<'_, '_> {
     fn completed(&mut self, offset: u64, now_ns: u64) {
         self.ahead.insert(offset);
         while self.ahead.remove(&self.prefix) {
+            for (lba, v) in self.pending.remove(&self.prefix).unwrap_or_default() {
+                self.failures.record(lba, v);
+            }
             self.prefix = (self.prefix + self.range.block).min(self.range.end);
         }
         let Some(s) = self.saver.as_deref_mut() else {
@@ -224,11 +232,13 @@ impl Feed for HalfFeed<'_, '_> {
                 {
                     let buf = &buf[..len as usize];
                     if !self.stamper.all_ok(buf, lba) {
-                        for (i, v) in self.stamper.check(buf, lba).enumerate() {
-                            let at = lba + i as u64;
-                            if v != Verdict::Ok && !within(self.unwritable, at) {
-                                self.failures.record(at, v);
-                            }
+                        let bad: Vec<(u64, Verdict)> = (self.stamper.check(buf, lba))
+                            .enumerate()
+                            .map(|(i, v)| (lba + i as u64, v))
+                            .filter(|&(at, v)| v != Verdict::Ok && !within(self.unwritable, at))
+                            .collect();
+                        if !bad.is_empty() {
+                            self.pending.insert(offset, bad);
                         }
                     }
                 }
@@ -347,6 +357,7 @@ pub fn run_verify(
                 unanswered: None,
                 prefix: from,
                 ahead: Default::default(),
+                pending: Default::default(),
                 saver: saver.as_deref_mut(),
                 nonce,
                 passes_planned: p.passes,
@@ -365,8 +376,14 @@ pub fn run_verify(
                 mut half,
                 mut failed,
                 unanswered,
+                pending,
                 ..
             } = feed;
+            // The verdicts of blocks completed past the prefix when the half
+            // ended (Ctrl-C, the drive given up).
+            for (lba, v) in pending.into_values().flatten() {
+                failures.record(lba, v);
+            }
             // The watchdog gave a request up: the drive is given up too.
             let unanswered = unanswered.or_else(|| {
                 let n = run.fatal.as_ref().and_then(NoAnswer::of)?;
@@ -459,9 +476,13 @@ pub fn run_verify(
             unwritable.extend(new_unwritable);
             unwritable.sort_unstable();
             let whole = !run.interrupted && cut.is_none() && run.fatal.is_none();
-            if kind == OpKind::Write && whole {
+            // A write half resumed in its read half wrote nothing in this run:
+            // no flush, and its checkpoint stays (`{half: Read, done_to: start}`
+            // would send a crash back to the read half's start).
+            if kind == OpKind::Write && whole && from < p.range.end {
                 let t0 = target.clock().now_ns();
-                let flushed = target.flush().is_ok();
+                // Ok(false): nothing was flushed (`Target::flush`).
+                let flushed = matches!(target.flush(), Ok(true));
                 half.flush_ns = Some(target.clock().now_ns() - t0);
                 // The write half is done and flushed: a crash now resumes with the
                 // read half from its start.
