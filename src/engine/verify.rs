@@ -639,6 +639,60 @@ mod tests {
     }
 
     #[test]
+    fn a_run_resumed_from_any_read_half_checkpoint_has_the_whole_runs_failures() {
+        // Blocks 2 and 3 slow, so that block 4 (corrupt) completes before them and
+        // the checkpoint saved when block 2 completes is below block 4.
+        let uri = "sim:ssd?size=16M&slow=4096-4097:20&slow=6144-6145:40&corrupt=8300-8310&unwritable=12000-12002";
+        let mut t = crate::device::sim::SimTarget::open(uri).unwrap();
+        let p = VerifyParams {
+            passes: 1,
+            queue_depth: 8,
+            ..params(16 << 20, 1 << 20)
+        };
+        let stop = AtomicBool::new(false);
+        let mut cps = Vec::new();
+        let mut save = |c: &Checkpoint| cps.push(c.clone());
+        let mut saver = Saver::new(&mut save);
+        let (whole, stopped) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, Some(&mut saver));
+        assert!(stopped.is_none(), "{stopped:?}");
+        let want = &whole.passes[0].failures;
+        assert!(!want.is_empty());
+        let cps: Vec<Checkpoint> = cps
+            .into_iter()
+            .filter(|c| c.half == HalfKind::Read && c.pass == 0)
+            .collect();
+        assert!(cps.len() > 2, "{}", cps.len());
+        for cp in cps {
+            // Each failure the read half found lies below the checkpoint's done_to.
+            assert!(
+                cp.failures
+                    .ranges()
+                    .iter()
+                    .filter(|r| r.kind != FailureKind::Unwritable)
+                    .all(|r| r.end_lba() <= cp.done_to / 512),
+                "{cp:?}"
+            );
+            let p = VerifyParams {
+                resume: Some(cp.clone()),
+                ..p.clone()
+            };
+            // The resumed run never saves a checkpoint behind the one it resumed
+            // (the write half it skips saved `done_to: start`).
+            let mut behind = Vec::new();
+            let mut save = |c: &Checkpoint| {
+                if c.pass == 0 && c.done_to < cp.done_to {
+                    behind.push(c.done_to);
+                }
+            };
+            let mut saver = Saver::new(&mut save);
+            let (r, stopped) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, Some(&mut saver));
+            assert!(stopped.is_none(), "{stopped:?}");
+            assert_eq!(&r.passes[0].failures, want, "resumed at {}", cp.done_to);
+            assert!(behind.is_empty(), "resumed at {}: {behind:?}", cp.done_to);
+        }
+    }
+
+    #[test]
     fn an_image_file_passes_clean_with_both_halves_timed() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("img");
