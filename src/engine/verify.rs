@@ -13,7 +13,7 @@
 //! read back), one whose read fails unreadable.
 
 use super::liveness::Liveness;
-use super::locate::{Probe, locate};
+use super::locate::{Probe, locate, push_block};
 use super::name::QueuedEngine;
 use super::queue::{Completion, Feed, NoAnswer, Request, Stop};
 use super::queued;
@@ -91,7 +91,8 @@ struct HalfFeed<'a, 's> {
     slow_ns: u64,
     half: Half,
     failures: &'a mut Failures,
-    /// Failed blocks (offset, len), redone sector by sector afterwards.
+    /// Runs of failed blocks (offset, len), consecutive ones joined as they
+    /// complete, redone sector by sector afterwards.
     failed: Vec<(u64, u64)>,
     /// Sectors whose write failed in this pass (first, end), sorted.
     unwritable: &'a [(u64, u64)],
@@ -163,11 +164,13 @@ impl HalfFeed<'_, '_> {
             done_to: prefix,
             failures: self.failures.clone(),
             unwritable: self.unwritable.to_vec(),
+            // The failed runs below the prefix (clipped to it: the resumed run
+            // reads the rest again).
             failed_blocks: self
                 .failed
                 .iter()
-                .copied()
                 .filter(|b| b.0 < prefix)
+                .map(|&(at, len)| (at, len.min(prefix - at)))
                 .collect(),
         };
         (s.save)(&cp);
@@ -245,7 +248,7 @@ impl Feed for HalfFeed<'_, '_> {
             }
             Err(e) => {
                 self.half.error_blocks += 1;
-                self.failed.push((offset, len));
+                push_block(&mut self.failed, offset, len);
                 let after = c.done_ns.saturating_sub(self.test_start_ns);
                 if self.unanswered.is_none() {
                     self.unanswered = match self.kind {
@@ -425,7 +428,7 @@ pub fn run_verify(
             let mut retried = 0u64;
             let unwritable_now = &unwritable;
             let failures_now = &mut failures;
-            let located = locate(&failed, s64, &mut |at, len| {
+            let located = locate(&failed, p.range.block, s64, &mut |at, len| {
                 if stop.load(Ordering::Relaxed) {
                     return Probe::Stop;
                 }
