@@ -4,7 +4,7 @@
 //! ([`super::liveness`]) ends the scan there.
 
 use super::liveness::Liveness;
-use super::locate::{Probe, locate};
+use super::locate::{Probe, locate, push_block};
 use super::queue::{Completion, Feed, NoAnswer, Request};
 use super::sync::Stop;
 use super::threads;
@@ -80,6 +80,7 @@ pub fn run_scan(
         map_ns: vec![0; cells as usize],
         inferred: Vec::new(),
         unanswered: None,
+        unlocated_from: None,
     };
     let mut failed = Vec::new();
     let mut live = Liveness::new(target.raw_fd(), ss).knowing(known_good);
@@ -100,7 +101,7 @@ pub fn run_scan(
         } else {
             r.error_blocks += 1;
             r.map_ns[cell] = u64::MAX;
-            failed.push((offset, len));
+            push_block(&mut failed, offset, len);
             if let Err(e) = &res
                 && let Some(u) = live.failed(offset, e, now.saturating_sub(start))
             {
@@ -149,7 +150,7 @@ pub fn run_scan(
     });
     // Which sectors of the failed blocks: located (untimed).
     let mut buf = AlignedBuf::new(range.block as usize);
-    let located = locate(&failed, ss, &mut |at, len| {
+    let located = locate(&failed, range.block, ss, &mut |at, len| {
         if stop.load(Ordering::Relaxed) {
             Probe::Stop
         } else if target.read_at(&mut buf[..len as usize], at).is_ok() {
@@ -158,6 +159,7 @@ pub fn run_scan(
             Probe::Failed
         }
     });
+    r.unlocated_from = located.cut;
     for (first, end) in located.failed {
         push_sectors(&mut r.unreadable, first, end - first);
     }

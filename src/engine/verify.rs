@@ -13,7 +13,7 @@
 //! read back), one whose read fails unreadable.
 
 use super::liveness::Liveness;
-use super::locate::{Probe, locate};
+use super::locate::{Probe, locate, push_block};
 use super::queue::{Completion, Feed, NoAnswer, Request, Stop};
 use super::queued;
 use crate::device::{AlignedBuf, Target};
@@ -92,7 +92,8 @@ struct HalfFeed<'a, 's> {
     slow_ns: u64,
     half: Half,
     failures: &'a mut Failures,
-    /// Failed blocks (offset, len), redone sector by sector afterwards.
+    /// Runs of failed blocks (offset, len), consecutive ones joined as they
+    /// complete, redone sector by sector afterwards.
     failed: Vec<(u64, u64)>,
     /// Sectors whose write failed in this pass (first, end), sorted.
     unwritable: &'a [(u64, u64)],
@@ -110,6 +111,11 @@ struct HalfFeed<'a, 's> {
     prefix: u64,
     /// Completed blocks past `prefix`.
     ahead: std::collections::BTreeSet<u64>,
+    /// The content verdicts of completed blocks past `prefix` (by block offset),
+    /// recorded in `failures` when the prefix reaches them: a checkpoint carries
+    /// the failures below its `done_to` only, as the resumed run reads the rest
+    /// again (and `Failures` counts a sector recorded twice twice).
+    pending: std::collections::BTreeMap<u64, Vec<(u64, Verdict)>>,
     /// Where checkpoints go, and what they carry besides the feed's own state.
     saver: Option<&'a mut Saver<'s>>,
     nonce: u64,
@@ -123,6 +129,9 @@ impl HalfFeed<'_, '_> {
     fn completed(&mut self, offset: u64, now_ns: u64) {
         self.ahead.insert(offset);
         while self.ahead.remove(&self.prefix) {
+            for (lba, v) in self.pending.remove(&self.prefix).unwrap_or_default() {
+                self.failures.record(lba, v);
+            }
             self.prefix = (self.prefix + self.range.block).min(self.range.end);
         }
         let Some(s) = self.saver.as_deref_mut() else {
@@ -156,11 +165,13 @@ impl HalfFeed<'_, '_> {
             done_to: prefix,
             failures: self.failures.clone(),
             unwritable: self.unwritable.to_vec(),
+            // The failed runs below the prefix (clipped to it: the resumed run
+            // reads the rest again).
             failed_blocks: self
                 .failed
                 .iter()
-                .copied()
                 .filter(|b| b.0 < prefix)
+                .map(|&(at, len)| (at, len.min(prefix - at)))
                 .collect(),
         };
         (s.save)(&cp);
@@ -225,18 +236,20 @@ impl Feed for HalfFeed<'_, '_> {
                 {
                     let buf = &buf[..len as usize];
                     if !self.stamper.all_ok(buf, lba) {
-                        for (i, v) in self.stamper.check(buf, lba).enumerate() {
-                            let at = lba + i as u64;
-                            if v != Verdict::Ok && !within(self.unwritable, at) {
-                                self.failures.record(at, v);
-                            }
+                        let bad: Vec<(u64, Verdict)> = (self.stamper.check(buf, lba))
+                            .enumerate()
+                            .map(|(i, v)| (lba + i as u64, v))
+                            .filter(|&(at, v)| v != Verdict::Ok && !within(self.unwritable, at))
+                            .collect();
+                        if !bad.is_empty() {
+                            self.pending.insert(offset, bad);
                         }
                     }
                 }
             }
             Err(e) => {
                 self.half.error_blocks += 1;
-                self.failed.push((offset, len));
+                push_block(&mut self.failed, offset, len);
                 let after = c.done_ns.saturating_sub(self.test_start_ns);
                 if self.unanswered.is_none() {
                     self.unanswered = match self.kind {
@@ -348,6 +361,7 @@ pub fn run_verify(
                 unanswered: None,
                 prefix: from,
                 ahead: Default::default(),
+                pending: Default::default(),
                 saver: saver.as_deref_mut(),
                 nonce,
                 passes_planned: p.passes,
@@ -366,8 +380,14 @@ pub fn run_verify(
                 mut half,
                 mut failed,
                 unanswered,
+                pending,
                 ..
             } = feed;
+            // The verdicts of blocks completed past the prefix when the half
+            // ended (Ctrl-C, the drive given up).
+            for (lba, v) in pending.into_values().flatten() {
+                failures.record(lba, v);
+            }
             // The watchdog gave a request up: the drive is given up too.
             let unanswered = unanswered.or_else(|| {
                 let n = run.fatal.as_ref().and_then(NoAnswer::of)?;
@@ -409,7 +429,7 @@ pub fn run_verify(
             let mut retried = 0u64;
             let unwritable_now = &unwritable;
             let failures_now = &mut failures;
-            let located = locate(&failed, s64, &mut |at, len| {
+            let located = locate(&failed, p.range.block, s64, &mut |at, len| {
                 if stop.load(Ordering::Relaxed) {
                     return Probe::Stop;
                 }
@@ -460,9 +480,13 @@ pub fn run_verify(
             unwritable.extend(new_unwritable);
             unwritable.sort_unstable();
             let whole = !run.interrupted && cut.is_none() && run.fatal.is_none();
-            if kind == OpKind::Write && whole {
+            // A write half resumed in its read half wrote nothing in this run:
+            // no flush, and its checkpoint stays (`{half: Read, done_to: start}`
+            // would send a crash back to the read half's start).
+            if kind == OpKind::Write && whole && from < p.range.end {
                 let t0 = target.clock().now_ns();
-                let flushed = target.flush().is_ok();
+                // Ok(false): nothing was flushed (`Target::flush`).
+                let flushed = matches!(target.flush(), Ok(true));
                 half.flush_ns = Some(target.clock().now_ns() - t0);
                 // The write half is done and flushed: a crash now resumes with the
                 // read half from its start.
@@ -616,6 +640,60 @@ mod tests {
         assert_eq!(pass.write.flush_ns, None);
         assert!(pass.read.is_none());
         assert!(pass.failures.is_empty(), "{:?}", pass.failures);
+    }
+
+    #[test]
+    fn a_run_resumed_from_any_read_half_checkpoint_has_the_whole_runs_failures() {
+        // Blocks 2 and 3 slow, so that block 4 (corrupt) completes before them and
+        // the checkpoint saved when block 2 completes is below block 4.
+        let uri = "sim:ssd?size=16M&slow=4096-4097:20&slow=6144-6145:40&corrupt=8300-8310&unwritable=12000-12002";
+        let mut t = crate::device::sim::SimTarget::open(uri).unwrap();
+        let p = VerifyParams {
+            passes: 1,
+            queue_depth: 8,
+            ..params(16 << 20, 1 << 20)
+        };
+        let stop = AtomicBool::new(false);
+        let mut cps = Vec::new();
+        let mut save = |c: &Checkpoint| cps.push(c.clone());
+        let mut saver = Saver::new(&mut save);
+        let (whole, stopped) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, Some(&mut saver));
+        assert!(stopped.is_none(), "{stopped:?}");
+        let want = &whole.passes[0].failures;
+        assert!(!want.is_empty());
+        let cps: Vec<Checkpoint> = cps
+            .into_iter()
+            .filter(|c| c.half == HalfKind::Read && c.pass == 0)
+            .collect();
+        assert!(cps.len() > 2, "{}", cps.len());
+        for cp in cps {
+            // Each failure the read half found lies below the checkpoint's done_to.
+            assert!(
+                cp.failures
+                    .ranges()
+                    .iter()
+                    .filter(|r| r.kind != FailureKind::Unwritable)
+                    .all(|r| r.end_lba() <= cp.done_to / 512),
+                "{cp:?}"
+            );
+            let p = VerifyParams {
+                resume: Some(cp.clone()),
+                ..p.clone()
+            };
+            // The resumed run never saves a checkpoint behind the one it resumed
+            // (the write half it skips saved `done_to: start`).
+            let mut behind = Vec::new();
+            let mut save = |c: &Checkpoint| {
+                if c.pass == 0 && c.done_to < cp.done_to {
+                    behind.push(c.done_to);
+                }
+            };
+            let mut saver = Saver::new(&mut save);
+            let (r, stopped) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, Some(&mut saver));
+            assert!(stopped.is_none(), "{stopped:?}");
+            assert_eq!(&r.passes[0].failures, want, "resumed at {}", cp.done_to);
+            assert!(behind.is_empty(), "resumed at {}: {behind:?}", cp.done_to);
+        }
     }
 
     #[test]

@@ -667,6 +667,18 @@ fn a_burn_in_killed_mid_write_verify_resumes_from_its_checkpoint_with_the_same_v
         (f[0]["start_lba"].clone(), f[0]["sectors"].clone()),
         (1000.into(), 3.into())
     );
+    // The whole failure list of each pass, counts included, is the uninterrupted
+    // run's: nothing recorded twice by the resumed run.
+    let failures = |path: &std::path::Path| -> Vec<serde_json::Value> {
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let t = v["disks"][0]["tests"].as_array().unwrap().iter();
+        let passes = t.clone().find(|t| t["verify"].is_object()).unwrap()["verify"]["passes"]
+            .as_array()
+            .unwrap()
+            .clone();
+        passes.iter().map(|p| p["failures"].clone()).collect()
+    };
+    assert_eq!(failures(&json), failures(&json0));
 }
 
 #[test]
