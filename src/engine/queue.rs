@@ -339,6 +339,8 @@ pub fn drive_feed(
     for (s, r) in since.iter_mut().zip(&reqs) {
         *s = r.map(|_| now);
     }
+    // When the watchdog next looks at the slots (see the end of the loop).
+    let mut look_at = now;
     while in_flight > 0 {
         if let Err(e) = backend.reap_within(&mut done, POLL) {
             fatal = Some(e);
@@ -354,21 +356,6 @@ pub fn drive_feed(
                 ABANDONED.fetch_add(in_flight, Ordering::Relaxed);
                 break;
             }
-            let oldest = (0..depth)
-                .filter_map(|s| Some((since[s]?, reqs[s]?)))
-                .min_by_key(|(t, _)| *t);
-            if let (Some(limit), Some((t, req))) = (limit_ns, oldest)
-                && now.saturating_sub(t) >= limit
-            {
-                ABANDONED.fetch_add(in_flight, Ordering::Relaxed);
-                let e = NoAnswer {
-                    offset: req.offset,
-                    waited: Duration::from_nanos(limit),
-                };
-                fatal = Some(io::Error::new(io::ErrorKind::TimedOut, e));
-                break;
-            }
-            continue;
         }
         for c in done.drain(..) {
             in_flight -= 1;
@@ -388,6 +375,30 @@ pub fn drive_feed(
                 since[slot] = Some(backend.now_ns());
             }
             go_on &= more;
+        }
+        // The watchdog, on every turn: other slots completing must not hide a
+        // hung one. No request in flight can reach the limit before the oldest
+        // one seen at the last look does, so the slots are looked at only then.
+        let Some(limit) = limit_ns else { continue };
+        let now = backend.now_ns();
+        if in_flight == 0 || now < look_at {
+            continue;
+        }
+        let oldest = (0..depth)
+            .filter_map(|s| Some((since[s]?, reqs[s]?)))
+            .min_by_key(|(t, _)| *t);
+        match oldest {
+            Some((t, req)) if now.saturating_sub(t) >= limit => {
+                ABANDONED.fetch_add(in_flight, Ordering::Relaxed);
+                let e = NoAnswer {
+                    offset: req.offset,
+                    waited: Duration::from_nanos(limit),
+                };
+                fatal = Some(io::Error::new(io::ErrorKind::TimedOut, e));
+                break;
+            }
+            Some((t, _)) => look_at = t.saturating_add(limit),
+            None => look_at = now.saturating_add(limit),
         }
     }
     (interrupted, fatal)
@@ -618,6 +629,29 @@ mod tests {
         // poll at least 5 s later.
         assert!((5_002_000_000..5_002_000_000 + POLL.as_nanos() as u64).contains(&b.now));
         assert!(ABANDONED.load(Ordering::Relaxed) > before);
+    }
+
+    #[test]
+    fn the_watchdog_sees_a_hung_request_while_the_other_slots_keep_completing() {
+        // The read at 0 hangs; the other slot completes a read every 1 ms, so no
+        // poll ever comes back empty before the million reads are done (1000 s).
+        let mut b = Stuck {
+            now: 0,
+            hang: 0,
+            queued: VecDeque::new(),
+        };
+        let (interrupted, fatal) = drive_feed(
+            &mut b,
+            &mut Reads(0, 1_000_000),
+            2,
+            &AtomicBool::new(false),
+            Some(Duration::from_secs(5)),
+        );
+        assert!(!interrupted);
+        let n = NoAnswer::of(&fatal.unwrap()).unwrap();
+        assert_eq!(n.offset, 0);
+        // Submitted at 0, given up at the completion that reaches 5 s.
+        assert_eq!(b.now, 5_000_000_000);
     }
 
     #[test]
