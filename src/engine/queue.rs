@@ -235,7 +235,8 @@ pub static ABANDONED: std::sync::atomic::AtomicUsize = std::sync::atomic::Atomic
 pub struct NoAnswer {
     /// The request's byte offset.
     pub offset: u64,
-    /// How long it went unanswered.
+    /// How long it went unanswered: from its submission to the look that gave it
+    /// up, on the backend's clock (at least the limit, by up to a poll).
     pub waited: Duration,
 }
 
@@ -392,7 +393,7 @@ pub fn drive_feed(
                 ABANDONED.fetch_add(in_flight, Ordering::Relaxed);
                 let e = NoAnswer {
                     offset: req.offset,
-                    waited: Duration::from_nanos(limit),
+                    waited: Duration::from_nanos(now - t),
                 };
                 fatal = Some(io::Error::new(io::ErrorKind::TimedOut, e));
                 break;
@@ -624,10 +625,15 @@ mod tests {
         assert!(!interrupted);
         let n = NoAnswer::of(&fatal.unwrap()).unwrap();
         assert_eq!(n.offset, 3 * 4096);
-        assert_eq!(n.waited, Duration::from_secs(5));
-        // Submitted at 2 ms (after the reads at 0 and 4096); given up at the first
-        // poll at least 5 s later.
-        assert!((5_002_000_000..5_002_000_000 + POLL.as_nanos() as u64).contains(&b.now));
+        // Submitted at 1 ms (as the reads at 0 and 4096 completed); given up at the
+        // first poll at least 5 s later, and the error says how long it really waited.
+        assert!((5_001_000_000..5_001_000_000 + POLL.as_nanos() as u64).contains(&b.now));
+        assert_eq!(n.waited, Duration::from_nanos(b.now - 1_000_000));
+        assert!(n.waited > Duration::from_secs(5));
+        assert_eq!(
+            n.to_string(),
+            format!("no answer for {} s at byte 12288", n.waited.as_secs_f64())
+        );
         assert!(ABANDONED.load(Ordering::Relaxed) > before);
     }
 
@@ -652,6 +658,7 @@ mod tests {
         assert_eq!(n.offset, 0);
         // Submitted at 0, given up at the completion that reaches 5 s.
         assert_eq!(b.now, 5_000_000_000);
+        assert_eq!(n.to_string(), "no answer for 5 s at byte 0");
     }
 
     #[test]
