@@ -79,6 +79,8 @@ pub struct QueuedRun {
     /// Bytes moved by the requests that completed (`completed` × the request size):
     /// what the engine itself read, beside the target's own read/write counter.
     pub bytes: u64,
+    /// Requests this run left behind in flight, unanswered (see [`drive_feed`]).
+    pub abandoned: usize,
 }
 
 impl QueuedRun {
@@ -92,6 +94,7 @@ impl QueuedRun {
             stop: None,
             note: None,
             bytes: 0,
+            abandoned: 0,
         }
     }
 
@@ -225,10 +228,6 @@ pub const POLL: Duration = Duration::from_millis(100);
 /// kernel answers): Ctrl-C prints and saves within 2 s even while a request hangs.
 pub const DRAIN_GRACE: Duration = Duration::from_secs(1);
 
-/// Requests left behind in flight, unanswered, by [`drive_feed`] (the watchdog or
-/// Ctrl-C): the process can end only when the kernel gives them back.
-pub static ABANDONED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
 /// The error of a request given up by the watchdog: no answer for `waited` at
 /// `offset` (wrapped in an [`io::ErrorKind::TimedOut`] error).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -263,25 +262,27 @@ impl NoAnswer {
 /// The one loop: keep up to `depth` requests of `feed` in flight on `backend`
 /// until the feed has no more, `feed.done` says stop, or `stop` is raised (then
 /// nothing more is submitted); drain what is in flight. Returns whether the stop
-/// flag ended it, and the backend's fatal error if any (a failed submission is
-/// handed to `feed.done` as a failed completion).
+/// flag ended it, the backend's fatal error if any (a failed submission is
+/// handed to `feed.done` as a failed completion), and how many requests it left
+/// behind in flight, unanswered (the process can end only when the kernel gives
+/// them back).
 ///
 /// While waiting, the loop polls ([`POLL`]): a request unanswered for `io_timeout`
 /// ends the loop with a [`NoAnswer`] error, and after Ctrl-C requests that do not
-/// come back within [`DRAIN_GRACE`] are left behind ([`ABANDONED`]), so that a
-/// hung request never holds the run.
+/// come back within [`DRAIN_GRACE`] are left behind, so that a hung request never
+/// holds the run.
 pub fn drive_feed(
     backend: &mut dyn Backend,
     feed: &mut dyn Feed,
     depth: usize,
     stop: &AtomicBool,
     io_timeout: Option<Duration>,
-) -> (bool, Fatal) {
+) -> (bool, Fatal, usize) {
     if let Err(e) = check_depth(depth) {
-        return (false, Some(e));
+        return (false, Some(e), 0);
     }
     if stop.load(Ordering::Relaxed) {
-        return (true, None);
+        return (true, None, 0);
     }
     let mut reqs: Vec<Option<Request>> = vec![None; depth];
     // When each slot's request was handed over, on the backend's clock (the
@@ -294,6 +295,7 @@ pub fn drive_feed(
     let mut go_on = true;
     let mut interrupted = false;
     let mut in_flight = 0usize;
+    let mut abandoned = 0usize;
     // Submit the next request of `slot`; false when the feed or the backend said no.
     let submit = |slot: usize,
                   backend: &mut dyn Backend,
@@ -354,7 +356,7 @@ pub fn drive_feed(
         if done.is_empty() {
             let now = backend.now_ns();
             if stopped_at.is_some_and(|t| now.saturating_sub(t) >= grace) {
-                ABANDONED.fetch_add(in_flight, Ordering::Relaxed);
+                abandoned = in_flight;
                 break;
             }
         }
@@ -390,7 +392,7 @@ pub fn drive_feed(
             .min_by_key(|(t, _)| *t);
         match oldest {
             Some((t, req)) if now.saturating_sub(t) >= limit => {
-                ABANDONED.fetch_add(in_flight, Ordering::Relaxed);
+                abandoned = in_flight;
                 let e = NoAnswer {
                     offset: req.offset,
                     waited: Duration::from_nanos(now - t),
@@ -402,7 +404,7 @@ pub fn drive_feed(
             None => look_at = now.saturating_add(limit),
         }
     }
-    (interrupted, fatal)
+    (interrupted, fatal, abandoned)
 }
 
 /// How a drive ended besides its [`QueuedRun`]: `Some(error)` when the backend failed
@@ -433,11 +435,13 @@ pub fn drive(
         failure: None,
     };
     feed.len = feed.stream.request_len();
-    let (interrupted, fatal) = drive_feed(backend, &mut feed, params.queue_depth, stop, None);
+    let (interrupted, fatal, abandoned) =
+        drive_feed(backend, &mut feed, params.queue_depth, stop, None);
     let (last, failure, len) = (feed.last, feed.failure.take(), feed.len);
     backend.finish(last);
     run.elapsed_ns = last - start;
     run.bytes = run.completed * u64::from(len);
+    run.abandoned = abandoned;
     run.stop = match failure {
         Some((offset, error)) => Some(Stop::Failed {
             setup: false,
@@ -614,8 +618,7 @@ mod tests {
             hang: 3 * 4096,
             queued: VecDeque::new(),
         };
-        let before = ABANDONED.load(Ordering::Relaxed);
-        let (interrupted, fatal) = drive_feed(
+        let (interrupted, fatal, abandoned) = drive_feed(
             &mut b,
             &mut Reads(0, 8),
             2,
@@ -634,7 +637,8 @@ mod tests {
             n.to_string(),
             format!("no answer for {} s at byte 12288", n.waited.as_secs_f64())
         );
-        assert!(ABANDONED.load(Ordering::Relaxed) > before);
+        // The hung read alone was in flight.
+        assert_eq!(abandoned, 1);
     }
 
     #[test]
@@ -646,7 +650,7 @@ mod tests {
             hang: 0,
             queued: VecDeque::new(),
         };
-        let (interrupted, fatal) = drive_feed(
+        let (interrupted, fatal, abandoned) = drive_feed(
             &mut b,
             &mut Reads(0, 1_000_000),
             2,
@@ -659,6 +663,8 @@ mod tests {
         // Submitted at 0, given up at the completion that reaches 5 s.
         assert_eq!(b.now, 5_000_000_000);
         assert_eq!(n.to_string(), "no answer for 5 s at byte 0");
+        // The hung read and the other slot's replacement.
+        assert_eq!(abandoned, 2);
     }
 
     #[test]
@@ -668,10 +674,10 @@ mod tests {
             hang: 0,
             queued: VecDeque::new(),
         };
-        let (interrupted, fatal) =
+        let (interrupted, fatal, abandoned) =
             drive_feed(&mut b, &mut Reads(0, 4), 2, &AtomicBool::new(true), None);
         // Raised before the start: nothing is submitted.
-        assert!(interrupted && fatal.is_none());
+        assert!(interrupted && fatal.is_none() && abandoned == 0);
         assert_eq!(b.now, 0);
         let stop = AtomicBool::new(false);
         struct StopAt<'a>(Reads, &'a AtomicBool);
@@ -687,9 +693,10 @@ mod tests {
         // The read at 0 hangs; Ctrl-C as the one at 4096 completes (at 1 ms). The
         // loop sees the flag after its next reap (the replacement at 8192, done at
         // 2 ms) and leaves the hung read DRAIN_GRACE later.
-        let (interrupted, fatal) =
+        let (interrupted, fatal, abandoned) =
             drive_feed(&mut b, &mut StopAt(Reads(0, 4), &stop), 2, &stop, None);
         assert!(interrupted && fatal.is_none());
+        assert_eq!(abandoned, 1, "the hung read");
         assert_eq!(b.now, 2_000_000 + DRAIN_GRACE.as_nanos() as u64);
     }
 

@@ -118,6 +118,8 @@ pub struct FeedRun {
     pub interrupted: bool,
     /// The engine failed as a whole (or could not start).
     pub fatal: Option<io::Error>,
+    /// Requests it left behind in flight, unanswered (the watchdog or Ctrl-C).
+    pub abandoned: usize,
 }
 
 /// Run the requests of `feed` (reads and writes of at most `len` bytes, the
@@ -148,6 +150,7 @@ pub fn run_feed(
         },
         interrupted: false,
         fatal: None,
+        abandoned: 0,
     };
     if let Err(e) = check_depth(depth) {
         out.fatal = Some(e);
@@ -155,7 +158,7 @@ pub fn run_feed(
     }
     if let Some(model) = target.queue_model() {
         let mut q = virtual_queue::VirtualQueue::new(model, len, depth).with_buffers();
-        (out.interrupted, out.fatal) = drive_feed(&mut q, feed, depth, stop, None);
+        (out.interrupted, out.fatal, out.abandoned) = drive_feed(&mut q, feed, depth, stop, None);
         let now = q.now_ns();
         q.finish(now);
         return out;
@@ -170,7 +173,7 @@ pub fn run_feed(
         ));
         return out;
     };
-    (out.interrupted, out.fatal) =
+    (out.interrupted, out.fatal, out.abandoned) =
         threads::run_feed(fd, target.clock(), len, depth, feed, stop, io_timeout);
     out
 }
@@ -270,7 +273,7 @@ mod tests {
             // The loop itself refuses too, for a caller that skips run_feed.
             let mut model = crate::device::sim::SimTarget::open("sim:ssd?size=16M").unwrap();
             let mut q = virtual_queue::VirtualQueue::new(model.queue_model().unwrap(), 4096, 1);
-            let (interrupted, fatal) = drive_feed(&mut q, &mut NoFeed, depth, &stop, None);
+            let (interrupted, fatal, _) = drive_feed(&mut q, &mut NoFeed, depth, &stop, None);
             assert!(!interrupted);
             assert_eq!(fatal.expect("refused").kind(), io::ErrorKind::InvalidInput);
         }

@@ -259,13 +259,15 @@ impl Feed for HalfFeed<'_, '_> {
 /// Run the passes of `p` on `target`. `progress` is told each half's bytes done.
 /// Stops only for Ctrl-C (the result says where, and the `--start` that resumes)
 /// or an engine that fails as a whole; failed requests are recorded and passed.
+/// The count returned last is of the requests left behind unanswered (the
+/// watchdog or Ctrl-C): seekprobe can end only when the kernel gives them back.
 pub fn run_verify(
     target: &mut dyn Target,
     p: &VerifyParams,
     stop: &AtomicBool,
     progress: Progress<'_>,
     mut saver: Option<&mut Saver<'_>>,
-) -> (VerifyResult, Option<Stop>) {
+) -> (VerifyResult, Option<Stop>, usize) {
     let ss = target.info().sector_size;
     let regions = (p.range.count() as usize).clamp(1, REGIONS);
     // A resumed run: its nonce, its completed passes, and the pass in progress.
@@ -295,6 +297,8 @@ pub fn run_verify(
     };
     let test_start_ns = target.clock().now_ns();
     let mut live = Liveness::new(target.raw_fd(), u64::from(ss)).knowing(&p.known_good);
+    // Requests left behind unanswered (the watchdog or Ctrl-C), over the halves.
+    let mut abandoned = 0usize;
     let stamp_err = |e: crate::verify::stamp::BadSectorSize| Stop::Failed {
         setup: true,
         offset: 0,
@@ -303,7 +307,7 @@ pub fn run_verify(
     for pass in resume.map_or(0, |c| c.pass)..p.passes {
         let stamper = match Stamper::new(nonce, pass, ss) {
             Ok(s) => s,
-            Err(e) => return (r, Some(stamp_err(e))),
+            Err(e) => return (r, Some(stamp_err(e)), 0),
         };
         let resumed = resume.filter(|c| c.pass == pass);
         let mut failures = resumed.map_or_else(Failures::new, |c| c.failures.clone());
@@ -361,6 +365,7 @@ pub fn run_verify(
                 p.io_timeout,
             );
             r.engine = run.engine;
+            abandoned += run.abandoned;
             let HalfFeed {
                 mut half,
                 mut failed,
@@ -398,6 +403,7 @@ pub fn run_verify(
                         offset,
                         error,
                     }),
+                    abandoned,
                 );
             }
             // The failed blocks located as ddrescue does (untimed), in address
@@ -532,7 +538,7 @@ pub fn run_verify(
                     read: it.next(),
                     failures,
                 });
-                return (r, stopped);
+                return (r, stopped, abandoned);
             }
         }
         let mut it = halves.into_iter();
@@ -563,7 +569,7 @@ pub fn run_verify(
             s.last_bytes = p.range.start;
         }
     }
-    (r, None)
+    (r, None, abandoned)
 }
 
 #[cfg(test)]
@@ -595,7 +601,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         // Ctrl-C as the write half's last block completes: the failed block's
         // sectors are not redone one by one, and nothing is judged of them.
-        let (r, stopped) = run_verify(
+        let (r, stopped, _) = run_verify(
             &mut t,
             &p,
             &stop,
@@ -631,7 +637,7 @@ mod tests {
         let size = (8 << 20) + 1536;
         let p = params(size, 256 << 10);
         let mut seen = 0u64;
-        let (r, stop) = run_verify(
+        let (r, stop, _) = run_verify(
             t.as_mut(),
             &p,
             &AtomicBool::new(false),

@@ -526,6 +526,26 @@ fn a_hung_request_is_given_up_after_io_timeout_and_the_healthy_drive_beside_it_c
         v["disks"][1]["tests"][0]["verify"]["passes"][0]["read"]["bytes"],
         64 << 20
     );
+    // The requests left behind are the hung drive's own: the healthy drive has no
+    // request_abandoned warning, even when its test spans the watchdog's firing.
+    let codes = |d: &serde_json::Value| -> Vec<String> {
+        d["warnings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|w| w["code"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(
+        codes(&v["disks"][0]).contains(&"request_abandoned".to_string()),
+        "{}",
+        v["disks"][0]
+    );
+    assert!(
+        !codes(&v["disks"][1]).contains(&"request_abandoned".to_string()),
+        "{}",
+        v["disks"][1]
+    );
     let text = std::fs::read_to_string(&out_file).unwrap();
     assert!(text.contains("pass 1: 0 failed sectors"), "{text}");
 }
