@@ -7,7 +7,7 @@
 //! offsets come from [`OffsetGen`], so a seed repeats a run.
 //!
 //! Three engines share these semantics and return the same [`QueuedRun`]: each is a
-//! [`super::queue::Backend`] run by the one driver loop, [`super::queue::drive`]:
+//! [`super::queue::Backend`] run by the one driver loop, [`super::driver::drive`]:
 //! - `"virtual"`: simulated drives ([`Target::queue_model`]), a discrete-event
 //!   simulation in virtual time (`virtual_queue.rs`);
 //! - `"io_uring"` (Linux): one ring, registered buffers and file, batched submission
@@ -16,8 +16,9 @@
 //!   on FreeBSD and wherever io_uring is unavailable or refused, and for every
 //!   [`Feed`] of reads and writes (see [`run_feed`]) (`threads.rs`).
 
+use super::driver::drive_feed;
 use super::name::QueuedEngine;
-use super::queue::{Backend, check_depth, drive_feed};
+use super::queue::{Backend, check_depth};
 pub use super::queue::{Feed, MAX_QUEUE_DEPTH, QueuedParams, QueuedRun, Stop};
 use super::threads;
 #[cfg(target_os = "linux")]
@@ -125,7 +126,7 @@ pub struct FeedRun {
 /// Run the requests of `feed` (reads and writes of at most `len` bytes, the
 /// slots' buffers lent to it) `depth` deep on `target`: the virtual queue (with
 /// buffers) for a simulated drive, else the thread pool, on every system. The one
-/// loop is [`super::queue::drive_feed`].
+/// loop is [`super::driver::drive_feed`].
 ///
 /// Not io_uring, because a feed works on its buffers between completions (the
 /// verify pass stamps and checks 1 MiB there, about 0.1 ms) on the thread that

@@ -3,9 +3,10 @@
 //! as ddrescue does ([`super::locate`]). A drive that stops answering
 //! ([`super::liveness`]) ends the scan there.
 
+use super::driver::NoAnswer;
 use super::liveness::Liveness;
 use super::locate::{Probe, locate};
-use super::queue::{Completion, Feed, NoAnswer, Request};
+use super::queue::{Completion, Feed, Request};
 use super::sync::Stop;
 use super::threads;
 use crate::clock::Clock;

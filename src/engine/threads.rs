@@ -16,10 +16,10 @@
 //! end when the pool is dropped. Each thread times its request on the target's
 //! clock through an [`Instant`] taken against it when the pool started.
 
+use super::driver::{drive, drive_feed};
 use super::name::QueuedEngine;
 use super::queue::{
-    Backend, Completion, Fatal, Feed, QueuedParams, QueuedRun, Request, Stop, check_depth, drive,
-    drive_feed,
+    Backend, Completion, Fatal, Feed, QueuedParams, QueuedRun, Request, Stop, check_depth,
 };
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
@@ -225,7 +225,7 @@ pub fn run(
 /// Run the requests of `feed` on descriptor `fd` with one thread per request in
 /// flight, `depth` deep in buffers of `len` bytes, timed by `clock`: whether
 /// Ctrl-C ended it, a fatal error (a thread that could not be created, or a
-/// request unanswered for `io_timeout`: [`super::queue::NoAnswer`]), and the
+/// request unanswered for `io_timeout`: [`super::driver::NoAnswer`]), and the
 /// requests left behind unanswered.
 pub fn run_feed(
     fd: RawFd,

@@ -1,7 +1,7 @@
 //! The write-and-verify engine (`--verify`): for each pass, every block of the
 //! range written with fresh stamps, the write cache flushed, every block read back
 //! and checked. The requests go through the queued engines' one loop
-//! ([`super::queue::drive_feed`], picked by [`queued::run_feed`]): this file is
+//! ([`super::driver::drive_feed`], picked by [`queued::run_feed`]): this file is
 //! only the [`Feed`], which stamps a write's buffer before it is submitted and
 //! checks a read's after it completed (both untimed), and the bookkeeping.
 //!
@@ -12,10 +12,11 @@
 //! sectors: a sector whose write fails is unwritable (and not judged again when
 //! read back), one whose read fails unreadable.
 
+use super::driver::NoAnswer;
 use super::liveness::Liveness;
 use super::locate::{Probe, locate};
 use super::name::QueuedEngine;
-use super::queue::{Completion, Feed, NoAnswer, Request, Stop};
+use super::queue::{Completion, Feed, Request, Stop};
 use super::queued;
 use crate::device::{AlignedBuf, Target};
 use crate::probe::OpKind;
