@@ -487,6 +487,10 @@ fn a_hung_request_is_given_up_after_io_timeout_and_the_healthy_drive_beside_it_c
             "--parallel",
             "--io-timeout",
             "5",
+            // The healthy drive's test (about 1.7 s a pass here) outlasts the
+            // hung drive's watchdog.
+            "--passes",
+            "5",
         ])
         .arg("--json-file")
         .arg(&json_file)
@@ -503,7 +507,7 @@ fn a_hung_request_is_given_up_after_io_timeout_and_the_healthy_drive_beside_it_c
                 })
         })
     };
-    let v = wait_json(&json_file, Duration::from_secs(20), done);
+    let v = wait_json(&json_file, Duration::from_secs(40), done);
     let took = t0.elapsed();
     // Free the hung request whatever happened, so that seekprobe can end.
     let text_now = std::fs::read_to_string(&out_file).unwrap_or_default();
@@ -526,8 +530,19 @@ fn a_hung_request_is_given_up_after_io_timeout_and_the_healthy_drive_beside_it_c
         v["disks"][1]["tests"][0]["verify"]["passes"][0]["read"]["bytes"],
         64 << 20
     );
-    // The requests left behind are the hung drive's own: the healthy drive has no
-    // request_abandoned warning, even when its test spans the watchdog's firing.
+    // The requests left behind are the hung drive's own: the healthy drive, whose
+    // test spans the watchdog's firing, has no request_abandoned warning.
+    let healthy_ns: u64 = v["disks"][1]["tests"][0]["verify"]["passes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| [&p["write"]["elapsed_ns"], &p["read"]["elapsed_ns"]])
+        .map(|ns| ns.as_u64().unwrap())
+        .sum();
+    assert!(
+        healthy_ns > u["after_ns"].as_u64().unwrap(),
+        "{healthy_ns} {u}"
+    );
     let codes = |d: &serde_json::Value| -> Vec<String> {
         d["warnings"]
             .as_array()
