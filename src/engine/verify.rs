@@ -1,7 +1,7 @@
 //! The write-and-verify engine (`--verify`): for each pass, every block of the
 //! range written with fresh stamps, the write cache flushed, every block read back
 //! and checked. The requests go through the queued engines' one loop
-//! ([`super::queue::drive_feed`], picked by [`queued::run_feed`]): this file is
+//! ([`super::driver::drive_feed`], picked by [`queued::run_feed`]): this file is
 //! only the [`Feed`], which stamps a write's buffer before it is submitted and
 //! checks a read's after it completed (both untimed), and the bookkeeping.
 //!
@@ -12,9 +12,10 @@
 //! sectors: a sector whose write fails is unwritable (and not judged again when
 //! read back), one whose read fails unreadable.
 
+use super::driver::NoAnswer;
 use super::liveness::Liveness;
 use super::locate::{Probe, locate, push_block};
-use super::queue::{Completion, Feed, NoAnswer, Request, Stop};
+use super::queue::{Completion, Feed, Request, Stop};
 use super::queued;
 use crate::device::{AlignedBuf, Target};
 use crate::probe::OpKind;
@@ -273,13 +274,15 @@ impl Feed for HalfFeed<'_, '_> {
 /// Run the passes of `p` on `target`. `progress` is told each half's bytes done.
 /// Stops only for Ctrl-C (the result says where, and the `--start` that resumes)
 /// or an engine that fails as a whole; failed requests are recorded and passed.
+/// The count returned last is of the requests left behind unanswered (the
+/// watchdog or Ctrl-C): seekprobe can end only when the kernel gives them back.
 pub fn run_verify(
     target: &mut dyn Target,
     p: &VerifyParams,
     stop: &AtomicBool,
     progress: Progress<'_>,
     mut saver: Option<&mut Saver<'_>>,
-) -> (VerifyResult, Option<Stop>) {
+) -> (VerifyResult, Option<Stop>, usize) {
     let ss = target.info().sector_size;
     let regions = (p.range.count() as usize).clamp(1, REGIONS);
     // A resumed run: its nonce, its completed passes, and the pass in progress.
@@ -309,6 +312,8 @@ pub fn run_verify(
     };
     let test_start_ns = target.clock().now_ns();
     let mut live = Liveness::new(target.raw_fd(), u64::from(ss)).knowing(&p.known_good);
+    // Requests left behind unanswered (the watchdog or Ctrl-C), over the halves.
+    let mut abandoned = 0usize;
     let stamp_err = |e: crate::verify::stamp::BadSectorSize| Stop::Failed {
         setup: true,
         offset: 0,
@@ -317,7 +322,7 @@ pub fn run_verify(
     for pass in resume.map_or(0, |c| c.pass)..p.passes {
         let stamper = match Stamper::new(nonce, pass, ss) {
             Ok(s) => s,
-            Err(e) => return (r, Some(stamp_err(e))),
+            Err(e) => return (r, Some(stamp_err(e)), 0),
         };
         let resumed = resume.filter(|c| c.pass == pass);
         let mut failures = resumed.map_or_else(Failures::new, |c| c.failures.clone());
@@ -376,6 +381,7 @@ pub fn run_verify(
                 p.io_timeout,
             );
             r.engine = run.engine;
+            abandoned += run.abandoned;
             let HalfFeed {
                 mut half,
                 mut failed,
@@ -419,6 +425,7 @@ pub fn run_verify(
                         offset,
                         error,
                     }),
+                    abandoned,
                 );
             }
             // The failed blocks located as ddrescue does (untimed), in address
@@ -557,7 +564,7 @@ pub fn run_verify(
                     read: it.next(),
                     failures,
                 });
-                return (r, stopped);
+                return (r, stopped, abandoned);
             }
         }
         let mut it = halves.into_iter();
@@ -588,7 +595,7 @@ pub fn run_verify(
             s.last_bytes = p.range.start;
         }
     }
-    (r, None)
+    (r, None, abandoned)
 }
 
 #[cfg(test)]
@@ -620,7 +627,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         // Ctrl-C as the write half's last block completes: the failed block's
         // sectors are not redone one by one, and nothing is judged of them.
-        let (r, stopped) = run_verify(
+        let (r, stopped, _) = run_verify(
             &mut t,
             &p,
             &stop,
@@ -657,7 +664,8 @@ mod tests {
         let mut cps = Vec::new();
         let mut save = |c: &Checkpoint| cps.push(c.clone());
         let mut saver = Saver::new(&mut save);
-        let (whole, stopped) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, Some(&mut saver));
+        let (whole, stopped, _) =
+            run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, Some(&mut saver));
         assert!(stopped.is_none(), "{stopped:?}");
         let want = &whole.passes[0].failures;
         assert!(!want.is_empty());
@@ -689,7 +697,8 @@ mod tests {
                 }
             };
             let mut saver = Saver::new(&mut save);
-            let (r, stopped) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, Some(&mut saver));
+            let (r, stopped, _) =
+                run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, Some(&mut saver));
             assert!(stopped.is_none(), "{stopped:?}");
             assert_eq!(&r.passes[0].failures, want, "resumed at {}", cp.done_to);
             assert!(behind.is_empty(), "resumed at {}: {behind:?}", cp.done_to);
@@ -710,7 +719,7 @@ mod tests {
         let size = (8 << 20) + 1536;
         let p = params(size, 256 << 10);
         let mut seen = 0u64;
-        let (r, stop) = run_verify(
+        let (r, stop, _) = run_verify(
             t.as_mut(),
             &p,
             &AtomicBool::new(false),
