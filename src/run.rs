@@ -243,20 +243,21 @@ impl Tests<'_> {
             resume: self.resume.take(),
             known_good: &self.known_good,
         };
-        let abandoned = crate::engine::queue::ABANDONED.load(std::sync::atomic::Ordering::Relaxed);
         let run = exec::run_test(test, &self.opts, &mut cx)?;
         let result = run.result;
         let mut notes = run.warnings;
         notes.extend(validity::test_warnings(info, &result));
-        let left = crate::engine::queue::ABANDONED.load(std::sync::atomic::Ordering::Relaxed);
-        if left > abandoned {
+        // This drive's own requests: under --parallel another drive's watchdog
+        // may fire meanwhile.
+        let left = run.abandoned;
+        if left > 0 {
             notes.push(Warning {
                 code: WarningCode::RequestAbandoned,
                 message: format!(
                     "{} request{} to the drive were given up unanswered: seekprobe can end \
                      only when the kernel gives them back",
-                    left - abandoned,
-                    if left - abandoned == 1 { "" } else { "s" }
+                    left,
+                    if left == 1 { "" } else { "s" }
                 ),
                 advice: "if it does not end, the device or its path is stuck: reset or \
                          unplug it (the results are already saved)"

@@ -58,22 +58,36 @@ fn push(spans: &mut Vec<(u64, u64)>, first: u64, end: u64) {
     spans.push((first, end));
 }
 
-/// Locate the failed sectors of `blocks` (failed blocks `(offset, len)` in bytes,
-/// sorted, each aligned to sectors of `ss` bytes). `probe(offset, len)` tries a span
-/// (at most one block long) and judges what it read or wrote.
-pub fn locate(blocks: &[(u64, u64)], ss: u64, probe: &mut dyn FnMut(u64, u64) -> Probe) -> Located {
+/// Push the failed block `(offset, len)` onto `areas`, joined to the last area
+/// when it follows it: one entry per run of consecutive failed blocks.
+pub fn push_block(areas: &mut Vec<(u64, u64)>, offset: u64, len: u64) {
+    match areas.last_mut() {
+        Some(last) if last.0 + last.1 == offset => last.1 += len,
+        _ => areas.push((offset, len)),
+    }
+}
+
+/// Locate the failed sectors of `areas` (runs of failed blocks `(offset, len)` in
+/// bytes, sorted, each made of blocks of `block` bytes from its offset, the last
+/// one maybe shorter, aligned to sectors of `ss` bytes). `probe(offset, len)`
+/// tries a span, never longer than `block`, and judges what it read or wrote.
+pub fn locate(
+    areas: &[(u64, u64)],
+    block: u64,
+    ss: u64,
+    probe: &mut dyn FnMut(u64, u64) -> Probe,
+) -> Located {
     let mut out = Located::default();
     let mut i = 0;
-    while i < blocks.len() {
-        // An area: blocks that follow one another.
+    while i < areas.len() {
+        // One area: the given areas that follow one another.
         let mut j = i + 1;
-        while j < blocks.len() && blocks[j].0 == blocks[j - 1].0 + blocks[j - 1].1 {
+        while j < areas.len() && areas[j].0 == areas[j - 1].0 + areas[j - 1].1 {
             j += 1;
         }
-        let first = blocks[i];
-        let last = blocks[j - 1];
-        if let Err(()) = area(first, last, ss, probe, &mut out) {
-            out.cut = Some(first.0);
+        let (at, end) = (areas[i].0, areas[j - 1].0 + areas[j - 1].1);
+        if let Err(()) = area(at, end, block, ss, probe, &mut out) {
+            out.cut = Some(at);
             break;
         }
         i = j;
@@ -119,35 +133,64 @@ fn try_span(
     }
 }
 
-/// One area from the start of block `first` to the end of block `last` (sectors).
+/// One area `[start, end)` of consecutive failed blocks of `block` bytes (the
+/// last maybe shorter). Neither halving assumes a block still fails: the
+/// one-sector span each settles on is read too, and a block whose error was
+/// transient (it reads now) gets no failed sector.
 fn area(
-    first: (u64, u64),
-    last: (u64, u64),
+    start: u64,
+    end: u64,
+    block: u64,
     ss: u64,
     probe: &mut dyn FnMut(u64, u64) -> Probe,
     out: &mut Located,
 ) -> Result<(), ()> {
-    // Leading edge, in the first block (which holds a failed sector): the good
-    // prefix [first.0, lo) grows; [lo, hi) holds a failed sector.
-    let (mut lo, mut hi) = (first.0, first.0 + first.1);
-    while hi - lo > ss {
-        let mid = lo + (hi - lo) / ss / 2 * ss;
-        if try_span(out, probe, lo, mid)? {
-            lo = mid;
-        } else {
-            hi = mid;
+    // The blocks i..j are still to be looked at.
+    let blk = |k: u64| {
+        let at = start + k * block;
+        (at, block.min(end - at))
+    };
+    let (mut i, mut j) = (0, (end - start).div_ceil(block));
+    // Leading edge, in the first block still failing: the good prefix [at, lo)
+    // grows; [lo, hi) holds a failed sector if any does.
+    let lead = loop {
+        if i == j {
+            return Ok(()); // every block reads now
         }
-    }
-    let lead = lo;
-    // Trailing edge, in the last block (from the leading edge in a one-block
-    // area): the last failed sector.
-    let end = last.0 + last.1;
-    let (l, _) = trail(out, probe, last.0.max(lead), end, ss)?;
-    inside(lead, l + ss, ss, probe, out)
+        let (at, len) = blk(i);
+        let (mut lo, mut hi) = (at, at + len);
+        while hi - lo > ss {
+            let mid = lo + (hi - lo) / ss / 2 * ss;
+            if try_span(out, probe, lo, mid)? {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        if !try_span(out, probe, lo, hi)? {
+            break lo;
+        }
+        i += 1;
+    };
+    // Trailing edge, in the last block still failing (from the leading edge in
+    // the lead's block): the last failed sector.
+    let l = loop {
+        let (at, len) = blk(j - 1);
+        let (l, _) = trail(out, probe, at.max(lead), at + len, ss)?;
+        if l == lead || !try_span(out, probe, l, l + ss)? {
+            break l;
+        }
+        if j - 1 == i {
+            break lead; // the lead is the block's only failed sector found
+        }
+        j -= 1;
+    };
+    inside(lead, l + ss, block, ss, probe, out)
 }
 
-/// The last failed sector of `[lo, hi)`, which holds at least one: returns it and
-/// the start of the good suffix.
+/// The last failed sector of `[lo, hi)` if it holds one (the caller reads the
+/// sector returned, which no probe read alone): returns it and the start of the
+/// good suffix.
 fn trail(
     out: &mut Located,
     probe: &mut dyn FnMut(u64, u64) -> Probe,
@@ -170,6 +213,7 @@ fn trail(
 fn inside(
     a: u64,
     b: u64,
+    block: u64,
     ss: u64,
     probe: &mut dyn FnMut(u64, u64) -> Probe,
     out: &mut Located,
@@ -185,7 +229,7 @@ fn inside(
     }
     let mut inferred = Vec::new();
     let mut budget = SPLIT_BUDGET;
-    let max = 1 << 20; // no probe longer than a typical block
+    let max = block; // no probe longer than a block (the probe's buffer)
     while let Some((len, at)) = todo.pop() {
         if budget == 0 || len > max * 64 {
             inferred.push((at, at + len));
@@ -228,9 +272,14 @@ mod tests {
 
     /// Locate on a device whose `bad` sectors fail; (located, probes of each sector).
     fn run(blocks: &[(u64, u64)], bad: &[(u64, u64)]) -> Located {
+        run_in(blocks, 1 << 20, bad)
+    }
+
+    /// As `run`, in blocks of `block` bytes.
+    fn run_in(blocks: &[(u64, u64)], block: u64, bad: &[(u64, u64)]) -> Located {
         let is_bad = |s: u64| bad.iter().any(|&(a, b)| (a..b).contains(&s));
-        locate(blocks, 512, &mut |off, len| {
-            assert!(off % 512 == 0 && len % 512 == 0 && len > 0 && len <= 1 << 20);
+        locate(blocks, block, 512, &mut |off, len| {
+            assert!(off % 512 == 0 && len % 512 == 0 && len > 0 && len <= block);
             if (off / 512..(off + len) / 512).any(is_bad) {
                 Probe::Failed
             } else {
@@ -295,7 +344,7 @@ mod tests {
     #[test]
     fn ctrl_c_cuts_at_the_area_being_located() {
         let mut n = 0;
-        let l = locate(&[(0, 4096), (1 << 20, 4096)], 512, &mut |off, _| {
+        let l = locate(&[(0, 4096), (1 << 20, 4096)], 4096, 512, &mut |off, _| {
             n += 1;
             if off >= 1 << 20 {
                 Probe::Stop
@@ -305,5 +354,51 @@ mod tests {
         });
         assert_eq!(l.cut, Some(1 << 20));
         assert_eq!(l.failed, [(0, 8)]);
+    }
+
+    #[test]
+    fn a_block_that_reads_on_retry_has_no_failed_sector() {
+        // The pass saw the block fail; every probe of it reads now.
+        let l = run(&[(2048 * 512, 1 << 20)], &[]);
+        assert!(l.failed.is_empty(), "{:?}", l.failed);
+        assert!(l.inferred.is_empty());
+        // Of an area of three blocks, only the middle one still fails, at one sector.
+        let blocks = [(0, 1 << 20), (1 << 20, 1 << 20), (2 << 20, 1 << 20)];
+        let l = run(&blocks, &[(3000, 3001)]);
+        assert_eq!(l.failed, [(3000, 3001)]);
+        // A transient first block and a last block failing at its last sector.
+        let l = run(&blocks, &[(6143, 6144)]);
+        assert_eq!(l.failed, [(6143, 6144)]);
+    }
+
+    #[test]
+    fn a_block_failing_at_one_sector_has_exactly_that_one() {
+        for bad in [2048, 2049, 3000, 4094, 4095] {
+            let l = run(&[(2048 * 512, 1 << 20)], &[(bad, bad + 1)]);
+            assert_eq!(l.failed, [(bad, bad + 1)], "{bad}");
+            assert!(l.inferred.is_empty());
+        }
+    }
+
+    #[test]
+    fn areas_of_joined_blocks_are_located_with_probes_no_longer_than_a_block() {
+        // Four 64 KiB blocks as one area, or as four: the same sectors, and no
+        // probe longer than a block (the probe asserts it).
+        let bad = [(130, 131), (300, 302), (500, 501)];
+        let mut areas = Vec::new();
+        for b in 1..5u64 {
+            push_block(&mut areas, b << 16, 1 << 16);
+        }
+        assert_eq!(areas, [(1 << 16, 4 << 16)]);
+        let l = run_in(&areas, 1 << 16, &bad);
+        assert_eq!(l.failed, bad);
+        let blocks: Vec<_> = (1..5u64).map(|b| (b << 16, 1 << 16)).collect();
+        assert_eq!(run_in(&blocks, 1 << 16, &bad).failed, bad);
+        // A short last block (the range's end) ends the area.
+        let l = run_in(&[(0, (1 << 16) + 1024)], 1 << 16, &[(129, 130)]);
+        assert_eq!(l.failed, [(129, 130)]);
+        // Apart blocks stay apart areas.
+        push_block(&mut areas, 9 << 16, 1 << 16);
+        assert_eq!(areas, [(1 << 16, 4 << 16), (9 << 16, 1 << 16)]);
     }
 }

@@ -2,6 +2,7 @@
 //! format: they run operations, time them with the target's clock, and return data.
 
 pub mod capacity;
+pub mod driver;
 pub mod liveness;
 pub mod locate;
 pub mod queue;

@@ -1,25 +1,19 @@
 //! Queued I/O: the types every queued backend and its callers share, the
-//! [`Backend`] trait (submit, reap with timestamps), and the one [`drive`] loop that
-//! owns the queue depth, the duration, draining and stopping.
+//! [`Backend`] trait (submit, reap with timestamps) and the [`Feed`] trait; the one
+//! loop that owns the queue depth, the duration, draining and stopping
+//! ([`super::driver::drive`], [`super::driver::drive_feed`]) is in `driver.rs`.
 //!
 //! The backends (io_uring in `uring.rs`, the thread pool in `threads.rs`, the
 //! simulation's virtual queue in `virtual_queue.rs`) only move requests: they never
 //! choose offsets, never decide when to stop and never keep statistics. The
-//! dispatcher (`queued.rs`) picks one for a target and hands it to [`drive`]. This
-//! module imports none of them, so the imports run one way: dispatcher → backends
-//! → this module.
-//!
-//! The loop, as diskinfo's `-i`: start the clock, submit `queue_depth` requests, and
-//! each time one completes submit a replacement into its slot if less than the
-//! duration has passed since the start (measured at that completion), nothing has
-//! failed and the stop flag is down; then wait for everything submitted (drain).
+//! dispatcher (`queued.rs`) picks one for a target and hands it to the loop. This
+//! module and `driver.rs` import none of them, so the imports run one way:
+//! dispatcher → backends → `driver.rs` → this module.
 
 use crate::probe::OpKind;
-use crate::probe::iops::OffsetGen;
 use crate::results::QueuedEngine;
 use crate::stats::Histogram;
 use std::io;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The largest queue depth accepted: each request in flight has its own buffer
@@ -79,6 +73,9 @@ pub struct QueuedRun {
     /// Bytes moved by the requests that completed (`completed` × the request size):
     /// what the engine itself read, beside the target's own read/write counter.
     pub bytes: u64,
+    /// Requests this run left behind in flight, unanswered (see
+    /// [`super::driver::drive_feed`]).
+    pub abandoned: usize,
 }
 
 impl QueuedRun {
@@ -92,6 +89,7 @@ impl QueuedRun {
             stop: None,
             note: None,
             bytes: 0,
+            abandoned: 0,
         }
     }
 
@@ -148,7 +146,8 @@ pub struct Completion {
     pub result: io::Result<()>,
 }
 
-/// A queued backend: it moves requests, the [`drive`] loop decides which and when.
+/// A queued backend: it moves requests, the [`super::driver::drive`] loop decides
+/// which and when.
 pub trait Backend {
     /// The engine recorded in [`QueuedRun::engine`].
     fn engine(&self) -> QueuedEngine;
@@ -185,7 +184,7 @@ pub trait Backend {
     }
 }
 
-/// Where the requests of a [`drive_feed`] come from and where their completions
+/// Where the requests of a [`super::driver::drive_feed`] come from and where their completions
 /// go: the caller's side of the one loop. Both calls run between a completion's
 /// timestamp and the next submission's, so filling or checking a buffer never
 /// counts as that request's time. Other requests in flight meanwhile are timed
@@ -216,521 +215,6 @@ pub fn check_depth(depth: usize) -> io::Result<()> {
     }
 }
 
-/// How often the loop looks at the clock while it waits for completions: the
-/// watchdog's and Ctrl-C's granularity when a request does not come back.
-pub const POLL: Duration = Duration::from_millis(100);
-
-/// After Ctrl-C, how long the loop waits for the requests in flight before it
-/// leaves them to the threads that carry them (whose buffers stay theirs until the
-/// kernel answers): Ctrl-C prints and saves within 2 s even while a request hangs.
-pub const DRAIN_GRACE: Duration = Duration::from_secs(1);
-
-/// Requests left behind in flight, unanswered, by [`drive_feed`] (the watchdog or
-/// Ctrl-C): the process can end only when the kernel gives them back.
-pub static ABANDONED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-/// The error of a request given up by the watchdog: no answer for `waited` at
-/// `offset` (wrapped in an [`io::ErrorKind::TimedOut`] error).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NoAnswer {
-    /// The request's byte offset.
-    pub offset: u64,
-    /// How long it went unanswered.
-    pub waited: Duration,
-}
-
-impl std::fmt::Display for NoAnswer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "no answer for {} s at byte {}",
-            self.waited.as_secs_f64(),
-            self.offset
-        )
-    }
-}
-
-impl std::error::Error for NoAnswer {}
-
-impl NoAnswer {
-    /// The watchdog's verdict in `e`, if it is one.
-    pub fn of(e: &io::Error) -> Option<NoAnswer> {
-        e.get_ref()?.downcast_ref::<NoAnswer>().copied()
-    }
-}
-
-/// The one loop: keep up to `depth` requests of `feed` in flight on `backend`
-/// until the feed has no more, `feed.done` says stop, or `stop` is raised (then
-/// nothing more is submitted); drain what is in flight. Returns whether the stop
-/// flag ended it, and the backend's fatal error if any (a failed submission is
-/// handed to `feed.done` as a failed completion).
-///
-/// While waiting, the loop polls ([`POLL`]): a request unanswered for `io_timeout`
-/// ends the loop with a [`NoAnswer`] error, and after Ctrl-C requests that do not
-/// come back within [`DRAIN_GRACE`] are left behind ([`ABANDONED`]), so that a
-/// hung request never holds the run.
-pub fn drive_feed(
-    backend: &mut dyn Backend,
-    feed: &mut dyn Feed,
-    depth: usize,
-    stop: &AtomicBool,
-    io_timeout: Option<Duration>,
-) -> (bool, Fatal) {
-    if let Err(e) = check_depth(depth) {
-        return (false, Some(e));
-    }
-    if stop.load(Ordering::Relaxed) {
-        return (true, None);
-    }
-    let mut reqs: Vec<Option<Request>> = vec![None; depth];
-    // When each slot's request was handed over, on the backend's clock (the
-    // target's: a simulated drive's virtual clock in tests).
-    let mut since: Vec<Option<u64>> = vec![None; depth];
-    let mut stopped_at: Option<u64> = None;
-    let grace = DRAIN_GRACE.as_nanos() as u64;
-    let limit_ns = io_timeout.map(|t| t.as_nanos() as u64);
-    let mut done: Vec<Completion> = Vec::with_capacity(depth);
-    let mut go_on = true;
-    let mut interrupted = false;
-    let mut in_flight = 0usize;
-    // Submit the next request of `slot`; false when the feed or the backend said no.
-    let submit = |slot: usize,
-                  backend: &mut dyn Backend,
-                  feed: &mut dyn Feed,
-                  reqs: &mut [Option<Request>]|
-     -> (bool, bool) {
-        let Some((offset, len, kind)) = feed.next(slot, backend.buffer(slot)) else {
-            return (false, true);
-        };
-        let req = Request {
-            slot,
-            offset,
-            len,
-            kind,
-        };
-        match backend.submit(req) {
-            Ok(()) => {
-                reqs[slot] = Some(req);
-                (true, true)
-            }
-            Err(e) => {
-                let now = backend.now_ns();
-                let c = Completion {
-                    slot,
-                    start_ns: now,
-                    done_ns: now,
-                    result: Err(e),
-                };
-                let more = feed.done(&req, c, None);
-                (false, more)
-            }
-        }
-    };
-    for slot in 0..depth {
-        let (sent, more) = submit(slot, backend, feed, &mut reqs);
-        in_flight += usize::from(sent);
-        if !more {
-            go_on = false;
-            break;
-        }
-    }
-    let mut fatal = None;
-    let now = backend.now_ns();
-    for (s, r) in since.iter_mut().zip(&reqs) {
-        *s = r.map(|_| now);
-    }
-    while in_flight > 0 {
-        if let Err(e) = backend.reap_within(&mut done, POLL) {
-            fatal = Some(e);
-            break;
-        }
-        if !interrupted && stop.load(Ordering::Relaxed) {
-            interrupted = true;
-            stopped_at = Some(backend.now_ns());
-        }
-        if done.is_empty() {
-            let now = backend.now_ns();
-            if stopped_at.is_some_and(|t| now.saturating_sub(t) >= grace) {
-                ABANDONED.fetch_add(in_flight, Ordering::Relaxed);
-                break;
-            }
-            let oldest = (0..depth)
-                .filter_map(|s| Some((since[s]?, reqs[s]?)))
-                .min_by_key(|(t, _)| *t);
-            if let (Some(limit), Some((t, req))) = (limit_ns, oldest)
-                && now.saturating_sub(t) >= limit
-            {
-                ABANDONED.fetch_add(in_flight, Ordering::Relaxed);
-                let e = NoAnswer {
-                    offset: req.offset,
-                    waited: Duration::from_nanos(limit),
-                };
-                fatal = Some(io::Error::new(io::ErrorKind::TimedOut, e));
-                break;
-            }
-            continue;
-        }
-        for c in done.drain(..) {
-            in_flight -= 1;
-            since[c.slot] = None;
-            let Some(req) = reqs[c.slot].take() else {
-                continue;
-            };
-            let slot = c.slot;
-            let more = feed.done(&req, c, backend.buffer(slot).map(|b| &*b));
-            go_on &= more;
-            if interrupted || !go_on {
-                continue;
-            }
-            let (sent, more) = submit(slot, backend, feed, &mut reqs);
-            in_flight += usize::from(sent);
-            if sent {
-                since[slot] = Some(backend.now_ns());
-            }
-            go_on &= more;
-        }
-    }
-    (interrupted, fatal)
-}
-
 /// How a drive ended besides its [`QueuedRun`]: `Some(error)` when the backend failed
 /// as a whole (a [`Backend::reap`] error), with requests possibly still in flight.
 pub type Fatal = Option<io::Error>;
-
-/// Run `params.queue_depth` requests of `stream` in flight on `backend` for
-/// `params.duration`, then drain. `stop` is checked after every reap: once raised,
-/// nothing more is submitted and the run ends [`Stop::Interrupted`] after the drain.
-/// The first failed request likewise stops submission and ends the run with
-/// [`Stop::Failed`] naming its offset. Allocates only before the start.
-pub fn drive(
-    backend: &mut dyn Backend,
-    stream: &mut OffsetGen,
-    params: &QueuedParams,
-    stop: &AtomicBool,
-) -> (QueuedRun, Fatal) {
-    let mut run = QueuedRun::new(backend.engine());
-    let start = backend.now_ns();
-    let mut feed = Timed {
-        stream,
-        len: 0,
-        duration: u64::try_from(params.duration.as_nanos()).unwrap_or(u64::MAX),
-        start,
-        now: start,
-        last: start,
-        run: &mut run,
-        failure: None,
-    };
-    feed.len = feed.stream.request_len();
-    let (interrupted, fatal) = drive_feed(backend, &mut feed, params.queue_depth, stop, None);
-    let (last, failure, len) = (feed.last, feed.failure.take(), feed.len);
-    backend.finish(last);
-    run.elapsed_ns = last - start;
-    run.bytes = run.completed * u64::from(len);
-    run.stop = match failure {
-        Some((offset, error)) => Some(Stop::Failed {
-            setup: false,
-            offset,
-            error,
-        }),
-        None if interrupted => Some(Stop::Interrupted),
-        None => None,
-    };
-    (run, fatal)
-}
-
-/// The [`Feed`] of [`drive`]: the stream's offsets while less than the duration
-/// has passed (at the completion that frees the slot), until the first failure.
-struct Timed<'a> {
-    stream: &'a mut OffsetGen,
-    len: u32,
-    duration: u64,
-    start: u64,
-    /// The time of the completion being handled (the start before any).
-    now: u64,
-    /// The last successful completion.
-    last: u64,
-    run: &'a mut QueuedRun,
-    failure: Option<(u64, io::Error)>,
-}
-
-impl Feed for Timed<'_> {
-    fn next(&mut self, _slot: usize, _buf: Option<&mut [u8]>) -> Option<(u64, u32, OpKind)> {
-        if self.now.saturating_sub(self.start) >= self.duration {
-            return None;
-        }
-        Some((self.stream.next_offset(), self.len, OpKind::Read))
-    }
-
-    fn done(&mut self, req: &Request, c: Completion, _buf: Option<&[u8]>) -> bool {
-        self.now = c.done_ns;
-        match c.result {
-            Ok(()) => {
-                self.run.completed += 1;
-                self.run
-                    .latency
-                    .record(c.done_ns.saturating_sub(c.start_ns));
-                self.last = self.last.max(c.done_ns);
-            }
-            Err(e) => {
-                if self.failure.is_none() {
-                    self.failure = Some((req.offset, e));
-                }
-            }
-        }
-        self.failure.is_none()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::VecDeque;
-
-    /// Every reap finishes all requests queued so far, 10 ns after the previous
-    /// reap; the request at `bad` fails.
-    struct Batch {
-        now: u64,
-        queued: VecDeque<Request>,
-        bad: Option<u64>,
-        submitted: Vec<u64>,
-    }
-
-    impl Backend for Batch {
-        fn engine(&self) -> QueuedEngine {
-            QueuedEngine::Unknown
-        }
-        fn now_ns(&self) -> u64 {
-            self.now
-        }
-        fn submit(&mut self, req: Request) -> io::Result<()> {
-            self.submitted.push(req.offset);
-            self.queued.push_back(req);
-            Ok(())
-        }
-        fn reap(&mut self, out: &mut Vec<Completion>) -> io::Result<()> {
-            let start_ns = self.now;
-            self.now += 10;
-            for r in self.queued.drain(..) {
-                let result = if Some(r.offset) == self.bad {
-                    Err(io::Error::from_raw_os_error(5))
-                } else {
-                    Ok(())
-                };
-                out.push(Completion {
-                    slot: r.slot,
-                    start_ns,
-                    done_ns: self.now,
-                    result,
-                });
-            }
-            Ok(())
-        }
-    }
-
-    /// Every request finishes 1 ms after its submission, on a virtual clock, except
-    /// the one at `hang`, which never does; a wait with nothing finished moves the
-    /// clock by the wait.
-    struct Stuck {
-        now: u64,
-        hang: u64,
-        queued: VecDeque<(Request, u64)>,
-    }
-
-    impl Backend for Stuck {
-        fn engine(&self) -> QueuedEngine {
-            QueuedEngine::Unknown
-        }
-        fn now_ns(&self) -> u64 {
-            self.now
-        }
-        fn submit(&mut self, req: Request) -> io::Result<()> {
-            self.queued.push_back((req, self.now + 1_000_000));
-            Ok(())
-        }
-        fn reap(&mut self, _out: &mut Vec<Completion>) -> io::Result<()> {
-            unreachable!("the loop polls")
-        }
-        fn reap_within(&mut self, out: &mut Vec<Completion>, wait: Duration) -> io::Result<()> {
-            let due = self
-                .queued
-                .iter()
-                .filter(|(r, _)| r.offset != self.hang)
-                .map(|&(_, t)| t)
-                .min();
-            match due {
-                Some(t) if t <= self.now + wait.as_nanos() as u64 => {
-                    self.now = self.now.max(t);
-                    let now = self.now;
-                    self.queued.retain(|&(r, t)| {
-                        let done = r.offset != self.hang && t <= now;
-                        if done {
-                            out.push(Completion {
-                                slot: r.slot,
-                                start_ns: t - 1_000_000,
-                                done_ns: t,
-                                result: Ok(()),
-                            });
-                        }
-                        !done
-                    });
-                }
-                _ => self.now += wait.as_nanos() as u64,
-            }
-            Ok(())
-        }
-    }
-
-    /// Reads of 4 KiB at 0, 4096, ... (n of them).
-    struct Reads(u64, u64);
-
-    impl Feed for Reads {
-        fn next(&mut self, _slot: usize, _buf: Option<&mut [u8]>) -> Option<(u64, u32, OpKind)> {
-            (self.0 < self.1).then(|| {
-                self.0 += 1;
-                ((self.0 - 1) * 4096, 4096, OpKind::Read)
-            })
-        }
-        fn done(&mut self, _req: &Request, _c: Completion, _buf: Option<&[u8]>) -> bool {
-            true
-        }
-    }
-
-    #[test]
-    fn the_watchdog_gives_a_request_up_after_io_timeout_on_the_backends_clock() {
-        let mut b = Stuck {
-            now: 0,
-            hang: 3 * 4096,
-            queued: VecDeque::new(),
-        };
-        let before = ABANDONED.load(Ordering::Relaxed);
-        let (interrupted, fatal) = drive_feed(
-            &mut b,
-            &mut Reads(0, 8),
-            2,
-            &AtomicBool::new(false),
-            Some(Duration::from_secs(5)),
-        );
-        assert!(!interrupted);
-        let n = NoAnswer::of(&fatal.unwrap()).unwrap();
-        assert_eq!(n.offset, 3 * 4096);
-        assert_eq!(n.waited, Duration::from_secs(5));
-        // Submitted at 2 ms (after the reads at 0 and 4096); given up at the first
-        // poll at least 5 s later.
-        assert!((5_002_000_000..5_002_000_000 + POLL.as_nanos() as u64).contains(&b.now));
-        assert!(ABANDONED.load(Ordering::Relaxed) > before);
-    }
-
-    #[test]
-    fn after_ctrl_c_a_hung_request_is_left_behind_within_the_grace() {
-        let mut b = Stuck {
-            now: 0,
-            hang: 0,
-            queued: VecDeque::new(),
-        };
-        let (interrupted, fatal) =
-            drive_feed(&mut b, &mut Reads(0, 4), 2, &AtomicBool::new(true), None);
-        // Raised before the start: nothing is submitted.
-        assert!(interrupted && fatal.is_none());
-        assert_eq!(b.now, 0);
-        let stop = AtomicBool::new(false);
-        struct StopAt<'a>(Reads, &'a AtomicBool);
-        impl Feed for StopAt<'_> {
-            fn next(&mut self, s: usize, b: Option<&mut [u8]>) -> Option<(u64, u32, OpKind)> {
-                self.0.next(s, b)
-            }
-            fn done(&mut self, _r: &Request, _c: Completion, _b: Option<&[u8]>) -> bool {
-                self.1.store(true, Ordering::Relaxed);
-                true
-            }
-        }
-        // The read at 0 hangs; Ctrl-C as the one at 4096 completes (at 1 ms). The
-        // loop sees the flag after its next reap (the replacement at 8192, done at
-        // 2 ms) and leaves the hung read DRAIN_GRACE later.
-        let (interrupted, fatal) =
-            drive_feed(&mut b, &mut StopAt(Reads(0, 4), &stop), 2, &stop, None);
-        assert!(interrupted && fatal.is_none());
-        assert_eq!(b.now, 2_000_000 + DRAIN_GRACE.as_nanos() as u64);
-    }
-
-    fn batch(bad: Option<u64>) -> Batch {
-        Batch {
-            now: 1000,
-            queued: VecDeque::new(),
-            bad,
-            submitted: Vec::new(),
-        }
-    }
-
-    fn params(queue_depth: usize, ns: u64) -> QueuedParams {
-        QueuedParams {
-            len: 4096,
-            queue_depth,
-            duration: Duration::from_nanos(ns),
-            seed: 7,
-        }
-    }
-
-    fn stream() -> OffsetGen {
-        OffsetGen::new(7, 1 << 30, 512, 4096).unwrap()
-    }
-
-    #[test]
-    fn the_driver_keeps_the_depth_until_the_duration_then_drains() {
-        // Reaps at 1010, 1020, …: each completes 4; replacements while less than
-        // 50 ns have passed, i.e. after the reaps at 10..=40 ns: 4 + 4 * 4 requests.
-        let mut b = batch(None);
-        let (run, fatal) = drive(
-            &mut b,
-            &mut stream(),
-            &params(4, 50),
-            &AtomicBool::new(false),
-        );
-        assert!(fatal.is_none() && run.stop.is_none());
-        assert_eq!(run.engine, QueuedEngine::Unknown);
-        assert_eq!(run.completed, 20);
-        assert_eq!(run.bytes, 20 * 4096);
-        assert_eq!(run.elapsed_ns, 50);
-        assert_eq!(run.latency.count, 20);
-        assert_eq!((run.latency.min_ns, run.latency.max_ns), (10, 10));
-        let mut s = stream();
-        let expected: Vec<u64> = (0..20).map(|_| s.next_offset()).collect();
-        assert_eq!(b.submitted, expected, "the stream's offsets, in order");
-    }
-
-    #[test]
-    fn a_failure_stops_submission_and_names_its_offset() {
-        let bad = stream().offset(5);
-        let mut b = batch(Some(bad));
-        let (run, _) = drive(
-            &mut b,
-            &mut stream(),
-            &params(4, 1_000_000),
-            &AtomicBool::new(false),
-        );
-        match run.stop {
-            Some(Stop::Failed {
-                setup: false,
-                offset,
-                ..
-            }) => assert_eq!(offset, bad),
-            other => panic!("{other:?}"),
-        }
-        // The second reap finishes requests 4..8 in order: 4 still submits its
-        // replacement (8), 5 fails, 6 and 7 submit nothing; 8 is drained.
-        assert_eq!(b.submitted.len(), 9);
-        assert_eq!(run.completed, 8);
-    }
-
-    #[test]
-    fn a_raised_stop_flag_submits_nothing() {
-        let mut b = batch(None);
-        let (run, _) = drive(
-            &mut b,
-            &mut stream(),
-            &params(4, 1_000_000),
-            &AtomicBool::new(true),
-        );
-        assert!(matches!(run.stop, Some(Stop::Interrupted)));
-        assert!(b.submitted.is_empty());
-    }
-}

@@ -7,7 +7,7 @@
 //! offsets come from [`OffsetGen`], so a seed repeats a run.
 //!
 //! Three engines share these semantics and return the same [`QueuedRun`]: each is a
-//! [`super::queue::Backend`] run by the one driver loop, [`super::queue::drive`]:
+//! [`super::queue::Backend`] run by the one driver loop, [`super::driver::drive`]:
 //! - `"virtual"`: simulated drives ([`Target::queue_model`]), a discrete-event
 //!   simulation in virtual time (`virtual_queue.rs`);
 //! - `"io_uring"` (Linux): one ring, registered buffers and file, batched submission
@@ -16,7 +16,8 @@
 //!   on FreeBSD and wherever io_uring is unavailable or refused, and for every
 //!   [`Feed`] of reads and writes (see [`run_feed`]) (`threads.rs`).
 
-use super::queue::{Backend, check_depth, drive_feed};
+use super::driver::drive_feed;
+use super::queue::{Backend, check_depth};
 pub use super::queue::{Feed, MAX_QUEUE_DEPTH, QueuedParams, QueuedRun, Stop};
 use super::threads;
 #[cfg(target_os = "linux")]
@@ -118,12 +119,14 @@ pub struct FeedRun {
     pub interrupted: bool,
     /// The engine failed as a whole (or could not start).
     pub fatal: Option<io::Error>,
+    /// Requests it left behind in flight, unanswered (the watchdog or Ctrl-C).
+    pub abandoned: usize,
 }
 
 /// Run the requests of `feed` (reads and writes of at most `len` bytes, the
 /// slots' buffers lent to it) `depth` deep on `target`: the virtual queue (with
 /// buffers) for a simulated drive, else the thread pool, on every system. The one
-/// loop is [`super::queue::drive_feed`].
+/// loop is [`super::driver::drive_feed`].
 ///
 /// Not io_uring, because a feed works on its buffers between completions (the
 /// verify pass stamps and checks 1 MiB there, about 0.1 ms) on the thread that
@@ -148,6 +151,7 @@ pub fn run_feed(
         },
         interrupted: false,
         fatal: None,
+        abandoned: 0,
     };
     if let Err(e) = check_depth(depth) {
         out.fatal = Some(e);
@@ -155,7 +159,7 @@ pub fn run_feed(
     }
     if let Some(model) = target.queue_model() {
         let mut q = virtual_queue::VirtualQueue::new(model, len, depth).with_buffers();
-        (out.interrupted, out.fatal) = drive_feed(&mut q, feed, depth, stop, None);
+        (out.interrupted, out.fatal, out.abandoned) = drive_feed(&mut q, feed, depth, stop, None);
         let now = q.now_ns();
         q.finish(now);
         return out;
@@ -170,7 +174,7 @@ pub fn run_feed(
         ));
         return out;
     };
-    (out.interrupted, out.fatal) =
+    (out.interrupted, out.fatal, out.abandoned) =
         threads::run_feed(fd, target.clock(), len, depth, feed, stop, io_timeout);
     out
 }
@@ -270,7 +274,7 @@ mod tests {
             // The loop itself refuses too, for a caller that skips run_feed.
             let mut model = crate::device::sim::SimTarget::open("sim:ssd?size=16M").unwrap();
             let mut q = virtual_queue::VirtualQueue::new(model.queue_model().unwrap(), 4096, 1);
-            let (interrupted, fatal) = drive_feed(&mut q, &mut NoFeed, depth, &stop, None);
+            let (interrupted, fatal, _) = drive_feed(&mut q, &mut NoFeed, depth, &stop, None);
             assert!(!interrupted);
             assert_eq!(fatal.expect("refused").kind(), io::ErrorKind::InvalidInput);
         }

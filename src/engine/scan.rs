@@ -3,9 +3,10 @@
 //! as ddrescue does ([`super::locate`]). A drive that stops answering
 //! ([`super::liveness`]) ends the scan there.
 
+use super::driver::NoAnswer;
 use super::liveness::Liveness;
-use super::locate::{Probe, locate};
-use super::queue::{Completion, Feed, NoAnswer, Request};
+use super::locate::{Probe, locate, push_block};
+use super::queue::{Completion, Feed, Request};
 use super::sync::Stop;
 use super::threads;
 use crate::clock::Clock;
@@ -52,7 +53,8 @@ type Block = (u64, u64, u64, u64, std::io::Result<()>);
 /// A real device is read [`SCAN_DEPTH`] blocks deep by a few threads (each block's
 /// time is its service time: from the previous completion, or its own submission if
 /// later, to its completion); a simulated one in order, one block at a time. Failed blocks are re-read sector by sector after the pass
-/// (untimed) to list the exact unreadable sectors.
+/// (untimed) to list the exact unreadable sectors. The count returned last is of
+/// the requests left behind unanswered (the watchdog or Ctrl-C).
 pub fn run_scan(
     target: &mut dyn Target,
     range: &ScanRange,
@@ -60,7 +62,7 @@ pub fn run_scan(
     stop: &AtomicBool,
     (io_timeout, known_good): (Option<Duration>, &[u64]),
     mut on_block: impl FnMut(u64),
-) -> (ScanResult, Option<Stop>) {
+) -> (ScanResult, Option<Stop>, usize) {
     let ss = u64::from(target.info().sector_size);
     let slow_ns = (slow_ms * 1e6) as u64;
     let blocks_total = range.count();
@@ -80,6 +82,7 @@ pub fn run_scan(
         map_ns: vec![0; cells as usize],
         inferred: Vec::new(),
         unanswered: None,
+        unlocated_from: None,
     };
     let mut failed = Vec::new();
     let mut live = Liveness::new(target.raw_fd(), ss).knowing(known_good);
@@ -100,7 +103,7 @@ pub fn run_scan(
         } else {
             r.error_blocks += 1;
             r.map_ns[cell] = u64::MAX;
-            failed.push((offset, len));
+            push_block(&mut failed, offset, len);
             if let Err(e) = &res
                 && let Some(u) = live.failed(offset, e, now.saturating_sub(start))
             {
@@ -115,9 +118,9 @@ pub fn run_scan(
         .map(|fd| std::os::fd::AsRawFd::as_raw_fd(&fd))
     {
         Some(fd) => threaded_pass(fd, target.clock(), range, stop, &mut record, io_timeout),
-        None => (sync_pass(target, range, stop, &mut record), None),
+        None => (sync_pass(target, range, stop, &mut record), None, 0),
     };
-    let (done, no_answer) = done;
+    let (done, no_answer, abandoned) = done;
     r.elapsed_ns = target.clock().now_ns() - start;
     // The watchdog gave a request up: the drive is given up too.
     let unanswered = unanswered.or_else(|| {
@@ -141,6 +144,7 @@ pub fn run_scan(
                 offset,
                 error,
             }),
+            abandoned,
         );
     }
     let stopped = (done < blocks_total).then(|| {
@@ -149,7 +153,7 @@ pub fn run_scan(
     });
     // Which sectors of the failed blocks: located (untimed).
     let mut buf = AlignedBuf::new(range.block as usize);
-    let located = locate(&failed, ss, &mut |at, len| {
+    let located = locate(&failed, range.block, ss, &mut |at, len| {
         if stop.load(Ordering::Relaxed) {
             Probe::Stop
         } else if target.read_at(&mut buf[..len as usize], at).is_ok() {
@@ -158,13 +162,14 @@ pub fn run_scan(
             Probe::Failed
         }
     });
+    r.unlocated_from = located.cut;
     for (first, end) in located.failed {
         push_sectors(&mut r.unreadable, first, end - first);
     }
     for (first, end) in located.inferred {
         push_sectors(&mut r.inferred, first, end - first);
     }
-    (r, stopped)
+    (r, stopped, abandoned)
 }
 
 /// One block at a time, in order, through the target. Returns the blocks done.
@@ -194,7 +199,8 @@ fn sync_pass(
 /// [`SCAN_DEPTH`] requests in flight on the thread pool (`super::threads`), whose
 /// threads each read a block with a positioned read; the results are recorded in
 /// block order. Returns the blocks recorded (all of those read before a Ctrl-C),
-/// and the watchdog's verdict when a request went unanswered for `io_timeout`.
+/// the watchdog's verdict when a request went unanswered for `io_timeout`, and the
+/// requests left behind unanswered.
 fn threaded_pass(
     fd: RawFd,
     clock: &dyn Clock,
@@ -202,7 +208,7 @@ fn threaded_pass(
     stop: &AtomicBool,
     record: &mut impl FnMut(Block, u64) -> bool,
     io_timeout: Option<Duration>,
-) -> (u64, Option<NoAnswer>) {
+) -> (u64, Option<NoAnswer>, usize) {
     let total = range.count();
     let mut feed = InOrder {
         range,
@@ -215,7 +221,7 @@ fn threaded_pass(
         ended: false,
     };
     let depth = SCAN_DEPTH.min(total as usize).max(1);
-    let (_, fatal) = threads::run_feed(
+    let (_, fatal, abandoned) = threads::run_feed(
         fd,
         clock,
         range.block as u32,
@@ -224,7 +230,11 @@ fn threaded_pass(
         stop,
         io_timeout,
     );
-    (feed.expected, fatal.as_ref().and_then(NoAnswer::of))
+    (
+        feed.expected,
+        fatal.as_ref().and_then(NoAnswer::of),
+        abandoned,
+    )
 }
 
 /// The scan's reads as a [`Feed`]: blocks handed out in order, their results
@@ -285,7 +295,7 @@ mod tests {
         let spec = "sim:hdd?size=1G&bad=1000-1003&bad=500000-500001&slow=1048576-1048600:120";
         let mut t = SimTarget::open(spec).unwrap();
         let r = range(1 << 30, 512, None, None, 1 << 20).unwrap();
-        let (s, stop) = run_scan(
+        let (s, stop, _) = run_scan(
             &mut t,
             &r,
             50.0,
@@ -326,7 +336,7 @@ mod tests {
         let r = range(64 << 20, 512, None, None, 1 << 20).unwrap();
         let stop = AtomicBool::new(false);
         let mut n = 0;
-        let (s, why) = run_scan(&mut t, &r, 50.0, &stop, (None, &[]), |_| {
+        let (s, why, _) = run_scan(&mut t, &r, 50.0, &stop, (None, &[]), |_| {
             n += 1;
             if n == 10 {
                 stop.store(true, Ordering::Relaxed);
@@ -349,7 +359,7 @@ mod tests {
         let mut t = crate::device::open(path.to_str().unwrap(), &opts).unwrap();
         let r = range(8 << 20, 512, None, None, 64 << 10).unwrap();
         let mut seen = Vec::new();
-        let (s, stop) = run_scan(
+        let (s, stop, _) = run_scan(
             t.as_mut(),
             &r,
             50.0,
@@ -371,7 +381,7 @@ mod tests {
         // Ctrl-C: what was taken is finished, and the end says where it stopped.
         let flag = AtomicBool::new(false);
         let mut n = 0;
-        let (s, stop) = run_scan(t.as_mut(), &r, 50.0, &flag, (None, &[]), |_| {
+        let (s, stop, _) = run_scan(t.as_mut(), &r, 50.0, &flag, (None, &[]), |_| {
             n += 1;
             if n == 10 {
                 flag.store(true, Ordering::Relaxed);

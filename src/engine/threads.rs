@@ -16,9 +16,9 @@
 //! end when the pool is dropped. Each thread times its request on the target's
 //! clock through an [`Instant`] taken against it when the pool started.
 
+use super::driver::{drive, drive_feed};
 use super::queue::{
-    Backend, Completion, Fatal, Feed, QueuedParams, QueuedRun, Request, Stop, check_depth, drive,
-    drive_feed,
+    Backend, Completion, Fatal, Feed, QueuedParams, QueuedRun, Request, Stop, check_depth,
 };
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
@@ -224,8 +224,9 @@ pub fn run(
 
 /// Run the requests of `feed` on descriptor `fd` with one thread per request in
 /// flight, `depth` deep in buffers of `len` bytes, timed by `clock`: whether
-/// Ctrl-C ended it, and a fatal error (a thread that could not be created, or a
-/// request unanswered for `io_timeout`: [`super::queue::NoAnswer`]).
+/// Ctrl-C ended it, a fatal error (a thread that could not be created, or a
+/// request unanswered for `io_timeout`: [`super::driver::NoAnswer`]), and the
+/// requests left behind unanswered.
 pub fn run_feed(
     fd: RawFd,
     clock: &dyn Clock,
@@ -234,13 +235,13 @@ pub fn run_feed(
     feed: &mut dyn Feed,
     stop: &AtomicBool,
     io_timeout: Option<Duration>,
-) -> (bool, Fatal) {
+) -> (bool, Fatal, usize) {
     // SAFETY: as in `run`: the caller's target owns the descriptor and outlives
     // this call; the threads use a duplicate of it.
     let fd = unsafe { BorrowedFd::borrow_raw(fd) };
     match Threads::start(fd, clock, len, depth) {
         Ok(mut pool) => drive_feed(&mut pool, feed, depth, stop, io_timeout),
-        Err(error) => (false, Some(error)),
+        Err(error) => (false, Some(error), 0),
     }
 }
 

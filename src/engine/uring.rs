@@ -15,9 +15,8 @@
 //! completes) [`run`] returns [`Unavailable`] so that the caller can fall back to the
 //! thread pool.
 
-use super::queue::{
-    Backend, Completion, QueuedParams, QueuedRun, Request, Stop, check_depth, drive,
-};
+use super::driver::drive;
+use super::queue::{Backend, Completion, QueuedParams, QueuedRun, Request, Stop, check_depth};
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
 use crate::device::pio::short_read;

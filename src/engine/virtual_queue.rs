@@ -12,7 +12,8 @@
 //! With a queue depth of 1 this is exactly the synchronous loop "read, then read again
 //! while less than the duration has passed", operation for operation.
 
-use super::queue::{Backend, Completion, QueuedParams, QueuedRun, Request, drive};
+use super::driver::drive;
+use super::queue::{Backend, Completion, QueuedParams, QueuedRun, Request};
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
 use crate::device::{IoData, QueueModel};

@@ -104,6 +104,9 @@ pub struct Executed {
     pub bypass_bytes: u64,
     /// Warnings about the run (a queued engine's fallback, no flush support).
     pub warnings: Vec<Warning>,
+    /// Requests this test's queued engines left behind in flight, unanswered (the
+    /// watchdog or Ctrl-C): the process can end only when the kernel gives them back.
+    pub abandoned: usize,
 }
 
 /// The engine a test is announced with before anything ran.
@@ -147,6 +150,7 @@ pub fn run_test(
                 result,
                 bypass_bytes: 0,
                 warnings: Vec::new(),
+                abandoned: 0,
             })
         }
     }
@@ -160,6 +164,7 @@ pub fn execute(plan: &Plan, settle: Duration, cx: &mut Context<'_>) -> io::Resul
         result: TestResult::new(plan.test, settle.as_secs_f64(), planned_engine(plan.test)),
         bypass_bytes: 0,
         warnings: Vec::new(),
+        abandoned: 0,
     };
     'lines: for (i, line) in plan.lines.iter().enumerate() {
         cx.sink
@@ -326,7 +331,7 @@ fn step_once(
             let mut reported = 0usize;
             let (test, sink) = (result.test, &mut *cx.sink);
             sink.line_started(test, 0, steps, "reading");
-            let (scan, stop) = run_scan(
+            let (scan, stop, abandoned) = run_scan(
                 cx.target,
                 range,
                 *slow_ms,
@@ -341,6 +346,7 @@ fn step_once(
                 },
             );
             run.bypass_bytes += scan.bytes_read + scan.error_blocks * scan.block_bytes;
+            run.abandoned += abandoned;
             run.result.scan = Some(scan);
             phase_end(&mut run.result, stop, info, "scan", cx.sink, false)
         }
@@ -415,7 +421,7 @@ fn step_once(
             let total = (range.end - range.start).max(1);
             let (test, sink) = (result.test, &mut *cx.sink);
             let mut reported = (u32::MAX, HalfKind::Write, usize::MAX);
-            let (r, stop) = run_verify(
+            let (r, stop, abandoned) = run_verify(
                 cx.target,
                 &params,
                 cx.stop,
@@ -444,6 +450,7 @@ fn step_once(
                 .map(|h| h.bytes)
                 .sum();
             run.bypass_bytes += moved;
+            run.abandoned += abandoned;
             run.result.engine = run.result.engine.with_queued(r.engine);
             run.result.verify = Some(r);
             phase_end(
@@ -494,6 +501,7 @@ fn queued_step(
         }
     };
     run.result.engine = run.result.engine.with_queued(r.engine);
+    run.abandoned += r.abandoned;
     if let Some(note) = &r.note
         && !run
             .warnings

@@ -73,6 +73,10 @@ pub struct ScanResult {
     /// The drive stopped answering and the scan was given up there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unanswered: Option<Unanswered>,
+    /// Ctrl-C stopped the locating of the failed blocks' sectors here: the first
+    /// byte of the failed blocks not located.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unlocated_from: Option<u64>,
     /// Blocks at least this slow are listed in `slow`.
     pub slow_ms: f64,
     /// Runs of slow blocks.

@@ -17,6 +17,16 @@ pub fn span(first: u64, n: u64) -> String {
     }
 }
 
+/// ", of which N inferred, not read one by one" when `inferred` (N) sectors of a
+/// finding were reported failed without reading each one (issue 21), else "".
+fn inferred_note(inferred: u64) -> String {
+    if inferred == 0 {
+        String::new()
+    } else {
+        format!(", of which {inferred} inferred, not read one by one")
+    }
+}
+
 /// One failing finding naming `ranges` (at most [`MAX_RANGES`] listed, the rest
 /// counted), `total` sectors in all.
 fn sectors_finding(
@@ -55,10 +65,23 @@ fn sectors_finding(
     }
 }
 
+/// Why the failed blocks of a scan were not (all) located: the drive was given up,
+/// or Ctrl-C stopped the locating (at its byte offset).
+fn not_located(s: &ScanResult) -> Option<String> {
+    if s.unanswered.is_some() {
+        Some("the drive stopped answering".to_string())
+    } else {
+        s.unlocated_from
+            .map(|at| format!("Ctrl-C stopped the locating at byte {at}"))
+    }
+}
+
 /// `--scan`: the unreadable sectors (found by reading each sector of a failed
 /// block); a block that failed although each of its sectors then read is named
-/// by its count.
+/// by its count, and blocks not retried (the drive given up, Ctrl-C) are said
+/// not located.
 pub fn scan(s: &ScanResult) -> Vec<Finding> {
+    let plural = |n: u64| if n == 1 { "" } else { "s" };
     let total: u64 = s.unreadable.iter().map(|r| r.sectors).sum();
     if !s.unreadable.is_empty() {
         let mut f = sectors_finding(
@@ -69,12 +92,33 @@ pub fn scan(s: &ScanResult) -> Vec<Finding> {
             total,
             None,
         );
+        let inferred: u64 = s.inferred.iter().map(|r| r.sectors).sum();
+        f.reason.push_str(&inferred_note(inferred));
         f.reason.push_str(&format!(
             " ({} block{} failed to read)",
             s.error_blocks,
-            if s.error_blocks == 1 { "" } else { "s" }
+            plural(s.error_blocks)
         ));
+        if let Some(why) = not_located(s) {
+            f.reason
+                .push_str(&format!("; the sectors of some were not located: {why}"));
+        }
         return vec![f];
+    }
+    if s.error_blocks > 0
+        && let Some(why) = not_located(s)
+    {
+        return vec![Finding::new(
+            Severity::Fail,
+            "scan",
+            Code::UnreadableSectors,
+            format!(
+                "scan: {} block{} of {} bytes failed to read; their sectors were not located: {why}",
+                s.error_blocks,
+                plural(s.error_blocks),
+                s.block_bytes
+            ),
+        )];
     }
     if s.error_blocks > 0 {
         return vec![Finding::new(
@@ -84,7 +128,7 @@ pub fn scan(s: &ScanResult) -> Vec<Finding> {
             format!(
                 "scan: {} block{} of {} bytes failed to read, though each of their sectors read when retried one by one",
                 s.error_blocks,
-                if s.error_blocks == 1 { "" } else { "s" },
+                plural(s.error_blocks),
                 s.block_bytes
             ),
         )];
@@ -138,14 +182,17 @@ pub fn verify(v: &VerifyResult) -> Vec<Finding> {
             } else {
                 kind.name().to_string()
             };
-            out.push(sectors_finding(
-                "verify",
-                code(kind),
-                &what,
-                &ranges,
-                total,
-                more,
-            ));
+            // The located spans not read one by one: the write half's are
+            // unwritable, the read half's unreadable.
+            let half = match kind {
+                FailureKind::Unwritable => Some(&p.write),
+                FailureKind::Unreadable => p.read.as_ref(),
+                _ => None,
+            };
+            let inferred: u64 = half.map_or(0, |h| h.inferred.iter().map(|r| r[1]).sum());
+            let mut finding = sectors_finding("verify", code(kind), &what, &ranges, total, more);
+            finding.reason.push_str(&inferred_note(inferred));
+            out.push(finding);
         }
     }
     out
@@ -232,6 +279,7 @@ mod tests {
             map_ns: Vec::new(),
             inferred: Vec::new(),
             unanswered: None,
+            unlocated_from: None,
         };
         assert!(scan(&s).is_empty());
         s.error_blocks = 1;
@@ -251,5 +299,105 @@ mod tests {
             "scan: unreadable: sectors 100-107 (8) (1 block failed to read)"
         );
         assert_eq!(f[0].code, Code::UnreadableSectors);
+    }
+
+    #[test]
+    fn a_finding_says_how_many_of_its_sectors_were_inferred() {
+        let mut s = ScanResult {
+            start_bytes: 0,
+            end_bytes: 1 << 30,
+            block_bytes: 1 << 20,
+            blocks_read: 1024,
+            bytes_read: 1 << 30,
+            elapsed_ns: 1,
+            buckets: vec![0; 6],
+            error_blocks: 2,
+            unreadable: vec![SectorRange {
+                first_sector: 2048,
+                sectors: 4096,
+            }],
+            slow_ms: 50.0,
+            slow: Vec::new(),
+            map_ns: Vec::new(),
+            inferred: vec![SectorRange {
+                first_sector: 2100,
+                sectors: 3000,
+            }],
+            unanswered: None,
+            unlocated_from: None,
+        };
+        assert_eq!(
+            scan(&s)[0].reason,
+            "scan: unreadable: sectors 2048-6143 (4096), of which 3000 inferred, not read one by one (2 blocks failed to read)"
+        );
+        s.inferred.clear();
+        assert!(!scan(&s)[0].reason.contains("inferred"));
+        // --verify: the write half's inferred sectors are unwritable, the read
+        // half's unreadable.
+        let mut f = Failures::new();
+        f.record_span(100, 50, FailureKind::Unwritable);
+        f.record_span(300, 20, FailureKind::Unreadable);
+        f.record_span(400, 2, FailureKind::Corrupt);
+        let mut v = verify_with(f);
+        v.passes[0].write.inferred = vec![[101, 48]];
+        v.passes[0].read.as_mut().unwrap().inferred = vec![[301, 10], [311, 8]];
+        let reasons: Vec<String> = verify(&v).into_iter().map(|f| f.reason).collect();
+        assert_eq!(
+            reasons,
+            [
+                "verify: unwritable: sectors 100-149 (50), of which 48 inferred, not read one by one",
+                "verify: unreadable: sectors 300-319 (20), of which 18 inferred, not read one by one",
+                "verify: corrupt: sectors 400-401 (2)",
+            ]
+        );
+    }
+
+    #[test]
+    fn failed_blocks_not_retried_are_said_not_located() {
+        let mut s = ScanResult {
+            start_bytes: 0,
+            end_bytes: 1 << 30,
+            block_bytes: 1 << 20,
+            blocks_read: 1024,
+            bytes_read: 1 << 30,
+            elapsed_ns: 1,
+            buckets: vec![0; 6],
+            error_blocks: 3,
+            unreadable: Vec::new(),
+            slow_ms: 50.0,
+            slow: Vec::new(),
+            map_ns: Vec::new(),
+            inferred: Vec::new(),
+            unanswered: None,
+            unlocated_from: Some(5 << 20),
+        };
+        assert_eq!(
+            scan(&s)[0].reason,
+            "scan: 3 blocks of 1048576 bytes failed to read; their sectors were not located: Ctrl-C stopped the locating at byte 5242880"
+        );
+        s.unlocated_from = None;
+        s.unanswered = Some(crate::results::scan::Unanswered {
+            at_bytes: 7 << 20,
+            after_ns: 1,
+            reason: "the device is gone".into(),
+            read_only: false,
+        });
+        let f = scan(&s);
+        assert_eq!(
+            f[0].reason,
+            "scan: 3 blocks of 1048576 bytes failed to read; their sectors were not located: the drive stopped answering"
+        );
+        assert!(!f[0].reason.contains("retried"));
+        // Some located before Ctrl-C: named, and the rest said not located.
+        s.unanswered = None;
+        s.unlocated_from = Some(5 << 20);
+        s.unreadable.push(SectorRange {
+            first_sector: 100,
+            sectors: 1,
+        });
+        assert_eq!(
+            scan(&s)[0].reason,
+            "scan: unreadable: sector 100 (3 blocks failed to read); the sectors of some were not located: Ctrl-C stopped the locating at byte 5242880"
+        );
     }
 }

@@ -435,6 +435,17 @@ fn a_drive_vanishing_in_a_burn_in_skips_its_remaining_steps_and_the_other_drive_
 }
 
 /// Poll `path` until `ready` holds for its JSON, for at most `limit`.
+/// The seconds in a watchdog's "no answer for X s at byte N": the time the
+/// request really waited (at least --io-timeout, by up to a poll).
+fn no_answer_for(reason: &str) -> f64 {
+    let rest = reason
+        .strip_prefix("no answer for ")
+        .unwrap_or_else(|| panic!("{reason}"));
+    let (secs, at) = rest.split_once(" s at byte ").unwrap();
+    assert!(at.parse::<u64>().is_ok(), "{reason}");
+    secs.parse().unwrap()
+}
+
 fn wait_json(
     path: &std::path::Path,
     limit: Duration,
@@ -476,6 +487,10 @@ fn a_hung_request_is_given_up_after_io_timeout_and_the_healthy_drive_beside_it_c
             "--parallel",
             "--io-timeout",
             "5",
+            // The healthy drive's test (about 1.7 s a pass here) outlasts the
+            // hung drive's watchdog.
+            "--passes",
+            "5",
         ])
         .arg("--json-file")
         .arg(&json_file)
@@ -492,7 +507,7 @@ fn a_hung_request_is_given_up_after_io_timeout_and_the_healthy_drive_beside_it_c
                 })
         })
     };
-    let v = wait_json(&json_file, Duration::from_secs(20), done);
+    let v = wait_json(&json_file, Duration::from_secs(40), done);
     let took = t0.elapsed();
     // Free the hung request whatever happened, so that seekprobe can end.
     let text_now = std::fs::read_to_string(&out_file).unwrap_or_default();
@@ -501,13 +516,8 @@ fn a_hung_request_is_given_up_after_io_timeout_and_the_healthy_drive_beside_it_c
     let v = v.unwrap_or_else(|| panic!("no complete JSON after {took:?}: {text_now}"));
     let hung = &v["disks"][0]["tests"][0];
     let u = &hung["verify"]["unanswered"];
-    assert!(
-        u["reason"]
-            .as_str()
-            .unwrap()
-            .starts_with("no answer for 5 s at byte "),
-        "{u}"
-    );
+    let waited = no_answer_for(u["reason"].as_str().unwrap());
+    assert!((5.0..5.0 + 1.0).contains(&waited), "{u}");
     let at = u["at_bytes"].as_u64().unwrap();
     // The block at 32 MiB, or the one before it when the kernel merged the two.
     assert!((31 << 20..33 << 20).contains(&at), "{u}");
@@ -519,6 +529,37 @@ fn a_hung_request_is_given_up_after_io_timeout_and_the_healthy_drive_beside_it_c
     assert_eq!(
         v["disks"][1]["tests"][0]["verify"]["passes"][0]["read"]["bytes"],
         64 << 20
+    );
+    // The requests left behind are the hung drive's own: the healthy drive, whose
+    // test spans the watchdog's firing, has no request_abandoned warning.
+    let healthy_ns: u64 = v["disks"][1]["tests"][0]["verify"]["passes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| [&p["write"]["elapsed_ns"], &p["read"]["elapsed_ns"]])
+        .map(|ns| ns.as_u64().unwrap())
+        .sum();
+    assert!(
+        healthy_ns > u["after_ns"].as_u64().unwrap(),
+        "{healthy_ns} {u}"
+    );
+    let codes = |d: &serde_json::Value| -> Vec<String> {
+        d["warnings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|w| w["code"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(
+        codes(&v["disks"][0]).contains(&"request_abandoned".to_string()),
+        "{}",
+        v["disks"][0]
+    );
+    assert!(
+        !codes(&v["disks"][1]).contains(&"request_abandoned".to_string()),
+        "{}",
+        v["disks"][1]
     );
     let text = std::fs::read_to_string(&out_file).unwrap();
     assert!(text.contains("pass 1: 0 failed sectors"), "{text}");
@@ -667,6 +708,18 @@ fn a_burn_in_killed_mid_write_verify_resumes_from_its_checkpoint_with_the_same_v
         (f[0]["start_lba"].clone(), f[0]["sectors"].clone()),
         (1000.into(), 3.into())
     );
+    // The whole failure list of each pass, counts included, is the uninterrupted
+    // run's: nothing recorded twice by the resumed run.
+    let failures = |path: &std::path::Path| -> Vec<serde_json::Value> {
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let t = v["disks"][0]["tests"].as_array().unwrap().iter();
+        let passes = t.clone().find(|t| t["verify"].is_object()).unwrap()["verify"]["passes"]
+            .as_array()
+            .unwrap()
+            .clone();
+        passes.iter().map(|p| p["failures"].clone()).collect()
+    };
+    assert_eq!(failures(&json), failures(&json0));
 }
 
 #[test]
@@ -694,13 +747,8 @@ fn a_scan_gives_a_hung_request_up_after_io_timeout() {
     let v = v.expect("the scan was not given up");
     let scan = &v["disks"][0]["tests"][0]["scan"];
     let u = &scan["unanswered"];
-    assert!(
-        u["reason"]
-            .as_str()
-            .unwrap()
-            .starts_with("no answer for 2 s at byte "),
-        "{u}"
-    );
+    let waited = no_answer_for(u["reason"].as_str().unwrap());
+    assert!((2.0..2.0 + 1.0).contains(&waited), "{u}");
     // The block at 20 MiB, or the one before it when the kernel merged the two
     // into one request that touched the hanging range.
     let at = u["at_bytes"].as_u64().unwrap();

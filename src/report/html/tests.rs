@@ -67,6 +67,7 @@ fn scan(error_blocks: u64, map_ns: Vec<u64>) -> TestResult {
         map_ns,
         inferred: vec![],
         unanswered: None,
+        unlocated_from: None,
     });
     t
 }

@@ -47,7 +47,7 @@ fn a_healthy_disk_passes_write_and_verify_without_a_slow_block() {
         resume: None,
         known_good: Vec::new(),
     };
-    let (r, stop) = crate::engine::verify::run_verify(
+    let (r, stop, _) = crate::engine::verify::run_verify(
         &mut t,
         &p,
         &AtomicBool::new(false),

@@ -1,7 +1,7 @@
 //! The write-and-verify engine (`--verify`): for each pass, every block of the
 //! range written with fresh stamps, the write cache flushed, every block read back
 //! and checked. The requests go through the queued engines' one loop
-//! ([`super::queue::drive_feed`], picked by [`queued::run_feed`]): this file is
+//! ([`super::driver::drive_feed`], picked by [`queued::run_feed`]): this file is
 //! only the [`Feed`], which stamps a write's buffer before it is submitted and
 //! checks a read's after it completed (both untimed), and the bookkeeping.
 //!
@@ -12,9 +12,10 @@
 //! sectors: a sector whose write fails is unwritable (and not judged again when
 //! read back), one whose read fails unreadable.
 
+use super::driver::NoAnswer;
 use super::liveness::Liveness;
-use super::locate::{Probe, locate};
-use super::queue::{Completion, Feed, NoAnswer, Request, Stop};
+use super::locate::{Probe, locate, push_block};
+use super::queue::{Completion, Feed, Request, Stop};
 use super::queued;
 use crate::device::{AlignedBuf, Target};
 use crate::probe::OpKind;
@@ -92,7 +93,8 @@ struct HalfFeed<'a, 's> {
     slow_ns: u64,
     half: Half,
     failures: &'a mut Failures,
-    /// Failed blocks (offset, len), redone sector by sector afterwards.
+    /// Runs of failed blocks (offset, len), consecutive ones joined as they
+    /// complete, redone sector by sector afterwards.
     failed: Vec<(u64, u64)>,
     /// Sectors whose write failed in this pass (first, end), sorted.
     unwritable: &'a [(u64, u64)],
@@ -110,6 +112,11 @@ struct HalfFeed<'a, 's> {
     prefix: u64,
     /// Completed blocks past `prefix`.
     ahead: std::collections::BTreeSet<u64>,
+    /// The content verdicts of completed blocks past `prefix` (by block offset),
+    /// recorded in `failures` when the prefix reaches them: a checkpoint carries
+    /// the failures below its `done_to` only, as the resumed run reads the rest
+    /// again (and `Failures` counts a sector recorded twice twice).
+    pending: std::collections::BTreeMap<u64, Vec<(u64, Verdict)>>,
     /// Where checkpoints go, and what they carry besides the feed's own state.
     saver: Option<&'a mut Saver<'s>>,
     nonce: u64,
@@ -123,6 +130,9 @@ impl HalfFeed<'_, '_> {
     fn completed(&mut self, offset: u64, now_ns: u64) {
         self.ahead.insert(offset);
         while self.ahead.remove(&self.prefix) {
+            for (lba, v) in self.pending.remove(&self.prefix).unwrap_or_default() {
+                self.failures.record(lba, v);
+            }
             self.prefix = (self.prefix + self.range.block).min(self.range.end);
         }
         let Some(s) = self.saver.as_deref_mut() else {
@@ -156,11 +166,13 @@ impl HalfFeed<'_, '_> {
             done_to: prefix,
             failures: self.failures.clone(),
             unwritable: self.unwritable.to_vec(),
+            // The failed runs below the prefix (clipped to it: the resumed run
+            // reads the rest again).
             failed_blocks: self
                 .failed
                 .iter()
-                .copied()
                 .filter(|b| b.0 < prefix)
+                .map(|&(at, len)| (at, len.min(prefix - at)))
                 .collect(),
         };
         (s.save)(&cp);
@@ -225,18 +237,20 @@ impl Feed for HalfFeed<'_, '_> {
                 {
                     let buf = &buf[..len as usize];
                     if !self.stamper.all_ok(buf, lba) {
-                        for (i, v) in self.stamper.check(buf, lba).enumerate() {
-                            let at = lba + i as u64;
-                            if v != Verdict::Ok && !within(self.unwritable, at) {
-                                self.failures.record(at, v);
-                            }
+                        let bad: Vec<(u64, Verdict)> = (self.stamper.check(buf, lba))
+                            .enumerate()
+                            .map(|(i, v)| (lba + i as u64, v))
+                            .filter(|&(at, v)| v != Verdict::Ok && !within(self.unwritable, at))
+                            .collect();
+                        if !bad.is_empty() {
+                            self.pending.insert(offset, bad);
                         }
                     }
                 }
             }
             Err(e) => {
                 self.half.error_blocks += 1;
-                self.failed.push((offset, len));
+                push_block(&mut self.failed, offset, len);
                 let after = c.done_ns.saturating_sub(self.test_start_ns);
                 if self.unanswered.is_none() {
                     self.unanswered = match self.kind {
@@ -260,13 +274,15 @@ impl Feed for HalfFeed<'_, '_> {
 /// Run the passes of `p` on `target`. `progress` is told each half's bytes done.
 /// Stops only for Ctrl-C (the result says where, and the `--start` that resumes)
 /// or an engine that fails as a whole; failed requests are recorded and passed.
+/// The count returned last is of the requests left behind unanswered (the
+/// watchdog or Ctrl-C): seekprobe can end only when the kernel gives them back.
 pub fn run_verify(
     target: &mut dyn Target,
     p: &VerifyParams,
     stop: &AtomicBool,
     progress: Progress<'_>,
     mut saver: Option<&mut Saver<'_>>,
-) -> (VerifyResult, Option<Stop>) {
+) -> (VerifyResult, Option<Stop>, usize) {
     let ss = target.info().sector_size;
     let regions = (p.range.count() as usize).clamp(1, REGIONS);
     // A resumed run: its nonce, its completed passes, and the pass in progress.
@@ -296,6 +312,8 @@ pub fn run_verify(
     };
     let test_start_ns = target.clock().now_ns();
     let mut live = Liveness::new(target.raw_fd(), u64::from(ss)).knowing(&p.known_good);
+    // Requests left behind unanswered (the watchdog or Ctrl-C), over the halves.
+    let mut abandoned = 0usize;
     let stamp_err = |e: crate::verify::stamp::BadSectorSize| Stop::Failed {
         setup: true,
         offset: 0,
@@ -304,7 +322,7 @@ pub fn run_verify(
     for pass in resume.map_or(0, |c| c.pass)..p.passes {
         let stamper = match Stamper::new(nonce, pass, ss) {
             Ok(s) => s,
-            Err(e) => return (r, Some(stamp_err(e))),
+            Err(e) => return (r, Some(stamp_err(e)), 0),
         };
         let resumed = resume.filter(|c| c.pass == pass);
         let mut failures = resumed.map_or_else(Failures::new, |c| c.failures.clone());
@@ -348,6 +366,7 @@ pub fn run_verify(
                 unanswered: None,
                 prefix: from,
                 ahead: Default::default(),
+                pending: Default::default(),
                 saver: saver.as_deref_mut(),
                 nonce,
                 passes_planned: p.passes,
@@ -362,12 +381,19 @@ pub fn run_verify(
                 p.io_timeout,
             );
             r.engine = run.engine;
+            abandoned += run.abandoned;
             let HalfFeed {
                 mut half,
                 mut failed,
                 unanswered,
+                pending,
                 ..
             } = feed;
+            // The verdicts of blocks completed past the prefix when the half
+            // ended (Ctrl-C, the drive given up).
+            for (lba, v) in pending.into_values().flatten() {
+                failures.record(lba, v);
+            }
             // The watchdog gave a request up: the drive is given up too.
             let unanswered = unanswered.or_else(|| {
                 let n = run.fatal.as_ref().and_then(NoAnswer::of)?;
@@ -399,6 +425,7 @@ pub fn run_verify(
                         offset,
                         error,
                     }),
+                    abandoned,
                 );
             }
             // The failed blocks located as ddrescue does (untimed), in address
@@ -409,7 +436,7 @@ pub fn run_verify(
             let mut retried = 0u64;
             let unwritable_now = &unwritable;
             let failures_now = &mut failures;
-            let located = locate(&failed, s64, &mut |at, len| {
+            let located = locate(&failed, p.range.block, s64, &mut |at, len| {
                 if stop.load(Ordering::Relaxed) {
                     return Probe::Stop;
                 }
@@ -460,9 +487,13 @@ pub fn run_verify(
             unwritable.extend(new_unwritable);
             unwritable.sort_unstable();
             let whole = !run.interrupted && cut.is_none() && run.fatal.is_none();
-            if kind == OpKind::Write && whole {
+            // A write half resumed in its read half wrote nothing in this run:
+            // no flush, and its checkpoint stays (`{half: Read, done_to: start}`
+            // would send a crash back to the read half's start).
+            if kind == OpKind::Write && whole && from < p.range.end {
                 let t0 = target.clock().now_ns();
-                let flushed = target.flush().is_ok();
+                // Ok(false): nothing was flushed (`Target::flush`).
+                let flushed = matches!(target.flush(), Ok(true));
                 half.flush_ns = Some(target.clock().now_ns() - t0);
                 // The write half is done and flushed: a crash now resumes with the
                 // read half from its start.
@@ -533,7 +564,7 @@ pub fn run_verify(
                     read: it.next(),
                     failures,
                 });
-                return (r, stopped);
+                return (r, stopped, abandoned);
             }
         }
         let mut it = halves.into_iter();
@@ -564,104 +595,8 @@ pub fn run_verify(
             s.last_bytes = p.range.start;
         }
     }
-    (r, None)
+    (r, None, abandoned)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::probe::scan::range;
-
-    fn params(size: u64, block: u64) -> VerifyParams {
-        VerifyParams {
-            range: range(size, 512, None, None, block).unwrap(),
-            passes: 2,
-            nonce: 42,
-            queue_depth: 4,
-            slow_ms: 50.0,
-            io_timeout: None,
-            resume: None,
-            known_good: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn ctrl_c_during_the_retries_stops_them_and_the_pass_resumes_from_its_start() {
-        let mut t =
-            crate::device::sim::SimTarget::open("sim:ssd?size=16M&unwritable=1000-1003").unwrap();
-        let p = VerifyParams {
-            passes: 1,
-            ..params(16 << 20, 1 << 20)
-        };
-        let stop = AtomicBool::new(false);
-        // Ctrl-C as the write half's last block completes: the failed block's
-        // sectors are not redone one by one, and nothing is judged of them.
-        let (r, stopped) = run_verify(
-            &mut t,
-            &p,
-            &stop,
-            &mut |_, half, done| {
-                if half == HalfKind::Write && done == 16 << 20 {
-                    stop.store(true, Ordering::Relaxed);
-                }
-            },
-            None,
-        );
-        assert!(matches!(stopped, Some(Stop::Interrupted)), "{stopped:?}");
-        let st = r.stopped.unwrap();
-        assert_eq!((st.half, st.resume_start), (HalfKind::Write, 0));
-        let pass = &r.passes[0];
-        assert_eq!(pass.write.error_blocks, 1);
-        assert_eq!(pass.write.retried_bytes, 0);
-        assert_eq!(pass.write.flush_ns, None);
-        assert!(pass.read.is_none());
-        assert!(pass.failures.is_empty(), "{:?}", pass.failures);
-    }
-
-    #[test]
-    fn an_image_file_passes_clean_with_both_halves_timed() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("img");
-        // 8 MiB and a partial last block of 3 sectors.
-        std::fs::write(&path, vec![0u8; (8 << 20) + 1536]).unwrap();
-        let opts = crate::device::OpenOptions {
-            io: true,
-            write: true,
-        };
-        let mut t = crate::device::open(path.to_str().unwrap(), &opts).unwrap();
-        let size = (8 << 20) + 1536;
-        let p = params(size, 256 << 10);
-        let mut seen = 0u64;
-        let (r, stop) = run_verify(
-            t.as_mut(),
-            &p,
-            &AtomicBool::new(false),
-            &mut |_, _, d| seen = seen.max(d),
-            None,
-        );
-        assert!(stop.is_none());
-        assert_eq!(seen, size);
-        // The thread pool: each request timed by the thread that did it.
-        assert_eq!(r.engine, QueuedEngine::Threads);
-        assert_eq!(r.passes.len(), 2);
-        for pass in &r.passes {
-            assert!(pass.failures.is_empty(), "{:?}", pass.failures);
-            let read = pass.read.as_ref().unwrap();
-            for h in [&pass.write, read] {
-                assert_eq!((h.blocks, h.bytes, h.error_blocks), (33, size, 0));
-                assert_eq!(h.buckets.iter().sum::<u64>(), 33);
-                assert_eq!(h.region_bytes.iter().sum::<u64>(), size);
-                assert_eq!(h.end_bytes, size);
-            }
-        }
-        // The file holds the last pass's stamps.
-        let data = std::fs::read(&path).unwrap();
-        let s = Stamper::new(42, 1, 512).unwrap();
-        assert!(s.all_ok(&data, 0));
-        // Altered content is found, sector by sector, with its kind.
-        let mut buf = data[..2 << 20].to_vec();
-        buf[4096..5120].fill(0xFF);
-        let v: Vec<Verdict> = s.check(&buf, 0).filter(|v| !v.is_ok()).collect();
-        assert_eq!(v, [Verdict::Corrupt, Verdict::Corrupt]);
-    }
-}
+mod tests;

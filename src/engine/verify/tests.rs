@@ -1,0 +1,150 @@
+//! Unit tests of the write-and-verify pass on simulated drives and image files.
+use super::*;
+use crate::probe::scan::range;
+
+fn params(size: u64, block: u64) -> VerifyParams {
+    VerifyParams {
+        range: range(size, 512, None, None, block).unwrap(),
+        passes: 2,
+        nonce: 42,
+        queue_depth: 4,
+        slow_ms: 50.0,
+        io_timeout: None,
+        resume: None,
+        known_good: Vec::new(),
+    }
+}
+
+#[test]
+fn ctrl_c_during_the_retries_stops_them_and_the_pass_resumes_from_its_start() {
+    let mut t =
+        crate::device::sim::SimTarget::open("sim:ssd?size=16M&unwritable=1000-1003").unwrap();
+    let p = VerifyParams {
+        passes: 1,
+        ..params(16 << 20, 1 << 20)
+    };
+    let stop = AtomicBool::new(false);
+    // Ctrl-C as the write half's last block completes: the failed block's
+    // sectors are not redone one by one, and nothing is judged of them.
+    let (r, stopped, _) = run_verify(
+        &mut t,
+        &p,
+        &stop,
+        &mut |_, half, done| {
+            if half == HalfKind::Write && done == 16 << 20 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        },
+        None,
+    );
+    assert!(matches!(stopped, Some(Stop::Interrupted)), "{stopped:?}");
+    let st = r.stopped.unwrap();
+    assert_eq!((st.half, st.resume_start), (HalfKind::Write, 0));
+    let pass = &r.passes[0];
+    assert_eq!(pass.write.error_blocks, 1);
+    assert_eq!(pass.write.retried_bytes, 0);
+    assert_eq!(pass.write.flush_ns, None);
+    assert!(pass.read.is_none());
+    assert!(pass.failures.is_empty(), "{:?}", pass.failures);
+}
+
+#[test]
+fn a_run_resumed_from_any_read_half_checkpoint_has_the_whole_runs_failures() {
+    // Blocks 2 and 3 slow, so that block 4 (corrupt) completes before them and
+    // the checkpoint saved when block 2 completes is below block 4.
+    let uri = "sim:ssd?size=16M&slow=4096-4097:20&slow=6144-6145:40&corrupt=8300-8310&unwritable=12000-12002";
+    let mut t = crate::device::sim::SimTarget::open(uri).unwrap();
+    let p = VerifyParams {
+        passes: 1,
+        queue_depth: 8,
+        ..params(16 << 20, 1 << 20)
+    };
+    let stop = AtomicBool::new(false);
+    let mut cps = Vec::new();
+    let mut save = |c: &Checkpoint| cps.push(c.clone());
+    let mut saver = Saver::new(&mut save);
+    let (whole, stopped, _) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, Some(&mut saver));
+    assert!(stopped.is_none(), "{stopped:?}");
+    let want = &whole.passes[0].failures;
+    assert!(!want.is_empty());
+    let cps: Vec<Checkpoint> = cps
+        .into_iter()
+        .filter(|c| c.half == HalfKind::Read && c.pass == 0)
+        .collect();
+    assert!(cps.len() > 2, "{}", cps.len());
+    for cp in cps {
+        // Each failure the read half found lies below the checkpoint's done_to.
+        assert!(
+            cp.failures
+                .ranges()
+                .iter()
+                .filter(|r| r.kind != FailureKind::Unwritable)
+                .all(|r| r.end_lba() <= cp.done_to / 512),
+            "{cp:?}"
+        );
+        let p = VerifyParams {
+            resume: Some(cp.clone()),
+            ..p.clone()
+        };
+        // The resumed run never saves a checkpoint behind the one it resumed
+        // (the write half it skips saved `done_to: start`).
+        let mut behind = Vec::new();
+        let mut save = |c: &Checkpoint| {
+            if c.pass == 0 && c.done_to < cp.done_to {
+                behind.push(c.done_to);
+            }
+        };
+        let mut saver = Saver::new(&mut save);
+        let (r, stopped, _) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, Some(&mut saver));
+        assert!(stopped.is_none(), "{stopped:?}");
+        assert_eq!(&r.passes[0].failures, want, "resumed at {}", cp.done_to);
+        assert!(behind.is_empty(), "resumed at {}: {behind:?}", cp.done_to);
+    }
+}
+
+#[test]
+fn an_image_file_passes_clean_with_both_halves_timed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("img");
+    // 8 MiB and a partial last block of 3 sectors.
+    std::fs::write(&path, vec![0u8; (8 << 20) + 1536]).unwrap();
+    let opts = crate::device::OpenOptions {
+        io: true,
+        write: true,
+    };
+    let mut t = crate::device::open(path.to_str().unwrap(), &opts).unwrap();
+    let size = (8 << 20) + 1536;
+    let p = params(size, 256 << 10);
+    let mut seen = 0u64;
+    let (r, stop, _) = run_verify(
+        t.as_mut(),
+        &p,
+        &AtomicBool::new(false),
+        &mut |_, _, d| seen = seen.max(d),
+        None,
+    );
+    assert!(stop.is_none());
+    assert_eq!(seen, size);
+    // The thread pool: each request timed by the thread that did it.
+    assert_eq!(r.engine, QueuedEngine::Threads);
+    assert_eq!(r.passes.len(), 2);
+    for pass in &r.passes {
+        assert!(pass.failures.is_empty(), "{:?}", pass.failures);
+        let read = pass.read.as_ref().unwrap();
+        for h in [&pass.write, read] {
+            assert_eq!((h.blocks, h.bytes, h.error_blocks), (33, size, 0));
+            assert_eq!(h.buckets.iter().sum::<u64>(), 33);
+            assert_eq!(h.region_bytes.iter().sum::<u64>(), size);
+            assert_eq!(h.end_bytes, size);
+        }
+    }
+    // The file holds the last pass's stamps.
+    let data = std::fs::read(&path).unwrap();
+    let s = Stamper::new(42, 1, 512).unwrap();
+    assert!(s.all_ok(&data, 0));
+    // Altered content is found, sector by sector, with its kind.
+    let mut buf = data[..2 << 20].to_vec();
+    buf[4096..5120].fill(0xFF);
+    let v: Vec<Verdict> = s.check(&buf, 0).filter(|v| !v.is_ok()).collect();
+    assert_eq!(v, [Verdict::Corrupt, Verdict::Corrupt]);
+}
