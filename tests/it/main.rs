@@ -1,5 +1,6 @@
 //! seekprobe's integration tests: one binary, a module per area.
 
+mod architecture;
 mod badblocks;
 mod beyond;
 mod burnin;
