@@ -3,6 +3,7 @@
 
 pub mod capacity;
 pub mod driver;
+pub mod in_order;
 pub mod liveness;
 pub mod locate;
 pub mod queue;

@@ -4,6 +4,7 @@
 //! ([`super::liveness`]) ends the scan there.
 
 use super::driver::NoAnswer;
+use super::in_order::InBlockOrder;
 use super::liveness::Liveness;
 use super::locate::{Probe, locate, push_block};
 use super::queue::{Completion, Feed, Request};
@@ -15,7 +16,6 @@ use crate::probe::OpKind;
 use crate::probe::scan::{BUCKET_LIMITS_MS, ScanRange, bucket};
 use crate::results::verify::Unanswered;
 use crate::results::{ScanResult, SectorRange, SlowRange};
-use std::collections::BTreeMap;
 use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -37,9 +37,14 @@ fn push_sectors(ranges: &mut Vec<SectorRange>, first: u64, n: u64) {
     });
 }
 
-/// Requests kept in flight by a scan of a real device: enough for the device to
-/// stream at its sequential rate, few enough that latencies stay per block.
-pub const SCAN_DEPTH: usize = 4;
+/// Requests kept in flight by a scan of a real device: one, so that each block's
+/// time is its own read's, alone on the device, and a slow block is placed exactly.
+/// With more in flight, threads that the scheduler runs late enter the kernel out
+/// of order, so the device may serve a later block first and the time of the slow
+/// one lands on a neighbour (seen on a loaded 2-CPU machine with 4 in flight: the
+/// slow block listed 1 or 2 blocks away). A drive streams sequential 1 MiB reads
+/// from its read-ahead at depth 1, as `dd`, badblocks and diskinfo's `-t` read.
+pub const SCAN_DEPTH: usize = 1;
 
 /// What one block read gave: its index, offset, length, latency and result.
 type Block = (u64, u64, u64, u64, std::io::Result<()>);
@@ -50,10 +55,11 @@ type Block = (u64, u64, u64, u64, std::io::Result<()>);
 /// blocks in a row while sectors that read fine before fail too (this scan's, or
 /// `known_good`, byte offsets read fine earlier in the run).
 ///
-/// A real device is read [`SCAN_DEPTH`] blocks deep by a few threads (each block's
-/// time is its service time: from the previous completion, or its own submission if
-/// later, to its completion); a simulated one in order, one block at a time. Failed blocks are re-read sector by sector after the pass
-/// (untimed) to list the exact unreadable sectors. The count returned last is of
+/// A real device is read [`SCAN_DEPTH`] blocks deep on the thread pool (each
+/// block's time is its service time: from the previous block's completion, or its
+/// own submission if later, to its completion; [`InBlockOrder`]); a simulated one
+/// in order, one block at a time. Failed blocks are re-read sector by sector after the
+/// pass (untimed) to list the exact unreadable sectors. The count returned last is of
 /// the requests left behind unanswered (the watchdog or Ctrl-C).
 pub fn run_scan(
     target: &mut dyn Target,
@@ -197,8 +203,9 @@ fn sync_pass(
 }
 
 /// [`SCAN_DEPTH`] requests in flight on the thread pool (`super::threads`), whose
-/// threads each read a block with a positioned read; the results are recorded in
-/// block order. Returns the blocks recorded (all of those read before a Ctrl-C),
+/// threads each read a block with a positioned read (the pool's thread, not this
+/// one, so that the watchdog sees a read that never returns); the results are
+/// recorded in block order. Returns the blocks recorded (all of those read before a Ctrl-C),
 /// the watchdog's verdict when a request went unanswered for `io_timeout`, and the
 /// requests left behind unanswered.
 fn threaded_pass(
@@ -214,9 +221,7 @@ fn threaded_pass(
         range,
         next: 0,
         total,
-        pending: BTreeMap::new(),
-        expected: 0,
-        last_done: 0,
+        order: InBlockOrder::new(0),
         record,
         ended: false,
     };
@@ -231,7 +236,7 @@ fn threaded_pass(
         io_timeout,
     );
     (
-        feed.expected,
+        feed.order.next_index(),
         fatal.as_ref().and_then(NoAnswer::of),
         abandoned,
     )
@@ -243,10 +248,8 @@ struct InOrder<'a, F: FnMut(Block, u64) -> bool> {
     range: &'a ScanRange,
     next: u64,
     total: u64,
-    /// Completed blocks waiting for the ones before them, with their completion time.
-    pending: BTreeMap<u64, (Block, u64)>,
-    expected: u64,
-    last_done: u64,
+    /// Completed blocks waiting for the ones before them: (offset, length, result).
+    order: InBlockOrder<(u64, u64, std::io::Result<()>)>,
     record: &'a mut F,
     ended: bool,
 }
@@ -263,20 +266,16 @@ impl<F: FnMut(Block, u64) -> bool> Feed for InOrder<'_, F> {
     }
 
     fn done(&mut self, req: &Request, c: Completion, _buf: Option<&[u8]>) -> bool {
-        // A block's time is its service time: from when the device could start on
-        // it (its submission, or the previous completion if later) to its
-        // completion, so that waiting behind the other reads in flight is not
-        // counted as its own.
+        // Each block's time is its service time, taken in block order
+        // ([`InBlockOrder`]).
         let i = (req.offset - self.range.start) / self.range.block;
-        let ns = c.done_ns.saturating_sub(c.start_ns.max(self.last_done));
-        self.last_done = self.last_done.max(c.done_ns);
-        let block = (i, req.offset, u64::from(req.len), ns, c.result);
-        self.pending.insert(i, (block, c.done_ns));
+        let item = (req.offset, u64::from(req.len), c.result);
+        self.order.push(i, c.start_ns, c.done_ns, item);
         while !self.ended
-            && let Some((b, t)) = self.pending.remove(&self.expected)
+            && let Some(t) = self.order.pop()
         {
-            self.expected += 1;
-            if !(self.record)(b, t) {
+            let (offset, len, res) = t.item;
+            if !(self.record)((t.index, offset, len, t.ns, res), t.done_ns) {
                 self.ended = true;
             }
         }

@@ -636,12 +636,13 @@ fn smr_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
     ])
 }
 
-/// Requests --verify keeps in flight: the scan's depth (`engine::scan::SCAN_DEPTH`),
-/// enough for a device to stream, few enough that service times stay per block.
+/// Requests --verify keeps in flight: enough for a device to stream writes, few
+/// enough that service times stay near their block (a slow block's time may land
+/// on one of the others in flight; `--scan` places slow blocks exactly).
 pub const VERIFY_DEPTH: u32 = 4;
 
 /// --verify: the range (--start, --end, --block-size as --scan's) written and
-/// checked --passes times, 4 requests deep as the scan reads.
+/// checked --passes times, [`VERIFY_DEPTH`] requests deep.
 fn verify_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
     let range = scan::range(m, ss, opts.scan_start, opts.scan_end, opts.block_size)?;
     if opts.block_size > u64::from(u32::MAX) {

@@ -6,13 +6,14 @@
 //! checks a read's after it completed (both untimed), and the bookkeeping.
 //!
 //! A block's time is its service time, as the scan's: from when the device could
-//! start on it (its submission, or the previous completion if later) to its
-//! completion. Blocks that fail with an error are redone sector by sector after
+//! start on it (its submission, or the previous block's completion if later) to its
+//! completion ([`InBlockOrder`]). Blocks that fail with an error are redone sector by sector after
 //! their half (untimed, through the target), so that the failures name the exact
 //! sectors: a sector whose write fails is unwritable (and not judged again when
 //! read back), one whose read fails unreadable.
 
 use super::driver::NoAnswer;
+use super::in_order::{InBlockOrder, Timed};
 use super::liveness::Liveness;
 use super::locate::{Probe, locate, push_block};
 use super::queue::{Completion, Feed, Request, Stop};
@@ -90,6 +91,9 @@ struct HalfFeed<'a, 's> {
     total: u64,
     start_ns: Option<u64>,
     last_done: u64,
+    /// Completed blocks, their service times taken in block order: the length of
+    /// each that moved its data.
+    times: InBlockOrder<Option<u64>>,
     slow_ns: u64,
     half: Half,
     failures: &'a mut Failures,
@@ -180,6 +184,21 @@ impl HalfFeed<'_, '_> {
         s.last_ns = now_ns;
     }
 
+    /// Count a block's service time (a block that failed has none).
+    fn timed(&mut self, t: Timed<Option<u64>>) {
+        let Some(len) = t.item else {
+            return;
+        };
+        let offset = self.range.start + t.index * self.range.block;
+        self.half.buckets[bucket(t.ns)] += 1;
+        let r = self.region(offset);
+        self.half.region_bytes[r] += len;
+        self.half.region_ns[r] += t.ns;
+        if t.ns >= self.slow_ns {
+            SlowRange::push(&mut self.half.slow, offset / self.ss, len / self.ss, t.ns);
+        }
+    }
+
     fn region(&self, offset: u64) -> usize {
         let n = self.half.region_bytes.len() as u64;
         let span = self.range.end - self.range.start;
@@ -214,24 +233,22 @@ impl Feed for HalfFeed<'_, '_> {
 
     fn done(&mut self, req: &Request, c: Completion, buf: Option<&[u8]>) -> bool {
         let start = *self.start_ns.get_or_insert(c.start_ns);
-        let ns = c.done_ns.saturating_sub(c.start_ns.max(self.last_done));
         self.last_done = self.last_done.max(c.done_ns);
         self.half.elapsed_ns = self.last_done - start;
         self.half.blocks += 1;
         let (offset, len) = (req.offset, u64::from(req.len));
         let lba = offset / self.ss;
         self.half.end_bytes = self.half.end_bytes.max(offset + len);
+        let index = (offset - self.range.start) / self.range.block;
+        let timed = c.result.is_ok().then_some(len);
+        self.times.push(index, c.start_ns, c.done_ns, timed);
+        while let Some(t) = self.times.pop() {
+            self.timed(t);
+        }
         match c.result {
             Ok(()) => {
                 self.live.ok(offset);
                 self.half.bytes += len;
-                self.half.buckets[bucket(ns)] += 1;
-                let r = self.region(offset);
-                self.half.region_bytes[r] += len;
-                self.half.region_ns[r] += ns;
-                if ns >= self.slow_ns {
-                    SlowRange::push(&mut self.half.slow, lba, len / self.ss, ns);
-                }
                 if self.kind == OpKind::Read
                     && let Some(buf) = buf
                 {
@@ -352,6 +369,7 @@ pub fn run_verify(
                 total: p.range.count(),
                 start_ns: None,
                 last_done: 0,
+                times: InBlockOrder::new(first),
                 slow_ns: (p.slow_ms * 1e6) as u64,
                 half: Half::new(regions, from),
                 failures: &mut failures,
@@ -382,6 +400,11 @@ pub fn run_verify(
             );
             r.engine = run.engine;
             abandoned += run.abandoned;
+            // The blocks that completed past one that never did (Ctrl-C, the drive
+            // given up).
+            while let Some(t) = feed.times.pop_any() {
+                feed.timed(t);
+            }
             let HalfFeed {
                 mut half,
                 mut failed,
