@@ -96,7 +96,8 @@ pub enum Code {
     NotMeasured,
     /// No figure in common with the baseline.
     NoCommonFigure,
-    /// Fewer than three comparable drives and no baseline: timings not judged.
+    /// Fewer than three comparable drives, or fewer than three that measured a
+    /// figure, and no baseline: timings, or that figure, not judged.
     GroupTooSmall,
     /// Another model than the rest of the batch.
     OtherModel,

@@ -183,6 +183,25 @@ fn timings(
                 .iter()
                 .filter_map(|&i| value(i, &k.key))
                 .collect();
+            // A figure that too few of the drives measured has no median to tell
+            // which of them is off, as a group of too few drives has none.
+            // (With a baseline, it is judged against the baseline below.)
+            if refs.len() < MIN_GROUP {
+                let measured = group.iter().filter(|&&i| value(i, &k.key).is_some());
+                for &i in measured.filter(|_| baseline.is_none()) {
+                    out[i].push(finding(
+                        Severity::Note,
+                        Code::GroupTooSmall,
+                        format!(
+                            "{}: not judged: measured by {} of the {} comparable drives, fewer than {MIN_GROUP}",
+                            k.label,
+                            refs.len(),
+                            comparable.len()
+                        ),
+                    ));
+                }
+                continue;
+            }
             let Some(reference) = median(&refs) else {
                 continue;
             };
@@ -358,6 +377,31 @@ mod tests {
             "{:?}",
             v[2]
         );
+    }
+
+    #[test]
+    fn a_figure_that_two_of_three_drives_measured_is_not_judged() {
+        // c measured no outside transfer rate: a's and b's (differing by 40%)
+        // have no median to tell which is off, and c is not failed for it.
+        let mut d = [
+            disk("a", "M", 22.0, 180_000.0),
+            disk("b", "M", 22.5, 108_000.0),
+            disk("c", "M", 22.2, 180_000.0),
+        ];
+        d[2].tests[0].phases.pop();
+        let v = judged(&d, None);
+        assert_eq!(v.iter().map(|v| v.pass).collect::<Vec<_>>(), [true; 3]);
+        for v in &v[..2] {
+            assert_eq!(codes(v), [Code::GroupTooSmall], "{v:?}");
+            assert!(
+                v.findings[0].reason.starts_with("Transfer outside")
+                    && v.findings[0]
+                        .reason
+                        .contains("not judged: measured by 2 of the 3 comparable drives"),
+                "{v:?}"
+            );
+        }
+        assert_eq!(codes(&v[2]), []);
     }
 
     #[test]
