@@ -3,7 +3,7 @@
 
 use crate::smart::health::Health;
 use crate::smart::record::{SelfTestOutcome, SelfTestRecord, SmartResult};
-use crate::smart::rules::{Finding, passes};
+use crate::smart::rules::Finding;
 use crate::smart::temperature::TemperatureLog;
 use std::fmt::Write;
 
@@ -321,13 +321,13 @@ pub fn same_figure(a: &str, b: &str) -> bool {
 }
 
 /// The findings, one per line ("FAIL: ...", "warning: ...", "note: ..."), and the
-/// verdict.
+/// verdict of the one judge on them.
 pub fn render_findings(findings: &[Finding]) -> String {
     let mut s = String::new();
     for f in findings {
         let _ = writeln!(s, "{}: {}", f.severity.label(), f.reason);
     }
-    let verdict = if passes(findings) {
+    let verdict = if crate::verdict::judge(crate::verdict::smart_rule_findings(findings)).pass {
         "SMART verdict: healthy"
     } else {
         "SMART verdict: FAILING"
