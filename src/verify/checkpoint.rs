@@ -48,15 +48,71 @@ pub struct Checkpoint {
 }
 
 impl Checkpoint {
-    /// Whether this checkpoint is of a run over the same range, blocks and passes.
+    /// Whether this checkpoint is of a run over the same range, blocks and passes,
+    /// and holds together as the engine made it (a file edited or damaged by hand
+    /// is not resumed from): one record per completed pass, `done_to` on a block
+    /// boundary, the unwritable spans sorted and disjoint, the failed blocks below
+    /// `done_to`.
     pub fn fits(&self, start: u64, end: u64, block: u64, passes: u32) -> bool {
-        (
+        let same = (
             self.start_bytes,
             self.end_bytes,
             self.block_bytes,
             self.passes_planned,
-        ) == (start, end, block, passes)
-            && self.pass < passes
+        ) == (start, end, block, passes);
+        let on_block = self.done_to == end
+            || (self.done_to >= start && (self.done_to - start).is_multiple_of(block));
+        let spans_sorted = self.unwritable.iter().all(|&(a, b)| a < b)
+            && self.unwritable.windows(2).all(|w| w[0].1 <= w[1].0);
+        let blocks_done = self.failed_blocks.iter().all(|&(at, len)| {
+            len > 0 && at >= start && at.checked_add(len).is_some_and(|e| e <= self.done_to)
+        });
+        same && self.pass < passes
+            && self.passes.len() == self.pass as usize
             && (start..=end).contains(&self.done_to)
+            && on_block
+            && spans_sorted
+            && blocks_done
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn checkpoint() -> Checkpoint {
+        Checkpoint {
+            nonce: 7,
+            start_bytes: 0,
+            end_bytes: 1 << 20,
+            block_bytes: 65536,
+            passes_planned: 2,
+            passes: Vec::new(),
+            pass: 0,
+            half: HalfKind::Write,
+            done_to: 131072,
+            failures: Failures::new(),
+            unwritable: vec![(10, 12), (40, 41)],
+            failed_blocks: vec![(65536, 65536)],
+        }
+    }
+
+    #[test]
+    fn a_checkpoint_as_the_engine_makes_it_fits_and_a_damaged_one_does_not() {
+        let fits = |c: &Checkpoint| c.fits(0, 1 << 20, 65536, 2);
+        assert!(fits(&checkpoint()));
+        let damaged: [fn(&mut Checkpoint); 6] = [
+            |c| c.block_bytes = 4096,
+            |c| c.pass = 1,
+            |c| c.done_to = 100_000,
+            |c| c.unwritable.reverse(),
+            |c| c.failed_blocks = vec![(131072, 65536)],
+            |c| c.done_to = 2 << 20,
+        ];
+        for (i, damage) in damaged.iter().enumerate() {
+            let mut c = checkpoint();
+            damage(&mut c);
+            assert!(!fits(&c), "damage {i} fits: {c:?}");
+        }
     }
 }
