@@ -31,6 +31,16 @@ pub struct Liveness {
     earlier: Vec<u64>,
 }
 
+/// How a test given up on a drive that stopped answering (`u`) stops: failed at
+/// the byte where it stopped, with the finding's line as the error.
+pub fn given_up(u: &Unanswered) -> super::queue::Stop {
+    super::queue::Stop::Failed {
+        setup: false,
+        offset: u.at_bytes,
+        error: io::Error::other(u.line()),
+    }
+}
+
 /// Whether `e` says that the device itself is gone (not a sector of it).
 pub fn gone_error(e: &io::Error) -> bool {
     matches!(e.raw_os_error(), Some(libc::ENODEV) | Some(libc::ENXIO))

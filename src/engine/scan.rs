@@ -5,7 +5,7 @@
 
 use super::driver::NoAnswer;
 use super::in_order::InBlockOrder;
-use super::liveness::Liveness;
+use super::liveness::{Liveness, given_up};
 use super::locate::{Probe, locate, push_block};
 use super::queue::{Completion, Feed, Request};
 use super::sync::Stop;
@@ -140,18 +140,9 @@ pub fn run_scan(
     if let Some(u) = unanswered {
         // The drive is gone: its failed blocks are not located (every read fails).
         r.end_bytes = (range.start + done * range.block).min(range.end);
-        let error = std::io::Error::other(u.line());
-        let offset = u.at_bytes;
+        let stop = given_up(&u);
         r.unanswered = Some(u);
-        return (
-            r,
-            Some(Stop::Failed {
-                setup: false,
-                offset,
-                error,
-            }),
-            abandoned,
-        );
+        return (r, Some(stop), abandoned);
     }
     let stopped = (done < blocks_total).then(|| {
         r.end_bytes = range.start + done * range.block;

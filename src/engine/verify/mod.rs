@@ -14,7 +14,7 @@
 
 use super::driver::NoAnswer;
 use super::in_order::{InBlockOrder, Timed};
-use super::liveness::Liveness;
+use super::liveness::{Liveness, given_up};
 use super::locate::{Probe, locate, push_block};
 use super::queue::{Completion, Feed, Request, Stop};
 use super::queued;
@@ -204,6 +204,31 @@ impl HalfFeed<'_, '_> {
         let span = self.range.end - self.range.start;
         ((u128::from(offset - self.range.start) * u128::from(n) / u128::from(span)) as usize)
             .min(n as usize - 1)
+    }
+}
+
+/// The checkpoint at the start of `half` of pass `pass` of `p`'s run, before it
+/// found anything, after the completed `passes`.
+fn half_start(
+    p: &VerifyParams,
+    nonce: u64,
+    passes: &[Pass],
+    pass: u32,
+    half: HalfKind,
+) -> Checkpoint {
+    Checkpoint {
+        nonce,
+        start_bytes: p.range.start,
+        end_bytes: p.range.end,
+        block_bytes: p.range.block,
+        passes_planned: p.passes,
+        passes: passes.to_vec(),
+        pass,
+        half,
+        done_to: p.range.start,
+        failures: Failures::new(),
+        unwritable: Vec::new(),
+        failed_blocks: Vec::new(),
     }
 }
 
@@ -438,18 +463,9 @@ pub fn run_verify(
                     read: it.next(),
                     failures,
                 });
-                let error = io::Error::other(u.line());
-                let offset = u.at_bytes;
+                let stop = given_up(&u);
                 r.unanswered = Some(u);
-                return (
-                    r,
-                    Some(Stop::Failed {
-                        setup: false,
-                        offset,
-                        error,
-                    }),
-                    abandoned,
-                );
+                return (r, Some(stop), abandoned);
             }
             // The failed blocks located as ddrescue does (untimed), in address
             // order, until Ctrl-C: `cut` is then the first byte not located.
@@ -522,18 +538,9 @@ pub fn run_verify(
                 // read half from its start.
                 if let (true, Some(s)) = (flushed, saver.as_deref_mut()) {
                     let cp = Checkpoint {
-                        nonce,
-                        start_bytes: p.range.start,
-                        end_bytes: p.range.end,
-                        block_bytes: p.range.block,
-                        passes_planned: p.passes,
-                        passes: r.passes.clone(),
-                        pass,
-                        half: HalfKind::Read,
-                        done_to: p.range.start,
                         failures: failures.clone(),
                         unwritable: unwritable.clone(),
-                        failed_blocks: Vec::new(),
+                        ..half_start(p, nonce, &r.passes, pass, HalfKind::Read)
                     };
                     (s.save)(&cp);
                     s.last_bytes = p.range.start;
@@ -600,20 +607,7 @@ pub fn run_verify(
         if let Some(s) = saver.as_deref_mut()
             && pass + 1 < p.passes
         {
-            let cp = Checkpoint {
-                nonce,
-                start_bytes: p.range.start,
-                end_bytes: p.range.end,
-                block_bytes: p.range.block,
-                passes_planned: p.passes,
-                passes: r.passes.clone(),
-                pass: pass + 1,
-                half: HalfKind::Write,
-                done_to: p.range.start,
-                failures: Failures::new(),
-                unwritable: Vec::new(),
-                failed_blocks: Vec::new(),
-            };
+            let cp = half_start(p, nonce, &r.passes, pass + 1, HalfKind::Write);
             (s.save)(&cp);
             s.last_bytes = p.range.start;
         }
