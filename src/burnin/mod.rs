@@ -1,12 +1,15 @@
 //! The burn-in (`--burn-in`) as data: the one list of its steps, in order, what
-//! each step runs, and what a drive's record of them says. The steps run through
-//! the ordinary tests (`crate::run`), so this is a list, not a runner.
+//! each step runs, and what a drive's record of them says (the records are plain
+//! data in the results, re-exported here). The steps run through the ordinary
+//! tests: [`runner`] walks [`steps`] for each drive, which `crate::run` hands it.
 //!
-//! Pure data and pure functions: no I/O. `crate::run` walks [`steps`] for each
-//! drive, `crate::app` saves the run after each step and resumes a saved one.
+//! Beside the runner, pure data and pure functions: no I/O. `crate::app` saves the
+//! run after each step and resumes a saved one.
 
 use crate::probe::TestKind;
 pub use crate::results::burnin::{RunInfo, Status, Step, StepRecord};
+
+pub mod runner;
 use crate::smart::selftest::SelfTestKind;
 
 impl Step {
