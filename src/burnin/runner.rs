@@ -19,9 +19,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// The drive under burn-in as the ordinary run drives it (run.rs implements it):
 /// each method runs what one kind of step needs.
 pub trait Drive {
-    /// The drive's description.
+    /// What the drive is as opened: its medium picks the steps, its path and
+    /// serial number tell whether a saved run is this drive's.
     fn info(&self) -> &DeviceInfo;
-    /// Ctrl-C's flag.
+    /// The flag Ctrl-C raises, checked between steps (the test hook raises it too).
     fn stop(&self) -> &AtomicBool;
     /// Run one of the ordinary tests whatever failed before it (the verdict lists
     /// every reason, and the write-verify pass maps what the others tripped on),
