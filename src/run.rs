@@ -1,7 +1,8 @@
 //! Probing one disk: open it, check that writing is safe when a write test is asked
 //! for, then run each test through the executor ([`crate::exec`]), which reports to
-//! a [`Sink`]; here the warnings about each test and what follows a failure. Nothing
-//! here prints.
+//! a [`Sink`]; here the warnings about each test and what follows a failure. A
+//! burn-in's steps are walked by [`crate::burnin::runner`], to which the disk's
+//! tests are handed as its `Drive`. Nothing here prints.
 
 mod checkpoint;
 pub mod smart_session;
@@ -125,7 +126,16 @@ pub fn probe_disk_resuming(
         known_good,
     };
     if let Some(settings) = cfg.burn_in {
-        return burn_in(name, settings, cfg, &mut t, sink, disk, saved);
+        let mut drive = BurnIn::new(name, cfg, &mut t);
+        let resuming = cfg.resume.is_some();
+        let (disk, stopped) =
+            burnin::runner::run(name, settings, resuming, &mut drive, sink, disk, saved)?;
+        let flow = if stopped {
+            Flow::Interrupted
+        } else {
+            Flow::Continue
+        };
+        return Ok((disk, flow));
     }
     if cfg.smart.wanted() {
         // SMART before the tests, then the drive's self-tests (--smart-test).
@@ -293,127 +303,6 @@ impl Tests<'_> {
     }
 }
 
-/// `--burn-in`: walk the drive's steps ([`burnin::steps`]) in order, each through
-/// what runs it ([`burnin::action`]); a step this drive completed in the saved run
-/// (`--resume`) is kept, not run again. The run is saved after each step.
-fn burn_in(
-    name: &str,
-    settings: burnin::Settings,
-    cfg: &Config,
-    t: &mut Tests<'_>,
-    sink: &mut dyn Sink,
-    mut disk: DiskResult,
-    saved: &[DiskResult],
-) -> io::Result<(DiskResult, Flow)> {
-    let prev = if cfg.resume.is_some() {
-        match saved_disk(name, &t.info, saved) {
-            Ok(d) => d,
-            Err(why) => {
-                let e = ProbeError::Refused {
-                    path: t.info.path.clone(),
-                    why,
-                    hint: "resume the burn-in on the drives it ran on, or start a new one without --resume".into(),
-                };
-                sink.failed(name, &e)?;
-                disk.error = Some(DiskFailure::Refused(e.to_string()));
-                return Ok((disk, Flow::Continue));
-            }
-        }
-    } else {
-        None
-    };
-    // SMART kept from the saved run: its health before and the self-tests done (an
-    // interrupted self-test runs again).
-    if let Some(p) = prev
-        && p.burn_in
-            .iter()
-            .any(|r| r.step == burnin::Step::SmartBefore && r.status.done())
-    {
-        disk.smart = p.smart.clone();
-        if let Some(s) = disk.smart.as_mut() {
-            s.self_tests
-                .retain(|t| t.outcome != crate::smart::record::SelfTestOutcome::Interrupted);
-        }
-    }
-    // Set when a step found that the drive stopped answering: the steps after it
-    // are skipped, saying why (the other drives of the run go on).
-    let mut gone: Option<String> = None;
-    // The write-verify pass checkpoints beside the saved run, for --resume.
-    let cp_path = cfg.json_file.as_deref().map(|j| checkpoint::path(j, name));
-    if let Some(p) = cp_path.clone() {
-        t.checkpoint = Some(Box::new(move |cp| checkpoint::save(&p, cp)));
-    }
-    for step in burnin::steps(burnin::Medium::of(t.info.rotation), settings) {
-        if t.stop.load(std::sync::atomic::Ordering::Relaxed) {
-            return Ok((disk, Flow::Interrupted));
-        }
-        let action = burnin::action(step);
-        let kept = prev.and_then(|p| p.burn_in.iter().find(|r| r.step == step && r.status.done()));
-        let status = match (kept, action) {
-            (None, _) if gone.is_some() => {
-                burnin::Status::Skipped(format!("skipped: {}", gone.as_deref().unwrap_or_default()))
-            }
-            (Some(_), a) => {
-                if let burnin::Action::Test(k) = a
-                    && let Some(r) = prev.and_then(|p| p.tests.iter().find(|r| r.test == k))
-                {
-                    disk.tests.push(r.clone());
-                }
-                burnin::Status::Resumed
-            }
-            // Every step runs whatever failed before it: the verdict lists every
-            // reason, and the write-verify pass maps what the others tripped on.
-            (None, burnin::Action::Test(k)) => {
-                t.failed = None;
-                if k == TestKind::Verify && cfg.resume.is_some() {
-                    t.resume = cp_path.as_deref().and_then(checkpoint::load);
-                }
-                let outcome = t.run(k, cfg, &mut disk, sink)?;
-                t.resume = None;
-                if k == TestKind::Verify
-                    && outcome != Outcome::Interrupted
-                    && let Some(p) = &cp_path
-                {
-                    checkpoint::remove(p);
-                }
-                gone = disk.tests.last().and_then(stopped_answering);
-                test_status(outcome, disk.tests.last())
-            }
-            (None, burnin::Action::Missing(why)) => burnin::Status::Skipped(why.into()),
-            (None, burnin::Action::SmartBefore) => {
-                let r = session::smart_before(t.target.as_mut());
-                let status = smart_status(&r);
-                disk.smart = Some(r);
-                status
-            }
-            (None, burnin::Action::SelfTest(kind)) => self_test_step(t, kind, &mut disk, sink),
-            (None, burnin::Action::SmartAfter) => match disk.smart.as_mut() {
-                Some(r) => {
-                    smart_watch::keep(t.temps.as_ref(), Some(&mut *r));
-                    session::smart_after(t.target.as_mut(), r, &cfg.smart);
-                    let status = smart_status(r);
-                    sink.smart_done(&t.info, r)?;
-                    status
-                }
-                None => burnin::Status::Skipped("SMART was not read before".into()),
-            },
-        };
-        let record = burnin::StepRecord { step, status };
-        let interrupted = record.status == burnin::Status::Interrupted;
-        disk.burn_in.push(record);
-        sink.step_done(&t.info, disk.burn_in.last().expect("just pushed"))?;
-        sink.checkpoint(&disk)?;
-        if stop_hook() == Some(step) {
-            // As Ctrl-C would, between two steps (for the tests of --resume).
-            t.stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        }
-        if interrupted {
-            return Ok((disk, Flow::Interrupted));
-        }
-    }
-    Ok((disk, Flow::Continue))
-}
-
 /// The line saying that the drive stopped answering during `r`, if it did (a drive
 /// that turned read-only still answers).
 fn stopped_answering(r: &crate::results::TestResult) -> Option<String> {
@@ -425,129 +314,82 @@ fn stopped_answering(r: &crate::results::TestResult) -> Option<String> {
     (!u.read_only).then(|| u.line())
 }
 
-/// How a test step ended: its outcome, and for a complete one, the first failing
-/// finding of what it found.
-fn test_status(outcome: Outcome, result: Option<&crate::results::TestResult>) -> burnin::Status {
-    match outcome {
-        // What the test found fails the step as it fails the drive (the judge's
-        // first failing finding).
-        Outcome::Complete => match result.and_then(crate::verdict::test_failure) {
-            Some(why) => burnin::Status::Failed(why),
-            None => burnin::Status::Done,
-        },
-        Outcome::Interrupted => burnin::Status::Interrupted,
-        Outcome::Failed(why) => burnin::Status::Failed(why),
-        Outcome::Skipped(why) => burnin::Status::Skipped(why),
-    }
+/// A drive's burn-in as [`burnin::runner`] walks it: the disk's tests, the
+/// configuration, and where the write-verify pass checkpoints (beside the saved
+/// run, for `--resume`).
+struct BurnIn<'t, 'a> {
+    t: &'t mut Tests<'a>,
+    cfg: &'t Config,
+    checkpoint: Option<std::path::PathBuf>,
 }
 
-/// How a SMART reading step ended: done, skipped for a device without SMART (its
-/// note), failed when SMART could not be read.
-fn smart_status(r: &SmartResult) -> burnin::Status {
-    match (&r.error, &r.note) {
-        (Some(e), _) => burnin::Status::Failed(e.clone()),
-        (None, Some(note)) if !r.judged() => burnin::Status::Skipped(note.clone()),
-        _ => burnin::Status::Done,
-    }
-}
-
-/// One of the drive's self-tests as a burn-in step: run it to its end (Ctrl-C
-/// aborts it on the drive) and record it in the disk's SMART result.
-fn self_test_step(
-    t: &mut Tests<'_>,
-    kind: crate::smart::selftest::SelfTestKind,
-    disk: &mut DiskResult,
-    sink: &mut dyn Sink,
-) -> burnin::Status {
-    use crate::smart::record::SelfTestOutcome;
-    let Some(r) = disk.smart.as_mut() else {
-        return burnin::Status::Skipped("SMART was not read".into());
-    };
-    if !r.judged() {
-        return burnin::Status::Skipped("the device has no SMART".into());
-    }
-    let (n, had_error) = (r.self_tests.len(), r.error.is_some());
-    let stop = t.stop;
-    let go_on = session::smart_self_tests(
-        t.target.as_mut(),
-        r,
-        &[kind],
-        &|| stop.load(std::sync::atomic::Ordering::Relaxed),
-        &mut |p| sink.self_test_progress(p),
-    );
-    if !go_on {
-        return burnin::Status::Interrupted;
-    }
-    if let (false, Some(e)) = (had_error, &r.error) {
-        return burnin::Status::Failed(e.clone());
-    }
-    match r.self_tests.get(n) {
-        Some(rec) => match rec.outcome {
-            SelfTestOutcome::Passed => burnin::Status::Done,
-            SelfTestOutcome::Failed => burnin::Status::Failed(format!(
-                "{}{}",
-                rec.status,
-                rec.first_error_lba
-                    .map(|l| format!(", first error at LBA {l}"))
-                    .unwrap_or_default()
-            )),
-            SelfTestOutcome::Aborted => burnin::Status::Failed(rec.status.clone()),
-            SelfTestOutcome::Interrupted => burnin::Status::Interrupted,
-            SelfTestOutcome::Skipped => burnin::Status::Skipped(rec.status.clone()),
-        },
-        None => burnin::Status::Skipped("not run".into()),
-    }
-}
-
-/// A test hook: `SEEKPROBE_BURN_IN_STOP_AFTER=STEP` (a step's JSON id) raises the
-/// stop flag after that step, as Ctrl-C would, so that an interrupted burn-in and
-/// its `--resume` are tested exactly.
-fn stop_hook() -> Option<burnin::Step> {
-    std::env::var("SEEKPROBE_BURN_IN_STOP_AFTER")
-        .ok()
-        .and_then(|id| burnin::Step::from_id(&id))
-}
-
-/// The saved disk that a resumed burn-in continues on this drive: the one with
-/// its serial number, else the one of its name (whose serial, if any, must be
-/// this drive's); None for a drive the saved run had not reached. Err when the
-/// saved drive of this name is another drive.
-fn saved_disk<'a>(
-    name: &str,
-    info: &crate::device::DeviceInfo,
-    saved: &'a [DiskResult],
-) -> Result<Option<&'a DiskResult>, String> {
-    let ident = |d: &DiskResult| d.info.as_ref().and_then(|i| i.ident.clone());
-    let found = if let Some(id) = &info.ident
-        && let Some(d) = saved.iter().find(|d| ident(d).as_ref() == Some(id))
-    {
-        Some(d)
-    } else {
-        match saved.iter().find(|d| d.name == name) {
-            Some(d) => match (ident(d), &info.ident) {
-                (Some(was), Some(now)) if &was != now => {
-                    return Err(format!(
-                        "the saved burn-in of {name} ran on the drive with serial number {was}; this one is {now}"
-                    ));
-                }
-                _ => Some(d),
-            },
-            // Not reached before the interruption: it starts from its first step.
-            None => None,
+impl<'t, 'a> BurnIn<'t, 'a> {
+    /// The burn-in of disk `name`, its write-verify pass saving its checkpoints
+    /// beside the saved run (--json-file).
+    fn new(name: &str, cfg: &'t Config, t: &'t mut Tests<'a>) -> Self {
+        let checkpoint = cfg.json_file.as_deref().map(|j| checkpoint::path(j, name));
+        if let Some(p) = checkpoint.clone() {
+            t.checkpoint = Some(Box::new(move |cp| checkpoint::save(&p, cp)));
         }
-    };
-    // Results measured on another size or sector size are another drive's, whatever
-    // its serial number says (a serial can repeat, a simulated drive's always does).
-    if let Some(d) = found
-        && let Some(was) = &d.info
-        && (was.media_size_bytes, was.sector_size) != (info.media_size_bytes, info.sector_size)
-    {
-        return Err(format!(
-            "the saved burn-in of {name} ran on a drive of {} bytes in {}-byte sectors; this one has {} bytes in {}-byte sectors",
-            was.media_size_bytes, was.sector_size, info.media_size_bytes, info.sector_size
-        ));
+        BurnIn { t, cfg, checkpoint }
     }
-    Ok(found)
+}
+
+impl burnin::runner::Drive for BurnIn<'_, '_> {
+    fn info(&self) -> &device::DeviceInfo {
+        &self.t.info
+    }
+
+    fn stop(&self) -> &AtomicBool {
+        self.t.stop
+    }
+
+    fn test(
+        &mut self,
+        test: TestKind,
+        disk: &mut DiskResult,
+        sink: &mut dyn Sink,
+    ) -> io::Result<(Outcome, Option<String>)> {
+        let t = &mut *self.t;
+        t.failed = None;
+        if test == TestKind::Verify && self.cfg.resume.is_some() {
+            t.resume = self.checkpoint.as_deref().and_then(checkpoint::load);
+        }
+        let outcome = t.run(test, self.cfg, disk, sink)?;
+        t.resume = None;
+        if test == TestKind::Verify
+            && outcome != Outcome::Interrupted
+            && let Some(p) = &self.checkpoint
+        {
+            checkpoint::remove(p);
+        }
+        Ok((outcome, disk.tests.last().and_then(stopped_answering)))
+    }
+
+    fn smart_before(&mut self) -> SmartResult {
+        session::smart_before(self.t.target.as_mut())
+    }
+
+    fn self_test(
+        &mut self,
+        kind: crate::smart::selftest::SelfTestKind,
+        smart: &mut SmartResult,
+        sink: &mut dyn Sink,
+    ) -> bool {
+        let stop = self.t.stop;
+        session::smart_self_tests(
+            self.t.target.as_mut(),
+            smart,
+            &[kind],
+            &|| stop.load(std::sync::atomic::Ordering::Relaxed),
+            &mut |p| sink.self_test_progress(p),
+        )
+    }
+
+    fn smart_after(&mut self, smart: &mut SmartResult) {
+        smart_watch::keep(self.t.temps.as_ref(), Some(&mut *smart));
+        session::smart_after(self.t.target.as_mut(), smart, &self.cfg.smart);
+    }
 }
 
 /// The options that shape the plans, from the checked configuration.

@@ -49,7 +49,7 @@ pub trait Sink {
     fn step_done(
         &mut self,
         _info: &DeviceInfo,
-        _record: &crate::burnin::StepRecord,
+        _record: &crate::results::burnin::StepRecord,
     ) -> io::Result<()> {
         Ok(())
     }

@@ -1,5 +1,5 @@
 //! The names of the queued engines: plain data, recorded in the results and
-//! imported by the engines that run (`crate::engine::queued`).
+//! imported by the queued engines that run.
 
 use serde::{Deserialize, Serialize};
 
@@ -20,7 +20,7 @@ pub enum QueuedEngine {
 }
 
 impl QueuedEngine {
-    /// The engine of this name (as `crate::engine::queued` names them).
+    /// The engine of this name (as the queued engines name themselves).
     pub fn from_name(name: &str) -> QueuedEngine {
         match name {
             "io_uring" => QueuedEngine::IoUring,

@@ -1,19 +1,24 @@
 //! The results of a run as plain, serialisable data: the only input of reporters.
 
-use crate::device::DeviceInfo;
-use crate::stats::{Histogram, Summary};
 use serde::{Deserialize, Serialize};
 
+pub mod burnin;
 pub mod capacity;
+pub mod device;
 pub mod engine;
 pub mod failures;
+pub mod health;
 pub mod scan;
+pub mod smart;
 pub mod smr;
+pub mod stats;
 pub mod test_kind;
 pub mod verdict;
 pub mod verify;
+use device::DeviceInfo;
 pub use engine::QueuedEngine;
 pub use scan::{ScanResult, SectorRange, SlowRange};
+use stats::{Histogram, Summary};
 use test_kind::{PhaseId, TestKind};
 pub use verdict::{ByteSpan, Code, Finding, Severity, Verdict};
 
@@ -128,7 +133,7 @@ pub struct TestResult {
     pub command_overhead: Option<CommandOverhead>,
     /// `--verify`: the write-and-verify passes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub verify: Option<crate::results::verify::VerifyResult>,
+    pub verify: Option<verify::VerifyResult>,
     /// `--capacity-check`: what the probe blocks said about the drive's real size.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capacity: Option<CapacityResult>,
@@ -370,16 +375,17 @@ pub struct DiskResult {
     pub warnings: Vec<Warning>,
     /// The error that stopped this disk, if any.
     pub error: Option<DiskFailure>,
-    /// Signs of shingled recording that need no writing ([`crate::smr::signs`]).
+    /// Signs of shingled recording that need no writing (read from the device's
+    /// description before any test).
     #[serde(default)]
     pub smr_signs: Vec<smr::SmrSign>,
     /// `--burn-in`: each step of this drive's burn-in and how it ended, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub burn_in: Vec<crate::burnin::StepRecord>,
+    pub burn_in: Vec<burnin::StepRecord>,
     /// SMART health before and after the tests, the self-tests and the findings
     /// (--smart, --smart-test).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub smart: Option<crate::smart::record::SmartResult>,
+    pub smart: Option<smart::SmartResult>,
     /// The drive's verdict with its findings (--qualify, --burn-in): see
     /// docs/verdict.md.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -426,11 +432,10 @@ pub struct Run {
     pub started_unix_s: Option<u64>,
     /// `--burn-in`: the command that started it, for `--resume`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub burn_in: Option<crate::burnin::RunInfo>,
+    pub burn_in: Option<burnin::RunInfo>,
 }
 
-// The analyses, computed from the measurements by
-// `crate::analysis` and stored beside them.
+// The analyses, computed from the measurements and stored beside them.
 
 /// -c's figures per real sector (diskinfo's text divides by 2048 whatever the
 /// sector size; see docs/methods.md).
@@ -458,7 +463,7 @@ pub struct ZonePoint {
 }
 
 /// A step between recording zones: the rate, smoothed by a median of three samples,
-/// changes by more than `crate::analysis::STEP_THRESHOLD` between neighbouring samples.
+/// changes by more than the analysis's step threshold between neighbouring samples.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ZoneStep {
     /// Where the later sample starts.

@@ -1,7 +1,7 @@
 //! A drive's verdict as plain data: its findings (each with a severity, the test
 //! it comes from, a stable code, the reason with its figures and the sectors or
-//! bytes concerned) and whether it passed. `crate::verdict` makes the findings and
-//! judges them; reporters only show them (docs/verdict.md).
+//! bytes concerned) and whether it passed. The verdict module makes the findings
+//! and judges them; reporters only show them (docs/verdict.md).
 
 use super::SectorRange;
 use serde::{Deserialize, Serialize};
@@ -36,7 +36,7 @@ impl Severity {
 
 /// What a finding is about: a stable identifier (docs/verdict.md lists each with
 /// its test and severity). Adding a kind of finding: a variant here, its name, and
-/// the line of `crate::verdict` that makes it.
+/// the line of the verdict module that makes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Code {

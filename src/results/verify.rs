@@ -1,5 +1,5 @@
 //! What a write-and-verify run (`--verify`) found: plain data, filled by the
-//! verify engine (`crate::engine::verify`), stored in the test's result, read by
+//! write-and-verify engine, stored in the test's result, read by
 //! reporters.
 
 use super::engine::QueuedEngine;

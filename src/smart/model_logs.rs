@@ -4,6 +4,7 @@
 //! model re-exports them).
 
 use super::lenient::{ValueString, lenient_lba, lenient_u64};
+pub use crate::results::health::{AtaSctErc, ErcTimer};
 use serde::{Deserialize, Serialize};
 
 /// `nvme_smart_health_information_log`.
@@ -91,30 +92,6 @@ pub struct NvmeSelfTestEntry {
         deserialize_with = "lenient_lba"
     )]
     pub lba: Option<u64>,
-}
-
-/// `ata_sct_erc`: the SCT error recovery control timers (ataprint.cpp).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct AtaSctErc {
-    /// The read timer.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub read: Option<ErcTimer>,
-    /// The write timer.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub write: Option<ErcTimer>,
-}
-
-/// One SCT ERC timer.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct ErcTimer {
-    /// Whether the timer is on (off: the drive retries as long as it likes).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub enabled: Option<bool>,
-    /// The limit in tenths of a second.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub deciseconds: Option<u32>,
 }
 
 /// `ata_device_statistics` (`-l devstat`).

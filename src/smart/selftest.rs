@@ -3,20 +3,9 @@
 //! functions; running the commands is [`super::smartctl`]'s job.
 
 use super::model::Report;
+pub use crate::results::health::{Outcome, SelfTestResult};
+pub use crate::results::smart::SelfTestKind;
 use serde::{Deserialize, Serialize};
-
-/// A self-test kind, as `smartctl -t` names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SelfTestKind {
-    /// The short self-test (ATA: usually under ten minutes; NVMe: two minutes or
-    /// less; SCSI: "Background short").
-    Short,
-    /// The conveyance self-test (ATA only): damage from transport.
-    Conveyance,
-    /// The long (extended) self-test: the whole surface.
-    Long,
-}
 
 impl SelfTestKind {
     /// The argument of `smartctl -t`.
@@ -166,35 +155,6 @@ pub fn eta(
         (None, Some(d)) if d > 0 => Some(elapsed.mul_f64(f64::from(100 - d) / f64::from(d))),
         _ => None,
     }
-}
-
-/// How a finished self-test ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Outcome {
-    /// Completed without error.
-    Passed,
-    /// Failed (read, servo, electrical, handling, unknown element, fatal error).
-    Failed,
-    /// Aborted or interrupted (by the host, a reset, a format...): no verdict.
-    Aborted,
-    /// Still running.
-    Running,
-}
-
-/// One self-test from the drive's log.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SelfTestResult {
-    /// The test as smartctl names it ("Short offline", "Extended", ...).
-    pub test: String,
-    /// The outcome.
-    pub outcome: Outcome,
-    /// smartctl's text for the outcome.
-    pub status: String,
-    /// Power-on hours when it ran.
-    pub power_on_hours: Option<u64>,
-    /// The LBA of the first error, when the test failed and the drive says.
-    pub first_error_lba: Option<u64>,
 }
 
 /// ATA self-test status byte, high nibble (ATA/ATAPI Command Set, SMART READ

@@ -1,12 +1,13 @@
 //! Temperatures during long work (a burn-in, `--verify`, `--smr-check`, long
-//! self-tests): the samples as plain data ([`TemperatureLog`]), the limit
+//! self-tests): what the samples say ([`TemperatureLog`], plain data in the
+//! results), the limit
 //! (`--max-temp`, else the drive's own `temperature.op_limit_max`, else 60 °C)
 //! and the pure decisions of the sampler ([`Sampler`]): when a sample is due,
 //! when a reading above the limit pauses the drive's writes, and when it has
 //! cooled 5 °C below the limit to resume them. The sampling itself (reading the
 //! drive, letting time pass) is the watcher's (watch.rs).
 
-use serde::{Deserialize, Serialize};
+pub use crate::results::smart::{Pause, Sample, TemperatureLog};
 
 /// The limit without `--max-temp` or a drive's own, °C.
 pub const DEFAULT_MAX_C: i64 = 60;
@@ -19,47 +20,6 @@ pub const EVERY_REAL_S: f64 = 300.0;
 pub const EVERY_SIMULATED_S: f64 = 600.0;
 /// While writes are paused, how often the drive is read again, seconds.
 pub const PAUSED_EVERY_S: f64 = 60.0;
-
-/// One reading.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Sample {
-    /// When, in whole seconds since the sampling started (the drive's clock:
-    /// real, or a simulated drive's virtual time).
-    pub at_s: u64,
-    /// The temperature, °C.
-    pub celsius: i64,
-}
-
-/// A pause of the drive's writes because it was too hot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Pause {
-    /// When it began, seconds since the sampling started.
-    pub from_s: u64,
-    /// When writes resumed (None: the work ended first).
-    pub to_s: Option<u64>,
-    /// The reading that paused them, °C.
-    pub celsius: i64,
-    /// Whether the drive cooled 5 °C below the limit (false: the work ended
-    /// first, or the pause reached its longest and writes resumed hot).
-    pub cooled: bool,
-}
-
-/// The temperatures of one drive during the run.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct TemperatureLog {
-    /// The limit, °C.
-    pub limit_c: i64,
-    /// Where the limit comes from: "--max-temp", "the drive's
-    /// temperature.op_limit_max" or "seekprobe's default".
-    pub limit_source: String,
-    /// The readings, oldest first.
-    pub samples: Vec<Sample>,
-    /// The pauses of the drive's writes.
-    pub pauses: Vec<Pause>,
-    /// Readings that failed (the drive did not say): how many.
-    pub unread: u64,
-}
 
 impl TemperatureLog {
     /// The lowest reading.

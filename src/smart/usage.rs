@@ -1,51 +1,12 @@
-//! How much a drive has been used, for `--new`: power cycles, head load cycles,
-//! host writes and every wear figure it reports, read by meaning (the
-//! attributes' drivedb names, [`super::attributes`]); and what Seagate's FARM log
-//! says. Plain data; re-exported by the health module.
+//! How much a drive has been used, for `--new`, read from a report by meaning (the
+//! attributes' drivedb names, [`super::attributes`]): power cycles, head load
+//! cycles, host writes and every wear figure it reports. The figures, and what
+//! Seagate's FARM log says, are plain data in the results, re-exported here and
+//! by the health module.
 
 use super::attributes::{self, Meaning};
 use super::model::{AtaAttribute, Report};
-use serde::{Deserialize, Serialize};
-
-/// One wear reading: how much of its rated life the drive says it used.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Wear {
-    /// Where it was read, e.g. "ATA 233 Media_Wearout_Indicator (normalised)".
-    pub source: String,
-    /// Percent of the rated life used.
-    pub used_percent: u64,
-}
-
-/// How much a drive has been used, for `--new`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Usage {
-    /// Power cycles.
-    pub power_cycles: Option<u64>,
-    /// Head load/unload cycles (ATA Load_Cycle_Count).
-    pub load_cycles: Option<u64>,
-    /// Bytes written by the host.
-    pub host_written_bytes: Option<u64>,
-    /// Where the host writes were read.
-    pub host_writes_source: Option<String>,
-    /// Every wear figure the drive reports (NVMe percentage used, the device
-    /// statistics' endurance indicator, the vendors' wear attributes).
-    pub wear: Vec<Wear>,
-}
-
-/// What Seagate's FARM log says (smartctl 7.4+, `-l farm`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Farm {
-    /// Power-on hours as FARM counts them.
-    pub power_on_hours: Option<u64>,
-    /// Hours the heads flew.
-    pub head_flight_hours: Option<u64>,
-    /// Power cycles as FARM counts them.
-    pub power_cycles: Option<u64>,
-    /// "CMR" or "SMR".
-    pub recording_type: Option<String>,
-}
+pub use crate::results::health::{Farm, Usage, Wear};
 
 /// How much the drive has been used, from a report.
 pub(super) fn usage(r: &Report, table: &[AtaAttribute]) -> Usage {

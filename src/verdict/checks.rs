@@ -1,7 +1,7 @@
 //! The findings of whether each test ran, of the capacity check, of the hidden-SMR
 //! check and its no-write signs, of opening the drive and of the burn-in's steps.
 
-use crate::burnin::{Status, StepRecord};
+use crate::results::burnin::{Status, StepRecord};
 use crate::results::{
     ByteSpan, CapacityResult, Code, DiskFailure, DiskResult, Finding, Outcome, Severity, TestResult,
 };

@@ -1,7 +1,8 @@
 //! The architecture's one-way flow, checked: the graph of references between the
 //! files of src/ (`use crate::…`, `crate::x::…`, `super::…`; a file is a module, a
 //! folder's mod.rs its folder's module) has no circle, and no two rooms of src/
-//! (a folder, or a file directly in src/) import each other. Unit-test modules
+//! (a folder, or a file directly in src/) import each other, and results/ (the data
+//! model) imports nothing of src/ but itself. Unit-test modules
 //! (`#[cfg(test)] mod tests`, tests.rs files, tests/ folders) are left out: a test
 //! may drive its module from above.
 
@@ -249,4 +250,28 @@ fn no_two_rooms_of_src_import_each_other() {
         })
         .collect();
     assert!(both.is_empty(), "rooms that import each other: {both:?}");
+}
+
+#[test]
+fn results_imports_nothing_but_itself() {
+    let mods = modules();
+    assert!(
+        mods.contains_key("results::smart") && mods.contains_key("results::verdict"),
+        "the results' files are not where this test looks: {:?}",
+        mods.keys().collect::<Vec<_>>()
+    );
+    let mut outside = Vec::new();
+    for (m, src) in mods.iter().filter(|(m, _)| room(m) == "results") {
+        for r in references(m, &code(src)) {
+            match resolve(&r, &mods) {
+                Some(to) if room(&to) == "results" => {}
+                _ => outside.push(format!("{m} -> {r}")),
+            }
+        }
+    }
+    assert!(
+        outside.is_empty(),
+        "results/ is the data model at the bottom of src/: it may import itself, std \
+         and external crates only, not {outside:?}"
+    );
 }

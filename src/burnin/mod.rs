@@ -1,40 +1,16 @@
 //! The burn-in (`--burn-in`) as data: the one list of its steps, in order, what
-//! each step runs, and what a drive's record of them says. The steps run through
-//! the ordinary tests (`crate::run`), so this is a list, not a runner.
+//! each step runs, and what a drive's record of them says (the records are plain
+//! data in the results, re-exported here). The steps run through the ordinary
+//! tests: [`runner`] walks [`steps`] for each drive, which `crate::run` hands it.
 //!
-//! Pure data and pure functions: no I/O. `crate::run` walks [`steps`] for each
-//! drive, `crate::app` saves the run after each step and resumes a saved one.
+//! Beside the runner, pure data and pure functions: no I/O. `crate::app` saves the
+//! run after each step and resumes a saved one.
 
 use crate::probe::TestKind;
-use crate::smart::selftest::SelfTestKind;
-use serde::{Deserialize, Serialize};
+pub use crate::results::burnin::{RunInfo, Status, Step, StepRecord};
 
-/// One step of the burn-in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Step {
-    /// The drive's SMART health before anything runs.
-    SmartBefore,
-    /// The drive's short self-test.
-    ShortSelfTest,
-    /// The conveyance self-test (ATA drives that offer it).
-    ConveyanceSelfTest,
-    /// `-t`: diskinfo's seek and transfer test.
-    SeekTransfer,
-    /// `--zones`: the read and write rate over the whole device.
-    Zones,
-    /// `--smr-check`: the hidden-SMR behaviour test (only when asked for).
-    SmrCheck,
-    /// `--verify`: write and read back every sector (rotating drives).
-    Verify,
-    /// `--capacity-check`: is the drive as big as it says (flash drives, where a
-    /// full write pass only wears the drive).
-    CapacityCheck,
-    /// The drive's long (extended) self-test.
-    LongSelfTest,
-    /// The drive's SMART health after the run, compared with before.
-    SmartAfter,
-}
+pub mod runner;
+use crate::smart::selftest::SelfTestKind;
 
 impl Step {
     /// The step's name in the text and in messages.
@@ -177,51 +153,11 @@ pub fn tests(settings: Settings) -> Vec<TestKind> {
     t
 }
 
-/// How a step of one drive ended.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    /// It ran to its end (its findings may still fail the drive).
-    Done,
-    /// It could not run to its end (why).
-    Failed(String),
-    /// Stopped by Ctrl-C: it runs again on `--resume`.
-    Interrupted,
-    /// Not run, and not a failure by itself (why: not in this build, not offered
-    /// by the drive, too small).
-    Skipped(String),
-    /// Kept from the saved run given to `--resume` (it was done there).
-    Resumed,
-}
-
 impl Status {
     /// Whether a resumed burn-in need not run the step again.
     pub fn done(&self) -> bool {
         matches!(self, Status::Done | Status::Resumed)
     }
-}
-
-/// One step of one drive's burn-in.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StepRecord {
-    /// Which step.
-    pub step: Step,
-    /// How it ended.
-    pub status: Status,
-}
-
-/// The burn-in of a whole run, saved in the JSON so that `--resume` can check it
-/// is the same burn-in and say how to go on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunInfo {
-    /// The command line that started it (the program name first).
-    pub command: Vec<String>,
-    /// The drives as named on the command line, in order.
-    #[serde(default)]
-    pub disks: Vec<String>,
-    /// `--smr-check` was given too.
-    #[serde(default)]
-    pub smr_check: bool,
 }
 
 /// A command line as a shell reads it back: each argument quoted when it holds

@@ -1,0 +1,267 @@
+//! Walking one drive's burn-in: its steps ([`super::steps`]) in order, each through
+//! what runs it ([`super::action`]), keeping the steps a saved run completed
+//! (`--resume`), skipping the rest once the drive stopped answering, and saying
+//! how each step ended. The run is saved after each step.
+//!
+//! The tests and SMART readings themselves are the ordinary run's: it hands the
+//! drive in as a [`Drive`], so this module imports nothing of it.
+
+use super::{Action, Medium, Settings, Status, Step, StepRecord};
+use crate::error::ProbeError;
+use crate::exec::Sink;
+use crate::probe::TestKind;
+use crate::results::device::DeviceInfo;
+use crate::results::smart::{SelfTestKind, SelfTestOutcome, SmartResult};
+use crate::results::{DiskFailure, DiskResult, Outcome, TestResult};
+use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The drive under burn-in as the ordinary run drives it (run.rs implements it):
+/// each method runs what one kind of step needs.
+pub trait Drive {
+    /// What the drive is as opened: its medium picks the steps, its path and
+    /// serial number tell whether a saved run is this drive's.
+    fn info(&self) -> &DeviceInfo;
+    /// The flag Ctrl-C raises, checked between steps (the test hook raises it too).
+    fn stop(&self) -> &AtomicBool;
+    /// Run one of the ordinary tests whatever failed before it (the verdict lists
+    /// every reason, and the write-verify pass maps what the others tripped on),
+    /// adding its result to `disk`; its outcome, and the line saying that the drive
+    /// stopped answering during it, if it did.
+    fn test(
+        &mut self,
+        test: TestKind,
+        disk: &mut DiskResult,
+        sink: &mut dyn Sink,
+    ) -> io::Result<(Outcome, Option<String>)>;
+    /// Read the drive's SMART health before the other steps.
+    fn smart_before(&mut self) -> SmartResult;
+    /// Run one of the drive's self-tests to its end and record it in `smart`; false
+    /// when Ctrl-C stopped it (it was aborted on the drive).
+    fn self_test(
+        &mut self,
+        kind: SelfTestKind,
+        smart: &mut SmartResult,
+        sink: &mut dyn Sink,
+    ) -> bool;
+    /// Read SMART again, keep the temperatures of long work, and judge the
+    /// drive's health over the run.
+    fn smart_after(&mut self, smart: &mut SmartResult);
+}
+
+/// Run `drive`'s burn-in into `disk`, continuing the saved run's `saved` disks when
+/// `resuming`; the disk's results, and whether Ctrl-C stopped the burn-in.
+pub fn run(
+    name: &str,
+    settings: Settings,
+    resuming: bool,
+    drive: &mut dyn Drive,
+    sink: &mut dyn Sink,
+    mut disk: DiskResult,
+    saved: &[DiskResult],
+) -> io::Result<(DiskResult, bool)> {
+    let prev = if resuming {
+        match saved_disk(name, drive.info(), saved) {
+            Ok(d) => d,
+            Err(why) => {
+                let e = ProbeError::Refused {
+                    path: drive.info().path.clone(),
+                    why,
+                    hint: "resume the burn-in on the drives it ran on, or start a new one without --resume".into(),
+                };
+                sink.failed(name, &e)?;
+                disk.error = Some(DiskFailure::Refused(e.to_string()));
+                return Ok((disk, false));
+            }
+        }
+    } else {
+        None
+    };
+    // SMART kept from the saved run: its health before and the self-tests done (an
+    // interrupted self-test runs again).
+    if let Some(p) = prev
+        && p.burn_in
+            .iter()
+            .any(|r| r.step == Step::SmartBefore && r.status.done())
+    {
+        disk.smart = p.smart.clone();
+        if let Some(s) = disk.smart.as_mut() {
+            s.self_tests
+                .retain(|t| t.outcome != SelfTestOutcome::Interrupted);
+        }
+    }
+    // Set when a step found that the drive stopped answering: the steps after it
+    // are skipped, saying why (the other drives of the run go on).
+    let mut gone: Option<String> = None;
+    for step in super::steps(Medium::of(drive.info().rotation), settings) {
+        if drive.stop().load(Ordering::Relaxed) {
+            return Ok((disk, true));
+        }
+        let action = super::action(step);
+        let kept = prev.and_then(|p| p.burn_in.iter().find(|r| r.step == step && r.status.done()));
+        let status = match (kept, action) {
+            (None, _) if gone.is_some() => {
+                Status::Skipped(format!("skipped: {}", gone.as_deref().unwrap_or_default()))
+            }
+            (Some(_), a) => {
+                if let Action::Test(k) = a
+                    && let Some(r) = prev.and_then(|p| p.tests.iter().find(|r| r.test == k))
+                {
+                    disk.tests.push(r.clone());
+                }
+                Status::Resumed
+            }
+            (None, Action::Test(k)) => {
+                let (outcome, stopped_answering) = drive.test(k, &mut disk, sink)?;
+                gone = stopped_answering;
+                test_status(outcome, disk.tests.last())
+            }
+            (None, Action::Missing(why)) => Status::Skipped(why.into()),
+            (None, Action::SmartBefore) => {
+                let r = drive.smart_before();
+                let status = smart_status(&r);
+                disk.smart = Some(r);
+                status
+            }
+            (None, Action::SelfTest(kind)) => self_test_step(drive, kind, &mut disk, sink),
+            (None, Action::SmartAfter) => match disk.smart.as_mut() {
+                Some(r) => {
+                    drive.smart_after(r);
+                    let status = smart_status(r);
+                    sink.smart_done(drive.info(), r)?;
+                    status
+                }
+                None => Status::Skipped("SMART was not read before".into()),
+            },
+        };
+        let record = StepRecord { step, status };
+        let interrupted = record.status == Status::Interrupted;
+        disk.burn_in.push(record);
+        sink.step_done(drive.info(), disk.burn_in.last().expect("just pushed"))?;
+        sink.checkpoint(&disk)?;
+        if stop_hook() == Some(step) {
+            // As Ctrl-C would, between two steps (for the tests of --resume).
+            drive.stop().store(true, Ordering::Relaxed);
+        }
+        if interrupted {
+            return Ok((disk, true));
+        }
+    }
+    Ok((disk, false))
+}
+
+/// How a test step ended: its outcome, and for a complete one, the first failing
+/// finding of what it found.
+fn test_status(outcome: Outcome, result: Option<&TestResult>) -> Status {
+    match outcome {
+        // What the test found fails the step as it fails the drive (the judge's
+        // first failing finding).
+        Outcome::Complete => match result.and_then(crate::verdict::test_failure) {
+            Some(why) => Status::Failed(why),
+            None => Status::Done,
+        },
+        Outcome::Interrupted => Status::Interrupted,
+        Outcome::Failed(why) => Status::Failed(why),
+        Outcome::Skipped(why) => Status::Skipped(why),
+    }
+}
+
+/// How a SMART reading step ended: done, skipped for a device without SMART (its
+/// note), failed when SMART could not be read.
+fn smart_status(r: &SmartResult) -> Status {
+    match (&r.error, &r.note) {
+        (Some(e), _) => Status::Failed(e.clone()),
+        (None, Some(note)) if !r.judged() => Status::Skipped(note.clone()),
+        _ => Status::Done,
+    }
+}
+
+/// One of the drive's self-tests as a burn-in step: run it to its end (Ctrl-C
+/// aborts it on the drive) and record it in the disk's SMART result.
+fn self_test_step(
+    drive: &mut dyn Drive,
+    kind: SelfTestKind,
+    disk: &mut DiskResult,
+    sink: &mut dyn Sink,
+) -> Status {
+    let Some(r) = disk.smart.as_mut() else {
+        return Status::Skipped("SMART was not read".into());
+    };
+    if !r.judged() {
+        return Status::Skipped("the device has no SMART".into());
+    }
+    let (n, had_error) = (r.self_tests.len(), r.error.is_some());
+    if !drive.self_test(kind, r, sink) {
+        return Status::Interrupted;
+    }
+    if let (false, Some(e)) = (had_error, &r.error) {
+        return Status::Failed(e.clone());
+    }
+    match r.self_tests.get(n) {
+        Some(rec) => match rec.outcome {
+            SelfTestOutcome::Passed => Status::Done,
+            SelfTestOutcome::Failed => Status::Failed(format!(
+                "{}{}",
+                rec.status,
+                rec.first_error_lba
+                    .map(|l| format!(", first error at LBA {l}"))
+                    .unwrap_or_default()
+            )),
+            SelfTestOutcome::Aborted => Status::Failed(rec.status.clone()),
+            SelfTestOutcome::Interrupted => Status::Interrupted,
+            SelfTestOutcome::Skipped => Status::Skipped(rec.status.clone()),
+        },
+        None => Status::Skipped("not run".into()),
+    }
+}
+
+/// A test hook: `SEEKPROBE_BURN_IN_STOP_AFTER=STEP` (a step's JSON id) raises the
+/// stop flag after that step, as Ctrl-C would, so that an interrupted burn-in and
+/// its `--resume` are tested exactly.
+fn stop_hook() -> Option<Step> {
+    std::env::var("SEEKPROBE_BURN_IN_STOP_AFTER")
+        .ok()
+        .and_then(|id| Step::from_id(&id))
+}
+
+/// The saved disk that a resumed burn-in continues on this drive: the one with
+/// its serial number, else the one of its name (whose serial, if any, must be
+/// this drive's); None for a drive the saved run had not reached. Err when the
+/// saved drive of this name is another drive.
+fn saved_disk<'a>(
+    name: &str,
+    info: &DeviceInfo,
+    saved: &'a [DiskResult],
+) -> Result<Option<&'a DiskResult>, String> {
+    let ident = |d: &DiskResult| d.info.as_ref().and_then(|i| i.ident.clone());
+    let found = if let Some(id) = &info.ident
+        && let Some(d) = saved.iter().find(|d| ident(d).as_ref() == Some(id))
+    {
+        Some(d)
+    } else {
+        match saved.iter().find(|d| d.name == name) {
+            Some(d) => match (ident(d), &info.ident) {
+                (Some(was), Some(now)) if &was != now => {
+                    return Err(format!(
+                        "the saved burn-in of {name} ran on the drive with serial number {was}; this one is {now}"
+                    ));
+                }
+                _ => Some(d),
+            },
+            // Not reached before the interruption: it starts from its first step.
+            None => None,
+        }
+    };
+    // Results measured on another size or sector size are another drive's, whatever
+    // its serial number says (a serial can repeat, a simulated drive's always does).
+    if let Some(d) = found
+        && let Some(was) = &d.info
+        && (was.media_size_bytes, was.sector_size) != (info.media_size_bytes, info.sector_size)
+    {
+        return Err(format!(
+            "the saved burn-in of {name} ran on a drive of {} bytes in {}-byte sectors; this one has {} bytes in {}-byte sectors",
+            was.media_size_bytes, was.sector_size, info.media_size_bytes, info.sector_size
+        ));
+    }
+    Ok(found)
+}
