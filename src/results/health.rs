@@ -148,6 +148,10 @@ pub struct Health {
     pub model: Option<String>,
     /// Serial number.
     pub serial: Option<String>,
+    /// Firmware revision (ATA and NVMe firmware version, SCSI product revision):
+    /// the batch rules warn of a drive whose firmware differs from its model's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub firmware: Option<String>,
     /// The interface.
     pub protocol: Option<Protocol>,
     /// smartctl's version, e.g. "7.3".

@@ -266,6 +266,10 @@ impl Health {
             device: r.device.as_ref().and_then(|d| d.name.clone()),
             model: r.model_name.clone().or_else(|| r.scsi_model_name.clone()),
             serial: r.serial_number.clone(),
+            firmware: r
+                .firmware_version
+                .clone()
+                .or_else(|| r.scsi_revision.clone()),
             protocol,
             smartctl_version: r
                 .smartctl
@@ -368,6 +372,27 @@ mod tests {
         let mut a = attr(197, 0, "-3");
         a.raw.value = None;
         assert_eq!(attribute_count(&a), None);
+    }
+
+    #[test]
+    fn the_firmware_is_the_ata_or_nvme_version_or_the_scsi_revision() {
+        let firmware = |json: &str| Health::from_report(&Report::from_json(json).unwrap()).firmware;
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/smartctl/");
+        let read = |f: &str| std::fs::read_to_string(format!("{dir}{f}")).unwrap();
+        assert_eq!(
+            firmware(&read("HITACHI_H109060SESUN600G_9.json")).as_deref(),
+            Some("A690")
+        );
+        // The published ATA and NVMe reports have their firmware redacted.
+        assert_eq!(
+            firmware(&read("WDC_WD20EFRX-68EUZN0_17.json")).as_deref(),
+            Some("REDACTED")
+        );
+        assert_eq!(
+            firmware(&read("nvme-null-INTEL_SSDPE2KX020T7-nvme6.json")).as_deref(),
+            Some("REDACTED")
+        );
+        assert_eq!(firmware(r#"{"json_format_version": [1, 0]}"#), None);
     }
 
     #[test]

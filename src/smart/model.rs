@@ -39,9 +39,12 @@ pub struct Report {
     /// Serial number.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
-    /// Firmware version.
+    /// Firmware version (ATA, NVMe).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub firmware_version: Option<String>,
+    /// SCSI product revision: the firmware of a SCSI or SAS drive.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scsi_revision: Option<String>,
     /// Whether the device has SMART and has it on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub smart_support: Option<SmartSupport>,

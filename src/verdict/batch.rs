@@ -21,20 +21,19 @@ pub struct Identity {
 }
 
 /// A drive's identity: its model is the description the device gives (SMART's
-/// model when it gives none). No source of this build reports the firmware
-/// revision yet, so it is None (the rule below compares it once one does).
+/// model when it gives none), its firmware SMART's (None without SMART).
 pub fn identity(d: &DiskResult) -> Identity {
-    let smart_model = || {
-        let s = d.smart.as_ref()?;
-        s.before.as_ref().or(s.after.as_ref())?.model.clone()
-    };
+    let health = d
+        .smart
+        .as_ref()
+        .and_then(|s| s.before.as_ref().or(s.after.as_ref()));
     Identity {
         model: d
             .info
             .as_ref()
             .and_then(|i| i.descr.clone())
-            .or_else(smart_model),
-        firmware: None,
+            .or_else(|| health?.model.clone()),
+        firmware: health.and_then(|h| h.firmware.clone()),
     }
 }
 
@@ -517,6 +516,21 @@ mod tests {
             "{:?}",
             f[2]
         );
+    }
+
+    #[test]
+    fn the_firmware_is_smart_s() {
+        let mut d = disk("a", "M", 22.0, 180_000.0);
+        assert_eq!(identity(&d).firmware, None);
+        let health = crate::results::health::Health {
+            firmware: Some("SC61".into()),
+            ..Default::default()
+        };
+        d.smart = Some(crate::results::smart::SmartResult {
+            before: Some(health),
+            ..Default::default()
+        });
+        assert_eq!(identity(&d).firmware.as_deref(), Some("SC61"));
     }
 
     #[test]
