@@ -17,8 +17,8 @@
 //!   [`Feed`] of reads and writes (see [`run_feed`]) (`threads.rs`).
 
 use super::driver::drive_feed;
-use super::queue::{Backend, check_depth};
-pub use super::queue::{Feed, MAX_QUEUE_DEPTH, QueuedParams, QueuedRun, Stop};
+use super::queue::Backend;
+pub use super::queue::{Feed, MAX_QUEUE_DEPTH, QueueDepth, QueuedParams, QueuedRun, Stop};
 use super::threads;
 #[cfg(target_os = "linux")]
 use super::uring;
@@ -78,9 +78,6 @@ pub fn run_stream(
     stop: &AtomicBool,
 ) -> QueuedRun {
     let engine = engine_name(target);
-    if let Err(e) = check_depth(params.queue_depth) {
-        return QueuedRun::refused(engine, e.kind(), e.to_string());
-    }
     if let Some(model) = target.queue_model() {
         return virtual_queue::run(model, stream, params, stop);
     }
@@ -135,6 +132,9 @@ pub struct FeedRun {
 /// device's time. The pool's threads time each request themselves, just around
 /// its system call, while the feed works on another thread. (On a RAM-backed loop
 /// device a verify pass runs as fast either way: docs/performance.md.)
+///
+/// `depth` is verify's own (`probe::plan::VERIFY_DEPTH`), a count until
+/// engine/verify/ holds a [`QueueDepth`].
 pub fn run_feed(
     target: &mut dyn Target,
     len: u32,
@@ -153,10 +153,7 @@ pub fn run_feed(
         fatal: None,
         abandoned: 0,
     };
-    if let Err(e) = check_depth(depth) {
-        out.fatal = Some(e);
-        return out;
-    }
+    let depth = QueueDepth::planned(depth);
     if let Some(model) = target.queue_model() {
         let mut q = virtual_queue::VirtualQueue::new(model, len, depth).with_buffers();
         (out.interrupted, out.fatal, out.abandoned) = drive_feed(&mut q, feed, depth, stop, None);
@@ -175,7 +172,7 @@ pub fn run_feed(
         return out;
     };
     (out.interrupted, out.fatal, out.abandoned) =
-        threads::run_feed(fd, target.clock(), len, depth, feed, stop, io_timeout);
+        threads::drive_pool(fd, target.clock(), len, depth, feed, stop, io_timeout);
     out
 }
 
@@ -184,8 +181,6 @@ mod tests {
     use super::*;
     use crate::clock::{Clock, VirtualClock};
     use crate::device::{DeviceInfo, TargetKind};
-    use crate::engine::queue::{Completion, Request};
-    use crate::probe::OpKind;
     use std::time::Duration;
 
     /// A target with neither a descriptor nor a queue model.
@@ -216,10 +211,10 @@ mod tests {
         }
     }
 
-    fn params(len: u32, queue_depth: usize) -> QueuedParams {
+    fn params(len: u32, queue_depth: u32) -> QueuedParams {
         QueuedParams {
             len,
-            queue_depth,
+            queue_depth: QueueDepth::planned(queue_depth as usize),
             duration: Duration::from_millis(10),
             seed: 1,
         }
@@ -239,8 +234,6 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut t = opaque();
         for (p, media, ss) in [
-            (params(4096, 0), 1 << 30, 512),
-            (params(4096, MAX_QUEUE_DEPTH + 1), 1 << 30, 512),
             (params(1000, 8), 1 << 30, 512),
             (params(512, 8), 1 << 30, 4096),
             (params(8192, 8), 8191, 512),
@@ -248,35 +241,6 @@ mod tests {
             let r = run_random_reads(&mut t, media, ss, &p, &stop);
             assert_eq!(setup_error(&r).kind(), io::ErrorKind::InvalidInput, "{p:?}");
             assert_eq!(r.completed, 0);
-        }
-    }
-
-    /// A feed that would write one block: it must never be asked.
-    struct NoFeed;
-    impl Feed for NoFeed {
-        fn next(&mut self, _: usize, _: Option<&mut [u8]>) -> Option<(u64, u32, OpKind)> {
-            panic!("a refused run asked for a request")
-        }
-        fn done(&mut self, _: &Request, _: Completion, _: Option<&[u8]>) -> bool {
-            panic!("a refused run completed a request")
-        }
-    }
-
-    #[test]
-    fn a_feed_with_a_depth_out_of_range_is_refused_not_clamped() {
-        let stop = AtomicBool::new(false);
-        let mut t = opaque();
-        for depth in [0, MAX_QUEUE_DEPTH + 1] {
-            let run = run_feed(&mut t, 4096, depth, &mut NoFeed, &stop, None);
-            let e = run.fatal.expect("refused");
-            assert_eq!(e.kind(), io::ErrorKind::InvalidInput, "{depth}");
-            assert!(e.to_string().contains(&format!("not {depth}")), "{e}");
-            // The loop itself refuses too, for a caller that skips run_feed.
-            let mut model = crate::device::sim::SimTarget::open("sim:ssd?size=16M").unwrap();
-            let mut q = virtual_queue::VirtualQueue::new(model.queue_model().unwrap(), 4096, 1);
-            let (interrupted, fatal, _) = drive_feed(&mut q, &mut NoFeed, depth, &stop, None);
-            assert!(!interrupted);
-            assert_eq!(fatal.expect("refused").kind(), io::ErrorKind::InvalidInput);
         }
     }
 
@@ -407,7 +371,7 @@ mod tests {
         };
         let p = QueuedParams {
             len: 4096,
-            queue_depth: 128,
+            queue_depth: QueueDepth::DISKINFO,
             duration: Duration::from_millis(200),
             seed: 77,
         };
@@ -441,7 +405,7 @@ mod tests {
         // 1 MiB requests, the largest size, on both engines.
         let big = QueuedParams {
             len: 1 << 20,
-            queue_depth: 16,
+            queue_depth: QueueDepth::fixed::<16>(),
             ..p
         };
         let stream = OffsetGen::new(p.seed, MEDIA, 512, big.len).unwrap();

@@ -18,7 +18,7 @@
 
 use super::driver::{drive, drive_feed};
 use super::queue::{
-    Backend, Completion, Fatal, Feed, QueuedParams, QueuedRun, Request, Stop, check_depth,
+    Backend, Completion, Fatal, Feed, QueueDepth, QueuedParams, QueuedRun, Request, Stop,
 };
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
@@ -41,8 +41,8 @@ pub const NAME: QueuedEngine = QueuedEngine::Threads;
 const STACK: usize = 256 << 10;
 
 /// The number of threads for `queue_depth` requests in flight: one per request.
-pub fn thread_count(queue_depth: usize) -> usize {
-    queue_depth
+pub fn thread_count(queue_depth: QueueDepth) -> usize {
+    queue_depth.slots()
 }
 
 /// The thread-pool [`Backend`]: one thread per slot.
@@ -58,15 +58,14 @@ pub struct Threads<'c> {
 impl<'c> Threads<'c> {
     /// Start `depth` threads moving up to `len` bytes a request on a duplicate of
     /// `fd`, their buffers allocated here, before any timed operation. An error when
-    /// the depth is out of range, the descriptor cannot be duplicated or a thread
-    /// cannot be created (those started end with the pool).
+    /// the descriptor cannot be duplicated or a thread cannot be created (those
+    /// started end with the pool).
     pub fn start(
         fd: BorrowedFd<'_>,
         clock: &'c dyn Clock,
         len: u32,
-        depth: usize,
+        depth: QueueDepth,
     ) -> io::Result<Self> {
-        check_depth(depth)?;
         let fd: Arc<OwnedFd> = Arc::new(fd.try_clone_to_owned()?);
         // The target's clock, read through an Instant by threads that may outlive
         // the borrow: base_ns + the time since base.
@@ -227,11 +226,11 @@ pub fn run(
 /// Ctrl-C ended it, a fatal error (a thread that could not be created, or a
 /// request unanswered for `io_timeout`: [`super::driver::NoAnswer`]), and the
 /// requests left behind unanswered.
-pub fn run_feed(
+pub fn drive_pool(
     fd: RawFd,
     clock: &dyn Clock,
     len: u32,
-    depth: usize,
+    depth: QueueDepth,
     feed: &mut dyn Feed,
     stop: &AtomicBool,
     io_timeout: Option<Duration>,
@@ -243,6 +242,21 @@ pub fn run_feed(
         Ok(mut pool) => drive_feed(&mut pool, feed, depth, stop, io_timeout),
         Err(error) => (false, Some(error), 0),
     }
+}
+
+/// [`drive_pool`] for engine/scan.rs, whose depth (`scan::SCAN_DEPTH`, at most the
+/// blocks) is still a count: made a [`QueueDepth`] here until scan.rs holds one.
+pub fn run_feed(
+    fd: RawFd,
+    clock: &dyn Clock,
+    len: u32,
+    depth: usize,
+    feed: &mut dyn Feed,
+    stop: &AtomicBool,
+    io_timeout: Option<Duration>,
+) -> (bool, Fatal, usize) {
+    let depth = QueueDepth::planned(depth);
+    drive_pool(fd, clock, len, depth, feed, stop, io_timeout)
 }
 
 #[cfg(test)]
@@ -267,7 +281,7 @@ mod tests {
     fn params(len: u32, queue_depth: usize, ms: u64) -> QueuedParams {
         QueuedParams {
             len,
-            queue_depth,
+            queue_depth: QueueDepth::planned(queue_depth),
             duration: Duration::from_millis(ms),
             seed: 3,
         }

@@ -16,7 +16,7 @@
 //! thread pool.
 
 use super::driver::drive;
-use super::queue::{Backend, Completion, QueuedParams, QueuedRun, Request, Stop, check_depth};
+use super::queue::{Backend, Completion, QueueDepth, QueuedParams, QueuedRun, Request, Stop};
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
 use crate::device::pio::short_read;
@@ -146,12 +146,13 @@ impl Ring {
     /// Set up a ring for `depth` requests of `len` bytes on `fd`: the buffers are
     /// allocated and registered here, before any timed operation. [`Unavailable`]
     /// when io_uring cannot be used at all.
-    pub fn new(fd: RawFd, len: u32, depth: usize) -> Result<Self, Unavailable> {
-        check_depth(depth).map_err(|e| Unavailable(e.to_string()))?;
-        let entries = u32::try_from(depth).unwrap_or(u32::MAX);
-        let mut bufs: Vec<AlignedBuf> = (0..depth).map(|_| AlignedBuf::new(len as usize)).collect();
+    pub fn new(fd: RawFd, len: u32, depth: QueueDepth) -> Result<Self, Unavailable> {
+        let mut bufs: Vec<AlignedBuf> = (0..depth.slots())
+            .map(|_| AlignedBuf::new(len as usize))
+            .collect();
         let ptrs: Vec<*mut u8> = bufs.iter_mut().map(|b| b.as_mut_ptr()).collect();
-        let ring = build_ring(entries).map_err(|e| Unavailable(format!("io_uring_setup: {e}")))?;
+        let ring =
+            build_ring(depth.get()).map_err(|e| Unavailable(format!("io_uring_setup: {e}")))?;
         let mut probe = Probe::new();
         ring.submitter()
             .register_probe(&mut probe)
@@ -398,7 +399,7 @@ mod tests {
     fn params(len: u32, queue_depth: usize, ms: u64) -> QueuedParams {
         QueuedParams {
             len,
-            queue_depth,
+            queue_depth: QueueDepth::planned(queue_depth),
             duration: Duration::from_millis(ms),
             seed: 9,
         }

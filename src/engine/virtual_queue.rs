@@ -13,7 +13,7 @@
 //! while less than the duration has passed", operation for operation.
 
 use super::driver::drive;
-use super::queue::{Backend, Completion, QueuedParams, QueuedRun, Request};
+use super::queue::{Backend, Completion, QueueDepth, QueuedParams, QueuedRun, Request};
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
 use crate::device::{IoData, QueueModel};
@@ -50,7 +50,8 @@ pub struct VirtualQueue<'a> {
 impl<'a> VirtualQueue<'a> {
     /// A queue of `depth` requests of `len` bytes on `model`, starting at its
     /// clock's time.
-    pub fn new(model: &'a mut dyn QueueModel, len: u32, depth: usize) -> Self {
+    pub fn new(model: &'a mut dyn QueueModel, len: u32, depth: QueueDepth) -> Self {
+        let depth = depth.slots();
         let slots = model.parallelism().max(1);
         let now = model.virtual_clock().now_ns();
         VirtualQueue {
@@ -288,10 +289,10 @@ mod tests {
         }
     }
 
-    fn params(len: u32, queue_depth: usize, ms: u64, seed: u64) -> QueuedParams {
+    fn params(len: u32, queue_depth: u32, ms: u64, seed: u64) -> QueuedParams {
         QueuedParams {
             len,
-            queue_depth,
+            queue_depth: QueueDepth::planned(queue_depth as usize),
             duration: Duration::from_millis(ms),
             seed,
         }

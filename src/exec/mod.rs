@@ -406,9 +406,9 @@ fn step_once(
         } => {
             let params = VerifyParams {
                 range: *range,
-                passes: *passes,
+                passes: passes.get(),
                 nonce: *nonce,
-                queue_depth: *queue_depth as usize,
+                queue_depth: queue_depth.slots(),
                 slow_ms: *slow_ms,
                 io_timeout: cx.io_timeout,
                 resume: cx.resume.take(),
@@ -477,7 +477,7 @@ fn queued_step(
     let (m, ss) = (info.media_size_bytes, info.sector_size);
     let mut params = QueuedParams {
         len: q.len,
-        queue_depth: q.queue_depth as usize,
+        queue_depth: q.queue_depth,
         duration: q.duration,
         seed: 0,
     };
@@ -521,7 +521,7 @@ fn queued_step(
         latencies_ns: Vec::new(),
         summary: r.latency.summary(),
         histogram: Some(r.latency),
-        queue_depth: Some(q.queue_depth),
+        queue_depth: Some(q.queue_depth.get()),
         seed,
         stopped_early: r.stop.is_some(),
     };

@@ -270,7 +270,7 @@ fn the_seek_profile_keeps_its_samples_seed_and_analysis() {
 #[test]
 fn the_scan_reports_its_bytes_and_progress() {
     let opts = Options {
-        block_size: 1 << 20,
+        block_size: crate::results::settings::BlockSize::MIB,
         ..Options::default()
     };
     let (run, _, log) = with_sim("sim:ssd?size=8M", false, |cx| {

@@ -27,8 +27,9 @@ use rand::distr::{Distribution, Uniform};
 use std::fmt;
 use std::time::Duration;
 
-/// diskinfo's number of requests kept in flight.
-pub const DEFAULT_QUEUE_DEPTH: usize = 128;
+/// diskinfo's number of requests kept in flight, as a count (`--queue-depth`'s
+/// default).
+pub const DEFAULT_QUEUE_DEPTH: usize = crate::results::settings::QueueDepth::DISKINFO.slots();
 
 /// diskinfo's duration per request size: replacements are submitted while less than
 /// this has passed.

@@ -10,6 +10,7 @@ use super::{
     Op, OpKind, Phase, PhaseId, TestKind, TooSmall, overhead, seek, sweep, sync_write, transfer,
 };
 use super::{smr, zones, zones::DEFAULT_ZONES};
+use crate::results::settings::{BlockSize, Passes, QueueDepth};
 use std::time::Duration;
 
 /// The options that shape plans, as checked from the command line (diskinfo's
@@ -23,7 +24,7 @@ pub struct Options {
     /// Whether the write halves of --zones and --block-sweep run (`-w`).
     pub write: bool,
     /// Requests kept in flight by queued reads (`--queue-depth`).
-    pub queue_depth: u32,
+    pub queue_depth: QueueDepth,
     /// Seconds per size of -i (`--duration`).
     pub duration: Duration,
     /// Seconds of flushed writes per size of -S (`--write-duration`).
@@ -40,8 +41,8 @@ pub struct Options {
     pub scan_start: Option<u64>,
     /// Where --scan ends.
     pub scan_end: Option<u64>,
-    /// Bytes per read of --scan (`--block-size`).
-    pub block_size: u64,
+    /// Bytes per read of --scan and per request of --verify (`--block-size`).
+    pub block_size: BlockSize,
     /// Blocks at least this slow are listed by --scan (`--slow-ms`).
     pub slow_ms: f64,
     /// Seconds of queued reads per size of --block-sweep (`--sweep-duration`).
@@ -51,7 +52,7 @@ pub struct Options {
     /// The idle period of --smr-check before its read probes (`--smr-idle`).
     pub smr_idle: Duration,
     /// Passes of --verify (`--passes`).
-    pub verify_passes: u32,
+    pub verify_passes: Passes,
     /// The nonce of --verify's stamps, drawn once per run.
     pub verify_nonce: u64,
 }
@@ -62,7 +63,7 @@ impl Default for Options {
             settle: Duration::ZERO,
             seed: 0,
             write: false,
-            queue_depth: iops::DEFAULT_QUEUE_DEPTH as u32,
+            queue_depth: QueueDepth::DISKINFO,
             duration: iops::DEFAULT_DURATION,
             write_duration: Duration::from_secs(1),
             preserve: false,
@@ -76,7 +77,7 @@ impl Default for Options {
             sweep_duration: Duration::from_secs(1),
             smr_budget: smr::Budget::default(),
             smr_idle: Duration::from_secs_f64(smr::IDLE_S),
-            verify_passes: 1,
+            verify_passes: Passes::ONE,
             verify_nonce: 0,
         }
     }
@@ -107,7 +108,7 @@ pub struct QueuedStep {
     /// Request size in bytes.
     pub len: u32,
     /// Requests in flight.
-    pub queue_depth: u32,
+    pub queue_depth: QueueDepth,
     /// New requests are issued while less than this has passed.
     pub duration: Duration,
     /// What it is, in error messages.
@@ -198,11 +199,11 @@ pub enum Step {
         /// The range and request size.
         range: ScanRange,
         /// Passes, each with fresh content.
-        passes: u32,
+        passes: Passes,
         /// The run's nonce.
         nonce: u64,
         /// Requests in flight.
-        queue_depth: u32,
+        queue_depth: QueueDepth,
         /// Blocks at least this slow are listed.
         slow_ms: f64,
     },
@@ -539,7 +540,13 @@ fn seek_profile_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooS
 
 /// --scan: every block once, past errors.
 fn scan_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
-    let range = scan::range(m, ss, opts.scan_start, opts.scan_end, opts.block_size)?;
+    let range = scan::range(
+        m,
+        ss,
+        opts.scan_start,
+        opts.scan_end,
+        opts.block_size.bytes(),
+    )?;
     Ok(vec![Line {
         label: "reading".into(),
         steps: vec![
@@ -638,20 +645,23 @@ fn smr_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
 
 /// Requests --verify keeps in flight: the scan's depth (`engine::scan::SCAN_DEPTH`),
 /// enough for a device to stream, few enough that service times stay per block.
-pub const VERIFY_DEPTH: u32 = 4;
+pub const VERIFY_DEPTH: QueueDepth = QueueDepth::fixed::<4>();
 
 /// --verify: the range (--start, --end, --block-size as --scan's) written and
 /// checked --passes times, 4 requests deep as the scan reads.
 fn verify_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
-    let range = scan::range(m, ss, opts.scan_start, opts.scan_end, opts.block_size)?;
-    if opts.block_size > u64::from(u32::MAX) {
-        return Err(TooSmall("a block of 4 GiB or more".into()));
-    }
+    let range = scan::range(
+        m,
+        ss,
+        opts.scan_start,
+        opts.scan_end,
+        opts.block_size.bytes(),
+    )?;
     Ok(vec![Line {
         label: "writing".into(),
         steps: vec![Step::Verify {
             range,
-            passes: opts.verify_passes.max(1),
+            passes: opts.verify_passes,
             nonce: opts.verify_nonce,
             queue_depth: VERIFY_DEPTH,
             slow_ms: opts.slow_ms,

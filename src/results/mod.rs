@@ -8,6 +8,7 @@ pub mod capacity;
 pub mod engine;
 pub mod failures;
 pub mod scan;
+pub mod settings;
 pub mod smr;
 pub mod test_kind;
 pub mod verdict;
