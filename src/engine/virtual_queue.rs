@@ -438,19 +438,4 @@ mod tests {
         assert_eq!(d.log.len() as u64, r.completed);
         assert_eq!(r.elapsed_ns, 215_000_000);
     }
-
-    #[test]
-    fn a_stop_flag_raised_before_the_start_submits_nothing() {
-        let mut d = Drive::new(1, 1_000_000, false);
-        let r = run_random_reads(
-            &mut d,
-            MEDIA,
-            512,
-            &params(4096, 16, 3000, 1),
-            &AtomicBool::new(true),
-        );
-        assert!(matches!(r.stop, Some(Stop::Interrupted)));
-        assert_eq!((r.completed, r.elapsed_ns), (0, 0));
-        assert!(d.log.is_empty());
-    }
 }
