@@ -44,7 +44,13 @@ fn main() {
         use std::io::Seek;
         (&file).seek(std::io::SeekFrom::End(0)).expect("size")
     };
-    let stream = OffsetGen::new(params.seed, media, 512, params.len).expect("size");
+    let stream = OffsetGen::new(
+        params.seed,
+        media,
+        seekprobe::results::settings::SectorSize::B512,
+        params.len,
+    )
+    .expect("size");
     let clock = MonotonicClock::new();
     let stop = AtomicBool::new(false);
     let fd = file.as_raw_fd();

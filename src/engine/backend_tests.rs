@@ -214,7 +214,13 @@ fn random_reads(
 ) -> (QueuedRun, Counts) {
     let mut w = Watched::new(backend);
     w.raise = raise_after.map(|n| (n, stop));
-    let mut stream = OffsetGen::new(p.seed, MEDIA, 512, p.len).unwrap();
+    let mut stream = OffsetGen::new(
+        p.seed,
+        MEDIA,
+        crate::results::settings::SectorSize::B512,
+        p.len,
+    )
+    .unwrap();
     let (run, fatal) = drive(&mut w, &mut stream, p, stop);
     assert!(fatal.is_none(), "{fatal:?}");
     let counts = Counts {

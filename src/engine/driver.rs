@@ -514,7 +514,7 @@ mod tests {
     }
 
     fn stream() -> OffsetGen {
-        OffsetGen::new(7, 1 << 30, 512, 4096).unwrap()
+        OffsetGen::new(7, 1 << 30, crate::results::settings::SectorSize::B512, 4096).unwrap()
     }
 
     #[test]

@@ -26,6 +26,7 @@ use super::virtual_queue;
 use crate::device::Target;
 use crate::probe::iops::OffsetGen;
 use crate::results::QueuedEngine;
+use crate::results::settings::SectorSize;
 use std::io;
 use std::sync::atomic::AtomicBool;
 
@@ -46,7 +47,7 @@ const THREADS: QueuedEngine = threads::NAME;
 pub fn run_random_reads(
     target: &mut dyn Target,
     media_size: u64,
-    sector_size: u32,
+    sector_size: SectorSize,
     params: &QueuedParams,
     stop: &AtomicBool,
 ) -> QueuedRun {
@@ -234,9 +235,9 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut t = opaque();
         for (p, media, ss) in [
-            (params(1000, 8), 1 << 30, 512),
-            (params(512, 8), 1 << 30, 4096),
-            (params(8192, 8), 8191, 512),
+            (params(1000, 8), 1 << 30, SectorSize::B512),
+            (params(512, 8), 1 << 30, SectorSize::B4096),
+            (params(8192, 8), 8191, SectorSize::B512),
         ] {
             let r = run_random_reads(&mut t, media, ss, &p, &stop);
             assert_eq!(setup_error(&r).kind(), io::ErrorKind::InvalidInput, "{p:?}");
@@ -249,7 +250,7 @@ mod tests {
         let r = run_random_reads(
             &mut opaque(),
             1 << 30,
-            512,
+            SectorSize::B512,
             &params(4096, 8),
             &AtomicBool::new(false),
         );
@@ -385,7 +386,7 @@ mod tests {
         };
         // The dispatch picks io_uring where the kernel allows it (build.rs's
         // `seekprobe_no_uring`), or says why not.
-        let r = run_random_reads(&mut t, MEDIA, 512, &p, &stop);
+        let r = run_random_reads(&mut t, MEDIA, SectorSize::B512, &p, &stop);
         check(&r);
         if cfg!(seekprobe_no_uring) {
             assert!(r.note.is_some(), "{:?} without a note", r.engine);
@@ -393,7 +394,7 @@ mod tests {
             assert_eq!(r.engine, QueuedEngine::IoUring, "{:?}", r.note);
         }
         let fd = std::os::fd::AsRawFd::as_raw_fd(&t.raw_fd().unwrap());
-        let stream = OffsetGen::new(p.seed, MEDIA, 512, p.len).unwrap();
+        let stream = OffsetGen::new(p.seed, MEDIA, SectorSize::B512, p.len).unwrap();
         match uring::run(fd, &t.clock, stream.clone(), &p, &stop) {
             Ok(r) => check(&r),
             Err(why) if !cfg!(seekprobe_no_uring) => panic!("io_uring did not start: {why}"),
@@ -408,7 +409,7 @@ mod tests {
             queue_depth: QueueDepth::fixed::<16>(),
             ..p
         };
-        let stream = OffsetGen::new(p.seed, MEDIA, 512, big.len).unwrap();
+        let stream = OffsetGen::new(p.seed, MEDIA, SectorSize::B512, big.len).unwrap();
         match uring::run(fd, &t.clock, stream.clone(), &big, &stop) {
             Ok(r) => check(&r),
             Err(why) if !cfg!(seekprobe_no_uring) => panic!("io_uring did not start: {why}"),

@@ -299,7 +299,13 @@ mod tests {
     }
 
     fn go(d: &mut Drive, p: &QueuedParams) -> QueuedRun {
-        run_random_reads(d, MEDIA, 512, p, &AtomicBool::new(false))
+        run_random_reads(
+            d,
+            MEDIA,
+            crate::results::settings::SectorSize::B512,
+            p,
+            &AtomicBool::new(false),
+        )
     }
 
     #[test]
@@ -359,7 +365,13 @@ mod tests {
         // The synchronous reference: read_at one by one while less than the
         // duration has passed, on an identical drive.
         let mut sync = Drive::new(1, 20_000, true);
-        let mut stream = OffsetGen::new(p.seed, MEDIA, 512, p.len).unwrap();
+        let mut stream = OffsetGen::new(
+            p.seed,
+            MEDIA,
+            crate::results::settings::SectorSize::B512,
+            p.len,
+        )
+        .unwrap();
         let mut buf = vec![0u8; p.len as usize];
         let mut hist = Histogram::new();
         let start = sync.clock.now_ns();
@@ -396,7 +408,13 @@ mod tests {
     #[test]
     fn a_device_error_stops_submitting_drains_and_names_the_offset() {
         let p = params(4096, 8, 1000, 5);
-        let stream = OffsetGen::new(p.seed, MEDIA, 512, p.len).unwrap();
+        let stream = OffsetGen::new(
+            p.seed,
+            MEDIA,
+            crate::results::settings::SectorSize::B512,
+            p.len,
+        )
+        .unwrap();
         let bad = stream.offset(20);
         let mut d = Drive::new(2, 1_000_000, false);
         d.bad = Some(bad);
@@ -431,7 +449,13 @@ mod tests {
         let mut d = Drive::new(1, 1_000_000, false);
         // Raised during the 200th service, i.e. before the 200th completion.
         d.raise_after = Some((200, flag.clone()));
-        let r = run_random_reads(&mut d, MEDIA, 512, &params(4096, 16, 3000, 1), &flag);
+        let r = run_random_reads(
+            &mut d,
+            MEDIA,
+            crate::results::settings::SectorSize::B512,
+            &params(4096, 16, 3000, 1),
+            &flag,
+        );
         assert!(matches!(r.stop, Some(Stop::Interrupted)), "{:?}", r.stop);
         // The 199 completions before it each submitted a replacement: 16 + 199.
         assert_eq!(r.completed, 16 + 199);

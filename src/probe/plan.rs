@@ -10,7 +10,7 @@ use super::{
     Op, OpKind, Phase, PhaseId, TestKind, TooSmall, overhead, seek, sweep, sync_write, transfer,
 };
 use super::{smr, zones, zones::DEFAULT_ZONES};
-use crate::results::settings::{BlockSize, Passes, QueueDepth};
+use crate::results::settings::{BlockSize, Passes, QueueDepth, SectorSize};
 use std::time::Duration;
 
 /// The options that shape plans, as checked from the command line (diskinfo's
@@ -107,6 +107,8 @@ pub struct QueuedStep {
     pub stream: Stream,
     /// Request size in bytes.
     pub len: u32,
+    /// The device's sector, which the offsets are whole multiples of.
+    pub sector_size: SectorSize,
     /// Requests in flight.
     pub queue_depth: QueueDepth,
     /// New requests are issued while less than this has passed.
@@ -159,6 +161,8 @@ pub enum Step {
         size: u32,
         /// The seed of the offsets.
         seed: u64,
+        /// The device's sector, which the offsets are whole multiples of.
+        sector_size: SectorSize,
         /// Batches are written until this much has passed.
         min_time: Duration,
         /// Read each block first, write it back after.
@@ -284,7 +288,11 @@ impl Plan {
     /// stream that wraps, its last position; a scan or a verify pass gives its
     /// first and last [`SAMPLED_OPS`] blocks, written and read. A stream the
     /// engine would refuse (a request that does not fit) gives an error.
-    pub fn ops(&self, media_size: u64, sector_size: u32) -> Result<Vec<super::Op>, BadRequest> {
+    pub fn ops(
+        &self,
+        media_size: u64,
+        sector_size: SectorSize,
+    ) -> Result<Vec<super::Op>, BadRequest> {
         let mut out = Vec::new();
         for step in self.lines.iter().flat_map(|l| &l.steps) {
             match step {
@@ -353,7 +361,7 @@ impl Stream {
     pub fn offsets(
         self,
         media_size: u64,
-        sector_size: u32,
+        sector_size: SectorSize,
         len: u32,
     ) -> Result<OffsetGen, BadRequest> {
         match self {
@@ -371,10 +379,10 @@ impl Stream {
 pub fn plan(
     test: TestKind,
     media_size: u64,
-    sector_size: u32,
+    sector_size: SectorSize,
     opts: &Options,
 ) -> Result<Plan, TooSmall> {
-    let (m, ss) = (media_size, sector_size);
+    let (m, s, ss) = (media_size, sector_size, sector_size.get());
     let lines = match test {
         TestKind::SeekTransfer => {
             let mut phases = seek::phases(m, ss)?;
@@ -382,15 +390,15 @@ pub fn plan(
             diskinfo_lines(phases, opts)
         }
         TestKind::CommandOverhead => diskinfo_lines(overhead::phases(m, ss)?, opts),
-        TestKind::RandomReads => random_reads(m, ss, opts)?,
-        TestKind::SyncWrite => sync_writes(m, ss, opts)?,
+        TestKind::RandomReads => random_reads(m, s, opts)?,
+        TestKind::SyncWrite => sync_writes(m, s, opts)?,
         TestKind::Zones => zone_lines(m, ss, opts)?,
         TestKind::SeekProfile => seek_profile_lines(m, ss, opts)?,
         TestKind::Scan => scan_lines(m, ss, opts)?,
-        TestKind::BlockSweep => sweep_lines(m, ss, opts)?,
+        TestKind::BlockSweep => sweep_lines(m, s, opts)?,
         TestKind::Verify => verify_lines(m, ss, opts)?,
         TestKind::CapacityCheck => capacity_lines(m, ss, opts)?,
-        TestKind::SmrCheck => smr_lines(m, ss, opts)?,
+        TestKind::SmrCheck => smr_lines(m, s, opts)?,
     };
     Ok(Plan { test, lines })
 }
@@ -412,7 +420,7 @@ fn diskinfo_lines(phases: Vec<Phase>, opts: &Options) -> Vec<Line> {
 }
 
 /// -i: for each request size, random reads kept `--queue-depth` deep for `--duration`.
-fn random_reads(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+fn random_reads(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooSmall> {
     let sizes = iops::sizes(m, ss);
     if sizes.is_empty() {
         return Err(TooSmall("no request size fits in it".into()));
@@ -430,6 +438,7 @@ fn random_reads(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> 
                         seed: iops::stream_seed(opts.seed, i),
                     },
                     len: size,
+                    sector_size: ss,
                     queue_depth: opts.queue_depth,
                     duration: opts.duration,
                     what: format!("{size}-byte random reads"),
@@ -440,7 +449,7 @@ fn random_reads(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> 
 }
 
 /// -S: for each size, batches of flushed random writes for at least a second.
-fn sync_writes(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+fn sync_writes(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooSmall> {
     let sizes = sync_write::sizes(m, ss);
     if sizes.is_empty() {
         return Err(TooSmall("no whole sector".into()));
@@ -456,6 +465,7 @@ fn sync_writes(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
                 Step::FlushedWrites {
                     size,
                     seed,
+                    sector_size: ss,
                     min_time: opts.write_duration,
                     preserve: opts.preserve,
                     what: format!("{size}-byte synchronous writes"),
@@ -562,7 +572,7 @@ fn scan_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
 
 /// --block-sweep: for each request size, sequential reads one at a time, then
 /// queued `--queue-depth` deep for `--sweep-duration`.
-fn sweep_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+fn sweep_lines(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooSmall> {
     let sizes = sweep::sizes(m, ss);
     if sizes.is_empty() {
         return Err(TooSmall("smaller than the smallest request (4 KiB)".into()));
@@ -587,6 +597,7 @@ fn sweep_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
             id: PhaseId::SweepQueued,
             stream: Stream::Sequential { from },
             len: size,
+            sector_size: ss,
             queue_depth: opts.queue_depth,
             duration: opts.sweep_duration,
             what: "block sweep (queued)".into(),
@@ -602,7 +613,7 @@ fn sweep_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
 /// --smr-check: on a rotating drive only, the baseline read probes, the sustained
 /// random writes until the collapse or the budget, the idle period, and the spaced
 /// read probes (docs/methods.md, "Hidden SMR").
-fn smr_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+fn smr_lines(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooSmall> {
     let p = smr::plan(m, ss, opts.seed)
         .ok_or_else(|| TooSmall("smaller than its largest write (1 MiB)".into()))?;
     let secs = Duration::from_secs_f64;
