@@ -5,6 +5,7 @@ use crate::cli::Args;
 use crate::probe::{self, TestKind};
 use crate::report::Format;
 use crate::results::settings::{BadBlockSize, BlockSize, MAX_PASSES, Passes, QueueDepth};
+use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::time::Duration;
 use thiserror::Error;
@@ -299,12 +300,12 @@ impl Config {
             return Err(ConfigError::ParallelWrites);
         }
         let sweep_duration = seconds("--sweep-duration", a.sweep_duration, 0.0)?;
-        if a.zones == Some(0) || a.seek_samples == 0 {
-            return Err(ConfigError::Zero(if a.zones == Some(0) {
-                "--zones"
-            } else {
-                "--seek-samples"
-            }));
+        let zones = a
+            .zones
+            .map_or(Some(probe::zones::DEFAULT_ZONES), NonZeroU32::new)
+            .ok_or(ConfigError::Zero("--zones"))?;
+        if a.seek_samples == 0 {
+            return Err(ConfigError::Zero("--seek-samples"));
         }
         if a.zone_size == 0 {
             return Err(ConfigError::Zero("--zone-size"));
@@ -362,7 +363,7 @@ impl Config {
                 duration,
                 write_duration,
                 preserve: a.preserve,
-                zones: a.zones.unwrap_or(crate::probe::zones::DEFAULT_ZONES),
+                zones,
                 zone_size: a.zone_size,
                 seek_samples: a.seek_samples,
                 scan_start: a.start,

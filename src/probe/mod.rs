@@ -8,6 +8,7 @@
 
 pub mod capacity;
 pub mod iops;
+mod options;
 pub mod overhead;
 mod plan;
 pub mod scan;
@@ -20,7 +21,8 @@ pub mod transfer;
 pub mod zones;
 
 pub use crate::results::test_kind::{PhaseId, TestKind};
-pub use plan::{Line, Options, PairsKind, Plan, ProbeSet, QueuedStep, Step, Stream, plan};
+pub use options::Options;
+pub use plan::{Line, PairsKind, Plan, ProbeSet, QueuedStep, Step, Stream, plan};
 
 use serde::{Deserialize, Serialize};
 
