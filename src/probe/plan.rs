@@ -11,7 +11,7 @@ use super::{
     transfer,
 };
 use super::{smr, zones};
-use crate::results::settings::{Passes, QueueDepth, SectorSize};
+use crate::results::settings::{MAX_BLOCK_SIZE, Passes, QueueDepth, SectorSize};
 use std::time::Duration;
 
 /// Where the offsets of queued reads come from.
@@ -252,9 +252,9 @@ impl Plan {
                         kind: OpKind::Write,
                     }));
                 }
-                Step::Scan { range, .. } => out.extend(sampled_blocks(range, &[OpKind::Read])?),
+                Step::Scan { range, .. } => out.extend(sampled_blocks(range, &[OpKind::Read])),
                 Step::Verify { range, .. } => {
-                    out.extend(sampled_blocks(range, &[OpKind::Write, OpKind::Read])?)
+                    out.extend(sampled_blocks(range, &[OpKind::Write, OpKind::Read]))
                 }
                 Step::Quiesce | Step::Pause(_) | Step::OnlyIfRotating | Step::Idle(_) => {}
             }
@@ -267,8 +267,9 @@ impl Plan {
 pub const SAMPLED_OPS: usize = 1000;
 
 /// The first and last [`SAMPLED_OPS`] blocks of `range` (all of them when fewer),
-/// as operations of each kind in `kinds`.
-fn sampled_blocks(range: &ScanRange, kinds: &[OpKind]) -> Result<Vec<Op>, BadRequest> {
+/// as operations of each kind in `kinds`. The range's block is a plan's, at most a
+/// [`BlockSize`](crate::results::settings::BlockSize).
+fn sampled_blocks(range: &ScanRange, kinds: &[OpKind]) -> Vec<Op> {
     let n = range.count();
     let first = range.blocks().take(SAMPLED_OPS);
     let skip = n.saturating_sub(SAMPLED_OPS as u64).max(SAMPLED_OPS as u64);
@@ -279,11 +280,14 @@ fn sampled_blocks(range: &ScanRange, kinds: &[OpKind]) -> Result<Vec<Op>, BadReq
     };
     let mut out = Vec::new();
     for (offset, len) in first.chain(last.blocks()) {
-        let len = u32::try_from(len)
-            .map_err(|_| BadRequest(format!("a block of {len} bytes is over 4 GiB")))?;
+        debug_assert!(
+            len <= u64::from(MAX_BLOCK_SIZE),
+            "config makes the block size"
+        );
+        let len = len as u32;
         out.extend(kinds.iter().map(|&kind| Op { offset, len, kind }));
     }
-    Ok(out)
+    out
 }
 
 impl Stream {
