@@ -51,13 +51,11 @@ impl QueueDepth {
     /// and engine/verify/'s, until they hold a `QueueDepth`). Panics outside
     /// 1..=[`MAX_QUEUE_DEPTH`]: that is a bug of the program, never a setting.
     pub fn planned(n: usize) -> QueueDepth {
-        match u32::try_from(n)
+        let depth = u32::try_from(n)
             .ok()
             .filter(|&n| within(n, 1, MAX_QUEUE_DEPTH))
-        {
-            Some(n) => QueueDepth(NonZeroU32::new(n).expect("within 1..")),
-            None => panic!("the program planned a queue depth of {n}"),
-        }
+            .and_then(NonZeroU32::new);
+        QueueDepth(depth.unwrap_or_else(|| panic!("the program planned a queue depth of {n}")))
     }
 
     /// The number of requests.
@@ -176,9 +174,10 @@ impl SectorSize {
 
     /// A size the program chose, `N` asserted non-zero at compile time.
     pub const fn fixed<const N: u32>() -> SectorSize {
+        const { assert!(N > 0, "a sector has bytes") };
         match NonZeroU32::new(N) {
             Some(n) => SectorSize(n),
-            None => panic!("a sector has bytes"),
+            None => unreachable!(),
         }
     }
 
@@ -213,5 +212,12 @@ mod tests {
         assert_eq!(SectorSize::new(0), None);
         assert_eq!(SectorSize::new(4096), Some(SectorSize::B4096));
         assert_eq!(SectorSize::B512.bytes(), 512);
+        assert_eq!(QueueDepth::planned(4), QueueDepth::fixed::<4>());
+    }
+
+    #[test]
+    #[should_panic(expected = "planned a queue depth of 0")]
+    fn a_planned_depth_of_zero_is_a_bug() {
+        QueueDepth::planned(0);
     }
 }
