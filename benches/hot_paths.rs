@@ -64,8 +64,16 @@ fn plans(c: &mut Criterion) {
     let mut g = c.benchmark_group("plan");
     let opts = probe::Options::default();
     for (name, media, ss) in [
-        ("seek_transfer/2TB-512", 2_000_398_934_016u64, 512u32),
-        ("seek_transfer/16TB-4Kn", 16_000_900_661_248, 4096),
+        (
+            "seek_transfer/2TB-512",
+            2_000_398_934_016u64,
+            seekprobe::results::settings::SectorSize::B512,
+        ),
+        (
+            "seek_transfer/16TB-4Kn",
+            16_000_900_661_248,
+            seekprobe::results::settings::SectorSize::B4096,
+        ),
     ] {
         g.bench_function(name, |b| {
             b.iter(|| {
@@ -83,7 +91,7 @@ fn plans(c: &mut Criterion) {
             probe::plan(
                 TestKind::CommandOverhead,
                 black_box(2_000_398_934_016),
-                black_box(512),
+                black_box(seekprobe::results::settings::SectorSize::B512),
                 &opts,
             )
         })
@@ -133,7 +141,7 @@ fn engine(c: &mut Criterion) {
     let plan = probe::plan(
         TestKind::SeekTransfer,
         info.media_size_bytes,
-        info.sector_size,
+        seekprobe::results::settings::SectorSize::new(info.sector_size).expect("a sector size"),
         &probe::Options::default(),
     )
     .expect("plan");

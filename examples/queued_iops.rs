@@ -29,7 +29,8 @@ fn main() {
     let num = |i: usize, d: u64| args.get(i).map_or(d, |s| s.parse().expect("a number"));
     let params = QueuedParams {
         len: num(2, 4096) as u32,
-        queue_depth: num(3, 128) as usize,
+        queue_depth: seekprobe::results::settings::QueueDepth::check_depth(num(3, 128) as u32)
+            .expect("a queue depth of 1 to 4096"),
         duration: Duration::from_secs_f64(num(4, 3) as f64),
         seed: num(5, 1),
     };
@@ -43,7 +44,13 @@ fn main() {
         use std::io::Seek;
         (&file).seek(std::io::SeekFrom::End(0)).expect("size")
     };
-    let stream = OffsetGen::new(params.seed, media, 512, params.len).expect("size");
+    let stream = OffsetGen::new(
+        params.seed,
+        media,
+        seekprobe::results::settings::SectorSize::B512,
+        params.len,
+    )
+    .expect("size");
     let clock = MonotonicClock::new();
     let stop = AtomicBool::new(false);
     let fd = file.as_raw_fd();
@@ -63,7 +70,7 @@ fn main() {
         "{} len={} qd={} completed={} elapsed={:.6}s iops={:.0} p50={}ns p99={}ns stop={:?}",
         run.engine.name(),
         params.len,
-        params.queue_depth,
+        params.queue_depth.get(),
         run.completed,
         run.elapsed_ns as f64 / 1e9,
         run.iops(),

@@ -2,8 +2,9 @@
 //! diskinfo's rules enforced before any work.
 
 use crate::cli::Args;
-use crate::probe::TestKind;
+use crate::probe::{self, TestKind};
 use crate::report::Format;
+use crate::results::settings::{BadBlockSize, BlockSize, MAX_PASSES, Passes, QueueDepth};
 use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -35,8 +36,9 @@ pub struct Config {
     pub verbose: bool,
     /// The tests to run, in diskinfo's order (-c, then -t).
     pub tests: Vec<TestKind>,
-    /// The pause before each timed phase.
-    pub settle: Duration,
+    /// What shapes the tests' plans, every value checked here and carried as it is
+    /// to the plans and the engines.
+    pub options: probe::Options,
     /// The disks, in order.
     pub disks: Vec<String>,
     /// How results are printed on standard output.
@@ -47,16 +49,6 @@ pub struct Config {
     pub force: bool,
     /// Skip the confirmation (--yes).
     pub yes: bool,
-    /// Restore what the write tests overwrite (--preserve).
-    pub preserve: bool,
-    /// The seed of the random offsets.
-    pub seed: u64,
-    /// Requests in flight for -i and --block-sweep: checked once, never zero.
-    pub queue_depth: NonZeroU32,
-    /// Time per size for -i.
-    pub duration: Duration,
-    /// Time per size for -S.
-    pub write_duration: Duration,
     /// Print a comparison of the disks.
     pub compare: bool,
     /// Judge the disks.
@@ -65,7 +57,7 @@ pub struct Config {
     pub parallel: bool,
     /// No progress display.
     pub quiet: bool,
-    /// Settings of the beyond-diskinfo tests.
+    /// Settings of --scan and --verify outside their plans.
     pub beyond: Beyond,
     /// Where to draw the plots.
     pub plot: Option<PathBuf>,
@@ -86,35 +78,12 @@ pub struct Config {
     pub smart: crate::smart::SmartSettings,
 }
 
-/// Settings of --zones, --seek-profile and --scan.
+/// Settings of --scan and --verify that the executor and the program use, not the
+/// plans (those are in [`probe::Options`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Beyond {
-    /// Samples of the zone curve.
-    pub zones: u32,
-    /// Bytes per zone sample.
-    pub zone_size: u64,
-    /// Reads at random distances.
-    pub seek_samples: u32,
-    /// Where the scan starts.
-    pub scan_start: Option<u64>,
-    /// Where the scan ends.
-    pub scan_end: Option<u64>,
-    /// Bytes per scan read.
-    pub block_size: u64,
-    /// The slow-block threshold.
-    pub slow_ms: f64,
     /// How long a request of --scan or --verify may go unanswered (--io-timeout).
     pub io_timeout: Duration,
-    /// Time of the queued part of each block-sweep size.
-    pub sweep_duration: Duration,
-    /// The budget of --smr-check.
-    pub smr_budget: crate::probe::smr::Budget,
-    /// The idle period of --smr-check before its read probes.
-    pub smr_idle: Duration,
-    /// Passes of --verify.
-    pub passes: u32,
-    /// The nonce of --verify's stamps, drawn once per run.
-    pub verify_nonce: u64,
     /// Where --verify's bad-block list goes.
     pub bad_blocks: Option<PathBuf>,
     /// The block size of that list.
@@ -278,8 +247,7 @@ impl Config {
         let settle = seconds("--settle", a.settle, 0.0)?;
         let duration = seconds("--duration", a.duration, 0.001)?;
         let write_duration = seconds("--write-duration", a.write_duration, 0.0)?;
-        let queue_depth = NonZeroU32::new(a.queue_depth)
-            .filter(|d| d.get() as usize <= crate::engine::queued::MAX_QUEUE_DEPTH)
+        let queue_depth = QueueDepth::check_depth(a.queue_depth)
             .ok_or(ConfigError::BadQueueDepth(a.queue_depth))?;
         if a.preserve && (a.zones.is_some() || a.block_sweep || a.burn_in) {
             return Err(ConfigError::NeedsWrite(
@@ -332,26 +300,24 @@ impl Config {
             return Err(ConfigError::ParallelWrites);
         }
         let sweep_duration = seconds("--sweep-duration", a.sweep_duration, 0.0)?;
-        if a.zones == Some(0) || a.seek_samples == 0 {
-            return Err(ConfigError::Zero(if a.zones == Some(0) {
-                "--zones"
-            } else {
-                "--seek-samples"
-            }));
+        let zones = a
+            .zones
+            .map_or(Some(probe::zones::DEFAULT_ZONES), NonZeroU32::new)
+            .ok_or(ConfigError::Zero("--zones"))?;
+        if a.seek_samples == 0 {
+            return Err(ConfigError::Zero("--seek-samples"));
         }
-        if a.zone_size == 0 || a.block_size == 0 {
-            return Err(ConfigError::Zero(if a.zone_size == 0 {
-                "--zone-size"
-            } else {
-                "--block-size"
-            }));
+        if a.zone_size == 0 {
+            return Err(ConfigError::Zero("--zone-size"));
         }
-        if a.block_size > 64 << 20 {
-            return Err(ConfigError::BadBlockSize(a.block_size));
-        }
-        if a.passes == 0 || a.passes > 1000 {
-            return Err(ConfigError::TooMany("--passes (from 1)", 1000));
-        }
+        let block_size = BlockSize::new(a.block_size).map_err(|e| match e {
+            BadBlockSize::Zero => ConfigError::Zero("--block-size"),
+            BadBlockSize::TooLarge => ConfigError::BadBlockSize(a.block_size),
+        })?;
+        let passes = Passes::new(a.passes).ok_or(ConfigError::TooMany(
+            "--passes (from 1)",
+            u64::from(MAX_PASSES),
+        ))?;
         if let Err(e) = crate::verify::badblocks::check_block_size(a.bad_blocks_size) {
             return Err(ConfigError::Parse(e.to_string()));
         }
@@ -379,12 +345,37 @@ impl Config {
             rules: a.smart_rules.options(),
             max_temp: a.max_temp,
         };
+        // In the order they were always checked: the first bad one is reported.
+        let compare = a.compare || a.judge.qualify;
+        let qualify = Qualify::from_args(a.judge)?;
+        let io_timeout = seconds("--io-timeout", a.io_timeout, 0.1)?;
+        let smr_idle = seconds("--smr-idle", a.smr_idle, 0.0)?;
         Ok(Config {
             mode,
             with_name: a.with_name,
             verbose: a.verbose || !tests.is_empty() || smart.wanted(),
             tests,
-            settle,
+            options: probe::Options {
+                settle,
+                seed: a.seed.unwrap_or_else(random_seed),
+                write: a.write,
+                queue_depth,
+                duration,
+                write_duration,
+                preserve: a.preserve,
+                zones,
+                zone_size: a.zone_size,
+                seek_samples: a.seek_samples,
+                scan_start: a.start,
+                scan_end: a.end,
+                block_size,
+                slow_ms: a.slow_ms,
+                sweep_duration,
+                smr_budget: a.smr_budget.unwrap_or_default(),
+                smr_idle,
+                verify_passes: passes,
+                verify_nonce: crate::verify::stamp::Stamper::fresh_nonce(),
+            },
             disks: a.disks,
             format: if a.json { Format::Json } else { a.format },
             json_file: a.json_file.or_else(|| a.resume.clone()),
@@ -393,30 +384,13 @@ impl Config {
             write: a.write,
             force: a.force,
             yes: a.yes,
-            preserve: a.preserve,
-            seed: a.seed.unwrap_or_else(random_seed),
-            queue_depth,
-            duration,
-            write_duration,
-            compare: a.compare || a.judge.qualify,
-            qualify: Qualify::from_args(a.judge)?,
+            compare,
+            qualify,
             parallel: a.parallel,
             quiet: a.quiet,
             plot: a.plot,
             beyond: Beyond {
-                zones: a.zones.unwrap_or(crate::probe::zones::DEFAULT_ZONES),
-                zone_size: a.zone_size,
-                seek_samples: a.seek_samples,
-                scan_start: a.start,
-                scan_end: a.end,
-                block_size: a.block_size,
-                slow_ms: a.slow_ms,
-                io_timeout: seconds("--io-timeout", a.io_timeout, 0.1)?,
-                sweep_duration,
-                smr_budget: a.smr_budget.unwrap_or_default(),
-                smr_idle: seconds("--smr-idle", a.smr_idle, 0.0)?,
-                passes: a.passes,
-                verify_nonce: crate::verify::stamp::Stamper::fresh_nonce(),
+                io_timeout,
                 bad_blocks: a.bad_blocks,
                 bad_blocks_size: a.bad_blocks_size,
             },
@@ -513,14 +487,14 @@ mod tests {
                 TestKind::SyncWrite
             ]
         );
-        assert_eq!(c.seed, 7);
-        assert_eq!(c.queue_depth.get(), 128);
+        assert_eq!(c.options.seed, 7);
+        assert_eq!(c.options.queue_depth.get(), 128);
     }
 
     #[test]
     fn a_command_line_is_parsed_and_checked_in_one_call() {
         let c = Config::from_command_line(["seekprobe", "-i", "--queue-depth", "4", "x"]).unwrap();
-        assert_eq!(c.queue_depth.get(), 4);
+        assert_eq!(c.options.queue_depth.get(), 4);
         let e = Config::from_command_line(["seekprobe", "--seed", "1", "x"]).unwrap_err();
         assert!(
             e.contains("--seed applies to -i, -S, --seek-profile or --smr-check"),
@@ -539,6 +513,7 @@ mod tests {
         assert_eq!(
             parse(&["-i", "--queue-depth", "1", "x"])
                 .unwrap()
+                .options
                 .queue_depth
                 .get(),
             1

@@ -118,7 +118,7 @@ pub fn probe_disk_resuming(
         temps,
         info,
         engine: SyncEngine::new(MIB as usize),
-        opts: plan_options(cfg),
+        opts: &cfg.options,
         failed: None,
         stop,
         checkpoint: None,
@@ -205,7 +205,8 @@ struct Tests<'a> {
     temps: Option<smart_watch::Handle>,
     info: crate::device::DeviceInfo,
     engine: SyncEngine,
-    opts: probe::Options,
+    /// The plans' options, as config made them.
+    opts: &'a probe::Options,
     /// The first test that failed: the ones after it are skipped.
     failed: Option<TestKind>,
     stop: &'a AtomicBool,
@@ -231,7 +232,7 @@ impl Tests<'_> {
             && test != TestKind::Scan
         {
             let why = format!("the {} test did not complete", f.name());
-            let r = exec::skipped(test, cfg.settle, why);
+            let r = exec::skipped(test, cfg.options.settle, why);
             let outcome = r.outcome.clone();
             disk.tests.push(r);
             sink.checkpoint(disk)?;
@@ -253,7 +254,7 @@ impl Tests<'_> {
             resume: self.resume.take(),
             known_good: &self.known_good,
         };
-        let run = exec::run_test(test, &self.opts, &mut cx)?;
+        let run = exec::run_test(test, self.opts, &mut cx)?;
         let result = run.result;
         let mut notes = run.warnings;
         notes.extend(validity::test_warnings(info, &result));
@@ -389,31 +390,5 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
     fn smart_after(&mut self, smart: &mut SmartResult) {
         smart_watch::keep(self.t.temps.as_ref(), Some(&mut *smart));
         session::smart_after(self.t.target.as_mut(), smart, &self.cfg.smart);
-    }
-}
-
-/// The options that shape the plans, from the checked configuration.
-fn plan_options(cfg: &Config) -> probe::Options {
-    let b = &cfg.beyond;
-    probe::Options {
-        settle: cfg.settle,
-        seed: cfg.seed,
-        write: cfg.write,
-        queue_depth: cfg.queue_depth.get(),
-        duration: cfg.duration,
-        write_duration: cfg.write_duration,
-        preserve: cfg.preserve,
-        zones: b.zones,
-        zone_size: b.zone_size,
-        seek_samples: b.seek_samples,
-        scan_start: b.scan_start,
-        scan_end: b.scan_end,
-        block_size: b.block_size,
-        slow_ms: b.slow_ms,
-        sweep_duration: b.sweep_duration,
-        smr_budget: b.smr_budget,
-        smr_idle: b.smr_idle,
-        verify_passes: b.passes,
-        verify_nonce: b.verify_nonce,
     }
 }

@@ -99,7 +99,7 @@ fn run_all(
         tool_version: env!("CARGO_PKG_VERSION").into(),
         tests: cfg.tests.clone(),
         verbose: cfg.verbose,
-        settle_s: cfg.settle.as_secs_f64(),
+        settle_s: cfg.options.settle.as_secs_f64(),
         disks: Vec::new(),
         started_unix_s: std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -155,7 +155,7 @@ fn run_all(
         return Ok(EXIT_FAILURE);
     }
     if cfg.mode == Mode::Describe && cfg.tests.contains(&TestKind::SmrCheck) {
-        let b = &cfg.beyond;
+        let b = &cfg.options;
         writeln!(
             err,
             "seekprobe: {}",

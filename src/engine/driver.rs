@@ -8,7 +8,7 @@
 //! failed and the stop flag is down; then wait for everything submitted (drain).
 
 use super::queue::{
-    Backend, Completion, Fatal, Feed, QueuedParams, QueuedRun, Request, Stop, check_depth,
+    Backend, Completion, Fatal, Feed, QueueDepth, QueuedParams, QueuedRun, Request, Stop,
 };
 use crate::probe::OpKind;
 use crate::probe::iops::OffsetGen;
@@ -56,7 +56,8 @@ impl NoAnswer {
     }
 }
 
-/// The one loop: keep up to `depth` requests of `feed` in flight on `backend`
+/// The one loop: keep up to `depth` requests of `feed` in flight on `backend` (made
+/// for at least that many slots)
 /// until the feed has no more, `feed.done` says stop, or `stop` is raised (then
 /// nothing more is submitted); drain what is in flight. Returns whether the stop
 /// flag ended it, the backend's fatal error if any (a failed submission is
@@ -71,13 +72,11 @@ impl NoAnswer {
 pub fn drive_feed(
     backend: &mut dyn Backend,
     feed: &mut dyn Feed,
-    depth: usize,
+    depth: QueueDepth,
     stop: &AtomicBool,
     io_timeout: Option<Duration>,
 ) -> (bool, Fatal, usize) {
-    if let Err(e) = check_depth(depth) {
-        return (false, Some(e), 0);
-    }
+    let depth = depth.slots();
     if stop.load(Ordering::Relaxed) {
         return (true, None, 0);
     }
@@ -415,7 +414,7 @@ mod tests {
         let (interrupted, fatal, abandoned) = drive_feed(
             &mut b,
             &mut Reads(0, 8),
-            2,
+            TWO,
             &AtomicBool::new(false),
             Some(Duration::from_secs(5)),
         );
@@ -447,7 +446,7 @@ mod tests {
         let (interrupted, fatal, abandoned) = drive_feed(
             &mut b,
             &mut Reads(0, 1_000_000),
-            2,
+            TWO,
             &AtomicBool::new(false),
             Some(Duration::from_secs(5)),
         );
@@ -469,7 +468,7 @@ mod tests {
             queued: VecDeque::new(),
         };
         let (interrupted, fatal, abandoned) =
-            drive_feed(&mut b, &mut Reads(0, 4), 2, &AtomicBool::new(true), None);
+            drive_feed(&mut b, &mut Reads(0, 4), TWO, &AtomicBool::new(true), None);
         // Raised before the start: nothing is submitted.
         assert!(interrupted && fatal.is_none() && abandoned == 0);
         assert_eq!(b.now, 0);
@@ -488,7 +487,7 @@ mod tests {
         // loop sees the flag after its next reap (the replacement at 8192, done at
         // 2 ms) and leaves the hung read DRAIN_GRACE later.
         let (interrupted, fatal, abandoned) =
-            drive_feed(&mut b, &mut StopAt(Reads(0, 4), &stop), 2, &stop, None);
+            drive_feed(&mut b, &mut StopAt(Reads(0, 4), &stop), TWO, &stop, None);
         assert!(interrupted && fatal.is_none());
         assert_eq!(abandoned, 1, "the hung read");
         assert_eq!(b.now, 2_000_000 + DRAIN_GRACE.as_nanos() as u64);
@@ -503,17 +502,19 @@ mod tests {
         }
     }
 
-    fn params(queue_depth: usize, ns: u64) -> QueuedParams {
+    const TWO: QueueDepth = QueueDepth::fixed::<2>();
+
+    fn params(ns: u64) -> QueuedParams {
         QueuedParams {
             len: 4096,
-            queue_depth,
+            queue_depth: QueueDepth::fixed::<4>(),
             duration: Duration::from_nanos(ns),
             seed: 7,
         }
     }
 
     fn stream() -> OffsetGen {
-        OffsetGen::new(7, 1 << 30, 512, 4096).unwrap()
+        OffsetGen::new(7, 1 << 30, crate::results::settings::SectorSize::B512, 4096).unwrap()
     }
 
     #[test]
@@ -521,12 +522,7 @@ mod tests {
         // Reaps at 1010, 1020, …: each completes 4; replacements while less than
         // 50 ns have passed, i.e. after the reaps at 10..=40 ns: 4 + 4 * 4 requests.
         let mut b = batch(None);
-        let (run, fatal) = drive(
-            &mut b,
-            &mut stream(),
-            &params(4, 50),
-            &AtomicBool::new(false),
-        );
+        let (run, fatal) = drive(&mut b, &mut stream(), &params(50), &AtomicBool::new(false));
         assert!(fatal.is_none() && run.stop.is_none());
         assert_eq!(run.engine, QueuedEngine::Unknown);
         assert_eq!(run.completed, 20);
@@ -546,7 +542,7 @@ mod tests {
         let (run, _) = drive(
             &mut b,
             &mut stream(),
-            &params(4, 1_000_000),
+            &params(1_000_000),
             &AtomicBool::new(false),
         );
         match run.stop {
@@ -569,7 +565,7 @@ mod tests {
         let (run, _) = drive(
             &mut b,
             &mut stream(),
-            &params(4, 1_000_000),
+            &params(1_000_000),
             &AtomicBool::new(true),
         );
         assert!(matches!(run.stop, Some(Stop::Interrupted)));

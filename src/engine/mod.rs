@@ -1,6 +1,8 @@
 //! Engines execute plans against a target. They never choose offsets and never
 //! format: they run operations, time them with the target's clock, and return data.
 
+#[cfg(test)]
+mod backend_tests;
 pub mod capacity;
 pub mod driver;
 pub mod in_order;

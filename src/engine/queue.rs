@@ -12,13 +12,10 @@
 
 use crate::probe::OpKind;
 use crate::results::QueuedEngine;
+pub use crate::results::settings::{MAX_QUEUE_DEPTH, QueueDepth};
 use crate::stats::Histogram;
 use std::io;
 use std::time::Duration;
-
-/// The largest queue depth accepted: each request in flight has its own buffer
-/// (and, for the thread pool, its own thread).
-pub const MAX_QUEUE_DEPTH: usize = 4096;
 
 /// Why a phase or a run stopped before its end.
 #[derive(Debug)]
@@ -43,8 +40,8 @@ pub struct QueuedParams {
     /// Request size in bytes: a multiple of the sector size, at most the device size
     /// (see [`crate::probe::iops::sizes`]).
     pub len: u32,
-    /// Requests kept in flight (diskinfo: 128), 1..=[`MAX_QUEUE_DEPTH`].
-    pub queue_depth: usize,
+    /// Requests kept in flight (diskinfo: 128).
+    pub queue_depth: QueueDepth,
     /// Replacements are submitted while less than this has passed (diskinfo: 3 s).
     pub duration: Duration,
     /// The seed of the offset stream.
@@ -199,20 +196,6 @@ pub trait Feed {
     /// `req` finished as `c` says; `buf` holds what a read brought. Returns whether
     /// to go on submitting (false stops submission: the loop drains and ends).
     fn done(&mut self, req: &Request, c: Completion, buf: Option<&[u8]>) -> bool;
-}
-
-/// Refuse a queue depth outside 1..=[`MAX_QUEUE_DEPTH`]: the one check, made where
-/// a run starts (`queued::run_stream`, `queued::run_feed`) and again by the public
-/// pieces a caller could use alone, which refuse rather than clamp.
-pub fn check_depth(depth: usize) -> io::Result<()> {
-    if (1..=MAX_QUEUE_DEPTH).contains(&depth) {
-        Ok(())
-    } else {
-        Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("the queue depth must be between 1 and {MAX_QUEUE_DEPTH}, not {depth}"),
-        ))
-    }
 }
 
 /// How a drive ended besides its [`QueuedRun`]: `Some(error)` when the backend failed

@@ -17,8 +17,8 @@
 //!   [`Feed`] of reads and writes (see [`run_feed`]) (`threads.rs`).
 
 use super::driver::drive_feed;
-use super::queue::{Backend, check_depth};
-pub use super::queue::{Feed, MAX_QUEUE_DEPTH, QueuedParams, QueuedRun, Stop};
+use super::queue::Backend;
+pub use super::queue::{Feed, MAX_QUEUE_DEPTH, QueueDepth, QueuedParams, QueuedRun, Stop};
 use super::threads;
 #[cfg(target_os = "linux")]
 use super::uring;
@@ -26,6 +26,7 @@ use super::virtual_queue;
 use crate::device::Target;
 use crate::probe::iops::OffsetGen;
 use crate::results::QueuedEngine;
+use crate::results::settings::SectorSize;
 use std::io;
 use std::sync::atomic::AtomicBool;
 
@@ -46,7 +47,7 @@ const THREADS: QueuedEngine = threads::NAME;
 pub fn run_random_reads(
     target: &mut dyn Target,
     media_size: u64,
-    sector_size: u32,
+    sector_size: SectorSize,
     params: &QueuedParams,
     stop: &AtomicBool,
 ) -> QueuedRun {
@@ -78,9 +79,6 @@ pub fn run_stream(
     stop: &AtomicBool,
 ) -> QueuedRun {
     let engine = engine_name(target);
-    if let Err(e) = check_depth(params.queue_depth) {
-        return QueuedRun::refused(engine, e.kind(), e.to_string());
-    }
     if let Some(model) = target.queue_model() {
         return virtual_queue::run(model, stream, params, stop);
     }
@@ -138,7 +136,7 @@ pub struct FeedRun {
 pub fn run_feed(
     target: &mut dyn Target,
     len: u32,
-    depth: usize,
+    depth: QueueDepth,
     feed: &mut dyn Feed,
     stop: &AtomicBool,
     io_timeout: Option<std::time::Duration>,
@@ -153,10 +151,6 @@ pub fn run_feed(
         fatal: None,
         abandoned: 0,
     };
-    if let Err(e) = check_depth(depth) {
-        out.fatal = Some(e);
-        return out;
-    }
     if let Some(model) = target.queue_model() {
         let mut q = virtual_queue::VirtualQueue::new(model, len, depth).with_buffers();
         (out.interrupted, out.fatal, out.abandoned) = drive_feed(&mut q, feed, depth, stop, None);
@@ -175,7 +169,7 @@ pub fn run_feed(
         return out;
     };
     (out.interrupted, out.fatal, out.abandoned) =
-        threads::run_feed(fd, target.clock(), len, depth, feed, stop, io_timeout);
+        threads::drive_pool(fd, target.clock(), len, depth, feed, stop, io_timeout);
     out
 }
 
@@ -184,8 +178,6 @@ mod tests {
     use super::*;
     use crate::clock::{Clock, VirtualClock};
     use crate::device::{DeviceInfo, TargetKind};
-    use crate::engine::queue::{Completion, Request};
-    use crate::probe::OpKind;
     use std::time::Duration;
 
     /// A target with neither a descriptor nor a queue model.
@@ -216,10 +208,10 @@ mod tests {
         }
     }
 
-    fn params(len: u32, queue_depth: usize) -> QueuedParams {
+    fn params(len: u32, queue_depth: u32) -> QueuedParams {
         QueuedParams {
             len,
-            queue_depth,
+            queue_depth: QueueDepth::of(queue_depth),
             duration: Duration::from_millis(10),
             seed: 1,
         }
@@ -239,44 +231,13 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut t = opaque();
         for (p, media, ss) in [
-            (params(4096, 0), 1 << 30, 512),
-            (params(4096, MAX_QUEUE_DEPTH + 1), 1 << 30, 512),
-            (params(1000, 8), 1 << 30, 512),
-            (params(512, 8), 1 << 30, 4096),
-            (params(8192, 8), 8191, 512),
+            (params(1000, 8), 1 << 30, SectorSize::B512),
+            (params(512, 8), 1 << 30, SectorSize::B4096),
+            (params(8192, 8), 8191, SectorSize::B512),
         ] {
             let r = run_random_reads(&mut t, media, ss, &p, &stop);
             assert_eq!(setup_error(&r).kind(), io::ErrorKind::InvalidInput, "{p:?}");
             assert_eq!(r.completed, 0);
-        }
-    }
-
-    /// A feed that would write one block: it must never be asked.
-    struct NoFeed;
-    impl Feed for NoFeed {
-        fn next(&mut self, _: usize, _: Option<&mut [u8]>) -> Option<(u64, u32, OpKind)> {
-            panic!("a refused run asked for a request")
-        }
-        fn done(&mut self, _: &Request, _: Completion, _: Option<&[u8]>) -> bool {
-            panic!("a refused run completed a request")
-        }
-    }
-
-    #[test]
-    fn a_feed_with_a_depth_out_of_range_is_refused_not_clamped() {
-        let stop = AtomicBool::new(false);
-        let mut t = opaque();
-        for depth in [0, MAX_QUEUE_DEPTH + 1] {
-            let run = run_feed(&mut t, 4096, depth, &mut NoFeed, &stop, None);
-            let e = run.fatal.expect("refused");
-            assert_eq!(e.kind(), io::ErrorKind::InvalidInput, "{depth}");
-            assert!(e.to_string().contains(&format!("not {depth}")), "{e}");
-            // The loop itself refuses too, for a caller that skips run_feed.
-            let mut model = crate::device::sim::SimTarget::open("sim:ssd?size=16M").unwrap();
-            let mut q = virtual_queue::VirtualQueue::new(model.queue_model().unwrap(), 4096, 1);
-            let (interrupted, fatal, _) = drive_feed(&mut q, &mut NoFeed, depth, &stop, None);
-            assert!(!interrupted);
-            assert_eq!(fatal.expect("refused").kind(), io::ErrorKind::InvalidInput);
         }
     }
 
@@ -285,7 +246,7 @@ mod tests {
         let r = run_random_reads(
             &mut opaque(),
             1 << 30,
-            512,
+            SectorSize::B512,
             &params(4096, 8),
             &AtomicBool::new(false),
         );
@@ -407,7 +368,7 @@ mod tests {
         };
         let p = QueuedParams {
             len: 4096,
-            queue_depth: 128,
+            queue_depth: QueueDepth::DISKINFO,
             duration: Duration::from_millis(200),
             seed: 77,
         };
@@ -421,7 +382,7 @@ mod tests {
         };
         // The dispatch picks io_uring where the kernel allows it (build.rs's
         // `seekprobe_no_uring`), or says why not.
-        let r = run_random_reads(&mut t, MEDIA, 512, &p, &stop);
+        let r = run_random_reads(&mut t, MEDIA, SectorSize::B512, &p, &stop);
         check(&r);
         if cfg!(seekprobe_no_uring) {
             assert!(r.note.is_some(), "{:?} without a note", r.engine);
@@ -429,7 +390,7 @@ mod tests {
             assert_eq!(r.engine, QueuedEngine::IoUring, "{:?}", r.note);
         }
         let fd = std::os::fd::AsRawFd::as_raw_fd(&t.raw_fd().unwrap());
-        let stream = OffsetGen::new(p.seed, MEDIA, 512, p.len).unwrap();
+        let stream = OffsetGen::new(p.seed, MEDIA, SectorSize::B512, p.len).unwrap();
         match uring::run(fd, &t.clock, stream.clone(), &p, &stop) {
             Ok(r) => check(&r),
             Err(why) if !cfg!(seekprobe_no_uring) => panic!("io_uring did not start: {why}"),
@@ -441,10 +402,10 @@ mod tests {
         // 1 MiB requests, the largest size, on both engines.
         let big = QueuedParams {
             len: 1 << 20,
-            queue_depth: 16,
+            queue_depth: QueueDepth::fixed::<16>(),
             ..p
         };
-        let stream = OffsetGen::new(p.seed, MEDIA, 512, big.len).unwrap();
+        let stream = OffsetGen::new(p.seed, MEDIA, SectorSize::B512, big.len).unwrap();
         match uring::run(fd, &t.clock, stream.clone(), &big, &stop) {
             Ok(r) => check(&r),
             Err(why) if !cfg!(seekprobe_no_uring) => panic!("io_uring did not start: {why}"),

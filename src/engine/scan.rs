@@ -14,6 +14,7 @@ use crate::clock::Clock;
 use crate::device::{AlignedBuf, Target};
 use crate::probe::OpKind;
 use crate::probe::scan::{BUCKET_LIMITS_MS, ScanRange, bucket};
+use crate::results::settings::QueueDepth;
 use crate::results::verify::Unanswered;
 use crate::results::{ScanResult, SectorRange, SlowRange};
 use std::os::fd::RawFd;
@@ -44,7 +45,7 @@ fn push_sectors(ranges: &mut Vec<SectorRange>, first: u64, n: u64) {
 /// one lands on a neighbour (seen on a loaded 2-CPU machine with 4 in flight: the
 /// slow block listed 1 or 2 blocks away). A drive streams sequential 1 MiB reads
 /// from its read-ahead at depth 1, as `dd`, badblocks and diskinfo's `-t` read.
-pub const SCAN_DEPTH: usize = 1;
+pub const SCAN_DEPTH: QueueDepth = QueueDepth::fixed::<1>();
 
 /// What one block read gave: its index, offset, length, latency and result.
 type Block = (u64, u64, u64, u64, std::io::Result<()>);
@@ -216,12 +217,11 @@ fn threaded_pass(
         record,
         ended: false,
     };
-    let depth = SCAN_DEPTH.min(total as usize).max(1);
-    let (_, fatal, abandoned) = threads::run_feed(
+    let (_, fatal, abandoned) = threads::drive_pool(
         fd,
         clock,
         range.block as u32,
-        depth,
+        SCAN_DEPTH,
         &mut feed,
         stop,
         io_timeout,

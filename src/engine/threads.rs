@@ -18,7 +18,7 @@
 
 use super::driver::{drive, drive_feed};
 use super::queue::{
-    Backend, Completion, Fatal, Feed, QueuedParams, QueuedRun, Request, Stop, check_depth,
+    Backend, Completion, Fatal, Feed, QueueDepth, QueuedParams, QueuedRun, Request, Stop,
 };
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
@@ -41,8 +41,8 @@ pub const NAME: QueuedEngine = QueuedEngine::Threads;
 const STACK: usize = 256 << 10;
 
 /// The number of threads for `queue_depth` requests in flight: one per request.
-pub fn thread_count(queue_depth: usize) -> usize {
-    queue_depth
+pub fn thread_count(queue_depth: QueueDepth) -> usize {
+    queue_depth.slots()
 }
 
 /// The thread-pool [`Backend`]: one thread per slot.
@@ -58,15 +58,14 @@ pub struct Threads<'c> {
 impl<'c> Threads<'c> {
     /// Start `depth` threads moving up to `len` bytes a request on a duplicate of
     /// `fd`, their buffers allocated here, before any timed operation. An error when
-    /// the depth is out of range, the descriptor cannot be duplicated or a thread
-    /// cannot be created (those started end with the pool).
+    /// the descriptor cannot be duplicated or a thread cannot be created (those
+    /// started end with the pool).
     pub fn start(
         fd: BorrowedFd<'_>,
         clock: &'c dyn Clock,
         len: u32,
-        depth: usize,
+        depth: QueueDepth,
     ) -> io::Result<Self> {
-        check_depth(depth)?;
         let fd: Arc<OwnedFd> = Arc::new(fd.try_clone_to_owned()?);
         // The target's clock, read through an Instant by threads that may outlive
         // the borrow: base_ns + the time since base.
@@ -227,11 +226,11 @@ pub fn run(
 /// Ctrl-C ended it, a fatal error (a thread that could not be created, or a
 /// request unanswered for `io_timeout`: [`super::driver::NoAnswer`]), and the
 /// requests left behind unanswered.
-pub fn run_feed(
+pub fn drive_pool(
     fd: RawFd,
     clock: &dyn Clock,
     len: u32,
-    depth: usize,
+    depth: QueueDepth,
     feed: &mut dyn Feed,
     stop: &AtomicBool,
     io_timeout: Option<Duration>,
@@ -242,93 +241,5 @@ pub fn run_feed(
     match Threads::start(fd, clock, len, depth) {
         Ok(mut pool) => drive_feed(&mut pool, feed, depth, stop, io_timeout),
         Err(error) => (false, Some(error), 0),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::clock::MonotonicClock;
-    use std::fs::File;
-    use std::io::Write;
-    use std::os::fd::AsRawFd;
-    use std::sync::atomic::Ordering;
-    use std::time::Duration;
-
-    fn image(bytes: usize) -> (tempfile::NamedTempFile, File) {
-        let mut f = tempfile::NamedTempFile::new().unwrap();
-        let block: Vec<u8> = (0..bytes).map(|i| (i / 512) as u8).collect();
-        f.write_all(&block).unwrap();
-        f.flush().unwrap();
-        let r = File::open(f.path()).unwrap();
-        (f, r)
-    }
-
-    fn params(len: u32, queue_depth: usize, ms: u64) -> QueuedParams {
-        QueuedParams {
-            len,
-            queue_depth,
-            duration: Duration::from_millis(ms),
-            seed: 3,
-        }
-    }
-
-    #[test]
-    fn threads_read_an_image_file_and_count_every_completion() {
-        let (_keep, f) = image(1 << 20);
-        let clock = MonotonicClock::new();
-        let p = params(4096, 8, 30);
-        let stream = OffsetGen::new(p.seed, 1 << 20, 512, p.len).unwrap();
-        let r = run(f.as_raw_fd(), &clock, stream, &p, &AtomicBool::new(false));
-        assert_eq!(r.engine, QueuedEngine::Threads);
-        assert!(r.stop.is_none(), "{:?}", r.stop);
-        assert!(r.completed >= 8);
-        assert_eq!(r.latency.count, r.completed);
-        assert!(r.elapsed_ns >= 30_000_000);
-        // The descriptor is still open.
-        let mut b = [0u8; 1];
-        assert!(read_exact_at(&f, &mut b, 1024).is_ok());
-        assert_eq!(b[0], 2);
-    }
-
-    #[test]
-    fn a_read_past_the_end_is_a_short_read_failure_with_its_offset() {
-        // The generator believes in 1 MiB; the file has 8 KiB: most reads fail.
-        let (_keep, f) = image(8192);
-        let clock = MonotonicClock::new();
-        let p = params(4096, 4, 1000);
-        let stream = OffsetGen::new(p.seed, 1 << 20, 512, p.len).unwrap();
-        let r = run(f.as_raw_fd(), &clock, stream, &p, &AtomicBool::new(false));
-        match r.stop {
-            Some(Stop::Failed {
-                setup: false,
-                offset,
-                error,
-            }) => {
-                assert!(offset >= 8192, "{offset}");
-                assert_eq!(error.kind(), io::ErrorKind::UnexpectedEof);
-            }
-            other => panic!("{other:?}"),
-        }
-        assert_eq!(r.latency.count, r.completed);
-    }
-
-    #[test]
-    fn a_raised_stop_flag_ends_the_run_interrupted() {
-        let (_keep, f) = image(1 << 20);
-        let clock = MonotonicClock::new();
-        let p = params(4096, 4, 60_000);
-        let stream = OffsetGen::new(p.seed, 1 << 20, 512, p.len).unwrap();
-        let stop = AtomicBool::new(false);
-        let r = thread::scope(|s| {
-            s.spawn(|| {
-                thread::sleep(Duration::from_millis(30));
-                stop.store(true, Ordering::Relaxed);
-            });
-            run(f.as_raw_fd(), &clock, stream, &p, &stop)
-        });
-        assert!(matches!(r.stop, Some(Stop::Interrupted)), "{:?}", r.stop);
-        assert!(r.elapsed_ns < 10_000_000_000);
-        assert_eq!(r.latency.count, r.completed);
     }
 }

@@ -16,7 +16,7 @@
 //! thread pool.
 
 use super::driver::drive;
-use super::queue::{Backend, Completion, QueuedParams, QueuedRun, Request, Stop, check_depth};
+use super::queue::{Backend, Completion, QueueDepth, QueuedParams, QueuedRun, Request, Stop};
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
 use crate::device::pio::short_read;
@@ -146,12 +146,13 @@ impl Ring {
     /// Set up a ring for `depth` requests of `len` bytes on `fd`: the buffers are
     /// allocated and registered here, before any timed operation. [`Unavailable`]
     /// when io_uring cannot be used at all.
-    pub fn new(fd: RawFd, len: u32, depth: usize) -> Result<Self, Unavailable> {
-        check_depth(depth).map_err(|e| Unavailable(e.to_string()))?;
-        let entries = u32::try_from(depth).unwrap_or(u32::MAX);
-        let mut bufs: Vec<AlignedBuf> = (0..depth).map(|_| AlignedBuf::new(len as usize)).collect();
+    pub fn new(fd: RawFd, len: u32, depth: QueueDepth) -> Result<Self, Unavailable> {
+        let mut bufs: Vec<AlignedBuf> = (0..depth.slots())
+            .map(|_| AlignedBuf::new(len as usize))
+            .collect();
         let ptrs: Vec<*mut u8> = bufs.iter_mut().map(|b| b.as_mut_ptr()).collect();
-        let ring = build_ring(entries).map_err(|e| Unavailable(format!("io_uring_setup: {e}")))?;
+        let ring =
+            build_ring(depth.get()).map_err(|e| Unavailable(format!("io_uring_setup: {e}")))?;
         let mut probe = Probe::new();
         ring.submitter()
             .register_probe(&mut probe)
@@ -375,113 +376,4 @@ pub fn run(
         return Err(Unavailable(format!("the ring refuses the reads: {error}")));
     }
     Ok(run)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::clock::MonotonicClock;
-    use std::fs::File;
-    use std::io::Write;
-    use std::os::fd::AsRawFd;
-    use std::sync::atomic::Ordering;
-    use std::time::Duration;
-
-    fn image(bytes: usize) -> (tempfile::NamedTempFile, File) {
-        let mut f = tempfile::NamedTempFile::new().unwrap();
-        f.write_all(&vec![7u8; bytes]).unwrap();
-        f.flush().unwrap();
-        let r = File::open(f.path()).unwrap();
-        (f, r)
-    }
-
-    fn params(len: u32, queue_depth: usize, ms: u64) -> QueuedParams {
-        QueuedParams {
-            len,
-            queue_depth,
-            duration: Duration::from_millis(ms),
-            seed: 9,
-        }
-    }
-
-    /// Run, or say why io_uring is not there (then the test has nothing to check).
-    /// Runs the ring; these tests are ignored where build.rs found io_uring
-    /// refused (`seekprobe_no_uring`), so a ring that cannot start fails them.
-    fn run_ring(f: &File, media: u64, p: &QueuedParams, stop: &AtomicBool) -> QueuedRun {
-        let stream = OffsetGen::new(p.seed, media, 512, p.len).unwrap();
-        run(f.as_raw_fd(), &MonotonicClock::new(), stream, p, stop)
-            .unwrap_or_else(|why| panic!("io_uring did not start: {why}"))
-    }
-
-    #[test]
-    #[cfg_attr(
-        seekprobe_no_uring,
-        ignore = "the kernel refuses io_uring (kernel.io_uring_disabled)"
-    )]
-    fn the_ring_reads_an_image_file_and_counts_every_completion() {
-        let (_keep, f) = image(1 << 20);
-        let r = run_ring(&f, 1 << 20, &params(4096, 16, 30), &AtomicBool::new(false));
-        assert_eq!(r.engine, QueuedEngine::IoUring);
-        assert!(r.stop.is_none(), "{:?}", r.stop);
-        assert!(r.completed >= 16);
-        assert_eq!(r.latency.count, r.completed);
-        assert!(r.elapsed_ns >= 30_000_000);
-        // The descriptor is still open.
-        let mut b = [0u8; 1];
-        assert_eq!(nix::sys::uio::pread(&f, &mut b, 10).unwrap(), 1);
-    }
-
-    #[test]
-    #[cfg_attr(
-        seekprobe_no_uring,
-        ignore = "the kernel refuses io_uring (kernel.io_uring_disabled)"
-    )]
-    fn a_read_past_the_end_is_a_short_read_failure_and_the_ring_drains() {
-        let (_keep, f) = image(8192);
-        let r = run_ring(&f, 1 << 20, &params(4096, 4, 1000), &AtomicBool::new(false));
-        match r.stop {
-            Some(Stop::Failed {
-                setup: false,
-                offset,
-                error,
-            }) => {
-                assert!(offset >= 8192, "{offset}");
-                assert_eq!(error.kind(), io::ErrorKind::UnexpectedEof);
-            }
-            other => panic!("{other:?}"),
-        }
-        assert_eq!(r.latency.count, r.completed);
-    }
-
-    #[test]
-    #[cfg_attr(
-        seekprobe_no_uring,
-        ignore = "the kernel refuses io_uring (kernel.io_uring_disabled)"
-    )]
-    fn a_raised_stop_flag_ends_the_run_interrupted() {
-        let (_keep, f) = image(1 << 20);
-        let stop = AtomicBool::new(false);
-        let r = std::thread::scope(|s| {
-            s.spawn(|| {
-                std::thread::sleep(Duration::from_millis(30));
-                stop.store(true, Ordering::Relaxed);
-            });
-            run_ring(&f, 1 << 20, &params(4096, 8, 60_000), &stop)
-        });
-        assert!(matches!(r.stop, Some(Stop::Interrupted)), "{:?}", r.stop);
-        assert!(r.elapsed_ns < 10_000_000_000);
-        assert_eq!(r.latency.count, r.completed);
-    }
-
-    #[test]
-    #[cfg_attr(
-        seekprobe_no_uring,
-        ignore = "the kernel refuses io_uring (kernel.io_uring_disabled)"
-    )]
-    fn a_stop_flag_raised_before_the_start_submits_nothing() {
-        let (_keep, f) = image(1 << 20);
-        let r = run_ring(&f, 1 << 20, &params(4096, 8, 1000), &AtomicBool::new(true));
-        assert!(matches!(r.stop, Some(Stop::Interrupted)));
-        assert_eq!(r.completed, 0);
-    }
 }

@@ -16,6 +16,7 @@ use crate::engine::verify::{Saver, VerifyParams, run_verify};
 use crate::error::ProbeError;
 use crate::probe::iops::OffsetGen;
 use crate::probe::{self, PairsKind, Plan, ProbeSet, QueuedStep, Step, Stream, TestKind};
+use crate::results::settings::SectorSize;
 use crate::results::verify::HalfKind;
 use crate::results::{
     CapacityResult, Engine, Outcome, PhaseResult, QueuedEngine, SeekSamples, TestResult, Warning,
@@ -134,7 +135,12 @@ pub fn run_test(
     cx: &mut Context<'_>,
 ) -> io::Result<Executed> {
     let info = cx.target.info();
-    match probe::plan(test, info.media_size_bytes, info.sector_size, opts) {
+    // Where the device's sector size becomes a type: the plans and the engines
+    // trust it from here on.
+    let planned = SectorSize::new(info.sector_size)
+        .ok_or_else(|| probe::TooSmall("it reports no sector size".into()))
+        .and_then(|ss| probe::plan(test, info.media_size_bytes, ss, opts));
+    match planned {
         Ok(plan) => execute(&plan, opts.settle, cx),
         Err(why) => {
             let e = ProbeError::TooSmall {
@@ -233,12 +239,13 @@ fn step_once(
         Step::FlushedWrites {
             size,
             seed,
+            sector_size,
             min_time,
             preserve,
             what,
         } => {
-            let (m, ss) = (info.media_size_bytes, info.sector_size);
-            let mut offsets = match OffsetGen::new(*seed, m, ss, *size) {
+            let m = info.media_size_bytes;
+            let mut offsets = match OffsetGen::new(*seed, m, *sector_size, *size) {
                 Ok(g) => g,
                 Err(e) => return phase_end(result, bad_request(e.0), info, what, cx.sink, true),
             };
@@ -406,9 +413,9 @@ fn step_once(
         } => {
             let params = VerifyParams {
                 range: *range,
-                passes: *passes,
+                passes: passes.get(),
                 nonce: *nonce,
-                queue_depth: *queue_depth as usize,
+                queue_depth: *queue_depth,
                 slow_ms: *slow_ms,
                 io_timeout: cx.io_timeout,
                 resume: cx.resume.take(),
@@ -474,10 +481,10 @@ fn queued_step(
     cx: &mut Context<'_>,
     run: &mut Executed,
 ) -> (PhaseResult, Option<Stop>) {
-    let (m, ss) = (info.media_size_bytes, info.sector_size);
+    let (m, ss) = (info.media_size_bytes, q.sector_size);
     let mut params = QueuedParams {
         len: q.len,
-        queue_depth: q.queue_depth as usize,
+        queue_depth: q.queue_depth,
         duration: q.duration,
         seed: 0,
     };
@@ -521,7 +528,7 @@ fn queued_step(
         latencies_ns: Vec::new(),
         summary: r.latency.summary(),
         histogram: Some(r.latency),
-        queue_depth: Some(q.queue_depth),
+        queue_depth: Some(q.queue_depth.get()),
         seed,
         stopped_early: r.stop.is_some(),
     };

@@ -221,7 +221,8 @@ fn the_block_sweep_with_writes_runs_read_write_and_queued_halves_per_size() {
     assert_eq!(r.outcome, Outcome::Complete);
     assert_eq!(r.engine, Engine::SyncAndQueued(QueuedEngine::Virtual));
     assert_eq!(String::from(r.engine), "sync+virtual");
-    let sizes = crate::probe::sweep::sizes(64 << 20, 512).len();
+    let sizes =
+        crate::probe::sweep::sizes(64 << 20, crate::results::settings::SectorSize::B512).len();
     assert_eq!(r.phases.len(), 3 * sizes);
     for chunk in r.phases.chunks(3) {
         let ids: Vec<_> = chunk.iter().map(|p| p.id).collect();
@@ -270,7 +271,7 @@ fn the_seek_profile_keeps_its_samples_seed_and_analysis() {
 #[test]
 fn the_scan_reports_its_bytes_and_progress() {
     let opts = Options {
-        block_size: 1 << 20,
+        block_size: crate::results::settings::BlockSize::MIB,
         ..Options::default()
     };
     let (run, _, log) = with_sim("sim:ssd?size=8M", false, |cx| {

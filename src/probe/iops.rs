@@ -22,13 +22,15 @@
 //! several threads share one atomic request counter and together read exactly the
 //! offsets of a single stream.
 
+use crate::results::settings::SectorSize;
 use crate::rng;
 use rand::distr::{Distribution, Uniform};
 use std::fmt;
 use std::time::Duration;
 
-/// diskinfo's number of requests kept in flight.
-pub const DEFAULT_QUEUE_DEPTH: usize = 128;
+/// diskinfo's number of requests kept in flight, as a count (`--queue-depth`'s
+/// default).
+pub const DEFAULT_QUEUE_DEPTH: usize = crate::results::settings::QueueDepth::DISKINFO.slots();
 
 /// diskinfo's duration per request size: replacements are submitted while less than
 /// this has passed.
@@ -45,11 +47,9 @@ const FIXED_SIZES: [u32; 4] = [4096, 32 << 10, 128 << 10, 1024 << 10];
 /// skips it), smaller than the sector size or not a multiple of it is skipped, and so
 /// is any size larger than the device's whole sectors. A device smaller than one
 /// sector gets no size at all.
-pub fn sizes(media_size: u64, sector_size: u32) -> Vec<u32> {
-    if sector_size == 0 {
-        return Vec::new();
-    }
+pub fn sizes(media_size: u64, sector_size: SectorSize) -> Vec<u32> {
     let whole = whole_bytes(media_size, sector_size);
+    let sector_size = sector_size.get();
     let mut out = Vec::with_capacity(1 + FIXED_SIZES.len());
     for len in std::iter::once(sector_size).chain(FIXED_SIZES) {
         let fits = u64::from(len) <= whole;
@@ -61,8 +61,8 @@ pub fn sizes(media_size: u64, sector_size: u32) -> Vec<u32> {
 }
 
 /// The bytes of the device's whole sectors.
-fn whole_bytes(media_size: u64, sector_size: u32) -> u64 {
-    let ss = u64::from(sector_size.max(1));
+fn whole_bytes(media_size: u64, sector_size: SectorSize) -> u64 {
+    let ss = sector_size.bytes();
     media_size / ss * ss
 }
 
@@ -107,10 +107,16 @@ impl OffsetGen {
     /// Offsets for `len`-byte reads on a device of `media_size` bytes with
     /// `sector_size`-byte sectors, seeded with `seed`. Fails when `len` is zero, not a
     /// multiple of the sector size, or larger than the device's whole sectors.
-    pub fn new(seed: u64, media_size: u64, sector_size: u32, len: u32) -> Result<Self, BadRequest> {
-        if sector_size == 0 || len == 0 || !len.is_multiple_of(sector_size) {
+    pub fn new(
+        seed: u64,
+        media_size: u64,
+        sector_size: SectorSize,
+        len: u32,
+    ) -> Result<Self, BadRequest> {
+        if len == 0 || !len.is_multiple_of(sector_size.get()) {
             return Err(BadRequest(format!(
-                "a request of {len} bytes is not a whole number of {sector_size}-byte sectors"
+                "a request of {len} bytes is not a whole number of {}-byte sectors",
+                sector_size.get()
             )));
         }
         let whole = whole_bytes(media_size, sector_size);
@@ -137,7 +143,7 @@ impl OffsetGen {
     /// device; for the block sweep's queued reads.
     pub fn sequential(
         media_size: u64,
-        sector_size: u32,
+        sector_size: SectorSize,
         len: u32,
         start: u64,
     ) -> Result<Self, BadRequest> {
@@ -186,11 +192,16 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// A sector size of the tests.
+    fn ss(bytes: u32) -> SectorSize {
+        SectorSize::new(bytes).unwrap()
+    }
+
     #[test]
     fn the_stream_is_pinned() {
         // Any change here changes every recorded seed's offsets (as the move from a
         // hand-written SplitMix64 to crate::rng did once): don't.
-        let g = OffsetGen::new(42, 2_000_398_934_016, 512, 4096).unwrap();
+        let g = OffsetGen::new(42, 2_000_398_934_016, ss(512), 4096).unwrap();
         let got: Vec<u64> = (0..4).map(|k| g.offset(k)).collect();
         assert_eq!(got, PINNED);
         // The stateful walk is the same stream.
@@ -212,33 +223,32 @@ mod tests {
     #[test]
     fn sizes_follow_diskinfo() {
         let big = 1u64 << 40;
-        assert_eq!(sizes(big, 512), [512, 4096, 32768, 131072, 1048576]);
-        assert_eq!(sizes(big, 4096), [4096, 32768, 131072, 1048576]);
-        assert_eq!(sizes(big, 8192), [8192, 32768, 131072, 1048576]);
-        assert_eq!(sizes(big, 65536), [65536, 131072, 1048576]);
+        assert_eq!(sizes(big, ss(512)), [512, 4096, 32768, 131072, 1048576]);
+        assert_eq!(sizes(big, ss(4096)), [4096, 32768, 131072, 1048576]);
+        assert_eq!(sizes(big, ss(8192)), [8192, 32768, 131072, 1048576]);
+        assert_eq!(sizes(big, ss(65536)), [65536, 131072, 1048576]);
         // 520-byte sectors: no fixed size is a multiple.
-        assert_eq!(sizes(big, 520), [520]);
+        assert_eq!(sizes(big, ss(520)), [520]);
         // Sizes larger than the whole sectors are skipped.
-        assert_eq!(sizes(100_000, 512), [512, 4096, 32768]);
-        assert_eq!(sizes(1 << 20, 512), [512, 4096, 32768, 131072, 1048576]);
-        assert_eq!(sizes((1 << 20) - 1, 512), [512, 4096, 32768, 131072]);
-        assert_eq!(sizes(4095, 4096), Vec::<u32>::new());
-        assert_eq!(sizes(511, 512), Vec::<u32>::new());
-        assert_eq!(sizes(big, 0), Vec::<u32>::new());
+        assert_eq!(sizes(100_000, ss(512)), [512, 4096, 32768]);
+        assert_eq!(sizes(1 << 20, ss(512)), [512, 4096, 32768, 131072, 1048576]);
+        assert_eq!(sizes((1 << 20) - 1, ss(512)), [512, 4096, 32768, 131072]);
+        assert_eq!(sizes(4095, ss(4096)), Vec::<u32>::new());
+        assert_eq!(sizes(511, ss(512)), Vec::<u32>::new());
     }
 
     #[test]
     fn bad_requests_are_refused() {
-        assert!(OffsetGen::new(1, 1 << 30, 4096, 512).is_err());
-        assert!(OffsetGen::new(1, 1 << 30, 512, 0).is_err());
-        assert!(OffsetGen::new(1, 1 << 30, 512, 1000).is_err());
-        assert!(OffsetGen::new(1, 4095, 512, 4096).is_err());
-        assert!(OffsetGen::new(1, 4096, 512, 4096).is_ok());
+        assert!(OffsetGen::new(1, 1 << 30, ss(4096), 512).is_err());
+        assert!(OffsetGen::new(1, 1 << 30, ss(512), 0).is_err());
+        assert!(OffsetGen::new(1, 1 << 30, ss(512), 1000).is_err());
+        assert!(OffsetGen::new(1, 4095, ss(512), 4096).is_err());
+        assert!(OffsetGen::new(1, 4096, ss(512), 4096).is_ok());
     }
 
     #[test]
     fn a_device_of_one_request_always_reads_at_zero() {
-        let mut g = OffsetGen::new(7, 4096 + 4095, 4096, 4096).unwrap();
+        let mut g = OffsetGen::new(7, 4096 + 4095, ss(4096), 4096).unwrap();
         assert_eq!(g.positions(), 1);
         assert!((0..1000).all(|_| g.next_offset() == 0));
     }
@@ -246,7 +256,7 @@ mod tests {
     #[test]
     fn offsets_reach_beyond_two_to_the_31_requests() {
         // diskinfo's random() cap: 2^31 positions. A 2^50-byte device has 2^41.
-        let g = OffsetGen::new(3, 1 << 50, 512, 512).unwrap();
+        let g = OffsetGen::new(3, 1 << 50, ss(512), 512).unwrap();
         let beyond = (0..10_000)
             .filter(|&k| g.offset(k) / 512 >= 1 << 31)
             .count();
@@ -257,7 +267,7 @@ mod tests {
     #[test]
     fn offsets_are_spread_uniformly() {
         // 16 equal bins over 1 GiB of 4 KiB requests: each within 10% of the mean.
-        let g = OffsetGen::new(11, 1 << 30, 512, 4096).unwrap();
+        let g = OffsetGen::new(11, 1 << 30, ss(512), 4096).unwrap();
         let mut bins = [0u32; 16];
         let n = 160_000u64;
         for k in 0..n {
@@ -272,7 +282,7 @@ mod tests {
     fn rejection_keeps_offsets_inside_for_huge_position_counts() {
         // n close to 2^64 / len makes rejections likely enough to be exercised.
         let media = u64::MAX;
-        let g = OffsetGen::new(5, media, 512, 512).unwrap();
+        let g = OffsetGen::new(5, media, ss(512), 512).unwrap();
         let whole = media / 512 * 512;
         for k in 0..10_000 {
             let o = g.offset(k);
@@ -290,13 +300,13 @@ mod tests {
             big in proptest::bool::ANY,
             which in 0usize..5,
         ) {
-            let ss: u32 = if big { 4096 } else { 512 };
-            let media = sectors * u64::from(ss) + extra % u64::from(ss);
-            let whole = sectors * u64::from(ss);
-            let all = sizes(media, ss);
+            let s = if big { SectorSize::B4096 } else { SectorSize::B512 };
+            let media = sectors * s.bytes() + extra % s.bytes();
+            let whole = sectors * s.bytes();
+            let all = sizes(media, s);
             prop_assume!(which < all.len());
             let len = all[which];
-            let mut g = OffsetGen::new(seed, media, ss, len).unwrap();
+            let mut g = OffsetGen::new(seed, media, s, len).unwrap();
             for _ in 0..200 {
                 let o = g.next_offset();
                 prop_assert_eq!(o % u64::from(len), 0);
@@ -309,12 +319,12 @@ mod tests {
             seed in any::<u64>(),
             media in (1u64 << 20)..(1u64 << 50),
         ) {
-            let mut a = OffsetGen::new(seed, media, 512, 4096).unwrap();
-            let mut b = OffsetGen::new(seed, media, 512, 4096).unwrap();
+            let mut a = OffsetGen::new(seed, media, ss(512), 4096).unwrap();
+            let mut b = OffsetGen::new(seed, media, ss(512), 4096).unwrap();
             for _ in 0..100 {
                 prop_assert_eq!(a.next_offset(), b.next_offset());
             }
-            let c = OffsetGen::new(seed ^ 1, media, 512, 4096).unwrap();
+            let c = OffsetGen::new(seed ^ 1, media, ss(512), 4096).unwrap();
             let differ = (0..100).filter(|&k| c.offset(k) != a.offset(k)).count();
             prop_assert!(differ > 90);
         }

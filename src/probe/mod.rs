@@ -8,6 +8,7 @@
 
 pub mod capacity;
 pub mod iops;
+mod options;
 pub mod overhead;
 mod plan;
 pub mod scan;
@@ -20,7 +21,8 @@ pub mod transfer;
 pub mod zones;
 
 pub use crate::results::test_kind::{PhaseId, TestKind};
-pub use plan::{Line, Options, PairsKind, Plan, ProbeSet, QueuedStep, Step, Stream, plan};
+pub use options::Options;
+pub use plan::{Line, PairsKind, Plan, ProbeSet, QueuedStep, Step, Stream, plan};
 
 use serde::{Deserialize, Serialize};
 
@@ -101,7 +103,10 @@ pub struct TooSmall(pub String);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::settings::SectorSize;
     use proptest::prelude::*;
+
+    const S512: SectorSize = SectorSize::B512;
 
     const ALL: [TestKind; 11] = [
         TestKind::CommandOverhead,
@@ -127,9 +132,9 @@ mod tests {
     #[test]
     fn every_test_has_a_plan_on_a_large_device() {
         for test in ALL {
-            let p = plan(test, 1 << 40, 512, &with_writes()).unwrap();
+            let p = plan(test, 1 << 40, S512, &with_writes()).unwrap();
             assert!(!p.lines.is_empty(), "{test:?}");
-            check_inside_and_aligned(&p, 1 << 40, 512);
+            check_inside_and_aligned(&p, 1 << 40, S512);
         }
     }
 
@@ -145,25 +150,26 @@ mod tests {
             TestKind::CapacityCheck,
         ];
         for test in ALL {
-            match plan(test, 1024, 512, &with_writes()) {
+            match plan(test, 1024, S512, &with_writes()) {
                 Err(TooSmall(why)) => {
                     assert!(!fits.contains(&test), "{test:?}: {why}");
                     assert!(!why.is_empty(), "{test:?}");
                 }
                 Ok(p) => {
                     assert!(fits.contains(&test), "{test:?} planned on 1024 bytes");
-                    check_inside_and_aligned(&p, 1024, 512);
+                    check_inside_and_aligned(&p, 1024, S512);
                 }
             }
         }
-        assert!(plan(TestKind::BlockSweep, 2048, 512, &Options::default()).is_err());
-        assert!(plan(TestKind::SeekProfile, 1024, 512, &Options::default()).is_err());
+        assert!(plan(TestKind::BlockSweep, 2048, S512, &Options::default()).is_err());
+        assert!(plan(TestKind::SeekProfile, 1024, S512, &Options::default()).is_err());
     }
 
-    fn check_inside_and_aligned(p: &Plan, media: u64, ss: u32) {
+    fn check_inside_and_aligned(p: &Plan, media: u64, s: SectorSize) {
+        let ss = s.get();
         let limit = media / u64::from(ss) * u64::from(ss);
         let ops = p
-            .ops(media, ss)
+            .ops(media, s)
             .expect("every stream of a plan fits its device");
         assert!(!ops.is_empty(), "{:?} names no operation", p.test);
         for op in ops {
@@ -182,8 +188,8 @@ mod tests {
             big in proptest::bool::ANY,
             test in proptest::sample::select(ALL.to_vec()),
         ) {
-            let ss: u32 = if big { 4096 } else { 512 };
-            let media = sectors * u64::from(ss) + extra % u64::from(ss);
+            let ss = if big { SectorSize::B4096 } else { S512 };
+            let media = sectors * ss.bytes() + extra % ss.bytes();
             if let Ok(p) = plan(test, media, ss, &with_writes()) {
                 check_inside_and_aligned(&p, media, ss);
             }
@@ -192,7 +198,7 @@ mod tests {
 
     #[test]
     fn a_two_to_the_fifty_byte_device_plans_without_overflow() {
-        for ss in [512u32, 4096] {
+        for ss in [S512, SectorSize::B4096] {
             for test in [TestKind::SeekTransfer, TestKind::CommandOverhead] {
                 let p = plan(test, 1u64 << 50, ss, &Options::default()).unwrap();
                 check_inside_and_aligned(&p, 1 << 50, ss);
@@ -211,7 +217,7 @@ mod tests {
             101 * MIB + 7,
             256 * MIB,
         ] {
-            for ss in [512u32, 4096] {
+            for ss in [S512, SectorSize::B4096] {
                 for test in ALL {
                     if let Ok(p) = plan(test, media, ss, &with_writes()) {
                         check_inside_and_aligned(&p, media, ss);

@@ -7,80 +7,12 @@ use super::iops::{self, BadRequest, OffsetGen};
 use super::scan::{self, ScanRange};
 use super::seek_profile::{self, Pair};
 use super::{
-    Op, OpKind, Phase, PhaseId, TestKind, TooSmall, overhead, seek, sweep, sync_write, transfer,
+    Op, OpKind, Options, Phase, PhaseId, TestKind, TooSmall, overhead, seek, sweep, sync_write,
+    transfer,
 };
-use super::{smr, zones, zones::DEFAULT_ZONES};
+use super::{smr, zones};
+use crate::results::settings::{MAX_BLOCK_SIZE, Passes, QueueDepth, SectorSize};
 use std::time::Duration;
-
-/// The options that shape plans, as checked from the command line (diskinfo's
-/// defaults in [`Options::default`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Options {
-    /// The pause before each timed line (`--settle`).
-    pub settle: Duration,
-    /// The seed of every random stream (`--seed`).
-    pub seed: u64,
-    /// Whether the write halves of --zones and --block-sweep run (`-w`).
-    pub write: bool,
-    /// Requests kept in flight by queued reads (`--queue-depth`).
-    pub queue_depth: u32,
-    /// Seconds per size of -i (`--duration`).
-    pub duration: Duration,
-    /// Seconds of flushed writes per size of -S (`--write-duration`).
-    pub write_duration: Duration,
-    /// -S reads each block first and writes it back afterwards (`--preserve`).
-    pub preserve: bool,
-    /// Samples of --zones.
-    pub zones: u32,
-    /// Bytes read per sample of --zones (`--zone-size`).
-    pub zone_size: u64,
-    /// Timed reads at random distances of --seek-profile (`--seek-samples`).
-    pub seek_samples: u32,
-    /// Where --scan starts and ends (`--start`, `--end`).
-    pub scan_start: Option<u64>,
-    /// Where --scan ends.
-    pub scan_end: Option<u64>,
-    /// Bytes per read of --scan (`--block-size`).
-    pub block_size: u64,
-    /// Blocks at least this slow are listed by --scan (`--slow-ms`).
-    pub slow_ms: f64,
-    /// Seconds of queued reads per size of --block-sweep (`--sweep-duration`).
-    pub sweep_duration: Duration,
-    /// The budget of --smr-check's writes (`--smr-budget`).
-    pub smr_budget: smr::Budget,
-    /// The idle period of --smr-check before its read probes (`--smr-idle`).
-    pub smr_idle: Duration,
-    /// Passes of --verify (`--passes`).
-    pub verify_passes: u32,
-    /// The nonce of --verify's stamps, drawn once per run.
-    pub verify_nonce: u64,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            settle: Duration::ZERO,
-            seed: 0,
-            write: false,
-            queue_depth: iops::DEFAULT_QUEUE_DEPTH as u32,
-            duration: iops::DEFAULT_DURATION,
-            write_duration: Duration::from_secs(1),
-            preserve: false,
-            zones: DEFAULT_ZONES,
-            zone_size: zones::DEFAULT_ZONE_SIZE,
-            seek_samples: seek_profile::DEFAULT_SAMPLES,
-            scan_start: None,
-            scan_end: None,
-            block_size: scan::DEFAULT_BLOCK,
-            slow_ms: scan::DEFAULT_SLOW_MS,
-            sweep_duration: Duration::from_secs(1),
-            smr_budget: smr::Budget::default(),
-            smr_idle: Duration::from_secs_f64(smr::IDLE_S),
-            verify_passes: 1,
-            verify_nonce: 0,
-        }
-    }
-}
 
 /// Where the offsets of queued reads come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,8 +38,10 @@ pub struct QueuedStep {
     pub stream: Stream,
     /// Request size in bytes.
     pub len: u32,
+    /// The device's sector, which the offsets are whole multiples of.
+    pub sector_size: SectorSize,
     /// Requests in flight.
-    pub queue_depth: u32,
+    pub queue_depth: QueueDepth,
     /// New requests are issued while less than this has passed.
     pub duration: Duration,
     /// What it is, in error messages.
@@ -158,6 +92,8 @@ pub enum Step {
         size: u32,
         /// The seed of the offsets.
         seed: u64,
+        /// The device's sector, which the offsets are whole multiples of.
+        sector_size: SectorSize,
         /// Batches are written until this much has passed.
         min_time: Duration,
         /// Read each block first, write it back after.
@@ -198,11 +134,11 @@ pub enum Step {
         /// The range and request size.
         range: ScanRange,
         /// Passes, each with fresh content.
-        passes: u32,
+        passes: Passes,
         /// The run's nonce.
         nonce: u64,
         /// Requests in flight.
-        queue_depth: u32,
+        queue_depth: QueueDepth,
         /// Blocks at least this slow are listed.
         slow_ms: f64,
     },
@@ -283,7 +219,11 @@ impl Plan {
     /// stream that wraps, its last position; a scan or a verify pass gives its
     /// first and last [`SAMPLED_OPS`] blocks, written and read. A stream the
     /// engine would refuse (a request that does not fit) gives an error.
-    pub fn ops(&self, media_size: u64, sector_size: u32) -> Result<Vec<super::Op>, BadRequest> {
+    pub fn ops(
+        &self,
+        media_size: u64,
+        sector_size: SectorSize,
+    ) -> Result<Vec<super::Op>, BadRequest> {
         let mut out = Vec::new();
         for step in self.lines.iter().flat_map(|l| &l.steps) {
             match step {
@@ -312,9 +252,9 @@ impl Plan {
                         kind: OpKind::Write,
                     }));
                 }
-                Step::Scan { range, .. } => out.extend(sampled_blocks(range, &[OpKind::Read])?),
+                Step::Scan { range, .. } => out.extend(sampled_blocks(range, &[OpKind::Read])),
                 Step::Verify { range, .. } => {
-                    out.extend(sampled_blocks(range, &[OpKind::Write, OpKind::Read])?)
+                    out.extend(sampled_blocks(range, &[OpKind::Write, OpKind::Read]))
                 }
                 Step::Quiesce | Step::Pause(_) | Step::OnlyIfRotating | Step::Idle(_) => {}
             }
@@ -327,8 +267,9 @@ impl Plan {
 pub const SAMPLED_OPS: usize = 1000;
 
 /// The first and last [`SAMPLED_OPS`] blocks of `range` (all of them when fewer),
-/// as operations of each kind in `kinds`.
-fn sampled_blocks(range: &ScanRange, kinds: &[OpKind]) -> Result<Vec<Op>, BadRequest> {
+/// as operations of each kind in `kinds`. The range's block is a plan's, at most a
+/// [`BlockSize`](crate::results::settings::BlockSize).
+fn sampled_blocks(range: &ScanRange, kinds: &[OpKind]) -> Vec<Op> {
     let n = range.count();
     let first = range.blocks().take(SAMPLED_OPS);
     let skip = n.saturating_sub(SAMPLED_OPS as u64).max(SAMPLED_OPS as u64);
@@ -339,11 +280,14 @@ fn sampled_blocks(range: &ScanRange, kinds: &[OpKind]) -> Result<Vec<Op>, BadReq
     };
     let mut out = Vec::new();
     for (offset, len) in first.chain(last.blocks()) {
-        let len = u32::try_from(len)
-            .map_err(|_| BadRequest(format!("a block of {len} bytes is over 4 GiB")))?;
+        debug_assert!(
+            len <= u64::from(MAX_BLOCK_SIZE),
+            "config makes the block size"
+        );
+        let len = len as u32;
         out.extend(kinds.iter().map(|&kind| Op { offset, len, kind }));
     }
-    Ok(out)
+    out
 }
 
 impl Stream {
@@ -352,7 +296,7 @@ impl Stream {
     pub fn offsets(
         self,
         media_size: u64,
-        sector_size: u32,
+        sector_size: SectorSize,
         len: u32,
     ) -> Result<OffsetGen, BadRequest> {
         match self {
@@ -370,10 +314,10 @@ impl Stream {
 pub fn plan(
     test: TestKind,
     media_size: u64,
-    sector_size: u32,
+    sector_size: SectorSize,
     opts: &Options,
 ) -> Result<Plan, TooSmall> {
-    let (m, ss) = (media_size, sector_size);
+    let (m, s, ss) = (media_size, sector_size, sector_size.get());
     let lines = match test {
         TestKind::SeekTransfer => {
             let mut phases = seek::phases(m, ss)?;
@@ -381,15 +325,15 @@ pub fn plan(
             diskinfo_lines(phases, opts)
         }
         TestKind::CommandOverhead => diskinfo_lines(overhead::phases(m, ss)?, opts),
-        TestKind::RandomReads => random_reads(m, ss, opts)?,
-        TestKind::SyncWrite => sync_writes(m, ss, opts)?,
+        TestKind::RandomReads => random_reads(m, s, opts)?,
+        TestKind::SyncWrite => sync_writes(m, s, opts)?,
         TestKind::Zones => zone_lines(m, ss, opts)?,
         TestKind::SeekProfile => seek_profile_lines(m, ss, opts)?,
         TestKind::Scan => scan_lines(m, ss, opts)?,
-        TestKind::BlockSweep => sweep_lines(m, ss, opts)?,
+        TestKind::BlockSweep => sweep_lines(m, s, opts)?,
         TestKind::Verify => verify_lines(m, ss, opts)?,
         TestKind::CapacityCheck => capacity_lines(m, ss, opts)?,
-        TestKind::SmrCheck => smr_lines(m, ss, opts)?,
+        TestKind::SmrCheck => smr_lines(m, s, opts)?,
     };
     Ok(Plan { test, lines })
 }
@@ -411,7 +355,7 @@ fn diskinfo_lines(phases: Vec<Phase>, opts: &Options) -> Vec<Line> {
 }
 
 /// -i: for each request size, random reads kept `--queue-depth` deep for `--duration`.
-fn random_reads(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+fn random_reads(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooSmall> {
     let sizes = iops::sizes(m, ss);
     if sizes.is_empty() {
         return Err(TooSmall("no request size fits in it".into()));
@@ -429,6 +373,7 @@ fn random_reads(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> 
                         seed: iops::stream_seed(opts.seed, i),
                     },
                     len: size,
+                    sector_size: ss,
                     queue_depth: opts.queue_depth,
                     duration: opts.duration,
                     what: format!("{size}-byte random reads"),
@@ -439,7 +384,7 @@ fn random_reads(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> 
 }
 
 /// -S: for each size, batches of flushed random writes for at least a second.
-fn sync_writes(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+fn sync_writes(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooSmall> {
     let sizes = sync_write::sizes(m, ss);
     if sizes.is_empty() {
         return Err(TooSmall("no whole sector".into()));
@@ -455,6 +400,7 @@ fn sync_writes(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
                 Step::FlushedWrites {
                     size,
                     seed,
+                    sector_size: ss,
                     min_time: opts.write_duration,
                     preserve: opts.preserve,
                     what: format!("{size}-byte synchronous writes"),
@@ -539,7 +485,13 @@ fn seek_profile_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooS
 
 /// --scan: every block once, past errors.
 fn scan_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
-    let range = scan::range(m, ss, opts.scan_start, opts.scan_end, opts.block_size)?;
+    let range = scan::range(
+        m,
+        ss,
+        opts.scan_start,
+        opts.scan_end,
+        opts.block_size.bytes(),
+    )?;
     Ok(vec![Line {
         label: "reading".into(),
         steps: vec![
@@ -555,7 +507,7 @@ fn scan_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
 
 /// --block-sweep: for each request size, sequential reads one at a time, then
 /// queued `--queue-depth` deep for `--sweep-duration`.
-fn sweep_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+fn sweep_lines(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooSmall> {
     let sizes = sweep::sizes(m, ss);
     if sizes.is_empty() {
         return Err(TooSmall("smaller than the smallest request (4 KiB)".into()));
@@ -580,6 +532,7 @@ fn sweep_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
             id: PhaseId::SweepQueued,
             stream: Stream::Sequential { from },
             len: size,
+            sector_size: ss,
             queue_depth: opts.queue_depth,
             duration: opts.sweep_duration,
             what: "block sweep (queued)".into(),
@@ -595,7 +548,7 @@ fn sweep_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
 /// --smr-check: on a rotating drive only, the baseline read probes, the sustained
 /// random writes until the collapse or the budget, the idle period, and the spaced
 /// read probes (docs/methods.md, "Hidden SMR").
-fn smr_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+fn smr_lines(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooSmall> {
     let p = smr::plan(m, ss, opts.seed)
         .ok_or_else(|| TooSmall("smaller than its largest write (1 MiB)".into()))?;
     let secs = Duration::from_secs_f64;
@@ -639,20 +592,23 @@ fn smr_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
 /// Requests --verify keeps in flight: enough for a device to stream writes, few
 /// enough that service times stay near their block (a slow block's time may land
 /// on one of the others in flight; `--scan` places slow blocks exactly).
-pub const VERIFY_DEPTH: u32 = 4;
+pub const VERIFY_DEPTH: QueueDepth = QueueDepth::fixed::<4>();
 
 /// --verify: the range (--start, --end, --block-size as --scan's) written and
 /// checked --passes times, [`VERIFY_DEPTH`] requests deep.
 fn verify_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
-    let range = scan::range(m, ss, opts.scan_start, opts.scan_end, opts.block_size)?;
-    if opts.block_size > u64::from(u32::MAX) {
-        return Err(TooSmall("a block of 4 GiB or more".into()));
-    }
+    let range = scan::range(
+        m,
+        ss,
+        opts.scan_start,
+        opts.scan_end,
+        opts.block_size.bytes(),
+    )?;
     Ok(vec![Line {
         label: "writing".into(),
         steps: vec![Step::Verify {
             range,
-            passes: opts.verify_passes.max(1),
+            passes: opts.verify_passes,
             nonce: opts.verify_nonce,
             queue_depth: VERIFY_DEPTH,
             slow_ms: opts.slow_ms,

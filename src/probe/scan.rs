@@ -1,9 +1,10 @@
 //! The surface scan (`--scan`): every block of a byte range read once, in order.
 
 use super::TooSmall;
+use crate::results::settings::BlockSize;
 
 /// The block size unless `--block-size` says otherwise.
-pub const DEFAULT_BLOCK: u64 = 1 << 20;
+pub const DEFAULT_BLOCK: BlockSize = BlockSize::MIB;
 /// Blocks at least this slow are listed, unless `--slow-ms` says otherwise.
 pub const DEFAULT_SLOW_MS: f64 = 50.0;
 /// The upper bounds of the latency buckets, in ms; the last bucket is open.

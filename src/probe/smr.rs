@@ -6,6 +6,7 @@
 //! the reasons for every figure.
 
 use super::{Op, OpKind};
+use crate::results::settings::SectorSize;
 pub use crate::results::smr::Budget;
 use crate::rng::{self, Rng};
 
@@ -83,8 +84,8 @@ pub struct SmrPlan {
 
 /// The plan for a device of `media_size` bytes with `sector_size`-byte sectors and
 /// the run's `seed` (sub-stream 0 draws the writes, 1 the probes).
-pub fn plan(media_size: u64, sector_size: u32, seed: u64) -> Option<SmrPlan> {
-    let ss = u64::from(sector_size.max(1));
+pub fn plan(media_size: u64, sector_size: SectorSize, seed: u64) -> Option<SmrPlan> {
+    let ss = sector_size.bytes();
     let align = ALIGN.max(ss).next_multiple_of(ss);
     let media = media_size / ss * ss;
     if media < u64::from(SIZES[SIZES.len() - 1]).max(align) {
@@ -123,9 +124,10 @@ mod tests {
             big in any::<bool>(),
             seed in any::<u64>(),
         ) {
-            let ss: u32 = if big { 4096 } else { 512 };
+            let s = if big { SectorSize::B4096 } else { SectorSize::B512 };
+            let ss = s.get();
             let media = sectors * u64::from(ss) + extra % u64::from(ss);
-            if let Some(p) = plan(media, ss, seed) {
+            if let Some(p) = plan(media, s, seed) {
                 for op in p.writes.take(200).chain(p.probes) {
                     prop_assert_eq!(op.offset % 4096, 0);
                     prop_assert_eq!(op.len % ss, 0);
@@ -141,11 +143,11 @@ mod tests {
     #[test]
     fn writes_cover_the_device_with_every_size_and_are_reproducible() {
         let media = 8_001_563_222_016u64;
-        let p = plan(media, 512, 7).unwrap();
+        let p = plan(media, SectorSize::B512, 7).unwrap();
         let ops: Vec<Op> = p.writes.clone().take(4000).collect();
         assert_eq!(
             ops,
-            plan(media, 512, 7)
+            plan(media, SectorSize::B512, 7)
                 .unwrap()
                 .writes
                 .take(4000)
@@ -153,7 +155,7 @@ mod tests {
         );
         assert_ne!(
             ops,
-            plan(media, 512, 8)
+            plan(media, SectorSize::B512, 8)
                 .unwrap()
                 .writes
                 .take(4000)
@@ -173,7 +175,7 @@ mod tests {
                 .iter()
                 .all(|o| o.kind == OpKind::Read && o.len == 4096)
         );
-        assert!(plan(1 << 19, 512, 1).is_none());
-        assert!(plan(1 << 20, 4096, 1).is_some());
+        assert!(plan(1 << 19, SectorSize::B512, 1).is_none());
+        assert!(plan(1 << 20, SectorSize::B4096, 1).is_some());
     }
 }

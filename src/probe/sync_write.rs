@@ -4,6 +4,8 @@
 //! Offsets come from the same seeded stream as `-i` ([`super::iops::OffsetGen`]),
 //! one stream per size, so every write is size-aligned and inside the device.
 
+use crate::results::settings::SectorSize;
+
 /// The largest write (diskinfo's MAXTX).
 pub const MAX_WRITE: u32 = 8 << 20;
 /// Writes larger than this are split into pieces of this size (diskinfo's MAXIO).
@@ -13,9 +15,9 @@ pub const BATCH: u64 = 250;
 
 /// The write sizes: the sector size, doubling, up to 8 MiB, skipping sizes larger
 /// than the device's whole sectors.
-pub fn sizes(media_size: u64, sector_size: u32) -> Vec<u32> {
-    let whole = media_size / u64::from(sector_size.max(1)) * u64::from(sector_size);
-    std::iter::successors(Some(sector_size.max(1)), |s| s.checked_mul(2))
+pub fn sizes(media_size: u64, sector_size: SectorSize) -> Vec<u32> {
+    let whole = media_size / sector_size.bytes() * sector_size.bytes();
+    std::iter::successors(Some(sector_size.get()), |s| s.checked_mul(2))
         .take_while(|&s| s <= MAX_WRITE)
         .filter(|&s| u64::from(s) <= whole)
         .collect()
@@ -45,11 +47,11 @@ mod tests {
 
     #[test]
     fn sizes_double_from_the_sector_size_to_8_mib() {
-        let s = sizes(1 << 30, 512);
+        let s = sizes(1 << 30, SectorSize::B512);
         assert_eq!(s.len(), 15);
         assert_eq!((s[0], s[14]), (512, 8 << 20));
-        assert_eq!(sizes(1 << 30, 4096).len(), 12);
-        assert_eq!(sizes(3 << 20, 512).last(), Some(&(2 << 20)));
+        assert_eq!(sizes(1 << 30, SectorSize::B4096).len(), 12);
+        assert_eq!(sizes(3 << 20, SectorSize::B512).last(), Some(&(2 << 20)));
     }
 
     #[test]
@@ -66,11 +68,12 @@ mod tests {
         fn every_planned_write_lies_inside_the_target(
             sectors in 1u64..(1 << 24), extra in 0u64..4096, big in proptest::bool::ANY, seed in any::<u64>()
         ) {
-            let ss: u32 = if big { 4096 } else { 512 };
+            let s = if big { SectorSize::B4096 } else { SectorSize::B512 };
+            let ss = s.get();
             let media = sectors * u64::from(ss) + extra % u64::from(ss);
             let whole = media / u64::from(ss) * u64::from(ss);
-            for (i, size) in sizes(media, ss).into_iter().enumerate() {
-                let mut g = OffsetGen::new(crate::probe::iops::stream_seed(seed, i), media, ss, size).unwrap();
+            for (i, size) in sizes(media, s).into_iter().enumerate() {
+                let mut g = OffsetGen::new(crate::probe::iops::stream_seed(seed, i), media, s, size).unwrap();
                 for _ in 0..50 {
                     let o = g.next_offset();
                     prop_assert_eq!(o % u64::from(size), 0);

@@ -2,19 +2,20 @@
 //! evenly spaced positions from the first to the last sector.
 
 use super::{MIB, Op, Phase, PhaseId, TooSmall};
+use std::num::NonZeroU32;
 
 /// Samples taken by `--zones` without a number.
-pub const DEFAULT_ZONES: u32 = 100;
+pub const DEFAULT_ZONES: NonZeroU32 = NonZeroU32::new(100).unwrap();
 /// Bytes read per sample unless `--zone-size` says otherwise.
 pub const DEFAULT_ZONE_SIZE: u64 = 64 << 20;
 
 /// The bytes each sample reads: `zone_size`, reduced so that the samples do not
 /// overlap on a small device; whole MiB (read 1 MiB at a time) from 1 MiB up, else
 /// whole sectors (read at once), so that every read of a sample has the same length.
-pub fn sample_bytes(media_size: u64, sector_size: u32, zones: u32, zone_size: u64) -> u64 {
+pub fn sample_bytes(media_size: u64, sector_size: u32, zones: NonZeroU32, zone_size: u64) -> u64 {
     let ss = u64::from(sector_size);
     let whole = media_size / ss * ss;
-    let size = zone_size.min(whole / u64::from(zones.max(1))) / ss * ss;
+    let size = zone_size.min(whole / u64::from(zones.get())) / ss * ss;
     if size >= MIB { size / MIB * MIB } else { size }
 }
 
@@ -25,14 +26,11 @@ pub fn sample_bytes(media_size: u64, sector_size: u32, zones: u32, zone_size: u6
 pub fn phases(
     media_size: u64,
     sector_size: u32,
-    zones: u32,
+    zones: NonZeroU32,
     zone_size: u64,
 ) -> Result<Vec<Phase>, TooSmall> {
     let ss = u64::from(sector_size);
     let whole = media_size / ss * ss;
-    if zones == 0 {
-        return Err(TooSmall("--zones needs at least one sample".into()));
-    }
     let size = sample_bytes(media_size, sector_size, zones, zone_size);
     if size == 0 {
         return Err(TooSmall(format!(
@@ -40,7 +38,7 @@ pub fn phases(
         )));
     }
     let span = whole - size;
-    let n = u64::from(zones);
+    let n = u64::from(zones.get());
     Ok((0..n)
         .map(|i| {
             let start = if n > 1 {
@@ -76,10 +74,15 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// `n` samples.
+    fn z(n: u32) -> NonZeroU32 {
+        NonZeroU32::new(n).unwrap()
+    }
+
     #[test]
     fn samples_span_the_device_from_first_to_last_sector() {
         let media = 2_000_398_934_016u64;
-        let p = phases(media, 512, 100, DEFAULT_ZONE_SIZE).unwrap();
+        let p = phases(media, 512, z(100), DEFAULT_ZONE_SIZE).unwrap();
         assert_eq!(p.len(), 100);
         assert_eq!(p[0].ops[0].offset, 0);
         assert_eq!(p[0].setup[0].offset, 0);
@@ -90,12 +93,11 @@ mod tests {
 
     #[test]
     fn small_devices_get_smaller_samples() {
-        assert_eq!(sample_bytes(100 << 20, 512, 100, 64 << 20), 1 << 20);
-        assert_eq!(sample_bytes(64 << 20, 512, 10, 64 << 20), 6 << 20);
-        assert_eq!(sample_bytes(1 << 20, 512, 10, 64 << 20), 104448);
-        assert_eq!(sample_bytes(1000, 512, 10, 64 << 20), 0);
-        assert!(phases(1000, 512, 10, 64 << 20).is_err());
-        assert!(phases(1 << 20, 512, 0, 1 << 20).is_err());
+        assert_eq!(sample_bytes(100 << 20, 512, z(100), 64 << 20), 1 << 20);
+        assert_eq!(sample_bytes(64 << 20, 512, z(10), 64 << 20), 6 << 20);
+        assert_eq!(sample_bytes(1 << 20, 512, z(10), 64 << 20), 104448);
+        assert_eq!(sample_bytes(1000, 512, z(10), 64 << 20), 0);
+        assert!(phases(1000, 512, z(10), 64 << 20).is_err());
     }
 
     proptest! {
@@ -105,7 +107,7 @@ mod tests {
         ) {
             let ss: u32 = if big { 4096 } else { 512 };
             let media = sectors * u64::from(ss) + 17;
-            if let Ok(p) = phases(media, ss, zones, zone_mib << 20) {
+            if let Ok(p) = phases(media, ss, z(zones), zone_mib << 20) {
                 let whole = media / u64::from(ss) * u64::from(ss);
                 let mut last_end = 0;
                 for ph in &p {

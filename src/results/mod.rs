@@ -9,6 +9,7 @@ pub mod engine;
 pub mod failures;
 pub mod health;
 pub mod scan;
+pub mod settings;
 pub mod smart;
 pub mod smr;
 pub mod stats;

@@ -276,7 +276,12 @@ mod tests {
     fn run(spec: &str, seed: u64, budget: Budget) -> SmrAnalysis {
         let mut t = SimTarget::open(spec).unwrap();
         let info = t.info().clone();
-        let plan = smr::plan(info.media_size_bytes, info.sector_size, seed).unwrap();
+        let plan = smr::plan(
+            info.media_size_bytes,
+            crate::results::settings::SectorSize::new(info.sector_size).unwrap(),
+            seed,
+        )
+        .unwrap();
         let mut buf = vec![0u8; 1 << 20];
         let now = |t: &SimTarget| t.virtual_clock().now_ns();
         let mut probe = |t: &mut SimTarget| -> Vec<u64> {

@@ -87,7 +87,7 @@ fn run_t_with(spec: &str, settle: Duration) -> Vec<(PhaseId, f64, Vec<u64>)> {
     let p = plan(
         TestKind::SeekTransfer,
         t.info().media_size_bytes,
-        t.info().sector_size,
+        crate::results::settings::SectorSize::new(t.info().sector_size).unwrap(),
         &Default::default(),
     )
     .unwrap();
@@ -527,7 +527,13 @@ fn command_overhead_figures_are_sensible() {
     ] {
         let mut t = open(spec);
         let m = t.info().media_size_bytes;
-        let p = plan(TestKind::CommandOverhead, m, 512, &Default::default()).unwrap();
+        let p = plan(
+            TestKind::CommandOverhead,
+            m,
+            crate::results::settings::SectorSize::B512,
+            &Default::default(),
+        )
+        .unwrap();
         let phases: Vec<_> = p.phases().collect();
         let (mega, _) = run_phase(&mut t, phases[0]);
         let (sectors, _) = run_phase(&mut t, phases[1]);

@@ -24,6 +24,7 @@ use crate::probe::scan::{ScanRange, bucket};
 use crate::results::QueuedEngine;
 use crate::results::SlowRange;
 use crate::results::failures::{FailureKind, Failures};
+use crate::results::settings::QueueDepth;
 use crate::results::verify::{Half, HalfKind, Pass, REGIONS, Stopped, Unanswered, VerifyResult};
 use crate::verify::checkpoint::Checkpoint;
 use crate::verify::stamp::{Stamper, Verdict};
@@ -40,7 +41,7 @@ pub struct VerifyParams {
     /// The run's nonce ([`Stamper::fresh_nonce`]).
     pub nonce: u64,
     /// Requests kept in flight.
-    pub queue_depth: usize,
+    pub queue_depth: QueueDepth,
     /// Blocks at least this slow are listed.
     pub slow_ms: f64,
     /// A request unanswered this long gives the drive up (None: no limit).
@@ -344,7 +345,7 @@ pub fn run_verify(
         end_bytes: p.range.end,
         block_bytes: p.range.block,
         sector_bytes: ss,
-        queue_depth: p.queue_depth as u32,
+        queue_depth: p.queue_depth.get(),
         passes_planned: p.passes,
         slow_ms: p.slow_ms,
         engine: QueuedEngine::Unknown,

@@ -7,7 +7,7 @@ fn params(size: u64, block: u64) -> VerifyParams {
         range: range(size, 512, None, None, block).unwrap(),
         passes: 2,
         nonce: 42,
-        queue_depth: 4,
+        queue_depth: QueueDepth::fixed::<4>(),
         slow_ms: 50.0,
         io_timeout: None,
         resume: None,
@@ -56,7 +56,7 @@ fn a_run_resumed_from_any_read_half_checkpoint_has_the_whole_runs_failures() {
     let mut t = crate::device::sim::SimTarget::open(uri).unwrap();
     let p = VerifyParams {
         passes: 1,
-        queue_depth: 8,
+        queue_depth: QueueDepth::fixed::<8>(),
         ..params(16 << 20, 1 << 20)
     };
     let stop = AtomicBool::new(false);

@@ -41,7 +41,7 @@ fn a_healthy_disk_passes_write_and_verify_without_a_slow_block() {
         range: range(512 * MIB, 512, None, None, MIB).unwrap(),
         passes: 1,
         nonce: 5,
-        queue_depth: 4,
+        queue_depth: crate::results::settings::QueueDepth::fixed::<4>(),
         slow_ms: 50.0,
         io_timeout: None,
         resume: None,

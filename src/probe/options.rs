@@ -1,0 +1,77 @@
+//! What shapes the plans besides the device: the checked settings of a run, built
+//! once by config and read by [`super::plan`] and the steps it makes.
+
+use super::{iops, scan, seek_profile, smr, zones};
+use crate::results::settings::{BlockSize, Passes, QueueDepth};
+use std::time::Duration;
+
+/// The options that shape plans, built by config from the command line
+/// (`Config::options`), every value checked there; diskinfo's defaults in
+/// [`Options::default`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    /// The pause before each timed line (`--settle`).
+    pub settle: Duration,
+    /// The seed of every random stream (`--seed`).
+    pub seed: u64,
+    /// Whether the write halves of --zones and --block-sweep run (`-w`).
+    pub write: bool,
+    /// Requests kept in flight by queued reads (`--queue-depth`).
+    pub queue_depth: QueueDepth,
+    /// Seconds per size of -i (`--duration`).
+    pub duration: Duration,
+    /// Seconds of flushed writes per size of -S (`--write-duration`).
+    pub write_duration: Duration,
+    /// -S reads each block first and writes it back afterwards (`--preserve`).
+    pub preserve: bool,
+    /// Samples of --zones.
+    pub zones: std::num::NonZeroU32,
+    /// Bytes read per sample of --zones (`--zone-size`).
+    pub zone_size: u64,
+    /// Timed reads at random distances of --seek-profile (`--seek-samples`).
+    pub seek_samples: u32,
+    /// Where --scan starts and ends (`--start`, `--end`).
+    pub scan_start: Option<u64>,
+    /// Where --scan ends.
+    pub scan_end: Option<u64>,
+    /// Bytes per read of --scan and per request of --verify (`--block-size`).
+    pub block_size: BlockSize,
+    /// Blocks at least this slow are listed by --scan (`--slow-ms`).
+    pub slow_ms: f64,
+    /// Seconds of queued reads per size of --block-sweep (`--sweep-duration`).
+    pub sweep_duration: Duration,
+    /// The budget of --smr-check's writes (`--smr-budget`).
+    pub smr_budget: smr::Budget,
+    /// The idle period of --smr-check before its read probes (`--smr-idle`).
+    pub smr_idle: Duration,
+    /// Passes of --verify (`--passes`).
+    pub verify_passes: Passes,
+    /// The nonce of --verify's stamps, drawn once per run.
+    pub verify_nonce: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            settle: Duration::ZERO,
+            seed: 0,
+            write: false,
+            queue_depth: QueueDepth::DISKINFO,
+            duration: iops::DEFAULT_DURATION,
+            write_duration: Duration::from_secs(1),
+            preserve: false,
+            zones: zones::DEFAULT_ZONES,
+            zone_size: zones::DEFAULT_ZONE_SIZE,
+            seek_samples: seek_profile::DEFAULT_SAMPLES,
+            scan_start: None,
+            scan_end: None,
+            block_size: scan::DEFAULT_BLOCK,
+            slow_ms: scan::DEFAULT_SLOW_MS,
+            sweep_duration: Duration::from_secs(1),
+            smr_budget: smr::Budget::default(),
+            smr_idle: Duration::from_secs_f64(smr::IDLE_S),
+            verify_passes: Passes::ONE,
+            verify_nonce: 0,
+        }
+    }
+}
