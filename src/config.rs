@@ -10,7 +10,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 mod rules;
-pub use rules::{Needs, RuleError, needs};
+pub use rules::{Needs, RuleError, needs, plotted_tests};
 use rules::{check_rules, looks_like_zone_count, tests_given};
 
 /// What to print for each disk.

@@ -198,6 +198,17 @@ fn list(ids: &[&str], last: &str) -> String {
     }
 }
 
+/// The options of the tests whose results --plot draws, as "--zones, ... and
+/// --smr-check" (for the message of a run with nothing to draw).
+pub fn plotted_tests() -> String {
+    let ids: Vec<&str> = TestKind::ALL
+        .into_iter()
+        .filter(|t| t.row().plots)
+        .map(TestKind::id)
+        .collect();
+    list(&ids, "and")
+}
+
 /// "a", "a or b", "a, b or c".
 fn or_list(ids: &[&str]) -> String {
     list(ids, "or")
@@ -497,6 +508,10 @@ mod tests {
         }
         assert!(writing().contains(&BURN_IN) && tests_where(|r| r.plots).contains(&BURN_IN));
         assert_eq!(
+            plotted_tests(),
+            "--zones, --seek-profile, --scan and --smr-check"
+        );
+        assert_eq!(
             tests_given(&|id| id == BURN_IN),
             [
                 TestKind::SeekTransfer,
@@ -505,6 +520,29 @@ mod tests {
                 TestKind::CapacityCheck
             ]
         );
+    }
+
+    /// The help of -w, --preserve and --plot (clap's doc comments, which cannot be
+    /// made from the table) names every test the table says they apply to.
+    #[test]
+    fn the_help_names_the_tests_of_the_table() {
+        let cmd = Args::command();
+        let help = |id: &str| {
+            let a = cmd.get_arguments().find(|a| a.get_id() == id).unwrap();
+            a.get_help().unwrap().to_string()
+        };
+        let names = |text: String, ids: Vec<&str>| {
+            for id in ids {
+                let f = flag(id);
+                let words: Vec<&str> = text
+                    .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+                    .collect();
+                assert!(words.contains(&f.as_str()), "{text:?} does not name {f}");
+            }
+        };
+        names(help("write"), writing());
+        names(help("preserve"), tests_where(|r| r.writes != Writes::No));
+        names(help("plot"), tests_where(|r| r.plots));
     }
 
     /// The option as given on a command line, with an example value.

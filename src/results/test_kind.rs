@@ -1,5 +1,7 @@
-//! The names of the tests and of their timed phases: plain data, recorded in
-//! the results and re-exported by `probe`, whose plans make them.
+//! The tests and their timed phases: their names, and the one table of the tests
+//! ([`TestKind::row`]) that the option rules, the write gate and `--plot` read;
+//! plain data, recorded in the results and re-exported by `probe`, whose plans make
+//! them.
 
 use serde::{Deserialize, Serialize};
 
