@@ -58,8 +58,9 @@ pub struct Args {
     #[arg(short = 'S', long = "sync-write")]
     pub sync_write: bool,
 
-    /// Allow destructive write tests (-S, and --zones or --block-sweep with writes);
-    /// -p and -s accept it as diskinfo does
+    /// Allow destructive write tests (-S, --verify, --capacity-check, --smr-check,
+    /// --burn-in) and the write halves of --zones and --block-sweep; -p and -s accept
+    /// it as diskinfo does
     #[arg(short = 'w', long = "write")]
     pub write: bool,
 
@@ -73,8 +74,10 @@ pub struct Args {
     #[arg(long)]
     pub yes: bool,
 
-    /// With -w: read each block before overwriting it and write it back afterwards
-    /// (untimed), also when interrupted
+    /// With -S or --capacity-check (and -w): read each block before overwriting it and
+    /// write it back afterwards (untimed), also when interrupted. Refused beside a test
+    /// that overwrites whole ranges (--zones or --block-sweep with -w, --verify,
+    /// --smr-check, --burn-in)
     #[arg(long)]
     pub preserve: bool,
 
@@ -216,8 +219,8 @@ pub struct Args {
     pub smr_idle: f64,
 
     /// Draw the zone curve with the access times over the disk, the scan map, and the
-    /// write rate of --smr-check, to an SVG file (with --zones, --seek-profile, --scan
-    /// or --smr-check)
+    /// write rate of --smr-check, to an SVG file (with --zones, --seek-profile, --scan,
+    /// --smr-check or --burn-in)
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<std::path::PathBuf>,
 
@@ -256,7 +259,7 @@ pub struct Args {
     pub passes: u32,
 
     /// Write the blocks --verify found bad to FILE in badblocks' format (one block
-    /// number a line), for mke2fs -l / e2fsck -l
+    /// number a line), for mke2fs -l / e2fsck -l; one disk per run
     #[arg(long, value_name = "FILE")]
     pub bad_blocks: Option<std::path::PathBuf>,
 

@@ -11,8 +11,8 @@ use std::time::Duration;
 use thiserror::Error;
 
 mod rules;
-pub use rules::{Needs, RuleError, needs};
-use rules::{check_rules, looks_like_zone_count};
+pub use rules::{Needs, RuleError, needs, plotted_tests};
+use rules::{check_rules, looks_like_zone_count, tests_given};
 
 /// What to print for each disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,9 +149,6 @@ pub enum ConfigError {
     /// An option given without what it applies to, or against diskinfo's rules.
     #[error(transparent)]
     Rule(#[from] RuleError),
-    /// A write option without -w.
-    #[error("{0} only applies to write tests; it needs -w (and -S)")]
-    NeedsWrite(&'static str),
     /// A bad number of seconds.
     #[error("{0} {1}: expected a number of seconds up to 3600")]
     BadSeconds(&'static str, String),
@@ -164,20 +161,12 @@ pub enum ConfigError {
     /// A bad queue depth.
     #[error("--queue-depth {0}: expected 1 to 4096")]
     BadQueueDepth(u32),
-    /// Confirmation cannot be asked for several disks at once.
-    #[error(
-        "--parallel with a write test needs --yes: the confirmation is asked one disk at a time"
-    )]
-    ParallelWrites,
     /// A count so large that its plan would not fit in memory.
     #[error("{0}: at most {1}")]
     TooMany(&'static str, u64),
     /// --end not after --start.
     #[error("--end {1} is not after --start {0}")]
     BadRange(u64, u64),
-    /// --plot without a test that has something to draw.
-    #[error("--plot draws the results of --zones, --seek-profile and --scan: add one of them")]
-    NothingToPlot,
     /// A --block-size beyond what a read may be.
     #[error("--block-size {0}: at most 64M")]
     BadBlockSize(u64),
@@ -201,7 +190,8 @@ impl Config {
     pub fn from_matches(m: &clap::ArgMatches) -> Result<Config, ConfigError> {
         use clap::FromArgMatches;
         let given = |id: &str| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
-        check_rules(&given)?;
+        let disks = m.get_many::<String>("disks").map_or(0, |d| d.len());
+        check_rules(&given, disks)?;
         // `--zones 50`: clap reads 50 as the first disk, right after the flag.
         if given("zones")
             && let (Some(at), Some(disks), Some(indices)) = (
@@ -216,7 +206,7 @@ impl Config {
             return Err(ConfigError::ZonesNeedEquals(d.clone()));
         }
         let a = Args::from_arg_matches(m).map_err(|e| ConfigError::Parse(e.to_string()))?;
-        Config::from_args(a)
+        Config::from_args(a, tests_given(&given))
     }
 
     /// Parse a command line (the program name first) with clap and check it as
@@ -235,8 +225,8 @@ impl Config {
     }
 
     /// Check the values of arguments whose combination [`Config::from_matches`] has
-    /// accepted.
-    fn from_args(a: Args) -> Result<Config, ConfigError> {
+    /// accepted; `tests` are the tests they ask for, in the order they run.
+    fn from_args(a: Args, tests: Vec<TestKind>) -> Result<Config, ConfigError> {
         let seconds = |name, v: f64, min: f64| {
             if v.is_finite() && (min..=3600.0).contains(&v) {
                 Ok(Duration::from_secs_f64(v))
@@ -249,11 +239,6 @@ impl Config {
         let write_duration = seconds("--write-duration", a.write_duration, 0.0)?;
         let queue_depth = QueueDepth::check_depth(a.queue_depth)
             .ok_or(ConfigError::BadQueueDepth(a.queue_depth))?;
-        if a.preserve && (a.zones.is_some() || a.block_sweep || a.burn_in) {
-            return Err(ConfigError::NeedsWrite(
-                "--preserve (which -S alone supports; --zones and --block-sweep with -w overwrite their ranges)",
-            ));
-        }
         if a.zones.is_some_and(|z| z > MAX_ZONES) {
             return Err(ConfigError::TooMany("--zones", MAX_ZONES as u64));
         }
@@ -268,37 +253,9 @@ impl Config {
         {
             return Err(ConfigError::BadRange(s, e));
         }
-        // --burn-in: its steps' tests join those given (once each).
         let burn_in = a.burn_in.then_some(crate::burnin::Settings {
             smr_check: a.smr_check,
         });
-        let implied = burn_in.map(crate::burnin::tests).unwrap_or_default();
-        // The tests asked for, in diskinfo's order and then seekprobe's own.
-        let mut tests: Vec<TestKind> = [
-            (a.command_overhead, TestKind::CommandOverhead),
-            (a.seek_transfer, TestKind::SeekTransfer),
-            (a.iops, TestKind::RandomReads),
-            (a.sync_write, TestKind::SyncWrite),
-            (a.zones.is_some(), TestKind::Zones),
-            (a.seek_profile, TestKind::SeekProfile),
-            (a.scan, TestKind::Scan),
-            (a.block_sweep, TestKind::BlockSweep),
-            (a.verify, TestKind::Verify),
-            (a.capacity_check, TestKind::CapacityCheck),
-            (a.smr_check, TestKind::SmrCheck),
-        ]
-        .into_iter()
-        .filter_map(|(asked, t)| asked.then_some(t))
-        .collect();
-        for t in implied {
-            if !tests.contains(&t) {
-                tests.push(t);
-            }
-        }
-        let writes = a.write && tests.iter().any(|t| t.may_write());
-        if a.parallel && writes && !a.yes {
-            return Err(ConfigError::ParallelWrites);
-        }
         let sweep_duration = seconds("--sweep-duration", a.sweep_duration, 0.0)?;
         let zones = a
             .zones
@@ -331,13 +288,6 @@ impl Config {
         } else {
             Mode::Describe
         };
-        if a.burn_in && !a.smart_test.is_empty() {
-            return Err(RuleError::DoesNotApply(
-                "--burn-in runs the short, conveyance and long self-tests itself; drop --smart-test"
-                    .into(),
-            )
-            .into());
-        }
         let smart = crate::smart::SmartSettings {
             // --burn-in reads SMART and runs the self-tests as its steps.
             read: a.smart || !a.smart_test.is_empty() || a.burn_in,
@@ -399,6 +349,18 @@ impl Config {
             command: Vec::new(),
             smart,
         })
+    }
+}
+
+impl Config {
+    /// THE write gate, [`TestKind::run_writes`] for this run: whether it writes to
+    /// a disk (-w and a test that writes). With `disk`, the disk at hand once open,
+    /// a test that leaves it alone does not count (--smr-check on flash); without,
+    /// every test counts.
+    pub fn writes(&self, disk: Option<&crate::device::DeviceInfo>) -> bool {
+        let here =
+            |t: TestKind| t != TestKind::SmrCheck || disk.is_none_or(crate::smr::analysis::applies);
+        self.mode == Mode::Describe && TestKind::run_writes(&self.tests, self.write, here)
     }
 }
 
@@ -518,6 +480,26 @@ mod tests {
                 .get(),
             1
         );
+    }
+
+    #[test]
+    fn the_write_gate_asks_for_w_and_a_test_that_writes() {
+        assert!(!parse(&["--zones=4", "x"]).unwrap().writes(None));
+        assert!(parse(&["--zones=4", "-w", "x"]).unwrap().writes(None));
+        assert!(!parse(&["-t", "--scan", "x"]).unwrap().writes(None));
+        assert!(parse(&["--burn-in", "-w", "x"]).unwrap().writes(None));
+        let smr = parse(&["--smr-check", "-w", "x"]).unwrap();
+        assert!(smr.writes(None));
+        // --smr-check leaves flash alone: nothing to write there.
+        use crate::device::Target;
+        let info = |spec| {
+            crate::device::sim::SimTarget::open(spec)
+                .unwrap()
+                .info()
+                .clone()
+        };
+        assert!(!smr.writes(Some(&info("sim:ssd"))));
+        assert!(smr.writes(Some(&info("sim:hdd"))));
     }
 
     #[test]

@@ -59,10 +59,9 @@ pub fn probe_disk_resuming(
 ) -> io::Result<(DiskResult, Flow)> {
     let mut disk = DiskResult::new(name);
     let describe = cfg.mode == Mode::Describe;
-    let writes = describe && cfg.write && cfg.tests.iter().any(|t| t.may_write());
     let opts = OpenOptions {
         io: describe && !cfg.tests.is_empty(),
-        write: writes,
+        write: cfg.writes(None),
     };
     let fail = |mut disk: DiskResult, sink: &mut dyn Sink, e: ProbeError, refused: bool| {
         sink.failed(name, &e)?;
@@ -81,10 +80,7 @@ pub fn probe_disk_resuming(
     let mut known_good = Vec::new();
     // --smr-check writes nothing on flash (decided here, before any write): a disk
     // no test will write to needs neither the signature check nor a confirmation.
-    let will_write = cfg.tests.iter().any(|t| {
-        t.may_write() && (*t != TestKind::SmrCheck || crate::smr::analysis::applies(target.info()))
-    });
-    if writes && will_write {
+    if cfg.writes(Some(target.info())) {
         // Before anything is printed for this disk: a refused disk shows no figures.
         match check_writable(target.as_mut(), cfg, sink) {
             Ok((w, good)) => {

@@ -406,11 +406,6 @@ fn check_paths(cfg: &Config) -> Result<(), String> {
         ("--prometheus", &cfg.prometheus),
         ("--bad-blocks", &cfg.beyond.bad_blocks),
     ];
-    if cfg.beyond.bad_blocks.is_some() && cfg.disks.len() > 1 {
-        return Err(
-            "--bad-blocks lists the blocks of one device: give one disk per run".to_string(),
-        );
-    }
     let given: Vec<(&str, &std::path::PathBuf)> = outputs
         .iter()
         .filter_map(|(o, p)| p.as_ref().map(|p| (*o, p)))

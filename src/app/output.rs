@@ -20,8 +20,9 @@ pub(super) fn write_plot(path: &Path, run: &Run, err: &mut dyn Write) -> io::Res
     let Some(svg) = report::plot::svg(run) else {
         writeln!(
             err,
-            "seekprobe: {}: nothing to plot; --plot draws the results of --zones, --seek-profile, --scan and --smr-check",
-            path.display()
+            "seekprobe: {}: nothing to plot; --plot draws the results of {}",
+            path.display(),
+            crate::config::plotted_tests()
         )?;
         return Ok(false);
     };

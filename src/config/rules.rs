@@ -1,8 +1,15 @@
 //! The rules on combinations of options: for every option clap defines, what it
 //! needs beside it on the command line to mean something (a test it applies to, -w,
-//! --qualify), checked once, with diskinfo's own rules for -p, -s and -S first.
+//! --qualify), checked once, with diskinfo's own rules for -p, -s and -S first,
+//! then the rules between options that are each fine alone (--preserve beside a
+//! test it cannot restore, --parallel writes without --yes, --bad-blocks for
+//! several disks). What a test takes, writes and draws comes from the table of
+//! tests ([`TestKind::row`]); what --burn-in does, from its steps.
 
+use crate::burnin;
 use crate::cli::Args;
+use crate::probe::TestKind;
+use crate::results::test_kind::{Row, Writes};
 use thiserror::Error;
 
 /// A command line that gives an option without what it applies to, or breaks one of
@@ -15,109 +22,100 @@ pub enum RuleError {
     /// diskinfo's rule for -S.
     #[error("-S require also -w")]
     SyncWriteNeedsWrite,
-    /// An option given without the test (or option) it applies to.
+    /// An option given without the test (or option) it applies to, or beside one
+    /// it cannot work with.
     #[error("{0}")]
     DoesNotApply(String),
+    /// Confirmation cannot be asked for several disks at once.
+    #[error(
+        "--parallel with a write test needs --yes: the confirmation is asked one disk at a time"
+    )]
+    ParallelWrites,
     /// An option without a rule in [`needs`] (a bug, caught by the tests).
     #[error("--{0}: no rule says which tests this option applies to")]
     NoRule(String),
 }
 
-/// The tests (clap argument ids).
-const TESTS: &[&str] = &[
-    "command_overhead",
-    "seek_transfer",
-    "iops",
-    "sync_write",
-    "zones",
-    "seek_profile",
-    "scan",
-    "block_sweep",
-    "verify",
-    "burn_in",
-    "capacity_check",
-    "smr_check",
-];
-/// The tests, and the SMART options that read the drive (--smart, --smart-test):
-/// what --compare, --qualify, --quiet and --parallel apply to.
-const TESTS_OR_SMART: &[&str] = &TESTS_AND_SMART;
-const TESTS_AND_SMART: [&str; TESTS.len() + SMART.len()] =
-    concat_ids::<{ TESTS.len() + SMART.len() }>(TESTS, SMART);
-/// Two lists of ids as one.
-const fn concat_ids<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
-    let mut out = [""; N];
-    let mut i = 0;
-    while i < a.len() {
-        out[i] = a[i];
-        i += 1;
-    }
-    let mut j = 0;
-    while j < b.len() {
-        out[i + j] = b[j];
-        j += 1;
-    }
-    out
-}
-/// The options that read SMART health (what --new and --threshold apply to).
+/// The clap id of --burn-in, which is no test of its own but runs several
+/// ([`burnin::tests`]): it writes and draws as they do.
+const BURN_IN: &str = "burn_in";
+
+/// The options of its steps' tests that --burn-in passes on; the others (--start,
+/// --block-size, --bad-blocks, ...) would change its steps and are refused beside it.
+const BURN_IN_TAKES: &[&str] = &["settle", "zone_size", "passes", "io_timeout", "max_temp"];
+
+/// The options that read SMART health (what --new and --threshold apply to, with
+/// --burn-in, which reads SMART too).
 const SMART: &[&str] = &["smart", "smart_test"];
-/// The tests that pause before their timed lines (--settle): all but --scan.
-const PAUSED: &[&str] = &all_but::<{ TESTS.len() - 1 }>(TESTS, "scan");
 
-/// `list` without `name` (which it must hold once), at compile time.
-const fn all_but<const N: usize>(list: &[&'static str], name: &str) -> [&'static str; N] {
-    let mut out = [""; N];
-    let (mut i, mut j) = (0, 0);
-    while i < list.len() {
-        if !same(list[i], name) {
-            out[j] = list[i];
-            j += 1;
-        }
-        i += 1;
-    }
-    assert!(j == N, "the name must be in the list once");
-    out
+/// The tests the burn-in runs, on either medium, without the optional --smr-check.
+fn burn_in_tests() -> Vec<TestKind> {
+    burnin::tests(burnin::Settings::default())
 }
 
-/// String equality in a const fn.
-const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
+/// The clap ids of the tests whose row satisfies `f`, in the table's order, and
+/// --burn-in after them when one of its tests does.
+fn tests_where(f: impl Fn(Row) -> bool) -> Vec<&'static str> {
+    let burn_in = burn_in_tests().into_iter().any(|t| f(t.row()));
+    TestKind::ALL
+        .into_iter()
+        .filter(|t| f(t.row()))
+        .map(TestKind::id)
+        .chain(burn_in.then_some(BURN_IN))
+        .collect()
 }
-/// The tests that write with -w.
-const WRITING: &[&str] = &[
-    "sync_write",
-    "zones",
-    "block_sweep",
-    "verify",
-    "capacity_check",
-    "smr_check",
-    "burn_in",
-];
-/// What -w applies to: the tests that write, and -p/-s (diskinfo accepts -w there).
-const WRITE_APPLIES: [&str; WRITING.len() + 2] =
-    concat_ids::<{ WRITING.len() + 2 }>(WRITING, &["physical_path", "ident"]);
+
+/// The tests (and --burn-in) that write with -w.
+fn writing() -> Vec<&'static str> {
+    tests_where(|r| r.writes != Writes::No)
+}
+
+/// The tests (and --burn-in) that option `opt` tunes.
+fn taking(opt: &str) -> Vec<&'static str> {
+    TestKind::ALL
+        .into_iter()
+        .filter(|t| t.row().options.contains(&opt))
+        .map(TestKind::id)
+        .chain(BURN_IN_TAKES.contains(&opt).then_some(BURN_IN))
+        .collect()
+}
+
+/// The test that option `id` selects.
+fn test_of(id: &str) -> Option<TestKind> {
+    TestKind::ALL.into_iter().find(|t| t.id() == id)
+}
+
+/// The tests a command line asks for (`given` says which options it gives), in
+/// the table's order, then those --burn-in adds (once each).
+pub(super) fn tests_given(given: &dyn Fn(&str) -> bool) -> Vec<TestKind> {
+    let mut tests: Vec<TestKind> = TestKind::ALL
+        .into_iter()
+        .filter(|t| given(t.id()))
+        .collect();
+    if given(BURN_IN) {
+        let settings = burnin::Settings {
+            smr_check: given(TestKind::SmrCheck.id()),
+        };
+        for t in burnin::tests(settings) {
+            if !tests.contains(&t) {
+                tests.push(t);
+            }
+        }
+    }
+    tests
+}
 
 /// What an option needs beside it on the command line to mean something.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Needs {
     /// Nothing: the disks, the tests themselves, the output form.
     Nothing,
     /// One of `any` (clap argument ids), and every one of `all`.
     AnyOf {
         /// At least one of these.
-        any: &'static [&'static str],
+        any: Vec<&'static str>,
         /// And all of these.
-        all: &'static [&'static str],
+        all: Vec<&'static str>,
     },
 }
 
@@ -136,69 +134,41 @@ const DISKINFO_EXCLUSIVE: &[&str] = &[
 /// What the option with clap id `id` needs; None for an id this table does not
 /// know (a test fails for every option of the command line without a rule).
 pub fn needs(id: &str) -> Option<Needs> {
-    let any = |any| Needs::AnyOf { any, all: &[] };
+    let any = |any| Needs::AnyOf { any, all: vec![] };
+    let with_write = |any| Needs::AnyOf {
+        any,
+        all: vec!["write"],
+    };
     Some(match id {
         "disks" | "help" | "version" | "physical_path" | "ident" | "verbose" | "format"
-        | "json" | "json_file" | "html" | "prometheus" => Needs::Nothing,
-        "command_overhead" | "seek_transfer" | "iops" | "zones" | "seek_profile" | "scan"
-        | "block_sweep" => Needs::Nothing,
-        "sync_write" => Needs::AnyOf {
-            any: &["sync_write"],
-            all: &["write"],
+        | "json" | "json_file" | "html" | "prometheus" | "smart" | "smart_test" => Needs::Nothing,
+        // A test needs -w when it always writes.
+        id if let Some(t) = test_of(id) => match t.row().writes {
+            Writes::NeedsW => with_write(vec![t.id()]),
+            Writes::No | Writes::WithW => Needs::Nothing,
         },
-        "verify" => Needs::AnyOf {
-            any: &["verify"],
-            all: &["write"],
+        // The burn-in, and its --resume, write as its steps do.
+        "burn_in" | "resume" => with_write(vec![BURN_IN]),
+        "write" => any([writing(), vec!["physical_path", "ident"]].concat()),
+        "force" | "yes" => with_write(writing()),
+        "preserve" => with_write(
+            TestKind::ALL
+                .into_iter()
+                .filter(|t| t.row().restores)
+                .map(TestKind::id)
+                .collect(),
+        ),
+        "plot" => any(tests_where(|r| r.plots)),
+        "with_name" => any(vec!["physical_path", "ident"]),
+        "compare" | "qualify" | "quiet" | "parallel" => {
+            any([tests_where(|_| true), SMART.to_vec()].concat())
+        }
+        "new" | "new_max_hours" | "thresholds" => any([SMART, &[BURN_IN]].concat()),
+        "max_deviation" | "baseline" => any(vec!["qualify"]),
+        opt => match taking(opt) {
+            tests if tests.is_empty() => return None,
+            tests => any(tests),
         },
-        "passes" => any(&["verify", "burn_in"]),
-        "bad_blocks" | "bad_blocks_size" => any(&["verify"]),
-        "capacity_check" => Needs::AnyOf {
-            any: &["capacity_check"],
-            all: &["write"],
-        },
-        "write" => any(&WRITE_APPLIES),
-        "force" | "yes" => Needs::AnyOf {
-            any: WRITING,
-            all: &["write"],
-        },
-        "preserve" => Needs::AnyOf {
-            any: &["sync_write", "capacity_check"],
-            all: &["write"],
-        },
-        "with_name" => any(&["physical_path", "ident"]),
-        "seed" => any(&["iops", "sync_write", "seek_profile", "smr_check"]),
-        "write_duration" => any(&["sync_write"]),
-        "queue_depth" => any(&["iops", "block_sweep"]),
-        "duration" => any(&["iops"]),
-        "settle" => any(PAUSED),
-        "zone_size" => any(&["zones", "burn_in"]),
-        "seek_samples" => any(&["seek_profile"]),
-        "block_size" | "start" | "end" | "slow_ms" => any(&["scan", "verify"]),
-        "io_timeout" => any(&["scan", "verify", "burn_in"]),
-        "sweep_duration" => any(&["block_sweep"]),
-        "plot" => any(&["zones", "seek_profile", "scan", "smr_check", "burn_in"]),
-        "compare" | "qualify" | "quiet" | "parallel" => any(TESTS_OR_SMART),
-        "smart" | "smart_test" => Needs::Nothing,
-        // --burn-in reads SMART too.
-        "new" | "new_max_hours" | "thresholds" => any(&["smart", "smart_test", "burn_in"]),
-        "max_temp" => any(&["burn_in", "verify", "smr_check"]),
-        "max_deviation" | "baseline" => any(&["qualify"]),
-        "smr_check" => Needs::AnyOf {
-            any: &["smr_check"],
-            all: &["write"],
-        },
-        "smr_budget" | "smr_idle" => any(&["smr_check"]),
-        // The burn-in: it implies -t and --zones (accepted beside it, with their
-        // options), and writes, so it needs -w.
-        "burn_in" => Needs::AnyOf {
-            any: &["burn_in"],
-            all: &["write"],
-        },
-        "resume" => Needs::AnyOf {
-            any: &["burn_in"],
-            all: &["write"],
-        },
-        _ => return None,
     })
 }
 
@@ -218,18 +188,35 @@ fn flag(id: &str) -> String {
     }
 }
 
-/// "a", "a or b", "a, b or c".
-fn or_list(ids: &[&str]) -> String {
+/// "a", "a or b", "a, b or c" (with `last` "or"), of the options' flags.
+fn list(ids: &[&str], last: &str) -> String {
     let flags: Vec<String> = ids.iter().map(|i| flag(i)).collect();
     match flags.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        Some((only, [])) => only.clone(),
+        Some((end, rest)) => format!("{} {last} {end}", rest.join(", ")),
         None => String::new(),
     }
 }
 
-/// The rules on combinations of options, given which were on the command line.
-pub(super) fn check_rules(given: &dyn Fn(&str) -> bool) -> Result<(), RuleError> {
+/// The options of the tests whose results --plot draws, as "--zones, ... and
+/// --smr-check" (for the message of a run with nothing to draw).
+pub fn plotted_tests() -> String {
+    let ids: Vec<&str> = TestKind::ALL
+        .into_iter()
+        .filter(|t| t.row().plots)
+        .map(TestKind::id)
+        .collect();
+    list(&ids, "and")
+}
+
+/// "a", "a or b", "a, b or c".
+fn or_list(ids: &[&str]) -> String {
+    list(ids, "or")
+}
+
+/// The rules on combinations of options, given which were on the command line and
+/// how many disks.
+pub(super) fn check_rules(given: &dyn Fn(&str) -> bool, disks: usize) -> Result<(), RuleError> {
     use clap::CommandFactory;
     let cmd = Args::command();
     let ids: Vec<&str> = cmd
@@ -281,11 +268,11 @@ pub(super) fn check_rules(given: &dyn Fn(&str) -> bool) -> Result<(), RuleError>
             let with = if all.is_empty() {
                 String::new()
             } else {
-                format!(" with {}", or_list(all))
+                format!(" with {}", or_list(&all))
             };
             return Err(RuleError::DoesNotApply(format!(
                 "{opt} applies to {}{with}; {add} or drop {opt}",
-                or_list(any)
+                or_list(&any)
             )));
         }
         if let Some(missing) = all.iter().find(|t| !given(t)) {
@@ -294,6 +281,71 @@ pub(super) fn check_rules(given: &dyn Fn(&str) -> bool) -> Result<(), RuleError>
                 "{opt} applies only with {m}; add {m} or drop {opt}"
             )));
         }
+    }
+    between_options(given, disks)
+}
+
+/// The rules between options that each have what they need: --burn-in beside
+/// --smart-test, --preserve beside a test that writes without restoring,
+/// --parallel writes without --yes, --bad-blocks for several disks.
+fn between_options(given: &dyn Fn(&str) -> bool, disks: usize) -> Result<(), RuleError> {
+    if given(BURN_IN) && given("smart_test") {
+        return Err(RuleError::DoesNotApply(
+            "--burn-in runs the short, conveyance and long self-tests itself; drop --smart-test"
+                .into(),
+        ));
+    }
+    if given("preserve") {
+        let restoring: Vec<&str> = TestKind::ALL
+            .into_iter()
+            .filter(|t| t.row().restores)
+            .map(TestKind::id)
+            .collect();
+        let restores = format!("it restores what {} overwrite", list(&restoring, "and"));
+        // Every test given must restore what it writes, and so must the burn-in's.
+        let unrestored = |t: &TestKind| t.writes(true) && !t.row().restores;
+        let culprit = TestKind::ALL
+            .into_iter()
+            .filter(|t| given(t.id()))
+            .find(unrestored)
+            .map(|t| {
+                let with_w = if t.row().writes == Writes::WithW {
+                    " with -w"
+                } else {
+                    ""
+                };
+                (flag(t.id()), format!("{} writes{with_w}", flag(t.id())))
+            })
+            .or_else(|| {
+                given(BURN_IN).then(|| {
+                    let steps: Vec<&str> = tests_given(given)
+                        .iter()
+                        .filter(|t| !given(t.id()) && unrestored(t))
+                        .map(|t| t.id())
+                        .collect();
+                    let b = flag(BURN_IN);
+                    (
+                        b.clone(),
+                        format!("{b} writes in its {} steps", list(&steps, "and")),
+                    )
+                })
+            });
+        if let Some((drop, writes)) = culprit {
+            return Err(RuleError::DoesNotApply(format!(
+                "--preserve cannot restore what {writes} ({restores}); drop --preserve or {drop}"
+            )));
+        }
+    }
+    if given("parallel")
+        && !given("yes")
+        && TestKind::run_writes(&tests_given(given), given("write"), |_| true)
+    {
+        return Err(RuleError::ParallelWrites);
+    }
+    if given("bad_blocks") && disks > 1 {
+        return Err(RuleError::DoesNotApply(format!(
+            "--bad-blocks lists the blocks of one disk, and {disks} are given: give one disk per run, or drop --bad-blocks"
+        )));
     }
     Ok(())
 }
@@ -318,7 +370,11 @@ mod tests {
         v.extend(args.iter().map(AsRef::as_ref));
         v.push("x");
         let m = Args::command().try_get_matches_from(v).unwrap();
-        check_rules(&|id: &str| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
+        let disks = m.get_many::<String>("disks").map_or(0, |d| d.len());
+        check_rules(
+            &|id: &str| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine),
+            disks,
+        )
     }
 
     #[test]
@@ -375,6 +431,120 @@ mod tests {
         }
     }
 
+    #[test]
+    fn options_that_clash_are_refused_naming_the_clash() {
+        for (args, msg) in [
+            // The issue's example: -w and -S are there; the burn-in cannot be restored.
+            (
+                &["-S", "-w", "--preserve", "--burn-in"][..],
+                "--preserve cannot restore what --burn-in writes in its --zones and --verify \
+                 steps (it restores what -S and --capacity-check overwrite); drop --preserve \
+                 or --burn-in",
+            ),
+            (
+                &["-S", "-w", "--preserve", "--zones=4"],
+                "--preserve cannot restore what --zones writes with -w (it restores what -S \
+                 and --capacity-check overwrite); drop --preserve or --zones",
+            ),
+            (
+                &["--capacity-check", "-w", "--preserve", "--verify"],
+                "--preserve cannot restore what --verify writes (",
+            ),
+            (
+                &["-S", "-w", "--preserve", "--smr-check"],
+                "--preserve cannot restore what --smr-check writes (",
+            ),
+            (
+                &["--burn-in", "-w", "--smart-test", "short"],
+                "--burn-in runs the short, conveyance and long self-tests itself; drop --smart-test",
+            ),
+            (
+                &["--verify", "-w", "--bad-blocks", "bb.txt", "x"],
+                "--bad-blocks lists the blocks of one disk, and 2 are given: give one disk per \
+                 run, or drop --bad-blocks",
+            ),
+            (
+                &["--zones=4", "-w", "--parallel", "x"],
+                "--parallel with a write test needs --yes",
+            ),
+        ] {
+            let e = check(args).unwrap_err().to_string();
+            assert!(e.contains(msg), "{args:?}: {e}");
+        }
+        for fine in [
+            &["-S", "-w", "--preserve", "--capacity-check"][..],
+            &["-S", "-w", "--preserve", "-t", "--scan"],
+            &["--verify", "-w", "--bad-blocks", "bb.txt"],
+            // --zones without -w only reads.
+            &["--zones=4", "--parallel", "x"],
+        ] {
+            assert_eq!(check(fine), Ok(()), "{fine:?}");
+        }
+    }
+
+    /// The table of tests names options clap defines, and each test's id selects
+    /// that test alone; --burn-in passes on only options one of its tests takes.
+    #[test]
+    fn the_table_of_tests_speaks_clap() {
+        let cmd = Args::command();
+        let arg = |id: &str| cmd.get_arguments().find(|a| a.get_id() == id);
+        for t in TestKind::ALL {
+            let a = arg(t.id()).unwrap_or_else(|| panic!("{t:?}: no option {}", t.id()));
+            assert!(a.get_long().is_some(), "{t:?}");
+            assert_eq!(tests_given(&|id| id == t.id()), [t]);
+            for o in t.row().options {
+                assert!(
+                    arg(o).is_some(),
+                    "{t:?} takes {o}, which clap does not define"
+                );
+            }
+        }
+        let runs = burn_in_tests();
+        for o in BURN_IN_TAKES {
+            assert!(
+                runs.iter().any(|t| t.row().options.contains(o)),
+                "--burn-in takes {o}, which none of its tests takes"
+            );
+        }
+        assert!(writing().contains(&BURN_IN) && tests_where(|r| r.plots).contains(&BURN_IN));
+        assert_eq!(
+            plotted_tests(),
+            "--zones, --seek-profile, --scan and --smr-check"
+        );
+        assert_eq!(
+            tests_given(&|id| id == BURN_IN),
+            [
+                TestKind::SeekTransfer,
+                TestKind::Zones,
+                TestKind::Verify,
+                TestKind::CapacityCheck
+            ]
+        );
+    }
+
+    /// The help of -w, --preserve and --plot (clap's doc comments, which cannot be
+    /// made from the table) names every test the table says they apply to.
+    #[test]
+    fn the_help_names_the_tests_of_the_table() {
+        let cmd = Args::command();
+        let help = |id: &str| {
+            let a = cmd.get_arguments().find(|a| a.get_id() == id).unwrap();
+            a.get_help().unwrap().to_string()
+        };
+        let names = |text: String, ids: Vec<&str>| {
+            for id in ids {
+                let f = flag(id);
+                let words: Vec<&str> = text
+                    .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+                    .collect();
+                assert!(words.contains(&f.as_str()), "{text:?} does not name {f}");
+            }
+        };
+        names(help("write"), writing());
+        names(help("preserve"), tests_where(|r| r.writes != Writes::No));
+        names(help("plot"), tests_where(|r| r.plots));
+    }
+
     /// The option as given on a command line, with an example value.
     fn given(arg: &clap::Arg) -> Vec<String> {
         let id = arg.get_id().as_str();
@@ -416,7 +586,7 @@ mod tests {
             if !any.iter().any(|t| t == &me || args.contains(&opt_of(t)[0])) {
                 enable(any[0], me, args, opt_of);
             }
-            for a in all {
+            for a in &all {
                 enable(a, me, args, opt_of);
             }
         }
@@ -455,16 +625,16 @@ mod tests {
                     if !without {
                         assert!(e.contains(&format!("{} applies", flag(id))), "{e}");
                         assert!(e.contains(&format!("drop {}", flag(id))), "{e}");
-                        for t in any {
+                        for t in &any {
                             assert!(e.contains(&flag(t)), "{me:?}: {e} does not name {t}");
                         }
                     }
-                    for t in any {
+                    for t in &any {
                         let mut args = me.clone();
-                        for a in std::iter::once(t).chain(all) {
+                        for a in std::iter::once(t).chain(&all) {
                             enable(a, id, &mut args, &opt_of);
                         }
-                        if WRITING.contains(t) {
+                        if writing().contains(t) {
                             // A write test with --parallel needs --yes.
                             enable("yes", id, &mut args, &opt_of);
                         }
@@ -482,8 +652,6 @@ mod tests {
                 assert_eq!(r, Err(RuleError::ExclusiveOutput), "{with_p:?}");
             } else if ID_OUTPUT_OK.contains(&id) {
                 assert_eq!(r, Ok(()), "{with_p:?}");
-            } else if false {
-                assert_eq!(r, Err(RuleError::ExclusiveOutput), "{with_p:?}");
             } else {
                 let e = r.expect_err(&format!("{with_p:?}")).to_string();
                 assert!(

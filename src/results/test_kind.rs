@@ -1,5 +1,7 @@
-//! The names of the tests and of their timed phases: plain data, recorded in
-//! the results and re-exported by `probe`, whose plans make them.
+//! The tests and their timed phases: their names, and the one table of the tests
+//! ([`TestKind::row`]) that the option rules, the write gate and `--plot` read;
+//! plain data, recorded in the results and re-exported by `probe`, whose plans make
+//! them.
 
 use serde::{Deserialize, Serialize};
 
@@ -32,19 +34,155 @@ pub enum TestKind {
     SmrCheck,
 }
 
+/// Whether a test writes to the disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Writes {
+    /// Never: it only reads.
+    No,
+    /// Only with -w, which adds its write half (--zones, --block-sweep).
+    WithW,
+    /// Always: it is refused without -w.
+    NeedsW,
+}
+
+/// A test's row of [`TestKind::ALL`]'s table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Row {
+    /// The clap argument id that selects it (the field of the command line's `Args`).
+    pub id: &'static str,
+    /// Whether and when it writes.
+    pub writes: Writes,
+    /// Whether `--preserve` restores what it overwrites.
+    pub restores: bool,
+    /// Whether `--plot` draws its results.
+    pub plots: bool,
+    /// The options (clap ids) that tune it and mean nothing without a test that
+    /// takes them, such as `--settle` or `--seed`.
+    pub options: &'static [&'static str],
+}
+
 impl TestKind {
-    /// Whether the test writes when -w is given (-S always does; --zones and
-    /// --block-sweep add their write halves).
-    pub fn may_write(self) -> bool {
-        matches!(
-            self,
-            TestKind::SyncWrite
-                | TestKind::Zones
-                | TestKind::BlockSweep
-                | TestKind::Verify
-                | TestKind::CapacityCheck
-                | TestKind::SmrCheck
-        )
+    /// Every test, in the order a run makes them (diskinfo's first, then
+    /// seekprobe's own): the order of the messages that list tests.
+    pub const ALL: [TestKind; 11] = [
+        TestKind::CommandOverhead,
+        TestKind::SeekTransfer,
+        TestKind::RandomReads,
+        TestKind::SyncWrite,
+        TestKind::Zones,
+        TestKind::SeekProfile,
+        TestKind::Scan,
+        TestKind::BlockSweep,
+        TestKind::Verify,
+        TestKind::CapacityCheck,
+        TestKind::SmrCheck,
+    ];
+
+    /// The one table of the tests: the option rules (config::rules), the write
+    /// gate ([`TestKind::run_writes`]), `--plot`'s rule and the burn-in's write and
+    /// plot rules all read it.
+    pub const fn row(self) -> Row {
+        use Writes::*;
+        /// A row, its fields in their order.
+        const fn row(
+            id: &'static str,
+            writes: Writes,
+            restores: bool,
+            plots: bool,
+            options: &'static [&'static str],
+        ) -> Row {
+            Row {
+                id,
+                writes,
+                restores,
+                plots,
+                options,
+            }
+        }
+        match self {
+            TestKind::CommandOverhead => row("command_overhead", No, false, false, &["settle"]),
+            TestKind::SeekTransfer => row("seek_transfer", No, false, false, &["settle"]),
+            TestKind::RandomReads => row(
+                "iops",
+                No,
+                false,
+                false,
+                &["settle", "seed", "queue_depth", "duration"],
+            ),
+            TestKind::SyncWrite => row(
+                "sync_write",
+                NeedsW,
+                true,
+                false,
+                &["settle", "seed", "write_duration"],
+            ),
+            TestKind::Zones => row("zones", WithW, false, true, &["settle", "zone_size"]),
+            TestKind::SeekProfile => row(
+                "seek_profile",
+                No,
+                false,
+                true,
+                &["settle", "seed", "seek_samples"],
+            ),
+            // The scan reads at once, without pausing first.
+            TestKind::Scan => row(
+                "scan",
+                No,
+                false,
+                true,
+                &["block_size", "start", "end", "slow_ms", "io_timeout"],
+            ),
+            TestKind::BlockSweep => row(
+                "block_sweep",
+                WithW,
+                false,
+                false,
+                &["settle", "queue_depth", "sweep_duration"],
+            ),
+            TestKind::Verify => row(
+                "verify",
+                NeedsW,
+                false,
+                false,
+                &[
+                    "settle",
+                    "passes",
+                    "bad_blocks",
+                    "bad_blocks_size",
+                    "block_size",
+                    "start",
+                    "end",
+                    "slow_ms",
+                    "io_timeout",
+                    "max_temp",
+                ],
+            ),
+            TestKind::CapacityCheck => row("capacity_check", NeedsW, true, false, &["settle"]),
+            TestKind::SmrCheck => row(
+                "smr_check",
+                NeedsW,
+                false,
+                true,
+                &["settle", "seed", "max_temp", "smr_budget", "smr_idle"],
+            ),
+        }
+    }
+
+    /// The clap argument id of the option that selects the test.
+    pub const fn id(self) -> &'static str {
+        self.row().id
+    }
+
+    /// Whether the test writes when -w is `write`.
+    pub fn writes(self, write: bool) -> bool {
+        write && !matches!(self.row().writes, Writes::No)
+    }
+
+    /// THE write gate: whether a run of `tests`, with -w (`write`) or without,
+    /// writes to a disk. `here` says whether a test runs on the disk at hand (the
+    /// hidden-SMR check leaves flash alone); before a disk is open, `|_| true`.
+    pub fn run_writes(tests: &[TestKind], write: bool, here: impl Fn(TestKind) -> bool) -> bool {
+        tests.iter().any(|&t| t.writes(write) && here(t))
     }
 
     /// The test's name in messages.

@@ -63,6 +63,51 @@ fn sync_write_and_write_options_require_w() {
     }
 }
 
+/// Options that each have what they need but clash name the clash (issue 20: the
+/// burn-in case said that --preserve needs -w and -S, both given).
+#[test]
+fn options_that_clash_name_what_is_wrong() {
+    for (args, msg) in [
+        (
+            &["-S", "-w", "--preserve", "--burn-in", "sim:hdd"][..],
+            "seekprobe: --preserve cannot restore what --burn-in writes in its --zones and \
+             --verify steps (it restores what -S and --capacity-check overwrite); drop \
+             --preserve or --burn-in",
+        ),
+        (
+            &[
+                "-S",
+                "-w",
+                "--yes",
+                "--preserve",
+                "--block-sweep",
+                "sim:hdd",
+            ],
+            "--preserve cannot restore what --block-sweep writes with -w (",
+        ),
+        (
+            &[
+                "--verify",
+                "-w",
+                "--yes",
+                "--bad-blocks",
+                "bb.txt",
+                "sim:hdd",
+                "sim:ssd",
+            ],
+            "--bad-blocks lists the blocks of one disk, and 2 are given: give one disk per \
+             run, or drop --bad-blocks",
+        ),
+    ] {
+        seekprobe()
+            .args(args)
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr(predicate::str::contains(msg));
+    }
+}
+
 #[test]
 fn a_disk_is_required_and_unknown_options_fail() {
     seekprobe()
