@@ -4,6 +4,7 @@
 //! here prints.
 
 mod checkpoint;
+mod sink;
 pub mod smart_session;
 pub mod smart_watch;
 mod writable;
@@ -24,7 +25,7 @@ use smart_session as session;
 use std::io;
 use std::sync::atomic::AtomicBool;
 
-pub use crate::exec::Sink;
+pub use sink::Sink;
 
 /// How the run should go on after a disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

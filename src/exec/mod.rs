@@ -1,5 +1,5 @@
 //! The one executor: walks any test's [`Plan`] against a [`Target`] with its clock.
-//! It settles, announces each line to the [`Sink`] (progress), runs each step with
+//! It settles, announces each line to the [`Observer`] (progress), runs each step with
 //! the right engine (sync, queued, flushed writes, seek pairs, scan), records the
 //! phases, stops on Ctrl-C or a failure, and reports every completed phase. It
 //! never prints and never chooses an offset.
@@ -21,57 +21,25 @@ use crate::results::{
     CapacityResult, Engine, Outcome, PhaseResult, QueuedEngine, SeekSamples, TestResult, Warning,
     WarningCode,
 };
-use crate::safety::Found;
 use crate::validity;
 use std::io;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-/// Receives a disk's results as they are produced, e.g. to print them live.
-/// An error from a sink (a closed standard output) stops the run.
-pub trait Sink {
-    /// The target is open and described; `warnings` concern its validity.
-    fn opened(&mut self, info: &DeviceInfo, warnings: &[Warning]) -> io::Result<()>;
-    /// A validity warning found after a test.
-    fn warning(&mut self, warning: &Warning) -> io::Result<()>;
-    /// Ask whether `info` may be written to (`found`: signatures overridden by
-    /// --force). False refuses.
-    fn confirm_write(&mut self, info: &DeviceInfo, found: &[Found]) -> io::Result<bool>;
-    /// Timed line `index` of `total` of `test` begins (for progress displays).
+/// What the executor tells as a test runs: its progress, each completed phase, and
+/// a failure. An error from an observer (a closed standard output) stops the run.
+pub trait Observer {
+    /// Timed line `index` of `total` of `test` begins, or a long step moved on to
+    /// `index` (for progress displays).
     fn line_started(&mut self, test: TestKind, index: usize, total: usize, label: &str);
     /// `test` gained a completed phase (the last one in `test.phases`).
     fn phase_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()>;
-    /// `test` ended (see its outcome).
-    fn test_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()>;
-    /// The disk failed: it could not be opened, or a test failed.
+    /// The disk (`name`) failed: a test could not be planned or a request failed.
     fn failed(&mut self, name: &str, error: &ProbeError) -> io::Result<()>;
-    /// A step of `--burn-in` ended (the record says how).
-    fn step_done(
-        &mut self,
-        _info: &DeviceInfo,
-        _record: &crate::burnin::StepRecord,
-    ) -> io::Result<()> {
-        Ok(())
-    }
-    /// The disk's results so far, after each test or step: time to save them.
-    fn checkpoint(&mut self, _disk: &crate::results::DiskResult) -> io::Result<()> {
-        Ok(())
-    }
-    /// A SMART self-test's progress (--smart-test), at each poll of the drive.
-    fn self_test_progress(&mut self, _progress: &crate::smart::source::SelfTestProgress) {}
-    /// SMART's part of the disk is complete (--smart, --smart-test): printed after
-    /// the tests' text.
-    fn smart_done(
-        &mut self,
-        _info: &DeviceInfo,
-        _smart: &crate::smart::record::SmartResult,
-    ) -> io::Result<()> {
-        Ok(())
-    }
 }
 
 /// What the executor works with: the target, the sync engine's buffers, the stop
-/// flag (Ctrl-C) and the sink.
+/// flag (Ctrl-C) and the observer.
 pub struct Context<'a> {
     /// The disk.
     pub target: &'a mut dyn Target,
@@ -80,7 +48,7 @@ pub struct Context<'a> {
     /// Raised by Ctrl-C.
     pub stop: &'a AtomicBool,
     /// Where progress, phases and failures go.
-    pub sink: &'a mut dyn Sink,
+    pub sink: &'a mut dyn Observer,
     /// How long a request of a scan or a write-verify pass may go unanswered before
     /// the drive is given up (--io-timeout); None: no limit.
     pub io_timeout: Option<Duration>,
@@ -126,8 +94,8 @@ pub fn skipped(test: TestKind, settle: Duration, why: String) -> TestResult {
 }
 
 /// Plan `test` for the target of `cx` with `opts` and run it; a device too small
-/// for it is reported to the sink and the test skipped. An `Err` means the sink
-/// failed.
+/// for it is reported to the observer and the test skipped. An `Err` means the
+/// observer failed.
 pub fn run_test(
     test: TestKind,
     opts: &probe::Options,
@@ -157,7 +125,7 @@ pub fn run_test(
 }
 
 /// Run `plan` on the target of `cx`. `settle` is recorded in the result (the plan's
-/// steps hold the pauses themselves). An `Err` means the sink failed.
+/// steps hold the pauses themselves). An `Err` means the observer failed.
 pub fn execute(plan: &Plan, settle: Duration, cx: &mut Context<'_>) -> io::Result<Executed> {
     let info = cx.target.info().clone();
     let mut run = Executed {
@@ -544,7 +512,7 @@ fn phase_end(
     stop: Option<Stop>,
     info: &DeviceInfo,
     what: &str,
-    sink: &mut dyn Sink,
+    sink: &mut dyn Observer,
     reports: bool,
 ) -> io::Result<bool> {
     match stop {

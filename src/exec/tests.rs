@@ -5,30 +5,17 @@ use crate::device::sim::SimTarget;
 use crate::probe::{Line, Op, Options, Phase, PhaseId};
 use std::sync::atomic::Ordering;
 
-/// A sink that records what it is told, as short strings.
+/// An observer that records what it is told, as short strings.
 #[derive(Default)]
 struct Log(Vec<String>);
 
-impl Sink for Log {
-    fn opened(&mut self, _: &DeviceInfo, _: &[Warning]) -> io::Result<()> {
-        Ok(())
-    }
-    fn warning(&mut self, w: &Warning) -> io::Result<()> {
-        self.0.push(format!("warning {:?}", w.code));
-        Ok(())
-    }
-    fn confirm_write(&mut self, _: &DeviceInfo, _: &[Found]) -> io::Result<bool> {
-        Ok(false)
-    }
+impl Observer for Log {
     fn line_started(&mut self, _: TestKind, index: usize, total: usize, label: &str) {
         self.0.push(format!("line {index}/{total} {label}"));
     }
     fn phase_done(&mut self, _: &DeviceInfo, t: &TestResult) -> io::Result<()> {
         let last = t.phases.last().expect("a phase");
         self.0.push(format!("phase {:?}", last.id));
-        Ok(())
-    }
-    fn test_done(&mut self, _: &DeviceInfo, _: &TestResult) -> io::Result<()> {
         Ok(())
     }
     fn failed(&mut self, _: &str, e: &ProbeError) -> io::Result<()> {
