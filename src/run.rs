@@ -5,6 +5,7 @@
 //! tests are handed as its `Drive`. Nothing here prints.
 
 mod checkpoint;
+mod sink;
 pub mod smart_session;
 pub mod smart_watch;
 mod writable;
@@ -25,7 +26,7 @@ use smart_session as session;
 use std::io;
 use std::sync::atomic::AtomicBool;
 
-pub use crate::exec::Sink;
+pub use sink::Sink;
 
 /// How the run should go on after a disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,10 +123,10 @@ pub fn probe_disk_resuming(
         known_good,
     };
     if let Some(settings) = cfg.burn_in {
-        let mut drive = BurnIn::new(name, cfg, &mut t);
+        let mut drive = BurnIn::new(name, cfg, &mut t, sink);
         let resuming = cfg.resume.is_some();
         let (disk, stopped) =
-            burnin::runner::run(name, settings, resuming, &mut drive, sink, disk, saved)?;
+            burnin::runner::run(name, settings, resuming, &mut drive, disk, saved)?;
         let flow = if stopped {
             Flow::Interrupted
         } else {
@@ -312,23 +313,29 @@ fn stopped_answering(r: &crate::results::TestResult) -> Option<String> {
 }
 
 /// A drive's burn-in as [`burnin::runner`] walks it: the disk's tests, the
-/// configuration, and where the write-verify pass checkpoints (beside the saved
-/// run, for `--resume`).
+/// configuration, where the write-verify pass checkpoints (beside the saved run,
+/// for `--resume`), and the run's sink.
 struct BurnIn<'t, 'a> {
     t: &'t mut Tests<'a>,
     cfg: &'t Config,
     checkpoint: Option<std::path::PathBuf>,
+    sink: &'t mut dyn Sink,
 }
 
 impl<'t, 'a> BurnIn<'t, 'a> {
     /// The burn-in of disk `name`, its write-verify pass saving its checkpoints
     /// beside the saved run (--json-file).
-    fn new(name: &str, cfg: &'t Config, t: &'t mut Tests<'a>) -> Self {
+    fn new(name: &str, cfg: &'t Config, t: &'t mut Tests<'a>, sink: &'t mut dyn Sink) -> Self {
         let checkpoint = cfg.json_file.as_deref().map(|j| checkpoint::path(j, name));
         if let Some(p) = checkpoint.clone() {
             t.checkpoint = Some(Box::new(move |cp| checkpoint::save(&p, cp)));
         }
-        BurnIn { t, cfg, checkpoint }
+        BurnIn {
+            t,
+            cfg,
+            checkpoint,
+            sink,
+        }
     }
 }
 
@@ -345,9 +352,8 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
         &mut self,
         test: TestKind,
         disk: &mut DiskResult,
-        sink: &mut dyn Sink,
     ) -> io::Result<(Outcome, Option<String>)> {
-        let t = &mut *self.t;
+        let (t, sink) = (&mut *self.t, &mut *self.sink);
         t.failed = None;
         if test == TestKind::Verify && self.cfg.resume.is_some() {
             t.resume = self.checkpoint.as_deref().and_then(checkpoint::load);
@@ -371,9 +377,8 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
         &mut self,
         kind: crate::smart::selftest::SelfTestKind,
         smart: &mut SmartResult,
-        sink: &mut dyn Sink,
     ) -> bool {
-        let stop = self.t.stop;
+        let (stop, sink) = (self.t.stop, &mut *self.sink);
         session::smart_self_tests(
             self.t.target.as_mut(),
             smart,
@@ -386,5 +391,18 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
     fn smart_after(&mut self, smart: &mut SmartResult) {
         smart_watch::keep(self.t.temps.as_ref(), Some(&mut *smart));
         session::smart_after(self.t.target.as_mut(), smart, &self.cfg.smart);
+    }
+
+    fn failed(&mut self, name: &str, error: &ProbeError) -> io::Result<()> {
+        self.sink.failed(name, error)
+    }
+
+    fn smart_done(&mut self, smart: &SmartResult) -> io::Result<()> {
+        self.sink.smart_done(&self.t.info, smart)
+    }
+
+    fn step_done(&mut self, record: &burnin::StepRecord, disk: &DiskResult) -> io::Result<()> {
+        self.sink.step_done(&self.t.info, record)?;
+        self.sink.checkpoint(disk)
     }
 }

@@ -4,6 +4,7 @@
 use super::output::save_json;
 use crate::device::DeviceInfo;
 use crate::error::ProbeError;
+use crate::exec::Observer;
 use crate::probe::TestKind;
 use crate::progress::Progress;
 use crate::report::humanize::humanize;
@@ -50,6 +51,31 @@ impl LiveText<'_> {
         self.progress.suspend(|| {
             let _ = writeln!(err, "{line}");
         });
+    }
+}
+
+impl Observer for LiveText<'_> {
+    fn line_started(&mut self, test: TestKind, index: usize, total: usize, label: &str) {
+        self.progress.line(test.name(), index, total, label);
+    }
+
+    fn phase_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
+        if !self.text {
+            return Ok(());
+        }
+        let last = test.phases.len() - 1;
+        let mut text = String::new();
+        if test.phases.iter().filter(|p| p.complete()).count() == 1 {
+            text.push_str(diskinfo::test_start(test.test));
+        }
+        text.push_str(&diskinfo::phase_line(test, last, info.sector_size));
+        self.print(&text)
+    }
+
+    fn failed(&mut self, _name: &str, error: &ProbeError) -> io::Result<()> {
+        self.progress.done();
+        self.note(&format!("seekprobe: {error}"));
+        Ok(())
     }
 }
 
@@ -103,34 +129,11 @@ impl Sink for LiveText<'_> {
         Ok(read_answer(self.stop)?.is_some_and(|a| a.trim() == "yes"))
     }
 
-    fn line_started(&mut self, test: TestKind, index: usize, total: usize, label: &str) {
-        self.progress.line(test.name(), index, total, label);
-    }
-
-    fn phase_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
-        if !self.text {
-            return Ok(());
-        }
-        let last = test.phases.len() - 1;
-        let mut text = String::new();
-        if test.phases.iter().filter(|p| p.complete()).count() == 1 {
-            text.push_str(diskinfo::test_start(test.test));
-        }
-        text.push_str(&diskinfo::phase_line(test, last, info.sector_size));
-        self.print(&text)
-    }
-
     fn test_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
         self.progress.done();
         if self.text && diskinfo::end_printed(test) {
             self.print(&diskinfo::test_end(test, info))?;
         }
-        Ok(())
-    }
-
-    fn failed(&mut self, _name: &str, error: &ProbeError) -> io::Result<()> {
-        self.progress.done();
-        self.note(&format!("seekprobe: {error}"));
         Ok(())
     }
 

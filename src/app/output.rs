@@ -1,10 +1,30 @@
 //! Files a run writes: the JSON results, the Prometheus metrics, the SVG plot and the
 //! bad-block list, each written atomically and durably.
 
+use crate::config::Config;
 use crate::report::{self, json};
 use crate::results::Run;
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
+
+/// After the last disk, the files made from the whole run: the bad-block list
+/// (--bad-blocks) and the plot (--plot). False (after saying why) when one could
+/// not be written.
+pub(super) fn write_end_files(cfg: &Config, run: &Run, err: &mut dyn Write) -> io::Result<bool> {
+    let mut written = true;
+    if let Some(path) = &cfg.beyond.bad_blocks
+        && let Err(e) = save_bad_blocks(path, run, cfg.beyond.bad_blocks_size)
+    {
+        writeln!(err, "seekprobe: {}: {e}", path.display())?;
+        written = false;
+    }
+    if let Some(path) = &cfg.plot
+        && !write_plot(path, run, err)?
+    {
+        written = false;
+    }
+    Ok(written)
+}
 
 /// Draw the run's plots to `path`; false (after saying why) when there is nothing
 /// to draw or the file cannot be written.

@@ -1,11 +1,69 @@
-//! The verdicts of a run's disks, through the one judge ([`crate::verdict`]), and
-//! the exit status they call for.
+//! The verdicts of a run's disks, through the one judge ([`crate::verdict`]), the
+//! comparison and burn-in blocks shown with them, and the exit status they call for.
 
+use super::output::terminal_width;
 use super::status::{EXIT_OK, EXIT_QUALIFY};
 use crate::compare::{self, Comparison};
-use crate::config::Qualify;
-use crate::results::{DiskResult, Verdict};
+use crate::config::{Config, Mode, Qualify};
+use crate::report;
+use crate::results::{DiskResult, Run, Verdict};
 use crate::verdict::{self, Judging};
+
+/// Whether the run's disks are judged (--qualify, --burn-in): it then ends with
+/// their verdicts' status.
+pub(super) fn judged(cfg: &Config) -> bool {
+    cfg.mode == Mode::Describe && (cfg.qualify.is_some() || cfg.burn_in.is_some())
+}
+
+/// What the end of a run (not interrupted) adds to it.
+pub(super) struct Conclusion {
+    /// The text printed after the run (the comparison, the burn-in's block);
+    /// empty when there is none.
+    pub(super) text: String,
+    /// Whether the disks were compared or judged (their verdicts, if judged, are
+    /// now in the run).
+    pub(super) compared: bool,
+    /// The verdicts' exit status, when the disks are judged.
+    pub(super) status: Option<i32>,
+}
+
+/// After the last disk: compare the disks and judge them (--compare, --qualify,
+/// --burn-in), putting each verdict in its disk, and render the text shown after
+/// the run.
+pub(super) fn conclude(cfg: &Config, run: &mut Run, baseline: Option<&Comparison>) -> Conclusion {
+    let judged = judged(cfg);
+    let mut end = Conclusion {
+        text: String::new(),
+        compared: cfg.mode == Mode::Describe && (cfg.compare || judged),
+        status: None,
+    };
+    if end.compared {
+        let disks: Vec<&DiskResult> = run.disks.iter().collect();
+        let (cmp, verdicts) = judge(&disks, cfg.qualify.as_ref(), baseline, judged);
+        if cfg.compare {
+            // A burn-in shows its verdicts, with every finding, in its own block.
+            let shown: &[Verdict] = if cfg.burn_in.is_some() {
+                &[]
+            } else {
+                &verdicts
+            };
+            end.text = format!(
+                "\n{}",
+                report::compare::render(&cmp, shown, terminal_width())
+            );
+        }
+        if judged {
+            end.status = Some(status(&verdicts));
+        }
+        for (d, v) in run.disks.iter_mut().zip(verdicts) {
+            d.verdict = Some(v);
+        }
+    }
+    if cfg.mode == Mode::Describe && cfg.burn_in.is_some() {
+        end.text.push_str(&report::burnin::render(run));
+    }
+    end
+}
 
 /// The comparison of the disks and, when they are judged (`qualify`, or a
 /// burn-in, whose verdicts need no timings), each disk's verdict: its own

@@ -8,7 +8,6 @@
 
 use super::{Action, Medium, Settings, Status, Step, StepRecord};
 use crate::error::ProbeError;
-use crate::exec::Sink;
 use crate::probe::TestKind;
 use crate::results::device::DeviceInfo;
 use crate::results::smart::{SelfTestKind, SelfTestOutcome, SmartResult};
@@ -17,7 +16,8 @@ use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The drive under burn-in as the ordinary run drives it (run.rs implements it):
-/// each method runs what one kind of step needs.
+/// each method runs what one kind of step needs, or tells the run's sink what
+/// happened.
 pub trait Drive {
     /// What the drive is as opened: its medium picks the steps, its path and
     /// serial number tell whether a saved run is this drive's.
@@ -32,21 +32,22 @@ pub trait Drive {
         &mut self,
         test: TestKind,
         disk: &mut DiskResult,
-        sink: &mut dyn Sink,
     ) -> io::Result<(Outcome, Option<String>)>;
     /// Read the drive's SMART health before the other steps.
     fn smart_before(&mut self) -> SmartResult;
     /// Run one of the drive's self-tests to its end and record it in `smart`; false
     /// when Ctrl-C stopped it (it was aborted on the drive).
-    fn self_test(
-        &mut self,
-        kind: SelfTestKind,
-        smart: &mut SmartResult,
-        sink: &mut dyn Sink,
-    ) -> bool;
+    fn self_test(&mut self, kind: SelfTestKind, smart: &mut SmartResult) -> bool;
     /// Read SMART again, keep the temperatures of long work, and judge the
     /// drive's health over the run.
     fn smart_after(&mut self, smart: &mut SmartResult);
+    /// The drive cannot be burnt in (`error` says why).
+    fn failed(&mut self, name: &str, error: &ProbeError) -> io::Result<()>;
+    /// SMART's part of the drive is complete.
+    fn smart_done(&mut self, smart: &SmartResult) -> io::Result<()>;
+    /// A step ended (`record` says how), and the drive's results so far (`disk`)
+    /// are to be saved.
+    fn step_done(&mut self, record: &StepRecord, disk: &DiskResult) -> io::Result<()>;
 }
 
 /// Run `drive`'s burn-in into `disk`, continuing the saved run's `saved` disks when
@@ -56,7 +57,6 @@ pub fn run(
     settings: Settings,
     resuming: bool,
     drive: &mut dyn Drive,
-    sink: &mut dyn Sink,
     mut disk: DiskResult,
     saved: &[DiskResult],
 ) -> io::Result<(DiskResult, bool)> {
@@ -69,7 +69,7 @@ pub fn run(
                     why,
                     hint: "resume the burn-in on the drives it ran on, or start a new one without --resume".into(),
                 };
-                sink.failed(name, &e)?;
+                drive.failed(name, &e)?;
                 disk.error = Some(DiskFailure::Refused(e.to_string()));
                 return Ok((disk, false));
             }
@@ -112,7 +112,7 @@ pub fn run(
                 Status::Resumed
             }
             (None, Action::Test(k)) => {
-                let (outcome, stopped_answering) = drive.test(k, &mut disk, sink)?;
+                let (outcome, stopped_answering) = drive.test(k, &mut disk)?;
                 gone = stopped_answering;
                 test_status(outcome, disk.tests.last())
             }
@@ -123,12 +123,12 @@ pub fn run(
                 disk.smart = Some(r);
                 status
             }
-            (None, Action::SelfTest(kind)) => self_test_step(drive, kind, &mut disk, sink),
+            (None, Action::SelfTest(kind)) => self_test_step(drive, kind, &mut disk),
             (None, Action::SmartAfter) => match disk.smart.as_mut() {
                 Some(r) => {
                     drive.smart_after(r);
                     let status = smart_status(r);
-                    sink.smart_done(drive.info(), r)?;
+                    drive.smart_done(r)?;
                     status
                 }
                 None => Status::Skipped("SMART was not read before".into()),
@@ -137,8 +137,7 @@ pub fn run(
         let record = StepRecord { step, status };
         let interrupted = record.status == Status::Interrupted;
         disk.burn_in.push(record);
-        sink.step_done(drive.info(), disk.burn_in.last().expect("just pushed"))?;
-        sink.checkpoint(&disk)?;
+        drive.step_done(disk.burn_in.last().expect("just pushed"), &disk)?;
         if stop_hook() == Some(step) {
             // As Ctrl-C would, between two steps (for the tests of --resume).
             drive.stop().store(true, Ordering::Relaxed);
@@ -178,12 +177,7 @@ fn smart_status(r: &SmartResult) -> Status {
 
 /// One of the drive's self-tests as a burn-in step: run it to its end (Ctrl-C
 /// aborts it on the drive) and record it in the disk's SMART result.
-fn self_test_step(
-    drive: &mut dyn Drive,
-    kind: SelfTestKind,
-    disk: &mut DiskResult,
-    sink: &mut dyn Sink,
-) -> Status {
+fn self_test_step(drive: &mut dyn Drive, kind: SelfTestKind, disk: &mut DiskResult) -> Status {
     let Some(r) = disk.smart.as_mut() else {
         return Status::Skipped("SMART was not read".into());
     };
@@ -191,7 +185,7 @@ fn self_test_step(
         return Status::Skipped("the device has no SMART".into());
     }
     let (n, had_error) = (r.self_tests.len(), r.error.is_some());
-    if !drive.self_test(kind, r, sink) {
+    if !drive.self_test(kind, r) {
         return Status::Interrupted;
     }
     if let (false, Some(e)) = (had_error, &r.error) {

@@ -2,33 +2,20 @@
 
 use super::*;
 use crate::device::sim::SimTarget;
-use crate::probe::{Line, Op, Options, Phase, PhaseId};
+use crate::probe::{Line, Op, Options, Phase, PhaseId, Step};
 use std::sync::atomic::Ordering;
 
-/// A sink that records what it is told, as short strings.
+/// An observer that records what it is told, as short strings.
 #[derive(Default)]
 struct Log(Vec<String>);
 
-impl Sink for Log {
-    fn opened(&mut self, _: &DeviceInfo, _: &[Warning]) -> io::Result<()> {
-        Ok(())
-    }
-    fn warning(&mut self, w: &Warning) -> io::Result<()> {
-        self.0.push(format!("warning {:?}", w.code));
-        Ok(())
-    }
-    fn confirm_write(&mut self, _: &DeviceInfo, _: &[Found]) -> io::Result<bool> {
-        Ok(false)
-    }
+impl Observer for Log {
     fn line_started(&mut self, _: TestKind, index: usize, total: usize, label: &str) {
         self.0.push(format!("line {index}/{total} {label}"));
     }
     fn phase_done(&mut self, _: &DeviceInfo, t: &TestResult) -> io::Result<()> {
         let last = t.phases.last().expect("a phase");
         self.0.push(format!("phase {:?}", last.id));
-        Ok(())
-    }
-    fn test_done(&mut self, _: &DeviceInfo, _: &TestResult) -> io::Result<()> {
         Ok(())
     }
     fn failed(&mut self, _: &str, e: &ProbeError) -> io::Result<()> {
@@ -348,4 +335,44 @@ fn smr_check_on_flash_does_nothing() {
     let a = r.result.smr.unwrap();
     assert_eq!(a.verdict, crate::smr::analysis::SmrVerdict::NotApplicable);
     assert_eq!(a.bytes_written, 0);
+}
+
+/// --verify's progress: one bar over every pass, 100 steps per half, each step
+/// told once, the halves in order.
+#[test]
+fn the_write_and_verify_pass_tells_each_step_of_its_progress_once() {
+    let opts = Options {
+        write: true,
+        verify_passes: crate::results::settings::Passes::fixed::<2>(),
+        ..Options::default()
+    };
+    let (run, _, log) = with_sim("sim:ssd?size=64M", false, |cx| {
+        run_test(TestKind::Verify, &opts, cx).unwrap()
+    });
+    assert_eq!(run.result.outcome, Outcome::Complete);
+    let bar: Vec<(usize, &str)> = log[1..]
+        .iter()
+        .map(|l| {
+            let (at, label) = l["line ".len()..].split_once("/400 ").expect(l);
+            (at.parse().unwrap(), label)
+        })
+        .collect();
+    assert!(bar.windows(2).all(|w| w[0] != w[1]), "{bar:?}");
+    assert!(bar.windows(2).all(|w| w[0].0 <= w[1].0), "{bar:?}");
+    let mut halves: Vec<&str> = bar.iter().map(|b| b.1).collect();
+    halves.dedup();
+    assert_eq!(
+        halves,
+        [
+            "pass 1 of 2: writing",
+            "pass 1 of 2: reading and checking",
+            "pass 2 of 2: writing",
+            "pass 2 of 2: reading and checking"
+        ]
+    );
+    assert!(bar.contains(&(100, "pass 1 of 2: writing")), "{bar:?}");
+    assert_eq!(
+        bar.last(),
+        Some(&(400, "pass 2 of 2: reading and checking"))
+    );
 }

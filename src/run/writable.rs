@@ -1,10 +1,10 @@
 //! Before the first write: the signature check (refused unless --force, and on a
 //! failing drive naming its first unreadable byte), then the confirmation.
 
+use super::Sink;
 use crate::config::Config;
 use crate::device::{AlignedBuf, Target, TargetKind};
 use crate::error::ProbeError;
-use crate::exec::Sink;
 use crate::results::{Warning, WarningCode};
 use crate::safety;
 use std::io;

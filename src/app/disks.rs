@@ -1,0 +1,187 @@
+//! Probing a run's disks, one after the other or all at once (--parallel), each
+//! with its live output, and what follows each disk: its -p or -s line, and the
+//! files rewritten with it (--json-file, --html, --prometheus).
+
+use super::live::{LiveText, Saver};
+use super::output::{save_html, save_prometheus};
+use super::verdicts::judged;
+use crate::config::{Config, Mode};
+use crate::device::{DeviceInfo, TargetKind};
+use crate::progress::Progress;
+use crate::report::Format;
+use crate::results::{DiskResult, Run};
+use crate::run::{Flow, probe_disk_resuming};
+use std::io::{self, Write};
+use std::sync::atomic::AtomicBool;
+
+/// How the disks of a run went.
+pub(super) struct Probed {
+    /// A disk failed the run (status 1): without a verdict, a failing finding;
+    /// a -p or -s line it has no value for; a file that could not be written.
+    pub(super) failed: bool,
+    /// Ctrl-C stopped the run.
+    pub(super) interrupted: bool,
+}
+
+/// Probe every disk of `cfg`, going on from `saved` (--resume) and saving with
+/// `saver`, and add each to `run` in the order named.
+pub(super) fn probe_disks(
+    cfg: &Config,
+    stop: &AtomicBool,
+    (run, saved, saver): (&mut Run, &[DiskResult], Option<&Saver>),
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<Probed> {
+    let mut probed = Probed {
+        failed: false,
+        interrupted: false,
+    };
+    if cfg.parallel && cfg.disks.len() > 1 {
+        // Each disk prints into its own buffers; they are written out in order.
+        let outcomes = std::thread::scope(|s| {
+            let handles: Vec<_> = cfg
+                .disks
+                .iter()
+                .enumerate()
+                .map(|(i, name)| {
+                    s.spawn(move || {
+                        let (mut o, mut e) = (Vec::new(), Vec::new());
+                        let this = saver.map(|s| (s, i));
+                        let mut sink = live(cfg, stop, this, Progress::off(), (&mut o, &mut e));
+                        let r = probe_disk_resuming(name, cfg, stop, &mut sink, saved);
+                        (r, o, e)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a probing thread panicked"))
+                .collect::<Vec<_>>()
+        });
+        for (r, o, e) in outcomes {
+            err.write_all(&e)?;
+            out.write_all(&o)?;
+            let (disk, flow) = r?;
+            probed.interrupted |= flow == Flow::Interrupted;
+            probed.failed |= finish_disk(cfg, run, disk, saver, out, err)?;
+        }
+    } else {
+        for (i, name) in cfg.disks.iter().enumerate() {
+            let (progress, this) = (Progress::new(!cfg.quiet), saver.map(|s| (s, i)));
+            let mut sink = live(cfg, stop, this, progress, (&mut *out, &mut *err));
+            let (disk, flow) = probe_disk_resuming(name, cfg, stop, &mut sink, saved)?;
+            probed.failed |= finish_disk(cfg, run, disk, saver, out, err)?;
+            if flow == Flow::Interrupted {
+                probed.interrupted = true;
+                break;
+            }
+        }
+    }
+    Ok(probed)
+}
+
+/// The live output of a disk, printing to `out` and `err` (diskinfo's text only
+/// when that is the format) and saving with `saver` (the disk's place in the run).
+fn live<'a>(
+    cfg: &Config,
+    stop: &'a AtomicBool,
+    saver: Option<(&'a Saver, usize)>,
+    progress: Progress,
+    (out, err): (&'a mut dyn Write, &'a mut dyn Write),
+) -> LiveText<'a> {
+    LiveText {
+        out,
+        err,
+        verbose: cfg.verbose,
+        text: cfg.mode == Mode::Describe && cfg.format == Format::Diskinfo,
+        yes: cfg.yes,
+        progress,
+        stop,
+        saver,
+    }
+}
+
+/// After a disk: its -p or -s line, then add it to `run` and rewrite the files
+/// that hold the run. Whether it fails the run (status 1).
+fn finish_disk(
+    cfg: &Config,
+    run: &mut Run,
+    disk: DiskResult,
+    saver: Option<&Saver>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<bool> {
+    let mut failed = false;
+    // Judged runs (--qualify, --burn-in) end with the verdicts' status; the
+    // others fail (status 1) with a disk whose own findings fail it.
+    if !judged(cfg) {
+        failed |= !crate::verdict::of(&disk).pass;
+    }
+    if let (Some(info), Mode::PhysicalPath | Mode::Ident) = (&disk.info, cfg.mode)
+        && let Err(msg) = print_id(info, cfg, out)?
+    {
+        writeln!(err, "seekprobe: {}: {msg}", info.path)?;
+        failed = true;
+    }
+    let i = run.disks.len();
+    run.disks.push(disk);
+    if let Some(saver) = saver
+        && let Err(e) = saver.put(i, run.disks[i].clone())
+    {
+        let why = crate::error::describe_io(&e);
+        writeln!(
+            err,
+            "seekprobe: {}: cannot save the results: {why}",
+            saver.path.display()
+        )?;
+        failed = true;
+    }
+    if let Some(path) = &cfg.html
+        && let Err(e) = save_html(path, run)
+    {
+        let why = crate::error::describe_io(&e);
+        writeln!(
+            err,
+            "seekprobe: {}: cannot write the report: {why}",
+            path.display()
+        )?;
+        failed = true;
+    }
+    if let Some(path) = &cfg.prometheus
+        && let Err(e) = save_prometheus(path, run)
+    {
+        let why = crate::error::describe_io(&e);
+        writeln!(
+            err,
+            "seekprobe: {}: cannot write the metrics: {why}",
+            path.display()
+        )?;
+        failed = true;
+    }
+    Ok(failed)
+}
+
+/// -p / -s: print the physical path or the ident alone on a line.
+fn print_id(
+    info: &DeviceInfo,
+    cfg: &Config,
+    out: &mut dyn Write,
+) -> io::Result<Result<(), String>> {
+    if info.kind == TargetKind::File {
+        return Ok(Err("-p or -s cannot be used on a regular file".into()));
+    }
+    let (value, what) = match cfg.mode {
+        Mode::PhysicalPath => (&info.physical_path, "physical path"),
+        _ => (&info.ident, "ident (serial number)"),
+    };
+    let Some(v) = value else {
+        return Ok(Err(format!("the device reports no {what}")));
+    };
+    if cfg.with_name {
+        writeln!(out, "{}\t{v}", info.name)?;
+    } else {
+        writeln!(out, "{v}")?;
+    }
+    out.flush()?;
+    Ok(Ok(()))
+}

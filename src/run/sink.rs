@@ -1,0 +1,41 @@
+//! What probing a disk tells the outside as it happens: the executor's calls
+//! ([`Observer`]) and the run's own (the disk opened, its warnings, the write
+//! confirmation, a test or a burn-in step done, the results to save, SMART).
+
+use crate::device::DeviceInfo;
+use crate::exec::Observer;
+use crate::results::burnin::StepRecord;
+use crate::results::{DiskResult, TestResult, Warning};
+use crate::safety::Found;
+use crate::smart::record::SmartResult;
+use crate::smart::source::SelfTestProgress;
+use std::io;
+
+/// Receives a disk's results as they are produced, e.g. to print them live.
+/// An error from a sink (a closed standard output) stops the run.
+pub trait Sink: Observer {
+    /// The target is open and described; `warnings` concern its validity.
+    fn opened(&mut self, info: &DeviceInfo, warnings: &[Warning]) -> io::Result<()>;
+    /// A validity warning found after a test.
+    fn warning(&mut self, warning: &Warning) -> io::Result<()>;
+    /// Ask whether `info` may be written to (`found`: signatures overridden by
+    /// --force). False refuses.
+    fn confirm_write(&mut self, info: &DeviceInfo, found: &[Found]) -> io::Result<bool>;
+    /// `test` ended (see its outcome).
+    fn test_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()>;
+    /// A step of `--burn-in` ended (the record says how).
+    fn step_done(&mut self, _info: &DeviceInfo, _record: &StepRecord) -> io::Result<()> {
+        Ok(())
+    }
+    /// The disk's results so far, after each test or step: time to save them.
+    fn checkpoint(&mut self, _disk: &DiskResult) -> io::Result<()> {
+        Ok(())
+    }
+    /// A SMART self-test's progress (--smart-test), at each poll of the drive.
+    fn self_test_progress(&mut self, _progress: &SelfTestProgress) {}
+    /// SMART's part of the disk is complete (--smart, --smart-test): printed after
+    /// the tests' text.
+    fn smart_done(&mut self, _info: &DeviceInfo, _smart: &SmartResult) -> io::Result<()> {
+        Ok(())
+    }
+}
