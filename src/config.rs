@@ -184,15 +184,16 @@ pub enum ConfigError {
 }
 
 impl Config {
-    /// Check what clap parsed, once: diskinfo's rules for -p, -s and -S, then every
-    /// option against the tests given ([`needs`]), then each value. `m` says which
+    /// Check what clap parsed, once: a `--zones N` that clap took for a disk, then
+    /// diskinfo's rules for -p, -s and -S, every option against the tests given
+    /// ([`needs`]), then each value. `m` says which
     /// options were given on the command line.
     pub fn from_matches(m: &clap::ArgMatches) -> Result<Config, ConfigError> {
         use clap::FromArgMatches;
         let given = |id: &str| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
         let disks = m.get_many::<String>("disks").map_or(0, |d| d.len());
-        check_rules(&given, disks)?;
-        // `--zones 50`: clap reads 50 as the first disk, right after the flag.
+        // `--zones 50`: clap reads 50 as the first disk, right after the flag (told
+        // first: the rules would count it as a disk).
         if given("zones")
             && let (Some(at), Some(disks), Some(indices)) = (
                 m.index_of("zones"),
@@ -205,6 +206,7 @@ impl Config {
         {
             return Err(ConfigError::ZonesNeedEquals(d.clone()));
         }
+        check_rules(&given, disks)?;
         let a = Args::from_arg_matches(m).map_err(|e| ConfigError::Parse(e.to_string()))?;
         Config::from_args(a, tests_given(&given))
     }
@@ -397,6 +399,22 @@ mod tests {
             without.burn_in,
             Some(crate::burnin::Settings { smr_check: false })
         );
+    }
+
+    #[test]
+    fn a_zone_count_taken_for_a_disk_is_told_before_the_rules_count_it() {
+        let e = parse(&[
+            "--bad-blocks",
+            "f",
+            "--verify",
+            "-w",
+            "--zones",
+            "50",
+            "sim:hdd",
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("write --zones=50"), "{e}");
     }
 
     #[test]
