@@ -326,7 +326,7 @@ pub(super) fn read_attr(path: &Path) -> Option<String> {
     clean_text(&read_bytes(path)?)
 }
 
-/// A sysfs decimal attribute.
+/// A sysfs attribute read as a decimal number; None if unreadable or not a number.
 pub(super) fn read_u64(path: &Path) -> Option<u64> {
     read_attr(path)?.parse().ok()
 }
