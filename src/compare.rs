@@ -13,7 +13,7 @@ pub struct Figure {
     pub key: String,
     /// What it is, e.g. "Full stroke (ms)".
     pub label: String,
-    /// The value.
+    /// The figure in the unit its label names (ms, MB/s, IOPS, ...).
     pub value: f64,
     /// Whether a larger value is better (rates), or a smaller one (times).
     pub higher_is_better: bool,
@@ -192,7 +192,7 @@ pub struct Row {
     pub higher_is_better: bool,
     /// The value for each disk, in order (None where a disk lacks it).
     pub values: Vec<Option<f64>>,
-    /// The median of the values present.
+    /// The median of the disks that have the figure (0 when none has).
     pub median: f64,
 }
 

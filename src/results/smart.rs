@@ -24,7 +24,7 @@ pub enum SelfTestOutcome {
 /// One self-test asked for with `--smart-test`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SelfTestRecord {
-    /// The kind.
+    /// Which self-test was asked for (short, conveyance or long), as `--smart-test` named it.
     pub kind: SelfTestKind,
     /// How it ended.
     pub outcome: SelfTestOutcome,

@@ -29,7 +29,7 @@ pub struct WriteSample {
 pub struct SmrSamples {
     /// The timed write completions, in order.
     pub writes: Vec<WriteSample>,
-    /// The budget the writes ran under.
+    /// The bytes and seconds the writes were allowed (whichever ran out first stopped them).
     pub budget: Budget,
     /// The latencies of the read probes before the writes, ns.
     pub baseline_ns: Vec<u64>,
@@ -61,7 +61,7 @@ pub struct Stall {
     pub seconds: f64,
 }
 
-/// The verdict.
+/// What the sustained-write test concluded about shingled recording.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SmrVerdict {
@@ -78,7 +78,7 @@ pub enum SmrVerdict {
 /// Everything the test concluded, as plain data for the reporters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SmrAnalysis {
-    /// The verdict.
+    /// Hidden SMR, conventional, cannot tell, or not applicable; `text` says why.
     pub verdict: SmrVerdict,
     /// The verdict with its evidence, one line for people.
     pub text: String,

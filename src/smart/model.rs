@@ -24,7 +24,7 @@ pub struct Report {
     /// About smartctl itself: version, arguments, messages, exit status.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub smartctl: Option<Smartctl>,
-    /// The device as smartctl opened it.
+    /// The `device` block: the name smartctl opened and how (type, protocol).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub device: Option<Device>,
     /// ATA and NVMe model name.
@@ -254,7 +254,7 @@ impl Report {
 pub struct Smartctl {
     /// smartctl's version as [major, minor].
     pub version: Vec<u32>,
-    /// The command line.
+    /// smartctl's own command line, program name first.
     pub argv: Vec<String>,
     /// Messages (errors and warnings) smartctl printed.
     pub messages: Vec<Message>,
@@ -267,7 +267,7 @@ pub struct Smartctl {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Message {
-    /// The text.
+    /// The message as smartctl printed it, one line.
     pub string: String,
     /// "error", "warning" or "information".
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -278,7 +278,7 @@ pub struct Message {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Device {
-    /// The device name as given.
+    /// The device name as given to smartctl, e.g. "/dev/sdb".
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The name with the access type, e.g. "/dev/sdb \[SAT\]".
@@ -350,7 +350,7 @@ pub struct PowerOnTime {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct AtaSmartAttributes {
-    /// The attributes.
+    /// Every attribute the drive reports, in smartctl's order (by ID, usually).
     pub table: Vec<AtaAttribute>,
 }
 
@@ -377,7 +377,7 @@ pub struct AtaAttribute {
     /// Pre-failure and other flags.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flags: Option<AttributeFlags>,
-    /// The raw value.
+    /// The raw value: as a number where it is one, and as smartctl's text.
     pub raw: RawValue,
 }
 
@@ -503,7 +503,7 @@ pub struct AtaSelfTestEntry {
     /// The test ("Short offline", "Extended offline", "Conveyance offline", ...).
     #[serde(rename = "type")]
     pub kind: ValueString,
-    /// The outcome.
+    /// The status byte with smartctl's text and whether the test passed.
     pub status: AtaSelfTestStatus,
     /// Power-on hours when it ran.
     #[serde(
@@ -584,7 +584,7 @@ pub struct ScsiSelfTest {
     /// Power-on hours when it ran.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub power_on_time: Option<PowerOnTime>,
-    /// The address of the first failure.
+    /// The LBA of the first failure; None when the test passed or the drive does not say.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lba_first_failure: Option<ScsiLba>,
     /// Set while the test runs.

@@ -22,12 +22,12 @@ pub const EVERY_SIMULATED_S: f64 = 600.0;
 pub const PAUSED_EVERY_S: f64 = 60.0;
 
 impl TemperatureLog {
-    /// The lowest reading.
+    /// The lowest reading in °C; None when nothing was read.
     pub fn min_c(&self) -> Option<i64> {
         self.samples.iter().map(|s| s.celsius).min()
     }
 
-    /// The highest reading.
+    /// The highest reading in °C; None when nothing was read.
     pub fn max_c(&self) -> Option<i64> {
         self.samples.iter().map(|s| s.celsius).max()
     }

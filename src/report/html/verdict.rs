@@ -57,7 +57,7 @@ pub struct ViewVerdict {
 }
 
 impl ViewVerdict {
-    /// The findings that fail the drive.
+    /// The findings of severity Fail, in the verdict's order.
     pub fn failures(&self) -> impl Iterator<Item = &ViewFinding> {
         self.findings
             .iter()
