@@ -49,7 +49,7 @@ pub struct QueuedParams {
     pub seed: u64,
 }
 
-/// The measurement of one queued run.
+/// What one queued run measured: completions, elapsed time, latencies, and why it stopped.
 #[derive(Debug)]
 pub struct QueuedRun {
     /// Which engine ran.

@@ -117,7 +117,7 @@ pub struct NvmeHealth {
 /// An ATA attribute whose normalised value is or was at or below its threshold.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FailedAttribute {
-    /// The ID.
+    /// The attribute ID (1–255).
     pub id: u8,
     /// smartctl's name.
     pub name: String,
@@ -130,7 +130,7 @@ pub struct FailedAttribute {
 /// A health attribute whose raw value is not a count (negative or garbled).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnreadableAttribute {
-    /// The ID.
+    /// The attribute ID (1–255).
     pub id: u8,
     /// smartctl's name.
     pub name: String,

@@ -63,7 +63,7 @@ pub struct PhaseResult {
 }
 
 impl PhaseResult {
-    /// Operations completed.
+    /// Timed operations completed (from the histogram, or the kept latencies).
     pub fn ops_done(&self) -> u64 {
         match &self.histogram {
             Some(h) => h.count,
@@ -211,7 +211,7 @@ pub enum WarningCode {
     LoopWithoutDirectIo,
     /// The data lives in RAM (tmpfs or ramfs).
     InMemory,
-    /// A sparse image file.
+    /// A sparse image file: its holes are read without touching a disk.
     Sparse,
     /// A file size that is not a whole number of sectors.
     PartialSector,
@@ -372,7 +372,7 @@ pub struct DiskResult {
     pub info: Option<DeviceInfo>,
     /// The tests, in the order they ran.
     pub tests: Vec<TestResult>,
-    /// Validity warnings.
+    /// Warnings about the figures' validity (page cache, simulation, ...), with advice.
     pub warnings: Vec<Warning>,
     /// The error that stopped this disk, if any.
     pub error: Option<DiskFailure>,

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 /// How much the test may write: it stops at whichever comes first.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Budget {
-    /// Bytes written.
+    /// The most bytes to write.
     pub bytes: u64,
     /// Seconds of writing.
     pub seconds: f64,
@@ -18,7 +18,7 @@ pub struct Budget {
 pub struct WriteSample {
     /// Completion time, ns since the first write was issued.
     pub end_ns: u64,
-    /// Bytes written.
+    /// Bytes this write moved.
     pub bytes: u32,
     /// Issue to completion, ns.
     pub latency_ns: u64,
@@ -82,7 +82,7 @@ pub struct SmrAnalysis {
     pub verdict: SmrVerdict,
     /// The verdict with its evidence, one line for people.
     pub text: String,
-    /// Bytes written.
+    /// Bytes the test wrote in all, up to its budget.
     pub bytes_written: u64,
     /// Seconds of writing.
     pub write_seconds: f64,
@@ -113,7 +113,7 @@ fn default_idle_s() -> f64 {
     IDLE_S_OF_OLD_RUNS
 }
 
-/// Which sign.
+/// What a sign of shingled recording rests on: the zone model, TRIM on a disk, a model list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SmrSignKind {
@@ -140,7 +140,7 @@ pub enum SmrSignStrength {
 /// One sign, with its explanation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SmrSign {
-    /// Which sign.
+    /// What the sign rests on (zone model, TRIM on a rotating disk, model list).
     pub kind: SmrSignKind,
     /// Whether it is reported by the device or only a hint.
     pub strength: SmrSignStrength,

@@ -317,7 +317,7 @@ pub struct SmartStatus {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Temperature {
-    /// Now.
+    /// The current temperature, °C.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current: Option<i64>,
     /// Highest since power-on (ATA SCT status).
@@ -338,7 +338,7 @@ pub struct Temperature {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct PowerOnTime {
-    /// Hours.
+    /// Power-on hours, as the drive counts them (vendors may wrap or scale them).
     #[serde(
         skip_serializing_if = "Option::is_none",
         deserialize_with = "lenient_u64"

@@ -108,7 +108,7 @@ pub struct AtaDeviceStatistics {
 pub struct DevstatPage {
     /// The page's name, e.g. "Solid State Device Statistics".
     pub name: String,
-    /// Its statistics.
+    /// The page's statistics, in smartctl's order.
     pub table: Vec<DevstatEntry>,
 }
 

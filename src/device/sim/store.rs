@@ -196,7 +196,7 @@ impl Store {
         self.live.load(Ordering::Relaxed)
     }
 
-    /// Extents kept.
+    /// Extents alive now, at most [`MAX_EXTENTS`].
     pub(super) fn extents(&self) -> usize {
         self.map.len()
     }

@@ -67,7 +67,7 @@ fn svg(height: u32, f: impl FnOnce(&Area) -> Drawn) -> Option<String> {
 pub struct Series<'a, T> {
     /// The drive's data.
     pub data: &'a T,
-    /// Its colour.
+    /// The drive's colour, the same in every chart and its legend.
     pub colour: RGBColor,
     /// Whether the drive failed.
     pub failed: bool,

@@ -16,9 +16,9 @@ use maud::{Markup, PreEscaped, html};
 pub struct Drive<'a> {
     /// Where its run came from (the saved run's name, or this host's).
     pub host: &'a str,
-    /// Its results.
+    /// The drive's results as saved, borrowed from the run.
     pub disk: &'a DiskResult,
-    /// Its verdict.
+    /// The drive's verdict as the page shows it, from the results.
     pub verdict: ViewVerdict,
     /// Its colour in the batch charts.
     pub colour: String,

@@ -62,7 +62,7 @@ document.querySelectorAll("table.batch th[data-sort]").forEach(function(th,col){
 pub struct BatchChart {
     /// The chart's heading, as printed above it.
     pub title: &'static str,
-    /// The SVG.
+    /// The chart as an SVG document, inlined in the page as it is.
     pub svg: String,
     /// The drives drawn, each with its colour and whether it failed.
     pub legend: Vec<(String, String, bool)>,

@@ -39,7 +39,7 @@ impl ViewSeverity {
 /// not say) and the reason with its figures, word for word as the text has it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ViewFinding {
-    /// Its weight.
+    /// Fail, warning or note: sets the item's class (colour) on the page.
     pub severity: ViewSeverity,
     /// The test it comes from, when known.
     pub test: String,
