@@ -184,9 +184,9 @@ pub fn median(values: &[f64]) -> Option<f64> {
 /// One row of a comparison: a figure for every disk, and the group median.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
-    /// The figure's key.
+    /// The figure's stable key, as in [`Figure::key`], e.g. `seek_transfer.full_stroke`.
     pub key: String,
-    /// The figure's label.
+    /// The figure's label with its unit, as in [`Figure::label`], e.g. "Full stroke (ms)".
     pub label: String,
     /// Whether larger is better.
     pub higher_is_better: bool,

@@ -28,7 +28,7 @@ pub enum Mode {
 /// The command line, checked and typed: everything `app` needs to run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
-    /// What to print.
+    /// What to print: the description and tests, or only the path (-p) or ident (-s).
     pub mode: Mode,
     /// With -p/-s: prefix lines with the device name.
     pub with_name: bool,

@@ -136,7 +136,7 @@ pub enum Step {
         range: ScanRange,
         /// Passes, each with fresh content.
         passes: Passes,
-        /// The run's nonce.
+        /// The run's nonce, in every stamp: fresh from the OS per run, so old stamps fail.
         nonce: u64,
         /// Requests in flight.
         queue_depth: QueueDepth,

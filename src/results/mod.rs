@@ -417,7 +417,7 @@ pub struct Run {
     pub schema_version: u32,
     /// "seekprobe".
     pub tool: String,
-    /// The tool's version.
+    /// The version of seekprobe that made the run (its Cargo version).
     pub tool_version: String,
     /// The tests asked for, in the order they run.
     pub tests: Vec<TestKind>,

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 pub struct Budget {
     /// The most bytes to write.
     pub bytes: u64,
-    /// Seconds of writing.
+    /// The most seconds of writing.
     pub seconds: f64,
 }
 
@@ -82,9 +82,9 @@ pub struct SmrAnalysis {
     pub verdict: SmrVerdict,
     /// The verdict with its evidence, one line for people.
     pub text: String,
-    /// Bytes the test wrote in all, up to its budget.
+    /// Bytes the test wrote in all, over `write_seconds`.
     pub bytes_written: u64,
-    /// Seconds of writing.
+    /// Seconds from the first write's issue to the last completion.
     pub write_seconds: f64,
     /// The write rate over time (full windows; the last, partial one left out).
     pub windows: Vec<RateWindow>,

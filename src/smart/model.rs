@@ -544,13 +544,13 @@ pub struct AtaErrorLogSummary {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ScsiErrorCounterLog {
-    /// Reads.
+    /// The error counters of reads; None when the drive reports none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub read: Option<ScsiErrorCounter>,
-    /// Writes.
+    /// The error counters of writes; None when the drive reports none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub write: Option<ScsiErrorCounter>,
-    /// Verifies.
+    /// The error counters of verifies; None when the drive reports none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verify: Option<ScsiErrorCounter>,
 }
@@ -565,7 +565,7 @@ pub struct ScsiErrorCounter {
         deserialize_with = "lenient_u64"
     )]
     pub total_uncorrected_errors: Option<u64>,
-    /// Errors corrected.
+    /// Errors the drive corrected, all kinds together; None when not reported.
     #[serde(
         skip_serializing_if = "Option::is_none",
         deserialize_with = "lenient_u64"

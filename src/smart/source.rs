@@ -26,7 +26,7 @@ pub struct SelfTestStarted {
 pub enum SelfTestPoll {
     /// Still running; percent done when the drive says (ATA in 10% steps).
     Running {
-        /// Percent done.
+        /// Percent done, 0 to 100; None when the drive does not say.
         done_percent: Option<u32>,
     },
     /// Ended: the drive's log entry for it (passed, failed with the first error
