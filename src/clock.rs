@@ -52,7 +52,7 @@ pub struct VirtualClock {
 }
 
 impl VirtualClock {
-    /// A virtual clock at time zero.
+    /// A virtual clock at time zero; only `advance` and `advance_to` move it.
     pub fn new() -> Self {
         Self::default()
     }

@@ -13,7 +13,7 @@ pub struct Figure {
     pub key: String,
     /// What it is, e.g. "Full stroke (ms)".
     pub label: String,
-    /// The value.
+    /// The figure in the unit its label names (ms, MB/s, IOPS, ...).
     pub value: f64,
     /// Whether a larger value is better (rates), or a smaller one (times).
     pub higher_is_better: bool,
@@ -184,15 +184,15 @@ pub fn median(values: &[f64]) -> Option<f64> {
 /// One row of a comparison: a figure for every disk, and the group median.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
-    /// The figure's key.
+    /// The figure's stable key, as in [`Figure::key`], e.g. `seek_transfer.full_stroke`.
     pub key: String,
-    /// The figure's label.
+    /// The figure's label with its unit, as in [`Figure::label`], e.g. "Full stroke (ms)".
     pub label: String,
     /// Whether larger is better.
     pub higher_is_better: bool,
     /// The value for each disk, in order (None where a disk lacks it).
     pub values: Vec<Option<f64>>,
-    /// The median of the values present.
+    /// The median of the disks that have the figure (0 when none has).
     pub median: f64,
 }
 

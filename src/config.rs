@@ -25,10 +25,10 @@ pub enum Mode {
     Ident,
 }
 
-/// A checked configuration.
+/// The command line, checked and typed: everything `app` needs to run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
-    /// What to print.
+    /// What to print: the description and tests, or only the path (-p) or ident (-s).
     pub mode: Mode,
     /// With -p/-s: prefix lines with the device name.
     pub with_name: bool,
@@ -86,7 +86,7 @@ pub struct Beyond {
     pub io_timeout: Duration,
     /// Where --verify's bad-block list goes.
     pub bad_blocks: Option<PathBuf>,
-    /// The block size of that list.
+    /// The block size of that list in bytes (`--bad-blocks-size`), a checked power of two.
     pub bad_blocks_size: u32,
 }
 
@@ -149,7 +149,7 @@ pub enum ConfigError {
     /// An option given without what it applies to, or against diskinfo's rules.
     #[error(transparent)]
     Rule(#[from] RuleError),
-    /// A bad number of seconds.
+    /// A seconds option (named first) that is not a number in its range, at most 3600.
     #[error("{0} {1}: expected a number of seconds up to 3600")]
     BadSeconds(&'static str, String),
     /// A bad --max-deviation.
@@ -158,7 +158,7 @@ pub enum ConfigError {
     /// A count or size that must not be zero.
     #[error("{0} must be more than 0")]
     Zero(&'static str),
-    /// A bad queue depth.
+    /// A `--queue-depth` outside 1..=4096.
     #[error("--queue-depth {0}: expected 1 to 4096")]
     BadQueueDepth(u32),
     /// A count so large that its plan would not fit in memory.

@@ -9,7 +9,7 @@ pub enum ProbeError {
     /// The target could not be opened or inspected.
     #[error("{path}: {}{}", describe_io(.source), hint_suffix(.hint))]
     Open {
-        /// The path as tried.
+        /// The path that failed to open; the message starts with it.
         path: String,
         /// The operating system's error.
         source: io::Error,
@@ -19,7 +19,7 @@ pub enum ProbeError {
     /// The path exists but is not something that can be probed.
     #[error("{path}: {what}; give a disk device (e.g. /dev/sdb, da0) or an image file")]
     NotADisk {
-        /// The path.
+        /// The path as given; the message starts with it.
         path: String,
         /// What it is instead.
         what: String,
@@ -27,17 +27,17 @@ pub enum ProbeError {
     /// The target holds no whole sector.
     #[error("{path}: {size} bytes, less than one {sector_size}-byte sector; nothing to probe")]
     Empty {
-        /// The path.
+        /// The path as given; the message starts with it.
         path: String,
         /// Its size in bytes.
         size: u64,
-        /// The sector size.
+        /// The logical sector size in bytes, of which not one whole fits.
         sector_size: u32,
     },
     /// The target is too small for a test.
     #[error("{path}: too small for the {test} test: {why}")]
     TooSmall {
-        /// The path.
+        /// The path as given; the message starts with it.
         path: String,
         /// The test's name.
         test: String,
@@ -47,15 +47,15 @@ pub enum ProbeError {
     /// The device could not be described (an ioctl or attribute failed).
     #[error("{path}: cannot read the device's geometry: {msg}")]
     Describe {
-        /// The path.
+        /// The path as given; the message starts with it.
         path: String,
-        /// The cause.
+        /// What failed, in words: an ioctl's error, or a value not supported.
         msg: String,
     },
     /// An I/O error during a test.
     #[error("{path}: {test}: I/O error at byte offset {offset}: {}", describe_io(.source))]
     Io {
-        /// The path.
+        /// The path as given; the message starts with it.
         path: String,
         /// The test (phase) that was running.
         test: String,
@@ -67,7 +67,7 @@ pub enum ProbeError {
     /// A simulation spec was not understood.
     #[error("{spec}: {msg}")]
     BadSim {
-        /// The spec as given.
+        /// The whole `sim:` spec as given, quoted back first in the message.
         spec: String,
         /// What is wrong and what is accepted.
         msg: String,
@@ -75,7 +75,7 @@ pub enum ProbeError {
     /// Writing was refused by a safety rule.
     #[error("{path}: refusing to write: {why}; {hint}")]
     Refused {
-        /// The path.
+        /// The path as given; the message starts with it.
         path: String,
         /// What was found.
         why: String,

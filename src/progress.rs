@@ -21,7 +21,7 @@ impl Progress {
         }
     }
 
-    /// A display that never draws.
+    /// A display that never draws, whatever standard error is.
     pub fn off() -> Progress {
         Progress {
             bar: None,
@@ -74,7 +74,7 @@ impl Progress {
         });
     }
 
-    /// The current test ended.
+    /// The current test ended: clear its bar, if one is drawn.
     pub fn done(&mut self) {
         if let Some(b) = self.bar.take() {
             b.finish_and_clear();

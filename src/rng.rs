@@ -54,7 +54,7 @@ pub fn unit(rng: &mut Rng) -> f64 {
     rng.random()
 }
 
-/// A fair coin.
+/// A fair coin: true or false with equal odds, from `rng`'s stream.
 pub fn coin(rng: &mut Rng) -> bool {
     rng.random()
 }

@@ -39,7 +39,7 @@ const SUB_BITS: u32 = 6;
 const SUB: u64 = 1 << SUB_BITS;
 
 impl Histogram {
-    /// An empty histogram.
+    /// An empty histogram: no buckets allocated, no samples counted.
     pub fn new() -> Self {
         Self::default()
     }

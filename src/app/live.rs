@@ -26,7 +26,7 @@ pub(super) struct LiveText<'a> {
     pub(super) text: bool,
     /// --yes: writing needs no confirmation.
     pub(super) yes: bool,
-    /// The progress bar on standard error.
+    /// The progress bar on standard error; off unless asked for and a terminal.
     pub(super) progress: Progress,
     /// Ctrl-C: also ends a confirmation prompt.
     pub(super) stop: &'a AtomicBool,

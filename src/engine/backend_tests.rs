@@ -22,12 +22,12 @@ use std::time::Duration;
 
 /// The size every subject's device believes it has.
 const MEDIA: u64 = 1 << 20;
-/// The request size of the suite.
+/// Bytes per request (and per slot's buffer) in every contract test: eight 512-byte sectors.
 const LEN: u32 = 4096;
 
 /// A backend under the contract, and the device it runs on.
 trait Subject {
-    /// The engine it reports.
+    /// The name the backend must report in its runs' results.
     const ENGINE: QueuedEngine;
     /// Run `f` with the backend for `depth` requests of [`LEN`] bytes on a device of
     /// [`MEDIA`] bytes whose reads past `readable` bytes fail; byte `o` of a file
@@ -50,7 +50,7 @@ fn image(bytes: u64) -> (tempfile::NamedTempFile, std::fs::File) {
     (f, r)
 }
 
-/// The thread pool on an image file.
+/// The thread-pool backend on a real image file of [`pattern`], `readable` bytes long.
 struct Pool;
 
 impl Subject for Pool {

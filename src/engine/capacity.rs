@@ -27,7 +27,7 @@ pub struct CapacityRun {
     pub capacity: Option<Capacity>,
     /// Every probe read back, in the order read.
     pub probes: Vec<Probe>,
-    /// Rounds completed.
+    /// Rounds completed: the first and each refining one.
     pub rounds: u32,
     /// Probe writes that failed (their read-backs say what they left).
     pub failed_writes: u32,

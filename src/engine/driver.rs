@@ -255,7 +255,7 @@ struct Timed<'a> {
     start: u64,
     /// The time of the completion being handled (the start before any).
     now: u64,
-    /// The last successful completion.
+    /// Time of the latest successful completion so far (the start before any), ns.
     last: u64,
     run: &'a mut QueuedRun,
     failure: Option<(u64, io::Error)>,

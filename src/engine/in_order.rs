@@ -30,7 +30,8 @@ pub struct Timed<T> {
     pub index: u64,
     /// What the caller stored with it.
     pub item: T,
-    /// Its service time.
+    /// Its service time, ns: from its start or the previous block's completion,
+    /// whichever is later.
     pub ns: u64,
     /// The clock reading at its completion.
     pub done_ns: u64,

@@ -17,7 +17,8 @@ pub const STREAK: u32 = 4;
 /// Earlier good sectors re-read by a check.
 pub const PROBES: usize = 3;
 
-/// The watcher of one pass.
+/// One pass's good sectors and failure streak, re-read to tell a bad region from a
+/// drive that stopped answering.
 #[derive(Debug)]
 pub struct Liveness {
     fd: Option<OwnedFd>,

@@ -38,7 +38,7 @@ pub struct Located {
     pub failed: Vec<(u64, u64)>,
     /// The spans of `failed` not read sector by sector; sorted.
     pub inferred: Vec<(u64, u64)>,
-    /// Probes made.
+    /// Spans read (one read each, of any length), for the cost of locating.
     pub probes: u64,
     /// Ctrl-C stopped it before this byte offset's area was done (the first byte not
     /// located).

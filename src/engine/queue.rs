@@ -29,7 +29,7 @@ pub enum Stop {
         setup: bool,
         /// Its byte offset.
         offset: u64,
-        /// The error.
+        /// The operating system's error, as the backend reported it.
         error: io::Error,
     },
 }
@@ -44,11 +44,12 @@ pub struct QueuedParams {
     pub queue_depth: QueueDepth,
     /// Replacements are submitted while less than this has passed (diskinfo: 3 s).
     pub duration: Duration,
-    /// The seed of the offset stream.
+    /// Seeds the random offsets ([`crate::probe::iops::OffsetGen::new`]); 0 with a
+    /// sequential stream.
     pub seed: u64,
 }
 
-/// The measurement of one queued run.
+/// What one queued run measured: completions, elapsed time, latencies, and why it stopped.
 #[derive(Debug)]
 pub struct QueuedRun {
     /// Which engine ran.
@@ -98,7 +99,7 @@ impl QueuedRun {
         self.completed as f64 * 1e9 / self.elapsed_ns as f64
     }
 
-    /// A run that could not start.
+    /// A run that could not start: no completions, stopped by a setup failure at offset 0.
     pub fn refused(engine: QueuedEngine, kind: io::ErrorKind, why: String) -> Self {
         let mut run = QueuedRun::new(engine);
         run.stop = Some(Stop::Failed {
@@ -118,7 +119,7 @@ impl QueuedRun {
 pub struct Request {
     /// The slot, 0..queue depth.
     pub slot: usize,
-    /// The byte offset.
+    /// Byte offset on the device, a multiple of the sector size.
     pub offset: u64,
     /// Bytes to move: at most the buffer's length (the run's request size).
     pub len: u32,

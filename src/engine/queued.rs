@@ -30,7 +30,7 @@ use crate::results::settings::SectorSize;
 use std::io;
 use std::sync::atomic::AtomicBool;
 
-/// The portable thread pool.
+/// The thread pool's name: the engine of every platform without io_uring, and of feeds.
 const THREADS: QueuedEngine = threads::NAME;
 
 /// Run random reads of `params.len` bytes on `target` (`media_size` bytes of
@@ -111,7 +111,7 @@ pub fn run_stream(
 /// How a [`run_feed`] went.
 #[derive(Debug)]
 pub struct FeedRun {
-    /// The engine that moved the requests.
+    /// The engine that moved the requests: the simulation's model, else the thread pool.
     pub engine: QueuedEngine,
     /// Ctrl-C ended it.
     pub interrupted: bool,

@@ -31,7 +31,7 @@ pub trait Observer {
 /// What the executor works with: the target, the sync engine's buffers, the stop
 /// flag (Ctrl-C) and the observer.
 pub struct Context<'a> {
-    /// The disk.
+    /// The opened device, image or simulated drive every step runs against.
     pub target: &'a mut dyn Target,
     /// The synchronous engine (its buffers are reused from test to test).
     pub engine: &'a mut SyncEngine,
@@ -52,7 +52,8 @@ pub struct Context<'a> {
     pub known_good: &'a [u64],
 }
 
-/// A test run by the executor.
+/// What one test's plan gave: its result, and the bypassed bytes, warnings and abandoned
+/// requests the run must know of.
 #[derive(Debug)]
 pub struct Executed {
     /// The result, with its analyses (zone curves, seek analysis) computed.

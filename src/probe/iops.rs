@@ -154,7 +154,7 @@ impl OffsetGen {
         Ok(g)
     }
 
-    /// The request size in bytes.
+    /// Bytes per request, a whole number of sectors; every offset is a multiple of it.
     pub fn request_len(&self) -> u32 {
         self.len
     }
@@ -192,7 +192,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// A sector size of the tests.
+    /// Build a `SectorSize` from bytes known to be valid.
     fn ss(bytes: u32) -> SectorSize {
         SectorSize::new(bytes).unwrap()
     }

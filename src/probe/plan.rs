@@ -19,12 +19,12 @@ use std::time::Duration;
 pub enum Stream {
     /// Random, size-aligned offsets of this seed ([`OffsetGen::new`]).
     Random {
-        /// The seed of the stream.
+        /// Seeds the offset generator; the plan derives it from `--seed` and the line.
         seed: u64,
     },
     /// Sequential offsets from this byte ([`OffsetGen::sequential`]).
     Sequential {
-        /// The first offset.
+        /// Byte offset of the first request, a multiple of `len`; later ones follow on.
         from: u64,
     },
 }
@@ -32,9 +32,9 @@ pub enum Stream {
 /// Reads kept `queue_depth` deep for `duration` (one phase).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueuedStep {
-    /// The phase it makes.
+    /// Which phase the results record this step's measurement under.
     pub id: PhaseId,
-    /// The offsets.
+    /// Whether the offsets are random (seeded) or sequential, and from where.
     pub stream: Stream,
     /// Request size in bytes.
     pub len: u32,
@@ -55,7 +55,7 @@ pub enum PairsKind {
     Profile {
         /// The distance of the rotation samples that follow, in sectors.
         rotation_distance_sectors: u64,
-        /// The seed the pairs were drawn with.
+        /// The `--seed` the random distances were drawn with, recorded with the samples.
         seed: u64,
     },
     /// At the fixed distance that measures the rotation.
@@ -74,9 +74,9 @@ pub enum Step {
     /// pause, then its timed operations; with `flush_after`, the device's write
     /// cache flushed untimed after it (the write halves, -w).
     Sync {
-        /// The operations.
+        /// The untimed setup and the timed operations, with the phase id they record under.
         phase: Phase,
-        /// The pause after the setup.
+        /// Pause between the setup (and its quiesce) and the timed operations; `--settle`.
         settle: Duration,
         /// What it is, in error messages.
         what: String,
@@ -90,7 +90,7 @@ pub enum Step {
     FlushedWrites {
         /// Bytes per write.
         size: u32,
-        /// The seed of the offsets.
+        /// Seeds the random offsets; the plan derives it from `--seed` and the line.
         seed: u64,
         /// The device's sector, which the offsets are whole multiples of.
         sector_size: SectorSize,
@@ -103,7 +103,7 @@ pub enum Step {
     },
     /// Pairs of reads where only the second is timed (--seek-profile).
     Pairs {
-        /// The pairs.
+        /// The (untimed, timed) read pairs, run in this order.
         pairs: Vec<Pair>,
         /// Which samples they are.
         kind: PairsKind,
@@ -121,7 +121,8 @@ pub enum Step {
     },
     /// Every block of a range read once (--scan); progress in `progress_steps`.
     Scan {
-        /// The range and block size.
+        /// Bytes to read and bytes per read, from `--start`, `--end` and `--block-size`,
+        /// sector-aligned.
         range: ScanRange,
         /// Blocks at least this slow are listed.
         slow_ms: f64,
@@ -131,11 +132,11 @@ pub enum Step {
     /// Every block of a range written with stamps, flushed, read back and checked,
     /// `passes` times (--verify).
     Verify {
-        /// The range and request size.
+        /// Bytes to verify and bytes per request, sector-aligned like the scan's.
         range: ScanRange,
         /// Passes, each with fresh content.
         passes: Passes,
-        /// The run's nonce.
+        /// The run's nonce, in every stamp: fresh from the OS per run, so old stamps fail.
         nonce: u64,
         /// Requests in flight.
         queue_depth: QueueDepth,
@@ -148,9 +149,9 @@ pub enum Step {
     /// Reads one at a time, each timed on its own, with an untimed wait of
     /// `spacing` (a real sleep, or the simulated drive's clock) before each.
     ProbeReads {
-        /// The reads.
+        /// Run in this order, each timed on its own.
         ops: Vec<super::Op>,
-        /// The wait before each read.
+        /// Untimed wait before each read, outside its timing.
         spacing: Duration,
         /// Which probes they are.
         set: ProbeSet,
@@ -159,7 +160,7 @@ pub enum Step {
     /// write rate collapses (`crate::smr::analysis::find_collapse`, checked between
     /// writes, outside the timing); Ctrl-C stops it too (--smr-check).
     SustainedWrites {
-        /// The endless stream of writes.
+        /// Endless random writes; only the budget or a collapse stops them.
         writes: smr::Writes,
         /// Bytes and time, whichever runs out first.
         budget: smr::Budget,

@@ -20,9 +20,9 @@ pub const ROTATION_JITTER_BYTES: u64 = 8 << 20;
 /// One sample: where the head is put (untimed) and the timed read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Pair {
-    /// The untimed positioning read.
+    /// One-sector read that puts the head at the start; untimed.
     pub from: Op,
-    /// The timed read.
+    /// One-sector read `distance_sectors` away; only this one is timed.
     pub to: Op,
     /// The distance between them, in sectors.
     pub distance_sectors: u64,

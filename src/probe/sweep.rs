@@ -4,9 +4,9 @@
 use super::{MIB, Op, OpKind, Phase, PhaseId};
 use crate::results::settings::SectorSize;
 
-/// The smallest request size.
+/// First request size of the sweep, in bytes (4 KiB); sizes double from here.
 pub const MIN_SIZE: u32 = 4 << 10;
-/// The largest request size.
+/// Last request size of the sweep, in bytes (8 MiB), if the device holds it.
 pub const MAX_SIZE: u32 = 8 << 20;
 /// Bytes each synchronous size reads (less on a small device).
 pub const SYNC_BYTES: u64 = 64 * MIB;

@@ -7,7 +7,7 @@ use crate::probe::scan::BUCKET_LIMITS_MS;
 use crate::results::TestResult;
 use std::fmt::Write;
 
-/// Chart size.
+/// Width of the text charts, in characters (their height is [`HEIGHT`] lines).
 const WIDTH: usize = 60;
 const HEIGHT: usize = 10;
 

@@ -17,7 +17,7 @@ pub mod verify;
 
 use crate::results::Run;
 
-/// The output formats.
+/// The text formats of `--format` (live and `report`); HTML and Prometheus go to files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     /// FreeBSD diskinfo's text, byte for byte.

@@ -51,7 +51,7 @@ pub enum Status {
 /// One step of one drive's burn-in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StepRecord {
-    /// Which step.
+    /// Which step of the fixed burn-in sequence (SMART before, self-tests, the tests, ...).
     pub step: Step,
     /// How it ended.
     pub status: Status,

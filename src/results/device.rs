@@ -33,7 +33,7 @@ pub enum Rotation {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ZoneMode {
-    /// A conventional device.
+    /// Not zoned: any sector may be written in any order.
     NotZoned,
     /// Host-aware shingled (SMR) device.
     HostAware,
@@ -116,7 +116,7 @@ pub struct DeviceInfo {
     pub physical_path: Option<String>,
     /// Whether TRIM/UNMAP (discard) is supported.
     pub trim: bool,
-    /// The rotation rate as reported.
+    /// What the device reports about rotation (unknown, none, rpm); never measured here.
     pub rotation: Rotation,
     /// The zoned model, for devices that report one.
     pub zone_mode: Option<ZoneMode>,

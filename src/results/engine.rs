@@ -13,7 +13,7 @@ pub enum QueuedEngine {
     Unknown,
     /// io_uring (Linux).
     IoUring,
-    /// The portable thread pool.
+    /// The portable thread pool: on every platform, wherever io_uring is not used.
     Threads,
     /// The simulated drive's virtual-time model.
     Virtual,

@@ -28,7 +28,7 @@ pub enum Verdict {
     Misdirected {
         /// The LBA whose stamp was found.
         found_lba: u64,
-        /// The pass that wrote it.
+        /// The pass (0 first) whose stamp for `found_lba` was found.
         found_pass: u32,
     },
     /// A valid stamp of this LBA from an earlier pass of this run: the last
@@ -111,7 +111,7 @@ pub struct FailedRange {
 }
 
 impl FailedRange {
-    /// The sector just past the range.
+    /// The LBA just past the range (`start_lba + sectors`), excluded.
     pub fn end_lba(&self) -> u64 {
         self.start_lba + self.sectors
     }
@@ -152,7 +152,7 @@ pub struct Failures {
     /// The span of failures past the bound, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     overflow: Option<Overflow>,
-    /// The most ranges kept.
+    /// Ranges kept before the rest goes to the overflow span ([`DEFAULT_LIMIT`] unless set).
     limit: usize,
 }
 
@@ -271,7 +271,7 @@ impl Failures {
         self.overflow.as_ref()
     }
 
-    /// The most ranges kept.
+    /// Ranges kept before the rest goes to the overflow span.
     pub fn limit(&self) -> usize {
         self.limit
     }

@@ -98,7 +98,7 @@ pub struct ScsiCounters {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct NvmeHealth {
-    /// The critical warning byte.
+    /// The critical warning byte as the log gives it (0: none set); None if absent.
     pub critical_warning: Option<u8>,
     /// Its bits, named.
     pub warnings: Vec<NvmeWarning>,
@@ -117,7 +117,7 @@ pub struct NvmeHealth {
 /// An ATA attribute whose normalised value is or was at or below its threshold.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FailedAttribute {
-    /// The ID.
+    /// The attribute ID (1–255).
     pub id: u8,
     /// smartctl's name.
     pub name: String,
@@ -130,7 +130,7 @@ pub struct FailedAttribute {
 /// A health attribute whose raw value is not a count (negative or garbled).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnreadableAttribute {
-    /// The ID.
+    /// The attribute ID (1–255).
     pub id: u8,
     /// smartctl's name.
     pub name: String,
@@ -142,7 +142,7 @@ pub struct UnreadableAttribute {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Health {
-    /// The device name smartctl opened.
+    /// The device name as smartctl reports it opened (e.g. `/dev/sda`); None if absent.
     pub device: Option<String>,
     /// Model (ATA/NVMe model name or SCSI vendor and product).
     pub model: Option<String>,
@@ -152,7 +152,7 @@ pub struct Health {
     /// the batch rules warn of a drive whose firmware differs from its model's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub firmware: Option<String>,
-    /// The interface.
+    /// The protocol smartctl spoke to the drive (ATA, SCSI, NVMe); None if it did not say.
     pub protocol: Option<Protocol>,
     /// smartctl's version, e.g. "7.3".
     pub smartctl_version: Option<String>,
@@ -221,7 +221,7 @@ pub enum Outcome {
 pub struct SelfTestResult {
     /// The test as smartctl names it ("Short offline", "Extended", ...).
     pub test: String,
-    /// The outcome.
+    /// Passed, failed, aborted or running, decoded from smartctl's status.
     pub outcome: Outcome,
     /// smartctl's text for the outcome.
     pub status: String,
@@ -275,10 +275,10 @@ pub struct Farm {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct AtaSctErc {
-    /// The read timer.
+    /// How long a read may retry before it reports an error; None if not reported.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub read: Option<ErcTimer>,
-    /// The write timer.
+    /// How long a write may retry before it reports an error; None if not reported.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub write: Option<ErcTimer>,
 }
@@ -290,7 +290,7 @@ pub struct ErcTimer {
     /// Whether the timer is on (off: the drive retries as long as it likes).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
-    /// The limit in tenths of a second.
+    /// Recovery time limit in tenths of a second (70 is 7 s); None if not reported.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deciseconds: Option<u32>,
 }

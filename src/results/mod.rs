@@ -63,7 +63,7 @@ pub struct PhaseResult {
 }
 
 impl PhaseResult {
-    /// Operations completed.
+    /// Timed operations completed (from the histogram, or the kept latencies).
     pub fn ops_done(&self) -> u64 {
         match &self.histogram {
             Some(h) => h.count,
@@ -98,14 +98,14 @@ pub enum Outcome {
     Skipped(String),
 }
 
-/// One test (-c or -t) on one disk.
+/// One test (any [`TestKind`]) on one disk: its phases, how it ended, what was derived.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TestResult {
     /// Which test.
     pub test: TestKind,
     /// The pause before each timed phase, in seconds.
     pub settle_s: f64,
-    /// The engine that ran it.
+    /// How its I/O was issued: sync, queued (with the engine's name), both, or none.
     pub engine: Engine,
     /// The phases measured, in order. The last may be partial (interrupted or
     /// failed): its completed operations are kept, but reporters print only
@@ -150,7 +150,7 @@ pub struct TestResult {
 /// The capacity check's result (`--capacity-check`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CapacityResult {
-    /// The conclusion.
+    /// Reported size against the size that stores data, over every round's probes.
     pub conclusion: capacity::Capacity,
     /// Rounds of probes (the first and its refinements).
     pub rounds: u32,
@@ -182,7 +182,7 @@ impl TestResult {
         }
     }
 
-    /// The measured phase with this id.
+    /// The first phase recorded with this id, complete or not; None if it never ran.
     pub fn phase(&self, id: PhaseId) -> Option<&PhaseResult> {
         self.phases.iter().find(|p| p.id == id)
     }
@@ -211,7 +211,7 @@ pub enum WarningCode {
     LoopWithoutDirectIo,
     /// The data lives in RAM (tmpfs or ramfs).
     InMemory,
-    /// A sparse image file.
+    /// A sparse image file: its holes are read without touching a disk.
     Sparse,
     /// A file size that is not a whole number of sectors.
     PartialSector,
@@ -366,13 +366,13 @@ impl From<String> for DiskFailure {
 /// Everything about one disk of a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DiskResult {
-    /// The name as given.
+    /// The disk as named on the command line (a path, or a `sim:` spec).
     pub name: String,
     /// Identity and geometry; absent when the target could not be opened.
     pub info: Option<DeviceInfo>,
     /// The tests, in the order they ran.
     pub tests: Vec<TestResult>,
-    /// Validity warnings.
+    /// Warnings about the figures' validity (page cache, simulation, ...), with advice.
     pub warnings: Vec<Warning>,
     /// The error that stopped this disk, if any.
     pub error: Option<DiskFailure>,
@@ -394,7 +394,7 @@ pub struct DiskResult {
 }
 
 impl DiskResult {
-    /// A disk not probed yet.
+    /// A result with only the name: no info, tests, warnings or error yet.
     pub fn new(name: &str) -> DiskResult {
         DiskResult {
             name: name.to_string(),
@@ -417,7 +417,7 @@ pub struct Run {
     pub schema_version: u32,
     /// "seekprobe".
     pub tool: String,
-    /// The tool's version.
+    /// The version of seekprobe that made the run (its Cargo version).
     pub tool_version: String,
     /// The tests asked for, in the order they run.
     pub tests: Vec<TestKind>,
@@ -469,9 +469,9 @@ pub struct ZonePoint {
 pub struct ZoneStep {
     /// Where the later sample starts.
     pub offset_bytes: u64,
-    /// The rate before.
+    /// The smoothed rate just before the step, in bytes/s.
     pub from_bytes_per_s: f64,
-    /// The rate after.
+    /// The smoothed rate at the later sample, in bytes/s.
     pub to_bytes_per_s: f64,
 }
 
@@ -480,11 +480,11 @@ pub struct ZoneStep {
 pub struct ZoneCurve {
     /// The samples, from the outer to the inner zone.
     pub points: Vec<ZonePoint>,
-    /// The highest rate.
+    /// Highest sample rate, unsmoothed, in bytes/s.
     pub max_bytes_per_s: f64,
-    /// The lowest rate.
+    /// Lowest sample rate, unsmoothed, in bytes/s.
     pub min_bytes_per_s: f64,
-    /// The mean of the rates.
+    /// Unweighted mean of the sample rates, in bytes/s.
     pub mean_bytes_per_s: f64,
     /// The first sample's rate over the last one's.
     pub outer_inner_ratio: f64,
@@ -497,14 +497,14 @@ pub struct ZoneCurve {
 pub struct SeekSamples {
     /// The distance of each timed read from the one before it, in sectors.
     pub distances_sectors: Vec<u64>,
-    /// The latency of each timed read.
+    /// Latency of each timed read in ns, in the order of `distances_sectors`.
     pub latencies_ns: Vec<u64>,
     /// Where each timed read was, in sectors (for access times over the disk).
     #[serde(default)]
     pub positions_sectors: Vec<u64>,
     /// The fixed distance of the rotation samples, in sectors.
     pub rotation_distance_sectors: u64,
-    /// The latencies at that distance.
+    /// Latencies of the rotation samples in ns, in the order taken.
     pub rotation_latencies_ns: Vec<u64>,
     /// The device's size in sectors (the full stroke).
     pub sectors: u64,
@@ -532,7 +532,7 @@ pub struct SeekAnalysis {
     /// One revolution, measured, in ns (None when the latencies do not look like a
     /// rotating disk's).
     pub revolution_ns: Option<f64>,
-    /// The measured rotation rate.
+    /// Revolutions per minute from `revolution_ns`; None when that is None.
     pub measured_rpm: Option<f64>,
     /// The rotation rate the device reports, if any.
     pub reported_rpm: Option<u32>,

@@ -37,7 +37,7 @@ impl SlowRange {
 /// A run of unreadable sectors.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SectorRange {
-    /// The first sector.
+    /// LBA of the run's first sector, in the device's logical sectors.
     pub first_sector: u64,
     /// How many sectors.
     pub sectors: u64,
@@ -46,7 +46,7 @@ pub struct SectorRange {
 /// What a surface scan found.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScanResult {
-    /// The first byte scanned.
+    /// The scan's first byte, a sector boundary (`--start` aligned down).
     pub start_bytes: u64,
     /// Just past the last byte scanned (when complete).
     pub end_bytes: u64,

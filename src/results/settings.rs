@@ -56,7 +56,7 @@ impl QueueDepth {
         QueueDepth(depth.unwrap_or_else(|| panic!("a test picked a queue depth of {n}")))
     }
 
-    /// The number of requests.
+    /// The depth as a plain number, 1..=[`MAX_QUEUE_DEPTH`].
     pub const fn get(self) -> u32 {
         self.0.get()
     }
@@ -96,7 +96,7 @@ impl Passes {
         }
     }
 
-    /// The number of passes.
+    /// The passes as a plain number, 1..=[`MAX_PASSES`].
     pub const fn get(self) -> u32 {
         self.0.get()
     }
@@ -179,7 +179,7 @@ impl SectorSize {
         }
     }
 
-    /// The bytes.
+    /// The size in bytes as a plain number, never zero.
     pub const fn get(self) -> u32 {
         self.0.get()
     }

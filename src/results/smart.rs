@@ -24,7 +24,7 @@ pub enum SelfTestOutcome {
 /// One self-test asked for with `--smart-test`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SelfTestRecord {
-    /// The kind.
+    /// Which self-test was asked for (short, conveyance or long), as `--smart-test` named it.
     pub kind: SelfTestKind,
     /// How it ended.
     pub outcome: SelfTestOutcome,
@@ -103,7 +103,7 @@ pub struct Figure {
 /// One finding: how much it weighs, why, and the figure it is about.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
-    /// Its weight.
+    /// Fail, warning or note: whether and how it counts against the drive.
     pub severity: Severity,
     /// A short stable name for the rule, e.g. "smart-failing", "pending".
     pub rule: String,
@@ -114,7 +114,7 @@ pub struct Finding {
     pub figure: Option<Figure>,
 }
 
-/// One reading.
+/// One temperature reading of the drive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sample {
     /// When, in whole seconds since the sampling started (the drive's clock:

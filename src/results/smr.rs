@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 /// How much the test may write: it stops at whichever comes first.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Budget {
-    /// Bytes written.
+    /// The most bytes to write.
     pub bytes: u64,
-    /// Seconds of writing.
+    /// The most seconds of writing.
     pub seconds: f64,
 }
 
@@ -18,7 +18,7 @@ pub struct Budget {
 pub struct WriteSample {
     /// Completion time, ns since the first write was issued.
     pub end_ns: u64,
-    /// Bytes written.
+    /// Bytes this write moved.
     pub bytes: u32,
     /// Issue to completion, ns.
     pub latency_ns: u64,
@@ -29,7 +29,7 @@ pub struct WriteSample {
 pub struct SmrSamples {
     /// The timed write completions, in order.
     pub writes: Vec<WriteSample>,
-    /// The budget the writes ran under.
+    /// The bytes and seconds the writes were allowed (whichever ran out first stopped them).
     pub budget: Budget,
     /// The latencies of the read probes before the writes, ns.
     pub baseline_ns: Vec<u64>,
@@ -61,7 +61,7 @@ pub struct Stall {
     pub seconds: f64,
 }
 
-/// The verdict.
+/// What the sustained-write test concluded about shingled recording.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SmrVerdict {
@@ -78,13 +78,13 @@ pub enum SmrVerdict {
 /// Everything the test concluded, as plain data for the reporters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SmrAnalysis {
-    /// The verdict.
+    /// Hidden SMR, conventional, cannot tell, or not applicable; `text` says why.
     pub verdict: SmrVerdict,
     /// The verdict with its evidence, one line for people.
     pub text: String,
-    /// Bytes written.
+    /// Bytes the test wrote in all, over `write_seconds`.
     pub bytes_written: u64,
-    /// Seconds of writing.
+    /// Seconds from the first write's issue to the last completion.
     pub write_seconds: f64,
     /// The write rate over time (full windows; the last, partial one left out).
     pub windows: Vec<RateWindow>,
@@ -113,7 +113,7 @@ fn default_idle_s() -> f64 {
     IDLE_S_OF_OLD_RUNS
 }
 
-/// Which sign.
+/// What a sign of shingled recording rests on: the zone model, TRIM on a disk, a model list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SmrSignKind {
@@ -140,7 +140,7 @@ pub enum SmrSignStrength {
 /// One sign, with its explanation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SmrSign {
-    /// Which sign.
+    /// What the sign rests on (zone model, TRIM on a rotating disk, model list).
     pub kind: SmrSignKind,
     /// Whether it is reported by the device or only a hint.
     pub strength: SmrSignStrength,

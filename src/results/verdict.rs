@@ -142,7 +142,7 @@ impl Code {
 /// A span of bytes, `start_bytes` up to just before `end_bytes`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ByteSpan {
-    /// The first byte.
+    /// The span's first byte, included.
     pub start_bytes: u64,
     /// Just past the last byte.
     pub end_bytes: u64,
@@ -201,7 +201,7 @@ impl Verdict {
         if self.pass { "PASS" } else { "FAIL" }
     }
 
-    /// The findings of one severity.
+    /// The findings of one severity, in the verdict's order.
     pub fn of(&self, severity: Severity) -> impl Iterator<Item = &Finding> {
         self.findings.iter().filter(move |f| f.severity == severity)
     }

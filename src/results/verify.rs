@@ -97,7 +97,7 @@ impl Half {
 pub struct Pass {
     /// The pass number (0 first), part of every stamp.
     pub pass: u32,
-    /// The write half.
+    /// The write half's timing, latencies and rate; always present, the pass starts with it.
     pub write: Half,
     /// The read half (None when the pass stopped before it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -109,7 +109,7 @@ pub struct Pass {
 /// Where an interrupted run stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stopped {
-    /// The pass that was running.
+    /// Number of the pass that was running (0 first), as in [`Pass::pass`].
     pub pass: u32,
     /// The half that was running: "write" or "read".
     pub half: HalfKind,
@@ -124,9 +124,9 @@ pub struct Stopped {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum HalfKind {
-    /// The writes.
+    /// Stamped blocks written over the range, then flushed.
     Write,
-    /// The reads and checks.
+    /// The range read back and each stamp checked.
     Read,
 }
 
@@ -135,7 +135,7 @@ pub enum HalfKind {
 pub struct VerifyResult {
     /// The run's nonce, in every stamp.
     pub nonce: u64,
-    /// The first byte of the range.
+    /// The range's first byte, a sector boundary (`--start` aligned down).
     pub start_bytes: u64,
     /// Just past the range's last byte.
     pub end_bytes: u64,

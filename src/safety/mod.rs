@@ -51,7 +51,7 @@ impl std::fmt::Display for Prober {
 /// did not (the built-in list alone was then checked: the caller must say so).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Detection {
-    /// The signatures found.
+    /// Every signature found, by either prober; empty when the target looks blank.
     pub found: Vec<Found>,
     /// Why libblkid was not used (absent, failed, turned off), or None.
     pub libblkid_unavailable: Option<String>,

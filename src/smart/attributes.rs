@@ -147,7 +147,7 @@ const WEAR: &[(&str, WearScale)] = &[
     ("DriveLife_Used", WearScale::RawUsed),
 ];
 
-/// The numbers of the health counters.
+/// ATA attribute IDs of the health counters (reallocated, pending, uncorrectable, ...).
 pub const COUNTER_IDS: [u8; 7] = [5, 196, 197, 198, 187, 188, 199];
 
 /// What an attribute means, from its number and its name. A health counter's

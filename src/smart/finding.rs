@@ -17,7 +17,7 @@ impl Severity {
 }
 
 impl Figure {
-    /// A figure.
+    /// A figure of `count` for `counter`, read from `source` (None: not a number).
     pub fn new(counter: &str, count: Option<u64>, source: &str) -> Figure {
         Figure {
             counter: counter.into(),

@@ -14,7 +14,7 @@ pub use crate::results::health::{
 };
 
 impl Protocol {
-    /// The name smartctl uses.
+    /// Its name as smartctl's `device.protocol` spells it ("ATA", "SCSI", "NVMe").
     pub fn name(self) -> &'static str {
         match self {
             Protocol::Ata => "ATA",

@@ -31,7 +31,7 @@ pub fn is_extended(t: &SelfTestResult) -> bool {
 /// A log entry with its hour unwrapped.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry<'a> {
-    /// The entry.
+    /// The log entry as decoded, its hour still as the drive gave it.
     pub test: &'a SelfTestResult,
     /// Its power-on hour, unwrapped.
     pub hour: Option<u64>,

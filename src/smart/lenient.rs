@@ -7,7 +7,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ValueString {
-    /// The code.
+    /// smartctl's numeric code; its meaning depends on the field.
     pub value: u32,
     /// smartctl's text for it.
     pub string: String,

@@ -24,7 +24,7 @@ pub struct Report {
     /// About smartctl itself: version, arguments, messages, exit status.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub smartctl: Option<Smartctl>,
-    /// The device as smartctl opened it.
+    /// The `device` block: the name smartctl opened and how (type, protocol).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub device: Option<Device>,
     /// ATA and NVMe model name.
@@ -254,7 +254,7 @@ impl Report {
 pub struct Smartctl {
     /// smartctl's version as [major, minor].
     pub version: Vec<u32>,
-    /// The command line.
+    /// smartctl's own command line, program name first.
     pub argv: Vec<String>,
     /// Messages (errors and warnings) smartctl printed.
     pub messages: Vec<Message>,
@@ -267,7 +267,7 @@ pub struct Smartctl {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Message {
-    /// The text.
+    /// The message as smartctl printed it, one line.
     pub string: String,
     /// "error", "warning" or "information".
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -278,7 +278,7 @@ pub struct Message {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Device {
-    /// The device name as given.
+    /// The device name as given to smartctl, e.g. "/dev/sdb".
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The name with the access type, e.g. "/dev/sdb \[SAT\]".
@@ -317,7 +317,7 @@ pub struct SmartStatus {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Temperature {
-    /// Now.
+    /// The current temperature, °C.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current: Option<i64>,
     /// Highest since power-on (ATA SCT status).
@@ -338,7 +338,7 @@ pub struct Temperature {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct PowerOnTime {
-    /// Hours.
+    /// Power-on hours, as the drive counts them (vendors may wrap or scale them).
     #[serde(
         skip_serializing_if = "Option::is_none",
         deserialize_with = "lenient_u64"
@@ -350,7 +350,7 @@ pub struct PowerOnTime {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct AtaSmartAttributes {
-    /// The attributes.
+    /// Every attribute the drive reports, in smartctl's order (by ID, usually).
     pub table: Vec<AtaAttribute>,
 }
 
@@ -377,7 +377,7 @@ pub struct AtaAttribute {
     /// Pre-failure and other flags.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flags: Option<AttributeFlags>,
-    /// The raw value.
+    /// The raw value: as a number where it is one, and as smartctl's text.
     pub raw: RawValue,
 }
 
@@ -503,7 +503,7 @@ pub struct AtaSelfTestEntry {
     /// The test ("Short offline", "Extended offline", "Conveyance offline", ...).
     #[serde(rename = "type")]
     pub kind: ValueString,
-    /// The outcome.
+    /// The status byte with smartctl's text and whether the test passed.
     pub status: AtaSelfTestStatus,
     /// Power-on hours when it ran.
     #[serde(
@@ -544,13 +544,13 @@ pub struct AtaErrorLogSummary {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ScsiErrorCounterLog {
-    /// Reads.
+    /// The error counters of reads; None when the drive reports none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub read: Option<ScsiErrorCounter>,
-    /// Writes.
+    /// The error counters of writes; None when the drive reports none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub write: Option<ScsiErrorCounter>,
-    /// Verifies.
+    /// The error counters of verifies; None when the drive reports none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verify: Option<ScsiErrorCounter>,
 }
@@ -565,7 +565,7 @@ pub struct ScsiErrorCounter {
         deserialize_with = "lenient_u64"
     )]
     pub total_uncorrected_errors: Option<u64>,
-    /// Errors corrected.
+    /// Errors the drive corrected, all kinds together; None when not reported.
     #[serde(
         skip_serializing_if = "Option::is_none",
         deserialize_with = "lenient_u64"
@@ -584,7 +584,7 @@ pub struct ScsiSelfTest {
     /// Power-on hours when it ran.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub power_on_time: Option<PowerOnTime>,
-    /// The address of the first failure.
+    /// The LBA of the first failure; None when the test passed or the drive does not say.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lba_first_failure: Option<ScsiLba>,
     /// Set while the test runs.

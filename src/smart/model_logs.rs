@@ -98,7 +98,7 @@ pub struct NvmeSelfTestEntry {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct AtaDeviceStatistics {
-    /// The log's pages.
+    /// The log's pages, in smartctl's order.
     pub pages: Vec<DevstatPage>,
 }
 
@@ -108,7 +108,7 @@ pub struct AtaDeviceStatistics {
 pub struct DevstatPage {
     /// The page's name, e.g. "Solid State Device Statistics".
     pub name: String,
-    /// Its statistics.
+    /// The page's statistics, in smartctl's order.
     pub table: Vec<DevstatEntry>,
 }
 
@@ -118,7 +118,7 @@ pub struct DevstatPage {
 pub struct DevstatEntry {
     /// The statistic's name, e.g. "Percentage Used Endurance Indicator".
     pub name: String,
-    /// Its value.
+    /// Its value as a whole number; None when smartctl's value is not one.
     #[serde(
         skip_serializing_if = "Option::is_none",
         deserialize_with = "lenient_u64"

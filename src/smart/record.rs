@@ -36,7 +36,7 @@ impl SmartResult {
         self.before.is_some() || self.after.is_some()
     }
 
-    /// The findings that fail the drive.
+    /// The findings of severity Fail, in the record's order.
     pub fn failures(&self) -> impl Iterator<Item = &Finding> {
         self.findings
             .iter()

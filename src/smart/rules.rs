@@ -14,7 +14,8 @@ use serde::{Deserialize, Serialize};
 /// testing and a burn-in leave a few, a used drive thousands.
 pub const DEFAULT_NEW_MAX_HOURS: u64 = 48;
 
-/// The options of the rules.
+/// What the health rules take from the command line (`--new`, thresholds); the
+/// defaults judge a used drive.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct RuleOptions {

@@ -20,7 +20,7 @@ pub enum SmartctlError {
     /// smartctl could not be started.
     #[error("{path}: cannot run smartctl: {}", crate::error::describe_io(.source))]
     Spawn {
-        /// The smartctl binary.
+        /// The smartctl binary that failed to start, as found on the PATH or given.
         path: String,
         /// The operating system's error.
         source: std::io::Error,
@@ -28,7 +28,7 @@ pub enum SmartctlError {
     /// The device does not exist (smartctl would only say it cannot tell its type).
     #[error("{device}: no such device; give a disk device (e.g. /dev/sdb, /dev/nvme0)")]
     NoDevice {
-        /// The device as given.
+        /// The device as given on the command line, not resolved.
         device: String,
     },
     /// smartctl's output was not a JSON report.
@@ -36,7 +36,7 @@ pub enum SmartctlError {
         "{device}: smartctl gave no JSON report ({msg}); smartmontools 7 or later is needed for --json"
     )]
     BadOutput {
-        /// The device.
+        /// The device as given; smartctl was asked about it.
         device: String,
         /// What was wrong.
         msg: String,
@@ -45,7 +45,7 @@ pub enum SmartctlError {
     /// kind it does not offer, a device without SMART, a command that failed.
     #[error("{device}: cannot {what}: {msg}")]
     Refused {
-        /// The device.
+        /// The device as given; smartctl was asked about it.
         device: String,
         /// What was asked, e.g. "start a conveyance self-test".
         what: String,
@@ -59,7 +59,7 @@ pub enum SmartctlError {
 pub enum SmartRead {
     /// The drive's health, with the report it came from.
     Health {
-        /// The decoded health.
+        /// The figures decoded from `report` by [`Health::from_report`], with some data.
         health: Box<Health>,
         /// smartctl's report, whole.
         report: Box<Report>,

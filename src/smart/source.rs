@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 /// A self-test that was started: what the drive says of its duration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SelfTestStarted {
-    /// The kind started.
+    /// Which self-test was started (short, conveyance or long).
     pub kind: SelfTestKind,
     /// The drive's recommended polling time for it, in minutes (ATA
     /// `polling_minutes`; None when the drive does not say).
@@ -26,7 +26,7 @@ pub struct SelfTestStarted {
 pub enum SelfTestPoll {
     /// Still running; percent done when the drive says (ATA in 10% steps).
     Running {
-        /// Percent done.
+        /// Percent done, 0 to 100; None when the drive does not say.
         done_percent: Option<u32>,
     },
     /// Ended: the drive's log entry for it (passed, failed with the first error
@@ -273,7 +273,7 @@ impl SmartSource for SmartctlSource {
 /// One progress report of a followed self-test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SelfTestProgress {
-    /// The kind.
+    /// Which self-test is being followed, as started.
     pub kind: SelfTestKind,
     /// Percent done, when the drive says.
     pub done_percent: Option<u32>,

@@ -5,7 +5,7 @@
 //! and the pure decisions of the sampler ([`Sampler`]): when a sample is due,
 //! when a reading above the limit pauses the drive's writes, and when it has
 //! cooled 5 °C below the limit to resume them. The sampling itself (reading the
-//! drive, letting time pass) is the watcher's (watch.rs).
+//! drive, letting time pass) is the watcher's (run/smart_watch.rs).
 
 pub use crate::results::smart::{Pause, Sample, TemperatureLog};
 
@@ -22,12 +22,12 @@ pub const EVERY_SIMULATED_S: f64 = 600.0;
 pub const PAUSED_EVERY_S: f64 = 60.0;
 
 impl TemperatureLog {
-    /// The lowest reading.
+    /// The lowest reading in °C; None when nothing was read.
     pub fn min_c(&self) -> Option<i64> {
         self.samples.iter().map(|s| s.celsius).min()
     }
 
-    /// The highest reading.
+    /// The highest reading in °C; None when nothing was read.
     pub fn max_c(&self) -> Option<i64> {
         self.samples.iter().map(|s| s.celsius).max()
     }

@@ -33,9 +33,9 @@ pub enum BadBlocksError {
         "failed block {block} (of {block_size} bytes) does not fit a 32-bit block number, which mke2fs and e2fsck require; use a larger --bad-blocks-size"
     )]
     TooLarge {
-        /// The block number.
+        /// The first block number past `u32::MAX`, counted in `block_size` blocks.
         block: u64,
-        /// The block size used.
+        /// The list's block size in bytes (`--bad-blocks-size`).
         block_size: u32,
     },
     /// Writing the list failed.

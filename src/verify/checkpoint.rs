@@ -31,7 +31,7 @@ pub struct Checkpoint {
     pub passes_planned: u32,
     /// The passes completed before the one in progress.
     pub passes: Vec<Pass>,
-    /// The pass in progress.
+    /// Number of the pass in progress (0 first), as in its stamps.
     pub pass: u32,
     /// Its half in progress.
     pub half: HalfKind,

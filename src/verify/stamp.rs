@@ -62,7 +62,7 @@ pub use crate::results::failures::Verdict;
 pub struct Header {
     /// The run's nonce.
     pub nonce: u64,
-    /// The pass number.
+    /// The pass (0 first) the stamp says wrote it.
     pub pass: u32,
     /// The sector size the stamp was made for.
     pub sector_size: u32,
@@ -185,11 +185,11 @@ impl Stamper {
     pub fn nonce(&self) -> u64 {
         self.nonce
     }
-    /// The pass number.
+    /// The pass (0 first) this stamper writes and expects.
     pub fn pass(&self) -> u32 {
         self.pass
     }
-    /// The logical sector size.
+    /// The logical sector size in bytes: each sector carries one stamp.
     pub fn sector_size(&self) -> u32 {
         self.sector_size
     }

@@ -23,9 +23,9 @@ pub(super) struct SysfsInfo {
     pub(super) ident: Option<String>,
     /// Transport or driver ("Attachment").
     pub(super) attachment: Option<String>,
-    /// Discard supported.
+    /// Whether discard works: `queue/discard_max_bytes` is above 0.
     pub(super) trim: bool,
-    /// Rotation rate.
+    /// From the VPD B1 page, else NVMe (non-rotating) or `queue/rotational`, else unknown.
     pub(super) rotation: Rotation,
     /// Zoned model, when the device is zoned.
     pub(super) zone_mode: Option<ZoneMode>,
@@ -326,7 +326,7 @@ pub(super) fn read_attr(path: &Path) -> Option<String> {
     clean_text(&read_bytes(path)?)
 }
 
-/// A sysfs decimal attribute.
+/// A sysfs attribute read as a decimal number; None if unreadable or not a number.
 pub(super) fn read_u64(path: &Path) -> Option<u64> {
     read_attr(path)?.parse().ok()
 }

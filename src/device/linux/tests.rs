@@ -7,7 +7,7 @@ use std::os::unix::fs::symlink;
 use std::path::PathBuf;
 use tempfile::TempDir;
 
-/// A fake sysfs tree.
+/// A fake sysfs tree under a temporary directory, removed on drop.
 struct FakeSys {
     tmp: TempDir,
 }

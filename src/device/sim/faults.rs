@@ -37,7 +37,7 @@ fake=BYTES[K|M|G|T|P] (stores only that much; addresses wrap)";
 /// The faults a spec asks for, in logical sectors (end exclusive), as written.
 #[derive(Debug, Clone, Default)]
 pub(super) struct FaultSpec {
-    /// Unreadable ranges.
+    /// Unreadable ranges (`bad=`), (start, end), in the order given.
     bad: Vec<(u64, u64)>,
     /// Slow ranges, with the added milliseconds.
     slow: Vec<(u64, u64, f64)>,

@@ -113,7 +113,7 @@ impl Geometry {
     }
 }
 
-/// The seek curve in cylinders.
+/// A [`SeekSpec`] scaled to the drive's cylinders; times in ns, distances in cylinders.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct SeekCurve {
     pub(super) t2t: f64,

@@ -55,7 +55,7 @@ pub(super) struct SeekSpec {
 pub(super) struct HddParams {
     /// The rpm the zone table is defined at (track capacities are physical).
     pub(super) nominal_rpm: u32,
-    /// The rotation rate simulated.
+    /// The rotation rate simulated, in rpm: the preset's, or the spec's `rpm=`.
     pub(super) rpm: u32,
     /// Recording surfaces (tracks per cylinder).
     pub(super) heads: u32,
@@ -70,7 +70,7 @@ pub(super) struct HddParams {
     pub(super) profile_exp: f64,
     /// Track skew, as a fraction of a revolution.
     pub(super) skew: f64,
-    /// The seek curve.
+    /// Seek times in ms at distances given as fractions of the full stroke.
     pub(super) seek: SeekSpec,
     /// Relative seek-time jitter (uniform, mean 0).
     pub(super) seek_jitter: f64,

@@ -42,7 +42,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The most bytes of distinct content kept at once.
 pub(super) const MAX_CONTENT_BYTES: u64 = 512 << 20;
-/// The most extents kept at once.
+/// The most extents alive at once (about 100 bytes each); a write past it fails.
 pub(super) const MAX_EXTENTS: usize = 1 << 20;
 /// How many recent content buffers a new write is compared with.
 const RECENT: usize = 4;
@@ -196,7 +196,7 @@ impl Store {
         self.live.load(Ordering::Relaxed)
     }
 
-    /// Extents kept.
+    /// Extents alive now, at most [`MAX_EXTENTS`].
     pub(super) fn extents(&self) -> usize {
         self.map.len()
     }

@@ -34,7 +34,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// What to run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VerifyParams {
-    /// The range and the request size.
+    /// Bytes to verify and bytes per request, already sector-aligned.
     pub range: ScanRange,
     /// Passes, each with fresh content.
     pub passes: u32,
@@ -82,7 +82,8 @@ impl<'s> Saver<'s> {
 /// Progress: (pass, half, bytes of the half done).
 pub type Progress<'a> = &'a mut dyn FnMut(u32, HalfKind, u64);
 
-/// The feed of one half.
+/// One half's feed: hands out its blocks in order, collects their completions, and
+/// records the failures and checkpoints.
 struct HalfFeed<'a, 's> {
     kind: OpKind,
     range: ScanRange,

@@ -14,7 +14,7 @@ use super::verdict::TempSample;
 const W: u32 = 760;
 const H: u32 = 300;
 
-/// A colour of the charts.
+/// A chart colour (plotters' RGB); [`colour`] gives each drive its own.
 pub type RGB = RGBColor;
 
 /// The colour of drive `i` of `n`: hues spread evenly, dark enough on white.
@@ -67,7 +67,7 @@ fn svg(height: u32, f: impl FnOnce(&Area) -> Drawn) -> Option<String> {
 pub struct Series<'a, T> {
     /// The drive's data.
     pub data: &'a T,
-    /// Its colour.
+    /// The drive's colour, the same in every chart and its legend.
     pub colour: RGBColor,
     /// Whether the drive failed.
     pub failed: bool,
@@ -372,7 +372,7 @@ pub fn smr_chart(a: &SmrAnalysis) -> Option<String> {
     })
 }
 
-/// The temperatures over the run.
+/// The temperature in °C over the run's seconds as an SVG; None without samples.
 pub fn temperature_chart(samples: &[TempSample]) -> Option<String> {
     let (first, last) = (samples.first()?, samples.last()?);
     let end = (last.at_s - first.at_s).max(1.0);

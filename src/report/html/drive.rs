@@ -12,17 +12,17 @@ use crate::results::{DiskResult, TestResult};
 use crate::smart::health::Health;
 use maud::{Markup, PreEscaped, html};
 
-/// A drive as the page shows it.
+/// One drive's results with what the page adds: host, verdict view, colour, anchor.
 pub struct Drive<'a> {
     /// Where its run came from (the saved run's name, or this host's).
     pub host: &'a str,
-    /// Its results.
+    /// The drive's results as saved, borrowed from the run.
     pub disk: &'a DiskResult,
-    /// Its verdict.
+    /// The drive's verdict as the page shows it, from the results.
     pub verdict: ViewVerdict,
     /// Its colour in the batch charts.
     pub colour: String,
-    /// The anchor of its section.
+    /// Its section's HTML id, `drive-N` (N from 1 in the order given), linked from the table.
     pub anchor: String,
 }
 
@@ -85,7 +85,8 @@ fn chart(svg: Option<String>, label: &str) -> Markup {
     }
 }
 
-/// The whole section of one drive.
+/// One drive's `<section>` (id `anchor`): heading, findings, identity, warnings,
+/// burn-in, SMART, each test, then the temperature.
 pub fn section(d: &Drive, verbose: bool) -> Markup {
     let disk = d.disk;
     html! {
@@ -119,7 +120,7 @@ fn or_dash(s: &str) -> &str {
     if s.is_empty() { "–" } else { s }
 }
 
-/// The verdict and every finding.
+/// The verdict badge, then every finding in the verdict's order ("No findings." if none).
 fn findings(v: &ViewVerdict) -> Markup {
     html! {
         h3 { "Verdict: " (badge(v.pass)) }

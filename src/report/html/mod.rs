@@ -22,7 +22,7 @@ use page::{BatchChart, Heading};
 pub struct Source<'a> {
     /// The host column's text.
     pub host: String,
-    /// The run.
+    /// The saved (or just finished) run, borrowed.
     pub run: &'a Run,
 }
 

@@ -60,9 +60,9 @@ document.querySelectorAll("table.batch th[data-sort]").forEach(function(th,col){
 
 /// One batch chart with its legend (the drives' names, escaped, in their colours).
 pub struct BatchChart {
-    /// The heading.
+    /// The chart's heading, as printed above it.
     pub title: &'static str,
-    /// The SVG.
+    /// The chart as an SVG document, inlined in the page as it is.
     pub svg: String,
     /// The drives drawn, each with its colour and whether it failed.
     pub legend: Vec<(String, String, bool)>,
@@ -78,7 +78,8 @@ pub struct Heading {
     pub started: Vec<String>,
 }
 
-/// The whole page.
+/// The whole HTML document: heading and counts, the batch table, the charts, then
+/// each drive's section.
 pub fn page(heading: &Heading, drives: &[Drive], charts: &[BatchChart], verbose: bool) -> Markup {
     let fails = drives.iter().filter(|d| !d.verdict.pass).count();
     let passes = drives.len() - fails;

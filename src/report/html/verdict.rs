@@ -39,7 +39,7 @@ impl ViewSeverity {
 /// not say) and the reason with its figures, word for word as the text has it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ViewFinding {
-    /// Its weight.
+    /// Fail, warning or note: sets the item's class (colour) on the page.
     pub severity: ViewSeverity,
     /// The test it comes from, when known.
     pub test: String,
@@ -57,7 +57,7 @@ pub struct ViewVerdict {
 }
 
 impl ViewVerdict {
-    /// The findings that fail the drive.
+    /// The findings of severity Fail, in the verdict's order.
     pub fn failures(&self) -> impl Iterator<Item = &ViewFinding> {
         self.findings
             .iter()

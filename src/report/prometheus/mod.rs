@@ -406,7 +406,8 @@ fn render_disk(x: &mut Exposition, disk: &DiskResult) {
     }
 }
 
-/// The figures of one complete line.
+/// One complete phase's metric (seconds, bytes/s or IOPS by phase), labelled; zone
+/// phases are skipped (the zone curve carries them).
 fn render_phase(
     x: &mut Exposition,
     labels: &[(&'static str, String)],
