@@ -216,9 +216,9 @@ impl Plan {
     /// Every operation of every step, to check that each is aligned and inside a
     /// device of `media_size` bytes with `sector_size`-byte sectors (the device the
     /// plan was made for). Endless or seeded streams (queued reads, flushed writes,
-    /// --smr-check's writes) give their first [`SAMPLED_OPS`] operations and, for a
+    /// --smr-check's writes) give their first `SAMPLED_OPS` operations and, for a
     /// stream that wraps, its last position; a scan or a verify pass gives its
-    /// first and last [`SAMPLED_OPS`] blocks, written and read. A stream the
+    /// first and last `SAMPLED_OPS` blocks, written and read. A stream the
     /// engine would refuse (a request that does not fit) gives an error.
     pub fn ops(
         &self,
