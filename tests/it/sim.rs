@@ -391,11 +391,11 @@ fn a_burn_in_of_a_simulated_batch_finds_exactly_the_injected_faults() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("b.json");
     let disks = [
-        "sim:hdd?size=128M",
-        "sim:hdd?size=128M&seed=2",
-        "sim:hdd?size=128M&bad=1000-1008",
-        "sim:hdd?size=128M&corrupt=5000-5004",
-        "sim:ssd?size=128M&fake=64M",
+        "sim:hdd?size=64M",
+        "sim:hdd?size=64M&seed=2",
+        "sim:hdd?size=64M&bad=1000-1008",
+        "sim:hdd?size=64M&corrupt=5000-5004",
+        "sim:ssd?size=64M&fake=32M",
     ];
     let mut args = vec![
         "--burn-in",
@@ -462,6 +462,6 @@ fn a_burn_in_of_a_simulated_batch_finds_exactly_the_injected_faults() {
     let c = &test(4, "capacity_check")["capacity"]["conclusion"];
     assert_eq!(
         (c["reported"].as_u64(), c["real"].as_u64()),
-        (Some(128 << 20), Some(64 << 20))
+        (Some(64 << 20), Some(32 << 20))
     );
 }
