@@ -3,19 +3,9 @@
 //! agreement of the text, the JSON, the table and the metrics, and a mirror pair of
 //! a loop device and a faulty simulated drive.
 
-use crate::helpers::{LoopDev, scratch_dir, seekprobe};
+use crate::helpers::{LoopDev, run, scratch_dir};
 use serde_json::Value;
 use std::path::Path;
-
-/// Run seekprobe with `args`: the exit status, standard output and standard error.
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = seekprobe().args(args).output().unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn saved(json: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap()
