@@ -27,9 +27,9 @@ pub struct Batch {
     pub json: serde_json::Value,
 }
 
-/// [`Batch`], run once for the tests that read it (here and in verdict.rs): a
-/// capacity check stamps and reads back 157 blocks of 1 MiB whatever the size,
-/// seconds of CPU per drive in a debug build.
+/// [`Batch`], run once for the tests that read it (here and in verdict.rs), the
+/// drives in parallel: a capacity check stamps and reads back 157 blocks of 1 MiB
+/// whatever the size, seconds of CPU per drive in a debug build.
 pub fn fake_among_honest() -> &'static Batch {
     static RUN: OnceLock<Batch> = OnceLock::new();
     RUN.get_or_init(|| {
@@ -37,6 +37,8 @@ pub fn fake_among_honest() -> &'static Batch {
         let json = dir.path().join("run.json");
         let out = seekprobe()
             .args(["--capacity-check", "-w", "--yes", "-q", "--qualify"])
+            // The drives at the same time: the text is printed in order all the same.
+            .arg("--parallel")
             .arg("--json-file")
             .arg(&json)
             .arg(FAKE)

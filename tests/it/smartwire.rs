@@ -179,7 +179,7 @@ fn a_burn_in_records_the_drives_temperatures() {
         .arg(&json)
         .arg("--prometheus")
         .arg(&prom)
-        .arg("sim:hdd?size=256M")
+        .arg("sim:hdd?size=64M")
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();

@@ -26,6 +26,8 @@ fn batch() -> &'static Batch {
         let json = dir.path().join("smr.json");
         let out = seekprobe()
             .args(["--smr-check", "-w", "--yes", "--qualify", "--seed", "1"])
+            // The drives at the same time: the text is printed in order all the same.
+            .arg("--parallel")
             .arg("--plot")
             .arg(dir.path().join("smr.svg"))
             .arg("--json-file")
