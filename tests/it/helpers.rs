@@ -13,7 +13,7 @@ pub fn seekprobe() -> Command {
 
 /// Run seekprobe with `args` to its end: its exit status (-1 when a signal ended
 /// it), standard output and standard error. The integration tests' one run helper.
-pub fn run<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>) -> (i32, String, String) {
+pub fn run<S: AsRef<OsStr>>(args: &[S]) -> (i32, String, String) {
     let out = seekprobe().args(args).output().expect("seekprobe runs");
     (
         out.status.code().unwrap_or(-1),
