@@ -303,25 +303,43 @@ mod tests {
     }
 
     /// Reads of 1 MiB from LBA 0 onwards until `secs` of virtual time passed.
-    fn stream(t: &mut dyn Target, secs: u64, write: bool) {
+    fn stream(t: &mut dyn Target, secs: u64) {
         let mut buf = crate::device::AlignedBuf::new(1 << 20);
         let size = t.info().media_size_bytes;
         let end = t.clock().now_ns() + secs * 1_000_000_000;
         let mut at = 0;
         while t.clock().now_ns() < end {
-            if write {
-                t.write_at(&buf, at).unwrap();
-            } else {
-                t.read_at(&mut buf, at).unwrap();
-            }
+            t.read_at(&mut buf, at).unwrap();
             at = (at + (1 << 20)) % size;
+        }
+    }
+
+    /// Writes of 64 KiB, each a third of the drive away from the last, until
+    /// `done` holds for the log or `secs` of virtual time passed. The seeks keep
+    /// the drive busy (it warms as under any sustained work) with a twentieth of
+    /// the bytes, and the requests, of a sequential stream: the simulated store
+    /// costs CPU per byte written.
+    fn scattered_writes(
+        t: &mut dyn Target,
+        h: &Handle,
+        secs: u64,
+        done: impl Fn(&TemperatureLog) -> bool,
+    ) {
+        const LEN: u64 = 64 << 10;
+        let buf = crate::device::AlignedBuf::new(LEN as usize);
+        let size = t.info().media_size_bytes;
+        let end = t.clock().now_ns() + secs * 1_000_000_000;
+        let mut at = 0;
+        while t.clock().now_ns() < end && !done(&h.lock().unwrap().log) {
+            t.write_at(&buf, at).unwrap();
+            at = (at + size / 3 + (7 << 20)) % size / LEN * LEN;
         }
     }
 
     #[test]
     fn sustained_work_warms_the_drive_and_every_10_virtual_minutes_is_sampled() {
         let (mut t, h) = sim("sim:hdd?size=64G", None);
-        stream(t.as_mut(), 3 * 3600, false);
+        stream(t.as_mut(), 3 * 3600);
         let l = log(&h);
         assert_eq!(
             (l.limit_c, l.limit_source.as_str()),
@@ -341,10 +359,15 @@ mod tests {
     #[test]
     fn above_the_limit_writes_pause_until_5_degrees_below() {
         let (mut t, h) = sim("sim:hdd?size=64G", Some(40));
-        stream(t.as_mut(), 2 * 3600, true);
+        // Written until the first pause has ended (about 75 virtual minutes: 20 of
+        // writes warm the drive past 40 °C, then it cools to 35 °C), 2 hours at most.
+        scattered_writes(t.as_mut(), &h, 2 * 3600, |l| {
+            l.pauses.first().is_some_and(|p| p.to_s.is_some())
+        });
         let l = log(&h);
         assert_eq!(l.limit_source, "--max-temp");
         assert!(!l.pauses.is_empty());
+        assert!(l.pauses[0].to_s.is_some(), "{:?}", l.pauses);
         for p in l.pauses.iter().filter(|p| p.to_s.is_some()) {
             assert!(p.cooled && p.celsius > 40, "{p:?}");
             // Resumed at the first reading at or below 35 °C.
@@ -359,6 +382,7 @@ mod tests {
             .filter(|s| s.at_s > p.from_s && Some(s.at_s) <= p.to_s)
             .map(|s| s.celsius)
             .collect();
+        assert!(during.len() > 10, "{during:?}");
         assert!(during.windows(2).all(|w| w[1] <= w[0]), "{during:?}");
     }
 

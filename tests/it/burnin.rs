@@ -3,12 +3,14 @@
 
 use crate::helpers::seekprobe;
 use serde_json::Value;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-// Small: the simulated drive keeps what is written (up to 512 MiB).
-const CLEAN: &str = "sim:hdd?size=256M";
-const PEER: &str = "sim:hdd?size=256M&seed=3";
-const BAD: &str = "sim:hdd?size=256M&bad=1000-1003";
+// Small: the simulated drive keeps what is written (up to 512 MiB), and a debug
+// build spends its CPU on the stamps of the write-verify pass, per byte.
+const CLEAN: &str = "sim:hdd?size=64M";
+const PEER: &str = "sim:hdd?size=64M&seed=3";
+const BAD: &str = "sim:hdd?size=64M&bad=1000-1003";
 
 /// Run a burn-in of `disks` saving to `json`, with extra `args`; the exit status
 /// and standard output.
@@ -27,6 +29,30 @@ fn burn_in(json: &Path, disks: &[&str], args: &[&str], stop_after: Option<&str>)
         out.status.code().unwrap(),
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
     )
+}
+
+/// The uninterrupted burn-in of CLEAN and PEER, run once for the tests that read
+/// it: its saved run, exit status and output.
+struct Whole {
+    _dir: tempfile::TempDir,
+    json: PathBuf,
+    code: i32,
+    text: String,
+}
+
+fn whole() -> &'static Whole {
+    static RUN: OnceLock<Whole> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("whole.json");
+        let (code, text) = burn_in(&json, &[CLEAN, PEER], &[], None);
+        Whole {
+            _dir: dir,
+            json,
+            code,
+            text,
+        }
+    })
 }
 
 fn saved(json: &Path) -> Value {
@@ -52,13 +78,11 @@ fn steps(v: &Value, disk: usize) -> Vec<(String, String)> {
 
 #[test]
 fn a_clean_burn_in_passes_and_lists_every_step_in_order() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("run.json");
-    let (code, text) = burn_in(&json, &[CLEAN, PEER], &[], None);
-    assert_eq!(code, 0, "{text}");
-    assert!(text.contains("Burn-in of sim:hdd?size=256M:"), "{text}");
+    let Whole { code, text, .. } = whole();
+    assert_eq!(*code, 0, "{text}");
+    assert!(text.contains(&format!("Burn-in of {CLEAN}:")), "{text}");
     assert!(text.contains("verdict: PASS"), "{text}");
-    let v = saved(&json);
+    let v = saved(&whole().json);
     let ids: Vec<String> = steps(&v, 0).into_iter().map(|(id, _)| id).collect();
     assert_eq!(
         ids,
@@ -86,7 +110,7 @@ fn flash_gets_the_capacity_check_instead_of_the_full_write_pass() {
     let json = dir.path().join("run.json");
     let (code, text) = burn_in(
         &json,
-        &["sim:ssd?size=256M", "sim:ssd?size=2T&fake=64G"],
+        &["sim:ssd?size=64M", "sim:ssd?size=2T&fake=64G"],
         &[],
         None,
     );
@@ -111,8 +135,11 @@ fn flash_gets_the_capacity_check_instead_of_the_full_write_pass() {
 #[test]
 fn an_interrupted_burn_in_resumes_and_ends_with_the_same_verdict() {
     let dir = tempfile::tempdir().unwrap();
-    let whole = dir.path().join("whole.json");
-    let (code_whole, _) = burn_in(&whole, &[CLEAN, PEER], &[], None);
+    let Whole {
+        json: whole,
+        code: code_whole,
+        ..
+    } = whole();
     let part = dir.path().join("part.json");
     let (code, text) = burn_in(&part, &[CLEAN, PEER], &[], Some("seek_transfer"));
     assert_eq!(code, 130, "{text}");
@@ -133,8 +160,8 @@ fn an_interrupted_burn_in_resumes_and_ends_with_the_same_verdict() {
         &["--resume", part.to_str().unwrap()],
         None,
     );
-    assert_eq!(code, code_whole, "{text}");
-    let (a, b) = (saved(&whole), saved(&part));
+    assert_eq!(code, *code_whole, "{text}");
+    let (a, b) = (saved(whole), saved(&part));
     for i in 0..2 {
         assert_eq!(a["disks"][i]["verdict"], b["disks"][i]["verdict"]);
     }
@@ -239,10 +266,7 @@ fn burn_in_needs_write_and_resume_needs_burn_in() {
 #[test]
 fn docs_json_md_documents_the_burn_in_fields() {
     let doc = include_str!("../../docs/json.md");
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("run.json");
-    burn_in(&json, &[CLEAN], &[], None);
-    let text = std::fs::read_to_string(&json).unwrap();
+    let text = std::fs::read_to_string(&whole().json).unwrap();
     for k in ["burn_in", "step", "status", "command", "disks", "smr_check"] {
         assert!(text.contains(&format!("\"{k}\"")), "{k} not in the JSON");
         assert!(doc.contains(&format!("`{k}`")), "docs/json.md lacks `{k}`");

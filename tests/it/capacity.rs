@@ -5,6 +5,7 @@
 use crate::helpers::{LoopDev, image, seekprobe};
 use std::path::{Path, PathBuf};
 use std::process;
+use std::sync::OnceLock;
 
 fn text(out: &process::Output) -> (String, String) {
     (
@@ -13,52 +14,105 @@ fn text(out: &process::Output) -> (String, String) {
     )
 }
 
+/// A fake 2 TiB drive that stores 64 GiB.
+pub const FAKE: &str = "sim:ssd?size=2T&fake=64G";
+/// Two honest drives beside it.
+pub const HONEST: [&str; 2] = ["sim:ssd?size=2T", "sim:ssd?size=2T&seed=2"];
+
+/// The capacity check of [`FAKE`] among [`HONEST`] with --qualify and the run
+/// saved: its exit status, text and JSON.
+pub struct Batch {
+    pub code: i32,
+    pub text: String,
+    pub json: serde_json::Value,
+}
+
+/// [`Batch`], run once for the tests that read it (here and in verdict.rs), the
+/// drives in parallel: a capacity check stamps and reads back 157 blocks of 1 MiB
+/// whatever the size, seconds of CPU per drive in a debug build.
+pub fn fake_among_honest() -> &'static Batch {
+    static RUN: OnceLock<Batch> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("run.json");
+        let out = seekprobe()
+            .args(["--capacity-check", "-w", "--yes", "-q", "--qualify"])
+            // The drives at the same time: the text is printed in order all the same.
+            .arg("--parallel")
+            .arg("--json-file")
+            .arg(&json)
+            .arg(FAKE)
+            .args(HONEST)
+            .output()
+            .unwrap();
+        let (text, err) = text(&out);
+        Batch {
+            code: out.status.code().unwrap_or_else(|| panic!("{text}{err}")),
+            json: serde_json::from_slice(&std::fs::read(&json).unwrap())
+                .unwrap_or_else(|e| panic!("{e}: {text}{err}")),
+            text,
+        }
+    })
+}
+
+/// The block of `disk` in a text of several disks: from its header line to the
+/// next disk's.
+fn block<'a>(text: &'a str, disk: &str, next: &str) -> &'a str {
+    let from = text
+        .find(&format!("{disk}\n\t"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let to = text[from..]
+        .find(&format!("\n{next}\n\t"))
+        .map_or(text.len(), |i| from + i);
+    &text[from..to]
+}
+
 #[test]
 fn a_fake_2_tib_drive_that_stores_64_gib_is_found_and_fails_qualify() {
-    let spec = "sim:ssd?size=2T&fake=64G";
-    let t0 = std::time::Instant::now();
-    let out = seekprobe()
-        .args(["--capacity-check", "-w", "--yes", "-q", spec])
-        .output()
-        .unwrap();
-    let wall = t0.elapsed();
-    let (so, se) = text(&out);
-    assert_eq!(out.status.code(), Some(1), "{so}{se}");
+    let b = fake_among_honest();
+    let mine = block(&b.text, FAKE, HONEST[0]);
     assert!(
-        so.contains(
+        mine.contains(
             "Capacity check: only the first 64.0 GiB store data; writes beyond it land at \
              their address modulo 64.0 GiB"
         ),
-        "{so}"
+        "{mine}"
     );
-    assert!(so.contains("FAKE"), "{so}");
-    eprintln!("fake 2 TiB sim: {wall:?} of wall time (debug build)");
+    assert!(mine.contains("FAKE"), "{mine}");
     // The JSON: exactly 64 GiB.
-    let out = seekprobe()
-        .args(["--capacity-check", "-w", "--yes", "-q", "--json", spec])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let c = &v["disks"][0]["tests"][0]["capacity"]["conclusion"];
+    let c = &b.json["disks"][0]["tests"][0]["capacity"]["conclusion"];
+    assert_eq!(b.json["disks"][0]["name"], FAKE);
     assert_eq!(c["real"], 64u64 << 30);
     assert_eq!(c["reported"], 2u64 << 40);
     assert_eq!(c["finding"]["finding"], "wraps");
     // --qualify fails it, with the reason.
-    let out = seekprobe()
-        .args(["--capacity-check", "-w", "--yes", "-q", "--qualify", spec])
-        .output()
-        .unwrap();
-    let (so, _) = text(&out);
-    assert_ne!(out.status.code(), Some(0));
-    assert!(so.contains("FAIL"), "{so}");
+    assert_eq!(b.code, 3, "{}", b.text);
+    let q = &b.text[b.text.find("\nQualification:\n").unwrap()..];
+    assert!(q.contains(&format!("\t{FAKE}: FAIL\n")), "{q}");
     assert!(
-        so.contains("capacity check: stores only the first 64.0 GiB of the 2048.0 GiB it reports"),
-        "{so}"
+        q.contains("capacity check: stores only the first 64.0 GiB of the 2048.0 GiB it reports"),
+        "{q}"
     );
 }
 
 #[test]
 fn a_clean_2_tib_drive_reports_its_full_size_and_passes_qualify() {
+    // Beside the fake drive, which fails the run (status 3).
+    let b = fake_among_honest();
+    for (i, d) in HONEST.iter().enumerate() {
+        let next = HONEST.get(i + 1).copied().unwrap_or("\nComparison");
+        let mine = block(&b.text, d, next);
+        assert!(
+            mine.contains("Capacity check: the full 2.0 TiB store data"),
+            "{mine}"
+        );
+        assert!(!mine.contains("FAKE"), "{mine}");
+        assert!(b.text.contains(&format!("\t{d}: PASS\n")), "{}", b.text);
+        let c = &b.json["disks"][i + 1]["tests"][0]["capacity"]["conclusion"];
+        assert_eq!(c["real"], 2u64 << 40, "{c}");
+    }
+    // Alone, a clean drive passes with status 0: a 1 GiB one (the check costs the
+    // same CPU at any size; the size is what the text names).
     let out = seekprobe()
         .args([
             "--capacity-check",
@@ -66,17 +120,17 @@ fn a_clean_2_tib_drive_reports_its_full_size_and_passes_qualify() {
             "--yes",
             "-q",
             "--qualify",
-            "sim:ssd?size=2T",
+            "sim:nvme?size=1G",
         ])
         .output()
         .unwrap();
     let (so, se) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{so}{se}");
     assert!(
-        so.contains("Capacity check: the full 2.0 TiB store data"),
+        so.contains("Capacity check: the full 1.0 GiB store data"),
         "{so}"
     );
-    assert!(so.contains("PASS"), "{so}");
+    assert!(so.contains("\tsim:nvme?size=1G: PASS\n"), "{so}");
 }
 
 #[test]
@@ -87,6 +141,8 @@ fn writes_lost_past_a_limit_and_unwritable_blocks_are_told_apart() {
         .arg("sim:nvme?size=1G&fake=384M")
         .output()
         .unwrap();
+    // A fake drive: exit status 1 without --qualify.
+    assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let c = &v["disks"][0]["tests"][0]["capacity"]["conclusion"];
     assert_eq!(c["real"], 384u64 << 20, "{c}");

@@ -3,19 +3,8 @@
 //! asserting the exact sectors, the verdict, and the device's own request counts.
 
 use crate::faultdisk::FaultDisk;
-use crate::helpers::seekprobe;
+use crate::helpers::run;
 use std::time::{Duration, Instant};
-
-/// Run seekprobe with `args` then the device; (exit code, stdout, the JSON of
-/// `--json` when asked for).
-fn run(args: &[&str], dev: &str) -> (i32, String, String) {
-    let out = seekprobe().args(args).arg(dev).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
 
 fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
@@ -49,7 +38,7 @@ fn r(kind: &str, start: u64, sectors: u64) -> (String, u64, u64) {
 fn read_errors_are_found_by_scan_to_the_sector_in_few_reads() {
     // 8 unreadable sectors inside the second 1 MiB block.
     let d = FaultDisk::new(64 << 20, &["read-error=2100s-2108s", "count=1M-2M"]);
-    let (code, out, err) = run(&["--scan", "--json"], &d.dev);
+    let (code, out, err) = run(&["--scan", "--json", &d.dev]);
     assert_eq!(code, 1, "{out}{err}");
     let v = json(&out);
     let scan = &v["disks"][0]["tests"][0]["scan"];
@@ -78,7 +67,7 @@ fn write_errors_corrupt_reads_and_misdirected_writes_are_found_by_verify() {
             "misdirect=20000s-20008s,9000s",
         ],
     );
-    let (code, out, err) = run(&["--verify", "-w", "--yes", "--json"], &d.dev);
+    let (code, out, err) = run(&["--verify", "-w", "--yes", "--json", &d.dev]);
     assert_eq!(code, 1, "{out}{err}");
     let v = json(&out);
     // 9000-9007 read back the stamps of 20000-20007 (misdirected), 20000-20007 what
@@ -104,10 +93,7 @@ fn write_errors_corrupt_reads_and_misdirected_writes_are_found_by_verify() {
 )]
 fn writes_silently_dropped_read_back_the_previous_pass() {
     let d = FaultDisk::new(16 << 20, &["drop-writes=4096s-4104s"]);
-    let (code, out, err) = run(
-        &["--verify", "-w", "--yes", "--passes", "2", "--json"],
-        &d.dev,
-    );
+    let (code, out, err) = run(&["--verify", "-w", "--yes", "--passes", "2", "--json", &d.dev]);
     assert_eq!(code, 1, "{out}{err}");
     let v = json(&out);
     // Pass 1 reads the zeros that were there; pass 2 its own stamps of pass 1? No:
@@ -124,10 +110,7 @@ fn writes_silently_dropped_read_back_the_previous_pass() {
 )]
 fn writes_dropped_after_a_first_pass_read_back_stale_stamps() {
     let d = FaultDisk::new(16 << 20, &[]);
-    let (code, out, err) = run(
-        &["--verify", "-w", "--yes", "--passes", "2", "--json"],
-        &d.dev,
-    );
+    let (code, out, err) = run(&["--verify", "-w", "--yes", "--passes", "2", "--json", &d.dev]);
     assert_eq!(code, 0, "{out}{err}");
     drop(out);
     // A drive whose writes to 100-107 stop landing between two passes of one run is
@@ -164,7 +147,7 @@ fn writes_dropped_after_a_first_pass_read_back_stale_stamps() {
 )]
 fn a_device_wrapping_at_16_mib_fails_the_capacity_check_naming_it() {
     let d = FaultDisk::new(256 << 20, &["wrap=16M"]);
-    let (code, out, err) = run(&["--capacity-check", "-w", "--yes", "-q", "--json"], &d.dev);
+    let (code, out, err) = run(&["--capacity-check", "-w", "--yes", "-q", "--json", &d.dev]);
     assert_eq!(code, 1, "{out}{err}");
     let v = json(&out);
     let c = &v["disks"][0]["tests"][0]["capacity"]["conclusion"];
@@ -178,7 +161,7 @@ fn a_device_wrapping_at_16_mib_fails_the_capacity_check_naming_it() {
 )]
 fn slow_reads_are_listed_by_scan() {
     let d = FaultDisk::new(16 << 20, &["slow-reads=8M-9M,300"]);
-    let (code, out, err) = run(&["--scan", "--json", "--slow-ms", "200"], &d.dev);
+    let (code, out, err) = run(&["--scan", "--json", "--slow-ms", "200", &d.dev]);
     assert_eq!(code, 0, "{out}{err}");
     let v = json(&out);
     let slow = &v["disks"][0]["tests"][0]["scan"]["slow"];
@@ -241,7 +224,7 @@ fn a_device_unreadable_over_its_last_900_mib_is_scanned_in_seconds_with_exact_ed
     // Unreadable from sector 250,001 (inside a 1 MiB block) to the end of 1 GiB.
     let d = FaultDisk::new(1 << 30, &["read-error=250001s-2097152s"]);
     let t0 = Instant::now();
-    let (code, out, err) = run(&["--scan", "--json", "-q"], &d.dev);
+    let (code, out, err) = run(&["--scan", "--json", "-q", &d.dev]);
     assert_eq!(code, 1, "{out}{err}");
     let v = json(&out);
     let scan = &v["disks"][0]["tests"][0]["scan"];
@@ -263,10 +246,7 @@ fn a_device_unreadable_over_its_last_900_mib_is_scanned_in_seconds_with_exact_ed
     drop(d);
     let d = FaultDisk::new(256 << 20, &["read-error=100001s-524288s"]);
     let t0 = Instant::now();
-    let (code, out, err) = run(
-        &["--verify", "-w", "--yes", "--force", "--json", "-q"],
-        &d.dev,
-    );
+    let (code, out, err) = run(&["--verify", "-w", "--yes", "--force", "--json", "-q", &d.dev]);
     assert_eq!(code, 1, "{out}{err}");
     let v = json(&out);
     assert!(
@@ -288,7 +268,7 @@ fn a_device_unreadable_over_its_last_900_mib_is_scanned_in_seconds_with_exact_ed
 )]
 fn unreadable_signature_areas_refuse_without_force_naming_the_offset_and_run_with_it() {
     let d = FaultDisk::new(256 << 20, &["read-error=96M-256M"]);
-    let (code, out, err) = run(&["--verify", "-w", "--yes", "-q"], &d.dev);
+    let (code, out, err) = run(&["--verify", "-w", "--yes", "-q", &d.dev]);
     assert_ne!(code, 0, "{out}{err}");
     let at = err.find("byte ").map(|i| &err[i + 5..]).expect(&err);
     let at: u64 = at[..at.find(' ').unwrap()].parse().unwrap();
@@ -297,10 +277,7 @@ fn unreadable_signature_areas_refuse_without_force_naming_the_offset_and_run_wit
         err.contains("unreadable") && err.contains("--force"),
         "{err}"
     );
-    let (code, out, err) = run(
-        &["--verify", "-w", "--yes", "--force", "--json", "-q"],
-        &d.dev,
-    );
+    let (code, out, err) = run(&["--verify", "-w", "--yes", "--force", "--json", "-q", &d.dev]);
     assert_eq!(code, 1, "{out}{err}");
     let v = json(&out);
     assert!(

@@ -2,12 +2,24 @@
 //! detached even when a test fails.
 
 use assert_cmd::Command;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process;
 
 /// The seekprobe binary, ready to run.
 pub fn seekprobe() -> Command {
     Command::cargo_bin("seekprobe").expect("the seekprobe binary is built")
+}
+
+/// Run seekprobe with `args` to its end: its exit status (-1 when a signal ended
+/// it), standard output and standard error. The integration tests' one run helper.
+pub fn run<S: AsRef<OsStr>>(args: &[S]) -> (i32, String, String) {
+    let out = seekprobe().args(args).output().expect("seekprobe runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// A file of `len` bytes (sparse) in a temporary directory under `dir`.

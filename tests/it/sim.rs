@@ -1,20 +1,11 @@
 //! Simulated drives: the published figures, determinism, faults, -i and -S, and
 //! qualification of a batch — exact, in milliseconds of wall time.
 
-use crate::helpers::seekprobe;
+use crate::helpers::{run, seekprobe};
 use crate::loopdev::assert_ctv_format;
 use crate::writes::assert_sync_write_block;
 use predicates::prelude::*;
 use regex::Regex;
-
-fn stdout_of(args: &[&str]) -> (i32, String, String) {
-    let out = seekprobe().args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
 
 /// The figure at the end of the line that starts with `label`.
 fn figure(text: &str, label: &str) -> f64 {
@@ -28,7 +19,7 @@ fn figure(text: &str, label: &str) -> f64 {
 
 #[test]
 fn sim_hdd_reproduces_the_published_drive_within_ten_percent_every_time() {
-    let (code, text, err) = stdout_of(&["-ctv", "sim:hdd"]);
+    let (code, text, err) = run(&["-ctv", "sim:hdd"]);
     assert_eq!(code, 0, "{err}");
     assert_ctv_format(&text, "sim:hdd");
     assert!(
@@ -54,9 +45,9 @@ fn sim_hdd_reproduces_the_published_drive_within_ten_percent_every_time() {
             "{label} {got} vs published {want}"
         );
     }
-    let (_, again, _) = stdout_of(&["-ctv", "sim:hdd"]);
+    let (_, again, _) = run(&["-ctv", "sim:hdd"]);
     assert_eq!(text, again, "the same seed must print the same text");
-    let (_, other, _) = stdout_of(&["-ctv", "sim:hdd?seed=2"]);
+    let (_, other, _) = run(&["-ctv", "sim:hdd?seed=2"]);
     assert_ne!(
         text.replace("sim:hdd?seed=2", "sim:hdd"),
         other.replace("sim:hdd?seed=2", "sim:hdd")
@@ -65,7 +56,7 @@ fn sim_hdd_reproduces_the_published_drive_within_ten_percent_every_time() {
 
 #[test]
 fn random_reads_print_diskinfo_s_block() {
-    let (code, text, err) = stdout_of(&["-i", "--duration", "0.2", "--seed", "5", "sim:ssd"]);
+    let (code, text, err) = run(&["-i", "--duration", "0.2", "--seed", "5", "sim:ssd"]);
     assert_eq!(code, 0, "{err}");
     let start = text.find("Asynchronous random reads:\n").expect("-i block");
     let block = &text[start..];
@@ -89,14 +80,14 @@ fn random_reads_print_diskinfo_s_block() {
     assert!(block.ends_with("IOPS\n\n"));
     // The same seed gives the same figures.
     assert_eq!(
-        stdout_of(&["-i", "--duration", "0.2", "--seed", "5", "sim:ssd"]).1,
+        run(&["-i", "--duration", "0.2", "--seed", "5", "sim:ssd"]).1,
         text
     );
 }
 
 #[test]
 fn four_k_sectors_have_no_separate_4_kbytes_line() {
-    let (code, text, err) = stdout_of(&["-i", "--duration", "0.05", "sim:nvme?sector=4096"]);
+    let (code, text, err) = run(&["-i", "--duration", "0.05", "sim:nvme?sector=4096"]);
     assert_eq!(code, 0, "{err}");
     assert!(
         text.contains("\tsectorsize:  ") && !text.contains("\t4 kbytes:"),
@@ -106,7 +97,7 @@ fn four_k_sectors_have_no_separate_4_kbytes_line() {
 
 #[test]
 fn a_lying_flush_is_caught_and_an_honest_one_is_not() {
-    let (code, text, err) = stdout_of(&[
+    let (code, text, err) = run(&[
         "-Sw",
         "--yes",
         "--write-duration",
@@ -119,7 +110,7 @@ fn a_lying_flush_is_caught_and_an_honest_one_is_not() {
         err.contains("acknowledges flushes without writing"),
         "{err}"
     );
-    let (code, text, err) = stdout_of(&["-Sw", "--yes", "--write-duration", "0", "sim:hdd"]);
+    let (code, text, err) = run(&["-Sw", "--yes", "--write-duration", "0", "sim:hdd"]);
     assert_eq!(code, 0, "{err}");
     assert_sync_write_block(&text, 512, 8 << 20);
     assert!(!err.contains("flushes"), "{err}");
@@ -129,7 +120,7 @@ fn a_lying_flush_is_caught_and_an_honest_one_is_not() {
 fn an_io_error_mid_test_names_path_test_offset_and_errno_and_skips_the_rest() {
     // Sector 1953514584 is read by the quarter stroke (N/2 on this drive).
     let spec = "sim:hdd?bad=1953514584-1953514585";
-    let (code, text, err) = stdout_of(&["-tiv", "--json", spec]);
+    let (code, text, err) = run(&["-tiv", "--json", spec]);
     assert_eq!(code, 1);
     assert!(
         err.contains(&format!(
@@ -156,7 +147,7 @@ fn an_io_error_mid_test_names_path_test_offset_and_errno_and_skips_the_rest() {
         "-i is skipped after -t failed"
     );
     // The text keeps the lines measured before the error, and no partial line.
-    let (_, text, _) = stdout_of(&["-tv", spec]);
+    let (_, text, _) = run(&["-tv", spec]);
     assert!(
         text.contains("\tHalf stroke:\t  250 iter in ") && text.ends_with(" msec\n"),
         "{text}"
@@ -192,7 +183,7 @@ fn a_json_run_of_every_test_renders_the_same_text() {
 
 #[test]
 fn qualification_fails_the_slow_drive_of_the_model_and_only_it() {
-    let (code, text, err) = stdout_of(&[
+    let (code, text, err) = run(&[
         "-t",
         "--qualify",
         "sim:hdd",
@@ -208,7 +199,7 @@ fn qualification_fails_the_slow_drive_of_the_model_and_only_it() {
         text.contains("\tsim:hdd?seed=4&slow=0-409600:5: FAIL\n"),
         "{text}"
     );
-    let (code, text, _) = stdout_of(&[
+    let (code, text, _) = run(&[
         "-t",
         "--qualify",
         "sim:hdd?seed=3",
@@ -281,7 +272,7 @@ fn a_baseline_and_saved_runs_are_compared_without_probing_again() {
 
 #[test]
 fn parallel_probing_prints_each_disk_in_order() {
-    let (code, text, err) = stdout_of(&["-t", "--parallel", "sim:hdd", "sim:ssd"]);
+    let (code, text, err) = run(&["-t", "--parallel", "sim:hdd", "sim:ssd"]);
     assert_eq!(code, 0, "{err}");
     let hdd = text.find("sim:hdd\n").unwrap();
     let ssd = text.find("sim:ssd\n").unwrap();
@@ -391,11 +382,11 @@ fn a_burn_in_of_a_simulated_batch_finds_exactly_the_injected_faults() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("b.json");
     let disks = [
-        "sim:hdd?size=128M",
-        "sim:hdd?size=128M&seed=2",
-        "sim:hdd?size=128M&bad=1000-1008",
-        "sim:hdd?size=128M&corrupt=5000-5004",
-        "sim:ssd?size=128M&fake=64M",
+        "sim:hdd?size=64M",
+        "sim:hdd?size=64M&seed=2",
+        "sim:hdd?size=64M&bad=1000-1008",
+        "sim:hdd?size=64M&corrupt=5000-5004",
+        "sim:ssd?size=64M&fake=32M",
     ];
     let mut args = vec![
         "--burn-in",
@@ -407,7 +398,7 @@ fn a_burn_in_of_a_simulated_batch_finds_exactly_the_injected_faults() {
     ];
     args.push(json.to_str().unwrap());
     args.extend(disks);
-    let (code, _, err) = stdout_of(&args);
+    let (code, _, err) = run(&args);
     assert_eq!(code, 3, "{err}");
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
@@ -462,6 +453,6 @@ fn a_burn_in_of_a_simulated_batch_finds_exactly_the_injected_faults() {
     let c = &test(4, "capacity_check")["capacity"]["conclusion"];
     assert_eq!(
         (c["reported"].as_u64(), c["real"].as_u64()),
-        (Some(128 << 20), Some(64 << 20))
+        (Some(64 << 20), Some(32 << 20))
     );
 }

@@ -2,16 +2,7 @@
 //! printed after diskinfo's text, the JSON, the verdicts of --qualify, and the
 //! errors before anything runs.
 
-use crate::helpers::{LoopDev, image, seekprobe};
-
-fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = seekprobe().args(args).output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+use crate::helpers::{LoopDev, image, run, seekprobe};
 
 #[test]
 fn without_smartctl_on_the_path_it_fails_before_touching_the_disk() {
@@ -65,9 +56,9 @@ fn a_loop_device_gets_the_no_smart_note_and_exits_0() {
         "{out}"
     );
     // --qualify without a test and without SMART has nothing to judge.
-    assert_eq!(code, Some(3), "{err}");
+    assert_eq!(code, 3, "{err}");
     let (code, out, _) = run(&["--smart", &dev.dev]);
-    assert_eq!(code, Some(0));
+    assert_eq!(code, 0);
     assert!(!out.contains("SMART verdict"), "{out}");
 }
 
@@ -82,7 +73,7 @@ fn clean_simulated_drives_pass_qualification_with_their_smart() {
         "sim:hdd?size=1G&seed=2",
         "sim:hdd?size=1G&seed=3",
     ]);
-    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(code, 0, "{out}{err}");
     assert_eq!(out.matches("SMART verdict: healthy").count(), 3, "{out}");
     assert_eq!(out.matches(": PASS\n").count(), 3, "{out}");
     assert!(
@@ -103,7 +94,7 @@ fn bad_sectors_found_by_the_long_self_test_fail_the_drive() {
         json.to_str().unwrap(),
         "sim:hdd?size=1G&bad=1000000-1000008",
     ]);
-    assert_eq!(code, Some(3), "{out}{err}");
+    assert_eq!(code, 3, "{out}{err}");
     for needle in [
         "SMART changes during the run\n\t0 -> 1      \t# pending sectors (ATA 197)\n",
         "\tpassed      \t# short self-test passed: Completed without error (60 s)\n",
@@ -128,20 +119,20 @@ fn bad_sectors_found_by_the_long_self_test_fail_the_drive() {
         "long",
         "sim:hdd?size=1G&bad=1000000-1000008",
     ]);
-    assert_eq!(code, Some(0));
+    assert_eq!(code, 0);
     assert!(out.contains("SMART verdict: FAILING\n"), "{out}");
 }
 
 #[test]
 fn a_failing_drive_fails_and_crc_errors_only_warn() {
     let (code, out, _) = run(&["--smart", "--qualify", "sim:hdd?size=1G&smart=failing"]);
-    assert_eq!(code, Some(3), "{out}");
+    assert_eq!(code, 3, "{out}");
     assert!(
         out.contains("\t\tSMART: smartctl says the drive is failing (SMART overall-health self-assessment: FAILED)\n"),
         "{out}"
     );
     let (code, out, err) = run(&["-t", "--smart", "--qualify", "sim:hdd?size=1G&crc=2"]);
-    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.contains("warning: UDMA CRC errors (ATA 199) rose from 0 to 2"),
         "{out}"
@@ -152,16 +143,16 @@ fn a_failing_drive_fails_and_crc_errors_only_warn() {
 #[test]
 fn smart_options_need_what_they_apply_to() {
     let (code, _, err) = run(&["--new", "sim:hdd"]);
-    assert_eq!(code, Some(1));
+    assert_eq!(code, 1);
     assert!(
         err.contains("--new applies to --smart, --smart-test or --burn-in"),
         "{err}"
     );
     let (code, _, err) = run(&["--smart-test", "full", "sim:hdd"]);
-    assert_eq!(code, Some(1));
+    assert_eq!(code, 1);
     assert!(err.contains("unknown self-test"), "{err}");
     let (code, out, _) = run(&["--smart-test", "conveyance", "sim:nvme?size=1G"]);
-    assert_eq!(code, Some(0));
+    assert_eq!(code, 0);
     assert!(
         out.contains("conveyance self-test skipped: the drive does not offer it"),
         "{out}"
@@ -188,7 +179,7 @@ fn a_burn_in_records_the_drives_temperatures() {
         .arg(&json)
         .arg("--prometheus")
         .arg(&prom)
-        .arg("sim:hdd?size=256M")
+        .arg("sim:hdd?size=64M")
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();

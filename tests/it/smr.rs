@@ -4,23 +4,55 @@
 
 use crate::helpers::{LoopDev, seekprobe};
 use predicates::prelude::*;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// The check of sim:smr beside two conventional drives, with --qualify, its plot
+/// and its saved run: each drive writes up to 40 GiB through the binary, seconds
+/// of CPU in a debug build, so it runs once for the tests that read it.
+struct Batch {
+    dir: tempfile::TempDir,
+    /// The saved run (--json-file).
+    json: PathBuf,
+    code: Option<i32>,
+    text: String,
+    err: String,
+}
+
+fn batch() -> &'static Batch {
+    static RUN: OnceLock<Batch> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("smr.json");
+        let out = seekprobe()
+            .args(["--smr-check", "-w", "--yes", "--qualify", "--seed", "1"])
+            // The drives at the same time: the text is printed in order all the same.
+            .arg("--parallel")
+            .arg("--plot")
+            .arg(dir.path().join("smr.svg"))
+            .arg("--json-file")
+            .arg(&json)
+            .args(["sim:smr", "sim:hdd", "sim:hdd?seed=2"])
+            .output()
+            .unwrap();
+        Batch {
+            code: out.status.code(),
+            text: String::from_utf8_lossy(&out.stdout).into_owned(),
+            err: String::from_utf8_lossy(&out.stderr).into_owned(),
+            json,
+            dir,
+        }
+    })
+}
 
 /// sim:smr is judged hidden SMR with its evidence and fails --qualify; its two
 /// conventional peers are judged conventional and pass.
 #[test]
 fn sim_smr_fails_qualify_among_conventional_peers() {
-    let dir = tempfile::tempdir().unwrap();
-    let svg = dir.path().join("smr.svg");
-    let out = seekprobe()
-        .args(["--smr-check", "-w", "--yes", "--qualify", "--seed", "1"])
-        .arg("--plot")
-        .arg(&svg)
-        .args(["sim:smr", "sim:hdd", "sim:hdd?seed=2"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(3), "{text}\n{err}");
+    let b = batch();
+    let (text, err) = (&b.text, &b.err);
+    let svg = b.dir.path().join("smr.svg");
+    assert_eq!(b.code, Some(3), "{text}\n{err}");
     // The budget, said before anything is written.
     assert!(
         err.contains("--smr-check writes random 128 KiB to 1 MiB requests")
@@ -68,13 +100,9 @@ fn sim_smr_fails_qualify_among_conventional_peers() {
 /// verdicts their hints.
 #[test]
 fn the_json_holds_the_analysis_and_docs_json_md_documents_it() {
-    let out = seekprobe()
-        .args(["--smr-check", "-w", "--yes", "--qualify", "--json"])
-        .args(["sim:smr", "sim:hdd"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(3));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let b = batch();
+    assert_eq!(b.code, Some(3), "{}", b.err);
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&b.json).unwrap()).unwrap();
     let smr = &v["disks"][0]["tests"][0]["smr"];
     assert_eq!(smr["verdict"], "hidden_smr");
     assert!(smr["stalls"].as_array().unwrap().len() > 10);
@@ -203,20 +231,12 @@ fn a_loop_device_cannot_tell_without_a_false_verdict() {
 #[test]
 fn a_saved_run_renders_the_same_and_compare_qualifies_it() {
     let dir = tempfile::tempdir().unwrap();
-    let smr = dir.path().join("smr.json");
+    let live = batch();
+    let smr = &live.json;
     let hdd = dir.path().join("hdd.json");
-    let live = seekprobe()
-        .args(["--smr-check", "-w", "--yes", "--seed", "1", "--json-file"])
-        .arg(&smr)
-        .arg("sim:smr")
-        .output()
-        .unwrap();
-    assert!(live.status.success());
-    let again = seekprobe().arg("render").arg(&smr).output().unwrap();
-    assert_eq!(
-        String::from_utf8_lossy(&again.stdout),
-        String::from_utf8_lossy(&live.stdout)
-    );
+    assert_eq!(live.code, Some(3), "{}", live.err);
+    let again = seekprobe().arg("render").arg(smr).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&again.stdout), live.text);
     seekprobe()
         .args([
             "--smr-check",
@@ -232,7 +252,7 @@ fn a_saved_run_renders_the_same_and_compare_qualifies_it() {
         .success();
     seekprobe()
         .args(["compare", "--qualify"])
-        .arg(&smr)
+        .arg(smr)
         .arg(&hdd)
         .assert()
         .code(3)

@@ -3,19 +3,9 @@
 //! agreement of the text, the JSON, the table and the metrics, and a mirror pair of
 //! a loop device and a faulty simulated drive.
 
-use crate::helpers::{LoopDev, scratch_dir, seekprobe};
+use crate::helpers::{LoopDev, run, scratch_dir};
 use serde_json::Value;
 use std::path::Path;
-
-/// Run seekprobe with `args`: the exit status, standard output and standard error.
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = seekprobe().args(args).output().unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn saved(json: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap()
@@ -99,7 +89,7 @@ fn unreadable_sectors_of_a_scan_fail_the_drive_with_status_3() {
 fn a_mirror_pair_of_simulated_drives_fails_only_the_broken_one() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("run.json");
-    let (clean, bad) = ("sim:hdd?size=256M", "sim:hdd?size=256M&bad=100-108");
+    let (clean, bad) = ("sim:hdd?size=64M", "sim:hdd?size=64M&bad=100-108");
     let (code, out, err) = run(&[
         "--burn-in",
         "-w",
@@ -197,25 +187,20 @@ fn a_slower_drive_of_the_same_model_fails_naming_the_slower_figures() {
 
 #[test]
 fn a_fake_capacity_among_honest_drives_fails_with_status_3() {
-    let fake = "sim:ssd?size=2T&fake=64G";
-    let (code, out, err) = run(&[
-        "--capacity-check",
-        "-w",
-        "--yes",
-        "--qualify",
-        fake,
-        "sim:ssd?size=2T",
-        "sim:ssd?size=2T&seed=2",
-    ]);
-    assert_eq!(code, 3, "{out}{err}");
-    let q = qualification(&out);
+    // The run capacity.rs's tests read too (one capacity check of three 2 TiB drives).
+    let b = crate::capacity::fake_among_honest();
+    let fake = crate::capacity::FAKE;
+    assert_eq!(b.code, 3, "{}", b.text);
+    let q = qualification(&b.text);
     assert!(
         q.contains(&format!(
             "\t{fake}: FAIL\n\t\tcapacity check: stores only the first 64.0 GiB"
         )),
         "{q}"
     );
-    assert!(q.contains("\tsim:ssd?size=2T: PASS\n"), "{q}");
+    for d in crate::capacity::HONEST {
+        assert!(q.contains(&format!("\t{d}: PASS\n")), "{q}");
+    }
 }
 
 #[test]
@@ -303,11 +288,11 @@ fn text_json_table_and_metrics_agree_on_every_drive_s_verdict() {
     let json = dir.path().join("run.json");
     let prom = dir.path().join("run.prom");
     let disks = [
-        "sim:hdd?size=256M",
-        "sim:hdd?size=256M&seed=2",
-        "sim:hdd?size=256M&seed=3",
-        "sim:hdd?size=256M&seed=4&bad=5000-5004",
-        "sim:hdd?size=256M&seed=5&corrupt=9000-9003",
+        "sim:hdd?size=64M",
+        "sim:hdd?size=64M&seed=2",
+        "sim:hdd?size=64M&seed=3",
+        "sim:hdd?size=64M&seed=4&bad=5000-5004",
+        "sim:hdd?size=64M&seed=5&corrupt=9000-9003",
     ];
     // Every kind of test: diskinfo's (-c, -t, -i, -S), the curves, the scan, the
     // write-verify pass, the capacity check, the SMR check and SMART.
@@ -405,8 +390,8 @@ fn every_finding_code_is_documented_in_docs_verdict_md() {
 #[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn a_mirror_pair_of_a_loop_device_and_a_faulty_drive_fails_only_the_faulty_one() {
     let dir = scratch_dir();
-    let dev = LoopDev::new(dir.path(), 256 << 20, true, None);
-    let bad = "sim:hdd?size=256M&bad=100-108";
+    let dev = LoopDev::new(dir.path(), 64 << 20, true, None);
+    let bad = "sim:hdd?size=64M&bad=100-108";
     let json = dir.path().join("run.json");
     let (code, out, err) = run(&[
         "--burn-in",

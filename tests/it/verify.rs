@@ -1,15 +1,7 @@
 //! `--verify`: a clean pass on an image file and on a loop device, the text
 //! rendered again from the JSON, and Ctrl-C with the `--start` that resumes.
 
-use crate::helpers::{LoopDev, seekprobe};
-
-fn run(args: &[&str]) -> (i32, String) {
-    let out = seekprobe().args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-    )
-}
+use crate::helpers::{LoopDev, run, seekprobe};
 
 #[test]
 fn an_image_file_passes_clean_and_render_prints_the_same_block() {
@@ -17,7 +9,7 @@ fn an_image_file_passes_clean_and_render_prints_the_same_block() {
     let img = dir.path().join("img");
     std::fs::write(&img, vec![0u8; 16 << 20]).unwrap();
     let json = dir.path().join("run.json");
-    let (code, text) = run(&[
+    let (code, text, _) = run(&[
         "--verify",
         "-w",
         "--yes",
@@ -71,7 +63,7 @@ fn verify_needs_write_and_its_options_need_verify() {
 fn a_loop_device_passes_clean_and_ctrl_c_says_where_to_resume() {
     let dir = tempfile::tempdir_in("/dev/shm").unwrap();
     let dev = LoopDev::new(dir.path(), 64 << 20, true, None);
-    let (code, text) = run(&["--verify", "-w", "--yes", "--quiet", &dev.dev]);
+    let (code, text, _) = run(&["--verify", "-w", "--yes", "--quiet", &dev.dev]);
     assert_eq!(code, 0, "{text}");
     assert!(text.contains("\tpass 1: 0 failed sectors\n"), "{text}");
     // Ctrl-C while reading back small blocks: the partial block says where to resume.
@@ -104,7 +96,7 @@ fn a_loop_device_passes_clean_and_ctrl_c_says_where_to_resume() {
     let start: u64 = text[at + 22..].lines().next().unwrap().parse().unwrap();
     assert!(start.is_multiple_of(4096) && start < 64 << 20, "{start}");
     // Resuming there passes the rest of the device.
-    let (code, text) = run(&[
+    let (code, text, _) = run(&[
         "--verify",
         "-w",
         "--yes",
