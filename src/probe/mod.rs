@@ -108,19 +108,7 @@ mod tests {
 
     const S512: SectorSize = SectorSize::B512;
 
-    const ALL: [TestKind; 11] = [
-        TestKind::CommandOverhead,
-        TestKind::SeekTransfer,
-        TestKind::RandomReads,
-        TestKind::SyncWrite,
-        TestKind::Zones,
-        TestKind::SeekProfile,
-        TestKind::Scan,
-        TestKind::BlockSweep,
-        TestKind::Verify,
-        TestKind::CapacityCheck,
-        TestKind::SmrCheck,
-    ];
+    const ALL: [TestKind; 11] = TestKind::ALL;
 
     fn with_writes() -> Options {
         Options {
