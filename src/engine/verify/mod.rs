@@ -234,6 +234,17 @@ fn half_start(
     }
 }
 
+/// Pass `pass` as it ended: its write half, its read half if that ran, its failures.
+fn ended(pass: u32, halves: Vec<Half>, failures: Failures) -> Pass {
+    let mut it = halves.into_iter();
+    Pass {
+        pass,
+        write: it.next().expect("the write half ran"),
+        read: it.next(),
+        failures,
+    }
+}
+
 /// Whether `lba` is among the `(first, end)` spans (sorted, disjoint).
 fn within(spans: &[(u64, u64)], lba: u64) -> bool {
     let i = spans.partition_point(|&(s, _)| s <= lba);
@@ -458,13 +469,7 @@ pub fn run_verify(
                 // The drive is gone: nothing more to learn from it. The failed
                 // blocks are not located (each read would fail the same way).
                 halves.push(half);
-                let mut it = halves.into_iter();
-                r.passes.push(Pass {
-                    pass,
-                    write: it.next().expect("the write half ran"),
-                    read: it.next(),
-                    failures,
-                });
+                r.passes.push(ended(pass, halves, failures));
                 let stop = given_up(&u);
                 r.unanswered = Some(u);
                 return (r, Some(stop), abandoned);
@@ -589,23 +594,11 @@ pub fn run_verify(
                 None
             };
             if stopped.is_some() {
-                let mut it = halves.into_iter();
-                r.passes.push(Pass {
-                    pass,
-                    write: it.next().expect("the write half ran"),
-                    read: it.next(),
-                    failures,
-                });
+                r.passes.push(ended(pass, halves, failures));
                 return (r, stopped, abandoned);
             }
         }
-        let mut it = halves.into_iter();
-        r.passes.push(Pass {
-            pass,
-            write: it.next().expect("the write half ran"),
-            read: it.next(),
-            failures,
-        });
+        r.passes.push(ended(pass, halves, failures));
         if let Some(s) = saver.as_deref_mut()
             && pass + 1 < p.passes
         {

@@ -77,6 +77,17 @@ fn style(s_colour: RGBColor, failed: bool) -> ShapeStyle {
     s_colour.stroke_width(if failed { 3 } else { 2 })
 }
 
+/// A chart builder on `root` with the margins and label areas every line chart of
+/// the report shares.
+fn framed<'a, 'b>(root: &'a Area<'b>) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
+    let mut b = ChartBuilder::on(root);
+    b.margin(12)
+        .margin_right(30)
+        .x_label_area_size(40)
+        .y_label_area_size(56);
+    b
+}
+
 fn mesh_style<'a, X, Y>(
     chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, Y>>,
     x: &str,
@@ -123,12 +134,7 @@ pub fn zone_overlay(curves: &[(Series<ZoneCurve>, u64)]) -> Option<String> {
         .fold(1.0, f64::max)
         * 1.1;
     svg(H, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .margin(12)
-            .margin_right(30)
-            .x_label_area_size(40)
-            .y_label_area_size(56)
-            .build_cartesian_2d(0f64..100f64, 0f64..max)?;
+        let mut chart = framed(root).build_cartesian_2d(0f64..100f64, 0f64..max)?;
         mesh_style(
             &mut chart,
             "position (% of the drive, outer to inner)",
@@ -190,12 +196,8 @@ pub fn seek_overlay(profiles: &[Series<SeekAnalysis>]) -> Option<String> {
     let hi = bins().map(|b| b.to_sectors).max()? as f64;
     let max = bins().map(|b| b.summary.mean_ns / 1e6).fold(1.0, f64::max) * 1.1;
     svg(H, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .margin(12)
-            .margin_right(30)
-            .x_label_area_size(40)
-            .y_label_area_size(56)
-            .build_cartesian_2d((lo..hi.max(lo * 2.0)).log_scale(), 0f64..max)?;
+        let mut chart =
+            framed(root).build_cartesian_2d((lo..hi.max(lo * 2.0)).log_scale(), 0f64..max)?;
         mesh_style(
             &mut chart,
             "seek distance (sectors, log scale)",
@@ -256,12 +258,7 @@ pub fn verify_map(v: &VerifyResult) -> Option<String> {
         .fold(1.0, f64::max)
         * 1.15;
     svg(H, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .margin(12)
-            .margin_right(30)
-            .x_label_area_size(40)
-            .y_label_area_size(56)
-            .build_cartesian_2d(0f64..100f64, 0f64..max)?;
+        let mut chart = framed(root).build_cartesian_2d(0f64..100f64, 0f64..max)?;
         mesh_style(
             &mut chart,
             "position (% of the verified range)",
@@ -348,12 +345,7 @@ pub fn smr_chart(a: &SmrAnalysis) -> Option<String> {
         .fold(1.0, f64::max)
         * 1.15;
     svg(H, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .margin(12)
-            .margin_right(30)
-            .x_label_area_size(40)
-            .y_label_area_size(56)
-            .build_cartesian_2d(0f64..end, 0f64..max)?;
+        let mut chart = framed(root).build_cartesian_2d(0f64..end, 0f64..max)?;
         mesh_style(&mut chart, "seconds of writing", "write rate (MB/s)")?;
         let steps = a.windows.iter().flat_map(|w| {
             let r = w.rate_bytes_per_s / 1e6;
@@ -379,12 +371,7 @@ pub fn temperature_chart(samples: &[TempSample]) -> Option<String> {
     let lo = samples.iter().map(|s| s.celsius).fold(f64::MAX, f64::min) - 5.0;
     let hi = samples.iter().map(|s| s.celsius).fold(f64::MIN, f64::max) + 5.0;
     svg(H, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .margin(12)
-            .margin_right(30)
-            .x_label_area_size(40)
-            .y_label_area_size(56)
-            .build_cartesian_2d(0f64..end / 60.0, lo..hi)?;
+        let mut chart = framed(root).build_cartesian_2d(0f64..end / 60.0, lo..hi)?;
         mesh_style(&mut chart, "minutes into the run", "temperature (°C)")?;
         let pts = samples
             .iter()
