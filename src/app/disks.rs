@@ -3,7 +3,7 @@
 //! files rewritten with it (--json-file, --html, --prometheus).
 
 use super::live::{LiveText, Saver};
-use super::output::{save_html, save_prometheus};
+use super::output::{cannot_write, save_html, save_prometheus};
 use super::verdicts::judged;
 use crate::config::{Config, Mode};
 use crate::device::{DeviceInfo, TargetKind};
@@ -128,34 +128,19 @@ fn finish_disk(
     if let Some(saver) = saver
         && let Err(e) = saver.put(i, run.disks[i].clone())
     {
-        let why = crate::error::describe_io(&e);
-        writeln!(
-            err,
-            "seekprobe: {}: cannot save the results: {why}",
-            saver.path.display()
-        )?;
+        cannot_write(err, &saver.path, "save the results", &e)?;
         failed = true;
     }
     if let Some(path) = &cfg.html
         && let Err(e) = save_html(path, run)
     {
-        let why = crate::error::describe_io(&e);
-        writeln!(
-            err,
-            "seekprobe: {}: cannot write the report: {why}",
-            path.display()
-        )?;
+        cannot_write(err, path, "write the report", &e)?;
         failed = true;
     }
     if let Some(path) = &cfg.prometheus
         && let Err(e) = save_prometheus(path, run)
     {
-        let why = crate::error::describe_io(&e);
-        writeln!(
-            err,
-            "seekprobe: {}: cannot write the metrics: {why}",
-            path.display()
-        )?;
+        cannot_write(err, path, "write the metrics", &e)?;
         failed = true;
     }
     Ok(failed)

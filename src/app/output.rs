@@ -7,6 +7,13 @@ use crate::results::Run;
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 
+/// Tell `err` that `what` ("write the report", ...) failed at `path`: the path, then
+/// the cause as the system words it.
+pub fn cannot_write(err: &mut dyn Write, path: &Path, what: &str, e: &io::Error) -> io::Result<()> {
+    let why = crate::error::describe_io(e);
+    writeln!(err, "seekprobe: {}: cannot {what}: {why}", path.display())
+}
+
 /// After the last disk, the files made from the whole run: the bad-block list
 /// (--bad-blocks) and the plot (--plot). False (after saying why) when one could
 /// not be written.
@@ -49,12 +56,7 @@ pub(super) fn write_plot(path: &Path, run: &Run, err: &mut dyn Write) -> io::Res
     match std::fs::write(path, svg) {
         Ok(()) => Ok(true),
         Err(e) => {
-            let why = crate::error::describe_io(&e);
-            writeln!(
-                err,
-                "seekprobe: {}: cannot write the plot: {why}",
-                path.display()
-            )?;
+            cannot_write(err, path, "write the plot", &e)?;
             Ok(false)
         }
     }

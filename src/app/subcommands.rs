@@ -2,7 +2,7 @@
 //! they share with the probing command.
 
 use super::inputs::{identity, load_baseline, load_run, load_smart_report};
-use super::output::{save_atomically, save_prometheus, terminal_width, write_plot};
+use super::output::{cannot_write, save_atomically, save_prometheus, terminal_width, write_plot};
 use super::status::{EXIT_FAILURE, EXIT_OK, EXIT_QUALIFY};
 use super::verdicts::{judge, status};
 use crate::cli::{Args, CompareArgs, GenerateArgs, Generated, RenderArgs};
@@ -69,12 +69,7 @@ pub(super) fn render_main(
     if let Some(path) = &a.prometheus
         && let Err(e) = save_prometheus(path, &run)
     {
-        let why = crate::error::describe_io(&e);
-        writeln!(
-            err,
-            "seekprobe: {}: cannot write the metrics: {why}",
-            path.display()
-        )?;
+        cannot_write(err, path, "write the metrics", &e)?;
         return Ok(EXIT_FAILURE);
     }
     match &a.plot {
@@ -205,12 +200,7 @@ pub(super) fn report_main(
         .collect();
     let page = report::html::render(&sources);
     if let Err(e) = save_atomically(&a.output, page.as_bytes()) {
-        let why = crate::error::describe_io(&e);
-        writeln!(
-            err,
-            "seekprobe: {}: cannot write the report: {why}",
-            a.output.display()
-        )?;
+        cannot_write(err, &a.output, "write the report", &e)?;
         return Ok(EXIT_FAILURE);
     }
     Ok(EXIT_OK)
