@@ -55,6 +55,7 @@ impl DeviceInfo {
             fw_sectors: 0,
             descr: None,
             ident: None,
+            wwn: None,
             attachment: None,
             physical_path: None,
             trim: false,

@@ -80,6 +80,29 @@ pub struct LoopInfo {
     pub direct_io: bool,
 }
 
+/// What names one physical drive across runs, reboots and renames: its serial, its WWN
+/// where reported, its model and its size (issue 27). Two drives with equal identities
+/// are told apart only by the name they were given (simulated drives of one seed, USB
+/// bridges that report one serial, clones).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Identity {
+    /// The serial number, `None` where the device reports none (loop devices, images).
+    pub serial: Option<String>,
+    /// The World Wide Name, where reported.
+    pub wwn: Option<String>,
+    /// The model ("Disk descr.").
+    pub model: Option<String>,
+    /// The media size in bytes.
+    pub size_bytes: u64,
+}
+
+impl Identity {
+    /// Whether this identity can name a drive without its given name: it has a serial.
+    pub fn is_known(&self) -> bool {
+        self.serial.is_some()
+    }
+}
+
 /// Identity, geometry and capabilities of a target: everything diskinfo prints
 /// before its tests, plus what seekprobe needs to judge its measurements.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,6 +133,10 @@ pub struct DeviceInfo {
     pub descr: Option<String>,
     /// Serial number ("Disk ident.").
     pub ident: Option<String>,
+    /// The World Wide Name, where the drive reports one (sysfs `wwid`, smartctl's
+    /// `wwn`): unique per drive where serials are not (USB bridges, clones).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wwn: Option<String>,
     /// Controller, transport or driver ("Attachment").
     pub attachment: Option<String>,
     /// A stable physical path ("Physical path"), e.g. /dev/disk/by-path/….
@@ -140,4 +167,16 @@ pub struct DeviceInfo {
     pub in_memory: bool,
     /// How reads reach the medium.
     pub io_mode: IoMode,
+}
+
+impl DeviceInfo {
+    /// The drive's identity (serial, WWN, model, size), as issue 27 defines it.
+    pub fn identity(&self) -> Identity {
+        Identity {
+            serial: self.ident.clone(),
+            wwn: self.wwn.clone(),
+            model: self.descr.clone(),
+            size_bytes: self.media_size_bytes,
+        }
+    }
 }
