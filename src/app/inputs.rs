@@ -51,25 +51,79 @@ pub(super) fn read_input(path: &Path, what: &str) -> Result<String, String> {
 }
 
 /// Read a saved smartctl report: `-` is standard input; otherwise only a regular
-/// file is opened.
+/// file is opened. Reports saved by Windows tools are read too: UTF-8 with a
+/// byte-order mark, UTF-16 LE or BE with one ([`decode_report`]).
 pub(super) fn load_smart_report(path: &Path) -> Result<crate::smart::Report, String> {
-    use crate::smart::model::{MAX_REPORT_BYTES, read_limited};
+    use crate::smart::model::MAX_REPORT_BYTES;
     let what = "a report saved with smartctl --json -x DEVICE";
-    let text = if path == Path::new("-") {
-        read_limited(io::stdin())?
+    let bytes = if path == Path::new("-") {
+        read_bytes_limited(io::stdin())?
     } else {
         let meta = std::fs::metadata(path).map_err(|e| crate::error::describe_io(&e))?;
-        if meta.is_file() && meta.len() > MAX_REPORT_BYTES {
+        if !meta.is_file() {
+            return Err(format!("not a regular file; give {what}"));
+        }
+        // Even in UTF-16 (two bytes a character) a real report is under 2 MiB.
+        if meta.len() > MAX_REPORT_BYTES {
             return Err(format!(
                 "{} bytes: {}",
                 meta.len(),
                 crate::smart::model::too_big()
             ));
         }
-        read_input(path, what)?
+        read_bytes_limited(std::fs::File::open(path).map_err(|e| crate::error::describe_io(&e))?)?
     };
+    let text = decode_report(&bytes)?;
     crate::smart::Report::from_json(&text)
         .map_err(|e| format!("{e}; give a report saved with smartctl --json -x DEVICE"))
+}
+
+/// At most [`crate::smart::model::MAX_REPORT_BYTES`] of `r`, refusing more
+/// before it is held whole.
+fn read_bytes_limited(r: impl io::Read) -> Result<Vec<u8>, String> {
+    let limit = crate::smart::model::MAX_REPORT_BYTES;
+    let mut bytes = Vec::new();
+    io::Read::read_to_end(&mut r.take(limit + 1), &mut bytes)
+        .map_err(|e| crate::error::describe_io(&e))?;
+    if bytes.len() as u64 > limit {
+        return Err(crate::smart::model::too_big());
+    }
+    Ok(bytes)
+}
+
+/// A report's text from its bytes: UTF-8, with or without a byte-order mark
+/// (Windows PowerShell 5's `Out-File -Encoding utf8` writes one), or UTF-16 LE
+/// or BE with one (PowerShell 5's `>` and `Out-File` default). UTF-32 and text
+/// that is none of these are refused, naming the encoding.
+pub(super) fn decode_report(bytes: &[u8]) -> Result<String, String> {
+    let utf16 = |body: &[u8], name: &str, word: fn([u8; 2]) -> u16| {
+        if !body.len().is_multiple_of(2) {
+            return Err(format!(
+                "{name} text (it starts with a {name} byte-order mark) with an odd number of bytes: cut short; save the report again"
+            ));
+        }
+        let units: Vec<u16> = body.chunks_exact(2).map(|c| word([c[0], c[1]])).collect();
+        String::from_utf16(&units)
+            .map_err(|_| format!("{name} text (by its byte-order mark) that is not valid {name}; save the report as UTF-8"))
+    };
+    match bytes {
+        [0x00, 0x00, 0xfe, 0xff, ..] => Err("UTF-32 BE text (by its byte-order mark): not read; save the report as UTF-8 (smartctl --json -x DEVICE > report.json)".into()),
+        [0xff, 0xfe, 0x00, 0x00, ..] => Err("UTF-32 LE text (by its byte-order mark): not read; save the report as UTF-8 (smartctl --json -x DEVICE > report.json)".into()),
+        [0xef, 0xbb, 0xbf, rest @ ..] => String::from_utf8(rest.to_vec())
+            .map_err(|_| "UTF-8 text (by its byte-order mark) that is not valid UTF-8; save the report again".into()),
+        [0xff, 0xfe, rest @ ..] => utf16(rest, "UTF-16 LE", u16::from_le_bytes),
+        [0xfe, 0xff, rest @ ..] => utf16(rest, "UTF-16 BE", u16::from_be_bytes),
+        _ if bytes.len() >= 2 && (bytes[0] == 0 || bytes[1] == 0) => Err(format!(
+            "UTF-16 {} text without a byte-order mark (a NUL in its first two bytes): not read; save the report as UTF-8 (smartctl --json -x DEVICE > report.json)",
+            if bytes[0] == 0 { "BE" } else { "LE" }
+        )),
+        _ => String::from_utf8(bytes.to_vec()).map_err(|e| {
+            format!(
+                "not UTF-8 text (an invalid byte at offset {}) and no byte-order mark names another encoding; save the report as UTF-8",
+                e.utf8_error().valid_up_to()
+            )
+        }),
+    }
 }
 
 /// The saved burn-in that `--resume` continues: a run saved by --burn-in, with the
@@ -112,4 +166,41 @@ pub(super) fn identity(name: &str) -> Option<(u64, u64)> {
     } else {
         (m.dev(), m.ino())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decode_report;
+
+    #[test]
+    fn windows_encodings_are_read_or_named() {
+        let json = "{\"smartctl\":{\"exit_status\":0}}";
+        let mut bom8 = vec![0xef, 0xbb, 0xbf];
+        bom8.extend_from_slice(json.as_bytes());
+        assert_eq!(decode_report(&bom8).unwrap(), json);
+        let mut le = vec![0xff, 0xfe];
+        le.extend(json.encode_utf16().flat_map(u16::to_le_bytes));
+        assert_eq!(decode_report(&le).unwrap(), json);
+        let mut be = vec![0xfe, 0xff];
+        be.extend(json.encode_utf16().flat_map(u16::to_be_bytes));
+        assert_eq!(decode_report(&be).unwrap(), json);
+        le.pop();
+        assert!(decode_report(&le).unwrap_err().contains("UTF-16 LE"));
+        let bare: Vec<u8> = json.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        assert!(
+            decode_report(&bare)
+                .unwrap_err()
+                .starts_with("UTF-16 LE text without a byte-order mark")
+        );
+        assert!(
+            decode_report(&[0xff, 0xfe, 0, 0, b'{', 0, 0, 0])
+                .unwrap_err()
+                .starts_with("UTF-32 LE")
+        );
+        assert!(
+            decode_report(&[b'{', 0xff, b'}'])
+                .unwrap_err()
+                .contains("offset 1")
+        );
+    }
 }

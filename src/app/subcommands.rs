@@ -234,8 +234,10 @@ pub(super) fn generate_main(
 /// `seekprobe smart FILE.json [AFTER.json]`: the SMART health block of a saved
 /// smartctl report, the changes when a second one is given, the findings and the
 /// verdict. Exit status 0 healthy, 3 failing, 1 when the reports cannot be judged:
-/// unreadable input, two drives, or a report without SMART (smartctl could not
-/// read the drive, or it has none), whose note is printed.
+/// unreadable input, two drives, a report without SMART (smartctl could not
+/// read the drive, or it has none), whose note is printed, or a report whose
+/// findings say it cannot be judged (`smart::rules::CANNOT_JUDGE`: its
+/// structure unreadable, FARM only, `--new` without power-on hours).
 pub(super) fn smart_main(
     args: &[OsString],
     out: &mut dyn Write,
@@ -323,7 +325,17 @@ pub(super) fn smart_main(
     s.push_str(&text::render_findings(&findings));
     out.write_all(s.as_bytes())?;
     out.flush()?;
-    // The one judge, on the health rules' findings.
+    // The one judge, on the health rules' findings; a report that cannot be
+    // judged (and shows no failure) is exit 1, never "healthy".
     let verdict = crate::verdict::judge(crate::verdict::smart_rule_findings(&findings));
-    Ok(if verdict.pass { EXIT_OK } else { EXIT_QUALIFY })
+    let failing = findings
+        .iter()
+        .any(|f| f.severity == crate::smart::Severity::Fail && !f.cannot_judge());
+    Ok(if verdict.pass {
+        EXIT_OK
+    } else if failing {
+        EXIT_QUALIFY
+    } else {
+        EXIT_FAILURE
+    })
 }

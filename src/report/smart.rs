@@ -3,7 +3,7 @@
 
 use crate::smart::health::Health;
 use crate::smart::record::{SelfTestOutcome, SelfTestRecord, SmartResult};
-use crate::smart::rules::Finding;
+use crate::smart::rules::{Finding, Severity};
 use crate::smart::temperature::TemperatureLog;
 use std::fmt::Write;
 
@@ -67,7 +67,11 @@ pub fn rows(h: &Health) -> Vec<Row> {
     for a in &h.unreadable {
         row(
             "unreadable".into(),
-            &format!("raw value of ATA {} {}: {:?}", a.id, a.name, a.raw),
+            &if a.raw.is_empty() {
+                format!("raw value of ATA {} {}: missing or null", a.id, a.name)
+            } else {
+                format!("raw value of ATA {} {}: {:?}", a.id, a.name, a.raw)
+            },
             true,
         );
     }
@@ -327,10 +331,15 @@ pub fn render_findings(findings: &[Finding]) -> String {
     for f in findings {
         let _ = writeln!(s, "{}: {}", f.severity.label(), f.reason);
     }
+    let failing = findings
+        .iter()
+        .any(|f| f.severity == Severity::Fail && !f.cannot_judge());
     let verdict = if crate::verdict::judge(crate::verdict::smart_rule_findings(findings)).pass {
         "SMART verdict: healthy"
-    } else {
+    } else if failing {
         "SMART verdict: FAILING"
+    } else {
+        "SMART verdict: cannot be judged"
     };
     let _ = writeln!(s, "{verdict}");
     s

@@ -200,6 +200,11 @@ pub struct Health {
     pub temperature_limit_c: Option<i64>,
     /// Fields of the report left out because of an unexpected type.
     pub ignored_fields: Vec<String>,
+    /// What of the parts the health rules stand on could not be read (the
+    /// attribute table, the NVMe health log, a counter that is not a count),
+    /// one line each: when any, the report cannot be judged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unjudgeable: Vec<String>,
 }
 
 /// How a finished self-test ended.

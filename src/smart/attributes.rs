@@ -127,7 +127,15 @@ const HOST_WRITES: &[(&str, u64)] = &[
     ("Total_Writes_GB", 1_000_000_000),
 ];
 
-/// Wear attributes by name (drivedb.h), with where the vendor puts wear.
+/// Life and wear attributes by name, as smartmontools' drive database
+/// (drivedb.h, `-v ID,FORMAT,NAME`) names them, with where the vendor puts
+/// wear: a "life left" or "remaining" attribute counts down in its normalised
+/// value (drivedb.h on Micron's 202 Percent_Lifetime_Remain: "norm =
+/// max(100-raw,0); raw = percent_lifetime_used"), a "life used" one counts up
+/// in its raw value (Perc_Rated_Life_Used, Percent_Lifetime_Used,
+/// Percent_Life_Used, Drive_Life_Used%, DriveLife_Used%). Samsung's 177 and
+/// Micron's 173 Wear_Leveling_Count count erase cycles in the raw value and
+/// life left in the normalised one.
 const WEAR: &[(&str, WearScale)] = &[
     ("Wear_Leveling_Count", WearScale::NormalizedLeft),
     ("Media_Wearout_Indicator", WearScale::NormalizedLeft),
@@ -142,9 +150,15 @@ const WEAR: &[(&str, WearScale)] = &[
     ("Lifetime_Remaining", WearScale::NormalizedLeft),
     ("Remaining_Life", WearScale::NormalizedLeft),
     ("Drive_Life_Remaining", WearScale::NormalizedLeft),
+    ("Lifetime_Remaining%", WearScale::NormalizedLeft),
+    ("Life_Remaining_Percent", WearScale::NormalizedLeft),
+    ("SSD_Remaining_Life_Perc", WearScale::NormalizedLeft),
+    ("Sys_Percent_Life_Remain", WearScale::NormalizedLeft),
     ("Perc_Rated_Life_Used", WearScale::RawUsed),
     ("Percent_Lifetime_Used", WearScale::RawUsed),
-    ("DriveLife_Used", WearScale::RawUsed),
+    ("Percent_Life_Used", WearScale::RawUsed),
+    ("Drive_Life_Used%", WearScale::RawUsed),
+    ("DriveLife_Used%", WearScale::RawUsed),
 ];
 
 /// ATA attribute IDs of the health counters (reallocated, pending, uncorrectable, ...).
@@ -210,9 +224,12 @@ pub fn raw_format(s: &str) -> Option<RawFormat> {
 
 /// The count an attribute's raw value stands for, by its printed format: a
 /// plain number; the N of `N (a b)`; the low word of `a b c`; the error count
-/// (first number) of `a/b`. Otherwise the 48-bit raw value; None when neither is
-/// readable (a negative or garbled value is never taken as 0).
+/// (first number) of `a/b`. Otherwise the 48-bit raw value; None when the raw
+/// value is missing, null or negative (never taken as 0).
 pub fn count(a: &AtaAttribute) -> Option<u64> {
+    // A missing, null or negative raw value: the attribute is left out, whatever
+    // its text says.
+    a.raw.value?;
     match raw_format(&a.raw.string) {
         Some(RawFormat::Plain(n) | RawFormat::WithDetail(n)) => Some(n),
         Some(RawFormat::Words([_, _, low])) => Some(low),

@@ -36,6 +36,24 @@ pub enum Counter {
     HostWritesGib,
 }
 
+/// Uncorrected read, write and verify errors (SCSI error counter log pages
+/// 03h, 02h, 05h: errors the drive returned to the host with the data lost) a
+/// used drive may have before it fails. Each is the SCSI counterpart of ATA 187,
+/// one of the five counts Backblaze takes as a failure sign (any above 0 is
+/// investigated: "What SMART Stats Tell Us About Hard Drives", 2016); a handful
+/// over years of service is a warning, more than this is a failing surface.
+/// The cut is seekprobe's (docs/smart.md).
+pub const SCSI_UNCORRECTED_FAIL_ABOVE: u64 = 10;
+
+/// Grown defects (the drive's G-list: sectors remapped since it left the
+/// factory) a used drive may have before it fails. Grown defects are rare on a
+/// healthy drive (STB Suite: "in the real world it is rare for a drive to
+/// accumulate grown defects"); Fujitsu's MBA3073RC SAS manual (C141-C013,
+/// §7.6.3) has the drive itself predict failure at 300 G-list updates within
+/// its sampling window. The cut, a third of that over the drive's life, is
+/// seekprobe's (docs/smart.md).
+pub const GROWN_DEFECTS_FAIL_ABOVE: u64 = 100;
+
 /// How a counter above its limit is judged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -131,6 +149,18 @@ impl Counter {
             Counter::LoadCycles => 100,
             Counter::HostWritesGib => 64,
             _ => 0,
+        }
+    }
+
+    /// The count above which a used drive fails (a handful up to it is a
+    /// warning): SCSI errors returned to the host uncorrected and grown defects
+    /// (docs/smart.md gives the sources: [`SCSI_UNCORRECTED_FAIL_ABOVE`],
+    /// [`GROWN_DEFECTS_FAIL_ABOVE`]). None: a used drive gets a warning at any count.
+    pub fn used_fail_above(self) -> Option<u64> {
+        match self {
+            Counter::Uncorrected => Some(SCSI_UNCORRECTED_FAIL_ABOVE),
+            Counter::GrownDefects => Some(GROWN_DEFECTS_FAIL_ABOVE),
+            _ => None,
         }
     }
 

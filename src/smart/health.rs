@@ -205,7 +205,12 @@ impl Health {
         let as_unreadable = |a: &AtaAttribute| UnreadableAttribute {
             id: a.id,
             name: a.name.clone(),
-            raw: a.raw.string.clone(),
+            // A raw value missing or null has no text worth showing.
+            raw: if a.raw.value.is_some() || a.raw.string.trim().starts_with('-') {
+                a.raw.string.clone()
+            } else {
+                String::new()
+            },
         };
         let unreadable = table
             .iter()
@@ -322,7 +327,13 @@ impl Health {
             seagate,
             erc: r.ata_sct_erc.clone(),
             temperature_limit_c: temp.op_limit_max.and_then(real_temperature),
-            ignored_fields: r.ignored.clone(),
+            ignored_fields: r
+                .ignored
+                .iter()
+                .filter(|p| !super::structure::is_structural(p))
+                .cloned()
+                .collect(),
+            unjudgeable: r.unjudgeable.clone(),
         }
     }
 
@@ -333,6 +344,13 @@ impl Health {
             || self.scsi.is_some()
             || self.nvme.is_some()
             || self.farm.is_some()
+            || !self.unjudgeable.is_empty()
+    }
+
+    /// Whether the report holds SMART's health (an assessment or counters), not
+    /// only Seagate's FARM log.
+    pub fn has_health(&self) -> bool {
+        self.passed.is_some() || self.ata.is_some() || self.scsi.is_some() || self.nvme.is_some()
     }
 }
 

@@ -7,6 +7,7 @@
 pub mod attributes;
 pub mod counters;
 pub mod erc;
+pub mod exit_bits;
 pub mod farm;
 pub mod finding;
 pub mod health;
@@ -20,8 +21,10 @@ pub mod rules;
 pub mod selftest;
 pub mod smartctl;
 pub mod source;
+pub mod structure;
 pub mod temperature;
 pub mod usage;
+pub mod wear;
 
 pub use health::Health;
 pub use model::Report;

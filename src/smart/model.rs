@@ -121,6 +121,11 @@ pub struct Report {
     /// value had a type this model does not expect: the rest of the report is read.
     #[serde(skip)]
     pub ignored: Vec<String>,
+    /// What of the parts the health rules stand on cannot be read (a structural
+    /// field of an unexpected type, a counter that is not a count), one line
+    /// each ([`super::structure::problems`]): such a report cannot be judged.
+    #[serde(skip)]
+    pub unjudgeable: Vec<String>,
 }
 
 /// The largest report read, in bytes: real `smartctl -x` reports are under 1 MiB,
@@ -222,6 +227,7 @@ impl Report {
                 Err(e) => return Err(format!("not a smartctl --json report: {e}")),
             }
         };
+        r.unjudgeable = super::structure::problems(&original, &ignored);
         let known = serde_json::to_value(&r).map_err(|e| e.to_string())?;
         if let serde_json::Value::Object(m) = original {
             r.other = m

@@ -12,21 +12,38 @@ use super::health::Health;
 /// above their limits (`--threshold`), and any wear. The damage counters and
 /// 188 are judged with the other counters; past self-test failures with the log.
 pub fn judge(before: &Health, max_hours: u64, thresholds: &Thresholds, out: &mut Vec<Finding>) {
-    if let Some(h) = before.power_on_hours.filter(|h| *h > max_hours) {
-        out.push(
+    // SMART's hours, else FARM's (a FARM-only report); without either, newness
+    // cannot be judged, and the drive does not pass as new.
+    let farm = before.farm.as_ref().and_then(|f| f.power_on_hours);
+    let hours = match (before.power_on_hours, farm) {
+        (Some(h), _) => Some((h, "", "power_on_time.hours")),
+        (None, Some(h)) => Some((
+            h,
+            " (Seagate FARM)",
+            "seagate_farm_log.page_1_drive_information.poh",
+        )),
+        (None, None) => None,
+    };
+    match hours {
+        Some((h, whose, source)) if h > max_hours => out.push(
             Finding::new(
                 Severity::Fail,
                 "new-power-on-hours",
                 format!(
-                    "{h} power-on hours on a drive given as new ({max_hours} allowed, --new-max-hours)"
+                    "{h} power-on hours{whose} on a drive given as new ({max_hours} allowed, --new-max-hours)"
                 ),
             )
-            .with(Figure::new(
-                "power-on-hours",
-                Some(h),
-                "power_on_time.hours",
-            )),
-        );
+            .with(Figure::new("power-on-hours", Some(h), source)),
+        ),
+        Some(_) => {}
+        None => out.push(
+            Finding::new(
+                Severity::Fail,
+                "new-hours-missing",
+                "--new cannot judge whether the drive is new: the report holds no power-on hours (power_on_time.hours, the NVMe log's power_on_hours, or Seagate FARM's poh); take smartctl -x DEVICE".into(),
+            )
+            .with(Figure::new("power-on-hours", None, "power_on_time.hours")),
+        ),
     }
     for c in [
         Counter::PowerCycles,

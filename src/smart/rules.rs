@@ -47,29 +47,22 @@ pub fn judge(before: &Health, after: Option<&Health>, opts: &RuleOptions) -> Vec
     let now = after.unwrap_or(before);
     let mut out = Vec::new();
     let exit = now.exit_status.unwrap_or(ExitStatus(0));
-    if now.passed == Some(false) || exit.has(ExitStatus::DISK_FAILING) {
-        out.push(
-            Finding::new(
-                Severity::Fail,
-                "smart-failing",
-                "smartctl says the drive is failing (SMART overall-health self-assessment: FAILED)"
-                    .into(),
-            )
-            .with(Figure::new(
-                "overall-assessment",
-                None,
-                "smart_status.passed",
-            )),
-        );
-    }
+    cannot_judge(now, &mut out);
+    super::exit_bits::failing(now, exit, &mut out);
     for a in &now.unreadable {
         out.push(
             Finding::new(
-                Severity::Fail,
+                Severity::Note,
                 "unreadable-counter",
                 format!(
-                    "ATA attribute {} {}: raw value {:?} is not a count, so it cannot be judged",
-                    a.id, a.name, a.raw
+                    "ATA attribute {} {}: raw value {} is not a count: left out, the other attributes judged",
+                    a.id,
+                    a.name,
+                    if a.raw.is_empty() {
+                        "missing or null".to_string()
+                    } else {
+                        format!("{:?}", a.raw)
+                    }
                 ),
             )
             .with(Figure::new(
@@ -107,12 +100,51 @@ pub fn judge(before: &Health, after: Option<&Health>, opts: &RuleOptions) -> Vec
     super::history::judge(now, opts.new_drive, &mut out);
     if opts.new_drive {
         super::newness::judge(before, opts.new_max_hours, &opts.thresholds, &mut out);
+    } else {
+        super::wear::judge(now, &mut out);
     }
     super::farm::judge(now, &mut out);
     super::erc::judge(now, &mut out);
     notes(now, exit, &mut out);
     out.sort_by_key(|f| std::cmp::Reverse(f.severity));
     out
+}
+
+/// The rules whose finding says the report cannot be judged (not that the
+/// drive is failing): `seekprobe smart` exits 1 on them, the verdict names them
+/// `smart_unreadable`.
+pub const CANNOT_JUDGE: [&str; 3] = ["unjudgeable", "no-health-data", "new-hours-missing"];
+
+impl Finding {
+    /// Whether it says the report cannot be judged ([`CANNOT_JUDGE`]).
+    pub fn cannot_judge(&self) -> bool {
+        CANNOT_JUDGE.contains(&self.rule.as_str())
+    }
+}
+
+/// A report whose structure cannot be read, or that holds no SMART health at
+/// all (only Seagate's FARM log), cannot be judged: never "healthy".
+fn cannot_judge(now: &Health, out: &mut Vec<Finding>) {
+    for p in &now.unjudgeable {
+        out.push(
+            Finding::new(
+                Severity::Fail,
+                "unjudgeable",
+                format!("the report cannot be judged: {p}; give the report smartctl --json -x DEVICE wrote"),
+            )
+            .with(Figure::new("report-structure", None, p.split(' ').next().unwrap_or(p))),
+        );
+    }
+    if !now.has_health() && now.unjudgeable.is_empty() {
+        out.push(
+            Finding::new(
+                Severity::Fail,
+                "no-health-data",
+                "the report holds no SMART health (no overall assessment, no ATA attributes, SCSI counters or NVMe health log), so the drive's health cannot be judged from it; take smartctl --json -x DEVICE (with -l farm for Seagate's FARM log)".into(),
+            )
+            .with(Figure::new("smart-health", None, "smart_status, ata_smart_attributes, scsi_error_counter_log, nvme_smart_health_information_log")),
+        );
+    }
 }
 
 /// NVMe's critical warning bits, percentage used and spare.
@@ -225,10 +257,26 @@ fn counters(before: &Health, after: Option<&Health>, opts: &RuleOptions, out: &m
         let Some(v) = value.filter(|v| *v > limit) else {
             continue;
         };
-        let what = if c.kind() == Kind::Unreadable {
-            format!("{v}, unreadable {whose}: a pool must not get this drive")
+        // A used drive beyond the counts a used drive may have (SCSI
+        // uncorrected errors, grown defects): FAIL, not a warning.
+        let beyond = c
+            .used_fail_above()
+            .map(|n| n.max(limit))
+            .filter(|n| sev == Severity::Warn && v > *n);
+        let (sev, what) = if c.kind() == Kind::Unreadable {
+            (
+                sev,
+                format!("{v}, unreadable {whose}: a pool must not get this drive"),
+            )
+        } else if let Some(n) = beyond {
+            (
+                Severity::Fail,
+                format!(
+                    "{v} {whose}, beyond the {n} a used drive may have: a pool must not get this drive"
+                ),
+            )
         } else {
-            format!("{v} {whose}")
+            (sev, format!("{v} {whose}"))
         };
         out.push(
             Finding::new(
@@ -267,38 +315,14 @@ fn counters(before: &Health, after: Option<&Health>, opts: &RuleOptions, out: &m
 /// smartctl's notes: no assessment, a failed command, the error log, SMART off,
 /// fields left out.
 fn notes(now: &Health, exit: ExitStatus, out: &mut Vec<Finding>) {
-    if now.passed.is_none() {
+    if now.passed.is_none() && now.has_health() {
         out.push(Finding::new(
             Severity::Note,
             "no-assessment",
             "the report holds no overall-health self-assessment (taken without -H, e.g. smartctl -A): the verdict rests on the counters alone".into(),
         ));
     }
-    if exit.has(ExitStatus::COMMAND_FAILED) {
-        out.push(Finding::new(
-            Severity::Note,
-            "smartctl-command-failed",
-            "smartctl: a SMART or other command to the disk failed (exit status bit 2); some values may be missing".into(),
-        ));
-    }
-    if exit.has(ExitStatus::ERROR_LOG) {
-        let count = now
-            .ata_error_log_count
-            .map(|n| format!(" ({n} logged over the drive's life)"))
-            .unwrap_or_default();
-        out.push(
-            Finding::new(
-                Severity::Note,
-                "error-log",
-                format!("the drive's error log holds errors{count} (exit status bit 6)"),
-            )
-            .with(Figure::new(
-                "error-log-count",
-                now.ata_error_log_count,
-                "ata_smart_error_log count",
-            )),
-        );
-    }
+    super::exit_bits::notes(now, exit, out);
     if now.smart_disabled {
         out.push(Finding::new(
             Severity::Note,
@@ -331,6 +355,7 @@ mod tests {
     fn ata(reallocated: u64, pending: u64, crc: u64) -> Health {
         Health {
             passed: Some(true),
+            power_on_hours: Some(10),
             ata: Some(AtaCounters {
                 reallocated: Some(reallocated),
                 pending: Some(pending),

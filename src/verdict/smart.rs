@@ -1,6 +1,7 @@
 //! SMART's findings as the verdict's: each finding of the health rules
 //! (`crate::smart::rules`, the failed self-tests among them) keeps its weight,
-//! and SMART that could not be read fails the drive. A device without SMART adds
+//! and SMART that could not be read fails the drive (as does a report the rules
+//! say cannot be judged: `smart_unreadable`). A device without SMART adds
 //! nothing.
 
 use crate::results::{Code, Finding, Severity};
@@ -32,7 +33,9 @@ pub fn rules(findings: &[Rule]) -> Vec<Finding> {
             Weight::Warn => Severity::Warning,
             Weight::Note => Severity::Note,
         };
-        let code = if f.rule.starts_with("self-test") {
+        let code = if f.cannot_judge() {
+            Code::SmartUnreadable
+        } else if f.rule.starts_with("self-test") {
             Code::SelfTestFailed
         } else {
             Code::Smart
