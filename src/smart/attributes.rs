@@ -162,7 +162,7 @@ const WEAR: &[(&str, WearScale)] = &[
 ];
 
 /// ATA attribute IDs of the health counters (reallocated, pending, uncorrectable, ...).
-pub const COUNTER_IDS: [u8; 7] = [5, 196, 197, 198, 187, 188, 199];
+pub use super::structure::COUNTER_IDS;
 
 /// What an attribute means, from its number and its name. A health counter's
 /// number under another name (a family that reuses it) means nothing here.

@@ -36,9 +36,10 @@ const BLOCKS: &[(&str, bool)] = &[
     ("/nvme_smart_health_information_log", false),
 ];
 
-/// The ATA attribute IDs whose raw value is a health count (as
-/// [`super::attributes::COUNTER_IDS`]).
-use super::attributes::COUNTER_IDS;
+/// ATA attribute IDs of the health counters (reallocated 5, reallocation
+/// events 196, pending 197, offline uncorrectable 198, reported uncorrectable
+/// 187, command timeouts 188, CRC errors 199): their raw value is a count.
+pub const COUNTER_IDS: [u8; 7] = [5, 196, 197, 198, 187, 188, 199];
 
 /// Whether a field left out for its type (a JSON path as the model gives it,
 /// e.g. `ata_smart_attributes.table`) is one the rules stand on.
