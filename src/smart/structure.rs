@@ -144,6 +144,28 @@ pub fn problems(original: &Value, ignored: &[String]) -> Vec<String> {
             out.push(format!("{path} is {}, not a count", kind(v)));
         }
     }
+    // Every other field of the NVMe health log is a number too (nvmeprint.cpp
+    // writes each as one; `nsid` may be -1), but the list of sensors and the
+    // companions lib/json.cpp adds to a 128-bit count (`--json=v`, or one
+    // beyond 64 bits): `KEY_s`, its decimal string, and `KEY_le`, its bytes.
+    let log = original
+        .pointer("/nvme_smart_health_information_log")
+        .and_then(Value::as_object);
+    for (k, v) in log.into_iter().flatten() {
+        let path = format!("nvme_smart_health_information_log.{k}");
+        let fine = if k == "temperature_sensors" || k.ends_with("_le") {
+            v.is_array()
+        } else if k.ends_with("_s") {
+            v.is_string()
+        } else {
+            v.is_number()
+        };
+        let said = out.iter().any(|p| p.starts_with(&format!("{path} ")))
+            || ignored.iter().any(|p| path.starts_with(p.as_str()));
+        if !fine && !said {
+            out.push(format!("{path} is {}", kind(v)));
+        }
+    }
     let table = original
         .pointer("/ata_smart_attributes/table")
         .and_then(Value::as_array);
@@ -221,6 +243,14 @@ mod tests {
         assert_eq!(
             problems(&v, &["ata_smart_attributes.table".into()]),
             ["ata_smart_attributes.table is an object, not a list"]
+        );
+        let v: Value = serde_json::json!({"nvme_smart_health_information_log": {
+            "nsid": -1, "unsafe_shutdowns": "8", "temperature_sensors": [36, 44],
+            "host_reads": 5, "host_reads_s": "5", "host_reads_le": [5]
+        }});
+        assert_eq!(
+            problems(&v, &[]),
+            ["nvme_smart_health_information_log.unsafe_shutdowns is the string \"8\""]
         );
         let v: Value =
             serde_json::json!({"nvme_smart_health_information_log": [{"critical_warning": 0}]});
