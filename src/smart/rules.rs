@@ -47,7 +47,10 @@ pub fn judge(before: &Health, after: Option<&Health>, opts: &RuleOptions) -> Vec
     let now = after.unwrap_or(before);
     let mut out = Vec::new();
     let exit = now.exit_status.unwrap_or(ExitStatus(0));
-    cannot_judge(now, &mut out);
+    cannot_judge(now, "the report", &mut out);
+    if after.is_some() {
+        cannot_judge(before, "the first report", &mut out);
+    }
     super::exit_bits::failing(now, exit, &mut out);
     for a in &now.unreadable {
         out.push(
@@ -124,15 +127,21 @@ impl Finding {
 
 /// A report whose structure cannot be read, or that holds no SMART health at
 /// all (only Seagate's FARM log), cannot be judged: never "healthy".
-fn cannot_judge(now: &Health, out: &mut Vec<Finding>) {
+fn cannot_judge(now: &Health, which: &str, out: &mut Vec<Finding>) {
     for p in &now.unjudgeable {
         out.push(
             Finding::new(
                 Severity::Fail,
                 "unjudgeable",
-                format!("the report cannot be judged: {p}; give the report smartctl --json -x DEVICE wrote"),
+                format!(
+                    "{which} cannot be judged: {p}; give the report smartctl --json -x DEVICE wrote"
+                ),
             )
-            .with(Figure::new("report-structure", None, p.split(' ').next().unwrap_or(p))),
+            .with(Figure::new(
+                "report-structure",
+                None,
+                p.split(' ').next().unwrap_or(p),
+            )),
         );
     }
     if !now.has_health() && now.unjudgeable.is_empty() {
@@ -140,7 +149,7 @@ fn cannot_judge(now: &Health, out: &mut Vec<Finding>) {
             Finding::new(
                 Severity::Fail,
                 "no-health-data",
-                "the report holds no SMART health (no overall assessment, no ATA attributes, SCSI counters or NVMe health log), so the drive's health cannot be judged from it; take smartctl --json -x DEVICE (with -l farm for Seagate's FARM log)".into(),
+                format!("{which} holds no SMART health (no overall assessment, no ATA attributes, SCSI counters or NVMe health log), so the drive's health cannot be judged from it; take smartctl --json -x DEVICE (with -l farm for Seagate's FARM log)"),
             )
             .with(Figure::new("smart-health", None, "smart_status, ata_smart_attributes, scsi_error_counter_log, nvme_smart_health_information_log")),
         );
@@ -542,6 +551,26 @@ mod tests {
         let f = judge(&h, None, &RuleOptions::default());
         assert_eq!(rules(&f), ["no-assessment"]);
         assert_eq!(f[0].severity, Severity::Note);
+    }
+
+    #[test]
+    fn a_report_that_cannot_be_read_is_never_healthy() {
+        let mut bad = ata(0, 0, 0);
+        bad.unjudgeable = vec!["ata_smart_attributes.table is an object, not a list".into()];
+        let f = judge(&bad, None, &RuleOptions::default());
+        assert_eq!(rules(&f), ["unjudgeable"]);
+        assert!(f[0].cannot_judge() && !passes(&f));
+        // The first of two reports: its rises cannot be judged either.
+        let f = judge(&bad, Some(&ata(0, 0, 0)), &RuleOptions::default());
+        assert!(
+            f[0].reason
+                .starts_with("the first report cannot be judged: ata_smart_attributes.table"),
+            "{}",
+            f[0].reason
+        );
+        // No health at all (FARM only).
+        let f = judge(&Health::default(), None, &RuleOptions::default());
+        assert_eq!(rules(&f), ["no-health-data"]);
     }
 
     #[test]
