@@ -12,7 +12,7 @@
 //! judged, not rewritten; a read half reads on from `done_to`.
 
 use crate::results::failures::Failures;
-use crate::results::verify::{HalfKind, Pass};
+use crate::results::verify::{HalfKind, KeepsOnly, Pass};
 use serde::{Deserialize, Serialize};
 
 /// How far a write-and-verify run had got, and what it had found.
@@ -45,6 +45,10 @@ pub struct Checkpoint {
     /// Its failed blocks `(offset, len)` below `done_to` in the half in progress,
     /// not yet located (they are located when the half ends).
     pub failed_blocks: Vec<(u64, u64)>,
+    /// The pass in progress found that the drive keeps only the first bytes
+    /// written: its read half reads back only those.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keeps_only: Option<KeepsOnly>,
 }
 
 impl Checkpoint {
@@ -94,6 +98,7 @@ mod tests {
             failures: Failures::new(),
             unwritable: vec![(10, 12), (40, 41)],
             failed_blocks: vec![(65536, 65536)],
+            keeps_only: None,
         }
     }
 
