@@ -159,8 +159,8 @@ fn size(bytes: u64) -> String {
 fn keeps_only(v: &VerifyResult) -> Option<Finding> {
     let k = v.keeps_only?;
     let reason = format!(
-        "verify: a fake capacity: keeps only the first {} written, wherever written, of the {} it \
-         was to keep (nothing written from byte {} on read back; the pass stopped writing at byte {})",
+        "verify: a fake capacity: keeps only the first {} written, wherever written, of the {} \
+         range (nothing written from byte {} on read back; the pass stopped writing at byte {})",
         size(k.kept_bytes),
         size(v.end_bytes - v.start_bytes),
         k.lost_from,
@@ -270,6 +270,34 @@ mod tests {
             unanswered: None,
             keeps_only: None,
         }
+    }
+
+    #[test]
+    fn a_drive_keeping_only_the_first_bytes_written_is_one_fake_capacity_finding() {
+        let mut v = verify_with(Failures::new());
+        v.keeps_only = Some(crate::results::verify::KeepsOnly {
+            pass: 0,
+            lost_from: 256 << 20,
+            kept_bytes: 256 << 20,
+            written_to: 266 << 20,
+        });
+        let found = verify(&v);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].code, Code::KeepsOnlyFirstWritten);
+        assert_eq!(found[0].severity, Severity::Fail);
+        assert_eq!(
+            found[0].reason,
+            "verify: a fake capacity: keeps only the first 256.0 MiB written, wherever written, \
+             of the 1.0 GiB range (nothing written from byte 268435456 on read back; the pass \
+             stopped writing at byte 278921216)"
+        );
+        assert_eq!(
+            found[0].bytes,
+            Some(ByteSpan {
+                start_bytes: 256 << 20,
+                end_bytes: 1 << 30
+            })
+        );
     }
 
     #[test]
