@@ -222,3 +222,58 @@ fn a_simulated_drive_keeping_only_its_first_256_mib_written_is_named_early_as_a_
         "{f:?}"
     );
 }
+
+#[test]
+fn the_readme_burn_in_demo_with_a_drive_that_remaps_ends_pass_fail_fail() {
+    // The README's demo, small: a healthy drive, one with 4 corrupt sectors, and one
+    // that keeps only the first 16 MiB written (a rotating drive: its burn-in has
+    // the write-verify pass).
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("b.json");
+    let (code, text, err) = run(&[
+        "--burn-in",
+        "-w",
+        "--yes",
+        "--qualify",
+        "--parallel",
+        "--json-file",
+        json.to_str().unwrap(),
+        "sim:hdd?size=64M",
+        "sim:hdd?size=64M&corrupt=5000-5004",
+        "sim:hdd?size=64M&keeps=16M",
+    ]);
+    assert_eq!(code, 3, "{text}{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let codes = |i: usize| -> Vec<String> {
+        v["disks"][i]["verdict"]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["severity"] == "fail")
+            .map(|f| f["code"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let pass: Vec<bool> = (0..3)
+        .map(|i| v["disks"][i]["verdict"]["pass"].as_bool().unwrap())
+        .collect();
+    assert_eq!(pass, [true, false, false], "{text}");
+    assert_eq!(codes(1), ["corrupt_sectors"], "{text}");
+    assert!(
+        text.contains("verify: corrupt: sectors 5000-5003 (4)"),
+        "{text}"
+    );
+    // The fake first. (The burn-in's zone curve wrote 655 KiB samples over the
+    // drive before the pass, leaving a sector unwritten between two: the drive
+    // gave those samples its flash, so the pass's writes to the sectors between
+    // them were dropped, and the read-back of what it kept names them corrupt.)
+    assert_eq!(codes(2)[0], "keeps_only_first_written", "{text}");
+    assert!(
+        codes(2)[1..].iter().all(|c| c == "corrupt_sectors"),
+        "{text}"
+    );
+    assert!(
+        text.contains("keeps only the first 16.0 MiB written"),
+        "{text}"
+    );
+}
