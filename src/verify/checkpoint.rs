@@ -64,8 +64,19 @@ impl Checkpoint {
             self.block_bytes,
             self.passes_planned,
         ) == (start, end, block, passes);
+        // A read half of a drive that keeps only the first bytes written ends
+        // where it stopped keeping them (a sector boundary).
+        let kept_end = self.keeps_only.map(|k| k.lost_from);
         let on_block = self.done_to == end
+            || Some(self.done_to) == kept_end
             || (self.done_to >= start && (self.done_to - start).is_multiple_of(block));
+        let keeps_fits = self.keeps_only.is_none_or(|k| {
+            k.pass == self.pass
+                && (start..=end).contains(&k.lost_from)
+                && k.kept_bytes == k.lost_from - start
+                && self.half == HalfKind::Read
+                && self.done_to <= k.lost_from
+        });
         let spans_sorted = self.unwritable.iter().all(|&(a, b)| a < b)
             && self.unwritable.windows(2).all(|w| w[0].1 <= w[1].0);
         let blocks_done = self.failed_blocks.iter().all(|&(at, len)| {
@@ -77,6 +88,7 @@ impl Checkpoint {
             && on_block
             && spans_sorted
             && blocks_done
+            && keeps_fits
     }
 }
 

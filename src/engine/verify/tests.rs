@@ -197,7 +197,8 @@ fn a_damaged_area_followed_by_good_sectors_stays_sector_findings() {
 
 #[test]
 fn a_run_resumed_in_the_read_half_of_a_fake_reads_back_only_what_was_kept() {
-    let uri = "sim:ssd?size=64M&keeps=16M";
+    // 16 MiB and 40 sectors: the read half ends inside a block.
+    let uri = "sim:ssd?size=64M&keeps=16404480";
     let mut t = crate::device::sim::SimTarget::open(uri).unwrap();
     let p = VerifyParams {
         passes: 1,
@@ -209,22 +210,30 @@ fn a_run_resumed_in_the_read_half_of_a_fake_reads_back_only_what_was_kept() {
     let mut saver = Saver::new(&mut save);
     let (whole, _, _) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, Some(&mut saver));
     let k = whole.keeps_only.unwrap();
-    assert_eq!(k.kept_bytes, 16 << 20);
-    let read_cp = saved
+    assert_eq!(k.kept_bytes, 16404480);
+    let reads: Vec<&Checkpoint> = saved
         .iter()
-        .find(|c| c.half == HalfKind::Read && c.done_to > 0)
-        .expect("a checkpoint in the read half")
-        .clone();
-    assert_eq!(read_cp.keeps_only, Some(k));
-    // The same drive, resumed from there (its content is still on it).
-    let resumed = VerifyParams {
-        resume: Some(read_cp),
-        ..p.clone()
-    };
-    let (again, stopped, _) = run_verify(&mut t, &resumed, &stop, &mut |_, _, _| {}, None);
-    assert!(stopped.is_none(), "{stopped:?}");
-    assert_eq!(again.keeps_only, Some(k));
-    assert_eq!(again.passes.len(), 1);
-    assert!(again.passes[0].failures.is_empty());
-    assert_eq!(again.passes[0].read.as_ref().unwrap().end_bytes, 16 << 20);
+        .filter(|c| c.half == HalfKind::Read && c.done_to > 0)
+        .collect();
+    assert!(reads.len() > 1, "{}", reads.len());
+    assert_eq!(reads.last().unwrap().done_to, k.lost_from);
+    // The same drive, resumed from the first and the last of them (its content
+    // is still on it).
+    for cp in [reads[0], reads[reads.len() - 1]] {
+        assert_eq!(cp.keeps_only, Some(k));
+        assert!(cp.fits(0, 64 << 20, 1 << 20, 1));
+        let resumed = VerifyParams {
+            resume: Some(cp.clone()),
+            ..p.clone()
+        };
+        let (again, stopped, _) = run_verify(&mut t, &resumed, &stop, &mut |_, _, _| {}, None);
+        assert!(stopped.is_none(), "{stopped:?}");
+        assert_eq!(again.keeps_only, Some(k));
+        assert_eq!(again.passes.len(), 1);
+        assert!(again.passes[0].failures.is_empty());
+        assert_eq!(
+            again.passes[0].read.as_ref().unwrap().end_bytes,
+            k.lost_from
+        );
+    }
 }
