@@ -17,7 +17,7 @@
 //! ever). A confirmed loss is located to the sector by bisection between the last
 //! sample read back as written and the first lost one ([`locate`]).
 //!
-//! Margin: the loss is suspected when the write front is at most `SUSTAINED + 1`
+//! Margin: the loss is suspected when the write front is at most `SUSTAINED + 2`
 //! sample spacings (plus the requests in flight) past the first lost byte, so a
 //! drive is written at most about 6/256 (2.4 %) of the range past what it keeps,
 //! far inside the 25 % the issue allows.
