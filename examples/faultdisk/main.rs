@@ -6,6 +6,7 @@
 //! faultdisk BACKING MOUNTPOINT [--size BYTES] [RULE]...
 //!   read-error=A-B  write-error=A-B  drop-writes=A-B  corrupt-reads=A-B
 //!   misdirect=A-B,TO  wrap=N  slow-reads=A-B,MS  hang=A-B  vanish-after=N  count=A-B
+//!   keeps=N
 //! ```
 //!
 //! Beside `disk` the mount holds `stats` (JSON: requests and bytes served, and each
@@ -46,6 +47,8 @@ struct State {
     /// Requests never answered: kept, so that their replies are not sent (a dropped
     /// reply answers EIO), until `release`.
     hung: Vec<Hung>,
+    /// The addresses a `keeps=N` rule gave flash to.
+    kept: rules::Kept,
 }
 
 enum Hung {
@@ -197,6 +200,9 @@ impl FaultDisk {
         {
             return reply.error(Errno::EIO);
         }
+        if rules::keeps(&rules).is_some() {
+            self.zero_unkept(off, &mut buf);
+        }
         for s in rules.iter().filter_map(|r| match r.kind {
             Kind::CorruptReads(s) => Some(s),
             _ => None,
@@ -227,6 +233,14 @@ impl FaultDisk {
             }
             Err(_) => return reply.error(Errno::EIO),
         };
+        let kept = rules::keeps(&rules).map(|limit| {
+            let mut s = self.state.lock().unwrap();
+            s.kept.write(limit, off, off + len)
+        });
+        let dropped = |a: u64| {
+            kept.as_ref()
+                .is_some_and(|k| !k.iter().any(|&(x, y)| x <= a && a < y))
+        };
         let mut run: Option<(u64, u64, u64)> = None;
         let flush = |(l, p, n): (u64, u64, u64)| {
             let src = &data[(l - off) as usize..(l - off + n) as usize];
@@ -234,7 +248,7 @@ impl FaultDisk {
             self.backing.write_all_at(&src[..n], p)
         };
         for (a, n) in Self::pieces(off, len) {
-            let Some(p) = rules::place(&rules, a, true) else {
+            let Some(p) = rules::place(&rules, a, true).filter(|_| !dropped(a)) else {
                 if let Some(r) = run.take()
                     && flush(r).is_err()
                 {
@@ -259,6 +273,17 @@ impl FaultDisk {
             return reply.error(Errno::EIO);
         }
         reply.written(len as u32);
+    }
+
+    /// Zero the parts of `buf`, read at `off`, that a `keeps=N` rule never kept.
+    fn zero_unkept(&self, off: u64, buf: &mut [u8]) {
+        let end = off + buf.len() as u64;
+        let mapped = self.state.lock().unwrap().kept.mapped(off, end);
+        let mut at = off;
+        for (a, b) in mapped.into_iter().chain([(end, end)]) {
+            buf[(at - off) as usize..(a - off) as usize].fill(0);
+            at = b;
+        }
     }
 
     fn control(&self, text: &str) -> Result<(), String> {
@@ -462,7 +487,7 @@ fn usage() -> ! {
     eprintln!(
         "usage: faultdisk BACKING MOUNTPOINT [--size BYTES] [RULE]...\n\
          rules: read-error=A-B write-error=A-B drop-writes=A-B corrupt-reads=A-B\n\
-         misdirect=A-B,TO wrap=N slow-reads=A-B,MS hang=A-B vanish-after=N count=A-B\n\
+         misdirect=A-B,TO wrap=N slow-reads=A-B,MS hang=A-B vanish-after=N count=A-B keeps=N\n\
          (bytes, or with a K, M, G, T or s (sectors) suffix)"
     );
     std::process::exit(2)

@@ -1,6 +1,7 @@
 //! The fault rules of faultdisk: what each does, how it is written on the command line
 //! or the control file, and the per-request decisions (pure, no I/O).
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// The sector size the rules work in: addresses are moved (wrap, misdirect) and
@@ -43,6 +44,10 @@ pub enum Kind {
     Misdirect(Span, u64),
     /// Every address is taken modulo this many bytes (a fake capacity).
     Wrap(u64),
+    /// Only the first this many bytes written are kept, wherever written: later
+    /// writes to addresses never written before are acknowledged and dropped, and
+    /// read back as zeros (a fake capacity that remaps, [`Kept`]).
+    Keeps(u64),
     /// Reads touching the range are answered after this many milliseconds.
     SlowReads(Span, u64),
     /// Requests (reads or writes) touching the range are never answered, until the
@@ -114,7 +119,7 @@ fn span(s: &str) -> Result<Span, BadRule> {
 impl Rule {
     /// Parse `KIND=ARGS`: `read-error=A-B`, `write-error=A-B`, `drop-writes=A-B`,
     /// `corrupt-reads=A-B`, `misdirect=A-B,TO`, `wrap=N`, `slow-reads=A-B,MS`,
-    /// `hang=A-B`, `vanish-after=N`, `count=A-B`.
+    /// `hang=A-B`, `vanish-after=N`, `count=A-B`, `keeps=N`.
     pub fn parse(text: &str) -> Result<Rule, BadRule> {
         let (name, args) = text
             .split_once('=')
@@ -143,6 +148,7 @@ impl Rule {
                     .map_err(|_| BadRule(format!("{ms:?} is not milliseconds")))?;
                 Kind::SlowReads(span(r)?, ms)
             }
+            "keeps" => Kind::Keeps(bytes(args)?),
             "hang" => Kind::Hang(span(args)?),
             "vanish-after" => Kind::VanishAfter(bytes(args)?),
             "count" => Kind::Count(span(args)?),
@@ -187,6 +193,7 @@ pub fn decide(rules: &mut [Rule], off: u64, len: u64, write: bool, moved: u64) -
             Kind::DropWrites(s) | Kind::Misdirect(s, _) => write && s.touches(off, len),
             Kind::CorruptReads(s) => !write && s.touches(off, len),
             Kind::Wrap(n) => off + len > n,
+            Kind::Keeps(_) => write,
             Kind::SlowReads(s, ms) if !write && s.touches(off, len) => {
                 delay = delay.max(ms);
                 true
@@ -243,4 +250,76 @@ pub fn place(rules: &[Rule], at: u64, write: bool) -> Option<u64> {
         }
     }
     Some(p)
+}
+
+/// The bytes a `keeps=N` rule keeps, if one is given (the smallest of several).
+pub fn keeps(rules: &[Rule]) -> Option<u64> {
+    rules
+        .iter()
+        .filter_map(|r| match r.kind {
+            Kind::Keeps(n) => Some(n),
+            _ => None,
+        })
+        .min()
+}
+
+/// The addresses a counterfeit that remaps (`keeps=N`) gave its flash to: each
+/// address written for the first time takes flash while some is left, and keeps
+/// it. Merged byte spans, so a long sequential write is one span.
+#[derive(Debug, Default)]
+pub struct Kept {
+    /// Bytes given flash so far.
+    used: u64,
+    /// First byte → just past the last, disjoint, touching spans merged.
+    spans: BTreeMap<u64, u64>,
+}
+
+impl Kept {
+    /// A write of `[a, b)` with `limit` bytes of flash: its addresses not mapped
+    /// yet are mapped while flash is left, lowest first. The parts stored, sorted.
+    pub fn write(&mut self, limit: u64, a: u64, b: u64) -> Vec<(u64, u64)> {
+        let mut at = a;
+        let mut gaps = Vec::new();
+        for (s, e) in self.mapped(a, b) {
+            if s > at {
+                gaps.push((at, s));
+            }
+            at = e;
+        }
+        if at < b {
+            gaps.push((at, b));
+        }
+        for (x, y) in gaps {
+            let end = y.min(x + limit.saturating_sub(self.used));
+            if end == x {
+                break;
+            }
+            self.used += end - x;
+            self.insert(x, end);
+        }
+        self.mapped(a, b)
+    }
+
+    /// The parts of `[a, b)` that hold data, sorted.
+    pub fn mapped(&self, a: u64, b: u64) -> Vec<(u64, u64)> {
+        let from = self.spans.range(..=a).next_back().map_or(a, |(&s, _)| s);
+        self.spans
+            .range(from..b)
+            .filter(|&(_, &e)| e > a)
+            .map(|(&s, &e)| (s.max(a), e.min(b)))
+            .collect()
+    }
+
+    fn insert(&mut self, mut a: u64, mut b: u64) {
+        if let Some((&s, &e)) = self.spans.range(..=a).next_back()
+            && e == a
+        {
+            self.spans.remove(&s);
+            a = s;
+        }
+        if let Some(e) = self.spans.remove(&b) {
+            b = e;
+        }
+        self.spans.insert(a, b);
+    }
 }

@@ -168,6 +168,17 @@ pub fn block(t: &TestResult) -> String {
             );
         }
     }
+    if let Some(k) = &r.keeps_only {
+        let _ = writeln!(
+            s,
+            "\tfake capacity: the drive keeps only the first {} bytes written ({:.1} MiB): nothing written from byte {} on was read back; pass {} stopped writing at byte {} and read back only what was kept",
+            k.kept_bytes,
+            k.kept_bytes as f64 / f64::from(1u32 << 20),
+            k.lost_from,
+            k.pass + 1,
+            k.written_to
+        );
+    }
     if let Some(u) = &r.unanswered {
         let _ = writeln!(s, "\t{}", u.line());
     }

@@ -71,6 +71,9 @@ pub enum Code {
     /// Probe blocks that did not read back as written, without a smaller size
     /// (--capacity-check).
     CapacityProbesFailed,
+    /// The drive kept only the first bytes written, wherever written, and dropped
+    /// the rest: a fake capacity that remaps (--verify's read-back as it goes).
+    KeepsOnlyFirstWritten,
     /// The write rate collapsed as a drive-managed SMR media cache does (--smr-check).
     HiddenSmr,
     /// The SMR check could not tell (--smr-check).
@@ -107,7 +110,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order docs/verdict.md lists them.
-    pub const ALL: [Code; 28] = [
+    pub const ALL: [Code; 29] = [
         Code::NotProbed,
         Code::TestFailed,
         Code::StoppedAnswering,
@@ -121,6 +124,7 @@ impl Code {
         Code::StaleSectors,
         Code::FakeCapacity,
         Code::CapacityProbesFailed,
+        Code::KeepsOnlyFirstWritten,
         Code::HiddenSmr,
         Code::SmrCannotTell,
         Code::SmrSign,

@@ -130,6 +130,23 @@ pub enum HalfKind {
     Read,
 }
 
+/// A drive that stopped keeping what it was written from one byte on, found by the
+/// write half's read-back as it goes (a counterfeit that remaps: it keeps the first
+/// `kept_bytes` written, wherever written, and drops the rest). The pass stopped
+/// writing at `written_to` and read back only what the drive kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeepsOnly {
+    /// The pass that found it (0 first); no later pass ran.
+    pub pass: u32,
+    /// The first byte (a sector boundary) from which nothing written was kept.
+    pub lost_from: u64,
+    /// Bytes the drive kept of those the pass wrote: from the range's start to
+    /// `lost_from`.
+    pub kept_bytes: u64,
+    /// Just past the last block the pass wrote before it stopped writing.
+    pub written_to: u64,
+}
+
 /// A write-and-verify run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VerifyResult {
@@ -159,6 +176,9 @@ pub struct VerifyResult {
     /// The drive stopped answering and the run was given up there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unanswered: Option<Unanswered>,
+    /// The drive kept only the first bytes written: the pass stopped writing there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keeps_only: Option<KeepsOnly>,
 }
 
 impl VerifyResult {

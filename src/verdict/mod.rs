@@ -174,6 +174,7 @@ mod tests {
                 reason: "3 sectors that read fine earlier fail now".into(),
                 read_only,
             }),
+            keeps_only: None,
         };
         for (read_only, code, words) in [
             (false, Code::StoppedAnswering, "stopped answering"),

@@ -4,6 +4,7 @@
 //! (`verify: corrupt: sectors 100-107 (8)`).
 
 use crate::results::failures::FailureKind;
+use crate::results::verdict::ByteSpan;
 use crate::results::verdict::MAX_RANGES;
 use crate::results::verify::VerifyResult;
 use crate::results::{Code, Finding, ScanResult, SectorRange, Severity};
@@ -136,6 +137,49 @@ pub fn scan(s: &ScanResult) -> Vec<Finding> {
     Vec::new()
 }
 
+/// Bytes in binary units with one decimal ("256.0 MiB"; under 1 KiB, "N B").
+fn size(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let (mut v, mut u) = (bytes as f64, 0);
+    while v >= 1024.0 && u < UNITS.len() - 1 {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+/// `--verify` found that the drive keeps only the first bytes written (its
+/// read-back as it goes, `engine::verify`): one failing finding, a fake capacity,
+/// with the part it does not keep as its bytes. The sectors past what it kept were
+/// not read back, so no sector finding stands in for it.
+fn keeps_only(v: &VerifyResult) -> Option<Finding> {
+    let k = v.keeps_only?;
+    let reason = format!(
+        "verify: a fake capacity: keeps only the first {} written, wherever written, of the {} \
+         range (nothing written from byte {} on read back; the pass stopped writing at byte {})",
+        size(k.kept_bytes),
+        size(v.end_bytes - v.start_bytes),
+        k.lost_from,
+        k.written_to
+    );
+    Some(Finding {
+        bytes: Some(ByteSpan {
+            start_bytes: k.lost_from,
+            end_bytes: v.end_bytes,
+        }),
+        ..Finding::new(
+            Severity::Fail,
+            "verify",
+            Code::KeepsOnlyFirstWritten,
+            reason,
+        )
+    })
+}
+
 /// The code of a kind of failed sector.
 fn code(kind: FailureKind) -> Code {
     match kind {
@@ -152,7 +196,7 @@ fn code(kind: FailureKind) -> Code {
 /// sectors past the listed ranges (the bounded list's overflow span) are counted
 /// with where they lie.
 pub fn verify(v: &VerifyResult) -> Vec<Finding> {
-    let mut out = Vec::new();
+    let mut out: Vec<Finding> = keeps_only(v).into_iter().collect();
     let passes = v.passes.len();
     for p in &v.passes {
         let f = &p.failures;
@@ -224,7 +268,36 @@ mod tests {
             }],
             stopped: None,
             unanswered: None,
+            keeps_only: None,
         }
+    }
+
+    #[test]
+    fn a_drive_keeping_only_the_first_bytes_written_is_one_fake_capacity_finding() {
+        let mut v = verify_with(Failures::new());
+        v.keeps_only = Some(crate::results::verify::KeepsOnly {
+            pass: 0,
+            lost_from: 256 << 20,
+            kept_bytes: 256 << 20,
+            written_to: 266 << 20,
+        });
+        let found = verify(&v);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].code, Code::KeepsOnlyFirstWritten);
+        assert_eq!(found[0].severity, Severity::Fail);
+        assert_eq!(
+            found[0].reason,
+            "verify: a fake capacity: keeps only the first 256.0 MiB written, wherever written, \
+             of the 1.0 GiB range (nothing written from byte 268435456 on read back; the pass \
+             stopped writing at byte 278921216)"
+        );
+        assert_eq!(
+            found[0].bytes,
+            Some(ByteSpan {
+                start_bytes: 256 << 20,
+                end_bytes: 1 << 30
+            })
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@
 //! judged, not rewritten; a read half reads on from `done_to`.
 
 use crate::results::failures::Failures;
-use crate::results::verify::{HalfKind, Pass};
+use crate::results::verify::{HalfKind, KeepsOnly, Pass};
 use serde::{Deserialize, Serialize};
 
 /// How far a write-and-verify run had got, and what it had found.
@@ -45,6 +45,10 @@ pub struct Checkpoint {
     /// Its failed blocks `(offset, len)` below `done_to` in the half in progress,
     /// not yet located (they are located when the half ends).
     pub failed_blocks: Vec<(u64, u64)>,
+    /// The pass in progress found that the drive keeps only the first bytes
+    /// written: its read half reads back only those.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keeps_only: Option<KeepsOnly>,
 }
 
 impl Checkpoint {
@@ -60,8 +64,19 @@ impl Checkpoint {
             self.block_bytes,
             self.passes_planned,
         ) == (start, end, block, passes);
+        // A read half of a drive that keeps only the first bytes written ends
+        // where it stopped keeping them (a sector boundary).
+        let kept_end = self.keeps_only.map(|k| k.lost_from);
         let on_block = self.done_to == end
+            || Some(self.done_to) == kept_end
             || (self.done_to >= start && (self.done_to - start).is_multiple_of(block));
+        let keeps_fits = self.keeps_only.is_none_or(|k| {
+            k.pass == self.pass
+                && (start..=end).contains(&k.lost_from)
+                && k.kept_bytes == k.lost_from - start
+                && self.half == HalfKind::Read
+                && self.done_to <= k.lost_from
+        });
         let spans_sorted = self.unwritable.iter().all(|&(a, b)| a < b)
             && self.unwritable.windows(2).all(|w| w[0].1 <= w[1].0);
         let blocks_done = self.failed_blocks.iter().all(|&(at, len)| {
@@ -73,6 +88,7 @@ impl Checkpoint {
             && on_block
             && spans_sorted
             && blocks_done
+            && keeps_fits
     }
 }
 
@@ -94,6 +110,7 @@ mod tests {
             failures: Failures::new(),
             unwritable: vec![(10, 12), (40, 41)],
             failed_blocks: vec![(65536, 65536)],
+            keeps_only: None,
         }
     }
 

@@ -780,3 +780,49 @@ fn a_drive_vanishing_before_the_write_verify_step_is_recognised_by_the_sectors_r
     );
     assert!(d.stats().get("failed") < 200, "{:?}", d.stats());
 }
+
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn a_device_keeping_only_its_first_64_mib_written_is_named_early_by_verify() {
+    // A 256 MiB device that keeps the first 64 MiB written, wherever written, and
+    // drops the rest (a counterfeit that remaps).
+    let d = FaultDisk::new(256 << 20, &["keeps=64M"]);
+    let (code, out, err) = run(&[
+        "--verify",
+        "-w",
+        "--yes",
+        "--qualify",
+        "--json",
+        "-q",
+        &d.dev,
+    ]);
+    assert_eq!(code, 3, "{out}{err}");
+    let v = json(&out);
+    let k = &v["disks"][0]["tests"][0]["verify"]["keeps_only"];
+    let kept = k["kept_bytes"].as_u64().unwrap() as f64;
+    assert!(
+        (kept - (64 << 20) as f64).abs() <= (64 << 20) as f64 / 100.0,
+        "{k}"
+    );
+    // Stopped early, by the device's own count: at most the kept size and a
+    // quarter of the claimed size written.
+    let written = d.stats().get("write_bytes");
+    assert!(
+        written <= (64 << 20) + (256 << 20) / 4,
+        "{written} bytes written"
+    );
+    let findings = &v["disks"][0]["verdict"]["findings"];
+    assert_eq!(findings.as_array().unwrap().len(), 1, "{findings}");
+    assert_eq!(findings[0]["code"], "keeps_only_first_written");
+    assert!(
+        findings[0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("keeps only the first 64.0 MiB written"),
+        "{findings}"
+    );
+    assert_eq!(ranges(&v, 0), []);
+}

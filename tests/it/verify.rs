@@ -177,3 +177,103 @@ fn simulated_faults_are_found_exactly_with_their_kinds_and_exit_1() {
     let found = &v["disks"][0]["tests"][0]["verify"]["passes"][0]["failures"]["ranges"][0];
     assert_eq!(found["found_lba"], 3 * 32768);
 }
+
+/// The verdict's findings of the first disk: (code, reason).
+fn findings(v: &serde_json::Value) -> Vec<(String, String)> {
+    v["disks"][0]["verdict"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap().to_string(),
+                f["reason"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_simulated_drive_keeping_only_its_first_256_mib_written_is_named_early_as_a_fake() {
+    let (code, out, err) = run(&[
+        "--verify",
+        "-w",
+        "--yes",
+        "--qualify",
+        "--json",
+        "-q",
+        "sim:ssd?size=1G&keeps=256M",
+    ]);
+    assert_eq!(code, 3, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let k = &v["disks"][0]["tests"][0]["verify"]["keeps_only"];
+    let kept = k["kept_bytes"].as_u64().unwrap() as f64;
+    let want = (256u64 << 20) as f64;
+    assert!((kept - want).abs() <= want / 100.0, "{k}");
+    // Found early: at most the kept size and a quarter of the claimed size written.
+    let written = k["written_to"].as_u64().unwrap();
+    assert!(written <= (256 << 20) + (1 << 30) / 4, "{k}");
+    // One finding, a fake capacity; no sector listing stands in for it.
+    let f = findings(&v);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].0, "keeps_only_first_written");
+    assert!(
+        f[0].1.contains("keeps only the first 256.0 MiB written"),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn the_readme_burn_in_demo_with_a_drive_that_remaps_ends_pass_fail_fail() {
+    // The README's demo, small: a healthy drive, one with 4 corrupt sectors, and one
+    // that keeps only the first 16 MiB written (a rotating drive: its burn-in has
+    // the write-verify pass).
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("b.json");
+    let (code, text, err) = run(&[
+        "--burn-in",
+        "-w",
+        "--yes",
+        "--qualify",
+        "--parallel",
+        "--json-file",
+        json.to_str().unwrap(),
+        "sim:hdd?size=64M",
+        "sim:hdd?size=64M&corrupt=5000-5004",
+        "sim:hdd?size=64M&keeps=16M",
+    ]);
+    assert_eq!(code, 3, "{text}{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let codes = |i: usize| -> Vec<String> {
+        v["disks"][i]["verdict"]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["severity"] == "fail")
+            .map(|f| f["code"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let pass: Vec<bool> = (0..3)
+        .map(|i| v["disks"][i]["verdict"]["pass"].as_bool().unwrap())
+        .collect();
+    assert_eq!(pass, [true, false, false], "{text}");
+    assert_eq!(codes(1), ["corrupt_sectors"], "{text}");
+    assert!(
+        text.contains("verify: corrupt: sectors 5000-5003 (4)"),
+        "{text}"
+    );
+    // The fake first. (The burn-in's zone curve wrote 655 KiB samples over the
+    // drive before the pass, leaving a sector unwritten between two: the drive
+    // gave those samples its flash, so the pass's writes to the sectors between
+    // them were dropped, and the read-back of what it kept names them corrupt.)
+    assert_eq!(codes(2)[0], "keeps_only_first_written", "{text}");
+    assert!(
+        codes(2)[1..].iter().all(|c| c == "corrupt_sectors"),
+        "{text}"
+    );
+    assert!(
+        text.contains("keeps only the first 16.0 MiB written"),
+        "{text}"
+    );
+}

@@ -8,7 +8,9 @@
 //! nothing), silently corrupting ranges (`corrupt=`: reads return the stored content
 //! with one bit flipped in every sector of the range, and no error) and a fake
 //! capacity (`fake=BYTES`: the drive reports its full size but stores only BYTES;
-//! a byte at address `a` is kept at `a mod BYTES`, see [`Faults::physical`]).
+//! a byte at address `a` is kept at `a mod BYTES`, see [`Faults::physical`]), and a
+//! counterfeit that remaps (`keeps=BYTES`: the drive keeps the first BYTES written,
+//! wherever they are written, and drops the rest; keeps.rs).
 //!
 //! # Adding a fault
 //!
@@ -26,13 +28,15 @@
 //! 4. docs/sim.md's key table and its Faults section; a test in tests.rs.
 
 use super::Kind;
+use super::keeps::Kept;
 use super::parse_range;
 
 /// The fault keys accepted after `?`, with their values, for error messages.
 pub(super) const ACCEPTED_KEYS: &str = "bad=START-END[,START-END...] (logical sectors, end exclusive), \
 slow=START-END:MS[,...] (added milliseconds), lying_flush=0|1, \
 corrupt=START-END[,...] (reads altered without an error), unwritable=START-END[,...] (writes fail), \
-fake=BYTES[K|M|G|T|P] (stores only that much; addresses wrap)";
+fake=BYTES[K|M|G|T|P] (stores only that much; addresses wrap), \
+keeps=BYTES[K|M|G|T|P] (keeps only the first BYTES written, wherever written)";
 
 /// The faults a spec asks for, in logical sectors (end exclusive), as written.
 #[derive(Debug, Clone, Default)]
@@ -49,6 +53,8 @@ pub(super) struct FaultSpec {
     unwritable: Vec<(u64, u64)>,
     /// The bytes really stored, when fewer than reported (addresses wrap).
     fake: Option<u64>,
+    /// The bytes kept of those written first, wherever written (`keeps=`).
+    keeps: Option<u64>,
 }
 
 impl FaultSpec {
@@ -99,6 +105,12 @@ impl FaultSpec {
                 )?;
                 self.fake = Some(bytes);
             }
+            "keeps" => {
+                let bytes = super::parse_size(value).filter(|&b| b > 0).ok_or(
+                    "expected the bytes kept of those written first, optionally with a binary suffix K, M, G, T or P (e.g. 256M)",
+                )?;
+                self.keeps = Some(bytes);
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -146,6 +158,8 @@ pub(super) struct Faults {
     unwritable: Vec<(u64, u64)>,
     /// The bytes really stored (a multiple of the sector size, below the size).
     fake: Option<u64>,
+    /// A counterfeit that remaps: which addresses hold data (`keeps=`).
+    keeps: Option<Kept>,
 }
 
 /// What the faults do to one read or write.
@@ -182,7 +196,9 @@ impl Faults {
                  fewer than the drive's {size} bytes"
             ));
         }
+        let keeps = keeps_of(spec, sector, size)?;
         Ok(Faults {
+            keeps,
             // Overlapping or touching ranges merged, so that a sector is remapped once.
             bad: merged(&spec.bad, sector)?,
             slow,
@@ -237,6 +253,12 @@ impl Faults {
     /// The bytes really stored, with `fake=`.
     pub(super) fn fake(&self) -> Option<u64> {
         self.fake
+    }
+
+    /// With `keeps=`, a write of `len` bytes at `offset`: the parts it stores
+    /// (sorted byte spans; the rest is dropped). None without `keeps=` (all stored).
+    pub(super) fn kept_of_write(&mut self, offset: u64, len: u64) -> Option<Vec<(u64, u64)>> {
+        Some(self.keeps.as_mut()?.write(offset, offset + len))
     }
 
     /// Alter `buf`, just read from logical byte `offset` with `sector`-byte sectors,
@@ -308,7 +330,34 @@ impl Faults {
                 ", fake capacity: stores only {f} bytes, addresses wrap"
             ));
         }
+        if let Some(k) = &self.keeps {
+            d.push_str(&format!(
+                ", fake capacity: keeps only the first {} bytes written, wherever written",
+                k.limit()
+            ));
+        }
     }
+}
+
+/// The remapping counterfeit of `spec`'s `keeps=`, checked: whole sectors below the
+/// size, and not with `fake=` (a drive either wraps or remaps).
+fn keeps_of(spec: &FaultSpec, sector: u64, size: u64) -> Result<Option<Kept>, String> {
+    let Some(k) = spec.keeps else {
+        return Ok(None);
+    };
+    if !k.is_multiple_of(sector) || k >= size {
+        return Err(format!(
+            "keeps={k}: the bytes kept must be whole {sector}-byte sectors and fewer than \
+             the drive's {size} bytes"
+        ));
+    }
+    if spec.fake.is_some() {
+        return Err(
+            "keeps= and fake= describe two kinds of counterfeit (one remaps, one wraps): give one"
+                .to_string(),
+        );
+    }
+    Ok(Some(Kept::new(k)))
 }
 
 /// The first byte at or after `offset` inside one of `ranges`, if any.

@@ -13,8 +13,9 @@
 //!   parallelism for queued requests.
 //!
 //! Faults are injected by parameters: unreadable ranges (EIO), slow ranges, a lying
-//! flush, unwritable ranges, silently corrupting ranges and a fake capacity whose
-//! addresses wrap. docs/sim.md gives every formula and parameter.
+//! flush, unwritable ranges, silently corrupting ranges, a fake capacity whose
+//! addresses wrap, and one that remaps (keeps the first bytes written, `keeps.rs`).
+//! docs/sim.md gives every formula and parameter.
 //!
 //! The folder, by concern:
 //!
@@ -41,6 +42,7 @@ mod faults;
 mod flash;
 mod geometry;
 mod hdd;
+mod keeps;
 mod model;
 mod presets;
 mod smart;

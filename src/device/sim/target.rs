@@ -312,6 +312,11 @@ impl SimTarget {
     /// stored, a read filled (and altered in `corrupt=` ranges), in pieces where a
     /// `fake=` capacity wraps the addresses.
     fn move_data(&mut self, offset: u64, data: IoData<'_>) -> io::Result<()> {
+        if let IoData::Write(buf) = &data
+            && let Some(kept) = self.faults.kept_of_write(offset, buf.len() as u64)
+        {
+            return self.store_kept(offset, buf, &kept);
+        }
         let ss = u64::from(self.info.sector_size);
         let wrap = self.faults.fake().unwrap_or(u64::MAX);
         // The pieces of [offset, offset + len) that do not cross a wrap.
@@ -345,6 +350,18 @@ impl SimTarget {
                 Ok(())
             }
         }
+    }
+
+    /// Store the parts `kept` (sorted byte spans inside it) of a write of `buf` at
+    /// logical byte `offset` on a counterfeit that remaps (`keeps=`): the rest of
+    /// the write is acknowledged and dropped. Its content stays at its logical
+    /// address (`fake=` and `keeps=` are never given together).
+    fn store_kept(&mut self, offset: u64, buf: &[u8], kept: &[(u64, u64)]) -> io::Result<()> {
+        for &(a, b) in kept {
+            let (x, y) = ((a - offset) as usize, (b - offset) as usize);
+            self.store.write(a, &buf[x..y])?;
+        }
+        Ok(())
     }
 
     /// Serve a read or write of `len` bytes at `offset` arriving at virtual time

@@ -25,11 +25,16 @@ use crate::results::QueuedEngine;
 use crate::results::SlowRange;
 use crate::results::failures::{FailureKind, Failures};
 use crate::results::settings::QueueDepth;
-use crate::results::verify::{Half, HalfKind, Pass, REGIONS, Stopped, Unanswered, VerifyResult};
+use crate::results::verify::{
+    Half, HalfKind, KeepsOnly, Pass, REGIONS, Stopped, Unanswered, VerifyResult,
+};
 use crate::verify::checkpoint::Checkpoint;
 use crate::verify::stamp::{Stamper, Verdict};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+mod sample;
+use sample::Sampler;
 
 /// What to run.
 #[derive(Debug, Clone, PartialEq)]
@@ -128,6 +133,14 @@ struct HalfFeed<'a, 's> {
     nonce: u64,
     passes_planned: u32,
     done_passes: &'a [Pass],
+    /// The half ends here: the range's end, or where the drive stopped keeping
+    /// what it was written (a read half after [`KeepsOnly`]).
+    stop_at: u64,
+    /// A write half's read-back as it goes (`sample.rs`); None in a read half.
+    sampler: Option<Sampler>,
+    /// The drive keeps only the first bytes written (found by the sampler, or by
+    /// this pass's write half before a read half).
+    keeps_only: Option<KeepsOnly>,
 }
 
 impl HalfFeed<'_, '_> {
@@ -139,7 +152,7 @@ impl HalfFeed<'_, '_> {
             for (lba, v) in self.pending.remove(&self.prefix).unwrap_or_default() {
                 self.failures.record(lba, v);
             }
-            self.prefix = (self.prefix + self.range.block).min(self.range.end);
+            self.prefix = (self.prefix + self.range.block).min(self.stop_at);
         }
         let Some(s) = self.saver.as_deref_mut() else {
             return;
@@ -180,6 +193,7 @@ impl HalfFeed<'_, '_> {
                 .filter(|b| b.0 < prefix)
                 .map(|&(at, len)| (at, len.min(prefix - at)))
                 .collect(),
+            keeps_only: self.keeps_only,
         };
         (s.save)(&cp);
         s.last_bytes = prefix;
@@ -198,6 +212,40 @@ impl HalfFeed<'_, '_> {
         self.half.region_ns[r] += t.ns;
         if t.ns >= self.slow_ns {
             SlowRange::push(&mut self.half.slow, offset / self.ss, len / self.ss, t.ns);
+        }
+    }
+
+    /// The first sector of the block whose sample is due for reading back, if one
+    /// is (`sample.rs`); a block whose write failed is not sampled.
+    fn sample_due(&mut self) -> Option<u64> {
+        let total = self.total;
+        let (start, block) = (self.range.start, self.range.block);
+        loop {
+            let i = self
+                .sampler
+                .as_mut()?
+                .due(self.prefix, start, block, total)?;
+            let offset = start + i * block;
+            if !self
+                .failed
+                .iter()
+                .any(|&(at, len)| at <= offset && offset < at + len)
+            {
+                return Some(offset);
+            }
+            self.sampler.as_mut()?.record(i, None);
+        }
+    }
+
+    /// A sample read back (`buf`: None when the read failed): lost unless it holds
+    /// what this pass wrote there.
+    fn sampled(&mut self, offset: u64, buf: Option<&[u8]>) {
+        let lba = offset / self.ss;
+        let lost = buf
+            .map(|b| self.stamper.check(&b[..self.ss as usize], lba).next() != Some(Verdict::Ok));
+        let i = (offset - self.range.start) / self.range.block;
+        if let Some(s) = self.sampler.as_mut() {
+            s.record(i, lost);
         }
     }
 
@@ -231,6 +279,7 @@ fn half_start(
         failures: Failures::new(),
         unwritable: Vec::new(),
         failed_blocks: Vec::new(),
+        keeps_only: None,
     }
 }
 
@@ -253,11 +302,17 @@ fn within(spans: &[(u64, u64)], lba: u64) -> bool {
 
 impl Feed for HalfFeed<'_, '_> {
     fn next(&mut self, _slot: usize, buf: Option<&mut [u8]>) -> Option<(u64, u32, OpKind)> {
-        if self.next >= self.total || self.unanswered.is_some() {
+        if self.unanswered.is_some() {
+            return None;
+        }
+        if let Some(offset) = self.sample_due() {
+            return Some((offset, self.ss as u32, OpKind::Read));
+        }
+        if self.next >= self.total || self.sampler.as_ref().is_some_and(|s| s.suspect.is_some()) {
             return None;
         }
         let offset = self.range.start + self.next * self.range.block;
-        let len = self.range.block.min(self.range.end - offset);
+        let len = self.range.block.min(self.stop_at - offset);
         if self.kind == OpKind::Write {
             // A backend that lends no buffer cannot write: nothing is submitted,
             // and the half's end says how far it got.
@@ -270,6 +325,10 @@ impl Feed for HalfFeed<'_, '_> {
     }
 
     fn done(&mut self, req: &Request, c: Completion, buf: Option<&[u8]>) -> bool {
+        if self.kind == OpKind::Write && req.kind == OpKind::Read {
+            self.sampled(req.offset, c.result.is_ok().then_some(buf).flatten());
+            return true;
+        }
         let start = *self.start_ns.get_or_insert(c.start_ns);
         self.last_done = self.last_done.max(c.done_ns);
         self.half.elapsed_ns = self.last_done - start;
@@ -364,6 +423,7 @@ pub fn run_verify(
         passes: resume.map(|c| c.passes.clone()).unwrap_or_default(),
         stopped: None,
         unanswered: None,
+        keeps_only: resume.and_then(|c| c.keeps_only),
     };
     let test_start_ns = target.clock().now_ns();
     let mut live = Liveness::new(target.raw_fd(), u64::from(ss)).knowing(&p.known_good);
@@ -398,13 +458,19 @@ pub fn run_verify(
                 _ => (p.range.start, Vec::new()),
             };
             let first = (from - p.range.start).div_ceil(p.range.block);
+            // A read half reads back only what the drive kept, when it keeps only
+            // the first bytes written.
+            let stop_at = match (kind, r.keeps_only) {
+                (OpKind::Read, Some(k)) => k.lost_from,
+                _ => p.range.end,
+            };
             let mut feed = HalfFeed {
                 kind,
                 range: p.range,
                 ss: u64::from(ss),
                 stamper: &stamper,
                 next: first,
-                total: p.range.count(),
+                total: (stop_at - p.range.start).div_ceil(p.range.block),
                 start_ns: None,
                 last_done: 0,
                 times: InBlockOrder::new(first),
@@ -427,15 +493,22 @@ pub fn run_verify(
                 nonce,
                 passes_planned: p.passes,
                 done_passes: &r.passes,
+                stop_at,
+                sampler: (kind == OpKind::Write).then(|| Sampler::new(p.range.count(), first)),
+                keeps_only: r.keeps_only,
             };
-            let run = queued::run_feed(
-                target,
-                p.range.block as u32,
-                p.queue_depth,
-                &mut feed,
-                stop,
-                p.io_timeout,
-            );
+            let run = if kind == OpKind::Write {
+                sample::run_write_half(target, &mut feed, p.queue_depth, stop, p.io_timeout)
+            } else {
+                queued::run_feed(
+                    target,
+                    p.range.block as u32,
+                    p.queue_depth,
+                    &mut feed,
+                    stop,
+                    p.io_timeout,
+                )
+            };
             r.engine = run.engine;
             abandoned += run.abandoned;
             // The blocks that completed past one that never did (Ctrl-C, the drive
@@ -448,8 +521,16 @@ pub fn run_verify(
                 mut failed,
                 unanswered,
                 pending,
+                keeps_only,
                 ..
             } = feed;
+            r.keeps_only = keeps_only;
+            // Where this half was to end: the range's end, or where it stopped
+            // writing (or reading back) because the drive keeps only that much.
+            let half_end = match (kind, keeps_only) {
+                (OpKind::Write, Some(k)) if k.pass == pass => k.written_to,
+                _ => stop_at,
+            };
             // The verdicts of blocks completed past the prefix when the half
             // ended (Ctrl-C, the drive given up).
             for (lba, v) in pending.into_values().flatten() {
@@ -547,6 +628,7 @@ pub fn run_verify(
                     let cp = Checkpoint {
                         failures: failures.clone(),
                         unwritable: unwritable.clone(),
+                        keeps_only: r.keeps_only,
                         ..half_start(p, nonce, &r.passes, pass, HalfKind::Read)
                     };
                     (s.save)(&cp);
@@ -560,7 +642,7 @@ pub fn run_verify(
             // A half that ended short without Ctrl-C (an engine that stopped
             // handing out requests) is a failure, never a clean half.
             let fatal = run.fatal.or_else(|| {
-                (!interrupted && end < p.range.end).then(|| {
+                (!interrupted && end < half_end).then(|| {
                     io::Error::other(format!(
                         "the {} engine ended the half at byte {end} of {}",
                         run.engine.name(),
@@ -576,7 +658,7 @@ pub fn run_verify(
                 })
             } else if run.interrupted
                 || cut.is_some()
-                || stop.load(Ordering::Relaxed) && end < p.range.end
+                || stop.load(Ordering::Relaxed) && end < half_end
             {
                 r.stopped = Some(Stopped {
                     pass,
@@ -599,6 +681,10 @@ pub fn run_verify(
             }
         }
         r.passes.push(ended(pass, halves, failures));
+        // A drive that keeps only the first bytes written: no later pass.
+        if r.keeps_only.is_some() {
+            break;
+        }
         if let Some(s) = saver.as_deref_mut()
             && pass + 1 < p.passes
         {

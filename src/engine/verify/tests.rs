@@ -148,3 +148,92 @@ fn an_image_file_passes_clean_with_both_halves_timed() {
     let v: Vec<Verdict> = s.check(&buf, 0).filter(|v| !v.is_ok()).collect();
     assert_eq!(v, [Verdict::Corrupt, Verdict::Corrupt]);
 }
+
+#[test]
+fn a_drive_that_keeps_only_the_first_256_mib_written_is_named_early_with_the_kept_size() {
+    let mut t = crate::device::sim::SimTarget::open("sim:ssd?size=1G&keeps=256M").unwrap();
+    let p = params(1 << 30, 1 << 20);
+    let stop = AtomicBool::new(false);
+    let (r, stopped, _) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, None);
+    assert!(stopped.is_none(), "{stopped:?}");
+    let k = r.keeps_only.expect("the fake is named");
+    assert_eq!(
+        (k.pass, k.lost_from, k.kept_bytes),
+        (0, 256 << 20, 256 << 20)
+    );
+    // Found early: written at most the kept size and a quarter of the claimed size
+    // (in fact a few sample spacings, 4 MiB each here).
+    assert!(k.written_to <= (256 << 20) + (1 << 28), "{k:?}");
+    assert!(k.written_to <= (256 << 20) + (32 << 20), "{k:?}");
+    // One pass, no later one; the read half read back only what was kept, and
+    // found it all as written: no sector stands in for the finding.
+    assert_eq!(r.passes.len(), 1);
+    let pass = &r.passes[0];
+    assert_eq!(pass.write.end_bytes, k.written_to);
+    assert_eq!(pass.read.as_ref().unwrap().bytes, 256 << 20);
+    assert!(pass.failures.is_empty(), "{:?}", pass.failures);
+    assert!(r.stopped.is_none());
+}
+
+#[test]
+fn a_damaged_area_followed_by_good_sectors_stays_sector_findings() {
+    // 40 MiB read back altered (every sample in it lost), then good again: the
+    // probes ahead read back as written, so the pass writes on to the end.
+    let mut t =
+        crate::device::sim::SimTarget::open("sim:ssd?size=256M&corrupt=204800-286720").unwrap();
+    let p = VerifyParams {
+        passes: 1,
+        ..params(256 << 20, 1 << 20)
+    };
+    let stop = AtomicBool::new(false);
+    let (r, stopped, _) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, None);
+    assert!(stopped.is_none(), "{stopped:?}");
+    assert_eq!(r.keeps_only, None);
+    let pass = &r.passes[0];
+    assert_eq!(pass.write.end_bytes, 256 << 20);
+    assert_eq!(pass.read.as_ref().unwrap().bytes, 256 << 20);
+    assert_eq!(pass.failures.count(FailureKind::Corrupt), 81920);
+}
+
+#[test]
+fn a_run_resumed_in_the_read_half_of_a_fake_reads_back_only_what_was_kept() {
+    // 16 MiB and 40 sectors: the read half ends inside a block.
+    let uri = "sim:ssd?size=64M&keeps=16404480";
+    let mut t = crate::device::sim::SimTarget::open(uri).unwrap();
+    let p = VerifyParams {
+        passes: 1,
+        ..params(64 << 20, 1 << 20)
+    };
+    let stop = AtomicBool::new(false);
+    let mut saved = Vec::new();
+    let mut save = |c: &Checkpoint| saved.push(c.clone());
+    let mut saver = Saver::new(&mut save);
+    let (whole, _, _) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, Some(&mut saver));
+    let k = whole.keeps_only.unwrap();
+    assert_eq!(k.kept_bytes, 16404480);
+    let reads: Vec<&Checkpoint> = saved
+        .iter()
+        .filter(|c| c.half == HalfKind::Read && c.done_to > 0)
+        .collect();
+    assert!(reads.len() > 1, "{}", reads.len());
+    assert_eq!(reads.last().unwrap().done_to, k.lost_from);
+    // The same drive, resumed from the first and the last of them (its content
+    // is still on it).
+    for cp in [reads[0], reads[reads.len() - 1]] {
+        assert_eq!(cp.keeps_only, Some(k));
+        assert!(cp.fits(0, 64 << 20, 1 << 20, 1));
+        let resumed = VerifyParams {
+            resume: Some(cp.clone()),
+            ..p.clone()
+        };
+        let (again, stopped, _) = run_verify(&mut t, &resumed, &stop, &mut |_, _, _| {}, None);
+        assert!(stopped.is_none(), "{stopped:?}");
+        assert_eq!(again.keeps_only, Some(k));
+        assert_eq!(again.passes.len(), 1);
+        assert!(again.passes[0].failures.is_empty());
+        assert_eq!(
+            again.passes[0].read.as_ref().unwrap().end_bytes,
+            k.lost_from
+        );
+    }
+}

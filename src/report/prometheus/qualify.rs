@@ -404,6 +404,7 @@ mod tests {
             }],
             stopped,
             unanswered: None,
+            keeps_only: None,
         });
         let mut x = Exposition::new();
         render_test(&mut x, &[], &t);

@@ -1,4 +1,4 @@
-//! What a simulated drive stores, and its data faults (fake=, corrupt=, unwritable=).
+//! What a simulated drive stores, and its data faults (fake=, keeps=, corrupt=, unwritable=).
 use super::open;
 use crate::clock::Clock;
 use crate::device::{IoData, QueueModel, Target};
@@ -207,4 +207,41 @@ fn fault_keys_are_checked() {
         d.contains("1 corrupting range(s), 1 unwritable range(s)"),
         "{d}"
     );
+}
+
+#[test]
+fn a_drive_that_remaps_keeps_the_first_bytes_written_wherever_and_drops_the_rest() {
+    let mut t = open("sim:ssd?size=256M&keeps=1M");
+    assert_eq!(t.info().media_size_bytes, 256 * MIB);
+    let st = Stamper::new(9, 0, 512).unwrap();
+    // 512 KiB high up, then 1 MiB at the start: only its first 512 KiB is kept.
+    let high = 200 * MIB / 512;
+    let (w, v) = round_trip(&mut t, &st, high, 1024);
+    w.unwrap();
+    assert!(v.iter().all(|v| v.is_ok()));
+    let (w, v) = round_trip(&mut t, &st, 0, 2048);
+    w.unwrap();
+    assert!(v[..1024].iter().all(|v| v.is_ok()));
+    // The dropped half reads back as zeros: corrupt, without an error.
+    assert!(v[1024..].iter().all(|&v| v == Verdict::Corrupt));
+    // What was kept is kept on rewrite, with another pass's stamps.
+    let st2 = Stamper::new(9, 1, 512).unwrap();
+    let (w, v) = round_trip(&mut t, &st2, high, 1024);
+    w.unwrap();
+    assert!(v.iter().all(|v| v.is_ok()));
+    assert!(
+        t.info()
+            .simulated
+            .as_deref()
+            .unwrap()
+            .contains("keeps only the first 1048576 bytes written")
+    );
+    // keeps= is whole sectors below the size, and not with fake=.
+    for bad in [
+        "sim:ssd?size=256M&keeps=256M",
+        "sim:ssd?size=256M&keeps=1000",
+        "sim:ssd?size=256M&keeps=1M&fake=64M",
+    ] {
+        assert!(super::SimTarget::open(bad).is_err(), "{bad}");
+    }
 }
