@@ -77,6 +77,8 @@ pub fn probe_disk_resuming(
         Ok(t) => t,
         Err(e) => return fail(disk, sink, e, false),
     };
+    // Every request from here on, the signature check's included (--io-timeout).
+    target.set_io_timeout(cfg.beyond.io_timeout);
     let mut prober_warning = None;
     let mut known_good = Vec::new();
     // --smr-check writes nothing on flash (decided here, before any write): a disk

@@ -450,6 +450,11 @@ impl Walk<'_, '_> {
                 result.outcome = Outcome::Interrupted;
                 Ok(false)
             }
+            // A request left unanswered after Ctrl-C or SIGTERM: interrupted.
+            Some(Stop::Failed { ref error, .. }) if crate::device::watched::interrupted(error) => {
+                result.outcome = Outcome::Interrupted;
+                Ok(false)
+            }
             Some(Stop::Failed {
                 setup,
                 offset,

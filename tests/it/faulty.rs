@@ -780,3 +780,81 @@ fn a_drive_vanishing_before_the_write_verify_step_is_recognised_by_the_sectors_r
     );
     assert!(d.stats().get("failed") < 200, "{:?}", d.stats());
 }
+
+/// A drive whose every read takes 20 s (a dying drive retrying each read), burnt
+/// in beside a healthy one with --io-timeout 5: the slow drive is given up while
+/// its signatures are looked for (named: the wait and the byte), never written,
+/// its burn-in block ends FAIL; the healthy drive PASSes; exit 3, within 90 s.
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn a_drive_whose_reads_take_20_s_is_given_up_at_its_signatures_and_the_healthy_one_passes() {
+    let d = FaultDisk::new(64 << 20, &[]);
+    // Slow from now on (not while the kernel and udev look at the new device).
+    d.control("add slow-reads=0-64M,20000");
+    let good = FaultDisk::new(64 << 20, &[]);
+    let bin = crate::helpers::scratch_dir();
+    let path = stand_in_smartctl(bin.path(), NO_SMART);
+    let t0 = Instant::now();
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        .env("PATH", path)
+        .args(["--burn-in", "-w", "--yes", "--qualify", "--parallel"])
+        .args(["--io-timeout", "5", &d.dev, &good.dev])
+        .output()
+        .unwrap();
+    let took = t0.elapsed();
+    let writes = d.stats().get("writes");
+    d.abort();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{text}{err}");
+    assert!(took < Duration::from_secs(90), "{took:?}");
+    let block = |dev: &str| {
+        let start = text
+            .find(&format!("Burn-in of {dev}:"))
+            .unwrap_or_else(|| panic!("no burn-in block of {dev}: {text}{err}"));
+        let rest = &text[start..];
+        let end = rest.find("\n\n").unwrap_or(rest.len());
+        rest[..end].to_string()
+    };
+    let slow = block(&d.dev);
+    assert!(slow.contains("\n  verdict: FAIL"), "{slow}");
+    assert!(block(&good.dev).contains("\n  verdict: PASS"), "{text}");
+    // Named: "no answer for 5.x s at byte B while looking for signatures".
+    let all = format!("{text}{err}");
+    let at = all
+        .find("no answer for ")
+        .unwrap_or_else(|| panic!("{all}"));
+    let line = all[at..].lines().next().unwrap();
+    assert!(line.contains("while looking for signatures"), "{line}");
+    let reason = &line[..line.find(" while").unwrap()];
+    assert!((5.0..6.0).contains(&no_answer_for(reason)), "{line}");
+    // Not written.
+    assert_eq!(writes, 0);
+}
+
+/// `-t --io-timeout 5` is accepted: every test's requests are watched.
+#[test]
+fn io_timeout_applies_to_every_test() {
+    let (code, out, err) = run(&["-t", "--io-timeout", "5", "sim:ssd"]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+/// What smartctl says of a loop device: no device type, so no SMART.
+const NO_SMART: &str = r#"echo '{"smartctl":{"version":[7,3],"exit_status":1,"messages":[{"string":"Unable to detect device type","severity":"error"}]}}'
+exit 1"#;
+
+/// A stand-in `smartctl` (a shell script running `body`) in `dir`: the PATH that
+/// finds it first.
+fn stand_in_smartctl(dir: &std::path::Path, body: &str) -> std::ffi::OsString {
+    use std::os::unix::fs::PermissionsExt;
+    let p = dir.join("smartctl");
+    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut path = dir.as_os_str().to_owned();
+    path.push(":");
+    path.push(std::env::var_os("PATH").unwrap_or_default());
+    path
+}
