@@ -60,7 +60,7 @@ pub fn open(name: &str, opts: &OpenOptions) -> Result<Box<dyn Target>, ProbeErro
             sector_size: info.sector_size,
         });
     }
-    let limit = std::time::Duration::from_secs_f64(super::watched::DEFAULT_TIMEOUT_S);
+    let limit = super::watched::default_limit();
     let watchdog = super::watched::Watchdog::new(&file, limit).map_err(|e| open_error(&path, e))?;
     let mut target = FileTarget {
         file,

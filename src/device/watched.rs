@@ -21,7 +21,7 @@
 
 use std::fs::File;
 use std::io;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -30,6 +30,32 @@ use std::time::{Duration, Instant};
 /// above the kernel's own SCSI timeout of 30 s with a retry, a drive's error
 /// recovery, a spin-up from standby and a drive-managed SMR drive's cleaning stall).
 pub const DEFAULT_TIMEOUT_S: f64 = 120.0;
+
+/// The limit a device opened from now on starts with, in ns; 0: the default.
+static DEFAULT_NS: AtomicU64 = AtomicU64::new(0);
+
+/// Requests given up in this process, whose threads the kernel may still hold.
+static LEFT: AtomicUsize = AtomicUsize::new(0);
+
+/// Devices opened from now on hold their requests (the open's first read
+/// included) to `limit` (`--io-timeout`), until [`crate::device::Target::set_io_timeout`].
+pub fn set_default_limit(limit: Duration) {
+    DEFAULT_NS.store(limit.as_nanos() as u64, Ordering::Relaxed);
+}
+
+/// The limit a device opened now starts with.
+pub fn default_limit() -> Duration {
+    match DEFAULT_NS.load(Ordering::Relaxed) {
+        0 => Duration::from_secs_f64(DEFAULT_TIMEOUT_S),
+        ns => Duration::from_nanos(ns),
+    }
+}
+
+/// How many requests this process gave up unanswered: while the kernel holds
+/// them, the process cannot end (main says so).
+pub fn left_behind() -> usize {
+    LEFT.load(Ordering::Relaxed)
+}
 
 /// How often a waiting caller looks at the stop flag.
 pub const POLL: Duration = Duration::from_millis(100);
@@ -256,6 +282,7 @@ impl Watchdog {
     fn give_up(&mut self, how: io::ErrorKind, n: Option<NoAnswer>, buf: Option<(usize, usize)>) {
         self.given_up = Some(how);
         self.last = n;
+        LEFT.fetch_add(1, Ordering::Relaxed);
         if let Some((ptr, len)) = buf {
             super::aligned::quarantine(ptr, len);
         }

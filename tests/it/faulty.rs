@@ -858,3 +858,52 @@ fn stand_in_smartctl(dir: &std::path::Path, body: &str) -> std::ffi::OsString {
     path.push(std::env::var_os("PATH").unwrap_or_default());
     path
 }
+
+/// Ctrl-C and SIGTERM while a drive leaves a read unanswered (the -t test's
+/// middle transfer reads 32 MiB, which hangs): the results are saved within 2 s,
+/// the test marked interrupted, and the exit status is 130 after Ctrl-C, 143
+/// after SIGTERM, once the kernel gives the hung read back.
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn a_signal_while_a_drive_hangs_saves_the_results_within_2_s() {
+    let d = FaultDisk::new(64 << 20, &[]);
+    d.control("add hang=32M-33M");
+    let dir = crate::helpers::scratch_dir();
+    for (sig, status) in [("-INT", 130), ("-TERM", 143)] {
+        let json_file = dir.path().join(format!("run{sig}.json"));
+        let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+            .args(["-t", "-q", "--json-file"])
+            .arg(&json_file)
+            .arg(&d.dev)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let until = Instant::now() + Duration::from_secs(60);
+        while d.stats().get("hung") == 0 {
+            assert!(Instant::now() < until, "no read hung");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let t0 = Instant::now();
+        let kill = std::process::Command::new("kill")
+            .args([sig, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(kill.success());
+        let interrupted =
+            |v: &serde_json::Value| v["disks"][0]["tests"][0]["outcome"] == "interrupted";
+        let v = wait_json(&json_file, Duration::from_secs(10), interrupted);
+        let took = t0.elapsed();
+        // Answer the hung read (EIO), so that the process can end.
+        d.control("release");
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(v.is_some(), "{sig}: no interrupted test saved: {err}");
+        assert!(took < Duration::from_secs(2), "{sig}: saved after {took:?}");
+        assert_eq!(out.status.code(), Some(status), "{sig}: {err}");
+        assert!(err.contains("went unanswered"), "{sig}: {err}");
+    }
+}
