@@ -200,8 +200,13 @@ pub fn drive(
         failure: None,
     };
     feed.len = feed.stream.request_len();
-    let (interrupted, fatal, abandoned) =
-        drive_feed(backend, &mut feed, params.queue_depth, stop, None);
+    let (interrupted, fatal, abandoned) = drive_feed(
+        backend,
+        &mut feed,
+        params.queue_depth,
+        stop,
+        params.io_timeout,
+    );
     let (last, failure, len) = (feed.last, feed.failure.take(), feed.len);
     backend.finish(last);
     run.elapsed_ns = last - start;
@@ -483,6 +488,7 @@ mod tests {
             queue_depth: QueueDepth::fixed::<4>(),
             duration: Duration::from_nanos(ns),
             seed: 7,
+            io_timeout: None,
         }
     }
 

@@ -154,6 +154,7 @@ impl Walk<'_, '_> {
             queue_depth: q.queue_depth,
             duration: q.duration,
             seed: 0,
+            io_timeout: cx.io_timeout,
         };
         let (r, first, seed): (QueuedRun, u64, Option<u64>) = match q.stream {
             Stream::Random { seed } => {

@@ -907,3 +907,45 @@ fn a_signal_while_a_drive_hangs_saves_the_results_within_2_s() {
         assert!(err.contains("went unanswered"), "{sig}: {err}");
     }
 }
+
+/// The requests of the synchronous tests are watched: the -t test's middle
+/// transfer (one request at a time) gives the drive up after --io-timeout at the
+/// hung read, naming it; exit 1. (The queued -i test is watched by the same loop
+/// as --scan and --verify, but io_uring's submission itself can be held by the
+/// kernel once the device's queue is full behind a hung request: docs/testing.md.)
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn a_sync_test_gives_a_hung_read_up_after_io_timeout() {
+    let d = FaultDisk::new(64 << 20, &[]);
+    d.control("add hang=32M-33M");
+    let dir = crate::helpers::scratch_dir();
+    let test = "-t";
+    let json_file = dir.path().join(format!("run{test}.json"));
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        .args([test, "-q", "--io-timeout", "2", "--json-file"])
+        .arg(&json_file)
+        .arg(&d.dev)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let failed = |v: &serde_json::Value| v["disks"][0]["tests"][0]["outcome"].is_object();
+    let v = wait_json(&json_file, Duration::from_secs(60), failed);
+    d.control("release");
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let v = v.unwrap_or_else(|| panic!("{test}: no failed test saved: {err}"));
+    let outcome = v["disks"][0]["tests"][0]["outcome"].to_string();
+    let at = outcome
+        .find("no answer for ")
+        .unwrap_or_else(|| panic!("{test}: {outcome}"));
+    let reason = outcome[at..].trim_end_matches(['"', '}']);
+    let waited = no_answer_for(reason);
+    assert!((2.0..3.0).contains(&waited), "{test}: {outcome}");
+    let byte: u64 = reason.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!((32 << 20..33 << 20).contains(&byte), "{test}: {outcome}");
+    assert_eq!(out.status.code(), Some(1), "{test}: {err}");
+}
