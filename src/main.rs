@@ -6,6 +6,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 fn main() {
+    // The child that runs libblkid on a copy of a drive's signature areas.
+    #[cfg(target_os = "linux")]
+    if std::env::var_os(seekprobe::safety::CHILD_ENV).is_some() {
+        std::process::exit(seekprobe::safety::child_main());
+    }
     let stop = Arc::new(AtomicBool::new(false));
     // Ctrl-C (and SIGTERM, SIGHUP) raise the flag; the engines stop within one I/O
     // (a pause within 50 ms), a request a drive leaves unanswered is given up within

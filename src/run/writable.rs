@@ -82,6 +82,22 @@ pub fn check_writable(
     if let Some(w) = &warning {
         sink.warning(w).map_err(CheckError::Output)?;
     }
+    if let Some(why) = &found.libblkid_outside {
+        if !cfg.force {
+            return Err(refused(
+                format!("{why}: what the drive holds there was not read, so it cannot be known"),
+                "if its data may be destroyed, wipe it (wipefs -a) or pass --force",
+            ));
+        }
+        sink.warning(&Warning {
+            code: WarningCode::SignaturesUnreadable,
+            message: format!(
+                "{why}: libblkid's findings were not used, and --force overrides the rest"
+            ),
+            advice: "wipe the drive (wipefs -a) before testing it".into(),
+        })
+        .map_err(CheckError::Output)?;
+    }
     let found = found.found;
     if !found.is_empty() && !cfg.force {
         return Err(refused(
@@ -113,8 +129,8 @@ fn read_signatures(
     let path = info.path.clone();
     let ss = u64::from(info.sector_size);
     let whole = info.sectors() * ss;
-    let head_len = (safety::HEAD_BYTES as u64).min(whole) / ss * ss;
-    let tail_len = (safety::TAIL_BYTES as u64).min(whole) / ss * ss;
+    let head_len = (safety::COPY_HEAD as u64).min(whole) / ss * ss;
+    let tail_len = (safety::COPY_TAIL as u64).min(whole) / ss * ss;
     let mut head = AlignedBuf::new(head_len as usize);
     let mut tail = AlignedBuf::new(tail_len as usize);
     let mut unreadable = None;
