@@ -372,6 +372,10 @@ impl FileTarget {
                     self.info.sector_size
                 ))
             }
+            // No answer within --io-timeout: the drive is given up (every later
+            // request is refused at once with the same words), and the first check
+            // or test that asks it something says so, naming the byte and the wait.
+            (Err(e), _) if super::watched::NoAnswer::of(&e).is_some() => IoMode::Direct,
             (Err(e), _) => return Err(self.read_error("first read", 0, e)),
         };
         Ok(())
