@@ -280,11 +280,13 @@ pub fn probe_copy(path: &Path, head: &[u8], tail: &[u8], size: u64) -> Result<Ve
 /// its end.
 fn memory_copy(head: &[u8], tail: &[u8], size: u64) -> std::io::Result<std::os::fd::OwnedFd> {
     use rustix::fs::{MemfdFlags, memfd_create};
+    use std::os::unix::fs::FileExt;
     let fd = memfd_create("seekprobe-signatures", MemfdFlags::CLOEXEC)?;
-    rustix::fs::ftruncate(&fd, size)?;
-    crate::device::pio::write_all_at(&fd, head, 0)?;
-    crate::device::pio::write_all_at(&fd, tail, size - tail.len() as u64)?;
-    Ok(fd)
+    let file = std::fs::File::from(fd);
+    file.set_len(size)?;
+    file.write_all_at(head, 0)?;
+    file.write_all_at(tail, size - tail.len() as u64)?;
+    Ok(file.into())
 }
 
 /// The area of a libblkid buffer debug line ("off=N len=M", "[off=N, len=M]").
