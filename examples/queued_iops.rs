@@ -33,6 +33,7 @@ fn main() {
             .expect("a queue depth of 1 to 4096"),
         duration: Duration::from_secs_f64(num(4, 3) as f64),
         seed: num(5, 1),
+        io_timeout: None,
     };
     let file = std::fs::OpenOptions::new()
         .read(true)

@@ -181,9 +181,10 @@ pub struct Args {
     #[arg(long, value_name = "MS", default_value_t = 50.0)]
     pub slow_ms: f64,
 
-    /// Give a request of --scan or --verify up after this long without an answer
-    /// (seconds); that drive is then given up and the run goes on
-    #[arg(long, value_name = "SECS", default_value_t = 120.0)]
+    /// Give a request to a drive up after this long without an answer (seconds),
+    /// in every test, the checks before them and smartctl's runs; that drive is
+    /// then given up and the run goes on
+    #[arg(long, value_name = "SECS", default_value_t = crate::device::watched::DEFAULT_TIMEOUT_S)]
     pub io_timeout: f64,
 
     /// ATTO-style: sequential reads from the start for request sizes from 4 KiB to

@@ -82,7 +82,7 @@ pub struct Config {
 /// plans (those are in [`probe::Options`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Beyond {
-    /// How long a request of --scan or --verify may go unanswered (--io-timeout).
+    /// How long a request to a drive may go unanswered (--io-timeout).
     pub io_timeout: Duration,
     /// Where --verify's bad-block list goes.
     pub bad_blocks: Option<PathBuf>,

@@ -1,26 +1,59 @@
 //! The `seekprobe` binary: a thin wrapper around [`seekprobe::app`].
 
+use seekprobe::device::watched;
+use std::io::Write;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 fn main() {
+    // The child that runs libblkid on a copy of a drive's signature areas.
+    #[cfg(target_os = "linux")]
+    if std::env::var_os(seekprobe::safety::CHILD_ENV).is_some() {
+        std::process::exit(seekprobe::safety::child_main());
+    }
     let stop = Arc::new(AtomicBool::new(false));
     // Ctrl-C (and SIGTERM, SIGHUP) raise the flag; the engines stop within one I/O
-    // (a pause within 50 ms), print what was measured and exit 130. A second signal
-    // does not kill the program: with --preserve a block may be waiting to be
-    // written back.
-    for sig in [
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
+    // (a pause within 50 ms), a request a drive leaves unanswered is given up within
+    // a second (device::watched), what was measured is printed and saved. A second
+    // signal does not kill the program: with --preserve a block may be waiting to
+    // be written back.
+    let term = Arc::new(AtomicBool::new(false));
+    let hup = Arc::new(AtomicBool::new(false));
+    for (sig, which) in [
+        (signal_hook::consts::SIGINT, None),
+        (signal_hook::consts::SIGTERM, Some(&term)),
+        (signal_hook::consts::SIGHUP, Some(&hup)),
     ] {
         let _ = signal_hook::flag::register(sig, Arc::clone(&stop));
+        if let Some(flag) = which {
+            let _ = signal_hook::flag::register(sig, Arc::clone(flag));
+        }
     }
+    watched::stop_on(Arc::clone(&stop));
     let code = seekprobe::app::main_with(
         std::env::args_os(),
         stop,
         &mut std::io::stdout().lock(),
         &mut std::io::stderr(),
     );
+    // Interrupted: 128 + the signal's number (130 after Ctrl-C, 143 after SIGTERM).
+    let code = match code {
+        seekprobe::app::EXIT_INTERRUPTED if term.load(Ordering::Relaxed) => 128 + 15,
+        seekprobe::app::EXIT_INTERRUPTED if hup.load(Ordering::Relaxed) => 128 + 1,
+        c => c,
+    };
+    let left = watched::left_behind();
+    if left > 0 {
+        let _ = std::io::stdout().flush();
+        let _ = writeln!(
+            std::io::stderr(),
+            "seekprobe: {left} request{} to a drive went unanswered and {} given up; the \
+             results are saved; the process ends when the kernel gives {} back (if it does \
+             not, the drive or its path is stuck: reset or unplug it)",
+            if left == 1 { "" } else { "s" },
+            if left == 1 { "was" } else { "were" },
+            if left == 1 { "it" } else { "them" },
+        );
+    }
     std::process::exit(code);
 }

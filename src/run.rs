@@ -73,10 +73,15 @@ pub fn probe_disk_resuming(
         });
         Ok::<_, io::Error>((disk, Flow::Continue))
     };
+    // Every request and smartctl run is held to --io-timeout, the open's included.
+    device::watched::set_default_limit(cfg.beyond.io_timeout);
+    crate::smart::smartctl::set_timeout(cfg.beyond.io_timeout);
     let mut target = match device::open(name, &opts) {
         Ok(t) => t,
         Err(e) => return fail(disk, sink, e, false),
     };
+    // Every request from here on, the signature check's included (--io-timeout).
+    target.set_io_timeout(cfg.beyond.io_timeout);
     let mut prober_warning = None;
     let mut known_good = Vec::new();
     // --smr-check writes nothing on flash (decided here, before any write): a disk

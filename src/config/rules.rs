@@ -165,6 +165,8 @@ pub fn needs(id: &str) -> Option<Needs> {
         }
         "new" | "new_max_hours" | "thresholds" => any([SMART, &[BURN_IN]].concat()),
         "max_deviation" | "baseline" => any(vec!["qualify"]),
+        // Every request of every test, and smartctl's runs, are watched.
+        "io_timeout" => any([tests_where(|_| true), SMART.to_vec()].concat()),
         opt => match taking(opt) {
             tests if tests.is_empty() => return None,
             tests => any(tests),

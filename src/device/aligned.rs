@@ -3,6 +3,8 @@
 use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The alignment of every I/O buffer: a page, which covers any logical sector size
 /// up to 4096 and satisfies O_DIRECT everywhere.
@@ -51,9 +53,37 @@ impl DerefMut for AlignedBuf {
 
 impl Drop for AlignedBuf {
     fn drop(&mut self) {
+        if quarantined(self.ptr.as_ptr() as usize, self.len) {
+            // A request given up unanswered may still fill it: never freed.
+            return;
+        }
         // SAFETY: allocated in new() with the same layout.
         unsafe { dealloc(self.ptr.as_ptr(), Self::layout(self.len)) }
     }
+}
+
+/// Whether any buffer was quarantined (the common case, none, costs one load).
+static ANY_QUARANTINED: AtomicBool = AtomicBool::new(false);
+/// The address ranges of buffers that requests given up unanswered may still fill.
+static QUARANTINE: Mutex<Vec<(usize, usize)>> = Mutex::new(Vec::new());
+
+/// Keep the memory of `len` bytes at `ptr` from ever being freed: a request the
+/// watchdog gave up (`super::watched`) may still be filled or read by the kernel.
+/// The [`AlignedBuf`] holding it leaks it when dropped.
+pub(super) fn quarantine(ptr: usize, len: usize) {
+    let mut q = QUARANTINE.lock().unwrap_or_else(|e| e.into_inner());
+    q.push((ptr, len.max(1)));
+    ANY_QUARANTINED.store(true, Ordering::Release);
+}
+
+/// Whether the buffer of `len` bytes at `ptr` holds quarantined memory.
+fn quarantined(ptr: usize, len: usize) -> bool {
+    if !ANY_QUARANTINED.load(Ordering::Acquire) {
+        return false;
+    }
+    let q = QUARANTINE.lock().unwrap_or_else(|e| e.into_inner());
+    let end = ptr + len.max(1);
+    q.iter().any(|&(p, l)| p < end && p + l > ptr)
 }
 
 impl std::fmt::Debug for AlignedBuf {

@@ -60,11 +60,14 @@ pub fn open(name: &str, opts: &OpenOptions) -> Result<Box<dyn Target>, ProbeErro
             sector_size: info.sector_size,
         });
     }
+    let limit = super::watched::default_limit();
+    let watchdog = super::watched::Watchdog::new(&file, limit).map_err(|e| open_error(&path, e))?;
     let mut target = FileTarget {
         file,
         info,
         clock: MonotonicClock::new(),
         io_bytes: 0,
+        watchdog,
     };
     if opts.io {
         target.ensure_readable()?;
@@ -340,6 +343,8 @@ struct FileTarget {
     clock: MonotonicClock,
     /// Bytes read and written through read_at and write_at.
     io_bytes: u64,
+    /// Every request goes through it (`--io-timeout`).
+    watchdog: super::watched::Watchdog,
 }
 
 impl FileTarget {
@@ -347,7 +352,7 @@ impl FileTarget {
     /// system accepts it, else buffered with the reason recorded.
     fn ensure_readable(&mut self) -> Result<(), ProbeError> {
         let mut buf = AlignedBuf::new(self.info.sector_size as usize);
-        let first = super::pio::read_exact_at(&self.file, &mut buf, 0);
+        let first = self.watchdog.read(&mut buf, 0);
         let direct = is_direct(&self.file);
         self.info.io_mode = match (first, direct) {
             (Ok(()), true) => IoMode::Direct,
@@ -359,13 +364,18 @@ impl FileTarget {
             ),
             (Err(e), true) if Errno::from_io_error(&e) == Some(Errno::INVAL) && self.info.kind == TargetKind::File => {
                 set_direct(&self.file, false).map_err(|e| self.read_error("open", 0, e))?;
-                super::pio::read_exact_at(&self.file, &mut buf, 0)
+                self.watchdog
+                    .read(&mut buf, 0)
                     .map_err(|e| self.read_error("open", 0, e))?;
                 IoMode::Buffered(format!(
                     "the file system refused {}-byte direct reads; the page cache is dropped before each test",
                     self.info.sector_size
                 ))
             }
+            // No answer within --io-timeout: the drive is given up (every later
+            // request is refused at once with the same words), and the first check
+            // or test that asks it something says so, naming the byte and the wait.
+            (Err(e), _) if super::watched::NoAnswer::of(&e).is_some() => IoMode::Direct,
             (Err(e), _) => return Err(self.read_error("first read", 0, e)),
         };
         Ok(())
@@ -392,7 +402,11 @@ impl Target for FileTarget {
 
     fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<()> {
         self.io_bytes += buf.len() as u64;
-        super::pio::read_exact_at(&self.file, buf, offset)
+        self.watchdog.read(buf, offset)
+    }
+
+    fn set_io_timeout(&mut self, limit: std::time::Duration) {
+        self.watchdog.set_limit(limit);
     }
 
     fn device_io_bytes(&self) -> Option<(u64, u64)> {
@@ -426,11 +440,12 @@ impl Target for FileTarget {
             ));
         }
         self.io_bytes += buf.len() as u64;
-        super::pio::write_all_at(&self.file, buf, offset)
+        self.watchdog.write(buf, offset)
     }
 
     fn flush(&mut self) -> io::Result<bool> {
-        flush_file(&self.file, self.info.kind)
+        let kind = self.info.kind;
+        self.watchdog.call(0, move |f| flush_file(f, kind))
     }
 
     fn raw_fd(&self) -> Option<std::os::fd::BorrowedFd<'_>> {
@@ -439,11 +454,16 @@ impl Target for FileTarget {
     }
 
     fn quiesce(&mut self) -> io::Result<()> {
-        rustix::fs::sync();
-        if matches!(self.info.io_mode, IoMode::Buffered(_)) {
-            drop_cache(&self.file)?;
-        }
-        Ok(())
+        let buffered = matches!(self.info.io_mode, IoMode::Buffered(_));
+        self.watchdog
+            .call(0, move |f| {
+                rustix::fs::sync();
+                if buffered {
+                    drop_cache(f)?;
+                }
+                Ok(true)
+            })
+            .map(|_| ())
     }
 }
 

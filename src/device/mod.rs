@@ -13,6 +13,7 @@ pub mod freebsd;
 pub mod linux;
 pub mod pio;
 pub mod sim;
+pub mod watched;
 
 pub use aligned::AlignedBuf;
 pub use file::{OpenOptions, open};
@@ -128,6 +129,11 @@ pub trait Target: Send {
     fn own_io_bytes(&self) -> u64 {
         0
     }
+    /// Hold every later request sent through [`Target::read_at`],
+    /// [`Target::write_at`], [`Target::flush`] and [`Target::quiesce`] to `limit`
+    /// (`--io-timeout`, [`watched`]): a real device's request unanswered past it
+    /// fails with a [`watched::NoAnswer`] error. Simulated drives never hang.
+    fn set_io_timeout(&mut self, _limit: std::time::Duration) {}
     /// For simulated drives: the model that serves queued requests in virtual time.
     fn queue_model(&mut self) -> Option<&mut dyn QueueModel> {
         None

@@ -201,6 +201,7 @@ fn params(depth: QueueDepth, duration: Duration) -> QueuedParams {
         queue_depth: depth,
         duration,
         seed: 3,
+        io_timeout: None,
     }
 }
 

@@ -25,36 +25,9 @@ pub const POLL: Duration = Duration::from_millis(100);
 /// kernel answers): Ctrl-C prints and saves within 2 s even while a request hangs.
 pub const DRAIN_GRACE: Duration = Duration::from_secs(1);
 
-/// The error of a request given up by the watchdog: no answer for `waited` at
-/// `offset` (wrapped in an [`io::ErrorKind::TimedOut`] error).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NoAnswer {
-    /// The request's byte offset.
-    pub offset: u64,
-    /// How long it went unanswered: from its submission to the look that gave it
-    /// up, on the backend's clock (at least the limit, by up to a poll).
-    pub waited: Duration,
-}
-
-impl std::fmt::Display for NoAnswer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "no answer for {} s at byte {}",
-            self.waited.as_secs_f64(),
-            self.offset
-        )
-    }
-}
-
-impl std::error::Error for NoAnswer {}
-
-impl NoAnswer {
-    /// The watchdog's verdict in `e`, if it is one.
-    pub fn of(e: &io::Error) -> Option<NoAnswer> {
-        e.get_ref()?.downcast_ref::<NoAnswer>().copied()
-    }
-}
+/// The error of a request given up by the watchdog: the one type for queued and
+/// one-at-a-time requests alike ([`crate::device::watched`]).
+pub use crate::device::watched::NoAnswer;
 
 /// The one loop: keep up to `depth` requests of `feed` in flight on `backend` (made
 /// for at least that many slots)
@@ -227,8 +200,13 @@ pub fn drive(
         failure: None,
     };
     feed.len = feed.stream.request_len();
-    let (interrupted, fatal, abandoned) =
-        drive_feed(backend, &mut feed, params.queue_depth, stop, None);
+    let (interrupted, fatal, abandoned) = drive_feed(
+        backend,
+        &mut feed,
+        params.queue_depth,
+        stop,
+        params.io_timeout,
+    );
     let (last, failure, len) = (feed.last, feed.failure.take(), feed.len);
     backend.finish(last);
     run.elapsed_ns = last - start;
@@ -510,6 +488,7 @@ mod tests {
             queue_depth: QueueDepth::fixed::<4>(),
             duration: Duration::from_nanos(ns),
             seed: 7,
+            io_timeout: None,
         }
     }
 

@@ -47,6 +47,9 @@ pub struct QueuedParams {
     /// Seeds the random offsets ([`crate::probe::iops::OffsetGen::new`]); 0 with a
     /// sequential stream.
     pub seed: u64,
+    /// A request unanswered this long ends the run with a
+    /// [`crate::device::watched::NoAnswer`] error (--io-timeout); None: no limit.
+    pub io_timeout: Option<Duration>,
 }
 
 /// What one queued run measured: completions, elapsed time, latencies, and why it stopped.

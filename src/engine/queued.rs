@@ -214,6 +214,7 @@ mod tests {
             queue_depth: QueueDepth::of(queue_depth),
             duration: Duration::from_millis(10),
             seed: 1,
+            io_timeout: None,
         }
     }
 
@@ -371,6 +372,7 @@ mod tests {
             queue_depth: QueueDepth::DISKINFO,
             duration: Duration::from_millis(200),
             seed: 77,
+            io_timeout: None,
         };
         let stop = AtomicBool::new(false);
         let check = |r: &QueuedRun| {

@@ -214,7 +214,7 @@ pub fn run(
     {
         run.stop = Some(Stop::Failed {
             setup: false,
-            offset: 0,
+            offset: super::driver::NoAnswer::of(&error).map_or(0, |n| n.offset),
             error,
         });
     }

@@ -355,12 +355,14 @@ pub fn run(
     ring.poisoned = fatal.is_some();
     drop(ring);
     if let Some(error) = fatal {
-        if run.completed == 0 {
+        // A request the watchdog gave up is the drive's, not io_uring's.
+        let unanswered = super::driver::NoAnswer::of(&error);
+        if run.completed == 0 && unanswered.is_none() {
             return Err(Unavailable(format!("io_uring_enter: {error}")));
         }
         run.stop = Some(Stop::Failed {
             setup: false,
-            offset: 0,
+            offset: unanswered.map_or(0, |n| n.offset),
             error,
         });
         return Ok(run);

@@ -295,6 +295,7 @@ mod tests {
             queue_depth: QueueDepth::of(queue_depth),
             duration: Duration::from_millis(ms),
             seed,
+            io_timeout: None,
         }
     }
 

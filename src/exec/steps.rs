@@ -154,6 +154,7 @@ impl Walk<'_, '_> {
             queue_depth: q.queue_depth,
             duration: q.duration,
             seed: 0,
+            io_timeout: cx.io_timeout,
         };
         let (r, first, seed): (QueuedRun, u64, Option<u64>) = match q.stream {
             Stream::Random { seed } => {
@@ -447,6 +448,11 @@ impl Walk<'_, '_> {
                 Ok(true)
             }
             Some(Stop::Interrupted) => {
+                result.outcome = Outcome::Interrupted;
+                Ok(false)
+            }
+            // A request left unanswered after Ctrl-C or SIGTERM: interrupted.
+            Some(Stop::Failed { ref error, .. }) if crate::device::watched::interrupted(error) => {
                 result.outcome = Outcome::Interrupted;
                 Ok(false)
             }

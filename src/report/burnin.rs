@@ -21,11 +21,16 @@ pub fn status(s: &Status) -> String {
 }
 
 /// The block for a whole run: for each drive of the burn-in, its steps and its
-/// verdict (the disk's, when the run got that far).
+/// verdict (the disk's, when the run got that far). A drive that could not be
+/// opened or was refused before its first step (its signature areas did not
+/// answer, ...) has a block too, saying why it was not started.
 pub fn render(run: &Run) -> String {
     let mut s = String::new();
-    for d in run.disks.iter().filter(|d| !d.burn_in.is_empty()) {
+    for d in (run.disks.iter()).filter(|d| !d.burn_in.is_empty() || d.error.is_some()) {
         s.push_str(&format!("\nBurn-in of {}:\n", d.name));
+        if let (true, Some(e)) = (d.burn_in.is_empty(), &d.error) {
+            s.push_str(&format!("  not started: {}\n", e.message()));
+        }
         for r in &d.burn_in {
             s.push_str(&step_line(r));
         }

@@ -180,6 +180,10 @@ impl Target for Watched {
     fn flush(&mut self) -> io::Result<bool> {
         self.inner.flush()
     }
+    fn set_io_timeout(&mut self, limit: std::time::Duration) {
+        self.inner.set_io_timeout(limit);
+    }
+
     fn raw_fd(&self) -> Option<BorrowedFd<'_>> {
         self.inner.raw_fd()
     }

@@ -40,7 +40,14 @@ pub fn check_writable(
             hint: hint.to_string(),
         })
     };
-    let (found, unreadable) = read_signatures(target);
+    // A request given up (--io-timeout) or left after Ctrl-C: nothing more is
+    // asked of the drive, and it is not written, even with --force.
+    let (found, unreadable) = read_signatures(target).map_err(|e| {
+        refused(
+            format!("{e} while looking for signatures; a drive whose signature areas do not answer is not written"),
+            "check the drive's cabling and health (dmesg, smartctl); a drive that stopped answering cannot be tested",
+        )
+    })?;
     let whole = info.sectors() * u64::from(info.sector_size);
     let good: Vec<u64> = [0, whole.saturating_sub(u64::from(info.sector_size))]
         .into_iter()
@@ -75,6 +82,22 @@ pub fn check_writable(
     if let Some(w) = &warning {
         sink.warning(w).map_err(CheckError::Output)?;
     }
+    if let Some(why) = &found.libblkid_outside {
+        if !cfg.force {
+            return Err(refused(
+                format!("{why}: what the drive holds there was not read, so it cannot be known"),
+                "if its data may be destroyed, wipe it (wipefs -a) or pass --force",
+            ));
+        }
+        sink.warning(&Warning {
+            code: WarningCode::SignaturesUnreadable,
+            message: format!(
+                "{why}: libblkid's findings were not used, and --force overrides the rest"
+            ),
+            advice: "wipe the drive (wipefs -a) before testing it".into(),
+        })
+        .map_err(CheckError::Output)?;
+    }
     let found = found.found;
     if !found.is_empty() && !cfg.force {
         return Err(refused(
@@ -96,13 +119,18 @@ pub fn check_writable(
 /// the path where it loads, and the built-in check on what was read). A read that
 /// fails is located to its first unreadable sector (`engine::locate`), returned
 /// with its error; what did not read is checked as zeros.
-fn read_signatures(target: &mut dyn Target) -> (safety::Detection, Option<(u64, io::Error)>) {
+///
+/// `Err` when a request went unanswered (the watchdog gave it up, or Ctrl-C
+/// left it): then neither libblkid nor anything else reads the drive.
+fn read_signatures(
+    target: &mut dyn Target,
+) -> io::Result<(safety::Detection, Option<(u64, io::Error)>)> {
     let info = target.info();
     let path = info.path.clone();
     let ss = u64::from(info.sector_size);
     let whole = info.sectors() * ss;
-    let head_len = (safety::HEAD_BYTES as u64).min(whole) / ss * ss;
-    let tail_len = (safety::TAIL_BYTES as u64).min(whole) / ss * ss;
+    let head_len = (safety::COPY_HEAD as u64).min(whole) / ss * ss;
+    let tail_len = (safety::COPY_TAIL as u64).min(whole) / ss * ss;
     let mut head = AlignedBuf::new(head_len as usize);
     let mut tail = AlignedBuf::new(tail_len as usize);
     let mut unreadable = None;
@@ -110,24 +138,41 @@ fn read_signatures(target: &mut dyn Target) -> (safety::Detection, Option<(u64, 
         let Err(e) = target.read_at(buf, at) else {
             continue;
         };
+        if unanswered(&e) {
+            return Err(e);
+        }
         buf.fill(0);
         let mut piece = AlignedBuf::new(buf.len());
+        let mut hung = None;
         let first = crate::engine::locate::first_failed(at, buf.len() as u64, ss, &mut |o, n| {
             use crate::engine::locate::Probe;
             let p = &mut piece[..n as usize];
-            if target.read_at(p, o).is_ok() {
-                buf[(o - at) as usize..(o - at + n) as usize].copy_from_slice(p);
-                Probe::Ok
-            } else {
-                Probe::Failed
+            match target.read_at(p, o) {
+                Ok(()) => {
+                    buf[(o - at) as usize..(o - at + n) as usize].copy_from_slice(p);
+                    Probe::Ok
+                }
+                Err(e) if unanswered(&e) => {
+                    hung.get_or_insert(e);
+                    Probe::Failed
+                }
+                Err(_) => Probe::Failed,
             }
         });
+        if let Some(e) = hung.take() {
+            return Err(e);
+        }
         if unreadable.is_none() {
             unreadable = Some((first.unwrap_or(at), e));
         }
     }
-    (
+    Ok((
         safety::detect(Path::new(&path), &head, &tail, whole),
         unreadable,
-    )
+    ))
+}
+
+/// Whether `e` says the request was given up unanswered (the watchdog, or Ctrl-C).
+fn unanswered(e: &io::Error) -> bool {
+    crate::device::watched::NoAnswer::of(e).is_some() || crate::device::watched::interrupted(e)
 }

@@ -214,3 +214,177 @@ fn noun(ty: &str, usage: Option<&str>) -> &'static str {
         _ => "signature",
     }
 }
+
+/// Why libblkid's findings are not given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// libblkid could not take part (absent, failed, or what it read cannot be told).
+    Unavailable(String),
+    /// libblkid read bytes of the drive outside what was copied from it (fail closed).
+    Outside(String),
+}
+
+/// The variable that makes seekprobe's process the libblkid child ([`child_main`]).
+pub const CHILD_ENV: &str = "SEEKPROBE_BLKID_CHILD";
+
+/// Probe a copy of the drive with libblkid, never the drive itself: a sparse
+/// memory file of the drive's `size` holding its first bytes `head` and last bytes
+/// `tail` (read with direct I/O under the watchdog), probed by a child process of
+/// seekprobe with libblkid's buffer debugging on, which names every area libblkid
+/// read. An area outside the copy is [`Refusal::Outside`]: the probe cannot be
+/// trusted, and the drive is refused (fail closed).
+///
+/// Outside seekprobe's own binary (the library's tests), `path` is probed as before.
+pub fn probe_copy(path: &Path, head: &[u8], tail: &[u8], size: u64) -> Result<Vec<Found>, Refusal> {
+    let exe = std::env::current_exe().map_err(|e| Refusal::Unavailable(e.to_string()))?;
+    if exe.file_name().is_none_or(|n| n != "seekprobe") {
+        return probe(path).map_err(Refusal::Unavailable);
+    }
+    let unavailable =
+        |what: &str, e: &dyn std::fmt::Display| Refusal::Unavailable(format!("{what}: {e}"));
+    let copy = memory_copy(head, tail, size)
+        .map_err(|e| unavailable("a copy of the signature areas", &e))?;
+    let child = std::process::Command::new(exe)
+        .env(CHILD_ENV, "1")
+        .env("LIBBLKID_DEBUG", "buffer")
+        .stdin(std::process::Stdio::from(copy))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| unavailable("cannot run libblkid's probe", &e))?;
+    let out = child
+        .wait_with_output()
+        .map_err(|e| unavailable("libblkid's probe", &e))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !stderr.contains("libblkid:") {
+        return Err(Refusal::Unavailable(
+            "libblkid does not say what it reads (no debug output): it cannot be kept off the drive".into(),
+        ));
+    }
+    let tail_from = size - tail.len() as u64;
+    for (off, len) in stderr.lines().filter_map(read_area) {
+        let end = off.saturating_add(len);
+        if !(end <= head.len() as u64 || off >= tail_from) {
+            return Err(Refusal::Outside(format!(
+                "libblkid needed bytes {off}-{end}, outside the {} bytes at the start and {} at the end read for it",
+                head.len(),
+                tail.len()
+            )));
+        }
+    }
+    parse_child(&stdout)
+}
+
+/// A sparse memory file of `size` bytes holding `head` at its start and `tail` at
+/// its end.
+fn memory_copy(head: &[u8], tail: &[u8], size: u64) -> std::io::Result<std::os::fd::OwnedFd> {
+    use rustix::fs::{MemfdFlags, memfd_create};
+    use std::os::unix::fs::FileExt;
+    let fd = memfd_create("seekprobe-signatures", MemfdFlags::CLOEXEC)?;
+    let file = std::fs::File::from(fd);
+    file.set_len(size)?;
+    file.write_all_at(head, 0)?;
+    file.write_all_at(tail, size - tail.len() as u64)?;
+    Ok(file.into())
+}
+
+/// The area of a libblkid buffer debug line ("off=N len=M", "[off=N, len=M]").
+fn read_area(line: &str) -> Option<(u64, u64)> {
+    let num = |key: &str| -> Option<u64> {
+        let rest = &line[line.find(key)? + key.len()..];
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().ok()
+    };
+    Some((num("off=")?, num("len=")?))
+}
+
+/// The child's answer: "version V", then "found OFFSET\tWHAT" lines, or "error WHY".
+fn parse_child(out: &str) -> Result<Vec<Found>, Refusal> {
+    let mut by = None;
+    let mut found = Vec::new();
+    for line in out.lines() {
+        if let Some(v) = line.strip_prefix("version ") {
+            by = Some(Prober::Libblkid(v.to_string()));
+        } else if let Some(why) = line.strip_prefix("error ") {
+            return Err(Refusal::Unavailable(why.to_string()));
+        } else if let Some((off, what)) =
+            line.strip_prefix("found ").and_then(|l| l.split_once('\t'))
+        {
+            let by = by
+                .clone()
+                .ok_or_else(|| Refusal::Unavailable("libblkid's probe gave no version".into()))?;
+            found.push(Found {
+                what: what.to_string(),
+                offset: off.parse().unwrap_or(0),
+                by,
+            });
+        }
+    }
+    match by {
+        Some(_) => Ok(found),
+        None => Err(Refusal::Unavailable(format!(
+            "libblkid's probe did not answer: {}",
+            out.trim()
+        ))),
+    }
+}
+
+/// The libblkid child's work ([`CHILD_ENV`]): probe the copy on standard input and
+/// print what was found; its exit status.
+pub fn child_main() -> i32 {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let version = match API.get_or_init(load) {
+        Ok(api) => api.version.clone(),
+        Err(e) => {
+            let _ = writeln!(out, "error {e}");
+            return 0;
+        }
+    };
+    let _ = writeln!(out, "version {version}");
+    match probe(Path::new("/proc/self/fd/0")) {
+        Ok(found) => {
+            for f in found {
+                let _ = writeln!(
+                    out,
+                    "found {}\t{}",
+                    f.offset,
+                    f.what.replace(['\n', '\t'], " ")
+                );
+            }
+        }
+        Err(e) => {
+            let _ = writeln!(out, "error {e}");
+        }
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_debug_lines_name_the_areas_read_and_the_child_its_findings() {
+        let l = "123: libblkid:   BUFFER:  remove buffer: [off=65536, len=512]";
+        assert_eq!(read_area(l), Some((65536, 512)));
+        let l = "123: libblkid:   BUFFER: \treuse: off=0 len=1024 (for off=0 len=6)";
+        assert_eq!(read_area(l), Some((0, 1024)));
+        assert_eq!(
+            read_area("123: libblkid:     INIT: library debug mask: 0x2000"),
+            None
+        );
+        let found =
+            parse_child("version 2.38.1\nfound 1080\text4 file system (libblkid TYPE=ext4)\n")
+                .unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].offset, 1080);
+        assert_eq!(found[0].by, Prober::Libblkid("2.38.1".into()));
+        assert!(matches!(
+            parse_child("error no library\n"),
+            Err(Refusal::Unavailable(_))
+        ));
+        assert!(matches!(parse_child(""), Err(Refusal::Unavailable(_))));
+    }
+}

@@ -13,6 +13,8 @@
 
 #[cfg(target_os = "linux")]
 mod blkid;
+#[cfg(target_os = "linux")]
+pub use blkid::{CHILD_ENV, child_main};
 pub mod builtin;
 
 pub use builtin::{HEAD_BYTES, TAIL_BYTES};
@@ -55,7 +57,19 @@ pub struct Detection {
     pub found: Vec<Found>,
     /// Why libblkid was not used (absent, failed, turned off), or None.
     pub libblkid_unavailable: Option<String>,
+    /// libblkid needed bytes of the drive outside the areas read for it: what it
+    /// says cannot be trusted, and the drive is refused unless --force.
+    pub libblkid_outside: Option<String>,
 }
+
+/// How much of the start of a drive is read for libblkid, which probes a copy
+/// of it: its probers read up to byte 4 MiB + 512 of a blank drive (util-linux
+/// 2.38: the last, a superblock at 4 MiB).
+pub const COPY_HEAD: usize = 8 << 20;
+/// How much of the end of a drive is read for libblkid: its probers read from
+/// 1.5 MiB before the end of a blank drive (GPT's backup, md 0.90 and 1.0, ZFS's
+/// labels 2 and 3, UDF's anchors, ...).
+pub const COPY_TAIL: usize = 4 << 20;
 
 /// Every signature on the target at `path` (`size` bytes), given its first bytes
 /// `head` (up to [`HEAD_BYTES`]) and last bytes `tail` (up to [`TAIL_BYTES`]).
@@ -63,11 +77,19 @@ pub struct Detection {
 /// libblkid's findings come first (Linux, when the library loads and can probe the
 /// path; `SEEKPROBE_NO_LIBBLKID=1` turns it off), then each built-in finding that
 /// libblkid did not report in the same 512-byte sector.
+///
+/// libblkid reads a copy of `head` and `tail` (longer ones: [`COPY_HEAD`],
+/// [`COPY_TAIL`]), never the drive, and its findings are refused
+/// ([`Detection::libblkid_outside`]) when it needed anything else.
 pub fn detect(path: &Path, head: &[u8], tail: &[u8], size: u64) -> Detection {
-    let (mut found, libblkid_unavailable) = match libblkid(path) {
-        Ok(found) => (found, None),
-        Err(why) => (Vec::new(), Some(why)),
+    let (mut found, libblkid_unavailable, libblkid_outside) = match libblkid(path, head, tail, size)
+    {
+        Ok(found) => (found, None, None),
+        Err(Refusal::Unavailable(why)) => (Vec::new(), Some(why), None),
+        Err(Refusal::Outside(why)) => (Vec::new(), None, Some(why)),
     };
+    let head = &head[..head.len().min(HEAD_BYTES)];
+    let tail = &tail[tail.len() - tail.len().min(TAIL_BYTES)..];
     let sector = |off: u64| off / 512;
     let by_blkid: Vec<u64> = found.iter().map(|f| sector(f.offset)).collect();
     for hit in builtin::detect(head, tail, size) {
@@ -82,23 +104,38 @@ pub fn detect(path: &Path, head: &[u8], tail: &[u8], size: u64) -> Detection {
     Detection {
         found,
         libblkid_unavailable,
+        libblkid_outside,
     }
 }
 
-/// libblkid's findings, or why it could not give them (turned off, absent, or
-/// the probe failed).
-fn libblkid(path: &Path) -> Result<Vec<Found>, String> {
+/// Why libblkid gave no findings.
+#[cfg(not(target_os = "linux"))]
+enum Refusal {
+    Unavailable(String),
+    #[allow(dead_code)]
+    Outside(String),
+}
+#[cfg(target_os = "linux")]
+use blkid::Refusal;
+
+/// libblkid's findings on a copy of `head` and `tail`, or why it could not give
+/// them (turned off, absent, the probe failed, or it needed more of the drive).
+fn libblkid(path: &Path, head: &[u8], tail: &[u8], size: u64) -> Result<Vec<Found>, Refusal> {
     if std::env::var_os("SEEKPROBE_NO_LIBBLKID").is_some_and(|v| v == "1") {
-        return Err("SEEKPROBE_NO_LIBBLKID=1 is set".into());
+        return Err(Refusal::Unavailable(
+            "SEEKPROBE_NO_LIBBLKID=1 is set".into(),
+        ));
     }
     #[cfg(target_os = "linux")]
     {
-        blkid::probe(path)
+        blkid::probe_copy(path, head, tail, size)
     }
     #[cfg(not(target_os = "linux"))]
     {
-        let _ = path;
-        Err("libblkid is used on Linux only".into())
+        let _ = (path, head, tail, size);
+        Err(Refusal::Unavailable(
+            "libblkid is used on Linux only".into(),
+        ))
     }
 }
 

@@ -6,7 +6,8 @@ use super::health::{ExitStatus, Health};
 use super::model::Report;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use thiserror::Error;
 
 /// Why smartctl could not give a report.
@@ -30,6 +31,15 @@ pub enum SmartctlError {
     NoDevice {
         /// The device as given on the command line, not resolved.
         device: String,
+    },
+    /// smartctl did not end within the request limit (`--io-timeout`): killed,
+    /// and the drive is taken to have stopped answering.
+    #[error("{device}: no answer from smartctl for {} s (the drive does not answer; smartctl was killed)", .waited.as_secs_f64())]
+    NoAnswer {
+        /// The device as given; smartctl was asked about it.
+        device: String,
+        /// How long it was waited for.
+        waited: std::time::Duration,
     },
     /// smartctl's output was not a JSON report.
     #[error(
@@ -132,19 +142,82 @@ pub fn classify(report: Report) -> Result<SmartRead, String> {
     })
 }
 
+/// How long a smartctl run may take, in ns; 0: [`DEFAULT_TIMEOUT`].
+static TIMEOUT_NS: AtomicU64 = AtomicU64::new(0);
+
+/// The limit of a smartctl run without [`set_timeout`] (seekprobe's default
+/// `--io-timeout`).
+pub const DEFAULT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Hold every later smartctl run to `limit` (`--io-timeout`, set once a run).
+pub fn set_timeout(limit: std::time::Duration) {
+    TIMEOUT_NS.store(limit.as_nanos() as u64, Ordering::Relaxed);
+}
+
+fn timeout() -> std::time::Duration {
+    match TIMEOUT_NS.load(Ordering::Relaxed) {
+        0 => DEFAULT_TIMEOUT,
+        ns => std::time::Duration::from_nanos(ns),
+    }
+}
+
 /// Run `smartctl ARGS` and parse its JSON. smartctl's exit status is a bit mask
 /// that is non-zero on healthy drives too, so it is read from the JSON, not
 /// taken as success or failure.
+///
+/// A smartctl that does not end within [`set_timeout`]'s limit (a drive that does
+/// not answer its commands) is killed: [`SmartctlError::NoAnswer`].
 pub fn run_json(smartctl: &Path, args: &[String], device: &str) -> Result<Report, SmartctlError> {
-    let out = Command::new(smartctl)
+    run_within(smartctl, args, device, timeout())
+}
+
+/// [`run_json`], killing smartctl after `limit`.
+fn run_within(
+    smartctl: &Path,
+    args: &[String],
+    device: &str,
+    limit: std::time::Duration,
+) -> Result<Report, SmartctlError> {
+    let spawn_error = |source| SmartctlError::Spawn {
+        path: smartctl.display().to_string(),
+        source,
+    };
+    let mut child = Command::new(smartctl)
         .args(args)
         .env("LC_ALL", "C")
-        .output()
-        .map_err(|source| SmartctlError::Spawn {
-            path: smartctl.display().to_string(),
-            source,
-        })?;
-    let text = String::from_utf8_lossy(&out.stdout);
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(spawn_error)?;
+    // Read on a side thread, so that a long report never fills the pipe.
+    let mut stdout = child.stdout.take().expect("stdout is piped");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut buf);
+        let _ = tx.send(buf);
+    });
+    let start = std::time::Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if start.elapsed() >= limit => {
+                // A smartctl held by the kernel in the drive's command may linger.
+                let _ = child.kill();
+                return Err(SmartctlError::NoAnswer {
+                    device: device.into(),
+                    waited: start.elapsed(),
+                });
+            }
+            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(10)),
+            Err(e) => return Err(spawn_error(e)),
+        }
+    }
+    let out = rx
+        .recv_timeout(std::time::Duration::from_secs(1))
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&out);
     Report::from_json(&text).map_err(|msg| SmartctlError::BadOutput {
         device: device.into(),
         msg,
@@ -171,6 +244,24 @@ pub fn read(smartctl: &Path, device: &str) -> Result<SmartRead, SmartctlError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_smartctl_that_does_not_end_is_killed_after_the_limit() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("smartctl");
+        std::fs::write(&bin, "#!/bin/sh\nexec sleep 30\n").unwrap();
+        std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let t = std::time::Instant::now();
+        let e =
+            run_within(&bin, &[], "/dev/sdz", std::time::Duration::from_millis(300)).unwrap_err();
+        assert!(t.elapsed() < std::time::Duration::from_secs(5));
+        assert!(
+            e.to_string()
+                .starts_with("/dev/sdz: no answer from smartctl for 0.3"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn a_loop_device_has_no_smart() {

@@ -459,3 +459,37 @@ fn without_libblkid_the_run_says_only_the_built_in_list_was_checked() {
         .collect();
     assert!(codes.contains(&"signatures_builtin_only"), "{codes:?}");
 }
+
+#[test]
+fn libblkid_needing_more_of_the_drive_than_was_read_for_it_refuses_the_drive() {
+    // A DOS partition table whose extended partition starts at 50 MiB: libblkid
+    // reads its EBR there, outside the 8 MiB at the start and 4 MiB at the end
+    // copied for it. It never reads the drive itself: the drive is refused.
+    let dir = scratch_dir();
+    let img = blank(dir.path(), "ebr.img", 128);
+    let f = std::fs::OpenOptions::new().write(true).open(&img).unwrap();
+    use std::os::unix::fs::FileExt;
+    let entry = |kind: u8, lba: u32, sectors: u32| {
+        let mut e = [0u8; 16];
+        e[4] = kind;
+        e[8..12].copy_from_slice(&lba.to_le_bytes());
+        e[12..16].copy_from_slice(&sectors.to_le_bytes());
+        e
+    };
+    f.write_all_at(&entry(0x05, 102_400, 20_480), 446).unwrap();
+    f.write_all_at(&[0x55, 0xAA], 510).unwrap();
+    f.write_all_at(&entry(0x83, 2048, 4096), 102_400 * 512 + 446)
+        .unwrap();
+    f.write_all_at(&[0x55, 0xAA], 102_400 * 512 + 510).unwrap();
+    let before = sha256(&img);
+    seekprobe()
+        .args(["-S", "-w", "--yes", "--write-duration", "0"])
+        .arg(&img)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "refusing to write: libblkid needed bytes 52428800-52429312, outside the 8388608 bytes at the start and 4194304 at the end read for it",
+        ));
+    assert_eq!(sha256(&img), before);
+}

@@ -1,0 +1,365 @@
+//! The watchdog of every request a real device is sent one at a time: the read,
+//! write, flush or sync runs on the device's own worker thread while the caller
+//! waits at most the request limit (`--io-timeout`). A request unanswered past it
+//! is given up ([`NoAnswer`]): the caller goes on (its test fails there, the other
+//! drives go on) and the worker is left to the kernel, which may hold it as long as
+//! it likes; every later request to that device is refused at once with the same
+//! [`NoAnswer`], so that a drive is given up once. After Ctrl-C or SIGTERM
+//! ([`stop_on`]) a request unanswered for [`GRACE`] is given up too
+//! ([`interrupted`]), so that the run's results are written within 2 s.
+//!
+//! The worker reads into and writes from the caller's buffer (no copy: the time of
+//! a copy would show up as the device's). When a request is given up, the buffer
+//! is handed to [`super::aligned::quarantine`] so that its memory is never freed
+//! while the kernel may still fill it.
+//!
+//! The hand-over costs two thread wake-ups a request; both sides spin for
+//! [`SPIN`] before sleeping, so that back-to-back requests (the sync tests) and
+//! short ones pass without a sleep, and a sleep is only taken by a request that
+//! took longer than [`SPIN`] anyway (docs/testing.md, "A drive that stops
+//! answering").
+
+use std::fs::File;
+use std::io;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+/// The request limit without `--io-timeout`, in seconds (docs/testing.md says why:
+/// above the kernel's own SCSI timeout of 30 s with a retry, a drive's error
+/// recovery, a spin-up from standby and a drive-managed SMR drive's cleaning stall).
+pub const DEFAULT_TIMEOUT_S: f64 = 120.0;
+
+/// The limit a device opened from now on starts with, in ns; 0: the default.
+static DEFAULT_NS: AtomicU64 = AtomicU64::new(0);
+
+/// Requests given up in this process, whose threads the kernel may still hold.
+static LEFT: AtomicUsize = AtomicUsize::new(0);
+
+/// Devices opened from now on hold their requests (the open's first read
+/// included) to `limit` (`--io-timeout`), until [`crate::device::Target::set_io_timeout`].
+pub fn set_default_limit(limit: Duration) {
+    DEFAULT_NS.store(limit.as_nanos() as u64, Ordering::Relaxed);
+}
+
+/// The limit a device opened now starts with.
+pub fn default_limit() -> Duration {
+    match DEFAULT_NS.load(Ordering::Relaxed) {
+        0 => Duration::from_secs_f64(DEFAULT_TIMEOUT_S),
+        ns => Duration::from_nanos(ns),
+    }
+}
+
+/// How many requests this process gave up unanswered: while the kernel holds
+/// them, the process cannot end (main says so).
+pub fn left_behind() -> usize {
+    LEFT.load(Ordering::Relaxed)
+}
+
+/// How often a waiting caller looks at the stop flag.
+pub const POLL: Duration = Duration::from_millis(100);
+
+/// After Ctrl-C or SIGTERM, how long a request in flight may still take before it
+/// is given up (the run's results must be written within 2 s).
+pub const GRACE: Duration = Duration::from_secs(1);
+
+/// How long each side of the hand-over spins before it sleeps.
+pub const SPIN: Duration = Duration::from_micros(50);
+
+/// The error of a request given up by the watchdog: no answer for `waited` at
+/// `offset` (wrapped in an [`io::ErrorKind::TimedOut`] error).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoAnswer {
+    /// The request's byte offset.
+    pub offset: u64,
+    /// How long it went unanswered: from its submission to the look that gave it
+    /// up (at least the limit, by up to a poll).
+    pub waited: Duration,
+}
+
+impl std::fmt::Display for NoAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "no answer for {} s at byte {}",
+            self.waited.as_secs_f64(),
+            self.offset
+        )
+    }
+}
+
+impl std::error::Error for NoAnswer {}
+
+impl NoAnswer {
+    /// The watchdog's verdict in `e`, if it is one.
+    pub fn of(e: &io::Error) -> Option<NoAnswer> {
+        e.get_ref()?.downcast_ref::<NoAnswer>().copied()
+    }
+
+    /// As an [`io::Error`] of kind [`io::ErrorKind::TimedOut`].
+    pub fn error(self) -> io::Error {
+        io::Error::new(io::ErrorKind::TimedOut, self)
+    }
+}
+
+/// The error of a request left unanswered after Ctrl-C or SIGTERM (kind
+/// [`io::ErrorKind::Interrupted`]): the test ends interrupted, not failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Abandoned {
+    /// The request's byte offset.
+    pub offset: u64,
+}
+
+impl std::fmt::Display for Abandoned {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "interrupted while the request at byte {} went unanswered",
+            self.offset
+        )
+    }
+}
+
+impl std::error::Error for Abandoned {}
+
+/// Whether `e` is a request left unanswered after Ctrl-C or SIGTERM.
+pub fn interrupted(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|e| e.is::<Abandoned>())
+}
+
+static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+
+/// The process's stop flag (raised by Ctrl-C, SIGTERM, SIGHUP): a request still
+/// unanswered [`GRACE`] after it is raised is given up. Set once, by main.
+pub fn stop_on(flag: Arc<AtomicBool>) {
+    let _ = STOP.set(flag);
+}
+
+fn stopping() -> bool {
+    STOP.get().is_some_and(|f| f.load(Ordering::Relaxed))
+}
+
+/// A request as the worker runs it. The buffers are the caller's, passed as
+/// addresses: the caller waits for the answer or quarantines the buffer.
+enum Job {
+    Read { ptr: usize, len: usize, at: u64 },
+    Write { ptr: usize, len: usize, at: u64 },
+    Call(Call),
+}
+
+/// A call on the device's descriptor (a flush, a sync), run by the worker.
+type Call = Box<dyn FnOnce(&File) -> io::Result<bool> + Send>;
+
+/// A device's worker thread and the limit its requests are held to.
+#[derive(Debug)]
+pub struct Watchdog {
+    limit: Duration,
+    jobs: Sender<(u64, Job)>,
+    answers: Receiver<(u64, io::Result<bool>)>,
+    /// The number of the next request (answers of given-up ones are told apart).
+    seq: u64,
+    /// Set once a request was given up: the worker may be held by the kernel.
+    given_up: Option<io::ErrorKind>,
+    last: Option<NoAnswer>,
+}
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Job")
+    }
+}
+
+impl Watchdog {
+    /// A worker for `file` (a duplicate of its descriptor is moved to it), with
+    /// requests held to `limit`.
+    pub fn new(file: &File, limit: Duration) -> io::Result<Watchdog> {
+        let file = file.try_clone()?;
+        let (jobs, jobs_rx) = channel::<(u64, Job)>();
+        let (answers_tx, answers) = channel();
+        std::thread::Builder::new()
+            .name("seekprobe-io".into())
+            .spawn(move || work(&file, &jobs_rx, &answers_tx))?;
+        Ok(Watchdog {
+            limit,
+            jobs,
+            answers,
+            seq: 0,
+            given_up: None,
+            last: None,
+        })
+    }
+
+    /// Hold every later request to `limit`.
+    pub fn set_limit(&mut self, limit: Duration) {
+        self.limit = limit;
+    }
+
+    /// Read `buf.len()` bytes at `at` (as [`super::pio::read_exact_at`]).
+    pub fn read(&mut self, buf: &mut [u8], at: u64) -> io::Result<()> {
+        let (ptr, len) = (buf.as_mut_ptr() as usize, buf.len());
+        self.run(at, Job::Read { ptr, len, at }, Some((ptr, len)))
+            .map(|_| ())
+    }
+
+    /// Write all of `buf` at `at` (as [`super::pio::write_all_at`]).
+    pub fn write(&mut self, buf: &[u8], at: u64) -> io::Result<()> {
+        let (ptr, len) = (buf.as_ptr() as usize, buf.len());
+        self.run(at, Job::Write { ptr, len, at }, Some((ptr, len)))
+            .map(|_| ())
+    }
+
+    /// Run `f` on the device's descriptor on the worker (a flush, a sync), held to
+    /// the same limit; `at` is the byte named if it is given up.
+    pub fn call(
+        &mut self,
+        at: u64,
+        f: impl FnOnce(&File) -> io::Result<bool> + Send + 'static,
+    ) -> io::Result<bool> {
+        self.run(at, Job::Call(Box::new(f)), None)
+    }
+
+    /// The refusal of a request to a device whose earlier request was given up.
+    fn refused(&self, at: u64) -> io::Error {
+        match (self.given_up, self.last) {
+            (Some(io::ErrorKind::Interrupted), _) | (_, None) => {
+                io::Error::new(io::ErrorKind::Interrupted, Abandoned { offset: at })
+            }
+            (_, Some(n)) => n.error(),
+        }
+    }
+
+    fn run(&mut self, at: u64, job: Job, buf: Option<(usize, usize)>) -> io::Result<bool> {
+        if self.given_up.is_some() {
+            return Err(self.refused(at));
+        }
+        self.seq += 1;
+        let seq = self.seq;
+        let start = Instant::now();
+        if self.jobs.send((seq, job)).is_err() {
+            return Err(io::Error::other("the device's I/O thread ended"));
+        }
+        let mut stopped_at: Option<Instant> = None;
+        loop {
+            let waited = start.elapsed();
+            let answer = if waited < SPIN {
+                match self.answers.try_recv() {
+                    Ok(a) => Ok(a),
+                    Err(TryRecvError::Empty) => {
+                        std::hint::spin_loop();
+                        continue;
+                    }
+                    Err(TryRecvError::Disconnected) => Err(RecvTimeoutError::Disconnected),
+                }
+            } else {
+                let left = self.limit.saturating_sub(waited);
+                self.answers.recv_timeout(left.min(POLL))
+            };
+            match answer {
+                Ok((s, r)) if s == seq => return r,
+                Ok(_) => continue, // the late answer of a request given up
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(io::Error::other("the device's I/O thread ended"));
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            let waited = start.elapsed();
+            if waited >= self.limit {
+                let n = NoAnswer { offset: at, waited };
+                self.give_up(io::ErrorKind::TimedOut, Some(n), buf);
+                return Err(n.error());
+            }
+            if stopping() {
+                let since = *stopped_at.get_or_insert_with(Instant::now);
+                if since.elapsed() >= GRACE {
+                    self.give_up(io::ErrorKind::Interrupted, None, buf);
+                    return Err(self.refused(at));
+                }
+            }
+        }
+    }
+
+    fn give_up(&mut self, how: io::ErrorKind, n: Option<NoAnswer>, buf: Option<(usize, usize)>) {
+        self.given_up = Some(how);
+        self.last = n;
+        LEFT.fetch_add(1, Ordering::Relaxed);
+        if let Some((ptr, len)) = buf {
+            super::aligned::quarantine(ptr, len);
+        }
+    }
+
+    /// The request given up, if one was (not after Ctrl-C).
+    pub fn given_up(&self) -> Option<NoAnswer> {
+        self.last
+    }
+}
+
+/// The worker: runs each job as it comes, answers with its number; ends when the
+/// device is closed (its sender dropped). Spins for [`SPIN`] before sleeping.
+fn work(file: &File, jobs: &Receiver<(u64, Job)>, answers: &Sender<(u64, io::Result<bool>)>) {
+    loop {
+        let start = Instant::now();
+        let next = loop {
+            match jobs.try_recv() {
+                Ok(j) => break Some(j),
+                Err(TryRecvError::Disconnected) => break None,
+                Err(TryRecvError::Empty) if start.elapsed() < SPIN => std::hint::spin_loop(),
+                Err(TryRecvError::Empty) => break jobs.recv().ok(),
+            }
+        };
+        let Some((seq, job)) = next else { return };
+        let r = match job {
+            Job::Read { ptr, len, at } => {
+                // SAFETY: the caller's buffer of `len` bytes at `ptr` is borrowed
+                // mutably until it receives this answer; when it stops waiting,
+                // the buffer is quarantined (never freed) instead.
+                let buf = unsafe { std::slice::from_raw_parts_mut(ptr as *mut u8, len) };
+                super::pio::read_exact_at(file, buf, at).map(|()| true)
+            }
+            Job::Write { ptr, len, at } => {
+                // SAFETY: as for a read; the buffer is only read.
+                let buf = unsafe { std::slice::from_raw_parts(ptr as *const u8, len) };
+                super::pio::write_all_at(file, buf, at).map(|()| true)
+            }
+            Job::Call(f) => f(file),
+        };
+        if answers.send((seq, r)).is_err() {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::AlignedBuf;
+
+    #[test]
+    fn requests_pass_through_and_a_hung_one_is_given_up_once() {
+        let f = tempfile::tempfile().unwrap();
+        f.set_len(1 << 16).unwrap();
+        let mut w = Watchdog::new(&f, Duration::from_millis(200)).unwrap();
+        let mut b = AlignedBuf::new(4096);
+        b.fill(7);
+        w.write(&b, 4096).unwrap();
+        let mut r = AlignedBuf::new(4096);
+        w.read(&mut r, 4096).unwrap();
+        assert!(r.iter().all(|&x| x == 7));
+        // A call that does not answer within the limit: given up, named.
+        let e = w
+            .call(12345, |_| {
+                std::thread::sleep(Duration::from_millis(600));
+                Ok(true)
+            })
+            .unwrap_err();
+        let n = NoAnswer::of(&e).unwrap();
+        assert_eq!(n.offset, 12345);
+        assert!(n.waited >= Duration::from_millis(200), "{n}");
+        assert!(e.to_string().starts_with("no answer for 0.2"), "{e}");
+        // Every later request is refused at once, naming the first.
+        let t = Instant::now();
+        let e = w.read(&mut r, 0).unwrap_err();
+        assert_eq!(NoAnswer::of(&e), Some(n));
+        assert!(t.elapsed() < Duration::from_millis(100));
+    }
+}
