@@ -63,7 +63,10 @@ mod tests {
             pass: false,
             findings: Vec::new(),
         };
-        assert_eq!(exit_status(Ending::Judged(std::slice::from_ref(&pass))), EXIT_OK);
+        assert_eq!(
+            exit_status(Ending::Judged(std::slice::from_ref(&pass))),
+            EXIT_OK
+        );
         assert_eq!(exit_status(Ending::Judged(&[pass, fail])), EXIT_QUALIFY);
         assert_eq!(exit_status(Ending::Judged(&[])), EXIT_OK);
         assert_eq!(exit_status(Ending::Unusable), EXIT_FAILURE);
