@@ -23,12 +23,12 @@ pub(super) struct Probed {
     pub(super) interrupted: bool,
 }
 
-/// Probe every disk of `cfg`, going on from `saved` (--resume) and saving with
-/// `saver`, and add each to `run` in the order named.
+/// Probe every disk of `cfg`, each going on from its saved disk in `saved`
+/// (--resume) and saving with `saver`, and add each to `run` in the order named.
 pub(super) fn probe_disks(
     cfg: &Config,
     stop: &AtomicBool,
-    (run, saved, saver): (&mut Run, &[DiskResult], Option<&Saver>),
+    (run, saved, saver): (&mut Run, &[Option<DiskResult>], Option<&Saver>),
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<Probed> {
@@ -48,7 +48,8 @@ pub(super) fn probe_disks(
                         let (mut o, mut e) = (Vec::new(), Vec::new());
                         let this = saver.map(|s| (s, i));
                         let mut sink = live(cfg, stop, this, Progress::off(), (&mut o, &mut e));
-                        let r = probe_disk_resuming(name, cfg, stop, &mut sink, saved);
+                        let kept = saved.get(i).map_or(&[][..], Option::as_slice);
+                        let r = probe_disk_resuming(name, cfg, stop, &mut sink, kept);
                         (r, o, e)
                     })
                 })
@@ -69,7 +70,8 @@ pub(super) fn probe_disks(
         for (i, name) in cfg.disks.iter().enumerate() {
             let (progress, this) = (Progress::new(!cfg.quiet), saver.map(|s| (s, i)));
             let mut sink = live(cfg, stop, this, progress, (&mut *out, &mut *err));
-            let (disk, flow) = probe_disk_resuming(name, cfg, stop, &mut sink, saved)?;
+            let kept = saved.get(i).map_or(&[][..], Option::as_slice);
+            let (disk, flow) = probe_disk_resuming(name, cfg, stop, &mut sink, kept)?;
             probed.failed |= finish_disk(cfg, run, disk, saver, out, err)?;
             if flow == Flow::Interrupted {
                 probed.interrupted = true;
@@ -94,6 +96,7 @@ fn live<'a>(
         err,
         verbose: cfg.verbose,
         text: cfg.mode == Mode::Describe && cfg.format == Format::Diskinfo,
+        burn_in: cfg.burn_in.is_some(),
         yes: cfg.yes,
         progress,
         stop,
@@ -169,4 +172,30 @@ fn print_id(
     }
     out.flush()?;
     Ok(Ok(()))
+}
+
+/// The run's warnings about drives that share a serial number (simulated drives
+/// of one seed, a USB bridge reporting its own, clones): the run tells them apart
+/// only by the names given, so a --resume must name them the same way. A warning
+/// of the run, not a finding of either drive; drives without a serial get none.
+pub(super) fn twin_serials(run: &Run) -> Vec<String> {
+    let mut seen: Vec<(&str, Vec<&str>)> = Vec::new();
+    for d in &run.disks {
+        let Some(serial) = d.info.as_ref().and_then(|i| i.ident.as_deref()) else {
+            continue;
+        };
+        match seen.iter_mut().find(|(s, _)| *s == serial) {
+            Some((_, names)) => names.push(&d.name),
+            None => seen.push((serial, vec![&d.name])),
+        }
+    }
+    seen.into_iter()
+        .filter(|(_, names)| names.len() > 1)
+        .map(|(serial, names)| {
+            format!(
+                "{} report the same serial number {serial}: their results are told apart only by the names given (a --resume must name each the same way)",
+                names.join(" and ")
+            )
+        })
+        .collect()
 }

@@ -24,6 +24,8 @@ pub(super) struct LiveText<'a> {
     pub(super) verbose: bool,
     /// Whether diskinfo's text goes to `out` live.
     pub(super) text: bool,
+    /// A burn-in: an interrupted pass is resumed with --resume.
+    pub(super) burn_in: bool,
     /// --yes: writing needs no confirmation.
     pub(super) yes: bool,
     /// The progress bar on standard error; off unless asked for and a terminal.
@@ -46,7 +48,7 @@ impl LiveText<'_> {
     }
 
     /// Write a line to standard error, out of the progress bar's way.
-    fn note(&mut self, line: &str) {
+    fn say(&mut self, line: &str) {
         let err = &mut *self.err;
         self.progress.suspend(|| {
             let _ = writeln!(err, "{line}");
@@ -74,7 +76,7 @@ impl Observer for LiveText<'_> {
 
     fn failed(&mut self, _name: &str, error: &ProbeError) -> io::Result<()> {
         self.progress.done();
-        self.note(&format!("seekprobe: {error}"));
+        self.say(&format!("seekprobe: {error}"));
         Ok(())
     }
 }
@@ -96,7 +98,7 @@ impl Sink for LiveText<'_> {
     }
 
     fn warning(&mut self, w: &Warning) -> io::Result<()> {
-        self.note(&format!("seekprobe: warning: {}; {}", w.message, w.advice));
+        self.say(&format!("seekprobe: warning: {}; {}", w.message, w.advice));
         Ok(())
     }
 
@@ -132,7 +134,11 @@ impl Sink for LiveText<'_> {
     fn test_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
         self.progress.done();
         if self.text && diskinfo::end_printed(test) {
-            self.print(&diskinfo::test_end(test, info))?;
+            let text = match test.test {
+                TestKind::Verify if self.burn_in => report::verify::burn_in_block(test),
+                _ => diskinfo::test_end(test, info),
+            };
+            self.print(&text)?;
         }
         Ok(())
     }
@@ -143,7 +149,7 @@ impl Sink for LiveText<'_> {
         record: &crate::burnin::StepRecord,
     ) -> io::Result<()> {
         let line = report::burnin::step_line(record);
-        self.note(&format!(
+        self.say(&format!(
             "seekprobe: {}: burn-in: {}",
             info.name,
             line.trim()
@@ -151,12 +157,16 @@ impl Sink for LiveText<'_> {
         Ok(())
     }
 
+    fn note(&mut self, info: &DeviceInfo, line: &str) {
+        self.say(&format!("seekprobe: {}: {line}", info.name));
+    }
+
     fn checkpoint(&mut self, disk: &DiskResult) -> io::Result<()> {
         if let Some((saver, i)) = self.saver
             && let Err(e) = saver.put(i, disk.clone())
         {
             let why = crate::error::describe_io(&e);
-            self.note(&format!(
+            self.say(&format!(
                 "seekprobe: {}: cannot save the results: {why}",
                 saver.path.display()
             ));
@@ -176,7 +186,7 @@ impl Sink for LiveText<'_> {
     ) -> io::Result<()> {
         self.progress.done();
         if let Some(e) = &smart.error {
-            self.note(&format!("seekprobe: {}: SMART: {e}", info.path));
+            self.say(&format!("seekprobe: {}: SMART: {e}", info.path));
         }
         if self.text {
             self.print(&report::smart::render_result(smart, &info.path))?;

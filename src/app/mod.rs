@@ -150,6 +150,9 @@ fn run_all(
     };
     let saver = saver.as_ref();
     let probed = probe_disks(cfg, stop, (&mut run, &saved, saver), out, err)?;
+    for line in disks::twin_serials(&run) {
+        writeln!(err, "seekprobe: warning: {line}")?;
+    }
     // After Ctrl-C the disks are neither compared nor judged.
     let end = match probed.interrupted {
         false => conclude(cfg, &mut run, baseline.as_ref()),

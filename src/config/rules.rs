@@ -165,6 +165,9 @@ pub fn needs(id: &str) -> Option<Needs> {
         }
         "new" | "new_max_hours" | "thresholds" => any([SMART, &[BURN_IN]].concat()),
         "max_deviation" | "baseline" => any(vec!["qualify"]),
+        "resume_changed" => any(vec!["resume"]),
+        "new_run" => any(vec![BURN_IN]),
+        "status_interval" => Needs::Nothing,
         opt => match taking(opt) {
             tests if tests.is_empty() => return None,
             tests => any(tests),
