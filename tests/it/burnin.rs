@@ -417,3 +417,19 @@ fn twins_interrupted_in_the_second_pass_resume_each_on_its_own_steps() {
         "{twin:?}"
     );
 }
+
+#[test]
+fn a_drive_that_cannot_be_opened_has_its_block_and_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    let missing = dir.path().join("sdz");
+    let missing = missing.to_str().unwrap();
+    let (code, text) = burn_in(&json, &[missing, CLEAN], &[], None);
+    assert_eq!(code, 3, "{text}");
+    let block = format!(
+        "Burn-in of {missing}:\n  not burnt in: it could not be opened\n  verdict: FAIL\n    - "
+    );
+    assert!(text.contains(&block), "{text}");
+    assert!(text.contains("no such file or directory"), "{text}");
+    assert!(text.contains(&format!("Burn-in of {CLEAN}:")), "{text}");
+}
