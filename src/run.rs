@@ -4,7 +4,7 @@
 //! burn-in's steps are walked by [`crate::burnin::runner`], to which the disk's
 //! tests are handed as its `Drive`. Nothing here prints.
 
-mod checkpoint;
+pub mod checkpoint;
 mod sink;
 pub mod smart_session;
 pub mod smart_watch;

@@ -22,6 +22,9 @@ pub(super) struct Start {
 /// Gather what the disks start from and check it, in this order: the saved
 /// burn-in, smartctl. None (after saying why on `err`) when the run cannot start.
 pub(super) fn start(cfg: &Config, err: &mut dyn Write) -> io::Result<Option<Start>> {
+    if !keep_unfinished(cfg, err)? {
+        return Ok(None);
+    }
     let mut run = header(cfg);
     // --resume: the saved burn-in, checked to be the same burn-in; each drive
     // named goes on from the saved drive of its identity (burnin::resume).
@@ -62,6 +65,73 @@ pub(super) fn start(cfg: &Config, err: &mut dyn Write) -> io::Result<Option<Star
         )?;
     }
     Ok(Some(Start { run, saved, saver }))
+}
+
+/// Whether a saved run is an unfinished burn-in, one that --resume could go on
+/// with: a drive it names without results or without a verdict.
+fn unfinished(run: &Run) -> bool {
+    run.burn_in.as_ref().is_some_and(|b| {
+        b.disks.len() > run.disks.len() || run.disks.iter().any(|d| d.verdict.is_none())
+    })
+}
+
+/// --json-file over an unfinished burn-in is never replaced silently: refused
+/// (false, after saying why) unless --new-run, which keeps the old file beside it
+/// as FILE.old-N (its checkpoints too). Finished runs, empty or foreign files, and
+/// the file --resume continues are written over as before.
+fn keep_unfinished(cfg: &Config, err: &mut dyn Write) -> io::Result<bool> {
+    let Some(path) = &cfg.json_file else {
+        return Ok(true);
+    };
+    if cfg.resume.as_ref() == Some(path) {
+        return Ok(true);
+    }
+    let Ok(old) = super::inputs::load_run(path) else {
+        return Ok(true);
+    };
+    if !unfinished(&old) {
+        return Ok(true);
+    }
+    let names = old
+        .burn_in
+        .as_ref()
+        .map(|b| b.disks.clone())
+        .unwrap_or_default();
+    if !cfg.new_run {
+        writeln!(
+            err,
+            "seekprobe: --json-file {0}: it holds an unfinished burn-in of {1}; continue it with --resume {0} (seekprobe printed the whole command when it stopped), or give --new-run to start a new one (the old file is then kept beside it)",
+            path.display(),
+            names.join(", ")
+        )?;
+        return Ok(false);
+    }
+    let kept = (1..)
+        .map(|n| {
+            let mut p = path.as_os_str().to_owned();
+            p.push(format!(".old-{n}"));
+            std::path::PathBuf::from(p)
+        })
+        .find(|p| !p.exists())
+        .expect("a free name");
+    if let Err(e) = std::fs::rename(path, &kept) {
+        super::output::cannot_write(err, &kept, "keep the unfinished burn-in", &e)?;
+        return Ok(false);
+    }
+    for name in &names {
+        let cp = crate::run::checkpoint::path(path, name);
+        if cp.exists() {
+            let _ = std::fs::rename(&cp, crate::run::checkpoint::path(&kept, name));
+        }
+    }
+    writeln!(
+        err,
+        "seekprobe: --new-run: the unfinished burn-in that was in {} is kept as {} (--resume {} continues it)",
+        path.display(),
+        kept.display(),
+        kept.display()
+    )?;
+    Ok(true)
 }
 
 /// The saved disk each drive named goes on from, after saying on `err` what is

@@ -433,3 +433,32 @@ fn a_drive_that_cannot_be_opened_has_its_block_and_verdict() {
     assert!(text.contains("no such file or directory"), "{text}");
     assert!(text.contains(&format!("Burn-in of {CLEAN}:")), "{text}");
 }
+
+#[test]
+fn an_unfinished_burn_in_file_is_never_replaced_silently() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    let (code, _) = burn_in(&json, &["sim:ssd?size=1M"], &[], Some("seek_transfer"));
+    assert_eq!(code, 130);
+    let before = std::fs::read(&json).unwrap();
+    // The same command again, without --resume: refused, the file untouched.
+    let (code, text) = burn_in(&json, &["sim:ssd?size=1M"], &[], None);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("holds an unfinished burn-in"), "{text}");
+    assert!(
+        text.contains(&format!("--resume {}", json.display())),
+        "{text}"
+    );
+    assert!(text.contains("--new-run"), "{text}");
+    assert_eq!(std::fs::read(&json).unwrap(), before);
+    // On purpose: a new run, the old one kept beside it.
+    let (code, text) = burn_in(&json, &["sim:ssd?size=1M"], &["--new-run"], None);
+    assert_eq!(code, 0, "{text}");
+    let kept = dir.path().join("run.json.old-1");
+    assert_eq!(std::fs::read(&kept).unwrap(), before);
+    assert!(text.contains("is kept as"), "{text}");
+    // A finished run is replaced as before (cron jobs rely on it).
+    let (code, text) = burn_in(&json, &["sim:ssd?size=1M"], &[], None);
+    assert_eq!(code, 0, "{text}");
+    assert!(!dir.path().join("run.json.old-2").exists());
+}
