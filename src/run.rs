@@ -408,6 +408,10 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
         self.sink.smart_done(&self.t.info, smart)
     }
 
+    fn step_started(&mut self, step: burnin::Step) {
+        self.sink.step_started(&self.t.info, step);
+    }
+
     fn step_done(&mut self, record: &burnin::StepRecord, disk: &DiskResult) -> io::Result<()> {
         self.sink.step_done(&self.t.info, record)?;
         self.sink.checkpoint(disk)

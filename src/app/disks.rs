@@ -7,7 +7,8 @@ use super::output::{cannot_write, save_html, save_prometheus};
 use super::verdicts::judged;
 use crate::config::{Config, Mode};
 use crate::device::{DeviceInfo, TargetKind};
-use crate::progress::Progress;
+use crate::probe::TestKind;
+use crate::progress::{Board, Progress};
 use crate::report::Format;
 use crate::results::{DiskResult, Run};
 use crate::run::{Flow, probe_disk_resuming};
@@ -36,6 +37,7 @@ pub(super) fn probe_disks(
         failed: false,
         interrupted: false,
     };
+    let board = board(cfg);
     if cfg.parallel && cfg.disks.len() > 1 {
         // Each disk prints into its own buffers; they are written out in order.
         let outcomes = std::thread::scope(|s| {
@@ -44,10 +46,12 @@ pub(super) fn probe_disks(
                 .iter()
                 .enumerate()
                 .map(|(i, name)| {
+                    let board = &board;
                     s.spawn(move || {
                         let (mut o, mut e) = (Vec::new(), Vec::new());
                         let this = saver.map(|s| (s, i));
-                        let mut sink = live(cfg, stop, this, Progress::off(), (&mut o, &mut e));
+                        let progress = Progress::on(board, name);
+                        let mut sink = live(cfg, stop, this, progress, (&mut o, &mut e));
                         let kept = saved.get(i).map_or(&[][..], Option::as_slice);
                         let r = probe_disk_resuming(name, cfg, stop, &mut sink, kept);
                         (r, o, e)
@@ -68,7 +72,7 @@ pub(super) fn probe_disks(
         }
     } else {
         for (i, name) in cfg.disks.iter().enumerate() {
-            let (progress, this) = (Progress::new(!cfg.quiet), saver.map(|s| (s, i)));
+            let (progress, this) = (Progress::on(&board, name), saver.map(|s| (s, i)));
             let mut sink = live(cfg, stop, this, progress, (&mut *out, &mut *err));
             let kept = saved.get(i).map_or(&[][..], Option::as_slice);
             let (disk, flow) = probe_disk_resuming(name, cfg, stop, &mut sink, kept)?;
@@ -80,6 +84,24 @@ pub(super) fn probe_disks(
         }
     }
     Ok(probed)
+}
+
+/// The live view of the run's drives: on a terminal a line per drive (not with
+/// --quiet); off one, the step and status lines of a burn-in, or of a --verify or
+/// --scan run of several drives (with --quiet too: they are the run's log).
+fn board(cfg: &Config) -> std::sync::Arc<Board> {
+    let long = cfg.burn_in.is_some()
+        || (cfg.disks.len() > 1
+            && cfg
+                .tests
+                .iter()
+                .any(|t| matches!(t, TestKind::Verify | TestKind::Scan)));
+    let describe = cfg.mode == Mode::Describe;
+    Board::new(
+        describe && !cfg.quiet,
+        describe && long,
+        cfg.status_interval,
+    )
 }
 
 /// The live output of a disk, printing to `out` and `err` (diskinfo's text only
@@ -97,6 +119,8 @@ fn live<'a>(
         verbose: cfg.verbose,
         text: cfg.mode == Mode::Describe && cfg.format == Format::Diskinfo,
         burn_in: cfg.burn_in.is_some(),
+        logs: progress.logs(),
+        testing: None,
         yes: cfg.yes,
         progress,
         stop,

@@ -26,6 +26,10 @@ pub(super) struct LiveText<'a> {
     pub(super) text: bool,
     /// A burn-in: an interrupted pass is resumed with --resume.
     pub(super) burn_in: bool,
+    /// The live view writes the step lines itself (off a terminal).
+    pub(super) logs: bool,
+    /// The test in progress outside a burn-in (for its step lines).
+    pub(super) testing: Option<TestKind>,
     /// --yes: writing needs no confirmation.
     pub(super) yes: bool,
     /// The progress bar on standard error; off unless asked for and a terminal.
@@ -58,7 +62,19 @@ impl LiveText<'_> {
 
 impl Observer for LiveText<'_> {
     fn line_started(&mut self, test: TestKind, index: usize, total: usize, label: &str) {
-        self.progress.line(test.name(), index, total, label);
+        // Outside a burn-in, each test is a step of the live view.
+        if !self.burn_in && self.testing != Some(test) {
+            self.testing = Some(test);
+            self.progress.step_started(test.name(), "test");
+        }
+        // A write-verify half moves the drive in 100 steps, a scan in all of its.
+        let per_pass = match test {
+            TestKind::Verify => 100,
+            TestKind::Scan => total,
+            _ => 0,
+        };
+        self.progress
+            .line(test.name(), per_pass, index, total, label);
     }
 
     fn phase_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
@@ -83,6 +99,8 @@ impl Observer for LiveText<'_> {
 
 impl Sink for LiveText<'_> {
     fn opened(&mut self, info: &DeviceInfo, warnings: &[Warning]) -> io::Result<()> {
+        self.progress
+            .opened(info.ident.as_deref(), info.media_size_bytes);
         for w in warnings {
             self.warning(w)?;
         }
@@ -133,6 +151,17 @@ impl Sink for LiveText<'_> {
 
     fn test_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
         self.progress.done();
+        if !self.burn_in && self.testing.take().is_some() {
+            let how = match &test.outcome {
+                crate::results::Outcome::Complete => "done".to_string(),
+                crate::results::Outcome::Interrupted => "interrupted".to_string(),
+                crate::results::Outcome::Failed(why) => format!("FAILED: {why}"),
+                crate::results::Outcome::Skipped(why) => format!("skipped: {why}"),
+            };
+            let failed = matches!(test.outcome, crate::results::Outcome::Failed(_));
+            self.progress
+                .step_ended("test", &format!("{} {how}", test.test.name()), failed);
+        }
         if self.text && diskinfo::end_printed(test) {
             let text = match test.test {
                 TestKind::Verify if self.burn_in => report::verify::burn_in_block(test),
@@ -149,12 +178,27 @@ impl Sink for LiveText<'_> {
         record: &crate::burnin::StepRecord,
     ) -> io::Result<()> {
         let line = report::burnin::step_line(record);
-        self.say(&format!(
-            "seekprobe: {}: burn-in: {}",
-            info.name,
-            line.trim()
-        ));
+        let failed = matches!(record.status, crate::burnin::Status::Failed(_));
+        // Off a terminal the live view writes the line as it happens (with
+        // --parallel, `err` is this drive's buffer, written out at the end).
+        if !self.logs {
+            self.say(&format!(
+                "seekprobe: {}: burn-in: {}",
+                info.name,
+                line.trim()
+            ));
+        }
+        let ended = format!(
+            "{}: {}",
+            record.step.name(),
+            report::burnin::status(&record.status)
+        );
+        self.progress.step_ended("burn-in", &ended, failed);
         Ok(())
+    }
+
+    fn step_started(&mut self, _info: &DeviceInfo, step: crate::burnin::Step) {
+        self.progress.step_started(step.name(), "burn-in");
     }
 
     fn note(&mut self, info: &DeviceInfo, line: &str) {

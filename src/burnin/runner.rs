@@ -45,6 +45,8 @@ pub trait Drive {
     fn failed(&mut self, name: &str, error: &ProbeError) -> io::Result<()>;
     /// SMART's part of the drive is complete.
     fn smart_done(&mut self, smart: &SmartResult) -> io::Result<()>;
+    /// A step is about to run (for the live view).
+    fn step_started(&mut self, _step: Step) {}
     /// A step ended (`record` says how), and the drive's results so far (`disk`)
     /// are to be saved.
     fn step_done(&mut self, record: &StepRecord, disk: &DiskResult) -> io::Result<()>;
@@ -99,6 +101,9 @@ pub fn run(
         }
         let action = super::action(step);
         let kept = prev.and_then(|p| p.burn_in.iter().find(|r| r.step == step && r.status.done()));
+        if kept.is_none() {
+            drive.step_started(step);
+        }
         let status = match (kept, action) {
             (None, _) if gone.is_some() => {
                 Status::Skipped(format!("skipped: {}", gone.as_deref().unwrap_or_default()))

@@ -33,3 +33,124 @@ fn a_closed_standard_output_keeps_the_verdicts_status() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// Run seekprobe with `args`, its standard error to a file read while it runs:
+/// the text of that file at the first moment every one of `wanted` is in it,
+/// whether the run was still going then, and its exit status.
+fn stderr_while_running(args: &[&str], wanted: &[String]) -> (String, bool, Option<i32>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("stderr");
+    let mut child = Command::new(binary())
+        .args(args)
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&path).unwrap())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    let (text, running) = loop {
+        let running = child.try_wait().unwrap().is_none();
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        if wanted.iter().all(|w| text.contains(w.as_str()))
+            || !running
+            || t0.elapsed() > std::time::Duration::from_secs(300)
+        {
+            break (text, running);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let code = child.wait().unwrap().code();
+    (text, running, code)
+}
+
+#[test]
+fn off_a_terminal_each_drive_has_its_step_lines_while_the_burn_in_runs() {
+    // --parallel: each drive prints into its own buffer until the end, but the
+    // live lines go out as they happen, with their time.
+    let disks = ["sim:hdd?size=256M", "sim:hdd?size=256M&seed=3"];
+    let wanted: Vec<String> = disks
+        .iter()
+        .map(|d| format!("seekprobe: {d}: burn-in: write-verify pass (--verify) started"))
+        .collect();
+    let mut args = vec![
+        "--burn-in",
+        "-w",
+        "--yes",
+        "--qualify",
+        "-q",
+        "--parallel",
+        "--zones=8",
+        "--json-file",
+        "run.json",
+    ];
+    args.extend(disks);
+    let (text, running, code) = stderr_while_running(&args, &wanted);
+    assert!(running, "the lines came only at the end: {text}");
+    // Before the first drive ends (its last step), each drive's first lines.
+    assert!(!text.contains("SMART after: done"), "{text}");
+    for w in &wanted {
+        assert!(text.contains(w.as_str()), "{w}: {text}");
+    }
+    let line = text.lines().find(|l| l.contains("started")).unwrap();
+    assert!(
+        regex::Regex::new(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ seekprobe: ")
+            .unwrap()
+            .is_match(line),
+        "{line}"
+    );
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn off_a_terminal_a_verify_run_of_several_drives_has_status_lines() {
+    let disks = ["sim:hdd?size=256M", "sim:hdd?size=256M&seed=3"];
+    let wanted: Vec<String> = disks
+        .iter()
+        .map(|d| format!("seekprobe: {d}: status: write and verify (--verify)"))
+        .collect();
+    let mut args = vec!["--verify", "-w", "--yes", "--status-interval", "1s"];
+    args.extend(disks);
+    let (text, running, code) = stderr_while_running(&args, &wanted);
+    assert!(running, "{text}");
+    assert!(
+        text.contains(&format!(
+            "seekprobe: {}: test: write and verify (--verify) started",
+            disks[0]
+        )),
+        "{text}"
+    );
+    assert!(text.contains("MB/s, step ETA "), "{text}");
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn on_a_terminal_each_drive_has_one_live_line() {
+    // script(1) gives the run a pseudo-terminal, and keeps what was drawn on it.
+    let script = std::path::Path::new("/usr/bin/script");
+    assert!(script.exists(), "script(1) (util-linux) is needed");
+    let cmd = format!(
+        "{} --burn-in -w --yes --qualify --parallel --zones=8 'sim:hdd?size=128M' 'sim:ssd?size=128M' >/dev/null",
+        binary().display()
+    );
+    let out = Command::new(script)
+        .args(["-qefc", &cmd, "/dev/null"])
+        .output()
+        .unwrap();
+    let drawn = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{drawn}");
+    for d in ["sim:hdd?size=128M", "sim:ssd?size=128M"] {
+        // Its name with its serial, and a step of its own.
+        assert!(
+            regex::Regex::new(&format!(r"{} \(SIM\w+\) \[", regex::escape(d)))
+                .unwrap()
+                .is_match(&drawn),
+            "{d}: {drawn}"
+        );
+    }
+    assert!(drawn.contains("write-verify pass (--verify)"), "{drawn}");
+    // Not the log lines of a run off a terminal.
+    assert!(
+        !drawn.contains(": burn-in: SMART before started"),
+        "{drawn}"
+    );
+}
