@@ -154,3 +154,47 @@ fn on_a_terminal_each_drive_has_one_live_line() {
         "{drawn}"
     );
 }
+
+#[test]
+fn a_parallel_burn_in_of_three_loop_devices_shows_each_drives_steps_while_it_runs() {
+    // Root only (CI runs as root): three loop devices over files on a disk.
+    let dirs: Vec<tempfile::TempDir> = (0..3)
+        .map(|_| tempfile::tempdir_in("/var/tmp").unwrap())
+        .collect();
+    let loops: Vec<crate::helpers::LoopDev> = dirs
+        .iter()
+        .map(|d| crate::helpers::LoopDev::new(d.path(), 256 << 20, true, None))
+        .collect();
+    let wanted: Vec<String> = loops
+        .iter()
+        .map(|l| {
+            format!(
+                "seekprobe: {}: burn-in: write-verify pass (--verify) started",
+                l.dev
+            )
+        })
+        .collect();
+    let mut args = vec![
+        "--burn-in",
+        "-w",
+        "--yes",
+        "-q",
+        "--parallel",
+        "--zones=8",
+        "--json-file",
+        "run.json",
+    ];
+    args.extend(loops.iter().map(|l| l.dev.as_str()));
+    let (text, running, code) = stderr_while_running(&args, &wanted);
+    assert!(running, "the step lines came only at the end: {text}");
+    for l in &loops {
+        for step in [
+            "seek and transfer (-t) started",
+            "seek and transfer (-t): done",
+        ] {
+            let line = format!("seekprobe: {}: burn-in: {step}", l.dev);
+            assert!(text.contains(&line), "{line}: {text}");
+        }
+    }
+    assert_eq!(code, Some(0));
+}
