@@ -22,9 +22,6 @@ pub(super) struct Start {
 /// Gather what the disks start from and check it, in this order: the saved
 /// burn-in, smartctl. None (after saying why on `err`) when the run cannot start.
 pub(super) fn start(cfg: &Config, err: &mut dyn Write) -> io::Result<Option<Start>> {
-    if !keep_unfinished(cfg, err)? {
-        return Ok(None);
-    }
     let mut run = header(cfg);
     // --resume: the saved burn-in, checked to be the same burn-in; each drive
     // named goes on from the saved drive of its identity (burnin::resume).
@@ -44,6 +41,10 @@ pub(super) fn start(cfg: &Config, err: &mut dyn Write) -> io::Result<Option<Star
             }
         },
     };
+    // After the saved run is checked: a --resume that cannot be used is said first.
+    if !keep_unfinished(cfg, err)? {
+        return Ok(None);
+    }
     let saved = slots.clone();
     let saver = cfg.json_file.as_ref().map(|path| Saver {
         path: path.clone(),
