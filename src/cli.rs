@@ -281,6 +281,23 @@ pub struct Args {
     /// unless --json-file names another file
     #[arg(long, value_name = "FILE.json")]
     pub resume: Option<std::path::PathBuf>,
+
+    /// With --resume: go on although the drive list changed (drives added, removed,
+    /// or another drive under a saved name, each named when refused); the changed
+    /// drives start their burn-in afresh
+    #[arg(long)]
+    pub resume_changed: bool,
+
+    /// Start a new burn-in although --json-file holds an unfinished one (which
+    /// --resume would continue); the old file is kept beside it as FILE.json.old-N
+    #[arg(long)]
+    pub new_run: bool,
+
+    /// Off a terminal (a log, Ansible, systemd), a status line per drive this often
+    /// while it works, beside a line as each step starts and ends (seconds, or with
+    /// an s, m or h suffix)
+    #[arg(long, value_name = "TIME", default_value = "10m", value_parser = parse_interval)]
+    pub status_interval: std::time::Duration,
     /// Read the drive's SMART health through smartctl before the tests and after
     /// them: a "SMART health" block, what changed, and the health rules' findings
     /// (with --qualify they join the verdict). Needs smartctl (smartmontools) except
@@ -450,6 +467,25 @@ pub fn parse_smr_budget(s: &str) -> Result<crate::probe::smr::Budget, String> {
         }
     }
     Ok(b)
+}
+
+/// A time between status lines: seconds (`90`), or with a lowercase s, m or h
+/// suffix (`30s`, `10m`, `1h`); from 1 s to a day.
+pub fn parse_interval(s: &str) -> Result<std::time::Duration, String> {
+    let t = s.trim();
+    let (num, unit) = match t.chars().last() {
+        Some('s') => (&t[..t.len() - 1], 1.0),
+        Some('m') => (&t[..t.len() - 1], 60.0),
+        Some('h') => (&t[..t.len() - 1], 3600.0),
+        _ => (t, 1.0),
+    };
+    let secs = num
+        .parse::<f64>()
+        .ok()
+        .map(|v| v * unit)
+        .filter(|v| v.is_finite() && (1.0..=86400.0).contains(v))
+        .ok_or_else(|| format!("{s:?}: a time from 1s to 24h (e.g. 90s, 10m, 1h)"))?;
+    Ok(std::time::Duration::from_secs_f64(secs))
 }
 
 /// Qualification options, shared by the probing command and `compare`.

@@ -71,6 +71,12 @@ pub struct Config {
     pub burn_in: Option<crate::burnin::Settings>,
     /// `--resume`: the saved burn-in to continue.
     pub resume: Option<PathBuf>,
+    /// `--resume-changed`: a resume may go on with a changed drive list.
+    pub resume_changed: bool,
+    /// `--new-run`: a new burn-in may start over an unfinished one's --json-file.
+    pub new_run: bool,
+    /// `--status-interval`: how often a drive's status line is written off a terminal.
+    pub status_interval: std::time::Duration,
     /// The command line as given (the program name first), for the resume hint;
     /// set by the program (empty when a configuration is built otherwise).
     pub command: Vec<String>,
@@ -348,6 +354,9 @@ impl Config {
             },
             burn_in,
             resume: a.resume,
+            resume_changed: a.resume_changed,
+            new_run: a.new_run,
+            status_interval: a.status_interval,
             command: Vec::new(),
             smart,
         })

@@ -1,91 +1,303 @@
-//! Progress on standard error: one bar per test, advanced per timed line, with an
-//! ETA. Shown only on a terminal and without `--quiet`; never measured, never mixed
-//! into standard output (the bar is hidden while a line is printed).
+//! The live view on standard error: one line per drive, never measured, never mixed
+//! into standard output.
+//!
+//! On a terminal (without `--quiet`), each drive has one line updated in place
+//! (indicatif's `MultiProgress`): its name (and serial), its step, the step's
+//! progress, the rate where the step moves bytes, the step's ETA and its failing
+//! steps so far. Off a terminal (a log file, Ansible, systemd) nothing is redrawn:
+//! a [`Board`] that keeps a log writes a self-contained, timestamped line per drive
+//! as each step starts and ends, and a status line per drive every
+//! `--status-interval`, as it happens (not when the run ends).
 
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
-use std::time::Duration;
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use std::io::{IsTerminal, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
 
-/// The progress display of a run; inert when stderr is not a terminal.
+/// The live view shared by the drives of a run.
+pub struct Board {
+    /// The lines on a terminal; None off a terminal or with --quiet.
+    multi: Option<MultiProgress>,
+    /// Off a terminal: write the step and status lines (a burn-in, or a --verify or
+    /// --scan run of several drives).
+    log: bool,
+    /// Between two status lines of a drive.
+    interval: Duration,
+    /// Where the log lines go (standard error).
+    out: Mutex<Box<dyn Write + Send>>,
+}
+
+impl Board {
+    /// The view of a run: bars when `bars` is wanted and standard error is a
+    /// terminal; else, when `log`, the timestamped lines every `interval`.
+    pub fn new(bars: bool, log: bool, interval: Duration) -> Arc<Board> {
+        let tty = std::io::stderr().is_terminal();
+        Arc::new(Board {
+            multi: (bars && tty).then(MultiProgress::new),
+            log: log && !tty,
+            interval,
+            out: Mutex::new(Box::new(std::io::stderr())),
+        })
+    }
+
+    /// A view that shows nothing.
+    pub fn off() -> Arc<Board> {
+        Arc::new(Board {
+            multi: None,
+            log: false,
+            interval: Duration::from_secs(600),
+            out: Mutex::new(Box::new(std::io::sink())),
+        })
+    }
+
+    /// A board that writes its log lines to `out` every `interval`, whatever
+    /// standard error is (for tests).
+    pub fn logging_to(out: Box<dyn Write + Send>, interval: Duration) -> Arc<Board> {
+        Arc::new(Board {
+            multi: None,
+            log: true,
+            interval,
+            out: Mutex::new(out),
+        })
+    }
+
+    /// Whether this board writes the step lines itself (off a terminal).
+    pub fn logs(&self) -> bool {
+        self.log
+    }
+
+    fn write(&self, line: &str) {
+        let mut out = self.out.lock().unwrap_or_else(|p| p.into_inner());
+        let _ = writeln!(out, "{} seekprobe: {line}", timestamp(SystemTime::now()));
+        let _ = out.flush();
+    }
+}
+
+/// What the step in progress has done, for the status line and the bar.
+#[derive(Default)]
+struct Doing {
+    /// The step (a burn-in step's name, or a test's).
+    step: String,
+    /// Its current part ("pass 1 of 1: writing").
+    label: String,
+    /// Its progress, 0 to 1.
+    done: f64,
+    /// When the step started, and its progress then.
+    started: Option<Instant>,
+    /// The last progress reading with its time, for the rate.
+    last: Option<(Instant, f64)>,
+    /// Bytes per second, where the step moves the drive's bytes.
+    rate: Option<f64>,
+}
+
+/// One drive's line of the live view.
 pub struct Progress {
+    board: Arc<Board>,
     bar: Option<ProgressBar>,
-    enabled: bool,
+    /// The drive's name, and serial once known.
+    name: String,
+    /// Bytes of a whole pass over the drive, for the rate of a scan or a pass.
+    size: u64,
+    doing: Doing,
+    /// The failing steps so far.
+    failing: usize,
+    last_status: Instant,
 }
 
 impl Progress {
     /// A display that draws only when `wanted` and standard error is a terminal.
     pub fn new(wanted: bool) -> Progress {
-        Progress {
-            bar: None,
-            enabled: wanted && std::io::stderr().is_terminal(),
-        }
+        Progress::on(&Board::new(wanted, false, Duration::from_secs(600)), "")
     }
 
     /// A display that never draws, whatever standard error is.
     pub fn off() -> Progress {
-        Progress {
-            bar: None,
-            enabled: false,
-        }
+        Progress::on(&Board::off(), "")
     }
 
-    /// A test of `total` timed lines begins (or goes on) with line `index`.
-    pub fn line(&mut self, test: &str, index: usize, total: usize, label: &str) {
-        if !self.enabled {
-            return;
-        }
-        let bar = self.bar.get_or_insert_with(|| {
-            let b = ProgressBar::new(total as u64);
+    /// The line of drive `name` on `board`.
+    pub fn on(board: &Arc<Board>, name: &str) -> Progress {
+        let bar = board.multi.as_ref().map(|m| {
+            let b = m.add(ProgressBar::new(1000));
             if let Ok(style) = ProgressStyle::with_template(
-                "{spinner} {prefix} [{bar:30}] {pos}/{len} {msg} (ETA {eta})",
+                "{spinner} {prefix} [{bar:24}] {percent:>3}% {wide_msg}",
             ) {
                 b.set_style(style.progress_chars("=> "));
             }
-            b.set_prefix(test.to_string());
-            b.enable_steady_tick(Duration::from_millis(120));
+            b.set_prefix(name.to_string());
+            b.enable_steady_tick(Duration::from_millis(200));
             b
         });
-        bar.set_length(total as u64);
-        bar.set_position(index as u64);
-        bar.set_message(label.to_string());
+        Progress {
+            board: Arc::clone(board),
+            bar,
+            name: name.to_string(),
+            size: 0,
+            doing: Doing::default(),
+            failing: 0,
+            last_status: Instant::now(),
+        }
+    }
+
+    /// Whether the live view writes the step lines itself (off a terminal).
+    pub fn logs(&self) -> bool {
+        self.board.log
+    }
+
+    /// The drive is open: its serial (shown beside its name) and its size (for
+    /// the rate of a pass over it).
+    pub fn opened(&mut self, serial: Option<&str>, size: u64) {
+        self.size = size;
+        if let (Some(b), Some(s)) = (&self.bar, serial) {
+            b.set_prefix(format!("{} ({s})", self.name));
+        }
+    }
+
+    /// A step (a burn-in step, or a test of a run of several drives) starts.
+    pub fn step_started(&mut self, step: &str, what: &str) {
+        self.doing = Doing {
+            step: step.to_string(),
+            started: Some(Instant::now()),
+            ..Doing::default()
+        };
+        if self.board.log {
+            self.board
+                .write(&format!("{}: {what}: {step} started", self.name));
+        }
+        self.draw();
+    }
+
+    /// The step ended: `line` says how; `failed` when it failed the drive.
+    pub fn step_ended(&mut self, what: &str, line: &str, failed: bool) {
+        self.failing += usize::from(failed);
+        if self.board.log {
+            self.board.write(&format!("{}: {what}: {line}", self.name));
+        }
+        self.doing = Doing::default();
+        self.draw();
+    }
+
+    /// A test of `total` timed lines (or progress steps) goes on with line `index`;
+    /// `per_pass`: the steps of one pass over the whole drive (a --verify half, a
+    /// --scan), so its rate is shown; 0 for the other tests.
+    pub fn line(&mut self, test: &str, per_pass: usize, index: usize, total: usize, label: &str) {
+        if self.doing.step.is_empty() {
+            self.doing.step = test.to_string();
+            self.doing.started = Some(Instant::now());
+        }
+        let done = index as f64 / total.max(1) as f64;
+        self.moved(done, label, per_pass, total);
     }
 
     /// A drive's self-test (`name`, e.g. "SMART long self-test") is `done_percent`
     /// done, with `eta` left by the drive's own polling time.
     pub fn self_test(&mut self, name: &str, done_percent: Option<u32>, eta: Option<Duration>) {
-        if !self.enabled {
-            return;
+        if self.doing.step.is_empty() {
+            self.doing.step = name.to_string();
+            self.doing.started = Some(Instant::now());
         }
-        let bar = self.bar.get_or_insert_with(|| {
-            let b = ProgressBar::new(100);
-            if let Ok(style) =
-                ProgressStyle::with_template("{spinner} {prefix} [{bar:30}] {pos}% {msg}")
-            {
-                b.set_style(style.progress_chars("=> "));
-            }
-            b.set_prefix(name.to_string());
-            b.enable_steady_tick(Duration::from_millis(120));
-            b
-        });
-        bar.set_position(u64::from(done_percent.unwrap_or(0).min(100)));
-        bar.set_message(match eta {
-            Some(e) => format!("(ETA {}, from the drive's polling time)", eta_text(e)),
+        let label = match eta {
+            Some(e) => format!("ETA {} by the drive's polling time", eta_text(e)),
             None => String::new(),
-        });
+        };
+        let done = f64::from(done_percent.unwrap_or(0).min(100)) / 100.0;
+        self.moved(done, &label, 0, 1);
     }
 
-    /// The current test ended: clear its bar, if one is drawn.
+    /// Progress moved to `done` (0 to 1) of the `steps` of the step, in its part
+    /// `label`; `per_pass` of them cover the whole drive (0: no rate).
+    fn moved(&mut self, done: f64, label: &str, per_pass: usize, steps: usize) {
+        let now = Instant::now();
+        if label != self.doing.label {
+            self.doing.label = label.to_string();
+            self.doing.last = None;
+        }
+        if per_pass > 0 && self.size > 0 {
+            let per_step = self.size as f64 / per_pass as f64;
+            if let Some((t, d)) = self.doing.last {
+                let dt = now.duration_since(t).as_secs_f64();
+                if dt > 0.5 && done > d {
+                    self.doing.rate = Some((done - d) * steps as f64 * per_step / dt);
+                    self.doing.last = Some((now, done));
+                }
+            } else {
+                self.doing.last = Some((now, done));
+            }
+        }
+        self.doing.done = done;
+        self.draw();
+        if self.board.log && now.duration_since(self.last_status) >= self.board.interval {
+            self.last_status = now;
+            let status = self.status();
+            self.board
+                .write(&format!("{}: status: {status}", self.name));
+        }
+    }
+
+    /// The step, its part, progress, rate, ETA and failing steps, in words.
+    fn status(&self) -> String {
+        let d = &self.doing;
+        let mut s = format!("{} {:.0}%", d.step, d.done * 100.0);
+        if !d.label.is_empty() {
+            s.push_str(&format!(" ({})", d.label));
+        }
+        if let Some(r) = d.rate {
+            s.push_str(&format!(", {:.1} MB/s", r / 1e6));
+        }
+        if let Some(t0) = d.started
+            && d.done > 0.01
+        {
+            let spent = t0.elapsed().as_secs_f64();
+            let left = spent * (1.0 - d.done) / d.done;
+            s.push_str(&format!(
+                ", step ETA {}",
+                eta_text(Duration::from_secs_f64(left))
+            ));
+        }
+        s.push_str(&format!(
+            ", {} failing step{} so far",
+            self.failing,
+            if self.failing == 1 { "" } else { "s" }
+        ));
+        s
+    }
+
+    fn draw(&self) {
+        if let Some(b) = &self.bar {
+            b.set_position((self.doing.done * 1000.0) as u64);
+            b.set_message(if self.doing.step.is_empty() {
+                String::new()
+            } else {
+                self.status()
+            });
+        }
+    }
+
+    /// The current test ended: its part and progress are cleared (a burn-in's
+    /// step keeps its name until it ends).
     pub fn done(&mut self) {
+        self.doing.label.clear();
+        self.doing.done = 0.0;
+        self.doing.rate = None;
+        self.draw();
+    }
+
+    /// Run `f` (which prints) with the lines out of the way.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        match (&self.board.multi, &self.bar) {
+            (Some(m), Some(_)) => m.suspend(f),
+            _ => f(),
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
         if let Some(b) = self.bar.take() {
             b.finish_and_clear();
-        }
-    }
-
-    /// Run `f` (which prints) with the bar out of the way.
-    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
-        match &self.bar {
-            Some(b) => b.suspend(f),
-            None => f(),
+            if let Some(m) = &self.board.multi {
+                m.remove(&b);
+            }
         }
     }
 }
@@ -97,5 +309,82 @@ fn eta_text(d: Duration) -> String {
         0..60 => format!("{s}s"),
         60..3600 => format!("{}m {:02}s", s / 60, s % 60),
         _ => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
+    }
+}
+
+/// `t` as UTC in RFC 3339 ("2026-12-01T15:52:03Z"): a log line stands on its own.
+pub fn timestamp(t: SystemTime) -> String {
+    let secs = t
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rem) = (secs / 86400, secs % 86400);
+    // Howard Hinnant's days-to-civil algorithm (proleptic Gregorian calendar).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_are_utc_rfc3339() {
+        let at = |s| timestamp(SystemTime::UNIX_EPOCH + Duration::from_secs(s));
+        assert_eq!(at(0), "1970-01-01T00:00:00Z");
+        assert_eq!(at(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(at(1_796_139_123), "2026-12-01T15:32:03Z");
+    }
+
+    /// A writer the test reads back.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn off_a_terminal_each_step_and_the_status_are_lines_of_their_own() {
+        let out = Shared::default();
+        let board = Board::logging_to(Box::new(out.clone()), Duration::ZERO);
+        let mut p = Progress::on(&board, "sim:a");
+        p.opened(Some("SER"), 1 << 30);
+        p.step_started("zone curve (--zones)", "burn-in");
+        p.line("zones", 0, 5, 10, "zone 5");
+        p.step_ended("burn-in", "zone curve (--zones) done", false);
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert!(lines[0].ends_with(" seekprobe: sim:a: burn-in: zone curve (--zones) started"));
+        assert!(
+            lines[1].contains(" seekprobe: sim:a: status: zone curve (--zones) 50% (zone 5)"),
+            "{text}"
+        );
+        assert!(lines[1].contains("0 failing steps so far"), "{text}");
+        assert!(lines[2].ends_with("burn-in: zone curve (--zones) done"));
+        // Each line starts with its time.
+        assert!(
+            lines
+                .iter()
+                .all(|l| l.as_bytes()[4] == b'-' && l.contains('T'))
+        );
     }
 }

@@ -4,7 +4,7 @@
 //! burn-in's steps are walked by [`crate::burnin::runner`], to which the disk's
 //! tests are handed as its `Drive`. Nothing here prints.
 
-mod checkpoint;
+pub mod checkpoint;
 mod sink;
 pub mod smart_session;
 pub mod smart_watch;
@@ -49,8 +49,8 @@ pub fn probe_disk(
 }
 
 /// [`probe_disk`], continuing a saved burn-in (`--resume`): `saved` holds the
-/// saved run's disks; this drive's (matched by serial number, else by name) keeps
-/// the steps it completed, and only the others run.
+/// saved disk matched to this drive (`burnin::resume`, by identity, then name),
+/// if any; it keeps the steps it completed, and only the others run.
 pub fn probe_disk_resuming(
     name: &str,
     cfg: &Config,
@@ -362,9 +362,16 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
         t.failed = None;
         if test == TestKind::Verify && self.cfg.resume.is_some() {
             t.resume = self.checkpoint.as_deref().and_then(checkpoint::load);
+            if let Some(cp) = &t.resume {
+                checkpoint::replay_on_simulated(t.target.as_mut(), cp);
+            }
         }
+        let cp = t.resume.clone();
         let outcome = t.run(test, self.cfg, disk, sink)?;
         t.resume = None;
+        if let Some(line) = cp.and_then(|cp| checkpoint::resumed_line(&cp, disk.tests.last())) {
+            sink.note(&t.info, &line);
+        }
         if test == TestKind::Verify
             && outcome != Outcome::Interrupted
             && let Some(p) = &self.checkpoint
@@ -404,6 +411,10 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
 
     fn smart_done(&mut self, smart: &SmartResult) -> io::Result<()> {
         self.sink.smart_done(&self.t.info, smart)
+    }
+
+    fn step_started(&mut self, step: burnin::Step) {
+        self.sink.step_started(&self.t.info, step);
     }
 
     fn step_done(&mut self, record: &burnin::StepRecord, disk: &DiskResult) -> io::Result<()> {

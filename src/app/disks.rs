@@ -7,7 +7,8 @@ use super::output::{cannot_write, save_html, save_prometheus};
 use super::verdicts::judged;
 use crate::config::{Config, Mode};
 use crate::device::{DeviceInfo, TargetKind};
-use crate::progress::Progress;
+use crate::probe::TestKind;
+use crate::progress::{Board, Progress};
 use crate::report::Format;
 use crate::results::{DiskResult, Run};
 use crate::run::{Flow, probe_disk_resuming};
@@ -23,12 +24,12 @@ pub(super) struct Probed {
     pub(super) interrupted: bool,
 }
 
-/// Probe every disk of `cfg`, going on from `saved` (--resume) and saving with
-/// `saver`, and add each to `run` in the order named.
+/// Probe every disk of `cfg`, each going on from its saved disk in `saved`
+/// (--resume) and saving with `saver`, and add each to `run` in the order named.
 pub(super) fn probe_disks(
     cfg: &Config,
     stop: &AtomicBool,
-    (run, saved, saver): (&mut Run, &[DiskResult], Option<&Saver>),
+    (run, saved, saver): (&mut Run, &[Option<DiskResult>], Option<&Saver>),
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<Probed> {
@@ -36,6 +37,7 @@ pub(super) fn probe_disks(
         failed: false,
         interrupted: false,
     };
+    let board = board(cfg);
     if cfg.parallel && cfg.disks.len() > 1 {
         // Each disk prints into its own buffers; they are written out in order.
         let outcomes = std::thread::scope(|s| {
@@ -44,11 +46,14 @@ pub(super) fn probe_disks(
                 .iter()
                 .enumerate()
                 .map(|(i, name)| {
+                    let board = &board;
                     s.spawn(move || {
                         let (mut o, mut e) = (Vec::new(), Vec::new());
                         let this = saver.map(|s| (s, i));
-                        let mut sink = live(cfg, stop, this, Progress::off(), (&mut o, &mut e));
-                        let r = probe_disk_resuming(name, cfg, stop, &mut sink, saved);
+                        let progress = Progress::on(board, name);
+                        let mut sink = live(cfg, stop, this, progress, (&mut o, &mut e));
+                        let kept = saved.get(i).map_or(&[][..], Option::as_slice);
+                        let r = probe_disk_resuming(name, cfg, stop, &mut sink, kept);
                         (r, o, e)
                     })
                 })
@@ -67,9 +72,10 @@ pub(super) fn probe_disks(
         }
     } else {
         for (i, name) in cfg.disks.iter().enumerate() {
-            let (progress, this) = (Progress::new(!cfg.quiet), saver.map(|s| (s, i)));
+            let (progress, this) = (Progress::on(&board, name), saver.map(|s| (s, i)));
             let mut sink = live(cfg, stop, this, progress, (&mut *out, &mut *err));
-            let (disk, flow) = probe_disk_resuming(name, cfg, stop, &mut sink, saved)?;
+            let kept = saved.get(i).map_or(&[][..], Option::as_slice);
+            let (disk, flow) = probe_disk_resuming(name, cfg, stop, &mut sink, kept)?;
             probed.failed |= finish_disk(cfg, run, disk, saver, out, err)?;
             if flow == Flow::Interrupted {
                 probed.interrupted = true;
@@ -78,6 +84,24 @@ pub(super) fn probe_disks(
         }
     }
     Ok(probed)
+}
+
+/// The live view of the run's drives: on a terminal a line per drive (not with
+/// --quiet); off one, the step and status lines of a burn-in, or of a --verify or
+/// --scan run of several drives (with --quiet too: they are the run's log).
+fn board(cfg: &Config) -> std::sync::Arc<Board> {
+    let long = cfg.burn_in.is_some()
+        || (cfg.disks.len() > 1
+            && cfg
+                .tests
+                .iter()
+                .any(|t| matches!(t, TestKind::Verify | TestKind::Scan)));
+    let describe = cfg.mode == Mode::Describe;
+    Board::new(
+        describe && !cfg.quiet,
+        describe && long,
+        cfg.status_interval,
+    )
 }
 
 /// The live output of a disk, printing to `out` and `err` (diskinfo's text only
@@ -94,6 +118,9 @@ fn live<'a>(
         err,
         verbose: cfg.verbose,
         text: cfg.mode == Mode::Describe && cfg.format == Format::Diskinfo,
+        burn_in: cfg.burn_in.is_some(),
+        logs: progress.logs(),
+        testing: None,
         yes: cfg.yes,
         progress,
         stop,
@@ -169,4 +196,30 @@ fn print_id(
     }
     out.flush()?;
     Ok(Ok(()))
+}
+
+/// The run's warnings about drives that share a serial number (simulated drives
+/// of one seed, a USB bridge reporting its own, clones): the run tells them apart
+/// only by the names given, so a --resume must name them the same way. A warning
+/// of the run, not a finding of either drive; drives without a serial get none.
+pub(super) fn twin_serials(run: &Run) -> Vec<String> {
+    let mut seen: Vec<(&str, Vec<&str>)> = Vec::new();
+    for d in &run.disks {
+        let Some(serial) = d.info.as_ref().and_then(|i| i.ident.as_deref()) else {
+            continue;
+        };
+        match seen.iter_mut().find(|(s, _)| *s == serial) {
+            Some((_, names)) => names.push(&d.name),
+            None => seen.push((serial, vec![&d.name])),
+        }
+    }
+    seen.into_iter()
+        .filter(|(_, names)| names.len() > 1)
+        .map(|(serial, names)| {
+            format!(
+                "{} report the same serial number {serial}: their results are told apart only by the names given (a --resume must name each the same way)",
+                names.join(" and ")
+            )
+        })
+        .collect()
 }

@@ -140,13 +140,6 @@ pub(super) fn load_resumable(path: &Path, cfg: &Config) -> Result<Run, String> {
             if b.smr_check { "with" } else { "without" }
         ));
     }
-    if b.disks.len() != cfg.disks.len() {
-        return Err(format!(
-            "that burn-in ran on {} drive(s) ({}); name the same drives",
-            b.disks.len(),
-            b.disks.join(", ")
-        ));
-    }
     Ok(run)
 }
 

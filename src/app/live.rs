@@ -24,6 +24,12 @@ pub(super) struct LiveText<'a> {
     pub(super) verbose: bool,
     /// Whether diskinfo's text goes to `out` live.
     pub(super) text: bool,
+    /// A burn-in: an interrupted pass is resumed with --resume.
+    pub(super) burn_in: bool,
+    /// The live view writes the step lines itself (off a terminal).
+    pub(super) logs: bool,
+    /// The test in progress outside a burn-in (for its step lines).
+    pub(super) testing: Option<TestKind>,
     /// --yes: writing needs no confirmation.
     pub(super) yes: bool,
     /// The progress bar on standard error; off unless asked for and a terminal.
@@ -46,7 +52,7 @@ impl LiveText<'_> {
     }
 
     /// Write a line to standard error, out of the progress bar's way.
-    fn note(&mut self, line: &str) {
+    fn say(&mut self, line: &str) {
         let err = &mut *self.err;
         self.progress.suspend(|| {
             let _ = writeln!(err, "{line}");
@@ -56,7 +62,19 @@ impl LiveText<'_> {
 
 impl Observer for LiveText<'_> {
     fn line_started(&mut self, test: TestKind, index: usize, total: usize, label: &str) {
-        self.progress.line(test.name(), index, total, label);
+        // Outside a burn-in, each test is a step of the live view.
+        if !self.burn_in && self.testing != Some(test) {
+            self.testing = Some(test);
+            self.progress.step_started(test.name(), "test");
+        }
+        // A write-verify half moves the drive in 100 steps, a scan in all of its.
+        let per_pass = match test {
+            TestKind::Verify => 100,
+            TestKind::Scan => total,
+            _ => 0,
+        };
+        self.progress
+            .line(test.name(), per_pass, index, total, label);
     }
 
     fn phase_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
@@ -74,13 +92,15 @@ impl Observer for LiveText<'_> {
 
     fn failed(&mut self, _name: &str, error: &ProbeError) -> io::Result<()> {
         self.progress.done();
-        self.note(&format!("seekprobe: {error}"));
+        self.say(&format!("seekprobe: {error}"));
         Ok(())
     }
 }
 
 impl Sink for LiveText<'_> {
     fn opened(&mut self, info: &DeviceInfo, warnings: &[Warning]) -> io::Result<()> {
+        self.progress
+            .opened(info.ident.as_deref(), info.media_size_bytes);
         for w in warnings {
             self.warning(w)?;
         }
@@ -96,7 +116,7 @@ impl Sink for LiveText<'_> {
     }
 
     fn warning(&mut self, w: &Warning) -> io::Result<()> {
-        self.note(&format!("seekprobe: warning: {}; {}", w.message, w.advice));
+        self.say(&format!("seekprobe: warning: {}; {}", w.message, w.advice));
         Ok(())
     }
 
@@ -131,8 +151,23 @@ impl Sink for LiveText<'_> {
 
     fn test_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
         self.progress.done();
+        if !self.burn_in && self.testing.take().is_some() {
+            let how = match &test.outcome {
+                crate::results::Outcome::Complete => "done".to_string(),
+                crate::results::Outcome::Interrupted => "interrupted".to_string(),
+                crate::results::Outcome::Failed(why) => format!("FAILED: {why}"),
+                crate::results::Outcome::Skipped(why) => format!("skipped: {why}"),
+            };
+            let failed = matches!(test.outcome, crate::results::Outcome::Failed(_));
+            self.progress
+                .step_ended("test", &format!("{} {how}", test.test.name()), failed);
+        }
         if self.text && diskinfo::end_printed(test) {
-            self.print(&diskinfo::test_end(test, info))?;
+            let text = match test.test {
+                TestKind::Verify if self.burn_in => report::verify::burn_in_block(test),
+                _ => diskinfo::test_end(test, info),
+            };
+            self.print(&text)?;
         }
         Ok(())
     }
@@ -143,12 +178,31 @@ impl Sink for LiveText<'_> {
         record: &crate::burnin::StepRecord,
     ) -> io::Result<()> {
         let line = report::burnin::step_line(record);
-        self.note(&format!(
-            "seekprobe: {}: burn-in: {}",
-            info.name,
-            line.trim()
-        ));
+        let failed = matches!(record.status, crate::burnin::Status::Failed(_));
+        // Off a terminal the live view writes the line as it happens (with
+        // --parallel, `err` is this drive's buffer, written out at the end).
+        if !self.logs {
+            self.say(&format!(
+                "seekprobe: {}: burn-in: {}",
+                info.name,
+                line.trim()
+            ));
+        }
+        let ended = format!(
+            "{}: {}",
+            record.step.name(),
+            report::burnin::status(&record.status)
+        );
+        self.progress.step_ended("burn-in", &ended, failed);
         Ok(())
+    }
+
+    fn step_started(&mut self, _info: &DeviceInfo, step: crate::burnin::Step) {
+        self.progress.step_started(step.name(), "burn-in");
+    }
+
+    fn note(&mut self, info: &DeviceInfo, line: &str) {
+        self.say(&format!("seekprobe: {}: {line}", info.name));
     }
 
     fn checkpoint(&mut self, disk: &DiskResult) -> io::Result<()> {
@@ -156,7 +210,7 @@ impl Sink for LiveText<'_> {
             && let Err(e) = saver.put(i, disk.clone())
         {
             let why = crate::error::describe_io(&e);
-            self.note(&format!(
+            self.say(&format!(
                 "seekprobe: {}: cannot save the results: {why}",
                 saver.path.display()
             ));
@@ -176,7 +230,7 @@ impl Sink for LiveText<'_> {
     ) -> io::Result<()> {
         self.progress.done();
         if let Some(e) = &smart.error {
-            self.note(&format!("seekprobe: {}: SMART: {e}", info.path));
+            self.say(&format!("seekprobe: {}: SMART: {e}", info.path));
         }
         if self.text {
             self.print(&report::smart::render_result(smart, &info.path))?;

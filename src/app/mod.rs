@@ -27,11 +27,13 @@ use inputs::*;
 use output::write_end_files;
 use start::{Start, start};
 pub use status::{EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_QUALIFY};
+use status::{Ending, exit_status};
 use subcommands::*;
 use verdicts::{Conclusion, conclude};
 
 /// Run the program with these arguments; returns the exit status. A closed standard
-/// output ends the run quietly with status 0.
+/// output drops the rest of the text quietly; the run goes on to its end and its
+/// status is that of its verdicts, as with the output open.
 pub fn main_with(
     args: impl IntoIterator<Item = OsString>,
     stop: Arc<AtomicBool>,
@@ -39,6 +41,10 @@ pub fn main_with(
     err: &mut dyn Write,
 ) -> i32 {
     let args: Vec<OsString> = args.into_iter().collect();
+    let out = &mut Closable {
+        inner: out,
+        closed: false,
+    };
     // A subcommand is the first argument; anything else is a disk probe.
     let result = match args.get(1).and_then(|a| a.to_str()) {
         Some("render") => render_main(&args[1..], out, err),
@@ -50,10 +56,45 @@ pub fn main_with(
     };
     match result {
         Ok(code) => code,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
         Err(e) => {
             let _ = writeln!(err, "seekprobe: cannot write the output: {e}");
-            EXIT_FAILURE
+            exit_status(Ending::Unusable)
+        }
+    }
+}
+
+/// Standard output that a reader may close (`| head -1`): once it is closed, what
+/// is written is dropped, so the run, its files and its exit status are those of a
+/// run whose output was read to the end.
+struct Closable<'a> {
+    inner: &'a mut dyn Write,
+    closed: bool,
+}
+
+impl Write for Closable<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
+        match self.inner.write(buf) {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(buf.len())
+            }
+            r => r,
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        match self.inner.flush() {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            r => r,
         }
     }
 }
@@ -74,7 +115,7 @@ fn probe_main(
         Ok(c) => c,
         Err(e) => {
             writeln!(err, "seekprobe: {e}\n{USAGE}")?;
-            return Ok(EXIT_FAILURE);
+            return Ok(exit_status(Ending::Unusable));
         }
     };
     cfg.command = raw
@@ -93,11 +134,11 @@ fn run_all(
     err: &mut dyn Write,
 ) -> io::Result<i32> {
     let Ok(baseline) = load_baseline(cfg.qualify.as_ref(), err)? else {
-        return Ok(EXIT_FAILURE);
+        return Ok(exit_status(Ending::Unusable));
     };
     if let Err(msg) = check_paths(cfg) {
         writeln!(err, "seekprobe: {msg}")?;
-        return Ok(EXIT_FAILURE);
+        return Ok(exit_status(Ending::Unusable));
     }
     let Some(Start {
         mut run,
@@ -105,17 +146,20 @@ fn run_all(
         saver,
     }) = start(cfg, err)?
     else {
-        return Ok(EXIT_FAILURE);
+        return Ok(exit_status(Ending::Unusable));
     };
     let saver = saver.as_ref();
     let probed = probe_disks(cfg, stop, (&mut run, &saved, saver), out, err)?;
+    for line in disks::twin_serials(&run) {
+        writeln!(err, "seekprobe: warning: {line}")?;
+    }
     // After Ctrl-C the disks are neither compared nor judged.
     let end = match probed.interrupted {
         false => conclude(cfg, &mut run, baseline.as_ref()),
         true => Conclusion {
             text: String::new(),
             compared: false,
-            status: None,
+            judged: false,
         },
     };
     save_again(cfg, &run, saver, end.compared);
@@ -124,13 +168,21 @@ fn run_all(
     out.flush()?;
     if probed.interrupted {
         say_interrupted(cfg, err)?;
-        return Ok(EXIT_INTERRUPTED);
     }
-    Ok(if probed.failed || !written {
-        EXIT_FAILURE
+    let verdicts: Vec<crate::results::Verdict> =
+        run.disks.iter().filter_map(|d| d.verdict.clone()).collect();
+    Ok(exit_status(if probed.interrupted {
+        Ending::Interrupted
+    } else if !written || (probed.failed && end.judged) {
+        // A judged run fails (status 1) only for a file it could not write.
+        Ending::Unusable
+    } else if end.judged {
+        Ending::Judged(&verdicts)
     } else {
-        end.status.unwrap_or(EXIT_OK)
-    })
+        Ending::Probed {
+            failing: probed.failed,
+        }
+    }))
 }
 
 /// Before anything runs: no disk named twice (two probes of one disk would measure

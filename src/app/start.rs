@@ -13,8 +13,8 @@ use std::io::{self, Write};
 pub(super) struct Start {
     /// The run's header; its disks are added as they are probed.
     pub(super) run: Run,
-    /// The disks of the saved burn-in that --resume continues.
-    pub(super) saved: Vec<DiskResult>,
+    /// For each disk named, the saved disk of the burn-in --resume continues on it.
+    pub(super) saved: Vec<Option<DiskResult>>,
     /// Where the run is saved as it goes on (--json-file).
     pub(super) saver: Option<Saver>,
 }
@@ -23,23 +23,17 @@ pub(super) struct Start {
 /// burn-in, smartctl. None (after saying why on `err`) when the run cannot start.
 pub(super) fn start(cfg: &Config, err: &mut dyn Write) -> io::Result<Option<Start>> {
     let mut run = header(cfg);
-    // --resume: the saved burn-in, checked to be the same burn-in of as many drives.
-    // Slot i starts as the saved disk that was named i-th.
-    let mut slots: Vec<Option<DiskResult>> = vec![None; cfg.disks.len()];
-    let saved: Vec<DiskResult> = match &cfg.resume {
-        None => Vec::new(),
+    // --resume: the saved burn-in, checked to be the same burn-in; each drive
+    // named goes on from the saved drive of its identity (burnin::resume).
+    let slots: Vec<Option<DiskResult>> = match &cfg.resume {
+        None => vec![None; cfg.disks.len()],
         Some(path) => match load_resumable(path, cfg) {
             Ok(r) => {
                 run.started_unix_s = r.started_unix_s.or(run.started_unix_s);
-                let named = r
-                    .burn_in
-                    .as_ref()
-                    .map(|b| b.disks.clone())
-                    .unwrap_or_default();
-                for (slot, name) in slots.iter_mut().zip(&named) {
-                    *slot = r.disks.iter().find(|d| &d.name == name).cloned();
+                match resumed(cfg, &r, err)? {
+                    Some(slots) => slots,
+                    None => return Ok(None),
                 }
-                r.disks
             }
             Err(msg) => {
                 writeln!(err, "seekprobe: --resume {}: {msg}", path.display())?;
@@ -47,6 +41,11 @@ pub(super) fn start(cfg: &Config, err: &mut dyn Write) -> io::Result<Option<Star
             }
         },
     };
+    // After the saved run is checked: a --resume that cannot be used is said first.
+    if !keep_unfinished(cfg, err)? {
+        return Ok(None);
+    }
+    let saved = slots.clone();
     let saver = cfg.json_file.as_ref().map(|path| Saver {
         path: path.clone(),
         run: std::sync::Mutex::new((run.clone(), slots)),
@@ -67,6 +66,166 @@ pub(super) fn start(cfg: &Config, err: &mut dyn Write) -> io::Result<Option<Star
         )?;
     }
     Ok(Some(Start { run, saved, saver }))
+}
+
+/// Whether a saved run is an unfinished burn-in, one that --resume could go on
+/// with: a drive it names without results or without a verdict.
+fn unfinished(run: &Run) -> bool {
+    run.burn_in.as_ref().is_some_and(|b| {
+        b.disks.len() > run.disks.len() || run.disks.iter().any(|d| d.verdict.is_none())
+    })
+}
+
+/// --json-file over an unfinished burn-in is never replaced silently: refused
+/// (false, after saying why) unless --new-run, which keeps the old file beside it
+/// as FILE.old-N (its checkpoints too). Finished runs, empty or foreign files, and
+/// the file --resume continues are written over as before.
+fn keep_unfinished(cfg: &Config, err: &mut dyn Write) -> io::Result<bool> {
+    let Some(path) = &cfg.json_file else {
+        return Ok(true);
+    };
+    if cfg.resume.as_ref() == Some(path) {
+        return Ok(true);
+    }
+    let Ok(old) = super::inputs::load_run(path) else {
+        return Ok(true);
+    };
+    if !unfinished(&old) {
+        return Ok(true);
+    }
+    let names = old
+        .burn_in
+        .as_ref()
+        .map(|b| b.disks.clone())
+        .unwrap_or_default();
+    if !cfg.new_run {
+        writeln!(
+            err,
+            "seekprobe: --json-file {0}: it holds an unfinished burn-in of {1}; continue it with --resume {0} (seekprobe printed the whole command when it stopped), or give --new-run to start a new one (the old file is then kept beside it)",
+            path.display(),
+            names.join(", ")
+        )?;
+        return Ok(false);
+    }
+    let kept = (1..)
+        .map(|n| {
+            let mut p = path.as_os_str().to_owned();
+            p.push(format!(".old-{n}"));
+            std::path::PathBuf::from(p)
+        })
+        .find(|p| !p.exists())
+        .expect("a free name");
+    if let Err(e) = std::fs::rename(path, &kept) {
+        super::output::cannot_write(err, &kept, "keep the unfinished burn-in", &e)?;
+        return Ok(false);
+    }
+    for name in &names {
+        let cp = crate::run::checkpoint::path(path, name);
+        if cp.exists() {
+            let _ = std::fs::rename(&cp, crate::run::checkpoint::path(&kept, name));
+        }
+    }
+    writeln!(
+        err,
+        "seekprobe: --new-run: the unfinished burn-in that was in {} is kept as {} (--resume {} continues it)",
+        path.display(),
+        kept.display(),
+        kept.display()
+    )?;
+    Ok(true)
+}
+
+/// The saved disk each drive named goes on from, after saying on `err` what is
+/// kept for each; None (after saying why) when the drive list changed and
+/// --resume-changed was not given.
+fn resumed(
+    cfg: &Config,
+    saved: &Run,
+    err: &mut dyn Write,
+) -> io::Result<Option<Vec<Option<DiskResult>>>> {
+    use crate::burnin::resume::{NewDrive, match_drives};
+    let opts = crate::device::OpenOptions {
+        io: false,
+        write: false,
+    };
+    let new: Vec<NewDrive> = cfg
+        .disks
+        .iter()
+        .map(|name| NewDrive {
+            name: name.clone(),
+            identity: crate::device::open(name, &opts)
+                .ok()
+                .map(|t| t.info().identity()),
+        })
+        .collect();
+    let names = saved
+        .burn_in
+        .as_ref()
+        .map(|b| b.disks.clone())
+        .unwrap_or_default();
+    let m = match_drives(&new, &saved.disks, &names);
+    let path = cfg.resume.as_deref().unwrap_or(std::path::Path::new(""));
+    if !m.changes.is_empty() {
+        let lines: Vec<String> = m
+            .changes
+            .iter()
+            .map(|c| format!("  {}", c.line()))
+            .collect();
+        if !cfg.resume_changed {
+            writeln!(
+                err,
+                "seekprobe: --resume {}: the drive list is not the saved burn-in's:\n{}\nseekprobe: name the saved run's drives ({}), or give --resume-changed to go on: the changed drives start afresh",
+                path.display(),
+                lines.join("\n"),
+                names.join(", ")
+            )?;
+            return Ok(None);
+        }
+        writeln!(
+            err,
+            "seekprobe: --resume {}: the drive list changed (--resume-changed given); the changed drives start afresh:\n{}",
+            path.display(),
+            lines.join("\n")
+        )?;
+    }
+    let slots: Vec<Option<DiskResult>> = m
+        .kept
+        .iter()
+        .map(|k| k.map(|j| saved.disks[j].clone()))
+        .collect();
+    for (name, slot) in cfg.disks.iter().zip(&slots) {
+        writeln!(err, "seekprobe: {name}: {}", kept_line(name, slot.as_ref()))?;
+    }
+    Ok(Some(slots))
+}
+
+/// What a resumed drive keeps of the saved run, in words.
+fn kept_line(name: &str, saved: Option<&DiskResult>) -> String {
+    let Some(d) = saved else {
+        return "the saved burn-in had not reached this drive: it starts from its first step"
+            .into();
+    };
+    let done: Vec<&str> = d
+        .burn_in
+        .iter()
+        .filter(|r| r.status.done())
+        .map(|r| r.step.name())
+        .collect();
+    let serial = d
+        .info
+        .as_ref()
+        .and_then(|i| i.ident.as_deref())
+        .map(|s| format!(", serial number {s}"))
+        .unwrap_or_default();
+    let was = if d.name == name {
+        String::new()
+    } else {
+        format!(" (saved as {}{serial})", d.name)
+    };
+    match done.as_slice() {
+        [] => format!("resumed{was}: no step was complete; all run"),
+        _ => format!("resumed{was}: kept {}; the rest run", done.join(", ")),
+    }
 }
 
 /// The run's header, with no disk yet: the tool, the tests, when it started.

@@ -3,8 +3,8 @@
 
 use super::inputs::{identity, load_baseline, load_run, load_smart_report};
 use super::output::{cannot_write, save_atomically, save_prometheus, terminal_width, write_plot};
-use super::status::{EXIT_FAILURE, EXIT_OK, EXIT_QUALIFY};
-use super::verdicts::{judge, status};
+use super::status::{Ending, exit_status};
+use super::verdicts::judge;
 use crate::cli::{Args, CompareArgs, GenerateArgs, Generated, RenderArgs};
 use crate::config::Qualify;
 use crate::report::{self};
@@ -29,10 +29,10 @@ pub(super) fn clap_exit(e: clap::Error, out: &mut dyn Write, err: &mut dyn Write
     let text = e.render().to_string();
     if e.use_stderr() {
         let _ = write!(err, "{text}");
-        EXIT_FAILURE
+        exit_status(Ending::Unusable)
     } else {
         let _ = write!(out, "{text}");
-        EXIT_OK
+        exit_status(Ending::Written)
     }
 }
 
@@ -50,7 +50,7 @@ pub(super) fn render_main(
         Ok(r) => r,
         Err(msg) => {
             writeln!(err, "seekprobe: {}: {msg}", a.file.display())?;
-            return Ok(EXIT_FAILURE);
+            return Ok(exit_status(Ending::Unusable));
         }
     };
     out.write_all(report::render(&run, a.format).as_bytes())?;
@@ -64,17 +64,17 @@ pub(super) fn render_main(
             "seekprobe: --prometheus {}: that is the saved run being read; name another file",
             path.display()
         )?;
-        return Ok(EXIT_FAILURE);
+        return Ok(exit_status(Ending::Unusable));
     }
     if let Some(path) = &a.prometheus
         && let Err(e) = save_prometheus(path, &run)
     {
         cannot_write(err, path, "write the metrics", &e)?;
-        return Ok(EXIT_FAILURE);
+        return Ok(exit_status(Ending::Unusable));
     }
     match &a.plot {
-        Some(path) if !write_plot(path, &run, err)? => Ok(EXIT_FAILURE),
-        _ => Ok(EXIT_OK),
+        Some(path) if !write_plot(path, &run, err)? => Ok(exit_status(Ending::Unusable)),
+        _ => Ok(exit_status(Ending::Written)),
     }
 }
 
@@ -92,7 +92,7 @@ pub(super) fn compare_main(
         Ok(q) => q,
         Err(e) => {
             writeln!(err, "seekprobe: {e}")?;
-            return Ok(EXIT_FAILURE);
+            return Ok(exit_status(Ending::Unusable));
         }
     };
     let mut disks = Vec::new();
@@ -113,7 +113,7 @@ pub(super) fn compare_main(
             }
             Err(msg) => {
                 writeln!(err, "seekprobe: {}: {msg}", path.display())?;
-                return Ok(EXIT_FAILURE);
+                return Ok(exit_status(Ending::Unusable));
             }
         }
     }
@@ -126,22 +126,21 @@ pub(super) fn compare_main(
     }
     let refs: Vec<&DiskResult> = disks.iter().collect();
     let Ok(baseline) = load_baseline(q.as_ref(), err)? else {
-        return Ok(EXIT_FAILURE);
+        return Ok(exit_status(Ending::Unusable));
     };
     if q.is_some() && refs.is_empty() {
         writeln!(
             err,
             "seekprobe: compare --qualify: nothing to judge: the runs given hold no drives"
         )?;
-        return Ok(EXIT_FAILURE);
+        return Ok(exit_status(Ending::Unusable));
     }
     // One drive is judged on its own findings; its timings get a note.
     let (cmp, verdicts) = judge(&refs, q.as_ref(), baseline.as_ref(), q.is_some());
-    let code = if q.is_some() {
-        status(&verdicts)
-    } else {
-        EXIT_OK
-    };
+    let code = exit_status(match q {
+        Some(_) => Ending::Judged(&verdicts),
+        None => Ending::Written,
+    });
     let text = if a.json {
         report::compare::to_json(&cmp, &verdicts)
     } else {
@@ -175,7 +174,7 @@ pub(super) fn report_main(
                 "seekprobe: report -o {}: that is a saved run being read; name another file",
                 a.output.display()
             )?;
-            return Ok(EXIT_FAILURE);
+            return Ok(exit_status(Ending::Unusable));
         }
         match load_run(path) {
             Ok(run) => {
@@ -187,7 +186,7 @@ pub(super) fn report_main(
             }
             Err(msg) => {
                 writeln!(err, "seekprobe: {}: {msg}", path.display())?;
-                return Ok(EXIT_FAILURE);
+                return Ok(exit_status(Ending::Unusable));
             }
         }
     }
@@ -201,9 +200,9 @@ pub(super) fn report_main(
     let page = report::html::render(&sources);
     if let Err(e) = save_atomically(&a.output, page.as_bytes()) {
         cannot_write(err, &a.output, "write the report", &e)?;
-        return Ok(EXIT_FAILURE);
+        return Ok(exit_status(Ending::Unusable));
     }
-    Ok(EXIT_OK)
+    Ok(exit_status(Ending::Written))
 }
 
 /// `seekprobe generate WHAT`: the man page or shell completions.
@@ -220,7 +219,11 @@ pub(super) fn generate_main(
     };
     let mut cmd = Args::command();
     let shell = match a.what {
-        Generated::Man => return clap_mangen::Man::new(cmd).render(out).map(|_| EXIT_OK),
+        Generated::Man => {
+            return clap_mangen::Man::new(cmd)
+                .render(out)
+                .map(|_| exit_status(Ending::Written));
+        }
         Generated::Bash => Shell::Bash,
         Generated::Zsh => Shell::Zsh,
         Generated::Fish => Shell::Fish,
@@ -228,7 +231,7 @@ pub(super) fn generate_main(
         Generated::Powershell => Shell::PowerShell,
     };
     clap_complete::generate(shell, &mut cmd, "seekprobe", out);
-    Ok(EXIT_OK)
+    Ok(exit_status(Ending::Written))
 }
 
 /// `seekprobe smart FILE.json [AFTER.json]`: the SMART health block of a saved
@@ -257,7 +260,7 @@ pub(super) fn smart_main(
             err,
             "seekprobe: smart: standard input (-) can give only one of the two reports"
         )?;
-        return Ok(EXIT_FAILURE);
+        return Ok(exit_status(Ending::Unusable));
     }
     let mut reads = Vec::new();
     for path in &paths {
@@ -265,14 +268,14 @@ pub(super) fn smart_main(
             Ok(r) => r,
             Err(msg) => {
                 writeln!(err, "seekprobe: {}: {msg}", path.display())?;
-                return Ok(EXIT_FAILURE);
+                return Ok(exit_status(Ending::Unusable));
             }
         };
         match smartctl::classify(report) {
             Ok(read) => reads.push((path.display().to_string(), read)),
             Err(msg) => {
                 writeln!(err, "seekprobe: {}: {msg}", path.display())?;
-                return Ok(EXIT_FAILURE);
+                return Ok(exit_status(Ending::Unusable));
             }
         }
     }
@@ -290,14 +293,14 @@ pub(super) fn smart_main(
     out.flush()?;
     if healths.is_empty() {
         // Nothing to judge: smartctl could not read the drive, or it has no SMART.
-        return Ok(EXIT_FAILURE);
+        return Ok(exit_status(Ending::Unusable));
     }
     if let Some(name) = without.first() {
         writeln!(
             err,
             "seekprobe: smart: {name} holds no SMART data, so the two reports cannot be compared; give two reports of the same drive with SMART"
         )?;
-        return Ok(EXIT_FAILURE);
+        return Ok(exit_status(Ending::Unusable));
     }
     let (before, after) = (&healths[0], healths.get(1));
     if let Some(after) = after
@@ -309,7 +312,7 @@ pub(super) fn smart_main(
             paths[0].display(),
             paths[1].display()
         )?;
-        return Ok(EXIT_FAILURE);
+        return Ok(exit_status(Ending::Unusable));
     }
     let now = after.unwrap_or(before);
     let mut s = text::render_health(now);
@@ -331,11 +334,10 @@ pub(super) fn smart_main(
     let failing = findings
         .iter()
         .any(|f| f.severity == crate::smart::Severity::Fail && !f.cannot_judge());
-    Ok(if verdict.pass {
-        EXIT_OK
-    } else if failing {
-        EXIT_QUALIFY
+    // A report that cannot be judged is an input that cannot be used (exit 1).
+    Ok(exit_status(if verdict.pass || failing {
+        Ending::Judged(std::slice::from_ref(&verdict))
     } else {
-        EXIT_FAILURE
-    })
+        Ending::Unusable
+    }))
 }

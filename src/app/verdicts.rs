@@ -2,7 +2,6 @@
 //! comparison and burn-in blocks shown with them, and the exit status they call for.
 
 use super::output::terminal_width;
-use super::status::{EXIT_OK, EXIT_QUALIFY};
 use crate::compare::{self, Comparison};
 use crate::config::{Config, Mode, Qualify};
 use crate::report;
@@ -23,8 +22,8 @@ pub(super) struct Conclusion {
     /// Whether the disks were compared or judged (their verdicts, if judged, are
     /// now in the run).
     pub(super) compared: bool,
-    /// The verdicts' exit status, when the disks are judged.
-    pub(super) status: Option<i32>,
+    /// Whether the disks are judged (their verdicts then decide the exit status).
+    pub(super) judged: bool,
 }
 
 /// After the last disk: compare the disks and judge them (--compare, --qualify,
@@ -35,7 +34,7 @@ pub(super) fn conclude(cfg: &Config, run: &mut Run, baseline: Option<&Comparison
     let mut end = Conclusion {
         text: String::new(),
         compared: cfg.mode == Mode::Describe && (cfg.compare || judged),
-        status: None,
+        judged,
     };
     if end.compared {
         let disks: Vec<&DiskResult> = run.disks.iter().collect();
@@ -51,9 +50,6 @@ pub(super) fn conclude(cfg: &Config, run: &mut Run, baseline: Option<&Comparison
                 "\n{}",
                 report::compare::render(&cmp, shown, terminal_width())
             );
-        }
-        if judged {
-            end.status = Some(status(&verdicts));
         }
         for (d, v) in run.disks.iter_mut().zip(verdicts) {
             d.verdict = Some(v);
@@ -86,14 +82,4 @@ pub(super) fn judge(
         }),
     };
     (cmp, verdict::qualify(disks, &how))
-}
-
-/// The exit status of judged verdicts: 0 when every drive passed, 3 when one
-/// failed (whatever the reason).
-pub(super) fn status(verdicts: &[Verdict]) -> i32 {
-    if verdicts.iter().all(|v| v.pass) {
-        EXIT_OK
-    } else {
-        EXIT_QUALIFY
-    }
 }

@@ -9,6 +9,7 @@
 use crate::probe::TestKind;
 pub use crate::results::burnin::{RunInfo, Status, Step, StepRecord};
 
+pub mod resume;
 pub mod runner;
 use crate::smart::selftest::SelfTestKind;
 

@@ -45,6 +45,8 @@ pub trait Drive {
     fn failed(&mut self, name: &str, error: &ProbeError) -> io::Result<()>;
     /// SMART's part of the drive is complete.
     fn smart_done(&mut self, smart: &SmartResult) -> io::Result<()>;
+    /// A step is about to run (for the live view).
+    fn step_started(&mut self, _step: Step) {}
     /// A step ended (`record` says how), and the drive's results so far (`disk`)
     /// are to be saved.
     fn step_done(&mut self, record: &StepRecord, disk: &DiskResult) -> io::Result<()>;
@@ -99,6 +101,9 @@ pub fn run(
         }
         let action = super::action(step);
         let kept = prev.and_then(|p| p.burn_in.iter().find(|r| r.step == step && r.status.done()));
+        if kept.is_none() {
+            drive.step_started(step);
+        }
         let status = match (kept, action) {
             (None, _) if gone.is_some() => {
                 Status::Skipped(format!("skipped: {}", gone.as_deref().unwrap_or_default()))
@@ -218,44 +223,48 @@ fn stop_hook() -> Option<Step> {
         .and_then(|id| Step::from_id(&id))
 }
 
-/// The saved disk that a resumed burn-in continues on this drive: the one with
-/// its serial number, else the one of its name (whose serial, if any, must be
-/// this drive's); None for a drive the saved run had not reached. Err when the
-/// saved drive of this name is another drive.
+/// The saved disk that a resumed burn-in continues on this drive: of `saved` (the
+/// saved disks the run matched to it, see [`super::resume`]), the one whose
+/// identity is this drive's; None for a drive the saved run had not reached. Err
+/// when the saved drive is another drive (it changed since the run was matched),
+/// or has another sector size.
 fn saved_disk<'a>(
     name: &str,
     info: &DeviceInfo,
     saved: &'a [DiskResult],
 ) -> Result<Option<&'a DiskResult>, String> {
-    let ident = |d: &DiskResult| d.info.as_ref().and_then(|i| i.ident.clone());
-    let found = if let Some(id) = &info.ident
-        && let Some(d) = saved.iter().find(|d| ident(d).as_ref() == Some(id))
-    {
-        Some(d)
-    } else {
-        match saved.iter().find(|d| d.name == name) {
-            Some(d) => match (ident(d), &info.ident) {
-                (Some(was), Some(now)) if &was != now => {
-                    return Err(format!(
-                        "the saved burn-in of {name} ran on the drive with serial number {was}; this one is {now}"
-                    ));
-                }
-                _ => Some(d),
-            },
-            // Not reached before the interruption: it starts from its first step.
-            None => None,
-        }
+    use super::resume::{Change, NewDrive, match_drives};
+    if saved.is_empty() {
+        return Ok(None);
+    }
+    let this = NewDrive {
+        name: name.into(),
+        identity: Some(info.identity()),
     };
-    // Results measured on another size or sector size are another drive's, whatever
-    // its serial number says (a serial can repeat, a simulated drive's always does).
-    if let Some(d) = found
-        && let Some(was) = &d.info
-        && (was.media_size_bytes, was.sector_size) != (info.media_size_bytes, info.sector_size)
+    let names: Vec<String> = saved.iter().map(|d| d.name.clone()).collect();
+    let m = match_drives(std::slice::from_ref(&this), saved, &names);
+    let Some(found) = m.kept[0].map(|j| &saved[j]) else {
+        let why = m
+            .changes
+            .iter()
+            .find_map(|c| match c {
+                Change::Replaced { why, .. } => Some(why.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| "another identity".into());
+        return Err(format!(
+            "the saved burn-in of {} ran on another drive ({why})",
+            saved[0].name
+        ));
+    };
+    // Results measured on another sector size are another drive's.
+    if let Some(was) = &found.info
+        && was.sector_size != info.sector_size
     {
         return Err(format!(
-            "the saved burn-in of {name} ran on a drive of {} bytes in {}-byte sectors; this one has {} bytes in {}-byte sectors",
-            was.media_size_bytes, was.sector_size, info.media_size_bytes, info.sector_size
+            "the saved burn-in of {name} ran on a drive of {}-byte sectors; this one has {}-byte sectors",
+            was.sector_size, info.sector_size
         ));
     }
-    Ok(found)
+    Ok(Some(found))
 }

@@ -167,6 +167,9 @@ pub fn needs(id: &str) -> Option<Needs> {
         "max_deviation" | "baseline" => any(vec!["qualify"]),
         // Every request of every test, and smartctl's runs, are watched.
         "io_timeout" => any([tests_where(|_| true), SMART.to_vec()].concat()),
+        "resume_changed" => any(vec!["resume"]),
+        "new_run" => any(vec![BURN_IN]),
+        "status_interval" => Needs::Nothing,
         opt => match taking(opt) {
             tests if tests.is_empty() => return None,
             tests => any(tests),

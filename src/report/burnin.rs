@@ -22,17 +22,25 @@ pub fn status(s: &Status) -> String {
 
 /// The block for a whole run: for each drive of the burn-in, its steps and its
 /// verdict (the disk's, when the run got that far). A drive that could not be
-/// opened or was refused before its first step (its signature areas did not
-/// answer, ...) has a block too, saying why it was not started.
+/// opened or written has its block too, saying why it ran no step.
 pub fn render(run: &Run) -> String {
+    use crate::results::DiskFailure;
     let mut s = String::new();
-    for d in (run.disks.iter()).filter(|d| !d.burn_in.is_empty() || d.error.is_some()) {
+    for d in &run.disks {
         s.push_str(&format!("\nBurn-in of {}:\n", d.name));
-        if let (true, Some(e)) = (d.burn_in.is_empty(), &d.error) {
-            s.push_str(&format!("  not started: {}\n", e.message()));
-        }
         for r in &d.burn_in {
             s.push_str(&step_line(r));
+        }
+        match (&d.error, d.burn_in.is_empty()) {
+            // Why, in full, is the verdict's finding below.
+            (Some(DiskFailure::Open(_)), true) => {
+                s.push_str("  not burnt in: it could not be opened\n");
+            }
+            (Some(DiskFailure::Refused(_)), true) => {
+                s.push_str("  not burnt in: writing to it was refused\n");
+            }
+            (None, true) => s.push_str("  not burnt in: no step ran\n"),
+            _ => {}
         }
         if let Some(v) = &d.verdict {
             s.push_str(&verdict(v));

@@ -118,6 +118,16 @@ fn failed(s: &mut String, f: &FailedRange) {
 
 /// The block of a `--verify` test.
 pub fn block(t: &TestResult) -> String {
+    render(t, false)
+}
+
+/// The block of a burn-in's write-verify pass: as [`block`], but an interrupted
+/// pass is resumed by the burn-in's `--resume` (from its checkpoint), not `--start`.
+pub fn burn_in_block(t: &TestResult) -> String {
+    render(t, true)
+}
+
+fn render(t: &TestResult, burn_in: bool) -> String {
     let Some(r) = &t.verify else {
         return String::new();
     };
@@ -133,7 +143,16 @@ pub fn block(t: &TestResult) -> String {
         r.nonce
     );
     for p in &r.passes {
-        half(&mut s, r, p.pass, "write", &p.write);
+        if p.write.blocks == 0 && p.read.is_some() && r.end_bytes > r.start_bytes {
+            // Resumed in its read half: written before the interruption.
+            let _ = writeln!(
+                s,
+                "\tpass {} write: done before the interruption (not timed in this run)",
+                p.pass + 1
+            );
+        } else {
+            half(&mut s, r, p.pass, "write", &p.write);
+        }
         if let Some(h) = &p.read {
             half(&mut s, r, p.pass, "read", h);
         }
@@ -187,12 +206,16 @@ pub fn block(t: &TestResult) -> String {
             HalfKind::Write => "writing",
             HalfKind::Read => "reading back",
         };
+        let hint = if burn_in {
+            "the burn-in's --resume goes on from its last checkpoint".to_string()
+        } else {
+            format!("resume with --start {}", st.resume_start)
+        };
         let _ = writeln!(
             s,
-            "\tinterrupted in pass {} while {what}, at byte {}: resume with --start {}",
+            "\tinterrupted in pass {} while {what}, at byte {}: {hint}",
             st.pass + 1,
             st.at_bytes,
-            st.resume_start
         );
     }
     s.push('\n');

@@ -53,3 +53,72 @@ pub fn load(path: &Path) -> Option<Checkpoint> {
 pub fn remove(path: &Path) {
     let _ = std::fs::remove_file(path);
 }
+
+/// A simulated drive's store does not outlive the process, but what a checkpoint
+/// says was written is a function of the run's nonce and pass: write those stamps
+/// again through the drive's own writes (so its faults apply as they did), before
+/// the pass goes on from the checkpoint as it does on a real drive. Nothing for
+/// any other target, whose medium kept what was written.
+pub fn replay_on_simulated(target: &mut dyn crate::device::Target, cp: &Checkpoint) {
+    use crate::results::verify::HalfKind;
+    let info = target.info();
+    if info.kind != crate::device::TargetKind::Simulated || cp.block_bytes == 0 {
+        return;
+    }
+    let ss = u64::from(info.sector_size);
+    let Ok(stamper) = crate::verify::stamp::Stamper::new(cp.nonce, cp.pass, info.sector_size)
+    else {
+        return;
+    };
+    // A write half wrote up to its checkpoint; a read half's pass wrote it all.
+    let end = match cp.half {
+        HalfKind::Write => cp.done_to,
+        HalfKind::Read => cp.end_bytes,
+    }
+    .min(info.media_size_bytes);
+    let mut buf = crate::device::AlignedBuf::new(cp.block_bytes as usize);
+    let mut at = cp.start_bytes;
+    while at < end {
+        let len = (end - at).min(cp.block_bytes);
+        let block = &mut buf[..len as usize];
+        stamper.stamp(block, at / ss);
+        // A block the drive refuses stays unwritten, as in the interrupted run.
+        let _ = target.write_at(block, at);
+        at += len;
+    }
+}
+
+/// Where a write-verify pass went on from, when it went on from `cp` (the pass
+/// `result` ran with its nonce and range), in words: "resumed at byte B".
+pub fn resumed_line(
+    cp: &Checkpoint,
+    result: Option<&crate::results::TestResult>,
+) -> Option<String> {
+    use crate::results::verify::HalfKind;
+    let r = result?.verify.as_ref()?;
+    let used =
+        r.nonce == cp.nonce && cp.fits(r.start_bytes, r.end_bytes, r.block_bytes, r.passes_planned);
+    if !used {
+        return None;
+    }
+    let kept = match cp.half {
+        HalfKind::Write => format!(
+            "its writes below byte {} kept from the interrupted run, written again from there",
+            cp.done_to
+        ),
+        HalfKind::Read => format!(
+            "its writes and the read-back below byte {} kept from the interrupted run ({} failed sectors found there)",
+            cp.done_to,
+            cp.failures.total()
+        ),
+    };
+    let half = match cp.half {
+        HalfKind::Write => "writing",
+        HalfKind::Read => "reading back",
+    };
+    Some(format!(
+        "write-verify pass resumed at byte {} of pass {}, {half}: {kept}",
+        cp.done_to,
+        cp.pass + 1
+    ))
+}

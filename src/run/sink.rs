@@ -27,6 +27,11 @@ pub trait Sink: Observer {
     fn step_done(&mut self, _info: &DeviceInfo, _record: &StepRecord) -> io::Result<()> {
         Ok(())
     }
+    /// A step of `--burn-in` starts.
+    fn step_started(&mut self, _info: &DeviceInfo, _step: crate::results::burnin::Step) {}
+    /// A line about the disk's run worth saying as it happens (where a resumed
+    /// pass went on from).
+    fn note(&mut self, _info: &DeviceInfo, _line: &str) {}
     /// The disk's results so far, after each test or step: time to save them.
     fn checkpoint(&mut self, _disk: &DiskResult) -> io::Result<()> {
         Ok(())

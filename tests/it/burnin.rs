@@ -186,7 +186,13 @@ fn resume_refuses_another_burn_in() {
     burn_in(&json, &[CLEAN, PEER], &[], Some("seek_transfer"));
     let (code, text) = burn_in(&json, &[CLEAN], &["--resume", json.to_str().unwrap()], None);
     assert_eq!(code, 1);
-    assert!(text.contains("that burn-in ran on 2 drive(s)"), "{text}");
+    // The changed list is named, and confirmed by an option of its own.
+    assert!(
+        text.contains("the drive list is not the saved burn-in's"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("{PEER} was removed")), "{text}");
+    assert!(text.contains("--resume-changed"), "{text}");
     let plain = dir.path().join("plain.json");
     seekprobe()
         .args(["-t", "--json-file"])
@@ -205,26 +211,49 @@ fn resume_refuses_another_burn_in() {
 }
 
 #[test]
-fn resume_refuses_a_drive_of_another_size() {
+fn resume_names_a_changed_drive_and_starts_it_afresh_once_confirmed() {
     // A simulated drive's serial number is the same at every size: the size tells
     // them apart, and results measured on 1 MiB are not kept for 2 MiB.
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("run.json");
     burn_in(&json, &["sim:ssd?size=1M"], &[], Some("seek_transfer"));
-    let (code, text) = burn_in(
-        &json,
-        &["sim:ssd?size=2M"],
-        &["--resume", json.to_str().unwrap()],
-        None,
-    );
-    // A drive that cannot be burnt in cannot be qualified: it fails, status 3.
-    assert_eq!(code, 3, "{text}");
+    let resume = ["--resume", json.to_str().unwrap()];
+    let (code, text) = burn_in(&json, &["sim:ssd?size=2M"], &resume, None);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("sim:ssd?size=2M was added"), "{text}");
+    assert!(text.contains("sim:ssd?size=1M was removed"), "{text}");
+    // Under the same name (a simulated drive's name is its spec: an image file
+    // grown in place is the same case), another drive is "replaced".
+    let img = dir.path().join("disk.img");
+    std::fs::File::create(&img)
+        .unwrap()
+        .set_len(1 << 20)
+        .unwrap();
+    let img_s = img.to_str().unwrap();
+    let j2 = dir.path().join("img.json");
+    burn_in(&j2, &[img_s], &[], Some("seek_transfer"));
+    std::fs::File::options()
+        .write(true)
+        .open(&img)
+        .unwrap()
+        .set_len(2 << 20)
+        .unwrap();
+    let resume2 = ["--resume", j2.to_str().unwrap()];
+    let (code, text) = burn_in(&j2, &[img_s], &resume2, None);
+    assert_eq!(code, 1, "{text}");
     assert!(
-        text.contains(
-            "ran on a drive of 1048576 bytes in 512-byte sectors; this one has 2097152 bytes"
-        ),
+        text.contains(&format!(
+            "{img_s} is another drive than the saved run's (1048576 bytes, now 2097152)"
+        )),
         "{text}"
     );
+    // Confirmed: it starts afresh, nothing kept.
+    let mut confirmed = resume2.to_vec();
+    confirmed.push("--resume-changed");
+    let (_, text) = burn_in(&j2, &[img_s], &confirmed, None);
+    assert!(text.contains("the changed drives start afresh"), "{text}");
+    let v = saved(&j2);
+    assert!(!steps(&v, 0).iter().any(|(_, s)| s == "resumed"), "{text}");
 }
 
 #[test]
@@ -302,4 +331,134 @@ fn a_long_self_test_names_the_first_bad_lba() {
         .args(["--smart-test", "long", "-q", BAD])
         .assert()
         .stdout(predicates::str::contains("first error at LBA 1000"));
+}
+
+/// The checkpoint file of `disk`'s write-verify pass beside `json`.
+fn checkpoint_of(json: &Path, disk: &str) -> PathBuf {
+    let drive: String = disk
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    PathBuf::from(format!("{}.{drive}.verify-checkpoint", json.display()))
+}
+
+#[test]
+fn twins_interrupted_in_the_second_pass_resume_each_on_its_own_steps() {
+    // The README's demo pair, small: one serial, model and size, so only the names
+    // tell them apart. Ctrl-C during the second drive's write-verify pass, then the
+    // printed --resume command: the corrupt drive fails naming its sectors.
+    const TWIN: &str = "sim:hdd?size=64M&corrupt=5000-5004";
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("twins.json");
+    let err_path = dir.path().join("stderr");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        .args(["--burn-in", "-w", "--yes", "--qualify", "--zones=8", "-q"])
+        .arg("--json-file")
+        .arg(&json)
+        .args([CLEAN, TWIN])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&err_path).unwrap())
+        .spawn()
+        .unwrap();
+    let cp = checkpoint_of(&json, TWIN);
+    let t0 = std::time::Instant::now();
+    while !cp.exists() && t0.elapsed() < std::time::Duration::from_secs(300) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(cp.exists(), "the second drive's pass never checkpointed");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let err = std::fs::read_to_string(&err_path).unwrap();
+    let line = err
+        .lines()
+        .skip_while(|l| !l.contains("to go on where it stopped"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("no resume command: {err}"))
+        .trim()
+        .to_string();
+    let out = std::process::Command::new("sh")
+        .args(["-c", &line])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    let v = saved(&json);
+    assert_eq!(v["disks"][0]["verdict"]["pass"], true, "{text}");
+    assert_eq!(v["disks"][1]["verdict"]["pass"], false, "{text}");
+    let twin = steps(&v, 1);
+    assert!(
+        twin.contains(&("verify".into(), "failed".into())),
+        "{twin:?}"
+    );
+    // Its own sectors, and no others: the simulated drive holds what the
+    // checkpoint says was written, so the pass goes on from it.
+    assert!(
+        text.contains("FAILED: verify: corrupt: sectors 5000-5003 (4)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("write-verify pass resumed at byte "),
+        "{text}"
+    );
+    // The first drive keeps its steps, the second its own.
+    assert!(
+        steps(&v, 0).iter().all(|(_, s)| s == "resumed"),
+        "{:?}",
+        steps(&v, 0)
+    );
+    assert!(
+        twin.contains(&("seek_transfer".into(), "resumed".into())),
+        "{twin:?}"
+    );
+}
+
+#[test]
+fn a_drive_that_cannot_be_opened_has_its_block_and_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    let missing = dir.path().join("sdz");
+    let missing = missing.to_str().unwrap();
+    let (code, text) = burn_in(&json, &[missing, CLEAN], &[], None);
+    assert_eq!(code, 3, "{text}");
+    let block = format!(
+        "Burn-in of {missing}:\n  not burnt in: it could not be opened\n  verdict: FAIL\n    - "
+    );
+    assert!(text.contains(&block), "{text}");
+    assert!(text.contains("no such file or directory"), "{text}");
+    assert!(text.contains(&format!("Burn-in of {CLEAN}:")), "{text}");
+}
+
+#[test]
+fn an_unfinished_burn_in_file_is_never_replaced_silently() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    let (code, _) = burn_in(&json, &["sim:ssd?size=1M"], &[], Some("seek_transfer"));
+    assert_eq!(code, 130);
+    let before = std::fs::read(&json).unwrap();
+    // The same command again, without --resume: refused, the file untouched.
+    let (code, text) = burn_in(&json, &["sim:ssd?size=1M"], &[], None);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("holds an unfinished burn-in"), "{text}");
+    assert!(
+        text.contains(&format!("--resume {}", json.display())),
+        "{text}"
+    );
+    assert!(text.contains("--new-run"), "{text}");
+    assert_eq!(std::fs::read(&json).unwrap(), before);
+    // On purpose: a new run, the old one kept beside it.
+    let (code, text) = burn_in(&json, &["sim:ssd?size=1M"], &["--new-run"], None);
+    assert_eq!(code, 0, "{text}");
+    let kept = dir.path().join("run.json.old-1");
+    assert_eq!(std::fs::read(&kept).unwrap(), before);
+    assert!(text.contains("is kept as"), "{text}");
+    // A finished run is replaced as before (cron jobs rely on it).
+    let (code, text) = burn_in(&json, &["sim:ssd?size=1M"], &[], None);
+    assert_eq!(code, 0, "{text}");
+    assert!(!dir.path().join("run.json.old-2").exists());
 }

@@ -13,6 +13,7 @@ mod fleet;
 mod golden;
 mod helpers;
 mod imports;
+mod live;
 mod loopdev;
 mod report;
 mod results;

@@ -21,6 +21,8 @@ pub(super) struct SysfsInfo {
     pub(super) descr: Option<String>,
     /// Serial number ("Disk ident.").
     pub(super) ident: Option<String>,
+    /// The World Wide Name or NVMe WWID, where the kernel shows one.
+    pub(super) wwn: Option<String>,
     /// Transport or driver ("Attachment").
     pub(super) attachment: Option<String>,
     /// Whether discard works: `queue/discard_max_bytes` is above 0.
@@ -40,6 +42,7 @@ impl SysfsInfo {
         info.parent_disk = self.parent_disk;
         info.descr = self.descr;
         info.ident = self.ident;
+        info.wwn = self.wwn;
         info.attachment = self.attachment;
         info.trim = self.trim;
         info.rotation = self.rotation;
@@ -81,6 +84,12 @@ pub(super) fn describe_sysfs(dir: &Path) -> SysfsInfo {
     let ident = read_attr(&dev.join("serial"))
         .or_else(|| read_bytes(&dev.join("vpd_pg80")).and_then(|b| decode_vpd_serial(&b)))
         .or_else(|| read_attr(&disk_dir.join("serial")));
+    // The kernel's world-wide identifier: SCSI and ATA disks show it as
+    // device/wwid ("naa.5000c500…"), NVMe namespaces as wwid beside the block
+    // device (Documentation/ABI/testing/sysfs-block-device, sysfs-class-nvme).
+    let wwn = read_attr(&dev.join("wwid"))
+        .or_else(|| read_attr(&disk_dir.join("wwid")))
+        .or_else(|| read_attr(&dev.join("wwn")));
     let trim = read_u64(&disk_dir.join("queue/discard_max_bytes")).is_some_and(|n| n > 0);
     let rotation = match read_bytes(&dev.join("vpd_pgb1")).and_then(|b| decode_vpd_b1(&b)) {
         Some(code) => Rotation::from_code(code),
@@ -117,6 +126,7 @@ pub(super) fn describe_sysfs(dir: &Path) -> SysfsInfo {
         parent_disk,
         descr,
         ident,
+        wwn,
         attachment: attachment(disk_dir, &disk_name, kind),
         trim,
         rotation,

@@ -115,6 +115,12 @@ fn sata_disk_with_b1_page_reports_7200_rpm() {
     assert_eq!(s.zone_mode, None);
     assert_eq!(s.loop_device, None);
     assert_eq!(s.interface, None, "no link directory: unknown");
+    assert_eq!(s.wwn, None, "no wwid file: none");
+    sys.file(&format!("{SATA_DEV}/wwid"), b"naa.5000c5006b6a3c1f\n");
+    assert_eq!(
+        sys.describe("8:0").wwn.as_deref(),
+        Some("naa.5000c5006b6a3c1f")
+    );
     sys.file(
         "devices/pci0000:00/0000:00:17.0/ata1/link1/ata_link/link1/sata_spd",
         b"6.0 Gbps\n",
