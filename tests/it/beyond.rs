@@ -469,3 +469,36 @@ fn the_full_stroke_agrees_with_diskinfo_s_full_stroke_line_within_three_percent(
         );
     }
 }
+
+#[test]
+fn the_seek_figures_print_with_their_uncertainty_and_the_curve_is_drawn_beside_the_bins() {
+    let dir = tempfile::tempdir().unwrap();
+    let plot = dir.path().join("seek.svg");
+    let out = seekprobe()
+        .args(["--seek-profile", "--seed", "5", "--quiet", "--plot"])
+        .arg(&plot)
+        .arg("sim:hdd?seed=5")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    for line in [
+        "track-to-track seek:",
+        "average seek (1/3):",
+        "full stroke seek:",
+    ] {
+        let l = text
+            .lines()
+            .find(|l| l.contains(line))
+            .unwrap_or_else(|| panic!("{text}"));
+        assert!(l.contains(" ± ") && l.contains(" msec ("), "{l}");
+    }
+    assert!(
+        text.contains("curve ms") && text.contains("fitted seek curve: "),
+        "{text}"
+    );
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.contains("access time over seek distance") && svg.contains("red fitted curve"));
+    // A figure is marked when its uncertainty is more than a fifth of it.
+    let f = seekprobe::results::SeekFigure::new(1e6, 0.25e6, 30, false);
+    assert!(f.uncertain && !seekprobe::results::SeekFigure::new(1e6, 0.19e6, 30, false).uncertain);
+}
