@@ -191,8 +191,15 @@ pub fn seek_profile(t: &TestResult, sector_size: u32) -> String {
 }
 
 /// One seek figure: `value ± uncertainty msec`, how it was found, and a mark when
-/// the uncertainty is more than a fifth of it.
-fn seek_figure(label: &str, f: Option<&SeekFigure>, how: &str) -> String {
+/// the uncertainty is more than a fifth of it; a run saved before the figures had
+/// an uncertainty shows its old value (`legacy`) as it was.
+fn seek_figure(label: &str, f: Option<&SeekFigure>, how: &str, legacy: Option<f64>) -> String {
+    if let (None, Some(v)) = (f, legacy) {
+        return format!(
+            "\t{label:<24}{:>9} msec (a bin's mean less half a revolution)\n",
+            ms(v)
+        );
+    }
     match f {
         Some(f) => {
             let from = if f.from_curve {
@@ -222,6 +229,7 @@ fn seek_figures(a: &SeekAnalysis) -> String {
         "track-to-track seek:",
         a.track_to_track.as_ref(),
         "hops of 1-2 cylinders, past the head-switch floor",
+        a.track_to_track_ns,
     );
     if let Some(why) = &a.track_to_track_missing {
         let _ = writeln!(s, "\t  (not found: {why})");
@@ -230,18 +238,21 @@ fn seek_figures(a: &SeekAnalysis) -> String {
         "head switch:",
         a.head_switch.as_ref(),
         "the floor below the seek's",
+        None,
     ));
     s.push_str(&seek_figure(
         "average seek (1/3):",
         a.average.as_ref(),
         "pairs a third of the stroke apart",
+        a.average_ns,
     ));
     s.push_str(&seek_figure(
         "full stroke seek:",
         a.full_stroke.as_ref(),
         "pairs at the full stroke",
+        a.full_stroke_ns,
     ));
-    if a.track_to_track.is_some() || a.average.is_some() || a.full_stroke.is_some() {
+    if a.track_to_track_ns.is_some() || a.average_ns.is_some() || a.full_stroke_ns.is_some() {
         s.push_str(
             "\t(seek figures hold the drive's fixed cost of a read that misses its cache)\n",
         );
