@@ -8,8 +8,11 @@ use crate::results::{PhaseResult, TestResult};
 use crate::stats::Summary;
 
 pub use crate::results::{
-    CommandOverhead, SeekAnalysis, SeekBin, SeekSamples, ZoneCurve, ZonePoint, ZoneStep,
+    CommandOverhead, SeekAnalysis, SeekBin, SeekFigure, SeekSamples, ZoneCurve, ZonePoint, ZoneStep,
 };
+pub use seek::radial_map;
+
+pub mod seek;
 
 /// The relative change between neighbouring samples that counts as a zone step.
 pub const STEP_THRESHOLD: f64 = 0.015;
@@ -139,6 +142,7 @@ pub fn seek_analysis(
                     from_sectors: lo,
                     to_sectors: hi,
                     summary,
+                    curve_mean_ns: None,
                 });
             }
             lo = hi;
@@ -147,7 +151,7 @@ pub fn seek_analysis(
     let revolution_ns = if non_rotating {
         None
     } else {
-        revolution_from_spread(&s.rotation_latencies_ns)
+        seek::revolution(s)
     };
     let measured_rpm = revolution_ns.map(|r| 60e9 / r);
     let rpm_disagrees = match (measured_rpm, reported_rpm) {
@@ -155,23 +159,42 @@ pub fn seek_analysis(
         _ => false,
     };
     let half = revolution_ns.map(|r| r / 2.0);
-    // Mean access minus the mean rotational wait; never below zero (noise).
-    let seek_of = |b: &SeekBin| half.map(|h| b.summary.mean_ns - h).filter(|&s| s > 0.0);
-    let third = s.sectors / 3;
-    let average = bins
-        .iter()
-        .find(|b| b.from_sectors <= third && third < b.to_sectors)
-        .and_then(seek_of);
+    let f = revolution_ns
+        .map(|rev| seek::figures(s, rev))
+        .unwrap_or_default();
+    // Beside each bin, the mean the fitted curve gives its samples.
+    if let (Some(c), Some(rev)) = (&f.curve, revolution_ns) {
+        for b in &mut bins {
+            let inside = s.distances_sectors.iter().zip(&f.profile_fractions);
+            let at: Vec<f64> = inside
+                .filter(|&(&d, _)| d >= b.from_sectors && d < b.to_sectors)
+                .map(|(_, &x)| c.at(x) + rev / 2.0)
+                .collect();
+            b.curve_mean_ns = (!at.is_empty()).then(|| at.iter().sum::<f64>() / at.len() as f64);
+        }
+    }
+    let value = |f: &Option<SeekFigure>| f.as_ref().map(|f| f.value_ns);
     SeekAnalysis {
-        track_to_track_ns: bins.first().and_then(seek_of),
-        full_stroke_ns: bins.last().and_then(seek_of),
-        average_ns: average,
+        track_to_track_ns: value(&f.track_to_track),
+        full_stroke_ns: value(&f.full_stroke),
+        average_ns: value(&f.average),
         bins,
         revolution_ns,
         measured_rpm,
         reported_rpm,
         rpm_disagrees,
         rotational_latency_ns: half,
+        track_to_track: f.track_to_track,
+        average: f.average,
+        full_stroke: f.full_stroke,
+        head_switch: f.head_switch,
+        track_to_track_missing: match revolution_ns {
+            Some(_) => f.track_to_track_missing,
+            None => Some("no rotation was measured".into()),
+        },
+        floors: f.floors,
+        curve: f.curve,
+        track_sectors: f.track_sectors,
     }
 }
 
@@ -255,6 +278,11 @@ mod tests {
             rotation_latencies_ns: (0..1000).map(|i| 2_000_000 + i * 11_111).collect(),
             sectors: 1 << 31,
             seed: None,
+            from_sectors: vec![],
+            tracks: Default::default(),
+            full_stroke: Default::default(),
+            third: Default::default(),
+            adjacent: Default::default(),
         };
         let a = seek_analysis(&s, Some(7200), false);
         assert_eq!(a.bins.len(), 4);
@@ -262,6 +290,7 @@ mod tests {
         let rpm = a.measured_rpm.unwrap();
         assert!((5300.0..5500.0).contains(&rpm), "{rpm}");
         assert!(a.rpm_disagrees);
-        assert!(a.full_stroke_ns.unwrap() > 16e6);
+        // Too few samples for any figure: none is made up.
+        assert_eq!(a.full_stroke_ns, None);
     }
 }

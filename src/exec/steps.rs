@@ -3,6 +3,7 @@
 //! ended, and [`Progress`] tells a long step's progress as it moves.
 
 use super::{Context, Executed, Observer};
+use crate::analysis;
 use crate::device::DeviceInfo;
 use crate::engine::capacity::run_capacity_check;
 use crate::engine::queued::{self, QueuedParams, QueuedRun};
@@ -14,13 +15,13 @@ use crate::engine::verify::{Saver, VerifyParams, run_verify};
 use crate::error::ProbeError;
 use crate::probe::iops::OffsetGen;
 use crate::probe::scan::ScanRange;
-use crate::probe::seek_profile::Pair;
+use crate::probe::seek_profile::{self, Pair};
 use crate::probe::smr::{Budget, Writes};
 use crate::probe::{Op, PairsKind, Phase, ProbeSet, QueuedStep, Step, Stream, TestKind};
 use crate::results::settings::{Passes, QueueDepth, SectorSize};
 use crate::results::verify::HalfKind;
 use crate::results::{
-    CapacityResult, Outcome, PhaseResult, QueuedEngine, SeekSamples, WarningCode,
+    CapacityResult, Outcome, PhaseResult, QueuedEngine, SeekSamples, SeekSet, WarningCode,
 };
 use crate::validity;
 use std::io;
@@ -253,32 +254,64 @@ impl Walk<'_, '_> {
     }
 
     /// Seek pairs, only the second read of each timed: the seek profile's samples
-    /// (`PairsKind::Profile`), or the rotation's latencies added to them.
+    /// (`PairsKind::Profile`), or the rotation's, the track hops', the full
+    /// stroke's added to them; the targeted pairs are planned here, from the track
+    /// map the hops measured.
     fn pairs(&mut self, pairs: &[Pair], kind: PairsKind) -> io::Result<bool> {
         let (info, cx, result) = (self.info, &mut *self.cx, &mut self.run.result);
+        let ss = u64::from(info.sector_size);
+        let planned;
+        let (pairs, third) = match (kind, &result.seek_samples) {
+            (PairsKind::Targeted { seed }, Some(s)) => match analysis::radial_map(s) {
+                Some(map) => {
+                    let (third, hops) = seek_profile::targeted(&map, info.sector_size, seed);
+                    let n = third.len();
+                    planned = [third, hops].concat();
+                    (&planned[..], n)
+                }
+                None => (&pairs[..0], 0),
+            },
+            _ => (pairs, 0),
+        };
         let ops: Vec<_> = pairs.iter().map(|p| (p.from, p.to)).collect();
         let (latencies, stop) = run_pairs(cx.engine, cx.target, &ops, cx.stop);
-        match kind {
-            PairsKind::Profile {
-                rotation_distance_sectors,
-                seed,
-            } => {
-                let done = &pairs[..latencies.len()];
-                let ss = u64::from(info.sector_size);
+        let done = &pairs[..latencies.len()];
+        let set = |done: &[Pair], lat: &[u64]| SeekSet {
+            from_sectors: done.iter().map(|p| p.from.offset / ss).collect(),
+            to_sectors: done.iter().map(|p| p.to.offset / ss).collect(),
+            latencies_ns: lat.to_vec(),
+        };
+        match (kind, &mut result.seek_samples) {
+            (
+                PairsKind::Profile {
+                    rotation_distance_sectors,
+                    seed,
+                },
+                _,
+            ) => {
                 result.seek_samples = Some(SeekSamples {
                     distances_sectors: done.iter().map(|p| p.distance_sectors).collect(),
                     positions_sectors: done.iter().map(|p| p.to.offset / ss).collect(),
+                    from_sectors: done.iter().map(|p| p.from.offset / ss).collect(),
                     latencies_ns: latencies,
                     rotation_distance_sectors,
                     rotation_latencies_ns: Vec::new(),
                     sectors: info.sectors(),
                     seed: Some(seed),
+                    tracks: SeekSet::default(),
+                    full_stroke: SeekSet::default(),
+                    third: SeekSet::default(),
+                    adjacent: SeekSet::default(),
                 });
             }
-            PairsKind::Rotation => {
-                if let Some(s) = &mut result.seek_samples {
-                    s.rotation_latencies_ns = latencies;
-                }
+            (_, None) => {}
+            (PairsKind::Rotation, Some(s)) => s.rotation_latencies_ns = latencies,
+            (PairsKind::Tracks, Some(s)) => s.tracks = set(done, &latencies),
+            (PairsKind::FullStroke, Some(s)) => s.full_stroke = set(done, &latencies),
+            (PairsKind::Targeted { .. }, Some(s)) => {
+                let cut = third.min(done.len());
+                s.third = set(&done[..cut], &latencies[..cut]);
+                s.adjacent = set(&done[cut..], &latencies[cut..]);
             }
         }
         self.end(stop, "seek profile", false)

@@ -240,7 +240,11 @@ fn the_seek_profile_keeps_its_samples_seed_and_analysis() {
     let s = r.seek_samples.as_ref().unwrap();
     assert_eq!(s.latencies_ns.len(), 200);
     assert_eq!(s.distances_sectors.len(), 200);
-    assert_eq!(s.rotation_latencies_ns.len(), 1000);
+    assert_eq!(s.rotation_latencies_ns.len(), 500);
+    assert_eq!(s.tracks.latencies_ns.len(), 288);
+    assert_eq!(s.full_stroke.latencies_ns.len(), 200);
+    assert_eq!(s.third.latencies_ns.len(), 200);
+    assert!(s.adjacent.latencies_ns.len() > 1400);
     assert_eq!(s.seed, Some(5));
     assert!(r.seek_analysis.is_some());
     // Only the timed reads are counted; their untimed partners take the rest.
@@ -249,10 +253,44 @@ fn the_seek_profile_keeps_its_samples_seed_and_analysis() {
     assert_eq!(
         log,
         [
-            "line 0/2 random distances",
-            "line 1/2 fixed distance (rotation)"
+            "line 0/5 random distances",
+            "line 1/5 fixed distance (rotation)",
+            "line 2/5 track capacity",
+            "line 3/5 full stroke",
+            "line 4/5 a third of the stroke, and one to 64 tracks"
         ]
     );
+}
+
+/// The seek profile's default run takes no longer than the one before its
+/// targeted pairs did: 2000 pairs at random distances and 1000 at the rotation's.
+#[test]
+fn the_seek_profile_takes_no_longer_than_its_two_thousand_and_one_thousand_pairs() {
+    for spec in ["sim:hdd", "sim:hdd5400?seed=4"] {
+        let opts = Options {
+            seed: 9,
+            ..Options::default()
+        };
+        let (_, took, _) = with_sim(spec, false, |cx| {
+            run_test(TestKind::SeekProfile, &opts, cx).unwrap()
+        });
+        let (_, before, _) = with_sim(spec, false, |cx| {
+            let size = cx.target.info().media_size_bytes;
+            let p = crate::probe::seek_profile::plan(size, 512, 2000, 9).unwrap();
+            let q = crate::probe::seek_profile::plan(size, 512, 0, 10).unwrap();
+            let ops: Vec<_> = p
+                .profile
+                .iter()
+                .chain(&p.rotation)
+                .chain(&q.rotation)
+                .map(|x| (x.from, x.to))
+                .collect();
+            assert_eq!(ops.len(), 3000);
+            crate::engine::sync::run_pairs(cx.engine, cx.target, &ops, cx.stop)
+        });
+        eprintln!("{spec}: {took} ns, before {before} ns");
+        assert!(took <= before, "{spec}: {took} ns, before {before} ns");
+    }
 }
 
 #[test]

@@ -60,6 +60,17 @@ pub enum PairsKind {
     },
     /// At the fixed distance that measures the rotation.
     Rotation,
+    /// The short backward hops that measure the track capacity over the disk.
+    Tracks,
+    /// At the full stroke.
+    FullStroke,
+    /// Planned by the executor from the measured track map
+    /// ([`super::seek_profile::targeted`]): a third of the stroke apart, and the
+    /// hops of the floor classes; the step's own pairs are empty.
+    Targeted {
+        /// The `--seed` they are drawn with.
+        seed: u64,
+    },
 }
 
 /// One step of a test, run in order by the executor.
@@ -479,6 +490,27 @@ fn seek_profile_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooS
             steps: vec![Step::Pairs {
                 pairs: p.rotation,
                 kind: PairsKind::Rotation,
+            }],
+        },
+        Line {
+            label: "track capacity".into(),
+            steps: vec![Step::Pairs {
+                pairs: p.tracks,
+                kind: PairsKind::Tracks,
+            }],
+        },
+        Line {
+            label: "full stroke".into(),
+            steps: vec![Step::Pairs {
+                pairs: p.full_stroke,
+                kind: PairsKind::FullStroke,
+            }],
+        },
+        Line {
+            label: "a third of the stroke, and one to 64 tracks".into(),
+            steps: vec![Step::Pairs {
+                pairs: Vec::new(),
+                kind: PairsKind::Targeted { seed: opts.seed },
             }],
         },
     ])

@@ -4,7 +4,7 @@
 
 use super::chart::{curve, curve_from_zero};
 use crate::probe::scan::BUCKET_LIMITS_MS;
-use crate::results::TestResult;
+use crate::results::{SeekAnalysis, SeekFigure, TestResult};
 use std::fmt::Write;
 
 /// Width of the text charts, in characters (their height is [`HEIGHT`] lines).
@@ -108,8 +108,8 @@ pub fn seek_profile(t: &TestResult, sector_size: u32) -> String {
     );
     let _ = writeln!(
         s,
-        "\t{:>23}  {:>6}  {:>9}  {:>9}  {:>9}  {:>9}",
-        "distance", "reads", "mean ms", "min ms", "p50 ms", "p90 ms"
+        "\t{:>23}  {:>6}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}",
+        "distance", "reads", "mean ms", "min ms", "p50 ms", "p90 ms", "curve ms"
     );
     for b in &a.bins {
         let range = format!(
@@ -120,12 +120,13 @@ pub fn seek_profile(t: &TestResult, sector_size: u32) -> String {
         let m = &b.summary;
         let _ = writeln!(
             s,
-            "\t{range:>23}  {:>6}  {:>9}  {:>9}  {:>9}  {:>9}",
+            "\t{range:>23}  {:>6}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}",
             m.count,
             ms(m.mean_ns),
             ms(m.min_ns as f64),
             ms(m.p50_ns as f64),
-            ms(m.p90_ns as f64)
+            ms(m.p90_ns as f64),
+            b.curve_mean_ns.map_or("-".into(), ms)
         );
     }
     let fig = |label: &str, v: Option<f64>| match v {
@@ -133,9 +134,7 @@ pub fn seek_profile(t: &TestResult, sector_size: u32) -> String {
         None => format!("\t{label:<24}{:>9}\n", "-"),
     };
     s.push_str(&fig("rotational latency:", a.rotational_latency_ns));
-    s.push_str(&fig("track-to-track seek:", a.track_to_track_ns));
-    s.push_str(&fig("average seek (1/3):", a.average_ns));
-    s.push_str(&fig("full stroke seek:", a.full_stroke_ns));
+    s.push_str(&seek_figures(a));
     match (a.measured_rpm, a.reported_rpm) {
         (Some(m), Some(r)) => {
             let flag = if a.rpm_disagrees {
@@ -188,6 +187,92 @@ pub fn seek_profile(t: &TestResult, sector_size: u32) -> String {
         &right,
     ));
     s.push('\n');
+    s
+}
+
+/// One seek figure: `value ± uncertainty msec`, how it was found, and a mark when
+/// the uncertainty is more than a fifth of it; a run saved before the figures had
+/// an uncertainty shows its old value (`legacy`) as it was.
+fn seek_figure(label: &str, f: Option<&SeekFigure>, how: &str, legacy: Option<f64>) -> String {
+    if let (None, Some(v)) = (f, legacy) {
+        return format!(
+            "\t{label:<24}{:>9} msec (a bin's mean less half a revolution)\n",
+            ms(v)
+        );
+    }
+    match f {
+        Some(f) => {
+            let from = if f.from_curve {
+                "from the fitted curve"
+            } else {
+                how
+            };
+            let mark = if f.uncertain {
+                "; UNCERTAIN: the uncertainty is more than a fifth of it"
+            } else {
+                ""
+            };
+            format!(
+                "\t{label:<24}{:>9} ± {} msec ({from}, {} reads{mark})\n",
+                ms(f.value_ns),
+                ms(f.uncertainty_ns),
+                f.samples
+            )
+        }
+        None => format!("\t{label:<24}{:>9}\n", "-"),
+    }
+}
+
+/// The seek figures of a seek profile, each with its uncertainty, and the curve.
+fn seek_figures(a: &SeekAnalysis) -> String {
+    let mut s = seek_figure(
+        "track-to-track seek:",
+        a.track_to_track.as_ref(),
+        "hops of 1-2 cylinders, past the head-switch floor",
+        a.track_to_track_ns,
+    );
+    if let Some(why) = &a.track_to_track_missing {
+        let _ = writeln!(s, "\t  (not found: {why})");
+    }
+    s.push_str(&seek_figure(
+        "head switch:",
+        a.head_switch.as_ref(),
+        "the floor below the seek's",
+        None,
+    ));
+    s.push_str(&seek_figure(
+        "average seek (1/3):",
+        a.average.as_ref(),
+        "pairs a third of the stroke apart",
+        a.average_ns,
+    ));
+    s.push_str(&seek_figure(
+        "full stroke seek:",
+        a.full_stroke.as_ref(),
+        "pairs at the full stroke",
+        a.full_stroke_ns,
+    ));
+    if a.track_to_track_ns.is_some() || a.average_ns.is_some() || a.full_stroke_ns.is_some() {
+        s.push_str(
+            "\t(seek figures hold the drive's fixed cost of a read that misses its cache)\n",
+        );
+    }
+    if let Some(c) = &a.curve {
+        let across = if c.radial {
+            "of the stroke"
+        } else {
+            "of the sectors"
+        };
+        let _ = writeln!(
+            s,
+            "\tfitted seek curve: {} + {} * sqrt(f) msec up to f = {:.2}, then {} msec per stroke (f: fraction {across}; residuals {} msec rms)",
+            ms(c.min_ns),
+            ms(c.sqrt_ns),
+            c.knee_fraction,
+            ms(c.linear_ns_per_stroke),
+            ms(c.rms_ns)
+        );
+    }
     s
 }
 

@@ -1,6 +1,6 @@
 //! SVG plots (`--plot FILE.svg`): for each disk, the zone transfer curve with the
-//! access times of the seek profile over the disk (as GNOME Disks draws them), and
-//! the surface-scan map. plotters' SVG backend only: no fonts or system libraries.
+//! access times of the seek profile over the disk (as GNOME Disks draws them), the
+//! seek profile over the distance with its fitted curve, and the surface-scan map. plotters' SVG backend only: no fonts or system libraries.
 
 use crate::results::{DiskResult, Run};
 use plotters::prelude::*;
@@ -28,7 +28,7 @@ pub fn svg(run: &Run) -> Option<String> {
         .iter()
         .map(|d| {
             let (a, b) = panels(d);
-            u32::from(a) + u32::from(b) + u32::from(smr_panel(d))
+            u32::from(a) + u32::from(b) + u32::from(smr_panel(d)) + u32::from(seek_panel(d))
         })
         .sum();
     if rows == 0 {
@@ -50,6 +50,9 @@ pub fn svg(run: &Run) -> Option<String> {
             }
             if smr_panel(d) {
                 draw_smr(next.next()?, d).ok()?;
+            }
+            if seek_panel(d) {
+                draw_seek(next.next()?, d).ok()?;
             }
         }
         root.present().ok()?;
@@ -170,6 +173,79 @@ fn draw_smr<'a>(area: &Area<'a>, d: &DiskResult) -> DrawResult<'a> {
             .iter()
             .map(|s| Circle::new((s.at_s, s.seconds), 2, RED.mix(0.6).filled())),
     )?;
+    Ok(())
+}
+
+/// Whether a disk gets the --seek-profile panel: access time over seek distance.
+fn seek_panel(d: &DiskResult) -> bool {
+    d.tests
+        .iter()
+        .any(|t| t.seek_analysis.as_ref().is_some_and(|a| !a.bins.is_empty()))
+}
+
+/// The seek profile over the distance (log scale): each bin's mean and minimum
+/// access time, and beside them the mean the fitted seek curve gives the bin's
+/// reads (the curve plus half a revolution).
+fn draw_seek<'a>(area: &Area<'a>, d: &DiskResult) -> DrawResult<'a> {
+    let ss = d.info.as_ref().map_or(512, |i| i.sector_size) as f64;
+    let Some(a) = d.tests.iter().find_map(|t| t.seek_analysis.as_ref()) else {
+        return Ok(());
+    };
+    // x: log10 of the bin's middle distance in bytes.
+    let x = |b: &crate::results::SeekBin| {
+        (((b.from_sectors as f64) * (b.to_sectors as f64)).sqrt() * ss).log10()
+    };
+    let mean: Vec<(f64, f64)> = a
+        .bins
+        .iter()
+        .map(|b| (x(b), b.summary.mean_ns / 1e6))
+        .collect();
+    let min: Vec<(f64, f64)> = a
+        .bins
+        .iter()
+        .map(|b| (x(b), b.summary.min_ns as f64 / 1e6))
+        .collect();
+    let fitted: Vec<(f64, f64)> = a
+        .bins
+        .iter()
+        .filter_map(|b| b.curve_mean_ns.map(|c| (x(b), c / 1e6)))
+        .collect();
+    let (x0, x1) = mean
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(l, h), p| (l.min(p.0), h.max(p.0)));
+    let top = mean.iter().chain(&fitted).map(|p| p.1).fold(1.0, f64::max) * 1.1;
+    let fig = |f: Option<&crate::results::SeekFigure>| {
+        f.map_or("-".to_string(), |f| {
+            format!("{:.2}±{:.2}", f.value_ns / 1e6, f.uncertainty_ns / 1e6)
+        })
+    };
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            format!(
+                "{}: access time over seek distance (blue mean, grey minimum, red fitted curve); seek ms: track-to-track {}, 1/3 {}, full {}",
+                d.name,
+                fig(a.track_to_track.as_ref()),
+                fig(a.average.as_ref()),
+                fig(a.full_stroke.as_ref())
+            ),
+            ("sans-serif", 13),
+        )
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(x0 - 0.2..x1 + 0.2, 0f64..top)?;
+    chart
+        .configure_mesh()
+        .x_desc("distance (log10 of bytes)")
+        .y_desc("access time (ms)")
+        .draw()?;
+    chart.draw_series(LineSeries::new(
+        min,
+        RGBColor(150, 150, 150).stroke_width(1),
+    ))?;
+    chart.draw_series(LineSeries::new(mean.clone(), BLUE.stroke_width(2)))?;
+    chart.draw_series(mean.iter().map(|&p| Circle::new(p, 3, BLUE.filled())))?;
+    chart.draw_series(LineSeries::new(fitted, RED.stroke_width(2)))?;
     Ok(())
 }
 

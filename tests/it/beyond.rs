@@ -352,3 +352,153 @@ fn a_failing_test_does_not_stop_the_scan_and_an_interrupted_scan_says_where_to_r
         "{text}"
     );
 }
+
+/// A preset's seek curve as docs/sim.md defines it ("Seek curve"), its parameters
+/// read from the table of disk parameters: the time in ns to seek `d` cylinders.
+fn documented_seek_curve(preset: &str) -> impl Fn(f64) -> f64 {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/sim.md")).unwrap();
+    let header: Vec<&str> = doc
+        .lines()
+        .find(|l| l.starts_with("| parameter | `hdd`"))
+        .unwrap()
+        .split('|')
+        .map(str::trim)
+        .collect();
+    let col = header
+        .iter()
+        .position(|c| *c == format!("`{preset}`"))
+        .unwrap();
+    let cell = |row: &str| -> String {
+        let line = doc
+            .lines()
+            .find(|l| l.starts_with(&format!("| {row}")))
+            .unwrap();
+        line.split('|').map(str::trim).nth(col).unwrap().to_string()
+    };
+    let nums = |s: &str| -> Vec<f64> {
+        s.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .filter(|x| !x.is_empty() && *x != ".")
+            .map(|x| x.parse().unwrap())
+            .collect()
+    };
+    let span = nums(&cell("cylinders (used)"))[0] - 1.0;
+    let t2t = nums(&cell("track-to-track / head switch"))[0];
+    // "sqrt to (f1, t1); [ramp to (f2, t2);] linear to (1, full)"
+    let knots = nums(&cell("seek curve knots"));
+    let (k1, t1) = (knots[0] * span, knots[1]);
+    let (k2, t2) = if knots.len() == 6 {
+        (knots[2] * span, knots[3])
+    } else {
+        (k1, t1)
+    };
+    let full = knots[knots.len() - 1];
+    let a = (t1 - t2t) / (k1.sqrt() - 1.0);
+    move |d: f64| {
+        let d = if d < 0.0 { span } else { d };
+        1e6 * if d <= k1 {
+            t2t + a * (d.sqrt() - 1.0)
+        } else if d < k2 {
+            t1 + (d - k1) / (k2 - k1) * (t2 - t1)
+        } else {
+            t2 + (d - k2) * (full - t2) / (span - k2)
+        }
+    }
+}
+
+#[test]
+fn the_seek_figures_are_at_their_distance_within_five_percent_for_twenty_seeds() {
+    for (preset, span) in [("hdd", 317_231.0), ("hdd5400", 299_976.0)] {
+        let curve = documented_seek_curve(preset);
+        let sim = SimTarget::open(&format!("sim:{preset}")).unwrap();
+        let size = 2_000_398_934_016u64 * if preset == "hdd" { 1 } else { 2 };
+        // The docs and the model agree on the full stroke.
+        let model_full = sim.truth_seek_ns(0, size - 1).unwrap();
+        assert!(
+            (model_full / curve(span) - 1.0).abs() < 1e-4,
+            "{preset}: {model_full}"
+        );
+        // Access times hold the drive's fixed cost of a read that misses its cache
+        // (command and media overhead): no access time tells it from the seek.
+        let ovh = sim.truth_miss_overhead_ns().unwrap();
+        let truth = [
+            ("track_to_track", curve(1.0) + ovh, 0.10),
+            ("average", curve(span / 3.0) + ovh, 0.05),
+            ("full_stroke", curve(span) + ovh, 0.05),
+        ];
+        for seed in 1..=20 {
+            let spec = format!("sim:{preset}?seed={seed}");
+            let plan_seed = (seed * 7 + 3).to_string();
+            let (code, v, err) = json_of(&["--seek-profile", "--seed", &plan_seed, &spec]);
+            assert_eq!(code, 0, "{err}");
+            let a = &test_of(&v)["seek_analysis"];
+            for (name, want, tol) in truth {
+                let f = &a[name];
+                let got = f["value_ns"]
+                    .as_f64()
+                    .unwrap_or_else(|| panic!("{spec}: no {name}: {a}"));
+                assert!(
+                    (got / want - 1.0).abs() < tol,
+                    "{spec} {name}: {got} vs model {want}"
+                );
+                assert!(f["uncertainty_ns"].as_f64().unwrap() > 0.0);
+                assert_eq!(f["from_curve"], false, "{spec} {name}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_full_stroke_agrees_with_diskinfo_s_full_stroke_line_within_three_percent() {
+    for spec in ["sim:hdd?seed=3", "sim:hdd5400?seed=8"] {
+        let (code, v, err) = json_of(&["-t", "--seek-profile", spec]);
+        assert_eq!(code, 0, "{err}");
+        let tests = v["disks"][0]["tests"].as_array().unwrap();
+        let line = tests[0]["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["id"] == "full_stroke")
+            .unwrap();
+        let a = &tests[1]["seek_analysis"];
+        let per_op = line["elapsed_ns"].as_f64().unwrap() / line["ops_planned"].as_f64().unwrap();
+        let diskinfo = per_op - a["revolution_ns"].as_f64().unwrap() / 2.0;
+        let ours = a["full_stroke"]["value_ns"].as_f64().unwrap();
+        assert!(
+            (ours / diskinfo - 1.0).abs() < 0.03,
+            "{spec}: {ours} vs diskinfo's {diskinfo}"
+        );
+    }
+}
+
+#[test]
+fn the_seek_figures_print_with_their_uncertainty_and_the_curve_is_drawn_beside_the_bins() {
+    let dir = tempfile::tempdir().unwrap();
+    let plot = dir.path().join("seek.svg");
+    let out = seekprobe()
+        .args(["--seek-profile", "--seed", "5", "--quiet", "--plot"])
+        .arg(&plot)
+        .arg("sim:hdd?seed=5")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    for line in [
+        "track-to-track seek:",
+        "average seek (1/3):",
+        "full stroke seek:",
+    ] {
+        let l = text
+            .lines()
+            .find(|l| l.contains(line))
+            .unwrap_or_else(|| panic!("{text}"));
+        assert!(l.contains(" ± ") && l.contains(" msec ("), "{l}");
+    }
+    assert!(
+        text.contains("curve ms") && text.contains("fitted seek curve: "),
+        "{text}"
+    );
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.contains("access time over seek distance") && svg.contains("red fitted curve"));
+    // A figure is marked when its uncertainty is more than a fifth of it.
+    let f = seekprobe::results::SeekFigure::new(1e6, 0.25e6, 30, false);
+    assert!(f.uncertain && !seekprobe::results::SeekFigure::new(1e6, 0.19e6, 30, false).uncertain);
+}
