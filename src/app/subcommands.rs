@@ -136,7 +136,8 @@ pub(super) fn compare_main(
         return Ok(EXIT_FAILURE);
     }
     // One drive is judged on its own findings; its timings get a note.
-    let (cmp, verdicts) = judge(&refs, q.as_ref(), baseline.as_ref(), q.is_some());
+    let none = crate::verdict::earlier::History::default();
+    let (cmp, verdicts) = judge(&refs, q.as_ref(), (baseline.as_ref(), &none), q.is_some());
     let code = if q.is_some() {
         status(&verdicts)
     } else {
@@ -204,6 +205,26 @@ pub(super) fn report_main(
         return Ok(EXIT_FAILURE);
     }
     Ok(EXIT_OK)
+}
+
+/// `seekprobe history ...`: the drive history database (docs/history.md). Exit
+/// status 0, or 1 when it cannot be done (the message says why).
+pub(super) fn history_main(
+    args: &[OsString],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<i32> {
+    let a: crate::cli::HistoryArgs = match parse(args, out, err) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    match crate::ledger::show::command(&a, out)? {
+        Ok(()) => Ok(EXIT_OK),
+        Err(msg) => {
+            writeln!(err, "seekprobe: {msg}")?;
+            Ok(EXIT_FAILURE)
+        }
+    }
 }
 
 /// `seekprobe generate WHAT`: the man page or shell completions.

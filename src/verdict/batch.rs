@@ -4,6 +4,7 @@
 //! or firmware than the rest is a warning; fewer than three comparable drives and
 //! no baseline leave the timings unjudged, with a note (docs/verdict.md).
 
+use super::earlier::{History, ModelHistory};
 use crate::compare::{self, Comparison, Figure, deviation, fmt_value, median};
 use crate::results::{Code, DiskResult, Finding, Severity};
 
@@ -56,7 +57,7 @@ fn finding(severity: Severity, code: Code, reason: String) -> Finding {
 
 /// A figure against a reference: worse beyond the tolerance fails, better beyond
 /// it is a warning (each figure knows its direction).
-fn against(f: &Figure, reference: f64, max: f64, what: &str) -> Option<Finding> {
+pub(super) fn against(f: &Figure, reference: f64, max: f64, what: &str) -> Option<Finding> {
     let d = deviation(f.value, reference);
     if d.abs() <= max {
         return None;
@@ -89,6 +90,19 @@ pub fn findings(
     own: &[Vec<Finding>],
     baseline: Option<&Comparison>,
     max: f64,
+) -> Vec<Vec<Finding>> {
+    findings_with(disks, ids, own, baseline, max, &History::default())
+}
+
+/// [`findings`], where a model with too few comparable drives in the batch is
+/// judged against its earlier drives that `history` holds (docs/history.md).
+pub fn findings_with(
+    disks: &[&DiskResult],
+    ids: &[Identity],
+    own: &[Vec<Finding>],
+    baseline: Option<&Comparison>,
+    max: f64,
+    history: &History,
 ) -> Vec<Vec<Finding>> {
     let n = disks.len();
     let mut out: Vec<Vec<Finding>> = vec![Vec::new(); n];
@@ -126,7 +140,16 @@ pub fn findings(
     }
     for g in &groups {
         firmware(g, ids, &mut out);
-        timings(g, &figs, &broken, baseline, max, &mut out, model(g[0]));
+        let earlier = history.reference(model(g[0]));
+        timings(
+            g,
+            &figs,
+            &broken,
+            (baseline, earlier),
+            max,
+            &mut out,
+            model(g[0]),
+        );
     }
     out
 }
@@ -160,7 +183,7 @@ fn timings(
     group: &[usize],
     figs: &[Vec<Figure>],
     broken: &[bool],
-    baseline: Option<&Comparison>,
+    (baseline, earlier): (Option<&Comparison>, Option<&ModelHistory>),
     max: f64,
     out: &mut [Vec<Finding>],
     model: Option<&str>,
@@ -219,6 +242,8 @@ fn timings(
                 }
             }
         }
+    } else if let Some(e) = earlier.filter(|_| baseline.is_none()) {
+        super::earlier::against_earlier(group, figs, e, max, out);
     } else if baseline.is_none() && !keys.is_empty() {
         for &i in group.iter().filter(|&&i| !figs[i].is_empty()) {
             out[i].push(too_small(i, group, &comparable, figs, max, model));
