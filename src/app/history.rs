@@ -81,3 +81,119 @@ fn say(err: &mut dyn Write, e: &str) -> io::Result<()> {
         "seekprobe: {e}; the drive history is left out of this run (--no-history says so quietly)"
     )
 }
+
+/// `seekprobe smart` with `--history FILE` (a saved report is recorded only in a
+/// file named so: `history import` takes saved runs): the drive's acknowledged
+/// findings become notes, and the report is recorded as a run of its drive.
+pub(super) struct SmartHistory {
+    ledger: Option<Ledger>,
+}
+
+impl SmartHistory {
+    /// Open the file `--history` names (none: nothing to do).
+    pub(super) fn open(
+        file: &crate::cli::HistoryFileArgs,
+        err: &mut dyn Write,
+    ) -> io::Result<SmartHistory> {
+        let Some(path) = file.history.as_ref().filter(|_| !file.no_history) else {
+            return Ok(SmartHistory { ledger: None });
+        };
+        match Ledger::open(&Place::Named(path.clone())) {
+            Ok(l) => Ok(SmartHistory { ledger: Some(l) }),
+            Err(e) => {
+                say(err, &e)?;
+                Ok(SmartHistory { ledger: None })
+            }
+        }
+    }
+
+    /// The health rules' findings with the drive's acknowledged ones as notes
+    /// (through the verdict's `acknowledge`, one verdict finding per rule's).
+    pub(super) fn acknowledge(
+        &mut self,
+        serial: Option<&str>,
+        mut rules: Vec<crate::smart::Finding>,
+        err: &mut dyn Write,
+    ) -> io::Result<Vec<crate::smart::Finding>> {
+        let (Some(l), Some(serial)) = (&self.ledger, serial) else {
+            return Ok(rules);
+        };
+        let acks = match l.acknowledged(serial) {
+            Ok(a) => a,
+            Err(e) => {
+                self.ledger = None;
+                say(err, &e)?;
+                return Ok(rules);
+            }
+        };
+        let judged = crate::verdict::smart_rule_findings(&rules);
+        let seen = crate::verdict::earlier::acknowledge(judged.clone(), &acks);
+        for ((r, before), after) in rules.iter_mut().zip(&judged).zip(seen) {
+            if after.reason != before.reason {
+                r.reason = after.reason.trim_start_matches("SMART: ").to_string();
+                if after.code == crate::results::Code::Acknowledged {
+                    r.severity = crate::smart::Severity::Note;
+                }
+            }
+        }
+        Ok(rules)
+    }
+
+    /// Record the report as a run of its drive: its identity, SMART and verdict.
+    pub(super) fn record(
+        &mut self,
+        (before, after): (&crate::smart::Health, Option<&crate::smart::Health>),
+        rules: &[crate::smart::Finding],
+        command: &[std::ffi::OsString],
+        err: &mut dyn Write,
+    ) -> io::Result<()> {
+        use crate::results::device::{DeviceInfo, TargetKind};
+        let Some(l) = &mut self.ledger else {
+            return Ok(());
+        };
+        let now = after.unwrap_or(before);
+        let name = now
+            .device
+            .clone()
+            .unwrap_or_else(|| "smartctl report".into());
+        let mut info = DeviceInfo::new(&name, &name, TargetKind::File);
+        info.ident = now.serial.clone();
+        info.descr = now.model.clone();
+        let mut d = DiskResult::new(&name);
+        d.info = Some(info);
+        d.smart = Some(crate::smart::SmartResult {
+            before: Some(before.clone()),
+            after: after.cloned(),
+            findings: rules.to_vec(),
+            ..Default::default()
+        });
+        d.verdict = Some(crate::verdict::judge(crate::verdict::smart_rule_findings(
+            rules,
+        )));
+        let run = Run {
+            schema_version: crate::results::SCHEMA_VERSION,
+            tool: "seekprobe".into(),
+            tool_version: env!("CARGO_PKG_VERSION").into(),
+            tests: Vec::new(),
+            verbose: false,
+            settle_s: 0.0,
+            disks: vec![d],
+            started_unix_s: Some(crate::ledger::now() as u64),
+            burn_in: None,
+        };
+        let command: Vec<String> = command
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        let origin = Origin {
+            host: crate::ledger::host(),
+            command: format!("seekprobe {}", command.join(" ")),
+            source: "recorded".into(),
+        };
+        if let Err(e) = l.record(&run, &origin) {
+            self.ledger = None;
+            say(err, &e)?;
+        }
+        Ok(())
+    }
+}

@@ -341,10 +341,13 @@ pub(super) fn smart_main(
         s.push_str(&text::render_vanished(before, after));
     }
     let findings = judge(before, after, &a.rules.options());
+    let mut history = super::history::SmartHistory::open(&a.history, err)?;
+    let findings = history.acknowledge(now.serial.as_deref(), findings, err)?;
     s.push_str(&text::render_findings(&findings));
     out.write_all(s.as_bytes())?;
     out.flush()?;
     // The one judge, on the health rules' findings.
     let verdict = crate::verdict::judge(crate::verdict::smart_rule_findings(&findings));
+    history.record((before, after), &findings, args, err)?;
     Ok(if verdict.pass { EXIT_OK } else { EXIT_QUALIFY })
 }
