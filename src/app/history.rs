@@ -78,7 +78,7 @@ impl RunHistory {
 fn say(err: &mut dyn Write, e: &str) -> io::Result<()> {
     writeln!(
         err,
-        "seekprobe: {e}; the drive history is left out of this run (--no-history says so quietly)"
+        "seekprobe: {e}; this run is neither recorded in the drive history nor judged with it"
     )
 }
 
