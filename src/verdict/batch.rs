@@ -57,7 +57,7 @@ fn finding(severity: Severity, code: Code, reason: String) -> Finding {
 
 /// A figure against a reference: worse beyond the tolerance fails, better beyond
 /// it is a warning (each figure knows its direction).
-pub(super) fn against(f: &Figure, reference: f64, max: f64, what: &str) -> Option<Finding> {
+fn against(f: &Figure, reference: f64, max: f64, what: &str) -> Option<Finding> {
     let d = deviation(f.value, reference);
     if d.abs() <= max {
         return None;
@@ -140,7 +140,7 @@ pub fn findings_with(
     }
     for g in &groups {
         firmware(g, ids, &mut out);
-        let earlier = history.reference(model(g[0]));
+        let earlier = history.reference(model(g[0]), MIN_GROUP);
         timings(
             g,
             &figs,
@@ -243,7 +243,7 @@ fn timings(
             }
         }
     } else if let Some(e) = earlier.filter(|_| baseline.is_none()) {
-        super::earlier::against_earlier(group, figs, e, max, out);
+        against_earlier(group, figs, e, max, out);
     } else if baseline.is_none() && !keys.is_empty() {
         for &i in group.iter().filter(|&&i| !figs[i].is_empty()) {
             out[i].push(too_small(i, group, &comparable, figs, max, model));
@@ -265,6 +265,46 @@ fn timings(
                 "no figure in common with the baseline: run the tests it ran".into(),
             ));
         }
+    }
+}
+
+/// A group too small to judge its timings, judged against the earlier drives of
+/// its model instead: each figure against their median (a figure that fewer than
+/// [`MIN_GROUP`] of them measured is not judged), and a note naming them.
+fn against_earlier(
+    group: &[usize],
+    figs: &[Vec<Figure>],
+    reference: &ModelHistory,
+    max: f64,
+    out: &mut [Vec<Finding>],
+) {
+    let n = reference.drives.len();
+    let what = "earlier drives' median";
+    for &i in group.iter().filter(|&&i| !figs[i].is_empty()) {
+        let mut judged = 0;
+        for f in &figs[i] {
+            let refs: Vec<f64> = reference
+                .drives
+                .iter()
+                .filter_map(|d| d.figures.iter().find(|(k, _)| *k == f.key).map(|x| x.1))
+                .collect();
+            if refs.len() < MIN_GROUP {
+                continue;
+            }
+            let Some(m) = median(&refs) else { continue };
+            judged += 1;
+            out[i].extend(against(f, m, max, what));
+        }
+        let serials: Vec<&str> = reference.drives.iter().map(|d| d.serial.as_str()).collect();
+        out[i].push(Finding::new(
+            Severity::Note,
+            "comparison",
+            Code::EarlierDrives,
+            format!(
+                "judged against {n} earlier drives of this model ({}): {judged} figures in common (docs/history.md)",
+                serials.join(", ")
+            ),
+        ));
     }
 }
 

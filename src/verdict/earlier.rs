@@ -5,8 +5,7 @@
 //! earlier qualification (drift), and the findings a user acknowledged
 //! (docs/history.md).
 
-use super::batch::{MIN_GROUP, against};
-use crate::compare::{Figure, median};
+use crate::compare::Figure;
 use crate::results::{Code, Finding, Severity};
 
 /// An earlier drive of a model: who it was and the figures of its latest
@@ -20,7 +19,7 @@ pub struct EarlierDrive {
 }
 
 /// The earlier drives of one model that passed a qualification: the reference
-/// of a batch with fewer than [`MIN_GROUP`] comparable drives of that model.
+/// of a batch with fewer than three comparable drives of that model.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ModelHistory {
     /// The model, as the batch rules name it.
@@ -65,57 +64,17 @@ pub struct History {
 
 impl History {
     /// The earlier drives of `model` that can serve as a reference: at least
-    /// [`MIN_GROUP`] of them.
-    pub fn reference(&self, model: Option<&str>) -> Option<&ModelHistory> {
+    /// `fewest` of them.
+    pub fn reference(&self, model: Option<&str>, fewest: usize) -> Option<&ModelHistory> {
         let model = model?;
         self.models
             .iter()
-            .find(|m| m.model == model && m.drives.len() >= MIN_GROUP)
+            .find(|m| m.model == model && m.drives.len() >= fewest)
     }
 
     /// What is known of drive `i` of the run.
     pub fn drive(&self, i: usize) -> Option<&DriveHistory> {
         self.drives.get(i)
-    }
-}
-
-/// A group too small to judge its timings, judged against the earlier drives of
-/// its model instead: each figure against their median (a figure that fewer than
-/// [`MIN_GROUP`] of them measured is not judged), and a note naming them.
-pub(super) fn against_earlier(
-    group: &[usize],
-    figs: &[Vec<Figure>],
-    reference: &ModelHistory,
-    max: f64,
-    out: &mut [Vec<Finding>],
-) {
-    let n = reference.drives.len();
-    let what = "earlier drives' median";
-    for &i in group.iter().filter(|&&i| !figs[i].is_empty()) {
-        let mut judged = 0;
-        for f in &figs[i] {
-            let refs: Vec<f64> = reference
-                .drives
-                .iter()
-                .filter_map(|d| d.figures.iter().find(|(k, _)| *k == f.key).map(|x| x.1))
-                .collect();
-            if refs.len() < MIN_GROUP {
-                continue;
-            }
-            let Some(m) = median(&refs) else { continue };
-            judged += 1;
-            out[i].extend(against(f, m, max, what));
-        }
-        let serials: Vec<&str> = reference.drives.iter().map(|d| d.serial.as_str()).collect();
-        out[i].push(Finding::new(
-            Severity::Note,
-            "comparison",
-            Code::EarlierDrives,
-            format!(
-                "judged against {n} earlier drives of this model ({}): {judged} figures in common (docs/history.md)",
-                serials.join(", ")
-            ),
-        ));
     }
 }
 
