@@ -351,6 +351,11 @@ pub struct CompareArgs {
     /// Print the comparison (and verdicts) as JSON, for machines (docs/json.md)
     #[arg(long)]
     pub json: bool,
+
+    /// With --history FILE: judge a model with too few drives here against its
+    /// earlier drives in FILE (saved runs are recorded by `history import`, not here).
+    #[command(flatten)]
+    pub history: HistoryFileArgs,
 }
 
 /// `seekprobe report RUN.json... -o report.html`: the qualification report of saved

@@ -197,3 +197,22 @@ impl SmartHistory {
         Ok(())
     }
 }
+
+/// What a file named with `--history FILE` knows of saved runs' drives (`compare`):
+/// it reads, never records (`history import` does). Nothing without the option.
+pub(super) fn of_saved(
+    file: &crate::cli::HistoryFileArgs,
+    disks: &[&DiskResult],
+    err: &mut dyn Write,
+) -> io::Result<History> {
+    let Some(path) = file.history.as_ref().filter(|_| !file.no_history) else {
+        return Ok(History::default());
+    };
+    match Ledger::open(&Place::Named(path.clone())).and_then(|l| l.history(disks)) {
+        Ok(h) => Ok(h),
+        Err(e) => {
+            say(err, &e)?;
+            Ok(History::default())
+        }
+    }
+}

@@ -136,8 +136,13 @@ pub(super) fn compare_main(
         return Ok(EXIT_FAILURE);
     }
     // One drive is judged on its own findings; its timings get a note.
-    let none = crate::verdict::earlier::History::default();
-    let (cmp, verdicts) = judge(&refs, q.as_ref(), (baseline.as_ref(), &none), q.is_some());
+    let earlier = super::history::of_saved(&a.history, &refs, err)?;
+    let (cmp, verdicts) = judge(
+        &refs,
+        q.as_ref(),
+        (baseline.as_ref(), &earlier),
+        q.is_some(),
+    );
     let code = if q.is_some() {
         status(&verdicts)
     } else {
