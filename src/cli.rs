@@ -371,6 +371,10 @@ pub struct ReportArgs {
     /// Where to write the page
     #[arg(short, long, value_name = "FILE.html")]
     pub output: std::path::PathBuf,
+
+    /// With --history FILE: each drive's section lists its earlier runs in FILE.
+    #[command(flatten)]
+    pub history: HistoryFileArgs,
 }
 
 /// What `seekprobe generate` prints.

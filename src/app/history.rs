@@ -216,3 +216,64 @@ pub(super) fn of_saved(
         }
     }
 }
+
+/// Each drive's earlier runs in a file named with `--history FILE` (`report`),
+/// by serial, oldest first: the runs given are left out. Nothing without the option.
+pub(super) fn earlier_runs(
+    file: &crate::cli::HistoryFileArgs,
+    runs: &[&Run],
+    err: &mut dyn Write,
+) -> io::Result<Vec<(String, Vec<crate::report::html::drive::EarlierRun>)>> {
+    use crate::report::html::drive::EarlierRun;
+    let Some(path) = file.history.as_ref().filter(|_| !file.no_history) else {
+        return Ok(Vec::new());
+    };
+    let ledger = match Ledger::open(&Place::Named(path.clone())) {
+        Ok(l) => l,
+        Err(e) => {
+            say(err, &e)?;
+            return Ok(Vec::new());
+        }
+    };
+    let shown: Vec<i64> = runs
+        .iter()
+        .filter_map(|r| r.started_unix_s)
+        .map(|s| s as i64)
+        .collect();
+    let mut out = Vec::new();
+    for d in runs.iter().flat_map(|r| &r.disks) {
+        let Some(serial) = d.info.as_ref().and_then(|i| i.ident.clone()) else {
+            continue;
+        };
+        if out.iter().any(|(s, _)| s == &serial) {
+            continue;
+        }
+        let rows = match ledger.timeline(&serial) {
+            Ok(r) => r,
+            Err(e) => {
+                say(err, &e)?;
+                return Ok(Vec::new());
+            }
+        };
+        let earlier: Vec<EarlierRun> = rows
+            .into_iter()
+            .filter(|r| !shown.contains(&r.started_unix_s))
+            .map(|r| EarlierRun {
+                when: crate::ledger::utc(r.started_unix_s),
+                host: r.host,
+                verdict: r.verdict.unwrap_or_default().to_uppercase(),
+                figures: r
+                    .figures
+                    .iter()
+                    .take(4)
+                    .map(|(l, v)| format!("{l} {}", crate::compare::fmt_value(*v)))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            })
+            .collect();
+        if !earlier.is_empty() {
+            out.push((serial, earlier));
+        }
+    }
+    Ok(out)
+}

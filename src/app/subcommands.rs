@@ -204,7 +204,9 @@ pub(super) fn report_main(
             run,
         })
         .collect();
-    let page = report::html::render(&sources);
+    let all: Vec<&crate::results::Run> = runs.iter().map(|(_, r)| r).collect();
+    let earlier = super::history::earlier_runs(&a.history, &all, err)?;
+    let page = report::html::render_with(&sources, &earlier);
     if let Err(e) = save_atomically(&a.output, page.as_bytes()) {
         cannot_write(err, &a.output, "write the report", &e)?;
         return Ok(EXIT_FAILURE);
