@@ -24,7 +24,7 @@ impl RunHistory {
     /// Open the database of `place` if it takes one of `run`'s drives (a run of
     /// simulated drives or loop devices never touches the default file).
     pub(super) fn open(place: &Place, run: &Run, err: &mut dyn Write) -> io::Result<RunHistory> {
-        if !run.disks.iter().any(|d| place.takes(d)) {
+        if !run.disks.iter().any(|d| place.records(d)) {
             return Ok(RunHistory { ledger: None });
         }
         match Ledger::open(place) {

@@ -39,7 +39,7 @@ pub fn import(ledger: &mut Ledger, path: &Path) -> Result<Imported, String> {
         source: format!("imported from {shown}"),
     };
     let n = ledger.record(&run, &origin)?;
-    let taken = run.disks.iter().any(|d| ledger.place.takes(d));
+    let taken = run.disks.iter().any(|d| ledger.place.records(d));
     Ok(if n > 0 {
         Imported { runs: 1, known: 0 }
     } else {

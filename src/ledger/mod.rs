@@ -61,6 +61,13 @@ impl Place {
         }
     }
 
+    /// Whether this drive's run is recorded here: a drive [`Place::takes`] that
+    /// was measured or read (a test, SMART, a burn-in step; `seekprobe -s` and a
+    /// description alone are not recorded).
+    pub fn records(&self, d: &DiskResult) -> bool {
+        self.takes(d) && (!d.tests.is_empty() || d.smart.is_some() || !d.burn_in.is_empty())
+    }
+
     /// Whether this drive is recorded here, and may serve as a reference: any in
     /// a file named with `--history`; in the default file only a real drive with
     /// a serial and a model (a simulated drive, a loop device or an image never

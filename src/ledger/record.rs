@@ -64,7 +64,7 @@ impl Ledger {
     /// recorded): 0 when none is taken or the run is already there.
     pub fn record(&mut self, run: &Run, origin: &Origin) -> Result<usize, String> {
         let place = self.place.clone();
-        let taken: Vec<&DiskResult> = run.disks.iter().filter(|d| place.takes(d)).collect();
+        let taken: Vec<&DiskResult> = run.disks.iter().filter(|d| place.records(d)).collect();
         if taken.is_empty() {
             return Ok(0);
         }
