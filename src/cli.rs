@@ -22,6 +22,8 @@ Examples:
   seekprobe smart --new sdb-smartctl.json      judge a saved smartctl --json -x report
   seekprobe -t --smart --smart-test short,long --new --qualify /dev/sd[b-e]
                                   SMART before and after, self-tests, verdicts
+  seekprobe history                the drives the drive history knows (docs/history.md)
+  seekprobe history ack ZL2ABC12 smart   accept a drive's SMART counts until they change
 
 Writes: nothing is written without -w. Even then a mounted or held disk is
 refused, and one with a partition table or file-system signature needs --force.
@@ -38,7 +40,7 @@ Ctrl-C. docs/verdict.md has every command's table.";
 #[derive(Debug, Parser)]
 #[command(name = "seekprobe", version, after_help = EXAMPLES)]
 #[command(
-    override_usage = "seekprobe [-citSvw] [OPTIONS] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render|compare|generate|smart ..."
+    override_usage = "seekprobe [-citSvw] [OPTIONS] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render|compare|report|generate|smart|history ..."
 )]
 pub struct Args {
     /// I/O command overhead test (implies -v)
