@@ -13,6 +13,8 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use seekprobe::device::{DeviceInfo, TargetKind};
 use seekprobe::ledger::{Ledger, Origin, Place};
+use seekprobe::results::health::Health;
+use seekprobe::results::smart::SmartResult;
 use seekprobe::results::{DiskResult, Run, SCHEMA_VERSION, Verdict};
 use std::hint::black_box;
 use std::time::Instant;
@@ -30,6 +32,16 @@ fn run(i: usize) -> Run {
             info.media_size_bytes = 12_000_138_625_024;
             let mut disk = DiskResult::new(&name);
             disk.info = Some(info);
+            // Measured or read: a SMART snapshot (the history records no drive
+            // that was only described).
+            disk.smart = Some(SmartResult {
+                before: Some(Health {
+                    temperature_c: Some(30 + (d % 15) as i64),
+                    power_on_hours: Some(1000 + i as u64 * 24),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            });
             disk.verdict = Some(Verdict {
                 pass: !(d + i).is_multiple_of(50),
                 findings: Vec::new(),
