@@ -69,9 +69,10 @@ impl Ledger {
         let mut st = self
             .conn
             .prepare(
-                "SELECT d.serial, d.model, d.size_bytes, COUNT(*), MAX(dr.started),
-                   (SELECT x.verdict FROM drive_runs x WHERE x.drive_id = d.id
-                    ORDER BY x.started DESC, x.id DESC LIMIT 1)
+                // One max() aggregate: SQLite takes the bare column (verdict) from
+                // the row with the latest start (sqlite.org/lang_select.html,
+                // "bare columns in an aggregate query").
+                "SELECT d.serial, d.model, d.size_bytes, COUNT(*), MAX(dr.started), dr.verdict
                  FROM drives d JOIN drive_runs dr ON dr.drive_id = d.id
                  GROUP BY d.id ORDER BY d.model, d.serial, d.id",
             )
