@@ -228,3 +228,21 @@ fn saved_runs_and_other_databases_are_imported_once() {
     assert!(timeline.contains("1 run(s)"), "{timeline}");
     assert!(timeline.contains("host1"), "{timeline}");
 }
+
+#[test]
+fn a_drive_worse_than_its_own_qualification_gets_a_drift_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("history.db");
+    let three: Vec<String> = (1..=3).map(|s| format!("{HDD}{s}")).collect();
+    let (code, out, err) = qualify(&db, &three);
+    assert_eq!(code, 0, "{out}{err}");
+    // The same drive (its serial comes from its seed), slower now.
+    let (code, out, err) = qualify(&db, &[format!("{HDD}1&slow=0-409600:5")]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(": PASS"), "{out}");
+    assert!(
+        out.contains("Transfer outside (kbytes/s)")
+            && out.contains("worse than at its own qualification on"),
+        "{out}"
+    );
+}
