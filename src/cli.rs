@@ -22,6 +22,8 @@ Examples:
   seekprobe smart --new sdb-smartctl.json      judge a saved smartctl --json -x report
   seekprobe -t --smart --smart-test short,long --new --qualify /dev/sd[b-e]
                                   SMART before and after, self-tests, verdicts
+  seekprobe history                the drives the drive history knows (docs/history.md)
+  seekprobe history ack ZL2ABC12 smart   accept a drive's SMART counts until they change
 
 Writes: nothing is written without -w. Even then a mounted or held disk is
 refused, and one with a partition table or file-system signature needs --force.
@@ -38,7 +40,7 @@ Ctrl-C. docs/verdict.md has every command's table.";
 #[derive(Debug, Parser)]
 #[command(name = "seekprobe", version, after_help = EXAMPLES)]
 #[command(
-    override_usage = "seekprobe [-citSvw] [OPTIONS] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render|compare|generate|smart ..."
+    override_usage = "seekprobe [-citSvw] [OPTIONS] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render|compare|report|generate|smart|history ..."
 )]
 pub struct Args {
     /// I/O command overhead test (implies -v)
@@ -323,6 +325,10 @@ pub struct Args {
     #[arg(long, value_name = "C", allow_negative_numbers = true)]
     pub max_temp: Option<i64>,
 
+    /// The drive history database (--history FILE, --no-history; docs/history.md).
+    #[command(flatten)]
+    pub history: HistoryFileArgs,
+
     /// Disks: device paths (/dev/sdb), short names (sdb, da0), image files, or
     /// simulated drives (sim:hdd, sim:hdd5400, sim:ssd, sim:nvme)
     #[arg(value_name = "DISK", required = true)]
@@ -366,6 +372,11 @@ pub struct CompareArgs {
     /// Print the comparison (and verdicts) as JSON, for machines (docs/json.md)
     #[arg(long)]
     pub json: bool,
+
+    /// With --history FILE: judge a model with too few drives here against its
+    /// earlier drives in FILE (saved runs are recorded by `history import`, not here).
+    #[command(flatten)]
+    pub history: HistoryFileArgs,
 }
 
 /// `seekprobe report RUN.json... -o report.html`: the qualification report of saved
@@ -381,6 +392,10 @@ pub struct ReportArgs {
     /// Where to write the page
     #[arg(short, long, value_name = "FILE.html")]
     pub output: std::path::PathBuf,
+
+    /// With --history FILE: each drive's section lists its earlier runs in FILE.
+    #[command(flatten)]
+    pub history: HistoryFileArgs,
 }
 
 /// What `seekprobe generate` prints.
@@ -528,6 +543,10 @@ pub struct SmartArgs {
     /// The SMART health rules' options (--new, --threshold).
     #[command(flatten)]
     pub rules: SmartRuleArgs,
+
+    /// The drive history database (--history FILE, --no-history; docs/history.md).
+    #[command(flatten)]
+    pub history: HistoryFileArgs,
 }
 
 /// The SMART health rules' options.
@@ -565,4 +584,86 @@ impl SmartRuleArgs {
             new_max_hours: self.new_max_hours,
         }
     }
+}
+
+/// Which drive history database a command uses (docs/history.md).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct HistoryFileArgs {
+    /// The drive history database to record in and judge with, instead of the
+    /// default (root: /var/lib/seekprobe/history.db; others:
+    /// $XDG_DATA_HOME/seekprobe/history.db). Simulated drives and drives without a
+    /// serial or model are recorded only in a file named here
+    #[arg(long, value_name = "FILE", global = true)]
+    pub history: Option<std::path::PathBuf>,
+
+    /// Record nothing in the drive history, and judge without it
+    #[arg(long, conflicts_with = "history", global = true)]
+    pub no_history: bool,
+}
+
+/// How `seekprobe history` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum HistoryFormat {
+    /// A text table.
+    Table,
+    /// JSON, for machines (docs/history.md).
+    Json,
+}
+
+/// `seekprobe history [SERIAL]`: the drives the history database knows, or one
+/// drive's runs; `import`, `ack` and `unack`.
+#[derive(Debug, Parser)]
+#[command(name = "seekprobe history", bin_name = "seekprobe history", version)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct HistoryArgs {
+    /// What to do (without one: list the drives, or SERIAL's runs).
+    #[command(subcommand)]
+    pub action: Option<HistoryAction>,
+
+    /// A drive's serial number: its runs, oldest first (verdicts, key figures,
+    /// SMART counters, temperatures)
+    #[arg(value_name = "SERIAL")]
+    pub serial: Option<String>,
+
+    /// Output format
+    #[arg(
+        long,
+        value_enum,
+        default_value = "table",
+        value_name = "FORMAT",
+        global = true
+    )]
+    pub format: HistoryFormat,
+
+    /// The drive history database (--history FILE, --no-history).
+    #[command(flatten)]
+    pub file: HistoryFileArgs,
+}
+
+/// The actions of `seekprobe history`.
+#[derive(Debug, clap::Subcommand)]
+pub enum HistoryAction {
+    /// Import runs saved with --json-file and other hosts' history databases (a
+    /// run already there is skipped)
+    Import {
+        /// Saved runs (FILE.json) or history databases
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<std::path::PathBuf>,
+    },
+    /// Accept the findings with CODE (as docs/verdict.md names it, e.g. smart) of
+    /// the drive's last run at their current figures: later runs show them
+    /// acknowledged and do not judge them until the figure changes
+    Ack {
+        /// The drive's serial number
+        serial: String,
+        /// The finding's code
+        code: String,
+    },
+    /// Undo `ack`: the findings with CODE are judged again
+    Unack {
+        /// The drive's serial number
+        serial: String,
+        /// The finding's code
+        code: String,
+    },
 }

@@ -16,6 +16,7 @@ pub mod device;
 pub mod engine;
 pub mod error;
 pub mod exec;
+pub mod ledger;
 pub mod probe;
 pub mod progress;
 pub mod report;

@@ -13,6 +13,7 @@ const USAGE: &str = "usage: seekprobe [-citSvw] [OPTIONS] disk ...\n       seekp
 
 mod disks;
 mod ending;
+mod history;
 mod inputs;
 mod live;
 mod output;
@@ -52,6 +53,7 @@ pub fn main_with(
         Some("report") => report_main(&args[1..], out, err),
         Some("generate") => generate_main(&args[1..], out, err),
         Some("smart") => smart_main(&args[1..], out, err),
+        Some("history") => history_main(&args[1..], out, err),
         _ => probe_main(args, &stop, out, err),
     };
     match result {
@@ -122,13 +124,14 @@ fn probe_main(
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    run_all(&cfg, stop, out, err)
+    run_all(&cfg, &history::place(&matches), stop, out, err)
 }
 
 /// Probe every disk (in order, or all at once with --parallel); then the comparison
 /// and verdicts when asked for. The exit status is decided at the end.
 fn run_all(
     cfg: &Config,
+    place: &crate::ledger::Place,
     stop: &AtomicBool,
     out: &mut dyn Write,
     err: &mut dyn Write,
@@ -153,9 +156,11 @@ fn run_all(
     for line in disks::twin_serials(&run) {
         writeln!(err, "seekprobe: warning: {line}")?;
     }
+    let mut history = history::RunHistory::open(place, &run, err)?;
+    let earlier = history.earlier(&run, err)?;
     // After Ctrl-C the disks are neither compared nor judged.
     let end = match probed.interrupted {
-        false => conclude(cfg, &mut run, baseline.as_ref()),
+        false => conclude(cfg, &mut run, baseline.as_ref(), &earlier),
         true => Conclusion {
             text: String::new(),
             compared: false,
@@ -166,6 +171,7 @@ fn run_all(
     print_run(cfg, &run, &end.text, out)?;
     let written = write_end_files(cfg, &run, err)?;
     out.flush()?;
+    history.record(&run, &cfg.command, err)?;
     if probed.interrupted {
         say_interrupted(cfg, err)?;
     }

@@ -136,7 +136,13 @@ pub(super) fn compare_main(
         return Ok(exit_status(Ending::Unusable));
     }
     // One drive is judged on its own findings; its timings get a note.
-    let (cmp, verdicts) = judge(&refs, q.as_ref(), baseline.as_ref(), q.is_some());
+    let earlier = super::history::of_saved(&a.history, &refs, err)?;
+    let (cmp, verdicts) = judge(
+        &refs,
+        q.as_ref(),
+        (baseline.as_ref(), &earlier),
+        q.is_some(),
+    );
     let code = exit_status(match q {
         Some(_) => Ending::Judged(&verdicts),
         None => Ending::Written,
@@ -197,12 +203,34 @@ pub(super) fn report_main(
             run,
         })
         .collect();
-    let page = report::html::render(&sources);
+    let all: Vec<&crate::results::Run> = runs.iter().map(|(_, r)| r).collect();
+    let earlier = super::history::earlier_runs(&a.history, &all, err)?;
+    let page = report::html::render_with(&sources, &earlier);
     if let Err(e) = save_atomically(&a.output, page.as_bytes()) {
         cannot_write(err, &a.output, "write the report", &e)?;
         return Ok(exit_status(Ending::Unusable));
     }
     Ok(exit_status(Ending::Written))
+}
+
+/// `seekprobe history ...`: the drive history database (docs/history.md). Exit
+/// status 0, or 1 when it cannot be done (the message says why).
+pub(super) fn history_main(
+    args: &[OsString],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<i32> {
+    let a: crate::cli::HistoryArgs = match parse(args, out, err) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    match crate::ledger::show::command(&a, out)? {
+        Ok(()) => Ok(exit_status(Ending::Written)),
+        Err(msg) => {
+            writeln!(err, "seekprobe: {msg}")?;
+            Ok(exit_status(Ending::Unusable))
+        }
+    }
 }
 
 /// `seekprobe generate WHAT`: the man page or shell completions.
@@ -325,12 +353,15 @@ pub(super) fn smart_main(
         s.push_str(&text::render_vanished(before, after));
     }
     let findings = judge(before, after, &a.rules.options());
+    let mut history = super::history::SmartHistory::open(&a.history, err)?;
+    let findings = history.acknowledge(now.serial.as_deref(), findings, err)?;
     s.push_str(&text::render_findings(&findings));
     out.write_all(s.as_bytes())?;
     out.flush()?;
     // The one judge, on the health rules' findings; a report that cannot be
     // judged (and shows no failure) is exit 1, never "healthy".
     let verdict = crate::verdict::judge(crate::verdict::smart_rule_findings(&findings));
+    history.record((before, after), &findings, args, err)?;
     let failing = findings
         .iter()
         .any(|f| f.severity == crate::smart::Severity::Fail && !f.cannot_judge());

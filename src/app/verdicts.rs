@@ -6,6 +6,7 @@ use crate::compare::{self, Comparison};
 use crate::config::{Config, Mode, Qualify};
 use crate::report;
 use crate::results::{DiskResult, Run, Verdict};
+use crate::verdict::earlier::History;
 use crate::verdict::{self, Judging};
 
 /// Whether the run's disks are judged (--qualify, --burn-in): it then ends with
@@ -29,7 +30,12 @@ pub(super) struct Conclusion {
 /// After the last disk: compare the disks and judge them (--compare, --qualify,
 /// --burn-in), putting each verdict in its disk, and render the text shown after
 /// the run.
-pub(super) fn conclude(cfg: &Config, run: &mut Run, baseline: Option<&Comparison>) -> Conclusion {
+pub(super) fn conclude(
+    cfg: &Config,
+    run: &mut Run,
+    baseline: Option<&Comparison>,
+    history: &History,
+) -> Conclusion {
     let judged = judged(cfg);
     let mut end = Conclusion {
         text: String::new(),
@@ -38,7 +44,7 @@ pub(super) fn conclude(cfg: &Config, run: &mut Run, baseline: Option<&Comparison
     };
     if end.compared {
         let disks: Vec<&DiskResult> = run.disks.iter().collect();
-        let (cmp, verdicts) = judge(&disks, cfg.qualify.as_ref(), baseline, judged);
+        let (cmp, verdicts) = judge(&disks, cfg.qualify.as_ref(), (baseline, history), judged);
         if cfg.compare {
             // A burn-in shows its verdicts, with every finding, in its own block.
             let shown: &[Verdict] = if cfg.burn_in.is_some() {
@@ -67,7 +73,7 @@ pub(super) fn conclude(cfg: &Config, run: &mut Run, baseline: Option<&Comparison
 pub(super) fn judge(
     disks: &[&DiskResult],
     qualify: Option<&Qualify>,
-    baseline: Option<&Comparison>,
+    (baseline, history): (Option<&Comparison>, &History),
     judged: bool,
 ) -> (Comparison, Vec<Verdict>) {
     let cmp = compare::compare(disks);
@@ -81,5 +87,5 @@ pub(super) fn judge(
             q.max_deviation
         }),
     };
-    (cmp, verdict::qualify(disks, &how))
+    (cmp, verdict::qualify_with(disks, &how, history))
 }

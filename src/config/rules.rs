@@ -142,6 +142,8 @@ pub fn needs(id: &str) -> Option<Needs> {
     Some(match id {
         "disks" | "help" | "version" | "physical_path" | "ident" | "verbose" | "format"
         | "json" | "json_file" | "html" | "prometheus" | "smart" | "smart_test" => Needs::Nothing,
+        // The drive history (docs/history.md) records and judges any run.
+        "history" | "no_history" => Needs::Nothing,
         // A test needs -w when it always writes.
         id if let Some(t) = test_of(id) => match t.row().writes {
             Writes::NeedsW => with_write(vec![t.id()]),

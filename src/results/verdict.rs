@@ -106,11 +106,18 @@ pub enum Code {
     OtherModel,
     /// Another firmware than the rest of the drives of its model.
     OtherFirmware,
+    /// A batch too small was judged against the earlier drives of the model that
+    /// the history database holds (docs/history.md).
+    EarlierDrives,
+    /// A figure worse than at the drive's own first qualification (the history).
+    Drift,
+    /// A finding accepted with `seekprobe history ack` at its figure: not judged.
+    Acknowledged,
 }
 
 impl Code {
     /// Every code, in the order docs/verdict.md lists them.
-    pub const ALL: [Code; 29] = [
+    pub const ALL: [Code; 32] = [
         Code::NotProbed,
         Code::TestFailed,
         Code::StoppedAnswering,
@@ -140,6 +147,9 @@ impl Code {
         Code::GroupTooSmall,
         Code::OtherModel,
         Code::OtherFirmware,
+        Code::EarlierDrives,
+        Code::Drift,
+        Code::Acknowledged,
     ];
 }
 

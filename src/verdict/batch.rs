@@ -4,6 +4,7 @@
 //! or firmware than the rest is a warning; fewer than three comparable drives and
 //! no baseline leave the timings unjudged, with a note (docs/verdict.md).
 
+use super::earlier::{History, ModelHistory};
 use crate::compare::{self, Comparison, Figure, deviation, fmt_value, median};
 use crate::results::{Code, DiskResult, Finding, Severity};
 
@@ -90,6 +91,19 @@ pub fn findings(
     baseline: Option<&Comparison>,
     max: f64,
 ) -> Vec<Vec<Finding>> {
+    findings_with(disks, ids, own, baseline, max, &History::default())
+}
+
+/// [`findings`], where a model with too few comparable drives in the batch is
+/// judged against its earlier drives that `history` holds (docs/history.md).
+pub fn findings_with(
+    disks: &[&DiskResult],
+    ids: &[Identity],
+    own: &[Vec<Finding>],
+    baseline: Option<&Comparison>,
+    max: f64,
+    history: &History,
+) -> Vec<Vec<Finding>> {
     let n = disks.len();
     let mut out: Vec<Vec<Finding>> = vec![Vec::new(); n];
     let figs: Vec<Vec<Figure>> = disks.iter().map(|d| compare::figures(d)).collect();
@@ -126,7 +140,16 @@ pub fn findings(
     }
     for g in &groups {
         firmware(g, ids, &mut out);
-        timings(g, &figs, &broken, baseline, max, &mut out, model(g[0]));
+        let earlier = history.reference(model(g[0]), MIN_GROUP);
+        timings(
+            g,
+            &figs,
+            &broken,
+            (baseline, earlier),
+            max,
+            &mut out,
+            model(g[0]),
+        );
     }
     out
 }
@@ -160,7 +183,7 @@ fn timings(
     group: &[usize],
     figs: &[Vec<Figure>],
     broken: &[bool],
-    baseline: Option<&Comparison>,
+    (baseline, earlier): (Option<&Comparison>, Option<&ModelHistory>),
     max: f64,
     out: &mut [Vec<Finding>],
     model: Option<&str>,
@@ -219,6 +242,8 @@ fn timings(
                 }
             }
         }
+    } else if let Some(e) = earlier.filter(|_| baseline.is_none()) {
+        against_earlier(group, figs, e, max, out);
     } else if baseline.is_none() && !keys.is_empty() {
         for &i in group.iter().filter(|&&i| !figs[i].is_empty()) {
             out[i].push(too_small(i, group, &comparable, figs, max, model));
@@ -240,6 +265,46 @@ fn timings(
                 "no figure in common with the baseline: run the tests it ran".into(),
             ));
         }
+    }
+}
+
+/// A group too small to judge its timings, judged against the earlier drives of
+/// its model instead: each figure against their median (a figure that fewer than
+/// [`MIN_GROUP`] of them measured is not judged), and a note naming them.
+fn against_earlier(
+    group: &[usize],
+    figs: &[Vec<Figure>],
+    reference: &ModelHistory,
+    max: f64,
+    out: &mut [Vec<Finding>],
+) {
+    let n = reference.drives.len();
+    let what = "earlier drives' median";
+    for &i in group.iter().filter(|&&i| !figs[i].is_empty()) {
+        let mut judged = 0;
+        for f in &figs[i] {
+            let refs: Vec<f64> = reference
+                .drives
+                .iter()
+                .filter_map(|d| d.figures.iter().find(|(k, _)| *k == f.key).map(|x| x.1))
+                .collect();
+            if refs.len() < MIN_GROUP {
+                continue;
+            }
+            let Some(m) = median(&refs) else { continue };
+            judged += 1;
+            out[i].extend(against(f, m, max, what));
+        }
+        let serials: Vec<&str> = reference.drives.iter().map(|d| d.serial.as_str()).collect();
+        out[i].push(Finding::new(
+            Severity::Note,
+            "comparison",
+            Code::EarlierDrives,
+            format!(
+                "judged against {n} earlier drives of this model ({}): {judged} figures in common (docs/history.md)",
+                serials.join(", ")
+            ),
+        ));
     }
 }
 

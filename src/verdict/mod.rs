@@ -10,6 +10,7 @@
 
 pub mod batch;
 mod checks;
+pub mod earlier;
 mod sectors;
 mod smart;
 
@@ -105,17 +106,42 @@ pub struct Judging<'a> {
 /// Every drive's verdict, in order: its own findings ("nothing to judge" when no
 /// test ran) and, when timings are judged, the batch comparison's.
 pub fn qualify(disks: &[&DiskResult], how: &Judging<'_>) -> Vec<Verdict> {
+    qualify_with(disks, how, &earlier::History::default())
+}
+
+/// [`qualify`] with what the history knows (docs/history.md): each drive's
+/// acknowledged findings are notes, a model too few in the batch is judged
+/// against its earlier drives, and a drive worse than at its own first
+/// qualification gets a drift warning.
+pub fn qualify_with(
+    disks: &[&DiskResult],
+    how: &Judging<'_>,
+    history: &earlier::History,
+) -> Vec<Verdict> {
+    let acks = |i: usize| history.drive(i).map_or(&[][..], |h| &h.acknowledged[..]);
     let own: Vec<Vec<Finding>> = disks
         .iter()
-        .map(|d| {
+        .enumerate()
+        .map(|(i, d)| {
             let mut f = disk_findings(d);
             f.extend(checks::nothing_to_judge(d));
-            f
+            earlier::acknowledge(f, acks(i))
         })
         .collect();
     let mut extra = if how.timings {
         let ids: Vec<batch::Identity> = disks.iter().map(|d| batch::identity(d)).collect();
-        batch::findings(disks, &ids, &own, how.baseline, how.max_deviation)
+        let max = how.max_deviation;
+        let mut e = batch::findings_with(disks, &ids, &own, how.baseline, max, history);
+        for (i, d) in disks.iter().enumerate() {
+            if let Some(q) = history
+                .drive(i)
+                .and_then(|h| h.first_qualification.as_ref())
+            {
+                e[i].extend(earlier::drift(&crate::compare::figures(d), q, max));
+            }
+            e[i] = earlier::acknowledge(std::mem::take(&mut e[i]), acks(i));
+        }
+        e
     } else {
         vec![Vec::new(); disks.len()]
     };

@@ -12,6 +12,7 @@ mod files;
 mod fleet;
 mod golden;
 mod helpers;
+mod history;
 mod imports;
 mod live;
 mod loopdev;

@@ -24,6 +24,21 @@ pub struct Drive<'a> {
     pub colour: String,
     /// Its section's HTML id, `drive-N` (N from 1 in the order given), linked from the table.
     pub anchor: String,
+    /// Its earlier runs, from the drive history (docs/history.md), oldest first.
+    pub earlier: &'a [EarlierRun],
+}
+
+/// One earlier run of a drive, as the drive history holds it, in words.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EarlierRun {
+    /// When it ran (UTC).
+    pub when: String,
+    /// The host that ran it.
+    pub host: String,
+    /// "PASS" or "FAIL".
+    pub verdict: String,
+    /// Its key figures, in words.
+    pub figures: String,
 }
 
 impl Drive<'_> {
@@ -112,6 +127,22 @@ pub fn section(d: &Drive, verbose: bool) -> Markup {
             (smart_section(disk))
             @for t in &disk.tests { (test(t, disk, verbose)) }
             (temperature(disk))
+            (earlier(d.earlier))
+        }
+    }
+}
+
+/// The drive's earlier runs, when the history has them.
+fn earlier(runs: &[EarlierRun]) -> Markup {
+    html! {
+        @if !runs.is_empty() {
+            h3 { "Earlier runs (drive history)" }
+            table.earlier {
+                tr { th { "when" } th { "host" } th { "verdict" } th { "figures" } }
+                @for r in runs {
+                    tr { td { (r.when) } td { (r.host) } td { (r.verdict) } td { (r.figures) } }
+                }
+            }
         }
     }
 }

@@ -29,6 +29,12 @@ pub struct Source<'a> {
 /// The page of these runs' drives: failing drives first, otherwise in the order
 /// given.
 pub fn render(sources: &[Source]) -> String {
+    render_with(sources, &[])
+}
+
+/// [`render`], each drive with its earlier runs: `earlier` holds them by serial
+/// number (from the drive history, docs/history.md).
+pub fn render_with(sources: &[Source], earlier: &[(String, Vec<drive::EarlierRun>)]) -> String {
     let total: usize = sources.iter().map(|s| s.run.disks.len()).sum();
     let mut drives: Vec<Drive> = Vec::with_capacity(total);
     for s in sources {
@@ -40,6 +46,12 @@ pub fn render(sources: &[Source]) -> String {
                 verdict: verdict::drive_verdict(s.run, disk),
                 colour: charts::css(charts::colour(i, total)),
                 anchor: format!("drive-{}", i + 1),
+                earlier: disk
+                    .info
+                    .as_ref()
+                    .and_then(|info| info.ident.as_ref())
+                    .and_then(|s| earlier.iter().find(|(serial, _)| serial == s))
+                    .map_or(&[], |(_, runs)| &runs[..]),
             });
         }
     }

@@ -1,0 +1,279 @@
+//! The run's side of the drive history (docs/history.md): open the database when
+//! it takes one of the run's drives, hand the judge what it knows, and record the
+//! run at its end. A database that cannot be used is named once on stderr and
+//! left alone; the run, its verdicts and its exit status are the same as without.
+
+use crate::ledger::{Ledger, Origin, Place};
+use crate::results::{DiskResult, Run};
+use crate::verdict::earlier::History;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+/// The database of a run, while it can be used.
+pub(super) struct RunHistory {
+    ledger: Option<Ledger>,
+}
+
+/// The place `--history FILE` and `--no-history` choose, from the matches.
+pub(super) fn place(m: &clap::ArgMatches) -> Place {
+    let file = m.get_one::<PathBuf>("history");
+    Place::choose(file.map(PathBuf::as_path), m.get_flag("no_history"))
+}
+
+impl RunHistory {
+    /// Open the database of `place` if it takes one of `run`'s drives (a run of
+    /// simulated drives or loop devices never touches the default file).
+    pub(super) fn open(place: &Place, run: &Run, err: &mut dyn Write) -> io::Result<RunHistory> {
+        if !run.disks.iter().any(|d| place.records(d)) {
+            return Ok(RunHistory { ledger: None });
+        }
+        match Ledger::open(place) {
+            Ok(l) => Ok(RunHistory { ledger: Some(l) }),
+            Err(e) => {
+                say(err, &e)?;
+                Ok(RunHistory { ledger: None })
+            }
+        }
+    }
+
+    /// What the history knows of the run's drives (nothing without a database).
+    pub(super) fn earlier(&mut self, run: &Run, err: &mut dyn Write) -> io::Result<History> {
+        let Some(l) = &self.ledger else {
+            return Ok(History::default());
+        };
+        let disks: Vec<&DiskResult> = run.disks.iter().collect();
+        match l.history(&disks) {
+            Ok(h) => Ok(h),
+            Err(e) => {
+                self.ledger = None;
+                say(err, &e)?;
+                Ok(History::default())
+            }
+        }
+    }
+
+    /// Record the run, as it ends.
+    pub(super) fn record(
+        &mut self,
+        run: &Run,
+        command: &[String],
+        err: &mut dyn Write,
+    ) -> io::Result<()> {
+        let Some(l) = &mut self.ledger else {
+            return Ok(());
+        };
+        let origin = Origin {
+            host: crate::ledger::host(),
+            command: command.join(" "),
+            source: "recorded".into(),
+        };
+        if let Err(e) = l.record(run, &origin) {
+            self.ledger = None;
+            say(err, &e)?;
+        }
+        Ok(())
+    }
+}
+
+fn say(err: &mut dyn Write, e: &str) -> io::Result<()> {
+    writeln!(
+        err,
+        "seekprobe: {e}; this run is neither recorded in the drive history nor judged with it"
+    )
+}
+
+/// `seekprobe smart` with `--history FILE` (a saved report is recorded only in a
+/// file named so: `history import` takes saved runs): the drive's acknowledged
+/// findings become notes, and the report is recorded as a run of its drive.
+pub(super) struct SmartHistory {
+    ledger: Option<Ledger>,
+}
+
+impl SmartHistory {
+    /// Open the file `--history` names (none: nothing to do).
+    pub(super) fn open(
+        file: &crate::cli::HistoryFileArgs,
+        err: &mut dyn Write,
+    ) -> io::Result<SmartHistory> {
+        let Some(path) = file.history.as_ref().filter(|_| !file.no_history) else {
+            return Ok(SmartHistory { ledger: None });
+        };
+        match Ledger::open(&Place::Named(path.clone())) {
+            Ok(l) => Ok(SmartHistory { ledger: Some(l) }),
+            Err(e) => {
+                say(err, &e)?;
+                Ok(SmartHistory { ledger: None })
+            }
+        }
+    }
+
+    /// The health rules' findings with the drive's acknowledged ones as notes
+    /// (through the verdict's `acknowledge`, one verdict finding per rule's).
+    pub(super) fn acknowledge(
+        &mut self,
+        serial: Option<&str>,
+        mut rules: Vec<crate::smart::Finding>,
+        err: &mut dyn Write,
+    ) -> io::Result<Vec<crate::smart::Finding>> {
+        let (Some(l), Some(serial)) = (&self.ledger, serial) else {
+            return Ok(rules);
+        };
+        let acks = match l.acknowledged(serial) {
+            Ok(a) => a,
+            Err(e) => {
+                self.ledger = None;
+                say(err, &e)?;
+                return Ok(rules);
+            }
+        };
+        let judged = crate::verdict::smart_rule_findings(&rules);
+        let seen = crate::verdict::earlier::acknowledge(judged.clone(), &acks);
+        for ((r, before), after) in rules.iter_mut().zip(&judged).zip(seen) {
+            if after.reason != before.reason {
+                r.reason = after.reason.trim_start_matches("SMART: ").to_string();
+                if after.code == crate::results::Code::Acknowledged {
+                    r.severity = crate::smart::Severity::Note;
+                }
+            }
+        }
+        Ok(rules)
+    }
+
+    /// Record the report as a run of its drive: its identity, SMART and verdict.
+    pub(super) fn record(
+        &mut self,
+        (before, after): (&crate::smart::Health, Option<&crate::smart::Health>),
+        rules: &[crate::smart::Finding],
+        command: &[std::ffi::OsString],
+        err: &mut dyn Write,
+    ) -> io::Result<()> {
+        use crate::results::device::{DeviceInfo, TargetKind};
+        let Some(l) = &mut self.ledger else {
+            return Ok(());
+        };
+        let now = after.unwrap_or(before);
+        let name = now
+            .device
+            .clone()
+            .unwrap_or_else(|| "smartctl report".into());
+        let mut info = DeviceInfo::new(&name, &name, TargetKind::File);
+        info.ident = now.serial.clone();
+        info.descr = now.model.clone();
+        let mut d = DiskResult::new(&name);
+        d.info = Some(info);
+        d.smart = Some(crate::smart::SmartResult {
+            before: Some(before.clone()),
+            after: after.cloned(),
+            findings: rules.to_vec(),
+            ..Default::default()
+        });
+        d.verdict = Some(crate::verdict::judge(crate::verdict::smart_rule_findings(
+            rules,
+        )));
+        let run = Run {
+            schema_version: crate::results::SCHEMA_VERSION,
+            tool: "seekprobe".into(),
+            tool_version: env!("CARGO_PKG_VERSION").into(),
+            tests: Vec::new(),
+            verbose: false,
+            settle_s: 0.0,
+            disks: vec![d],
+            started_unix_s: Some(crate::ledger::now() as u64),
+            burn_in: None,
+        };
+        let command: Vec<String> = command
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        let origin = Origin {
+            host: crate::ledger::host(),
+            command: format!("seekprobe {}", command.join(" ")),
+            source: "recorded".into(),
+        };
+        if let Err(e) = l.record(&run, &origin) {
+            self.ledger = None;
+            say(err, &e)?;
+        }
+        Ok(())
+    }
+}
+
+/// What a file named with `--history FILE` knows of saved runs' drives (`compare`):
+/// it reads, never records (`history import` does). Nothing without the option.
+pub(super) fn of_saved(
+    file: &crate::cli::HistoryFileArgs,
+    disks: &[&DiskResult],
+    err: &mut dyn Write,
+) -> io::Result<History> {
+    let Some(path) = file.history.as_ref().filter(|_| !file.no_history) else {
+        return Ok(History::default());
+    };
+    match Ledger::open(&Place::Named(path.clone())).and_then(|l| l.history(disks)) {
+        Ok(h) => Ok(h),
+        Err(e) => {
+            say(err, &e)?;
+            Ok(History::default())
+        }
+    }
+}
+
+/// Each drive's earlier runs in a file named with `--history FILE` (`report`),
+/// by serial, oldest first: the runs given are left out. Nothing without the option.
+pub(super) fn earlier_runs(
+    file: &crate::cli::HistoryFileArgs,
+    runs: &[&Run],
+    err: &mut dyn Write,
+) -> io::Result<Vec<(String, Vec<crate::report::html::drive::EarlierRun>)>> {
+    use crate::report::html::drive::EarlierRun;
+    let Some(path) = file.history.as_ref().filter(|_| !file.no_history) else {
+        return Ok(Vec::new());
+    };
+    let ledger = match Ledger::open(&Place::Named(path.clone())) {
+        Ok(l) => l,
+        Err(e) => {
+            say(err, &e)?;
+            return Ok(Vec::new());
+        }
+    };
+    let shown: Vec<i64> = runs
+        .iter()
+        .filter_map(|r| r.started_unix_s)
+        .map(|s| s as i64)
+        .collect();
+    let mut out = Vec::new();
+    for d in runs.iter().flat_map(|r| &r.disks) {
+        let Some(serial) = d.info.as_ref().and_then(|i| i.ident.clone()) else {
+            continue;
+        };
+        if out.iter().any(|(s, _)| s == &serial) {
+            continue;
+        }
+        let rows = match ledger.timeline(&serial) {
+            Ok(r) => r,
+            Err(e) => {
+                say(err, &e)?;
+                return Ok(Vec::new());
+            }
+        };
+        let earlier: Vec<EarlierRun> = rows
+            .into_iter()
+            .filter(|r| !shown.contains(&r.started_unix_s))
+            .map(|r| EarlierRun {
+                when: crate::ledger::utc(r.started_unix_s),
+                host: r.host,
+                verdict: r.verdict.unwrap_or_default().to_uppercase(),
+                figures: r
+                    .figures
+                    .iter()
+                    .take(4)
+                    .map(|(l, v)| format!("{l} {}", crate::compare::fmt_value(*v)))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            })
+            .collect();
+        if !earlier.is_empty() {
+            out.push((serial, earlier));
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,156 @@
+//! `seekprobe history`: the drives known, a drive's timeline, import, ack and
+//! unack, as a table (comfy-table) or JSON.
+
+use super::query::{DriveRow, RunRow};
+use super::{Ledger, Place};
+use crate::cli::{HistoryAction, HistoryArgs, HistoryFormat};
+use comfy_table::{Table, presets};
+use std::io::{self, Write};
+
+/// Run `seekprobe history` with its arguments. Ok(Err(message)): the command
+/// could not be done (the message says why); the io::Error is the output's.
+pub fn command(a: &HistoryArgs, out: &mut dyn Write) -> io::Result<Result<(), String>> {
+    let place = Place::choose(a.file.history.as_deref(), a.file.no_history);
+    if place == Place::Off {
+        return Ok(Err(
+            "history: no database: --no-history was given (or there is no home directory); name one with --history FILE".into(),
+        ));
+    }
+    let mut ledger = match Ledger::open(&place) {
+        Ok(l) => l,
+        Err(e) => return Ok(Err(e)),
+    };
+    match &a.action {
+        None => match &a.serial {
+            None => match ledger.drives() {
+                Ok(rows) => out.write_all(drives(&rows, a.format).as_bytes()).map(Ok),
+                Err(e) => Ok(Err(e)),
+            },
+            Some(s) => match ledger.timeline(s) {
+                Ok(rows) if rows.is_empty() => Ok(Err(format!(
+                    "no drive with serial {s} in {}; `seekprobe history` lists the drives",
+                    ledger.path().display()
+                ))),
+                Ok(rows) => out
+                    .write_all(timeline(s, &rows, a.format).as_bytes())
+                    .map(Ok),
+                Err(e) => Ok(Err(e)),
+            },
+        },
+        Some(HistoryAction::Import { files }) => {
+            for f in files {
+                match super::import(&mut ledger, f) {
+                    Ok(n) => writeln!(
+                        out,
+                        "{}: {} run(s) imported, {} already there",
+                        f.display(),
+                        n.runs,
+                        n.known
+                    )?,
+                    Err(e) => return Ok(Err(e)),
+                }
+            }
+            Ok(Ok(()))
+        }
+        Some(HistoryAction::Ack { serial, code }) => {
+            match ledger.ack(serial, code, &super::who()) {
+                Ok(reasons) => {
+                    for r in reasons {
+                        writeln!(out, "acknowledged for {serial}: {r}")?;
+                    }
+                    Ok(Ok(()))
+                }
+                Err(e) => Ok(Err(e)),
+            }
+        }
+        Some(HistoryAction::Unack { serial, code }) => {
+            match ledger.unack(serial, code, &super::who()) {
+                Ok(0) => Ok(Err(format!("{serial} has no acknowledged {code} finding"))),
+                Ok(n) => {
+                    writeln!(out, "{n} acknowledgement(s) of {code} undone for {serial}").map(Ok)
+                }
+                Err(e) => Ok(Err(e)),
+            }
+        }
+    }
+}
+
+fn table() -> Table {
+    let mut t = Table::new();
+    t.load_style(presets::ASCII_MARKDOWN);
+    t
+}
+
+fn opt<T: ToString>(v: &Option<T>) -> String {
+    v.as_ref().map_or_else(|| "-".into(), T::to_string)
+}
+
+/// The drives known: serial, model, runs, last verdict, last seen.
+pub fn drives(rows: &[DriveRow], format: HistoryFormat) -> String {
+    if format == HistoryFormat::Json {
+        return serde_json::to_string_pretty(rows).unwrap_or_default() + "\n";
+    }
+    let mut t = table();
+    t.set_header(vec![
+        "serial",
+        "model",
+        "size",
+        "runs",
+        "last verdict",
+        "last seen",
+    ]);
+    for r in rows {
+        t.add_row(vec![
+            r.serial.clone().unwrap_or_else(|| "(none)".into()),
+            opt(&r.model),
+            format!("{:.1} GB", r.size_bytes as f64 / 1e9),
+            r.runs.to_string(),
+            opt(&r.last_verdict).to_uppercase(),
+            super::utc(r.last_seen_unix_s),
+        ]);
+    }
+    format!("{t}\n{} drive(s)\n", rows.len())
+}
+
+/// A drive's timeline: each run's verdict, key figures, SMART counters and
+/// temperature, oldest first, then the findings of each run that had any.
+pub fn timeline(serial: &str, rows: &[RunRow], format: HistoryFormat) -> String {
+    if format == HistoryFormat::Json {
+        return serde_json::to_string_pretty(rows).unwrap_or_default() + "\n";
+    }
+    let mut t = table();
+    t.set_header(vec![
+        "when", "host", "name", "verdict", "figures", "°C", "realloc", "pending", "hours",
+        "firmware",
+    ]);
+    for r in rows {
+        let figs: Vec<String> = r
+            .figures
+            .iter()
+            .take(4)
+            .map(|(l, v)| format!("{l} {}", crate::compare::fmt_value(*v)))
+            .collect();
+        let verdict =
+            opt(&r.verdict).to_uppercase() + if r.qualified { " (qualified)" } else { "" };
+        t.add_row(vec![
+            super::utc(r.started_unix_s),
+            r.host.clone(),
+            r.name.clone(),
+            verdict,
+            figs.join("; "),
+            opt(&r.temperature_c),
+            opt(&r.reallocated),
+            opt(&r.pending),
+            opt(&r.power_on_hours),
+            opt(&r.firmware),
+        ]);
+    }
+    let mut s = format!("Drive {serial}: {} run(s)\n{t}\n", rows.len());
+    for r in rows.iter().filter(|r| !r.findings.is_empty()) {
+        s.push_str(&format!("{}:\n", super::utc(r.started_unix_s)));
+        for f in &r.findings {
+            s.push_str(&format!("  {f}\n"));
+        }
+    }
+    s
+}
