@@ -276,6 +276,7 @@ mod tests {
             unreadable: Vec::new(),
             slow_ms: 50.0,
             slow: Vec::new(),
+            unconfirmed: 0,
             map_ns: Vec::new(),
             inferred: Vec::new(),
             unanswered: None,
@@ -318,6 +319,7 @@ mod tests {
             }],
             slow_ms: 50.0,
             slow: Vec::new(),
+            unconfirmed: 0,
             map_ns: Vec::new(),
             inferred: vec![SectorRange {
                 first_sector: 2100,
@@ -366,6 +368,7 @@ mod tests {
             unreadable: Vec::new(),
             slow_ms: 50.0,
             slow: Vec::new(),
+            unconfirmed: 0,
             map_ns: Vec::new(),
             inferred: Vec::new(),
             unanswered: None,

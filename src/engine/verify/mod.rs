@@ -12,6 +12,7 @@
 //! sectors: a sector whose write fails is unwritable (and not judged again when
 //! read back), one whose read fails unreadable.
 
+use super::confirm::{Redo, confirm};
 use super::driver::NoAnswer;
 use super::in_order::{InBlockOrder, Timed};
 use super::liveness::{Liveness, given_up};
@@ -474,6 +475,24 @@ pub fn run_verify(
                 r.unanswered = Some(u);
                 return (r, Some(stop), abandoned);
             }
+            // The slow blocks placed exactly: done again alone (engine::confirm).
+            let fill = |b: &mut [u8], lba| stamper.stamp(b, lba);
+            let redo = match kind {
+                OpKind::Write => Redo::Write(&fill),
+                _ => Redo::Read,
+            };
+            let slow_ns = (p.slow_ms * 1e6) as u64;
+            let c = confirm(
+                target,
+                &p.range,
+                &half.slow,
+                slow_ns,
+                p.queue_depth,
+                redo,
+                (stop, p.io_timeout),
+            );
+            (half.slow, half.unconfirmed) = (c.slow, c.unconfirmed);
+            abandoned += c.abandoned;
             // The failed blocks located as ddrescue does (untimed), in address
             // order, until Ctrl-C: `cut` is then the first byte not located.
             failed.sort_unstable();
