@@ -124,7 +124,9 @@ pub fn run_scan(
             live.ok(offset);
             r.bytes_read += len;
             r.buckets[bucket(ns)] += 1;
-            r.map_ns[cell] = r.map_ns[cell].max(ns);
+            // At least 1 ns: 0 marks a cell not read (a block served before the
+            // one ahead of it has no service time of its own).
+            r.map_ns[cell] = r.map_ns[cell].max(ns.max(1));
             if ns >= slow_ns {
                 SlowRange::push(&mut r.slow, offset / ss, len / ss, ns);
             }
