@@ -9,8 +9,11 @@
 //! the threshold, and the blocks that may have been in flight with it (up to the
 //! queue depth on either side). Each suspect is then done again alone, one request
 //! in flight, in address order, on the same engine (the thread pool, watched by the
-//! watchdog; the virtual queue for a simulated drive), and only the blocks slow
-//! alone are listed, with the time of that request ([`SlowTiming::Confirmed`]).
+//! watchdog; the virtual queue for a simulated drive), those slow alone once
+//! more, and only the blocks slow alone both times are listed, with the lower of
+//! their two times ([`SlowTiming::Confirmed`]): a stall of the whole machine (or of
+//! the I/O path: a FUSE device's daemon waiting for a CPU) rarely hits the same
+//! block twice, and a slow block is slow each time it is read.
 //! This is how ddrescue and HDDSuperClone work too: a fast first pass, then the
 //! suspect areas again, slowly.
 //!
@@ -44,8 +47,8 @@ pub enum Redo<'a> {
 /// What the confirmation found.
 #[derive(Debug, Default)]
 pub struct Confirmed {
-    /// The blocks slow when done alone, as runs, each with the slowest of those
-    /// times ([`SlowTiming::Confirmed`]); the queued ranges unchanged when the
+    /// The blocks slow when done alone, twice, as runs, each with the slowest
+    /// of their lower times ([`SlowTiming::Confirmed`]); the queued ranges unchanged when the
     /// confirmation did not run to its end (Ctrl-C, the drive given up) or when the
     /// pass was one block deep ([`SlowTiming::Alone`]).
     pub slow: Vec<SlowRange>,
@@ -114,34 +117,29 @@ pub fn confirm(
     }
     let ss = u64::from(target.info().sector_size);
     let blocks = suspects(queued, range, ss, depth);
-    let mut feed = Again {
-        range,
-        ss,
-        blocks: &blocks,
-        next: 0,
-        redo,
-        times: Vec::with_capacity(blocks.len()),
-    };
-    let run = queued::run_feed(
-        target,
-        range.block as u32,
-        QueueDepth::fixed::<1>(),
-        &mut feed,
-        stop,
-        io_timeout,
-    );
-    out.redone = feed.times.len() as u64;
-    out.abandoned = run.abandoned;
-    out.fatal = run.fatal;
-    if run.interrupted || out.fatal.is_some() || feed.times.len() < blocks.len() {
+    let first = alone(target, range, &blocks, redo, (stop, io_timeout), &mut out);
+    let Some(first) = first else {
         // Not every suspect was done again: the pass's own ranges stand.
         return out;
-    }
+    };
+    // Those slow alone, once more: a stall of the machine (or of a drive's
+    // firmware) rarely hits the same block twice, a slow block is slow each time.
+    let again: Vec<u64> = first
+        .iter()
+        .filter(|t| t.1.is_some_and(|ns| ns >= slow_ns))
+        .map(|t| t.0)
+        .collect();
+    let Some(second) = alone(target, range, &again, redo, (stop, io_timeout), &mut out) else {
+        return out;
+    };
     let mut slow = Vec::new();
-    for &(i, ns) in &feed.times {
-        if let Some(ns) = ns.filter(|&ns| ns >= slow_ns) {
+    for (&i, &(_, ns)) in again.iter().zip(&second) {
+        let before = first.iter().find(|t| t.0 == i).and_then(|t| t.1);
+        if let (Some(a), Some(b)) = (before, ns)
+            && b >= slow_ns
+        {
             let (offset, len) = span(range, i);
-            SlowRange::push(&mut slow, offset / ss, len / ss, ns);
+            SlowRange::push(&mut slow, offset / ss, len / ss, a.min(b));
         }
     }
     for s in &mut slow {
@@ -161,6 +159,43 @@ pub fn confirm(
     }
     out.slow = slow;
     out
+}
+
+/// Do `blocks` again alone as `redo` says: each one's index and time (None: it
+/// failed), or None when not every block was done (Ctrl-C, the watchdog, a
+/// failed engine: `out` says which, and counts them).
+fn alone(
+    target: &mut dyn Target,
+    range: &ScanRange,
+    blocks: &[u64],
+    redo: Redo<'_>,
+    (stop, io_timeout): (&AtomicBool, Option<Duration>),
+    out: &mut Confirmed,
+) -> Option<Vec<(u64, Option<u64>)>> {
+    if blocks.is_empty() {
+        return Some(Vec::new());
+    }
+    let mut feed = Again {
+        range,
+        ss: u64::from(target.info().sector_size),
+        blocks,
+        next: 0,
+        redo,
+        times: Vec::with_capacity(blocks.len()),
+    };
+    let run = queued::run_feed(
+        target,
+        range.block as u32,
+        QueueDepth::fixed::<1>(),
+        &mut feed,
+        stop,
+        io_timeout,
+    );
+    out.redone += feed.times.len() as u64;
+    out.abandoned += run.abandoned;
+    out.fatal = run.fatal;
+    let whole = !run.interrupted && out.fatal.is_none() && feed.times.len() == blocks.len();
+    whole.then_some(feed.times)
 }
 
 /// The offset and length of block `i` of `range`.
@@ -265,7 +300,7 @@ mod tests {
             (&AtomicBool::new(false), None),
         );
         assert!(c.fatal.is_none());
-        assert_eq!(c.redone, 9, "blocks 3-11");
+        assert_eq!(c.redone, 10, "blocks 3-11, then block 8 once more");
         assert_eq!(c.slow.len(), 1, "{:?}", c.slow);
         let s = c.slow[0];
         assert_eq!((s.first_sector, s.sectors), (16384, 2048), "{s:?}");
@@ -332,8 +367,8 @@ mod tests {
             Redo::Write(&fill),
             (&AtomicBool::new(false), None),
         );
-        assert_eq!(filled.get(), 5, "blocks 0-4");
-        assert_eq!(c.redone, 5);
+        assert_eq!(filled.get(), 6, "blocks 0-4, then block 2 once more");
+        assert_eq!(c.redone, 6);
         assert_eq!(c.slow.len(), 1, "{:?}", c.slow);
         assert_eq!(c.slow[0].first_sector, 4096);
     }

@@ -235,6 +235,34 @@ fn a_slow_block_is_placed_at_its_exact_mib_by_the_queued_scan_beside_a_busy_loop
     not(all(seekprobe_loop, seekprobe_has_fusermount3)),
     ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
 )]
+fn verify_places_a_slow_block_of_its_read_half_exactly_confirmed_alone() {
+    let d = FaultDisk::new(16 << 20, &["slow-reads=8M-9M,200"]);
+    let _busy = BusyLoop::start();
+    let (code, out, err) = run(&[
+        "--verify",
+        "-w",
+        "--yes",
+        "--json",
+        "--slow-ms",
+        "100",
+        &d.dev,
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v = json(&out);
+    let pass = &v["disks"][0]["tests"][0]["verify"]["passes"][0];
+    let slow = &pass["read"]["slow"];
+    assert_eq!(slow.as_array().unwrap().len(), 1, "{slow}");
+    assert_eq!(slow[0]["first_sector"], 16384, "{slow}");
+    assert_eq!(slow[0]["sectors"], 2048, "{slow}");
+    assert_eq!(slow[0]["timed"], "confirmed", "{slow}");
+    assert!(slow[0]["max_ns"].as_u64().unwrap() >= 200_000_000, "{slow}");
+}
+
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
 fn a_drive_that_vanishes_mid_verify_is_reported_stopped_within_seconds() {
     // Every request fails once 300 MiB have moved: the drive dropped off the bus.
     let d = FaultDisk::new(1 << 30, &["vanish-after=300M"]);
