@@ -475,24 +475,24 @@ pub fn run_verify(
                 r.unanswered = Some(u);
                 return (r, Some(stop), abandoned);
             }
-            // The slow blocks placed exactly: done again alone (engine::confirm).
-            let fill = |b: &mut [u8], lba| stamper.stamp(b, lba);
-            let redo = match kind {
-                OpKind::Write => Redo::Write(&fill),
-                _ => Redo::Read,
-            };
-            let slow_ns = (p.slow_ms * 1e6) as u64;
-            let c = confirm(
-                target,
-                &p.range,
-                &half.slow,
-                slow_ns,
-                p.queue_depth,
-                redo,
-                (stop, p.io_timeout),
-            );
-            (half.slow, half.unconfirmed) = (c.slow, c.unconfirmed);
-            abandoned += c.abandoned;
+            // A read half's slow blocks placed exactly: read again alone
+            // (engine::confirm). A write half's are kept as timed: writing its
+            // suspects again would wear the drive and move what a resumed pass
+            // writes.
+            if kind == OpKind::Read {
+                let slow_ns = (p.slow_ms * 1e6) as u64;
+                let c = confirm(
+                    target,
+                    &p.range,
+                    &half.slow,
+                    slow_ns,
+                    p.queue_depth,
+                    Redo::Read,
+                    (stop, p.io_timeout),
+                );
+                (half.slow, half.unconfirmed) = (c.slow, c.unconfirmed);
+                abandoned += c.abandoned;
+            }
             // The failed blocks located as ddrescue does (untimed), in address
             // order, until Ctrl-C: `cut` is then the first byte not located.
             failed.sort_unstable();
