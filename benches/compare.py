@@ -132,6 +132,25 @@ class Bench:
         scan = json.loads(out)["disks"][0]["tests"][0]["scan"]
         return scan["bytes_read"] / (1 << 20) / (scan["elapsed_ns"] / 1e9)
 
+    def sp_scan_faulty(self, dev):
+        """Row 5f: --scan of the faulty device (a block at 64 MiB slowed by 200 ms)
+        with a CPU-bound loop running beside it: (whether exactly that block, and
+        nothing else, is listed slow, its time in ms, the scan's MiB/s)."""
+        busy = subprocess.Popen([sys.executable, "-c", "while True: pass"],
+                                start_new_session=True)
+        try:
+            out = run([self.bin, "--scan", "--json", "--quiet", "--slow-ms", "190",
+                       dev]).stdout
+        finally:
+            busy.kill()
+            busy.wait()
+        scan = json.loads(out)["disks"][0]["tests"][0]["scan"]
+        slow = scan["slow"]
+        mib = 2048  # sectors of 512 bytes in a MiB
+        exact = [(s["first_sector"], s["sectors"]) for s in slow] == [(64 * mib, mib)]
+        ms = max((s["max_ns"] for s in slow), default=0) / 1e6
+        return exact, ms, scan["bytes_read"] / (1 << 20) / (scan["elapsed_ns"] / 1e9)
+
     def sp_i(self, *args, rss=False):
         """-i: {op_bytes: (ops, elapsed_ns, mean_ns)}, and the peak RSS in KiB."""
         cmd = [self.bin, "-i", *args, "--json", "--quiet", self.dev]
@@ -432,6 +451,8 @@ def main():
     ap.add_argument("--tmp", default="/tmp", help="a directory for the iolog and time files")
     ap.add_argument("--pin-cpu", type=int, default=None,
                     help="run rows 1a-1e with every tool and the loop worker on this CPU")
+    ap.add_argument("--faulty-dev", default=None,
+                    help="row 5f: a faultdisk loop device whose block at 64 MiB is 200 ms slow")
     ap.add_argument("--rows", default="",
                     help="comma-separated row keys to run (default: all), e.g. 1c,1d,1e,2")
     args = ap.parse_args()
@@ -446,8 +467,10 @@ def main():
         wanted = args.rows.split(",")
         rows = [r for r in rows if r[0] in wanted]
 
+    faulty = args.faulty_dev if (not args.rows or "5f" in args.rows.split(",")) else None
+
     # values[(row key, name)] = [per round]; ratios[(row key, peer)] = [per round]
-    values, ratios, walls = {}, {}, []
+    values, ratios, walls, placed = {}, {}, [], []
     total = args.warmup + args.rounds
     for r in range(total):
         keep = r >= args.warmup
@@ -465,6 +488,10 @@ def main():
                     for n, _, _ in peers:
                         ratios.setdefault((key, n), []).append(got["seekprobe"] / got[n])
             place.unpin()
+        if faulty:
+            got = b.sp_scan_faulty(faulty)
+            if keep:
+                placed.append(got)
         if not args.rows:
             w = b.sp_t_wall()
             if keep:
@@ -502,6 +529,16 @@ def main():
                 f"| {key if i == 0 else ''} | {what if i == 0 else ''} | {unit} | "
                 f"{fmt(sp_v) if i == 0 else ''} | {n} | {fmt(peer_v)} | "
                 f"{ratio:.3f} ({min(rs):.3f}–{max(rs):.3f}) | {tgt} | {verdict} |")
+    if placed:
+        n = sum(1 for p in placed if p[0])
+        ms = [p[1] for p in placed if p[0]]
+        mibs = med([p[2] for p in placed])
+        times = f", {min(ms):.0f}–{max(ms):.0f} ms alone" if ms else ""
+        out.append(
+            f"| 5f | surface scan of a faulty device beside a busy loop: the block at 64 MiB "
+            f"slowed by 200 ms (--scan --slow-ms 190) | placed exactly | {n}/{len(placed)} "
+            f"| | | {mibs:.0f} MiB/s{times} | every round | "
+            f"{'PASS' if n == len(placed) else 'MISS'} |")
     if args.rows:
         print("\n".join(out))
         return

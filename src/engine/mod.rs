@@ -4,6 +4,7 @@
 #[cfg(test)]
 mod backend_tests;
 pub mod capacity;
+pub mod confirm;
 pub mod driver;
 pub mod in_order;
 pub mod liveness;

@@ -3,6 +3,7 @@
 //! as ddrescue does ([`super::locate`]). A drive that stops answering
 //! ([`super::liveness`]) ends the scan there.
 
+use super::confirm::{Redo, confirm};
 use super::driver::NoAnswer;
 use super::in_order::InBlockOrder;
 use super::liveness::{Liveness, given_up};
@@ -11,7 +12,7 @@ use super::queue::{Completion, Feed, Request};
 use super::sync::Stop;
 use super::threads;
 use crate::clock::Clock;
-use crate::device::{AlignedBuf, Target};
+use crate::device::{AlignedBuf, Rotation, Target};
 use crate::probe::OpKind;
 use crate::probe::scan::{BUCKET_LIMITS_MS, ScanRange, bucket};
 use crate::results::settings::QueueDepth;
@@ -38,14 +39,31 @@ fn push_sectors(ranges: &mut Vec<SectorRange>, first: u64, n: u64) {
     });
 }
 
-/// Requests kept in flight by a scan of a real device: one, so that each block's
-/// time is its own read's, alone on the device, and a slow block is placed exactly.
-/// With more in flight, threads that the scheduler runs late enter the kernel out
-/// of order, so the device may serve a later block first and the time of the slow
-/// one lands on a neighbour (seen on a loaded 2-CPU machine with 4 in flight: the
-/// slow block listed 1 or 2 blocks away). A drive streams sequential 1 MiB reads
-/// from its read-ahead at depth 1, as `dd`, badblocks and diskinfo's `-t` read.
-pub const SCAN_DEPTH: QueueDepth = QueueDepth::fixed::<1>();
+/// Requests kept in flight by the scan of a device that does not say it rotates
+/// (flash, and the loop devices, virtual disks and USB bridges that report
+/// nothing): enough to read at the device's speed (fio's sequential reads at depth
+/// 16 on the RAM-backed loop device, docs/performance.md). With several in
+/// flight, a slow block's time can land on a block in flight with it (threads
+/// that the scheduler runs late enter the kernel out of order, and the device
+/// serves a later block first): the pass only marks suspects, and
+/// [`confirm`] reads them again alone, so that slow blocks are still placed
+/// exactly.
+pub const SCAN_DEPTH: QueueDepth = QueueDepth::fixed::<8>();
+
+/// Requests kept in flight by the scan of a drive that reports a rotation rate:
+/// one, as `dd`, badblocks and diskinfo's `-t` read. A rotating drive streams
+/// sequential reads from its read-ahead at depth 1, so a deeper queue gains it
+/// nothing, and each block's time is its own read's, alone on the device, with no
+/// second pass over suspects (docs/performance.md, "The scan's depth").
+pub const ROTATING_DEPTH: QueueDepth = QueueDepth::fixed::<1>();
+
+/// The scan's depth on a device that reports `rotation`.
+pub fn depth_for(rotation: Rotation) -> QueueDepth {
+    match rotation {
+        Rotation::Rpm(_) => ROTATING_DEPTH,
+        _ => SCAN_DEPTH,
+    }
+}
 
 /// What one block read gave: its index, offset, length, latency and result.
 type Block = (u64, u64, u64, u64, std::io::Result<()>);
@@ -56,10 +74,12 @@ type Block = (u64, u64, u64, u64, std::io::Result<()>);
 /// blocks in a row while sectors that read fine before fail too (this scan's, or
 /// `known_good`, byte offsets read fine earlier in the run).
 ///
-/// A real device is read [`SCAN_DEPTH`] blocks deep on the thread pool (each
-/// block's time is its service time: from the previous block's completion, or its
-/// own submission if later, to its completion; [`InBlockOrder`]); a simulated one
-/// in order, one block at a time. Failed blocks are re-read sector by sector after the
+/// A real device is read [`depth_for`] its rotation blocks deep on the thread pool
+/// (each block's time is its service time: from the previous block's completion,
+/// or its own submission if later, to its completion; [`InBlockOrder`]), and the
+/// slow blocks of a queued pass are read again alone with their neighbours
+/// ([`confirm`]): only those slow alone are listed; a simulated one in order, one
+/// block at a time. Failed blocks are re-read sector by sector after the
 /// pass (untimed) to list the exact unreadable sectors. The count returned last is of
 /// the requests left behind unanswered (the watchdog or Ctrl-C).
 pub fn run_scan(
@@ -90,6 +110,7 @@ pub fn run_scan(
         inferred: Vec::new(),
         unanswered: None,
         unlocated_from: None,
+        unconfirmed: 0,
     };
     let mut failed = Vec::new();
     let mut live = Liveness::new(target.raw_fd(), ss).knowing(known_good);
@@ -103,7 +124,9 @@ pub fn run_scan(
             live.ok(offset);
             r.bytes_read += len;
             r.buckets[bucket(ns)] += 1;
-            r.map_ns[cell] = r.map_ns[cell].max(ns);
+            // At least 1 ns: 0 marks a cell not read (a block served before the
+            // one ahead of it has no service time of its own).
+            r.map_ns[cell] = r.map_ns[cell].max(ns.max(1));
             if ns >= slow_ns {
                 SlowRange::push(&mut r.slow, offset / ss, len / ss, ns);
             }
@@ -120,15 +143,47 @@ pub fn run_scan(
         on_block(offset + len - range.start);
         unanswered.is_none()
     };
-    let done = match target
+    let fd = target
         .raw_fd()
-        .map(|fd| std::os::fd::AsRawFd::as_raw_fd(&fd))
-    {
-        Some(fd) => threaded_pass(fd, target.clock(), range, stop, &mut record, io_timeout),
+        .map(|fd| std::os::fd::AsRawFd::as_raw_fd(&fd));
+    let depth = match fd {
+        Some(_) => depth_for(target.info().rotation),
+        None => ROTATING_DEPTH,
+    };
+    let done = match fd {
+        Some(fd) => threaded_pass(
+            fd,
+            target.clock(),
+            range,
+            depth,
+            stop,
+            &mut record,
+            io_timeout,
+        ),
         None => (sync_pass(target, range, stop, &mut record), None, 0),
     };
-    let (done, no_answer, abandoned) = done;
+    let (done, mut no_answer, mut abandoned) = done;
     r.elapsed_ns = target.clock().now_ns() - start;
+    if unanswered.is_none() && no_answer.is_none() {
+        // The suspects of a queued pass, read again alone (untimed in elapsed_ns).
+        let read = ScanRange {
+            end: (range.start + done * range.block).min(range.end),
+            ..*range
+        };
+        let slow_ns = (slow_ms * 1e6) as u64;
+        let c = confirm(
+            target,
+            &read,
+            &r.slow,
+            slow_ns,
+            depth,
+            Redo::Read,
+            (stop, io_timeout),
+        );
+        (r.slow, r.unconfirmed) = (c.slow, c.unconfirmed);
+        abandoned += c.abandoned;
+        no_answer = c.fatal.as_ref().and_then(NoAnswer::of);
+    }
     // The watchdog gave a request up: the drive is given up too.
     let unanswered = unanswered.or_else(|| {
         no_answer.map(|n| Unanswered {
@@ -194,7 +249,7 @@ fn sync_pass(
     done
 }
 
-/// [`SCAN_DEPTH`] requests in flight on the thread pool (`super::threads`), whose
+/// `depth` requests in flight on the thread pool (`super::threads`), whose
 /// threads each read a block with a positioned read (the pool's thread, not this
 /// one, so that the watchdog sees a read that never returns); the results are
 /// recorded in block order. Returns the blocks recorded (all of those read before a Ctrl-C),
@@ -204,6 +259,7 @@ fn threaded_pass(
     fd: RawFd,
     clock: &dyn Clock,
     range: &ScanRange,
+    depth: QueueDepth,
     stop: &AtomicBool,
     record: &mut impl FnMut(Block, u64) -> bool,
     io_timeout: Option<Duration>,
@@ -221,7 +277,7 @@ fn threaded_pass(
         fd,
         clock,
         range.block as u32,
-        SCAN_DEPTH,
+        depth,
         &mut feed,
         stop,
         io_timeout,

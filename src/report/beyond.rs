@@ -90,6 +90,16 @@ pub fn zones(t: &TestResult, media_size: u64) -> String {
     s
 }
 
+/// What the end of a slow line says of how its blocks were timed.
+pub(crate) fn slow_timing(t: crate::results::SlowTiming) -> &'static str {
+    use crate::results::SlowTiming;
+    match t {
+        SlowTiming::Queued => "",
+        SlowTiming::Alone => ", read alone",
+        SlowTiming::Confirmed => ", confirmed alone",
+    }
+}
+
 fn ms(ns: f64) -> String {
     format!("{:.3}", ns / 1e6)
 }
@@ -326,10 +336,18 @@ pub fn scan(t: &TestResult) -> String {
     for sl in &r.slow {
         let _ = writeln!(
             s,
-            "\tslow (>= {} ms): {}, up to {} ms",
+            "\tslow (>= {} ms): {}, up to {} ms{}",
             r.slow_ms,
             span(sl.first_sector, sl.sectors),
-            ms(sl.max_ns as f64)
+            ms(sl.max_ns as f64),
+            slow_timing(sl.timed)
+        );
+    }
+    if r.unconfirmed > 0 {
+        let _ = writeln!(
+            s,
+            "\tslow in the queued pass, not when read again alone: {} blocks (not listed)",
+            r.unconfirmed
         );
     }
     if !r.map_ns.is_empty() {

@@ -89,10 +89,18 @@ fn half(s: &mut String, r: &VerifyResult, pass: u32, name: &str, h: &Half) {
     for sl in &h.slow {
         let _ = writeln!(
             s,
-            "\t\tslow (>= {} ms): {}, up to {:.1} ms",
+            "\t\tslow (>= {} ms): {}, up to {:.1} ms{}",
             r.slow_ms,
             span(sl.first_sector, sl.sectors),
-            sl.max_ns as f64 / 1e6
+            sl.max_ns as f64 / 1e6,
+            super::beyond::slow_timing(sl.timed)
+        );
+    }
+    if h.unconfirmed > 0 {
+        let _ = writeln!(
+            s,
+            "\t\tslow in the queued pass, not when done again alone: {} blocks (not listed)",
+            h.unconfirmed
         );
     }
 }

@@ -18,7 +18,7 @@ pub mod verdict;
 pub mod verify;
 use device::DeviceInfo;
 pub use engine::QueuedEngine;
-pub use scan::{ScanResult, SectorRange, SlowRange};
+pub use scan::{ScanResult, SectorRange, SlowRange, SlowTiming};
 use stats::{Histogram, Summary};
 use test_kind::{PhaseId, TestKind};
 pub use verdict::{ByteSpan, Code, Finding, Severity, Verdict};

@@ -13,6 +13,26 @@ pub struct SlowRange {
     /// The slowest block's time (the scan's latency, the verify pass's service
     /// time).
     pub max_ns: u64,
+    /// How the blocks' times were taken: queued with others in flight, in a pass
+    /// one block deep, or read again alone after a queued pass.
+    #[serde(default)]
+    pub timed: SlowTiming,
+}
+
+/// How the times of a [`SlowRange`]'s blocks were taken: what says that a time is
+/// its own block's and not a neighbour's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SlowTiming {
+    /// In a queued pass, other blocks in flight (a slow time may belong to one of
+    /// them; runs saved before the confirmation existed).
+    #[default]
+    Queued,
+    /// In a pass one block deep: each block alone on the device.
+    Alone,
+    /// Slow in a queued pass (or beside a slow one), then read again alone
+    /// (`engine::confirm`): the time is that read's.
+    Confirmed,
 }
 
 impl SlowRange {
@@ -30,6 +50,7 @@ impl SlowRange {
             first_sector: first,
             sectors,
             max_ns: ns,
+            timed: SlowTiming::Queued,
         });
     }
 }
@@ -81,9 +102,17 @@ pub struct ScanResult {
     pub slow_ms: f64,
     /// Runs of slow blocks.
     pub slow: Vec<SlowRange>,
+    /// Blocks slow in the queued pass of which no block, read again alone with
+    /// the blocks in flight beside it, was slow (not listed in `slow`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unconfirmed: u64,
     /// The scan map: the slowest latency in each of up to 1000 equal runs of blocks
     /// (`u64::MAX` where a block failed, 0 where none was read).
     pub map_ns: Vec<u64>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A drive that stopped answering mid-test (it vanished, or it no longer reads
@@ -135,6 +164,7 @@ mod tests {
             first_sector,
             sectors,
             max_ns,
+            timed: SlowTiming::Queued,
         };
         assert_eq!(v, [r(0, 16, 90), r(32, 8, 70)]);
     }

@@ -35,6 +35,10 @@ pub struct Half {
     pub buckets: Vec<u64>,
     /// Runs of blocks at least `slow_ms` slow.
     pub slow: Vec<SlowRange>,
+    /// Blocks slow in the queued half of which no block, done again alone with
+    /// the blocks in flight beside it, was slow (not listed in `slow`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unconfirmed: u64,
     /// The curve: bytes moved in each of equal regions of the range.
     pub region_bytes: Vec<u64>,
     /// The curve: the blocks' service time in each region, in ns.
@@ -60,6 +64,7 @@ impl Half {
             flush_ns: None,
             buckets: vec![0; 6],
             slow: Vec::new(),
+            unconfirmed: 0,
             region_bytes: vec![0; regions],
             region_ns: vec![0; regions],
             end_bytes: start,
@@ -186,4 +191,8 @@ impl VerifyResult {
     pub fn failed_sectors(&self) -> u64 {
         self.passes.iter().map(|p| p.failures.total()).sum()
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

@@ -349,6 +349,7 @@ mod tests {
             unreadable: Vec::new(),
             slow_ms: 50.0,
             slow: Vec::new(),
+            unconfirmed: 0,
             map_ns: Vec::new(),
             inferred: Vec::new(),
             unanswered: None,
@@ -391,6 +392,7 @@ mod tests {
             }],
             slow_ms: 50.0,
             slow: Vec::new(),
+            unconfirmed: 0,
             map_ns: Vec::new(),
             inferred: vec![SectorRange {
                 first_sector: 2100,
@@ -439,6 +441,7 @@ mod tests {
             unreadable: Vec::new(),
             slow_ms: 50.0,
             slow: Vec::new(),
+            unconfirmed: 0,
             map_ns: Vec::new(),
             inferred: Vec::new(),
             unanswered: None,

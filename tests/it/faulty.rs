@@ -170,6 +170,97 @@ fn slow_reads_are_listed_by_scan() {
     assert_eq!(slow.as_array().unwrap().len(), 1, "{slow}");
 }
 
+/// A CPU-bound loop on its own thread until the guard is dropped: the load that
+/// runs an I/O thread of the scan late (and that once put the slow block's time on
+/// a neighbour).
+struct BusyLoop(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl BusyLoop {
+    fn start() -> BusyLoop {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = std::sync::Arc::clone(&stop);
+        std::thread::spawn(move || {
+            let mut x = 0u64;
+            while !flag.load(std::sync::atomic::Ordering::Relaxed) {
+                for i in 0..10_000u64 {
+                    x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(i));
+                }
+            }
+        });
+        BusyLoop(stop)
+    }
+}
+
+impl Drop for BusyLoop {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn a_slow_block_is_placed_at_its_exact_mib_by_the_queued_scan_beside_a_busy_loop() {
+    // The loop device reports no rotation: the scan reads queued, then reads the
+    // suspects again alone. Five runs, each beside a CPU-bound loop. The threshold
+    // is under the injected 200 ms: at a load average of 30 on this 2-CPU machine a
+    // healthy 1 MiB block of this FUSE device (several requests to its daemon,
+    // each waiting for a CPU) took over 100 ms alone, twice in a row.
+    let d = FaultDisk::new(16 << 20, &["slow-reads=8M-9M,200"]);
+    let _busy = BusyLoop::start();
+    for run_no in 0..5 {
+        let (code, out, err) = run(&["--scan", "--json", "--slow-ms", "190", &d.dev]);
+        assert_eq!(code, 0, "run {run_no}: {out}{err}");
+        let v = json(&out);
+        let slow = &v["disks"][0]["tests"][0]["scan"]["slow"];
+        assert_eq!(slow.as_array().unwrap().len(), 1, "run {run_no}: {slow}");
+        assert_eq!(slow[0]["first_sector"], 16384, "run {run_no}: {slow}");
+        assert_eq!(slow[0]["sectors"], 2048, "run {run_no}: {slow}");
+        assert_eq!(slow[0]["timed"], "confirmed", "run {run_no}: {slow}");
+        let ms = slow[0]["max_ns"].as_f64().unwrap() / 1e6;
+        assert!(ms >= 200.0, "run {run_no}: its own time, {ms} ms");
+    }
+    // The text says which blocks, with their time, confirmed alone.
+    let (code, out, err) = run(&["--scan", "--slow-ms", "190", &d.dev]);
+    assert_eq!(code, 0, "{out}{err}");
+    let line = out.lines().find(|l| l.contains("slow (>=")).unwrap_or("");
+    assert!(
+        line.starts_with("\tslow (>= 190 ms): sectors 16384-18431 (2048), up to ")
+            && line.ends_with(" ms, confirmed alone"),
+        "{out}"
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn verify_places_a_slow_block_of_its_read_half_exactly_confirmed_alone() {
+    let d = FaultDisk::new(16 << 20, &["slow-reads=8M-9M,200"]);
+    let _busy = BusyLoop::start();
+    let (code, out, err) = run(&[
+        "--verify",
+        "-w",
+        "--yes",
+        "--json",
+        "--slow-ms",
+        "190",
+        &d.dev,
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v = json(&out);
+    let pass = &v["disks"][0]["tests"][0]["verify"]["passes"][0];
+    let slow = &pass["read"]["slow"];
+    assert_eq!(slow.as_array().unwrap().len(), 1, "{slow}");
+    assert_eq!(slow[0]["first_sector"], 16384, "{slow}");
+    assert_eq!(slow[0]["sectors"], 2048, "{slow}");
+    assert_eq!(slow[0]["timed"], "confirmed", "{slow}");
+    assert!(slow[0]["max_ns"].as_u64().unwrap() >= 200_000_000, "{slow}");
+}
+
 #[test]
 #[cfg_attr(
     not(all(seekprobe_loop, seekprobe_has_fusermount3)),

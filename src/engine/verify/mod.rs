@@ -12,6 +12,7 @@
 //! sectors: a sector whose write fails is unwritable (and not judged again when
 //! read back), one whose read fails unreadable.
 
+use super::confirm::{Redo, confirm};
 use super::driver::NoAnswer;
 use super::in_order::{InBlockOrder, Timed};
 use super::liveness::{Liveness, given_up};
@@ -554,6 +555,24 @@ pub fn run_verify(
                 let stop = given_up(&u);
                 r.unanswered = Some(u);
                 return (r, Some(stop), abandoned);
+            }
+            // A read half's slow blocks placed exactly: read again alone
+            // (engine::confirm). A write half's are kept as timed: writing its
+            // suspects again would wear the drive and move what a resumed pass
+            // writes.
+            if kind == OpKind::Read {
+                let slow_ns = (p.slow_ms * 1e6) as u64;
+                let c = confirm(
+                    target,
+                    &p.range,
+                    &half.slow,
+                    slow_ns,
+                    p.queue_depth,
+                    Redo::Read,
+                    (stop, p.io_timeout),
+                );
+                (half.slow, half.unconfirmed) = (c.slow, c.unconfirmed);
+                abandoned += c.abandoned;
             }
             // The failed blocks located as ddrescue does (untimed), in address
             // order, until Ctrl-C: `cut` is then the first byte not located.
