@@ -103,11 +103,14 @@ pub enum Code {
     OtherModel,
     /// Another firmware than the rest of the drives of its model.
     OtherFirmware,
+    /// Flushed writes acknowledged faster than the medium allows (-S): fails a
+    /// rotating drive, a note on flash, a warning where the rotation is unknown.
+    FlushNotHonoured,
 }
 
 impl Code {
     /// Every code, in the order docs/verdict.md lists them.
-    pub const ALL: [Code; 28] = [
+    pub const ALL: [Code; 29] = [
         Code::NotProbed,
         Code::TestFailed,
         Code::StoppedAnswering,
@@ -136,6 +139,7 @@ impl Code {
         Code::GroupTooSmall,
         Code::OtherModel,
         Code::OtherFirmware,
+        Code::FlushNotHonoured,
     ];
 }
 

@@ -412,3 +412,37 @@ fn a_mirror_pair_of_a_loop_device_and_a_faulty_drive_fails_only_the_faulty_one()
     let mine = &out[out.find(&format!("Burn-in of {}:\n", dev.dev)).unwrap()..];
     assert!(mine.contains("  verdict: PASS\n"), "{mine}");
 }
+
+#[test]
+fn a_lying_flush_fails_a_rotating_drive_under_qualify_and_is_a_note_on_flash() {
+    let hdd = "sim:hdd?size=10G&lying_flush=1";
+    let (code, out, err) = run(&["-Sw", "--yes", "--write-duration", "0", "--qualify", hdd]);
+    assert_eq!(code, 3, "{out}{err}");
+    let q = qualification(&out);
+    assert!(q.contains(&format!("\t{hdd}: FAIL\n")), "{q}");
+    assert!(
+        q.contains("far under one revolution (8333.3 us at 7200 rpm): the drive acknowledges flushes without writing its cache to the platters; a power loss loses writes it acknowledged"),
+        "{q}"
+    );
+    // The finding replaces the warning of a run that is not judged.
+    assert!(!err.contains("do not use this drive"), "{err}");
+    let (code, _, err) = run(&["-Sw", "--yes", "--write-duration", "0", hdd]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("do not use this drive as a ZFS log"), "{err}");
+    // Flash: a note (power-loss-protected caches are legitimate), no failure.
+    let ssd = "sim:ssd?size=10G&lying_flush=1";
+    let (code, out, err) = run(&[
+        "-Sw",
+        "--yes",
+        "--write-duration",
+        "0",
+        "--qualify",
+        "--json",
+        ssd,
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let f = &v["disks"][0]["verdict"]["findings"][0];
+    assert_eq!(f["code"], "flush_not_honoured", "{f}");
+    assert_eq!(f["severity"], "note", "{f}");
+}
