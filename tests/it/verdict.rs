@@ -446,3 +446,62 @@ fn a_lying_flush_fails_a_rotating_drive_under_qualify_and_is_a_note_on_flash() {
     assert_eq!(f["code"], "flush_not_honoured", "{f}");
     assert_eq!(f["severity"], "note", "{f}");
 }
+
+#[test]
+fn compare_qualify_of_runs_of_different_tests_judges_each_figure_among_those_that_measured_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for (i, (test, d)) in [
+        ("-t", "sim:hdd"),
+        ("-t", "sim:hdd?seed=2"),
+        ("-t", "sim:hdd?seed=3"),
+        ("-c", "sim:hdd?seed=4"),
+        ("-c", "sim:hdd?seed=5"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let f = dir.path().join(format!("host{i}.json"));
+        let (code, _, err) = run(&[test, "-q", "--json-file", f.to_str().unwrap(), d]);
+        assert_eq!(code, 0, "{err}");
+        files.push(f.to_str().unwrap().to_string());
+    }
+    let mut args = vec!["compare", "--qualify", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let (code, out, err) = run(&args);
+    assert_eq!(
+        code, 0,
+        "a drive is never failed for a test it did not run: {out}{err}"
+    );
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["failed"], 0, "{v}");
+    for d in 0..5 {
+        let findings = v["disks"][d]["findings"].as_array().unwrap();
+        assert!(
+            findings.iter().all(|f| f["code"] != "not_measured"),
+            "disk {d}: {findings:?}"
+        );
+        // -c was measured by two drives only: a note on each of them.
+        let notes = findings
+            .iter()
+            .filter(|f| f["code"] == "group_too_small")
+            .count();
+        assert_eq!(notes > 0, d >= 3, "disk {d}: {findings:?}");
+    }
+    // A slow drive among the three that ran -t still fails against their median.
+    let slow = dir.path().join("slow.json");
+    let (code, _, err) = run(&[
+        "-t",
+        "-q",
+        "--json-file",
+        slow.to_str().unwrap(),
+        "sim:hdd?seed=6&slow=0-409600:5",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    args.push(slow.to_str().unwrap());
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 3, "{out}{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["failed"], 1, "{v}");
+    assert_eq!(v["disks"][5]["pass"], false, "{v}");
+}
