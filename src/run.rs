@@ -397,6 +397,10 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
         session::smart_after(self.t.target.as_mut(), smart, &self.cfg.smart);
     }
 
+    fn discard(&mut self) -> io::Result<bool> {
+        self.t.target.discard()
+    }
+
     fn failed(&mut self, name: &str, error: &ProbeError) -> io::Result<()> {
         self.sink.failed(name, error)
     }

@@ -69,8 +69,14 @@ pub fn device_warnings(info: &DeviceInfo, measuring: bool) -> Vec<Warning> {
         w.push(warning(
             WarningCode::Sparse,
             format!(
-                "{}: a sparse image ({} of {} bytes allocated): its holes are read without touching a disk",
-                info.path, allocated, info.media_size_bytes
+                "{}: {} ({} of {} bytes allocated): its holes are read without touching a disk",
+                info.path,
+                match info.loop_device.as_ref().and_then(|l| l.backing_file.as_deref()) {
+                    Some(f) => format!("a loop device over the sparse image {f}"),
+                    None => "a sparse image".into(),
+                },
+                allocated,
+                info.media_size_bytes
             ),
             "fill the image first (e.g. dd if=/dev/zero of=IMAGE bs=1M conv=notrunc) to measure the disk under it",
         ));

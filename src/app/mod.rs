@@ -9,12 +9,11 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-const USAGE: &str = "usage: seekprobe [-citSvw] [OPTIONS] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render FILE.json [--format diskinfo|table|json]\n       seekprobe compare A.json B.json ... [--qualify] [--baseline FILE]\n       seekprobe report RUN.json ... -o FILE.html\n       seekprobe generate man|bash|zsh|fish|elvish|powershell";
-
 mod disks;
 mod ending;
 mod inputs;
 mod live;
+mod man;
 mod output;
 mod start;
 mod status;
@@ -38,7 +37,28 @@ pub fn main_with(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    let args: Vec<OsString> = args.into_iter().collect();
+    let mut args: Vec<OsString> = args.into_iter().collect();
+    // `seekprobe help [SUBCOMMAND]` and `seekprobe version` are --help and
+    // --version, not disks; a misspelled subcommand is named, not probed.
+    match args.get(1).and_then(|a| a.to_str()) {
+        Some("help") => {
+            args.remove(1);
+            args.insert(args.len().min(2), "--help".into());
+        }
+        Some("version") => args[1] = "--version".into(),
+        Some(w)
+            if let Some(meant) = crate::cli::meant_subcommand(w)
+                && !std::path::Path::new(w).exists()
+                && !std::path::Path::new("/dev").join(w).exists() =>
+        {
+            let _ = writeln!(
+                err,
+                "seekprobe: {w}: no such disk or subcommand; did you mean `seekprobe {meant}`?"
+            );
+            return EXIT_FAILURE;
+        }
+        _ => {}
+    }
     // A subcommand is the first argument; anything else is a disk probe.
     let result = match args.get(1).and_then(|a| a.to_str()) {
         Some("render") => render_main(&args[1..], out, err),
@@ -73,7 +93,7 @@ fn probe_main(
     let mut cfg = match Config::from_matches(&matches) {
         Ok(c) => c,
         Err(e) => {
-            writeln!(err, "seekprobe: {e}\n{USAGE}")?;
+            writeln!(err, "seekprobe: {e}\nusage: {}", crate::cli::SYNOPSIS)?;
             return Ok(EXIT_FAILURE);
         }
     };

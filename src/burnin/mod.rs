@@ -24,6 +24,8 @@ impl Step {
             Step::SmrCheck => "SMR check (--smr-check)",
             Step::Verify => "write-verify pass (--verify)",
             Step::CapacityCheck => "capacity check (--capacity-check)",
+            Step::FlushedWrites => "flushed writes (-S)",
+            Step::Discard => "discard (TRIM/UNMAP)",
             Step::LongSelfTest => "long self-test",
             Step::SmartAfter => "SMART after",
         }
@@ -40,6 +42,8 @@ impl Step {
             Step::SmrCheck => "smr_check",
             Step::Verify => "verify",
             Step::CapacityCheck => "capacity_check",
+            Step::FlushedWrites => "flushed_writes",
+            Step::Discard => "discard",
             Step::LongSelfTest => "long_self_test",
             Step::SmartAfter => "smart_after",
         }
@@ -52,15 +56,17 @@ impl Step {
 }
 
 /// Every step, in the order a burn-in runs them.
-pub const ALL: [Step; 10] = [
+pub const ALL: [Step; 12] = [
     Step::SmartBefore,
     Step::ShortSelfTest,
     Step::ConveyanceSelfTest,
     Step::SeekTransfer,
     Step::Zones,
     Step::SmrCheck,
-    Step::Verify,
+    Step::FlushedWrites,
     Step::CapacityCheck,
+    Step::Verify,
+    Step::Discard,
     Step::LongSelfTest,
     Step::SmartAfter,
 ];
@@ -70,15 +76,21 @@ pub const ALL: [Step; 10] = [
 pub struct Settings {
     /// `--smr-check` was given too.
     pub smr_check: bool,
+    /// `--no-discard`: flash is not discarded after its write-verify pass.
+    pub no_discard: bool,
 }
 
 /// The kind of medium, as far as the burn-in cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Medium {
     /// A rotating drive, or one that does not say (a loop device, an image file):
-    /// the full write-verify pass, which also finds a fake capacity.
+    /// a short flushed-write step (a lying flush), then the full write-verify pass,
+    /// which also finds a fake capacity.
     Rotating,
-    /// Flash (the device says it does not rotate): the capacity check only.
+    /// Flash (the device says it does not rotate): the capacity check (seconds),
+    /// one stamped write-verify pass (one write of each cell, a negligible share of
+    /// any SSD's endurance) that finds a drive remapping what it is written, then
+    /// a discard so the drive starts clean.
     Flash,
 }
 
@@ -94,14 +106,16 @@ impl Medium {
 
 /// THE list of the burn-in's steps for one drive, in order: SMART before, the
 /// short and conveyance self-tests, -t, --zones, the hidden-SMR test when asked
-/// for, the write-verify pass (rotating) or the capacity check (flash), the long
-/// self-test, SMART after.
+/// for, then on a rotating drive the flushed writes and the write-verify pass, on
+/// flash the capacity check, the write-verify pass and the discard (unless
+/// `--no-discard`), the long self-test, SMART after.
 pub fn steps(medium: Medium, settings: Settings) -> Vec<Step> {
     ALL.into_iter()
         .filter(|s| match s {
             Step::SmrCheck => settings.smr_check,
-            Step::Verify => medium == Medium::Rotating,
+            Step::FlushedWrites => medium == Medium::Rotating,
             Step::CapacityCheck => medium == Medium::Flash,
+            Step::Discard => medium == Medium::Flash && !settings.no_discard,
             _ => true,
         })
         .collect()
@@ -118,6 +132,8 @@ pub enum Action {
     SelfTest(SelfTestKind),
     /// Read SMART again and judge the drive's health over the run.
     SmartAfter,
+    /// Discard the whole drive (TRIM/UNMAP), where the device offers it.
+    Discard,
     /// Not in this build yet: the step is skipped, saying so.
     Missing(&'static str),
 }
@@ -135,6 +151,8 @@ pub fn action(step: Step) -> Action {
         Step::SmrCheck => Action::Test(TestKind::SmrCheck),
         Step::Verify => Action::Test(TestKind::Verify),
         Step::CapacityCheck => Action::Test(TestKind::CapacityCheck),
+        Step::FlushedWrites => Action::Test(TestKind::SyncWrite),
+        Step::Discard => Action::Discard,
     }
 }
 
@@ -218,13 +236,18 @@ mod tests {
                 ConveyanceSelfTest,
                 SeekTransfer,
                 Zones,
+                FlushedWrites,
                 Verify,
                 LongSelfTest,
                 SmartAfter
             ]
         );
+        let smr = Settings {
+            smr_check: true,
+            ..Settings::default()
+        };
         assert_eq!(
-            steps(Medium::Flash, Settings { smr_check: true }),
+            steps(Medium::Flash, smr),
             [
                 SmartBefore,
                 ShortSelfTest,
@@ -233,10 +256,18 @@ mod tests {
                 Zones,
                 SmrCheck,
                 CapacityCheck,
+                Verify,
+                Discard,
                 LongSelfTest,
                 SmartAfter
             ]
         );
+        let kept = Settings {
+            no_discard: true,
+            ..smr
+        };
+        assert!(!steps(Medium::Flash, kept).contains(&Discard));
+        assert!(tests(s).contains(&TestKind::SyncWrite));
         for step in ALL {
             assert_eq!(Step::from_id(step.id()), Some(step));
             let json = serde_json::to_string(&step).unwrap();

@@ -180,6 +180,9 @@ impl Target for Watched {
     fn flush(&mut self) -> io::Result<bool> {
         self.inner.flush()
     }
+    fn discard(&mut self) -> io::Result<bool> {
+        self.inner.discard()
+    }
     fn raw_fd(&self) -> Option<BorrowedFd<'_>> {
         self.inner.raw_fd()
     }
