@@ -524,6 +524,7 @@ mod tests {
             [
                 TestKind::SeekTransfer,
                 TestKind::Zones,
+                TestKind::SyncWrite,
                 TestKind::Verify,
                 TestKind::CapacityCheck
             ]
@@ -645,6 +646,10 @@ mod tests {
                         if writing().contains(t) {
                             // A write test with --parallel needs --yes.
                             enable("yes", id, &mut args, &opt_of);
+                        }
+                        if id == "max_temp" && *t != BURN_IN {
+                            // The temperature is read through SMART.
+                            enable("smart", id, &mut args, &opt_of);
                         }
                         let r = check(&args);
                         assert_eq!(r, Ok(()), "{args:?}");

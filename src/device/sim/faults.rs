@@ -202,8 +202,7 @@ impl Faults {
                  fewer than the drive's {size} bytes"
             ));
         }
-        past_the_end(spec, sector, size)?;
-        Ok(Faults {
+        let faults = Faults {
             // Overlapping or touching ranges merged, so that a sector is remapped once.
             bad: merged(&spec.bad, sector)?,
             slow,
@@ -211,7 +210,9 @@ impl Faults {
             corrupt: merged(&spec.corrupt, sector)?,
             unwritable: merged(&spec.unwritable, sector)?,
             fake: spec.fake,
-        })
+        };
+        past_the_end(spec, sector, size)?;
+        Ok(faults)
     }
 
     /// What the faults do to a read or write of `len` bytes at `offset` (whole
