@@ -247,11 +247,22 @@ impl FastFlush {
     }
 }
 
+/// Whether a drive's flush timings mean anything: the simulator's drive-managed
+/// SMR model appends writes to its media cache without a rotational wait
+/// (docs/sim.md, "What the model does not do"), so its flushed writes are fast by a limit of the
+/// simulator, never a fault of the drive.
+fn simulator_times_flushes(info: &DeviceInfo) -> bool {
+    !info
+        .simulated
+        .as_deref()
+        .is_some_and(|m| m.contains("drive-managed SMR"))
+}
+
 /// Whether the -S test's flushed writes were acknowledged faster than the medium
 /// allows (a quarter of a revolution on a rotating drive, see the consts for the
 /// others); None when they were not, or the test timed none.
 pub fn fast_flush(info: &DeviceInfo, test: &TestResult) -> Option<FastFlush> {
-    if test.test != TestKind::SyncWrite {
+    if test.test != TestKind::SyncWrite || !simulator_times_flushes(info) {
         return None;
     }
     let (medium, limit_ns) = match (info.rotation, revolution_ns(info)) {

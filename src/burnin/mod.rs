@@ -83,10 +83,13 @@ pub struct Settings {
 /// The kind of medium, as far as the burn-in cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Medium {
-    /// A rotating drive, or one that does not say (a loop device, an image file):
-    /// a short flushed-write step (a lying flush), then the full write-verify pass,
-    /// which also finds a fake capacity.
+    /// A drive that reports its rotation rate: a short flushed-write step (a lying
+    /// flush), then the full write-verify pass, which also finds a fake capacity.
     Rotating,
+    /// A drive that does not say whether it rotates (a loop device, an image file,
+    /// many USB bridges): the rotating drive's steps but the flushed writes, whose
+    /// timing means nothing without a revolution to compare with.
+    Unknown,
     /// Flash (the device says it does not rotate): the capacity check (seconds),
     /// one stamped write-verify pass (one write of each cell, a negligible share of
     /// any SSD's endurance) that finds a drive remapping what it is written, then
@@ -99,14 +102,16 @@ impl Medium {
     pub fn of(rotation: crate::device::Rotation) -> Medium {
         match rotation {
             crate::device::Rotation::NonRotating => Medium::Flash,
-            _ => Medium::Rotating,
+            crate::device::Rotation::Rpm(_) => Medium::Rotating,
+            _ => Medium::Unknown,
         }
     }
 }
 
 /// THE list of the burn-in's steps for one drive, in order: SMART before, the
 /// short and conveyance self-tests, -t, --zones, the hidden-SMR test when asked
-/// for, then on a rotating drive the flushed writes and the write-verify pass, on
+/// for, then on a rotating drive the flushed writes (not where the rotation is
+/// unknown) and the write-verify pass, on
 /// flash the capacity check, the write-verify pass and the discard (unless
 /// `--no-discard`), the long self-test, SMART after.
 pub fn steps(medium: Medium, settings: Settings) -> Vec<Step> {
@@ -159,7 +164,7 @@ pub fn action(step: Step) -> Action {
 /// The tests that the burn-in runs (for the run's test list and the write gate).
 pub fn tests(settings: Settings) -> Vec<TestKind> {
     let mut t: Vec<TestKind> = Vec::new();
-    for m in [Medium::Rotating, Medium::Flash] {
+    for m in [Medium::Rotating, Medium::Unknown, Medium::Flash] {
         for s in steps(m, settings) {
             if let Action::Test(k) = action(s)
                 && !t.contains(&k)
@@ -268,6 +273,8 @@ mod tests {
         };
         assert!(!steps(Medium::Flash, kept).contains(&Discard));
         assert!(tests(s).contains(&TestKind::SyncWrite));
+        assert!(!steps(Medium::Unknown, s).contains(&FlushedWrites));
+        assert!(steps(Medium::Unknown, s).contains(&Verify));
         for step in ALL {
             assert_eq!(Step::from_id(step.id()), Some(step));
             let json = serde_json::to_string(&step).unwrap();
