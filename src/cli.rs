@@ -4,7 +4,56 @@
 use crate::report::Format;
 use clap::Parser;
 
-const EXAMPLES: &str = "\
+/// The synopsis, one line a form: `--help`'s "Usage:" and the usage printed after
+/// a command line that cannot be used (one text, so they never differ).
+pub const SYNOPSIS: &str = "seekprobe [-citSvw] [OPTIONS] disk ...
+       seekprobe [-l] -p disk ...
+       seekprobe [-l] -s disk ...
+       seekprobe render FILE.json [--format diskinfo|table|json]
+       seekprobe compare A.json B.json ... [--qualify] [--baseline FILE]
+       seekprobe report RUN.json ... -o FILE.html
+       seekprobe smart FILE.json [AFTER.json]
+       seekprobe history [SERIAL | import FILE... | ack SERIAL CODE | unack SERIAL CODE]
+       seekprobe generate man|bash|zsh|fish|elvish|powershell
+       seekprobe help [SUBCOMMAND] | version";
+
+/// The subcommands: the first argument that names one is not a disk.
+pub const SUBCOMMANDS: [&str; 6] = [
+    "render", "compare", "report", "generate", "smart", "history",
+];
+
+/// The subcommand a first argument that names none was probably meant to be
+/// (`rendr`, `comapre`: at most two letters off, as clap suggests options), for an
+/// argument that is no path, short device name or simulated drive.
+pub fn meant_subcommand(word: &str) -> Option<&'static str> {
+    fn distance(a: &str, b: &str) -> usize {
+        let b: Vec<char> = b.chars().collect();
+        let mut row: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut prev = row[0];
+            row[0] = i + 1;
+            for (j, cb) in b.iter().enumerate() {
+                let cur = row[j + 1];
+                row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+                prev = cur;
+            }
+        }
+        row[b.len()]
+    }
+    if word.len() < 4 || !word.chars().all(|c| c.is_ascii_lowercase()) {
+        return None;
+    }
+    SUBCOMMANDS
+        .into_iter()
+        .filter(|s| *s != word)
+        .map(|s| (distance(word, s), s))
+        .filter(|(d, _)| *d <= 2)
+        .min()
+        .map(|(_, s)| s)
+}
+
+/// `--help`'s examples and notes (the man page's EXAMPLES too).
+pub const EXAMPLES: &str = "\
 Examples:
   seekprobe -tv /dev/sdb          diskinfo's seek and transfer test, exact text
   seekprobe -ctv da0              short names are looked up under /dev/
@@ -33,14 +82,14 @@ Exit status: with --qualify or --burn-in, 0 when every drive passes its verdict,
 a command line or file that cannot be used. Without --qualify, 0 when every disk
 was probed, 1 when one has a failing finding (the others are still probed): it
 could not be opened, a test failed, sectors failed, a fake capacity. 130 after
-Ctrl-C. docs/verdict.md has every command's table.";
+Ctrl-C. The man page (seekprobe generate man) has every command's statuses.";
 
 /// Measure how a disk really behaves: seek times, transfer rates over the zones and
 /// command overhead, with FreeBSD diskinfo's exact output.
 #[derive(Debug, Parser)]
 #[command(name = "seekprobe", version, after_help = EXAMPLES)]
 #[command(
-    override_usage = "seekprobe [-citSvw] [OPTIONS] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render|compare|report|generate|smart|history ..."
+    override_usage = SYNOPSIS
 )]
 pub struct Args {
     /// I/O command overhead test (implies -v)
@@ -272,12 +321,18 @@ pub struct Args {
     #[arg(long, value_name = "BYTES", default_value_t = 4096)]
     pub bad_blocks_size: u32,
     /// The whole burn-in in one command (requires -w; DESTROYS DATA): SMART before,
-    /// the short and conveyance self-tests, -t, --zones, the write-verify pass
-    /// (rotating drives; the capacity check on flash), the long self-test, SMART
+    /// the short and conveyance self-tests, -t, --zones, on rotating drives a short
+    /// flushed-write step (-S) and the write-verify pass, on flash the capacity
+    /// check, the write-verify pass and a discard (TRIM), the long self-test, SMART
     /// after, and a verdict per drive with every reason. With --json-file the run is
     /// saved after each step
     #[arg(long)]
     pub burn_in: bool,
+
+    /// --burn-in: do not discard (TRIM/UNMAP) a flash drive after its write-verify
+    /// pass (by default it is discarded, so it starts clean)
+    #[arg(long)]
+    pub no_discard: bool,
 
     /// Continue an interrupted --burn-in saved in FILE.json (by --json-file): the
     /// steps each drive completed are kept, the rest run; FILE.json is rewritten
@@ -528,7 +583,7 @@ pub struct JudgeArgs {
 #[derive(Debug, Parser)]
 #[command(name = "seekprobe smart", bin_name = "seekprobe smart", version)]
 #[command(
-    after_help = "Exit status: 0 healthy (or no SMART), 3 failing, 1 when a report cannot be read."
+    after_help = "Exit status: 0 healthy, 3 failing, 1 when a report cannot be read or judged (it holds no SMART data, or smartctl could not read the drive)."
 )]
 pub struct SmartArgs {
     /// A report saved with `smartctl --json -x DEVICE` (- for standard input)

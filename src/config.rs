@@ -263,6 +263,7 @@ impl Config {
         }
         let burn_in = a.burn_in.then_some(crate::burnin::Settings {
             smr_check: a.smr_check,
+            no_discard: a.no_discard,
         });
         let sweep_duration = seconds("--sweep-duration", a.sweep_duration, 0.0)?;
         let zones = a
@@ -401,13 +402,13 @@ mod tests {
         let with = parse(&["--burn-in", "-w", "--smr-check", "x"]).unwrap();
         assert_eq!(
             with.burn_in,
-            Some(crate::burnin::Settings { smr_check: true })
+            Some(crate::burnin::Settings {
+                smr_check: true,
+                no_discard: false
+            })
         );
         let without = parse(&["--burn-in", "-w", "x"]).unwrap();
-        assert_eq!(
-            without.burn_in,
-            Some(crate::burnin::Settings { smr_check: false })
-        );
+        assert_eq!(without.burn_in, Some(crate::burnin::Settings::default()));
     }
 
     #[test]

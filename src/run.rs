@@ -260,6 +260,10 @@ impl Tests<'_> {
         let result = run.result;
         let mut notes = run.warnings;
         notes.extend(validity::test_warnings(info, &result));
+        // Judged (--qualify, --burn-in): a lying flush is the judge's finding.
+        if cfg.qualify.is_some() || cfg.burn_in.is_some() {
+            notes.retain(|w| w.code != WarningCode::FlushNotHonoured);
+        }
         // This drive's own requests: under --parallel another drive's watchdog
         // may fire meanwhile.
         let left = run.abandoned;
@@ -403,6 +407,10 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
     fn smart_after(&mut self, smart: &mut SmartResult) {
         smart_watch::keep(self.t.temps.as_ref(), Some(&mut *smart));
         session::smart_after(self.t.target.as_mut(), smart, &self.cfg.smart);
+    }
+
+    fn discard(&mut self) -> io::Result<bool> {
+        self.t.target.discard()
     }
 
     fn failed(&mut self, name: &str, error: &ProbeError) -> io::Result<()> {

@@ -9,13 +9,12 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-const USAGE: &str = "usage: seekprobe [-citSvw] [OPTIONS] disk ...\n       seekprobe [-l] -p disk ...\n       seekprobe [-l] -s disk ...\n       seekprobe render FILE.json [--format diskinfo|table|json]\n       seekprobe compare A.json B.json ... [--qualify] [--baseline FILE]\n       seekprobe report RUN.json ... -o FILE.html\n       seekprobe generate man|bash|zsh|fish|elvish|powershell";
-
 mod disks;
 mod ending;
 mod history;
 mod inputs;
 mod live;
+mod man;
 mod output;
 mod start;
 mod status;
@@ -41,7 +40,28 @@ pub fn main_with(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    let args: Vec<OsString> = args.into_iter().collect();
+    let mut args: Vec<OsString> = args.into_iter().collect();
+    // `seekprobe help [SUBCOMMAND]` and `seekprobe version` are --help and
+    // --version, not disks; a misspelled subcommand is named, not probed.
+    match args.get(1).and_then(|a| a.to_str()) {
+        Some("help") => {
+            args.remove(1);
+            args.insert(args.len().min(2), "--help".into());
+        }
+        Some("version") => args[1] = "--version".into(),
+        Some(w)
+            if let Some(meant) = crate::cli::meant_subcommand(w)
+                && !std::path::Path::new(w).exists()
+                && !std::path::Path::new("/dev").join(w).exists() =>
+        {
+            let _ = writeln!(
+                err,
+                "seekprobe: {w}: no such disk or subcommand; did you mean `seekprobe {meant}`?"
+            );
+            return exit_status(Ending::Unusable);
+        }
+        _ => {}
+    }
     let out = &mut Closable {
         inner: out,
         closed: false,
@@ -116,7 +136,7 @@ fn probe_main(
     let mut cfg = match Config::from_matches(&matches) {
         Ok(c) => c,
         Err(e) => {
-            writeln!(err, "seekprobe: {e}\n{USAGE}")?;
+            writeln!(err, "seekprobe: {e}\nusage: {}", crate::cli::SYNOPSIS)?;
             return Ok(exit_status(Ending::Unusable));
         }
     };

@@ -92,6 +92,13 @@ pub(super) fn save_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
+    // Said plainly: tempfile's own error would name its temporary file.
+    if !dir.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("the directory {} does not exist", dir.display()),
+        ));
+    }
     // 0666 less the umask, as std::fs::write creates files (tempfile's default,
     // 0600, would hide the metrics from a node_exporter running as another user).
     let mut tmp = tempfile::Builder::new()

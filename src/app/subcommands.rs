@@ -247,11 +247,7 @@ pub(super) fn generate_main(
     };
     let mut cmd = Args::command();
     let shell = match a.what {
-        Generated::Man => {
-            return clap_mangen::Man::new(cmd)
-                .render(out)
-                .map(|_| exit_status(Ending::Written));
-        }
+        Generated::Man => return super::man::render(out).map(|_| exit_status(Ending::Written)),
         Generated::Bash => Shell::Bash,
         Generated::Zsh => Shell::Zsh,
         Generated::Fish => Shell::Fish,

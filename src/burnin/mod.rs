@@ -25,6 +25,8 @@ impl Step {
             Step::SmrCheck => "SMR check (--smr-check)",
             Step::Verify => "write-verify pass (--verify)",
             Step::CapacityCheck => "capacity check (--capacity-check)",
+            Step::FlushedWrites => "flushed writes (-S)",
+            Step::Discard => "discard (TRIM/UNMAP)",
             Step::LongSelfTest => "long self-test",
             Step::SmartAfter => "SMART after",
         }
@@ -41,6 +43,8 @@ impl Step {
             Step::SmrCheck => "smr_check",
             Step::Verify => "verify",
             Step::CapacityCheck => "capacity_check",
+            Step::FlushedWrites => "flushed_writes",
+            Step::Discard => "discard",
             Step::LongSelfTest => "long_self_test",
             Step::SmartAfter => "smart_after",
         }
@@ -53,15 +57,17 @@ impl Step {
 }
 
 /// Every step, in the order a burn-in runs them.
-pub const ALL: [Step; 10] = [
+pub const ALL: [Step; 12] = [
     Step::SmartBefore,
     Step::ShortSelfTest,
     Step::ConveyanceSelfTest,
     Step::SeekTransfer,
     Step::Zones,
     Step::SmrCheck,
-    Step::Verify,
+    Step::FlushedWrites,
     Step::CapacityCheck,
+    Step::Verify,
+    Step::Discard,
     Step::LongSelfTest,
     Step::SmartAfter,
 ];
@@ -71,15 +77,24 @@ pub const ALL: [Step; 10] = [
 pub struct Settings {
     /// `--smr-check` was given too.
     pub smr_check: bool,
+    /// `--no-discard`: flash is not discarded after its write-verify pass.
+    pub no_discard: bool,
 }
 
 /// The kind of medium, as far as the burn-in cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Medium {
-    /// A rotating drive, or one that does not say (a loop device, an image file):
-    /// the full write-verify pass, which also finds a fake capacity.
+    /// A drive that reports its rotation rate: a short flushed-write step (a lying
+    /// flush), then the full write-verify pass, which also finds a fake capacity.
     Rotating,
-    /// Flash (the device says it does not rotate): the capacity check only.
+    /// A drive that does not say whether it rotates (a loop device, an image file,
+    /// many USB bridges): the rotating drive's steps but the flushed writes, whose
+    /// timing means nothing without a revolution to compare with.
+    Unknown,
+    /// Flash (the device says it does not rotate): the capacity check (seconds),
+    /// one stamped write-verify pass (one write of each cell, a negligible share of
+    /// any SSD's endurance) that finds a drive remapping what it is written, then
+    /// a discard so the drive starts clean.
     Flash,
 }
 
@@ -88,21 +103,25 @@ impl Medium {
     pub fn of(rotation: crate::device::Rotation) -> Medium {
         match rotation {
             crate::device::Rotation::NonRotating => Medium::Flash,
-            _ => Medium::Rotating,
+            crate::device::Rotation::Rpm(_) => Medium::Rotating,
+            _ => Medium::Unknown,
         }
     }
 }
 
 /// THE list of the burn-in's steps for one drive, in order: SMART before, the
 /// short and conveyance self-tests, -t, --zones, the hidden-SMR test when asked
-/// for, the write-verify pass (rotating) or the capacity check (flash), the long
-/// self-test, SMART after.
+/// for, then on a rotating drive the flushed writes (not where the rotation is
+/// unknown) and the write-verify pass, on
+/// flash the capacity check, the write-verify pass and the discard (unless
+/// `--no-discard`), the long self-test, SMART after.
 pub fn steps(medium: Medium, settings: Settings) -> Vec<Step> {
     ALL.into_iter()
         .filter(|s| match s {
             Step::SmrCheck => settings.smr_check,
-            Step::Verify => medium == Medium::Rotating,
+            Step::FlushedWrites => medium == Medium::Rotating,
             Step::CapacityCheck => medium == Medium::Flash,
+            Step::Discard => medium == Medium::Flash && !settings.no_discard,
             _ => true,
         })
         .collect()
@@ -119,6 +138,8 @@ pub enum Action {
     SelfTest(SelfTestKind),
     /// Read SMART again and judge the drive's health over the run.
     SmartAfter,
+    /// Discard the whole drive (TRIM/UNMAP), where the device offers it.
+    Discard,
     /// Not in this build yet: the step is skipped, saying so.
     Missing(&'static str),
 }
@@ -136,13 +157,15 @@ pub fn action(step: Step) -> Action {
         Step::SmrCheck => Action::Test(TestKind::SmrCheck),
         Step::Verify => Action::Test(TestKind::Verify),
         Step::CapacityCheck => Action::Test(TestKind::CapacityCheck),
+        Step::FlushedWrites => Action::Test(TestKind::SyncWrite),
+        Step::Discard => Action::Discard,
     }
 }
 
 /// The tests that the burn-in runs (for the run's test list and the write gate).
 pub fn tests(settings: Settings) -> Vec<TestKind> {
     let mut t: Vec<TestKind> = Vec::new();
-    for m in [Medium::Rotating, Medium::Flash] {
+    for m in [Medium::Rotating, Medium::Unknown, Medium::Flash] {
         for s in steps(m, settings) {
             if let Action::Test(k) = action(s)
                 && !t.contains(&k)
@@ -219,13 +242,18 @@ mod tests {
                 ConveyanceSelfTest,
                 SeekTransfer,
                 Zones,
+                FlushedWrites,
                 Verify,
                 LongSelfTest,
                 SmartAfter
             ]
         );
+        let smr = Settings {
+            smr_check: true,
+            ..Settings::default()
+        };
         assert_eq!(
-            steps(Medium::Flash, Settings { smr_check: true }),
+            steps(Medium::Flash, smr),
             [
                 SmartBefore,
                 ShortSelfTest,
@@ -234,10 +262,20 @@ mod tests {
                 Zones,
                 SmrCheck,
                 CapacityCheck,
+                Verify,
+                Discard,
                 LongSelfTest,
                 SmartAfter
             ]
         );
+        let kept = Settings {
+            no_discard: true,
+            ..smr
+        };
+        assert!(!steps(Medium::Flash, kept).contains(&Discard));
+        assert!(tests(s).contains(&TestKind::SyncWrite));
+        assert!(!steps(Medium::Unknown, s).contains(&FlushedWrites));
+        assert!(steps(Medium::Unknown, s).contains(&Verify));
         for step in ALL {
             assert_eq!(Step::from_id(step.id()), Some(step));
             let json = serde_json::to_string(&step).unwrap();

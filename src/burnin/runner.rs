@@ -41,6 +41,9 @@ pub trait Drive {
     /// Read SMART again, keep the temperatures of long work, and judge the
     /// drive's health over the run.
     fn smart_after(&mut self, smart: &mut SmartResult);
+    /// Discard the whole drive (TRIM/UNMAP): true when done, false when the
+    /// device does not offer it.
+    fn discard(&mut self) -> io::Result<bool>;
     /// The drive cannot be burnt in (`error` says why).
     fn failed(&mut self, name: &str, error: &ProbeError) -> io::Result<()>;
     /// SMART's part of the drive is complete.
@@ -104,10 +107,15 @@ pub fn run(
         if kept.is_none() {
             drive.step_started(step);
         }
+        // A drive the capacity check found fake is not written whole besides.
+        let fake = step == Step::Verify && fake_capacity(&disk);
         let status = match (kept, action) {
             (None, _) if gone.is_some() => {
                 Status::Skipped(format!("skipped: {}", gone.as_deref().unwrap_or_default()))
             }
+            (None, _) if fake => Status::Skipped(
+                "the capacity check found that the drive stores less than it reports".into(),
+            ),
             (Some(_), a) => {
                 if let Action::Test(k) = a
                     && let Some(r) = prev.and_then(|p| p.tests.iter().find(|r| r.test == k))
@@ -129,6 +137,11 @@ pub fn run(
                 status
             }
             (None, Action::SelfTest(kind)) => self_test_step(drive, kind, &mut disk),
+            (None, Action::Discard) => match drive.discard() {
+                Ok(true) => Status::Done,
+                Ok(false) => Status::Skipped(not_discarded(drive.info()).into()),
+                Err(e) => Status::Failed(format!("discard: {e}")),
+            },
             (None, Action::SmartAfter) => match disk.smart.as_mut() {
                 Some(r) => {
                     drive.smart_after(r);
@@ -167,6 +180,25 @@ fn test_status(outcome: Outcome, result: Option<&TestResult>) -> Status {
         Outcome::Interrupted => Status::Interrupted,
         Outcome::Failed(why) => Status::Failed(why),
         Outcome::Skipped(why) => Status::Skipped(why),
+    }
+}
+
+/// Whether the capacity check found the drive fake (flash's burn-in runs it
+/// before the write-verify pass).
+fn fake_capacity(disk: &DiskResult) -> bool {
+    (disk.tests.iter())
+        .filter_map(|t| t.capacity.as_ref())
+        .any(|c| c.conclusion.is_fake())
+}
+
+/// Why a drive was not discarded (its target offers no discard).
+fn not_discarded(info: &DeviceInfo) -> &'static str {
+    if info.simulated.is_some() {
+        "a simulated drive: nothing to discard"
+    } else if info.kind == crate::results::device::TargetKind::File {
+        "an image file: nothing to discard"
+    } else {
+        "the device does not offer TRIM/UNMAP"
     }
 }
 

@@ -20,7 +20,7 @@ pub enum RuleError {
     #[error("-p or -s cannot be used with other options")]
     ExclusiveOutput,
     /// diskinfo's rule for -S.
-    #[error("-S require also -w")]
+    #[error("-S writes to the disk: add -w to allow writing, or drop -S")]
     SyncWriteNeedsWrite,
     /// An option given without the test (or option) it applies to, or beside one
     /// it cannot work with.
@@ -95,6 +95,7 @@ pub(super) fn tests_given(given: &dyn Fn(&str) -> bool) -> Vec<TestKind> {
     if given(BURN_IN) {
         let settings = burnin::Settings {
             smr_check: given(TestKind::SmrCheck.id()),
+            ..burnin::Settings::default()
         };
         for t in burnin::tests(settings) {
             if !tests.contains(&t) {
@@ -151,6 +152,7 @@ pub fn needs(id: &str) -> Option<Needs> {
         },
         // The burn-in, and its --resume, write as its steps do.
         "burn_in" | "resume" => with_write(vec![BURN_IN]),
+        "no_discard" => any(vec![BURN_IN]),
         "write" => any([writing(), vec!["physical_path", "ident"]].concat()),
         "force" | "yes" => with_write(writing()),
         "preserve" => with_write(
@@ -296,6 +298,12 @@ pub(super) fn check_rules(given: &dyn Fn(&str) -> bool, disks: usize) -> Result<
 /// --smart-test, --preserve beside a test that writes without restoring,
 /// --parallel writes without --yes, --bad-blocks for several disks.
 fn between_options(given: &dyn Fn(&str) -> bool, disks: usize) -> Result<(), RuleError> {
+    // The temperature is read through SMART, which --burn-in reads itself.
+    if given("max_temp") && !given(BURN_IN) && !given("smart") {
+        return Err(RuleError::DoesNotApply(
+            "--max-temp needs the drive's temperature, read through SMART: add --smart (or run --burn-in), or drop --max-temp".into(),
+        ));
+    }
     if given(BURN_IN) && given("smart_test") {
         return Err(RuleError::DoesNotApply(
             "--burn-in runs the short, conveyance and long self-tests itself; drop --smart-test"
@@ -523,6 +531,7 @@ mod tests {
             [
                 TestKind::SeekTransfer,
                 TestKind::Zones,
+                TestKind::SyncWrite,
                 TestKind::Verify,
                 TestKind::CapacityCheck
             ]
@@ -644,6 +653,10 @@ mod tests {
                         if writing().contains(t) {
                             // A write test with --parallel needs --yes.
                             enable("yes", id, &mut args, &opt_of);
+                        }
+                        if id == "max_temp" && *t != BURN_IN {
+                            // The temperature is read through SMART.
+                            enable("smart", id, &mut args, &opt_of);
                         }
                         let r = check(&args);
                         assert_eq!(r, Ok(()), "{args:?}");

@@ -45,6 +45,17 @@ pub fn open(name: &str, opts: &OpenOptions) -> Result<Box<dyn Target>, ProbeErro
         TargetKind::File => describe_file(&meta, &mut info),
         _ => describe_disk(&file, &path, &mut info)?,
     }
+    // A loop device over an image: the image's holes are read without touching a
+    // disk, as the image's own are.
+    if let Some(b) = info
+        .loop_device
+        .as_ref()
+        .and_then(|l| l.backing_file.as_deref())
+        && let Ok(m) = std::fs::metadata(b)
+        && m.is_file()
+    {
+        info.allocated_bytes = Some(m.blocks() * 512);
+    }
     info.in_memory = match (&info.loop_device, kind) {
         (_, TargetKind::File) => in_memory(Path::new(&path)),
         (Some(l), _) => l
@@ -446,6 +457,33 @@ impl Target for FileTarget {
     fn flush(&mut self) -> io::Result<bool> {
         let kind = self.info.kind;
         self.watchdog.call(0, move |f| flush_file(f, kind))
+    }
+
+    fn discard(&mut self) -> io::Result<bool> {
+        // An image file is not discarded: its holes would only make it sparse.
+        if self.info.kind == TargetKind::File || !self.info.trim {
+            return Ok(false);
+        }
+        let len = self.info.media_size_bytes;
+        #[cfg(target_os = "freebsd")]
+        let r = super::freebsd::discard(&self.file, len);
+        #[cfg(target_os = "linux")]
+        let r = super::linux::discard(&self.file, len);
+        #[cfg(not(any(target_os = "linux", target_os = "freebsd")))]
+        let r: io::Result<()> = {
+            let _ = len;
+            return Ok(false);
+        };
+        match r {
+            Ok(()) => Ok(true),
+            Err(e)
+                if Errno::from_io_error(&e)
+                    .is_some_and(|e| [Errno::NOTSUP, Errno::OPNOTSUPP].contains(&e)) =>
+            {
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     fn raw_fd(&self) -> Option<std::os::fd::BorrowedFd<'_>> {

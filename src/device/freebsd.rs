@@ -339,6 +339,25 @@ nix::ioctl_none!(
     135
 );
 
+nix::ioctl_write_ptr!(
+    /// `DIOCGDELETE`: `_IOW('d', 136, off_t[2])`, delete (TRIM/UNMAP) a byte range.
+    diocgdelete,
+    b'd',
+    136,
+    [i64; 2]
+);
+
+/// Discard `len` bytes from byte 0 of the disk open as `file` (DIOCGDELETE, as
+/// `trim(8)` does).
+pub fn discard(file: &File, len: u64) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let range = [0i64, i64::try_from(len).map_err(io::Error::other)?];
+    // SAFETY: the descriptor is open; DIOCGDELETE reads two off_t from `range`.
+    unsafe { diocgdelete(file.as_raw_fd(), &range) }
+        .map(|_| ())
+        .map_err(io::Error::from)
+}
+
 /// Flush the disk's write cache (DIOCGFLUSH); ENOTSUP when it has none to flush.
 pub fn flush_cache(file: &File) -> io::Result<()> {
     use std::os::fd::AsRawFd;

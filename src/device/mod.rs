@@ -113,6 +113,12 @@ pub trait Target: Send {
     fn flush(&mut self) -> io::Result<bool> {
         Ok(false)
     }
+    /// Discard the whole device (TRIM/UNMAP: BLKDISCARD on Linux, DIOCGDELETE on
+    /// FreeBSD) so that flash starts clean. `Ok(false)` when it does not offer it
+    /// (a rotating drive, an image file, a simulated drive: nothing discarded).
+    fn discard(&mut self) -> io::Result<bool> {
+        Ok(false)
+    }
     /// The open descriptor, for engines that submit I/O themselves (io_uring, a
     /// thread pool), borrowed from the target so that it cannot outlive it. None for
     /// simulated drives.

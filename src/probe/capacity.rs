@@ -329,7 +329,7 @@ mod tests {
             assert!(!c.is_fake());
             assert!(c.probes >= 200 && c.probes <= 400, "{}", c.probes);
             assert!(
-                conclusion(&c).contains("the full 2.0 TiB store data"),
+                conclusion(&c).contains("over the 2.0 TiB reported read back as written"),
                 "{}",
                 conclusion(&c)
             );

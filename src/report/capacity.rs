@@ -14,8 +14,14 @@ pub fn conclusion(c: &Capacity) -> String {
     };
     let (n, of) = (c.failed, c.probes);
     match c.finding {
+        // What the probes rule out, and what they cannot: a drive that remaps
+        // what it is written keeps the few probe blocks wherever they land.
         Finding::Full => format!(
-            "the full {} store data (all {of} probe blocks read back as written)",
+            "all {of} probe blocks over the {} reported read back as written: no write \
+             wrapped to another address and none was lost at a probed address; the probes \
+             cannot rule out a drive that remaps what it is written and keeps only part of \
+             it (they write less than such a drive keeps): --verify, writing and reading \
+             back every block, does",
             size(c.reported)
         ),
         Finding::Wraps {

@@ -20,11 +20,18 @@ pub enum Step {
     Zones,
     /// `--smr-check`: the hidden-SMR behaviour test (only when asked for).
     SmrCheck,
-    /// `--verify`: write and read back every sector (rotating drives).
+    /// `--verify`: write and read back every sector (one pass, on rotating drives
+    /// and flash alike).
     Verify,
-    /// `--capacity-check`: is the drive as big as it says (flash drives, where a
-    /// full write pass only wears the drive).
+    /// `--capacity-check`: is the drive as big as it says (flash drives: seconds,
+    /// before the write-verify pass).
     CapacityCheck,
+    /// `-S`: flushed random writes, seconds long, that find a flush the drive
+    /// acknowledges without writing its cache (rotating drives).
+    FlushedWrites,
+    /// The whole drive discarded (TRIM/UNMAP) after the write-verify pass, so flash
+    /// starts clean (unless `--no-discard`).
+    Discard,
     /// The drive's long (extended) self-test.
     LongSelfTest,
     /// The drive's SMART health after the run, compared with before.

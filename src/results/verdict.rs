@@ -113,11 +113,14 @@ pub enum Code {
     Drift,
     /// A finding accepted with `seekprobe history ack` at its figure: not judged.
     Acknowledged,
+    /// Flushed writes acknowledged faster than the medium allows (-S): fails a
+    /// rotating drive, a note on flash, a warning where the rotation is unknown.
+    FlushNotHonoured,
 }
 
 impl Code {
     /// Every code, in the order docs/verdict.md lists them.
-    pub const ALL: [Code; 32] = [
+    pub const ALL: [Code; 33] = [
         Code::NotProbed,
         Code::TestFailed,
         Code::StoppedAnswering,
@@ -150,6 +153,7 @@ impl Code {
         Code::EarlierDrives,
         Code::Drift,
         Code::Acknowledged,
+        Code::FlushNotHonoured,
     ];
 }
 

@@ -184,6 +184,9 @@ impl Target for Watched {
         self.inner.set_io_timeout(limit);
     }
 
+    fn discard(&mut self) -> io::Result<bool> {
+        self.inner.discard()
+    }
     fn raw_fd(&self) -> Option<BorrowedFd<'_>> {
         self.inner.raw_fd()
     }

@@ -107,9 +107,13 @@ pub fn findings_with(
     let n = disks.len();
     let mut out: Vec<Vec<Finding>> = vec![Vec::new(); n];
     let figs: Vec<Vec<Figure>> = disks.iter().map(|d| compare::figures(d)).collect();
-    let broken: Vec<bool> = own
+    let broken: Vec<Standing> = own
         .iter()
-        .map(|f| f.iter().any(|x| x.severity == Severity::Fail))
+        .zip(disks)
+        .map(|(f, d)| Standing {
+            broken: f.iter().any(|x| x.severity == Severity::Fail),
+            tests: d.tests.iter().map(|t| super::test_id(t.test)).collect(),
+        })
         .collect();
     let model = |i: usize| ids[i].model.as_deref();
     // Another model than the batch's: a mix-up worth knowing, not a defect.
@@ -176,19 +180,38 @@ fn firmware(group: &[usize], ids: &[Identity], out: &mut [Vec<Finding>]) {
     }
 }
 
+/// What the timings need of a drive besides its figures.
+struct Standing {
+    /// It has a failing finding of its own: not part of the reference.
+    broken: bool,
+    /// The tests it was asked to run (their JSON names, which begin the keys of
+    /// their figures): a figure of another test is not missing, only not asked for.
+    tests: Vec<String>,
+}
+
+impl Standing {
+    /// Whether the drive ran the test a figure (by its key) comes from.
+    fn ran(&self, key: &str) -> bool {
+        let test = key.split('.').next().unwrap_or(key);
+        self.tests.iter().any(|t| t == test)
+    }
+}
+
 /// One group's timings: against the median of its comparable drives when there
 /// are at least [`MIN_GROUP`], against the baseline when there is one, else a
 /// note with the differences.
 fn timings(
     group: &[usize],
     figs: &[Vec<Figure>],
-    broken: &[bool],
+    broken: &[Standing],
     (baseline, earlier): (Option<&Comparison>, Option<&ModelHistory>),
     max: f64,
     out: &mut [Vec<Finding>],
     model: Option<&str>,
 ) {
-    let comparable: Vec<usize> = group.iter().copied().filter(|&i| !broken[i]).collect();
+    let comparable: Vec<usize> = (group.iter().copied())
+        .filter(|&i| !broken[i].broken)
+        .collect();
     let value = |i: usize, key: &str| figs[i].iter().find(|f| f.key == key).map(|f| f.value);
     // The figures of the group, in the order they first appear.
     let mut keys: Vec<&Figure> = Vec::new();
@@ -230,7 +253,8 @@ fn timings(
             for &i in group {
                 match figs[i].iter().find(|f| f.key == k.key) {
                     Some(f) => out[i].extend(against(f, reference, max, "group median")),
-                    None if !broken[i] => out[i].push(finding(
+                    // A drive is never failed for a test it was not asked to run.
+                    None if !broken[i].broken && broken[i].ran(&k.key) => out[i].push(finding(
                         Severity::Fail,
                         Code::NotMeasured,
                         format!(

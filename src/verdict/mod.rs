@@ -11,6 +11,7 @@
 pub mod batch;
 mod checks;
 pub mod earlier;
+mod flush;
 mod sectors;
 mod smart;
 
@@ -40,6 +41,7 @@ pub fn disk_findings(d: &DiskResult) -> Vec<Finding> {
     f.extend(d.smart.iter().flat_map(smart::smart));
     f.extend(checks::smr_signs(&d.smr_signs));
     f.extend(checks::burn_in(&d.burn_in));
+    f.extend(flush::findings(d));
     f
 }
 
@@ -71,7 +73,8 @@ pub fn of(d: &DiskResult) -> Verdict {
 /// The verdict of a drive in a run without --qualify or --burn-in (its exit
 /// status 1, `seekprobe_disk_failed`): the judge of its own findings but those of
 /// SMART's health rules and of the SMR check, which judge a drive only when it is
-/// qualified (SMART that could not be read still fails it).
+/// qualified (SMART that could not be read still fails it), and the flush
+/// honesty's (a warning of the run instead).
 pub fn unqualified(d: &DiskResult) -> Verdict {
     let qualifying_only = |c: Code| {
         matches!(
@@ -81,6 +84,7 @@ pub fn unqualified(d: &DiskResult) -> Verdict {
                 | Code::HiddenSmr
                 | Code::SmrCannotTell
                 | Code::SmrSign
+                | Code::FlushNotHonoured
         )
     };
     judge(

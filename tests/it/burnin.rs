@@ -92,6 +92,7 @@ fn a_clean_burn_in_passes_and_lists_every_step_in_order() {
             "conveyance_self_test",
             "seek_transfer",
             "zones",
+            "flushed_writes",
             "verify",
             "long_self_test",
             "smart_after"
@@ -105,7 +106,7 @@ fn a_clean_burn_in_passes_and_lists_every_step_in_order() {
 }
 
 #[test]
-fn flash_gets_the_capacity_check_instead_of_the_full_write_pass() {
+fn flash_gets_the_capacity_check_then_one_write_verify_pass_then_a_discard() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("run.json");
     let (code, text) = burn_in(
@@ -125,11 +126,68 @@ fn flash_gets_the_capacity_check_instead_of_the_full_write_pass() {
         .into_iter()
         .map(|(id, _)| id)
         .collect();
-    assert!(
-        ids.contains(&"capacity_check".to_string()),
-        "{ids:?} {text}"
+    assert_eq!(
+        ids,
+        [
+            "smart_before",
+            "short_self_test",
+            "conveyance_self_test",
+            "seek_transfer",
+            "zones",
+            "capacity_check",
+            "verify",
+            "discard",
+            "long_self_test",
+            "smart_after"
+        ],
+        "{text}"
     );
-    assert!(!ids.contains(&"verify".to_string()), "{ids:?}");
+    let v = saved(&json);
+    let status = |disk, id: &str| {
+        steps(&v, disk)
+            .into_iter()
+            .find(|(i, _)| i == id)
+            .map(|(_, s)| s)
+            .unwrap()
+    };
+    assert_eq!(status(0, "verify"), "done", "{text}");
+    // A simulated drive keeps nothing to discard: skipped, saying why.
+    assert_eq!(status(0, "discard"), "skipped", "{text}");
+    assert!(
+        text.contains(
+            "discard (TRIM/UNMAP)                 skipped: a simulated drive: nothing to discard"
+        ),
+        "{text}"
+    );
+    // The fake is not written whole after the capacity check named it.
+    assert_eq!(status(1, "verify"), "skipped", "{text}");
+    // --no-discard: no discard step; a rotating drive gets the flushed writes.
+    let json = dir.path().join("kept.json");
+    let (code, text) = burn_in(&json, &["sim:ssd?size=64M", CLEAN], &["--no-discard"], None);
+    assert_eq!(code, 0, "{text}");
+    let v = saved(&json);
+    let ids = |disk| -> Vec<String> { steps(&v, disk).into_iter().map(|(id, _)| id).collect() };
+    assert!(!ids(0).contains(&"discard".to_string()), "{text}");
+    assert!(ids(1).contains(&"flushed_writes".to_string()), "{text}");
+    assert!(!ids(1).contains(&"discard".to_string()), "{text}");
+}
+
+#[test]
+fn a_burn_in_finds_a_rotating_drive_whose_flush_lies() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    let liar = "sim:hdd?size=64M&lying_flush=1";
+    let (code, text) = burn_in(&json, &[liar], &[], None);
+    assert_eq!(code, 3, "{text}");
+    assert!(
+        text.contains("acknowledges flushes without writing its cache to the platters; a power loss loses writes it acknowledged"),
+        "{text}"
+    );
+    let v = saved(&json);
+    assert_eq!(
+        v["disks"][0]["verdict"]["findings"][0]["code"],
+        "flush_not_honoured"
+    );
 }
 
 #[test]

@@ -103,7 +103,7 @@ fn a_clean_2_tib_drive_reports_its_full_size_and_passes_qualify() {
         let next = HONEST.get(i + 1).copied().unwrap_or("\nComparison");
         let mine = block(&b.text, d, next);
         assert!(
-            mine.contains("Capacity check: the full 2.0 TiB store data"),
+            mine.contains("probe blocks over the 2.0 TiB reported read back as written"),
             "{mine}"
         );
         assert!(!mine.contains("FAKE"), "{mine}");
@@ -126,10 +126,18 @@ fn a_clean_2_tib_drive_reports_its_full_size_and_passes_qualify() {
         .unwrap();
     let (so, se) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{so}{se}");
+    // It says what the probes ruled out, and what they cannot (issue 27): never
+    // that the full size stores data.
     assert!(
-        so.contains("Capacity check: the full 1.0 GiB store data"),
+        so.contains("probe blocks over the 1.0 GiB reported read back as written: no write wrapped to another address and none was lost at a probed address"),
         "{so}"
     );
+    assert!(
+        so.contains("cannot rule out a drive that remaps what it is written")
+            && so.contains("--verify, writing and reading back every block, does"),
+        "{so}"
+    );
+    assert!(!so.contains("the full 1.0 GiB store data"), "{so}");
     assert!(so.contains("\tsim:nvme?size=1G: PASS\n"), "{so}");
 }
 
@@ -213,7 +221,7 @@ fn an_image_file_stores_its_full_size_and_preserve_restores_it() {
     let (so, se) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{so}{se}");
     assert!(
-        so.contains("Capacity check: the full 64.0 MiB store data"),
+        so.contains("probe blocks over the 64.0 MiB reported read back as written"),
         "{so}"
     );
     assert!(

@@ -39,7 +39,9 @@ fn sync_write_and_write_options_require_w() {
         .args(["-S", "x"])
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("-S require also -w"));
+        .stderr(predicate::str::contains(
+            "-S writes to the disk: add -w to allow writing, or drop -S",
+        ));
     for (args, msg) in [
         (
             &["--force", "x"][..],
@@ -271,4 +273,167 @@ fn c_prints_diskinfos_arithmetic_on_4096_byte_sectors() {
     // On 4096-byte sectors the two differ: diskinfo's line subtracts the time per
     // 512 bytes of the 10 MB block, not per sector.
     assert!((sector - mega) * 100.0 / 2048.0 > c["overhead_ms"].as_f64().unwrap() + 0.01);
+}
+
+/// Issue 30, "the command line's own words".
+#[test]
+fn help_version_and_misspelled_subcommands_are_not_probed_as_disks() {
+    seekprobe()
+        .arg("help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Usage: seekprobe"));
+    seekprobe()
+        .args(["help", "compare"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("seekprobe compare"));
+    seekprobe()
+        .arg("version")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("seekprobe "));
+    for (typo, meant) in [
+        ("rendr", "render"),
+        ("comapre", "compare"),
+        ("smrat", "smart"),
+    ] {
+        seekprobe()
+            .args([typo, "run.json"])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(format!(
+                "seekprobe: {typo}: no such disk or subcommand; did you mean `seekprobe {meant}`?"
+            )));
+    }
+}
+
+#[test]
+fn the_help_synopsis_and_the_error_usage_are_one_text() {
+    let help = seekprobe().arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    let bad = seekprobe()
+        .args(["--verify", "-w", "--max-temp", "50", "sim:hdd"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&bad.stderr).into_owned();
+    assert_eq!(bad.status.code(), Some(1), "{err}");
+    for sub in ["render", "compare", "report", "smart", "generate", "help"] {
+        let line = format!("seekprobe {sub}");
+        assert!(help.contains(&line), "{sub}: {help}");
+        assert!(err.contains(&line), "{sub}: {err}");
+    }
+    // --max-temp without SMART to read the temperature: refused, saying what to add.
+    assert!(
+        err.contains("--max-temp needs the drive's temperature, read through SMART: add --smart"),
+        "{err}"
+    );
+}
+
+#[test]
+fn smart_help_gives_the_exit_statuses_of_docs_verdict_md() {
+    let out = seekprobe().args(["smart", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        help.contains("Exit status: 0 healthy, 3 failing, 1 when a report cannot be read or judged (it holds no SMART data"),
+        "{help}"
+    );
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/verdict.md")).unwrap();
+    assert!(
+        doc.contains(
+            "| `seekprobe smart FILE.json [AFTER.json]` | healthy | the report cannot be judged"
+        ),
+        "docs/verdict.md's row changed: update smart --help with it"
+    );
+}
+
+#[test]
+fn a_sim_fault_past_the_end_is_refused() {
+    seekprobe()
+        .arg("sim:hdd?size=1G&bad=3000000-3000010")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "bad=3000000-3000010: past the end of the drive, whose sectors are 0-2097152",
+        ));
+}
+
+#[test]
+fn an_output_into_a_missing_directory_names_the_directory_not_a_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run.json");
+    seekprobe()
+        .args(["-c", "-q", "--json-file"])
+        .arg(&run)
+        .arg("sim:ssd")
+        .assert()
+        .success();
+    let missing = dir.path().join("no/such");
+    for (args, file) in [
+        (vec!["report", "-o"], "r.html"),
+        (vec!["render", "--prometheus"], "m.prom"),
+    ] {
+        let out = seekprobe()
+            .args(&args[..1])
+            .arg(&run)
+            .args(&args[1..])
+            .arg(missing.join(file))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(
+            err.contains(&format!(
+                "the directory {} does not exist",
+                missing.display()
+            )),
+            "{err}"
+        );
+        assert!(
+            !err.contains(&format!("{}/.tmp", missing.display())),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn the_man_page_keeps_examples_one_a_line_and_documents_the_subcommands() {
+    let out = seekprobe().args(["generate", "man"]).output().unwrap();
+    let man = String::from_utf8_lossy(&out.stdout);
+    assert!(man.contains(".SH EXAMPLES\n.nf\n"), "{man}");
+    assert!(man.contains(".SH \"EXIT STATUS\""), "{man}");
+    assert!(!man.contains("docs/verdict.md"), "{man}");
+    for sub in ["render", "compare", "report", "smart", "generate"] {
+        assert!(
+            man.contains(&format!(".SS \"seekprobe {sub}\"")),
+            "{sub}: {man}"
+        );
+    }
+}
+
+#[test]
+fn the_ci_s_allowed_ignored_tests_exist() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let ci = std::fs::read_to_string(format!("{root}/.ci/run")).unwrap();
+    let start = ci.find("allowed_ignored=\"").unwrap() + "allowed_ignored=\"".len();
+    let list = &ci[start..start + ci[start..].find('"').unwrap()];
+    let mut sources = String::new();
+    for dir in ["src", "tests"] {
+        let mut stack = vec![std::path::PathBuf::from(format!("{root}/{dir}"))];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    sources.push_str(&std::fs::read_to_string(p).unwrap());
+                }
+            }
+        }
+    }
+    for name in list.lines() {
+        let f = name.rsplit("::").next().unwrap();
+        assert!(sources.contains(&format!("fn {f}(")), "{name} is no test");
+    }
 }

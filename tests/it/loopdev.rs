@@ -124,10 +124,15 @@ fn ctv_on_a_256_mib_direct_io_loop_device_is_diskinfo_exact() {
     let out = seekprobe().arg("-ctv").arg(&l.dev).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
-    // The backing file is in /dev/shm: the only warning says so.
+    // The backing file is in /dev/shm, and sparse (never written): the two
+    // warnings say so, as they do for the image itself.
     let warnings: Vec<&str> = err.lines().filter(|l| l.contains("warning")).collect();
-    assert_eq!(warnings.len(), 1, "{err}");
+    assert_eq!(warnings.len(), 2, "{err}");
     assert!(warnings[0].contains("stored in RAM"), "{err}");
+    assert!(
+        warnings[1].contains(&format!("{}: a loop device over the sparse image ", l.dev)),
+        "{err}"
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     assert_ctv_format(&text, &l.dev);
     assert!(text.contains("\t512         \t# sectorsize\n\t268435456   \t# mediasize in bytes (256M)\n\t524288      \t# mediasize in sectors\n"), "{text}");

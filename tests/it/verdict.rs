@@ -412,3 +412,96 @@ fn a_mirror_pair_of_a_loop_device_and_a_faulty_drive_fails_only_the_faulty_one()
     let mine = &out[out.find(&format!("Burn-in of {}:\n", dev.dev)).unwrap()..];
     assert!(mine.contains("  verdict: PASS\n"), "{mine}");
 }
+
+#[test]
+fn a_lying_flush_fails_a_rotating_drive_under_qualify_and_is_a_note_on_flash() {
+    let hdd = "sim:hdd?size=10G&lying_flush=1";
+    let (code, out, err) = run(&["-Sw", "--yes", "--write-duration", "0", "--qualify", hdd]);
+    assert_eq!(code, 3, "{out}{err}");
+    let q = qualification(&out);
+    assert!(q.contains(&format!("\t{hdd}: FAIL\n")), "{q}");
+    assert!(
+        q.contains("far under one revolution (8333.3 us at 7200 rpm): the drive acknowledges flushes without writing its cache to the platters; a power loss loses writes it acknowledged"),
+        "{q}"
+    );
+    // The finding replaces the warning of a run that is not judged.
+    assert!(!err.contains("do not use this drive"), "{err}");
+    let (code, _, err) = run(&["-Sw", "--yes", "--write-duration", "0", hdd]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("do not use this drive as a ZFS log"), "{err}");
+    // Flash: a note (power-loss-protected caches are legitimate), no failure.
+    let ssd = "sim:ssd?size=10G&lying_flush=1";
+    let (code, out, err) = run(&[
+        "-Sw",
+        "--yes",
+        "--write-duration",
+        "0",
+        "--qualify",
+        "--json",
+        ssd,
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let f = &v["disks"][0]["verdict"]["findings"][0];
+    assert_eq!(f["code"], "flush_not_honoured", "{f}");
+    assert_eq!(f["severity"], "note", "{f}");
+}
+
+#[test]
+fn compare_qualify_of_runs_of_different_tests_judges_each_figure_among_those_that_measured_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for (i, (test, d)) in [
+        ("-t", "sim:hdd"),
+        ("-t", "sim:hdd?seed=2"),
+        ("-t", "sim:hdd?seed=3"),
+        ("-c", "sim:hdd?seed=4"),
+        ("-c", "sim:hdd?seed=5"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let f = dir.path().join(format!("host{i}.json"));
+        let (code, _, err) = run(&[test, "-q", "--json-file", f.to_str().unwrap(), d]);
+        assert_eq!(code, 0, "{err}");
+        files.push(f.to_str().unwrap().to_string());
+    }
+    let mut args = vec!["compare", "--qualify", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let (code, out, err) = run(&args);
+    assert_eq!(
+        code, 0,
+        "a drive is never failed for a test it did not run: {out}{err}"
+    );
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["failed"], 0, "{v}");
+    for d in 0..5 {
+        let findings = v["disks"][d]["findings"].as_array().unwrap();
+        assert!(
+            findings.iter().all(|f| f["code"] != "not_measured"),
+            "disk {d}: {findings:?}"
+        );
+        // -c was measured by two drives only: a note on each of them.
+        let notes = findings
+            .iter()
+            .filter(|f| f["code"] == "group_too_small")
+            .count();
+        assert_eq!(notes > 0, d >= 3, "disk {d}: {findings:?}");
+    }
+    // A slow drive among the three that ran -t still fails against their median.
+    let slow = dir.path().join("slow.json");
+    let (code, _, err) = run(&[
+        "-t",
+        "-q",
+        "--json-file",
+        slow.to_str().unwrap(),
+        "sim:hdd?seed=6&slow=0-409600:5",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    args.push(slow.to_str().unwrap());
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 3, "{out}{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["failed"], 1, "{v}");
+    assert_eq!(v["disks"][5]["pass"], false, "{v}");
+}

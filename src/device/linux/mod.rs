@@ -48,6 +48,9 @@ mod ioctls {
     const HDIO_GETGEO: Req = 0x0301;
     /// `BLKROGET`: `_IO(0x12, 94)`, though the kernel writes an int.
     const BLKROGET: Req = nix::request_code_none!(0x12, 94);
+    /// `BLKDISCARD`: `_IO(0x12, 119)`, though the kernel reads a `u64[2]` (start,
+    /// length in bytes).
+    const BLKDISCARD: Req = nix::request_code_none!(0x12, 119);
 
     // The numbers x86_64's headers give.
     #[cfg(target_arch = "x86_64")]
@@ -55,12 +58,24 @@ mod ioctls {
         assert!(BLKGETSIZE64 == 0x8008_1272);
         assert!(BLKALIGNOFF == 0x127a);
         assert!(BLKROGET == 0x125e);
+        assert!(BLKDISCARD == 0x1277);
     };
 
     nix::ioctl_read_bad!(blkgetsize64, BLKGETSIZE64, u64);
     nix::ioctl_read_bad!(blkalignoff, BLKALIGNOFF, c_int);
     nix::ioctl_read_bad!(hdio_getgeo, HDIO_GETGEO, HdGeometry);
     nix::ioctl_read_bad!(blkroget, BLKROGET, c_int);
+    nix::ioctl_write_ptr_bad!(blkdiscard, BLKDISCARD, [u64; 2]);
+}
+
+/// Discard `len` bytes from byte 0 of the block device open as `file`
+/// (`BLKDISCARD`, as blkdiscard(8) does): the drive may forget what they held.
+pub fn discard(file: &File, len: u64) -> io::Result<()> {
+    let range = [0u64, len];
+    // SAFETY: BLKDISCARD reads two u64 from `range`, which outlives the call.
+    unsafe { ioctls::blkdiscard(file.as_raw_fd(), &range) }
+        .map(|_| ())
+        .map_err(io::Error::from)
 }
 
 /// Whether the kernel reports the block device open as `file` read-only

@@ -144,6 +144,26 @@ fn to_bytes((a, b): (u64, u64), sector: u64) -> Result<(u64, u64), String> {
     }
 }
 
+/// A fault range that reaches past the drive's last sector would never be met:
+/// refused, naming it and the drive's size in sectors.
+fn past_the_end(spec: &FaultSpec, sector: u64, size: u64) -> Result<(), String> {
+    let sectors = size / sector;
+    let ranges = [
+        ("bad", &spec.bad),
+        ("corrupt", &spec.corrupt),
+        ("unwritable", &spec.unwritable),
+    ];
+    let slow: Vec<(u64, u64)> = spec.slow.iter().map(|&(a, b, _)| (a, b)).collect();
+    for (name, list) in ranges.into_iter().chain([("slow", &slow)]) {
+        if let Some((a, b)) = list.iter().find(|&&(_, b)| b > sectors) {
+            return Err(format!(
+                "{name}={a}-{b}: past the end of the drive, whose sectors are 0-{sectors} ({sector}-byte sectors); give sectors below {sectors}"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The faults of a drive, in bytes, as the model applies them.
 #[derive(Debug, Clone)]
 pub(super) struct Faults {
@@ -197,7 +217,7 @@ impl Faults {
             ));
         }
         let keeps = keeps_of(spec, sector, size)?;
-        Ok(Faults {
+        let faults = Faults {
             keeps,
             // Overlapping or touching ranges merged, so that a sector is remapped once.
             bad: merged(&spec.bad, sector)?,
@@ -206,7 +226,9 @@ impl Faults {
             corrupt: merged(&spec.corrupt, sector)?,
             unwritable: merged(&spec.unwritable, sector)?,
             fake: spec.fake,
-        })
+        };
+        past_the_end(spec, sector, size)?;
+        Ok(faults)
     }
 
     /// What the faults do to a read or write of `len` bytes at `offset` (whole
