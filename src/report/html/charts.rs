@@ -11,8 +11,10 @@ use plotters::prelude::*;
 use super::verdict::TempSample;
 
 /// Width and height of a chart, in CSS pixels (it scales down to the screen).
-const W: u32 = 760;
-const H: u32 = 300;
+/// Small, with large text: on a 420-px phone a chart scales to about 0.6 and its
+/// labels stay about 10 px high.
+const W: u32 = 640;
+const H: u32 = 260;
 
 /// A chart colour (plotters' RGB); [`colour`] gives each drive its own.
 pub type RGB = RGBColor;
@@ -130,8 +132,8 @@ fn framed<'a, 'b>(root: &'a Area<'b>) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
     let mut b = ChartBuilder::on(root);
     b.margin(12)
         .margin_right(30)
-        .x_label_area_size(40)
-        .y_label_area_size(56);
+        .x_label_area_size(44)
+        .y_label_area_size(64);
     b
 }
 
@@ -149,8 +151,8 @@ where
         // No minor grid: its hundreds of faint lines were half a page's bytes.
         .max_light_lines(0)
         .bold_line_style(RGBColor(220, 220, 220))
-        .label_style(("sans-serif", 14))
-        .axis_desc_style(("sans-serif", 15))
+        .label_style(("sans-serif", 17))
+        .axis_desc_style(("sans-serif", 17))
         .x_label_formatter(&|v| tick(*v))
         .y_label_formatter(&|v| tick(*v))
         .x_desc(x)

@@ -31,7 +31,7 @@ ul.findings li.fail{color:var(--fail)}ul.findings li.warn{color:var(--warn)}ul.f
 .key.band{background:#ddd;height:.5em;width:1.6em;vertical-align:.1em}
 .swatch,.key{display:inline-block;width:.9em;height:.9em;border-radius:2px;vertical-align:-.1em}
 .legend{display:flex;flex-wrap:wrap;gap:.2em 1em;margin:.2em 0 .8em}.legend span.item{white-space:nowrap}
-figure.chart{margin:.4em 0}figure.chart svg{width:100%;max-width:900px;height:auto;display:block}
+figure.chart{margin:.4em 0}figure.chart svg{width:100%;max-width:760px;height:auto;display:block}
 pre{background:#f7f7f7;padding:.6em;overflow-x:auto;max-width:100%;font-size:.8em;line-height:1.3;border-radius:4px}
 h2,h3{break-after:avoid;page-break-after:avoid}
 section.drive{border-top:3px solid #333;margin-top:1.6em;padding-top:.6em}
