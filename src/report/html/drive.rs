@@ -4,7 +4,7 @@
 //! chart.
 
 use super::charts;
-use super::verdict::{ViewVerdict, temperatures};
+use super::verdict::{ViewVerdict, readable, temperatures};
 use crate::probe::TestKind;
 use crate::report::humanize::{binary_size, humanize};
 use crate::report::{beyond, capacity, diskinfo, smart, verify};
@@ -158,6 +158,8 @@ fn burn_in(disk: &DiskResult) -> Markup {
     if disk.burn_in.is_empty() {
         return html! {};
     }
+    let mut names = vec![disk.name.as_str()];
+    names.extend(disk.info.as_ref().map(|i| i.path.as_str()));
     html! {
         h3 { "Burn-in steps" }
         table.steps {
@@ -169,7 +171,7 @@ fn burn_in(disk: &DiskResult) -> Markup {
                         Status::Skipped(_) => "muted",
                         Status::Done | Status::Resumed => "",
                     };
-                    tr class=(cls) { td { (r.step.name()) } td { (crate::report::burnin::status(&r.status)) } }
+                    tr class=(cls) { td { (r.step.name()) } td { (readable(&crate::report::burnin::status(&r.status), &names)) } }
                 }
             }
         }
@@ -282,10 +284,18 @@ fn test(t: &TestResult, disk: &DiskResult, verbose: bool) -> Markup {
             }
             TestKind::CapacityCheck => {
                 h3 { "Capacity check" }
+                @let text = capacity::block(t);
                 @if let Some(c) = &t.capacity {
-                    p class=(if c.conclusion.failed > 0 { "fail" } else { "" }) { "It holds " (capacity::conclusion(&c.conclusion)) "." }
+                    @let said = capacity::conclusion(&c.conclusion);
+                    p class=(if c.conclusion.failed > 0 { "fail" } else { "" }) { "It holds " (said) "." }
+                    // The block's first line says it again: said once.
+                    (block(match text.split_once('\n') {
+                        Some((first, rest)) if first.contains(&said) => rest,
+                        _ => &text,
+                    }))
+                } @else {
+                    (block(&text))
                 }
-                (block(&capacity::block(t)))
             }
             TestKind::Scan => {
                 h3 { "Surface scan" }
@@ -321,9 +331,10 @@ fn test(t: &TestResult, disk: &DiskResult, verbose: bool) -> Markup {
                 (block(&text))
             }
         }
+        @let names = [disk.name.as_str(), info.path.as_str()];
         @match &t.outcome {
-            crate::results::Outcome::Failed(why) => p.fail { "The test failed: " (why) },
-            crate::results::Outcome::Skipped(why) => p.fail { "The test was skipped: " (why) },
+            crate::results::Outcome::Failed(why) => p.fail { "The test failed: " (readable(why, &names)) },
+            crate::results::Outcome::Skipped(why) => p.fail { "The test was skipped: " (readable(why, &names)) },
             crate::results::Outcome::Interrupted => p.warn { "The test was interrupted." },
             crate::results::Outcome::Complete => {},
         }
