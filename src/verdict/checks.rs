@@ -173,15 +173,20 @@ fn fake_reason(c: &crate::results::capacity::Capacity) -> Option<String> {
             c.failed, c.probes
         ));
     }
-    let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
+    // In the unit that fits ("256.0 MiB", not "0.2 GiB"; GiB from 1 GiB up).
+    let size = |b: u64| match b {
+        b if b >= 1 << 30 => format!("{:.1} GiB", b as f64 / f64::from(1u32 << 30)),
+        b if b >= 1 << 20 => format!("{:.1} MiB", b as f64 / f64::from(1u32 << 20)),
+        b => format!("{:.1} KiB", b as f64 / 1024.0),
+    };
     let how = match c.finding {
         Finding::Wraps { .. } => "writes beyond it land at other addresses",
         Finding::WritesLost => "writes beyond it are lost",
         _ => "reads beyond it fail",
     };
     Some(format!(
-        "capacity check: stores only the first {:.1} GiB of the {:.1} GiB it reports; {how} (a fake drive)",
-        gib(c.real),
-        gib(c.reported)
+        "capacity check: stores only the first {} of the {} it reports; {how} (a fake drive)",
+        size(c.real),
+        size(c.reported)
     ))
 }

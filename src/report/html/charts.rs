@@ -11,17 +11,52 @@ use plotters::prelude::*;
 use super::verdict::TempSample;
 
 /// Width and height of a chart, in CSS pixels (it scales down to the screen).
-const W: u32 = 760;
-const H: u32 = 300;
+/// Small, with large text: on a 420-px phone a chart scales to about 0.6 and its
+/// labels stay about 10 px high.
+const W: u32 = 640;
+const H: u32 = 260;
 
 /// A chart colour (plotters' RGB); [`colour`] gives each drive its own.
 pub type RGB = RGBColor;
 
-/// The colour of drive `i` of `n`: hues spread evenly, dark enough on white.
+/// The least contrast a line or key must have against the white page: 3:1,
+/// WCAG 2.1's success criterion 1.4.11 (non-text contrast) for graphical objects
+/// (https://www.w3.org/TR/WCAG21/#non-text-contrast).
+pub const MIN_CONTRAST: f64 = 3.0;
+
+/// The colour of drive `i` of `n`: hues spread evenly, alternately darker, each
+/// darkened until it has at least [`MIN_CONTRAST`] against white (a lime or a
+/// yellow at the lightness of a blue would be 1.5:1).
 pub fn colour(i: usize, n: usize) -> RGBColor {
     let h = (i as f64 / n.max(1) as f64 + 0.6).fract();
-    let (r, g, b) = hsl(h, 0.75, if i.is_multiple_of(2) { 0.40 } else { 0.50 });
-    RGBColor(r, g, b)
+    let mut l = if i.is_multiple_of(2) { 0.40 } else { 0.50 };
+    loop {
+        let (r, g, b) = hsl(h, 0.75, l);
+        let c = RGBColor(r, g, b);
+        if contrast(c, WHITE) >= MIN_CONTRAST + 0.05 || l <= 0.05 {
+            return c;
+        }
+        l -= 0.02;
+    }
+}
+
+/// The contrast ratio of two colours, (L1 + 0.05) / (L2 + 0.05) of their
+/// relative luminances, lighter over darker (WCAG 2.1's definitions of contrast
+/// ratio and relative luminance, sRGB; https://www.w3.org/TR/WCAG21/#dfn-contrast-ratio).
+pub fn contrast(a: RGBColor, b: RGBColor) -> f64 {
+    let lum = |c: RGBColor| {
+        let ch = |v: u8| {
+            let s = f64::from(v) / 255.0;
+            if s <= 0.04045 {
+                s / 12.92
+            } else {
+                ((s + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * ch(c.0) + 0.7152 * ch(c.1) + 0.0722 * ch(c.2)
+    };
+    let (x, y) = (lum(a), lum(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
 }
 
 /// The CSS form of a colour ("#rrggbb").
@@ -63,7 +98,8 @@ fn svg(height: u32, f: impl FnOnce(&Area) -> Drawn) -> Option<String> {
 }
 
 /// One drive's line in an overlay: its colour and whether it failed (drawn
-/// thicker, so the odd drive stands out).
+/// beneath the others at the same weight, so a failing drive hides none; the
+/// legend and the table say which failed).
 pub struct Series<'a, T> {
     /// The drive's data.
     pub data: &'a T,
@@ -73,8 +109,21 @@ pub struct Series<'a, T> {
     pub failed: bool,
 }
 
-fn style(s_colour: RGBColor, failed: bool) -> ShapeStyle {
-    s_colour.stroke_width(if failed { 3 } else { 2 })
+fn style(s_colour: RGBColor, _failed: bool) -> ShapeStyle {
+    s_colour.stroke_width(2)
+}
+
+/// The order the lines of an overlay are drawn in: the failing drives first, so
+/// that the passing ones are drawn over them and none is hidden by an odd one.
+fn failing_first<'s, T>(
+    series: impl IntoIterator<Item = &'s Series<'s, T>>,
+) -> Vec<&'s Series<'s, T>>
+where
+    T: 's,
+{
+    let mut v: Vec<_> = series.into_iter().collect();
+    v.sort_by_key(|s| !s.failed);
+    v
 }
 
 /// A chart builder on `root` with the margins and label areas every line chart of
@@ -83,8 +132,8 @@ fn framed<'a, 'b>(root: &'a Area<'b>) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
     let mut b = ChartBuilder::on(root);
     b.margin(12)
         .margin_right(30)
-        .x_label_area_size(40)
-        .y_label_area_size(56);
+        .x_label_area_size(44)
+        .y_label_area_size(64);
     b
 }
 
@@ -99,10 +148,11 @@ where
 {
     chart
         .configure_mesh()
-        .light_line_style(RGBColor(236, 236, 236))
-        .bold_line_style(RGBColor(210, 210, 210))
-        .label_style(("sans-serif", 14))
-        .axis_desc_style(("sans-serif", 15))
+        // No minor grid: its hundreds of faint lines were half a page's bytes.
+        .max_light_lines(0)
+        .bold_line_style(RGBColor(220, 220, 220))
+        .label_style(("sans-serif", 17))
+        .axis_desc_style(("sans-serif", 17))
         .x_label_formatter(&|v| tick(*v))
         .y_label_formatter(&|v| tick(*v))
         .x_desc(x)
@@ -142,11 +192,15 @@ pub fn zone_overlay(curves: &[(Series<ZoneCurve>, u64)]) -> Option<String> {
         )?;
         let pct = |off: u64, media: u64| 100.0 * off as f64 / media.max(1) as f64;
         let median = median_curve(curves);
-        chart.draw_series(LineSeries::new(
-            median,
-            RGBColor(0, 0, 0).mix(0.13).stroke_width(10),
-        ))?;
-        for (s, media) in curves {
+        if !median.is_empty() {
+            chart.draw_series(LineSeries::new(
+                median,
+                RGBColor(0, 0, 0).mix(0.13).stroke_width(10),
+            ))?;
+        }
+        let mut order: Vec<&(Series<ZoneCurve>, u64)> = curves.iter().collect();
+        order.sort_by_key(|(s, _)| !s.failed);
+        for (s, media) in order {
             let pts = s
                 .data
                 .points
@@ -203,7 +257,7 @@ pub fn seek_overlay(profiles: &[Series<SeekAnalysis>]) -> Option<String> {
             "seek distance (sectors, log scale)",
             "mean access time (ms)",
         )?;
-        for s in profiles {
+        for s in failing_first(profiles) {
             let pts = s.data.bins.iter().map(|b| {
                 let mid = ((b.from_sectors.max(1) as f64) * (b.to_sectors.max(1) as f64)).sqrt();
                 (mid, b.summary.mean_ns / 1e6)
@@ -220,10 +274,7 @@ pub fn verify_map(v: &VerifyResult) -> Option<String> {
     let span = v.end_bytes.saturating_sub(v.start_bytes).max(1) as f64;
     let mut lines: Vec<(Vec<(f64, f64)>, RGBColor)> = Vec::new();
     for p in &v.passes {
-        let halves = [
-            (Some(&p.write), RGBColor(200, 110, 20)),
-            (p.read.as_ref(), RGBColor(30, 90, 200)),
-        ];
+        let halves = [(Some(&p.write), WRITE), (p.read.as_ref(), READ)];
         for (h, c) in halves {
             let Some(h) = h else { continue };
             let curve = h.curve();
@@ -277,16 +328,32 @@ pub fn verify_map(v: &VerifyResult) -> Option<String> {
     })
 }
 
+/// The verify map's write rate.
+pub const WRITE: RGBColor = RGBColor(200, 110, 20);
+/// The verify map's read-back rate, and --smr-check's write rate.
+pub const READ: RGBColor = RGBColor(30, 90, 200);
+/// The temperature's line.
+pub const TEMPERATURE: RGBColor = RGBColor(200, 60, 30);
+/// The scan map's colours by the slowest block: < 10 ms, < 50, < 150, more.
+pub const SCAN: [RGBColor; 4] = [
+    RGBColor(46, 125, 50),
+    RGBColor(150, 110, 0),
+    RGBColor(200, 85, 0),
+    RGBColor(210, 40, 40),
+];
+/// The scan map's cell not read (a background, not a mark).
+pub const NOT_READ: RGBColor = RGBColor(220, 220, 220);
+
 /// The scan map's colour of a cell: grey not read, black failed, then by the
-/// slowest block: green < 10 ms, yellow < 50, orange < 150, red.
+/// slowest block: green < 10 ms, amber < 50, orange < 150, red.
 fn scan_colour(ns: u64) -> RGBColor {
     match ns {
-        0 => RGBColor(220, 220, 220),
+        0 => NOT_READ,
         u64::MAX => BLACK,
-        n if n < 10_000_000 => RGBColor(60, 170, 60),
-        n if n < 50_000_000 => RGBColor(230, 200, 40),
-        n if n < 150_000_000 => RGBColor(240, 130, 30),
-        _ => RGBColor(210, 40, 40),
+        n if n < 10_000_000 => SCAN[0],
+        n if n < 50_000_000 => SCAN[1],
+        n if n < 150_000_000 => SCAN[2],
+        _ => SCAN[3],
     }
 }
 
@@ -351,10 +418,7 @@ pub fn smr_chart(a: &SmrAnalysis) -> Option<String> {
             let r = w.rate_bytes_per_s / 1e6;
             [(w.start_s, r), (w.start_s + WINDOW_S, r)]
         });
-        chart.draw_series(LineSeries::new(
-            steps,
-            RGBColor(30, 90, 200).stroke_width(2),
-        ))?;
+        chart.draw_series(LineSeries::new(steps, READ.stroke_width(2)))?;
         chart.draw_series(
             a.stalls
                 .iter()
@@ -364,8 +428,12 @@ pub fn smr_chart(a: &SmrAnalysis) -> Option<String> {
     })
 }
 
-/// The temperature in °C over the run's seconds as an SVG; None without samples.
+/// The temperature in °C over the run's seconds as an SVG; None with fewer than
+/// two samples (one reading is a figure, not a curve).
 pub fn temperature_chart(samples: &[TempSample]) -> Option<String> {
+    if samples.len() < 2 {
+        return None;
+    }
     let (first, last) = (samples.first()?, samples.last()?);
     let end = (last.at_s - first.at_s).max(1.0);
     let lo = samples.iter().map(|s| s.celsius).fold(f64::MAX, f64::min) - 5.0;
@@ -376,7 +444,7 @@ pub fn temperature_chart(samples: &[TempSample]) -> Option<String> {
         let pts = samples
             .iter()
             .map(|s| ((s.at_s - first.at_s) / 60.0, s.celsius));
-        chart.draw_series(LineSeries::new(pts, RGBColor(200, 60, 30).stroke_width(2)))?;
+        chart.draw_series(LineSeries::new(pts, TEMPERATURE.stroke_width(2)))?;
         Ok(())
     })
 }

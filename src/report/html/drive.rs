@@ -4,7 +4,7 @@
 //! chart.
 
 use super::charts;
-use super::verdict::{ViewVerdict, temperatures};
+use super::verdict::{ViewVerdict, readable, temperatures};
 use crate::probe::TestKind;
 use crate::report::humanize::{binary_size, humanize};
 use crate::report::{beyond, capacity, diskinfo, smart, verify};
@@ -162,7 +162,6 @@ fn findings(v: &ViewVerdict) -> Markup {
                 @for f in &v.findings {
                     li class=(f.severity.class()) {
                         b { (f.severity.label()) } ": "
-                        @if !f.test.is_empty() { i { (f.test) } ": " }
                         (f.reason)
                     }
                 }
@@ -190,6 +189,8 @@ fn burn_in(disk: &DiskResult) -> Markup {
     if disk.burn_in.is_empty() {
         return html! {};
     }
+    let mut names = vec![disk.name.as_str()];
+    names.extend(disk.info.as_ref().map(|i| i.path.as_str()));
     html! {
         h3 { "Burn-in steps" }
         table.steps {
@@ -201,7 +202,7 @@ fn burn_in(disk: &DiskResult) -> Markup {
                         Status::Skipped(_) => "muted",
                         Status::Done | Status::Resumed => "",
                     };
-                    tr class=(cls) { td { (r.step.name()) } td { (crate::report::burnin::status(&r.status)) } }
+                    tr class=(cls) { td { (r.step.name()) } td { (readable(&crate::report::burnin::status(&r.status), &names)) } }
                 }
             }
         }
@@ -241,24 +242,56 @@ fn smart_table(before: &Health, after: Option<&Health>) -> Markup {
     };
     html! {
         table.smart {
-            thead { tr { th { "figure" } th.num { "before" } @if after.is_some() { th.num { "after" } } } }
+            thead { tr { th { "figure" } th.num { "before" } @if after.is_some() { th.num { "after" } th.num { "change" } } } }
             tbody {
                 @for w in &whats {
                     @let old = find(&b, w);
                     @let new = find(&a, w);
                     @let compared = old.as_ref().or(new.as_ref()).is_some_and(|x| x.1);
-                    @let changed = after.is_some() && compared && old.as_ref().map(|x| &x.0) != new.as_ref().map(|x| &x.0);
-                    tr.changed[changed] {
+                    @let old_v = old.map(|x| x.0);
+                    @let new_v = new.map(|x| x.0);
+                    @let change = if after.is_some() { change(old_v.as_deref(), new_v.as_deref()) } else { None };
+                    @let matters = compared && change.is_some() && matters(w, new_v.as_deref());
+                    tr.changed[matters] {
                         td { (w) }
-                        td.num { (old.map_or("–".to_string(), |x| x.0)) }
+                        td.num { (old_v.as_deref().unwrap_or("–")) }
                         @if after.is_some() {
-                            td.num { (new.map_or("not reported".to_string(), |x| x.0)) @if changed { " ◀ changed" } }
+                            td.num { (new_v.as_deref().unwrap_or("not reported")) }
+                            td.num { (change.unwrap_or_default()) @if matters { " ◀" } }
                         }
                     }
                 }
             }
         }
+        @if after.is_some() {
+            p.muted.small { "A change is shown with its size; only a change that can mean a fault is highlighted (a temperature, hours or a self-test that completed without error is not)." }
+        }
     }
+}
+
+/// A figure's change between two readings: "+N" (or "−N") for a number, "changed"
+/// for a text, None when equal or only one reading has it.
+pub fn change(old: Option<&str>, new: Option<&str>) -> Option<String> {
+    let (old, new) = (old?, new?);
+    if old == new {
+        return None;
+    }
+    let num = |s: &str| s.trim_end_matches('%').parse::<i128>().ok();
+    Some(match (num(old), num(new)) {
+        (Some(o), Some(n)) if n >= o => format!("+{}", n - o),
+        (Some(o), Some(n)) => format!("−{}", o - n),
+        _ => "changed".to_string(),
+    })
+}
+
+/// Whether a change of a compared figure can mean a fault, and is highlighted:
+/// a counter of errors or defects that moved, the assessment, a self-test that
+/// did not complete without error. A self-test that ran and passed is not.
+pub fn matters(what: &str, new: Option<&str>) -> bool {
+    if what.starts_with("last self-test") {
+        return !new.is_some_and(|v| v.to_ascii_lowercase().contains("without error"));
+    }
+    true
 }
 
 /// One test's block, with its chart.
@@ -273,25 +306,36 @@ fn test(t: &TestResult, disk: &DiskResult, verbose: bool) -> Markup {
                 h3 { "Write and verify" }
                 @if let Some(v) = &t.verify {
                     (chart(charts::verify_map(v), "the write and read rate over the range, failed sectors in red"))
-                    p.legend.small { span.key style="background:#c86e14" {} " write " span.key style="background:#1e5ac8" {} " read back " span.key style="background:#dc1e1e80" {} " failed sectors" }
+                    p.legend.small {
+                        span.key style=(bg(charts::WRITE)) {} " write " span.key style=(bg(charts::READ)) {} " read back "
+                        span.key style="background:#dc1e1e99" {} " failed sectors"
+                    }
                 }
                 (block(&verify::block(t)))
             }
             TestKind::CapacityCheck => {
                 h3 { "Capacity check" }
+                @let text = capacity::block(t);
                 @if let Some(c) = &t.capacity {
-                    p class=(if c.conclusion.failed > 0 { "fail" } else { "" }) { "It holds " (capacity::conclusion(&c.conclusion)) "." }
+                    @let said = capacity::conclusion(&c.conclusion);
+                    p class=(if c.conclusion.failed > 0 { "fail" } else { "" }) { "It holds " (said) "." }
+                    // The block's first line says it again: said once.
+                    (block(match text.split_once('\n') {
+                        Some((first, rest)) if first.contains(&said) => rest,
+                        _ => &text,
+                    }))
+                } @else {
+                    (block(&text))
                 }
-                (block(&capacity::block(t)))
             }
             TestKind::Scan => {
                 h3 { "Surface scan" }
                 @if let Some(s) = &t.scan {
                     (chart(charts::scan_map(s), "the scan map, start to end"))
                     p.legend.small {
-                        span.key style="background:#3caa3c" {} " <10 ms " span.key style="background:#e6c828" {} " <50 "
-                        span.key style="background:#f0821e" {} " <150 " span.key style="background:#d22828" {} " ≥150 "
-                        span.key style="background:#000" {} " error " span.key style="background:#dcdcdc" {} " not read"
+                        span.key style=(bg(charts::SCAN[0])) {} " <10 ms " span.key style=(bg(charts::SCAN[1])) {} " <50 "
+                        span.key style=(bg(charts::SCAN[2])) {} " <150 " span.key style=(bg(charts::SCAN[3])) {} " ≥150 "
+                        span.key style="background:#000" {} " error " span.key style=(bg(charts::NOT_READ)) {} " not read"
                     }
                 }
                 (block(&beyond::scan(t)))
@@ -318,13 +362,19 @@ fn test(t: &TestResult, disk: &DiskResult, verbose: bool) -> Markup {
                 (block(&text))
             }
         }
+        @let names = [disk.name.as_str(), info.path.as_str()];
         @match &t.outcome {
-            crate::results::Outcome::Failed(why) => p.fail { "The test failed: " (why) },
-            crate::results::Outcome::Skipped(why) => p.fail { "The test was skipped: " (why) },
+            crate::results::Outcome::Failed(why) => p.fail { "The test failed: " (readable(why, &names)) },
+            crate::results::Outcome::Skipped(why) => p.fail { "The test was skipped: " (readable(why, &names)) },
             crate::results::Outcome::Interrupted => p.warn { "The test was interrupted." },
             crate::results::Outcome::Complete => {},
         }
     }
+}
+
+/// A key's inline style: its background in `c`.
+fn bg(c: charts::RGB) -> String {
+    format!("background:{}", charts::css(c))
 }
 
 fn capitalised(s: &str) -> String {
@@ -344,7 +394,11 @@ fn temperature(disk: &DiskResult) -> Markup {
     let lo = t.iter().map(|s| s.celsius).fold(f64::MAX, f64::min);
     html! {
         h3 { "Temperature" }
-        p { (t.len()) " readings, " (format!("{lo:.0}")) "–" (format!("{hi:.0}")) " °C" }
+        @if t.len() == 1 {
+            p { "1 reading, " (format!("{hi:.0}")) " °C (no chart for a single reading)" }
+        } @else {
+            p { (t.len()) " readings, " (format!("{lo:.0}")) "–" (format!("{hi:.0}")) " °C" }
+        }
         (chart(charts::temperature_chart(&t), "the temperature over the run"))
     }
 }

@@ -27,7 +27,8 @@ pub struct Source<'a> {
 }
 
 /// The page of these runs' drives: failing drives first, otherwise in the order
-/// given.
+/// given. A run given twice is counted once, and the page says so; drives that
+/// share a serial number are marked.
 pub fn render(sources: &[Source]) -> String {
     render_with(sources, &[])
 }
@@ -35,6 +36,8 @@ pub fn render(sources: &[Source]) -> String {
 /// [`render`], each drive with its earlier runs: `earlier` holds them by serial
 /// number (from the drive history, docs/history.md).
 pub fn render_with(sources: &[Source], earlier: &[(String, Vec<drive::EarlierRun>)]) -> String {
+    let (sources, mut notices) = once_each(sources);
+    let sources = &sources[..];
     let total: usize = sources.iter().map(|s| s.run.disks.len()).sum();
     let mut drives: Vec<Drive> = Vec::with_capacity(total);
     for s in sources {
@@ -62,62 +65,147 @@ pub fn render_with(sources: &[Source], earlier: &[(String, Vec<drive::EarlierRun
     let batch = batch_charts(&drives, &colours);
     let mut sorted: Vec<Option<Drive>> = drives.into_iter().map(Some).collect();
     let drives: Vec<Drive> = order.iter().filter_map(|&i| sorted[i].take()).collect();
-    let heading = heading(sources);
+    let mut heading = heading(sources);
+    notices.extend(shared_serials(&drives));
+    heading.notices = notices;
     let verbose = sources.iter().any(|s| s.run.verbose);
     page::page(&heading, &drives, &batch, verbose).into_string()
 }
 
-/// The charts that compare drives: the zone curves and seek profiles, overlaid.
+/// The charts that compare drives: the zone curves and the seek profiles,
+/// overlaid, one chart per model (drives of a model share a scale; an SSD does
+/// not squeeze the disks' curves into a third of the axis), in the order the
+/// models first appear.
 fn batch_charts(drives: &[Drive], colours: &[charts::RGB]) -> Vec<BatchChart> {
+    let mut models: Vec<&str> = Vec::new();
+    for d in drives {
+        if !models.contains(&d.model()) {
+            models.push(d.model());
+        }
+    }
+    let titled = |what: &str, model: &str| {
+        if models.len() > 1 {
+            format!(
+                "{what}: {}",
+                if model.is_empty() {
+                    "model unknown"
+                } else {
+                    model
+                }
+            )
+        } else {
+            what.to_string()
+        }
+    };
     let mut out = Vec::new();
-    let mut legend = Vec::new();
-    let mut zones = Vec::new();
-    for (d, &c) in drives.iter().zip(colours) {
-        let media = d.disk.info.as_ref().map_or(0, |i| i.media_size_bytes);
-        if let Some(z) = d.disk.tests.iter().find_map(|t| t.zone_curve.as_ref()) {
-            zones.push((
-                charts::Series {
-                    data: z,
-                    colour: c,
-                    failed: !d.verdict.pass,
-                },
-                media,
-            ));
-            legend.push((d.disk.name.clone(), d.colour.clone(), !d.verdict.pass));
+    for &model in &models {
+        let mut legend = Vec::new();
+        let mut zones = Vec::new();
+        for (d, &c) in drives
+            .iter()
+            .zip(colours)
+            .filter(|(d, _)| d.model() == model)
+        {
+            let media = d.disk.info.as_ref().map_or(0, |i| i.media_size_bytes);
+            if let Some(z) = d.disk.tests.iter().find_map(|t| t.zone_curve.as_ref()) {
+                let failed = !d.verdict.pass;
+                zones.push((
+                    charts::Series {
+                        data: z,
+                        colour: c,
+                        failed,
+                    },
+                    media,
+                ));
+                legend.push((d.disk.name.clone(), d.colour.clone(), failed));
+            }
         }
-    }
-    let band = !charts::median_curve(&zones).is_empty();
-    if let Some(svg) = charts::zone_overlay(&zones) {
-        out.push(BatchChart {
-            title: "Zone curves: the read rate over each drive",
-            svg,
-            legend: std::mem::take(&mut legend),
-            note: band.then_some("the batch's median"),
-        });
-    }
-    let mut seeks = Vec::new();
-    for (d, &c) in drives.iter().zip(colours) {
-        if let Some(a) = d.disk.tests.iter().find_map(|t| t.seek_analysis.as_ref()) {
-            seeks.push(charts::Series {
-                data: a,
-                colour: c,
-                failed: !d.verdict.pass,
+        let band = !charts::median_curve(&zones).is_empty();
+        if let Some(svg) = charts::zone_overlay(&zones) {
+            out.push(BatchChart {
+                title: titled("Zone curves, the read rate over each drive", model),
+                svg,
+                legend,
+                note: band.then_some("the batch's median"),
             });
-            legend.push((d.disk.name.clone(), d.colour.clone(), !d.verdict.pass));
         }
     }
-    if let Some(svg) = charts::seek_overlay(&seeks) {
-        out.push(BatchChart {
-            title: "Seek profiles: the access time by distance",
-            svg,
-            legend,
-            note: None,
-        });
+    for &model in &models {
+        let mut legend = Vec::new();
+        let mut seeks = Vec::new();
+        for (d, &c) in drives
+            .iter()
+            .zip(colours)
+            .filter(|(d, _)| d.model() == model)
+        {
+            if let Some(a) = d.disk.tests.iter().find_map(|t| t.seek_analysis.as_ref()) {
+                let failed = !d.verdict.pass;
+                seeks.push(charts::Series {
+                    data: a,
+                    colour: c,
+                    failed,
+                });
+                legend.push((d.disk.name.clone(), d.colour.clone(), failed));
+            }
+        }
+        if let Some(svg) = charts::seek_overlay(&seeks) {
+            out.push(BatchChart {
+                title: titled("Seek profiles, the access time by distance", model),
+                svg,
+                legend,
+                note: None,
+            });
+        }
     }
     out
 }
 
-fn heading(sources: &[Source]) -> Heading {
+/// The sources with each run once (the first of equal runs kept), and a notice
+/// for each run given again: the same drives twice are not ten drives.
+fn once_each<'a>(sources: &'a [Source<'a>]) -> (Vec<&'a Source<'a>>, Vec<String>) {
+    let mut kept: Vec<&Source> = Vec::new();
+    let mut notices = Vec::new();
+    for s in sources {
+        match kept.iter().find(|k| k.run == s.run) {
+            Some(k) => notices.push(format!(
+                "The run {} was given more than once (the same as {}): its drives are counted once.",
+                s.host, k.host
+            )),
+            None => kept.push(s),
+        }
+    }
+    (kept, notices)
+}
+
+/// A notice for each serial number more than one drive reports (their rows are
+/// marked too): the same drive seen twice, or a bridge or simulator that reports
+/// one serial for several.
+fn shared_serials(drives: &[Drive]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for d in drives {
+        let serial = d.serial();
+        if serial.is_empty() || seen.contains(&serial) {
+            continue;
+        }
+        seen.push(serial);
+        let names: Vec<&str> = drives
+            .iter()
+            .filter(|o| o.serial() == serial)
+            .map(|o| o.disk.name.as_str())
+            .collect();
+        if names.len() > 1 {
+            out.push(format!(
+                "{} drives report the serial number {serial}: {}.",
+                names.len(),
+                names.join(", ")
+            ));
+        }
+    }
+    out
+}
+
+fn heading(sources: &[&Source]) -> Heading {
     let mut versions: Vec<String> = Vec::new();
     let mut started: Vec<String> = Vec::new();
     for s in sources {
@@ -134,6 +222,7 @@ fn heading(sources: &[Source]) -> Heading {
     Heading {
         tool: versions.join(", "),
         started,
+        notices: Vec::new(),
     }
 }
 

@@ -22,46 +22,65 @@ table{border-collapse:collapse;margin:.3em 0}th,td{padding:.25em .55em;text-alig
 th{background:#f4f4f4;font-weight:600}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 table.batch{width:100%}table.batch td.verdict{font-weight:700;text-align:center}
 table.batch td.verdict.pass{color:var(--pass)}table.batch td.verdict.fail{color:var(--fail)}
-table.batch th[data-sort]{cursor:pointer}table.batch td.reasons{max-width:34em;font-size:.9em}
-tr.failrow{background:#fdf1f0}tr.changed td{background:#fff4d6;font-weight:600}tr.fail td{color:var(--fail)}tr.muted td{color:var(--muted)}
+th button.sort{font:inherit;font-weight:600;background:none;border:0;padding:0;margin:0;color:inherit;cursor:pointer;text-align:inherit}
+th button.sort:focus-visible{outline:2px solid #245;outline-offset:2px}
+th[aria-sort=ascending] button.sort::after{content:" ▲"}th[aria-sort=descending] button.sort::after{content:" ▼"}
+table.batch td.reasons{min-width:16em;max-width:34em;font-size:.9em}
+tr.failrow{background:#fdf1f0}.dup{color:var(--warn);font-weight:600}tr.changed td{background:#fff4d6;font-weight:600}tr.fail td{color:var(--fail)}tr.muted td{color:var(--muted)}
 ul.findings li.fail{color:var(--fail)}ul.findings li.warn{color:var(--warn)}ul.findings li.note{color:var(--muted)}
 .key.band{background:#ddd;height:.5em;width:1.6em;vertical-align:.1em}
 .swatch,.key{display:inline-block;width:.9em;height:.9em;border-radius:2px;vertical-align:-.1em}
 .legend{display:flex;flex-wrap:wrap;gap:.2em 1em;margin:.2em 0 .8em}.legend span.item{white-space:nowrap}
-figure.chart{margin:.4em 0}figure.chart svg{width:100%;max-width:900px;height:auto;display:block}
-pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:.8em;line-height:1.3;border-radius:4px}
+figure.chart{margin:.4em 0}figure.chart svg{width:100%;max-width:760px;height:auto;display:block}
+pre{background:#f7f7f7;padding:.6em;overflow-x:auto;max-width:100%;font-size:.8em;line-height:1.3;border-radius:4px}
+h2,h3{break-after:avoid;page-break-after:avoid}
 section.drive{border-top:3px solid #333;margin-top:1.6em;padding-top:.6em}
 details summary{cursor:pointer;color:#245;margin:.3em 0}
 a{color:#245}
 td.host{white-space:nowrap}
 @media (max-width:600px){body{font-size:14px;padding:6px}th,td{padding:.2em .3em}
+  pre{white-space:pre-wrap;overflow-wrap:anywhere}
   table.batch thead{display:none}table.batch tr{display:flex;flex-wrap:wrap;align-items:baseline;border-bottom:2px solid #ccc;padding:.3em 0}
   table.batch td{display:block;border:none;padding:.1em .4em;text-align:left}
   table.batch td.verdict,table.batch td.device{order:-1;font-weight:700}table.batch td.reasons{flex-basis:100%;max-width:none}
   table.batch td[data-label]::before{content:attr(data-label) " ";color:var(--muted);font-weight:400}}
-@media print{body{max-width:none;font-size:11pt}section.drive{break-before:page;border-top:none}
-  .scroll{overflow:visible}a{color:inherit;text-decoration:none}pre{white-space:pre-wrap}
-  figure.chart,table{break-inside:avoid}}
+@media print{@page{margin:10mm}body{max-width:none;font-size:8pt;line-height:1.25;padding:0}
+  section.drive{break-before:page;page-break-before:always;border-top:none;margin-top:0;padding-top:0}
+  .scroll{overflow:visible}a{color:inherit;text-decoration:none}
+  pre{white-space:pre-wrap;font-size:6pt;line-height:1.1;padding:.2em .4em;margin:.2em 0;tab-size:4}
+  th,td{padding:0 .4em}p,ul{margin:.2em 0}h1{font-size:1.3em}h2{font-size:1.15em}
+  figure.chart{break-inside:avoid;margin:.1em 0}figure.chart svg{max-width:48%}tr{break-inside:avoid}
+  table.batch td.reasons{min-width:22em;max-width:none}th button.sort::after{content:none}
+  table.steps,table.smart{font-size:7pt}h3{margin:.4em 0 .1em}.legend{margin:0 0 .2em}
+  section.drive{column-count:2;column-gap:6mm}section.drive>h2,section.drive>p.ident{column-span:all}
+  section.drive figure.chart svg{max-width:100%}section.drive pre,section.drive table{break-inside:avoid}}
 "#;
 
-/// Sorting the batch table by a column (a click on its heading); the page reads
-/// the same without it.
+/// Sorting the batch table by a column (a button in its heading, so the keyboard
+/// reaches it, with aria-sort on the heading, as the WAI-ARIA Authoring Practices'
+/// sortable table does: https://www.w3.org/WAI/ARIA/apg/patterns/table/examples/sortable-table/),
+/// and the folded sections opened for printing. The page reads the same without it.
 const SCRIPT: &str = r#"
-document.querySelectorAll("table.batch th[data-sort]").forEach(function(th,col){
- th.addEventListener("click",function(){
-  var tb=th.closest("table").tBodies[0],rows=Array.prototype.slice.call(tb.rows),up=th.dataset.dir!=="up";
-  th.dataset.dir=up?"up":"down";
+document.querySelectorAll("table.batch th button.sort").forEach(function(btn){
+ var th=btn.parentNode;
+ btn.addEventListener("click",function(){
+  var col=th.cellIndex,tb=th.closest("table").tBodies[0],rows=Array.prototype.slice.call(tb.rows),up=th.getAttribute("aria-sort")!=="ascending";
+  th.closest("tr").querySelectorAll("th[aria-sort]").forEach(function(o){o.setAttribute("aria-sort","none");});
+  th.setAttribute("aria-sort",up?"ascending":"descending");
   rows.sort(function(a,b){var x=a.cells[col].dataset.key||a.cells[col].textContent,y=b.cells[col].dataset.key||b.cells[col].textContent;
    var n=parseFloat(x)-parseFloat(y);var c=isNaN(n)?x.localeCompare(y):n;return up?c:-c;});
   rows.forEach(function(r){tb.appendChild(r);});
  });
 });
+var folded=[];
+addEventListener("beforeprint",function(){document.querySelectorAll("details:not([open])").forEach(function(d){d.open=true;folded.push(d);});});
+addEventListener("afterprint",function(){folded.forEach(function(d){d.open=false;});folded=[];});
 "#;
 
 /// One batch chart with its legend (the drives' names, escaped, in their colours).
 pub struct BatchChart {
-    /// The chart's heading, as printed above it.
-    pub title: &'static str,
+    /// The chart's heading, as printed above it (escaped: it may hold a model).
+    pub title: String,
     /// The chart as an SVG document, inlined in the page as it is.
     pub svg: String,
     /// The drives drawn, each with its colour and whether it failed.
@@ -76,6 +95,9 @@ pub struct Heading {
     pub tool: String,
     /// When the runs started, in words (UTC), when recorded.
     pub started: Vec<String>,
+    /// What the reader must know of the batch itself: a run given twice, drives
+    /// sharing a serial number.
+    pub notices: Vec<String>,
 }
 
 /// The whole HTML document: heading and counts, the batch table, the charts, then
@@ -103,6 +125,7 @@ pub fn page(heading: &Heading, drives: &[Drive], charts: &[BatchChart], verbose:
                         (drives.len()) " drive" @if drives.len() != 1 { "s" } ": "
                         b.pass { (passes) " PASS" } ", " b.fail { (fails) " FAIL" }
                     }
+                    @for n in &heading.notices { p.dup.notice { "⚠ " (n) } }
                 }
                 (batch_table(drives))
                 @for c in charts { (batch_chart(c)) }
@@ -120,9 +143,9 @@ fn batch_table(drives: &[Drive]) -> Markup {
             table.batch {
                 thead {
                     tr {
-                        th data-sort="" { "host" } th data-sort="" { "device" } th data-sort="" { "model" }
-                        th data-sort="" { "serial" } th.num data-sort="" { "capacity" }
-                        th data-sort="" { "verdict" } th { "first failing reasons" }
+                        (sortable("host", "")) (sortable("device", "")) (sortable("model", ""))
+                        (sortable("serial", "")) (sortable("capacity", "num"))
+                        (sortable("verdict", "")) th { "first failing reasons" }
                     }
                 }
                 tbody {
@@ -132,7 +155,11 @@ fn batch_table(drives: &[Drive]) -> Markup {
                             td.host data-label="host" { (d.host) }
                             td.device { a href=(format!("#{}", d.anchor)) { (d.disk.name) } }
                             td data-label="model" { (d.model()) }
-                            td data-label="serial" { (d.serial()) }
+                            @let twins = drives.iter().filter(|o| !d.serial().is_empty() && o.serial() == d.serial()).count();
+                            td data-label="serial" {
+                                (d.serial())
+                                @if twins > 1 { " " span.dup title="more than one drive reports this serial number" { "⚠ shared by " (twins) " drives" } }
+                            }
                             td.num data-label="capacity" data-key=(d.disk.info.as_ref().map_or(0, |i| i.media_size_bytes)) {
                                 (d.disk.info.as_ref().map_or(String::new(), |i| crate::report::humanize::humanize(i.media_size_bytes)))
                             }
@@ -147,6 +174,16 @@ fn batch_table(drives: &[Drive]) -> Markup {
                     }
                 }
             }
+        }
+    }
+}
+
+/// A heading the table sorts by: a button (focusable, Enter and Space press it)
+/// in a th whose aria-sort says the order ("none" until pressed).
+fn sortable(label: &str, class: &str) -> Markup {
+    html! {
+        th.(class) aria-sort="none" scope="col" {
+            button.sort type="button" { (label) }
         }
     }
 }

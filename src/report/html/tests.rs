@@ -181,7 +181,11 @@ fn a_drive_that_could_not_be_opened_fails_with_why() {
     assert!(empty.contains("0 drives"));
     let html = page(&run(vec![d]));
     assert!(html.contains("<td class=\"verdict fail\">FAIL</td>"));
-    assert!(html.contains("not probed: /dev/sdz: no such file or directory"));
+    // The reason without the device's name: its row and section name it.
+    assert!(
+        html.contains("not probed: no such file or directory"),
+        "{html}"
+    );
 }
 
 #[test]
@@ -271,4 +275,209 @@ fn times_are_utc_dates() {
     assert_eq!(utc(0), "1970-01-01 00:00 UTC");
     assert_eq!(utc(951_782_400), "2000-02-29 00:00 UTC");
     assert_eq!(utc(1_796_111_160), "2026-12-01 07:46 UTC");
+}
+
+#[test]
+fn every_chart_colour_has_3_to_1_against_white() {
+    let white = plotters::style::RGBColor(255, 255, 255);
+    // The lime the issue found: 1.5:1, too faint for a line.
+    let lime = plotters::style::RGBColor(0xB9, 0xDF, 0x20);
+    assert!((charts::contrast(lime, white) - 1.54).abs() < 0.01);
+    assert!((charts::contrast(plotters::style::RGBColor(0, 0, 0), white) - 21.0).abs() < 1e-9);
+    for n in 1..=30 {
+        for i in 0..n {
+            let c = charts::colour(i, n);
+            let r = charts::contrast(c, white);
+            assert!(
+                r >= charts::MIN_CONTRAST,
+                "drive {i} of {n}: {} is {r:.2}:1",
+                charts::css(c)
+            );
+        }
+    }
+    let fixed = [charts::WRITE, charts::READ, charts::TEMPERATURE];
+    for c in fixed.iter().chain(&charts::SCAN) {
+        let r = charts::contrast(*c, white);
+        assert!(r >= charts::MIN_CONTRAST, "{} is {r:.2}:1", charts::css(*c));
+    }
+}
+
+#[test]
+fn one_temperature_reading_draws_no_chart() {
+    let one = [TempSample {
+        at_s: 0.0,
+        celsius: 35.0,
+    }];
+    assert!(charts::temperature_chart(&one).is_none());
+}
+
+#[test]
+fn a_failing_drive_is_drawn_first_at_the_same_weight_without_a_minor_grid() {
+    let mut a = disk("good", "m");
+    a.tests.push(zones(200e6));
+    let mut b = disk("bad", "m");
+    b.tests.push(zones(150e6));
+    b.tests.push(scan(3, vec![5_000_000, u64::MAX]));
+    let html = page(&run(vec![a, b]));
+    let at = html.find("Zone curves").unwrap();
+    let svg = &html[at..];
+    let svg = &svg[svg.find("<svg").unwrap()..svg.find("</svg>").unwrap()];
+    // The drives' lines (the axes' ticks are polylines one wide).
+    let lines: Vec<&str> = svg
+        .split("<polyline")
+        .skip(1)
+        .filter(|l| !l.contains("stroke=\"#000000\""))
+        .collect();
+    assert_eq!(lines.len(), 2, "{svg}");
+    // The failing drive (the second given: colour 1) beneath the passing one.
+    assert!(
+        lines[0].contains(&charts::css(charts::colour(1, 2))),
+        "{svg}"
+    );
+    assert!(
+        lines[1].contains(&charts::css(charts::colour(0, 2))),
+        "{svg}"
+    );
+    assert!(
+        lines.iter().all(|l| l.contains("stroke-width=\"2\"")),
+        "{svg}"
+    );
+    // The major grid only: a few tens of lines, not hundreds.
+    assert!(svg.matches("<line").count() < 40, "{svg}");
+}
+
+#[test]
+fn each_model_gets_its_own_zone_chart() {
+    let mut a = disk("hdd", "a disk");
+    a.tests.push(zones(200e6));
+    let mut b = disk("ssd", "a flash drive");
+    b.tests.push(zones(550e6));
+    let html = page(&run(vec![a, b]));
+    assert_eq!(html.matches("<h3>Zone curves").count(), 2, "{html}");
+    assert!(html.contains("Zone curves, the read rate over each drive: a disk"));
+    assert!(html.contains("Zone curves, the read rate over each drive: a flash drive"));
+}
+
+#[test]
+fn smart_changes_show_their_size_and_only_faults_are_highlighted() {
+    use super::drive::{change, matters};
+    assert_eq!(change(Some("0"), Some("8")).as_deref(), Some("+8"));
+    assert_eq!(change(Some("36"), Some("34")).as_deref(), Some("−2"));
+    assert_eq!(change(Some("3%"), Some("4%")).as_deref(), Some("+1"));
+    assert_eq!(change(Some("8"), Some("8")), None);
+    assert_eq!(change(None, Some("8")), None);
+    assert_eq!(
+        change(
+            Some("Completed without error"),
+            Some("Completed: read failure")
+        )
+        .as_deref(),
+        Some("changed")
+    );
+    assert!(matters("reallocated sectors (ATA 5)", Some("8")));
+    assert!(!matters(
+        "last self-test: Short offline at 12 h",
+        Some("Completed without error")
+    ));
+    assert!(matters(
+        "last self-test: Extended offline at 12 h",
+        Some("Completed: read failure")
+    ));
+}
+
+#[test]
+fn reasons_are_read_by_a_person() {
+    use super::verdict::readable;
+    let names = ["da0", "/dev/da0"];
+    assert_eq!(
+        readable("verify: verify: corrupt at sector 8", &names),
+        "verify: corrupt at sector 8"
+    );
+    assert_eq!(
+        readable("write and verify (--verify): verify: corrupt", &names),
+        "write and verify (--verify): corrupt"
+    );
+    assert_eq!(
+        readable(
+            "seek and transfer (-t): stopped by an error: /dev/da0: Seq outer: I/O error",
+            &names
+        ),
+        "seek and transfer (-t): stopped by an error: Seq outer: I/O error"
+    );
+    assert_eq!(
+        readable("da0 is gone; ada0 is not da0x", &names),
+        "the drive is gone; ada0 is not da0x"
+    );
+    assert_eq!(
+        readable("capacity_check: skipped; burn_in incomplete", &names),
+        "capacity check (--capacity-check): skipped; burn-in incomplete"
+    );
+}
+
+#[test]
+fn the_root_cause_comes_before_the_tests_it_stopped() {
+    let mut d = disk("a", "m");
+    d.verdict = Some(Verdict {
+        pass: false,
+        findings: vec![
+            Finding::new(
+                Severity::Fail,
+                "seek_transfer",
+                Code::TestFailed,
+                "seek and transfer (-t): stopped by an error: a: I/O error".into(),
+            ),
+            Finding::new(
+                Severity::Fail,
+                "smart",
+                Code::Smart,
+                "SMART: reallocated sectors (ATA 5) rose from 0 to 8 during the run".into(),
+            ),
+        ],
+    });
+    let r = run(vec![d]);
+    let v = drive_verdict(&r, &r.disks[0]);
+    assert!(v.findings[0].reason.starts_with("SMART: reallocated"));
+    assert_eq!(v.findings[1].test, "seek and transfer (-t)");
+    assert_eq!(
+        v.findings[1].reason,
+        "seek and transfer (-t): stopped by an error: I/O error"
+    );
+}
+
+#[test]
+fn the_same_run_twice_counts_once_and_shared_serials_are_marked() {
+    let mut a = disk("a", "m");
+    a.info.as_mut().unwrap().ident = Some("S1".into());
+    let mut b = disk("b", "m");
+    b.info.as_mut().unwrap().ident = Some("S2".into());
+    let r = run(vec![a, b]);
+    let html = render(&[
+        Source {
+            host: "run.json".into(),
+            run: &r,
+        },
+        Source {
+            host: "run.json".into(),
+            run: &r,
+        },
+    ]);
+    assert!(html.contains("2 drives:"), "{html}");
+    assert!(html.contains("given more than once"), "{html}");
+    assert!(!html.contains("shared by"), "{html}");
+    let twins = run(vec![disk("x", "m"), disk("y", "m")]);
+    let html = page(&twins);
+    assert!(html.contains("2 drives report the serial number SER1: x, y."));
+    assert_eq!(html.matches("⚠ shared by 2 drives").count(), 2);
+}
+
+#[test]
+fn the_sort_headers_are_buttons_with_aria_sort() {
+    let html = page(&run(vec![disk("a", "m")]));
+    assert_eq!(
+        html.matches(r#"aria-sort="none" scope="col"><button class="sort" type="button">"#)
+            .count(),
+        6,
+        "{html}"
+    );
+    assert!(!html.contains("data-sort"));
 }

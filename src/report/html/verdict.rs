@@ -2,7 +2,8 @@
 //! and the drive's temperature samples through one accessor ([`temperatures`]),
 //! so that a change of the data model is followed in one place.
 
-use crate::results::{DiskResult, Run, Severity};
+use crate::probe::TestKind;
+use crate::results::{Code, DiskResult, Run, Severity};
 
 /// How much a finding weighs on the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -35,8 +36,9 @@ impl ViewSeverity {
     }
 }
 
-/// One finding: its weight, the test it comes from (empty when the verdict does
-/// not say) and the reason with its figures, word for word as the text has it.
+/// One finding: its weight, the test it comes from by its human name (empty when
+/// the verdict does not say) and the reason with its figures as a person reads
+/// it ([`readable`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ViewFinding {
     /// Fail, warning or note: sets the item's class (colour) on the page.
@@ -75,11 +77,15 @@ fn finding(severity: ViewSeverity, test: &str, reason: String) -> ViewFinding {
 
 /// The verdict of `disk` as the one judge gives it (`crate::verdict::of`: the
 /// verdict saved with the run under --qualify or --burn-in, else the judge of the
-/// drive's own findings), every finding word for word. The one place the page
-/// reads a verdict.
+/// drive's own findings), every finding made [`readable`], the root causes
+/// before the tests they stopped. The one place the page reads a verdict.
 pub fn drive_verdict(_run: &Run, disk: &DiskResult) -> ViewVerdict {
     let v = crate::verdict::of(disk);
-    let findings = v
+    let mut names = vec![disk.name.as_str()];
+    if let Some(i) = &disk.info {
+        names.push(&i.path);
+    }
+    let mut found: Vec<(ViewSeverity, bool, ViewFinding)> = v
         .findings
         .iter()
         .map(|f| {
@@ -88,13 +94,100 @@ pub fn drive_verdict(_run: &Run, disk: &DiskResult) -> ViewVerdict {
                 Severity::Warning => ViewSeverity::Warning,
                 Severity::Note => ViewSeverity::Note,
             };
-            finding(severity, &f.test, f.reason.clone())
+            let view = finding(severity, human_test(&f.test), readable(&f.reason, &names));
+            (severity, consequence(f.code), view)
         })
         .collect();
+    // Stable: failures first, and within a severity the findings of the drive
+    // itself before those of a test it stopped.
+    found.sort_by_key(|(severity, later, _)| (std::cmp::Reverse(*severity), *later));
+    let findings = found.into_iter().map(|(_, _, f)| f).collect();
     ViewVerdict {
         pass: v.pass,
         findings,
     }
+}
+
+/// Whether a finding is the consequence of another (a test stopped, not run, or
+/// interrupted, a burn-in left incomplete): listed after the root causes, so that
+/// "reallocated 0→8" is read before "-t stopped by an error".
+fn consequence(code: Code) -> bool {
+    matches!(
+        code,
+        Code::TestFailed | Code::TestNotRun | Code::TestInterrupted | Code::BurnInIncomplete
+    )
+}
+
+/// A finding's source by its human name ("seek and transfer (-t)", "SMART",
+/// "burn-in"), for the JSON's ids (`seek_transfer`, `burn_in`, ...).
+pub fn human_test(id: &str) -> &str {
+    if let Some(t) = TestKind::ALL.iter().find(|t| t.id() == id) {
+        return t.name();
+    }
+    match id {
+        "smart" => "SMART",
+        "smr_signs" => "SMR signs",
+        "burn_in" => "burn-in",
+        "open" => "opening the drive",
+        "comparison" => "comparison with the batch",
+        other => other,
+    }
+}
+
+/// A reason as a person reads it: no device name inside it (the section and the
+/// row name the drive), no internal id (`capacity_check:` becomes "capacity check
+/// (--capacity-check):"), no doubled prefix ("verify: verify: corrupt" becomes
+/// "verify: corrupt"; a prefix already named as an option, "write and verify
+/// (--verify): verify:", is said once).
+pub fn readable(reason: &str, names: &[&str]) -> String {
+    let mut r = reason.to_string();
+    let mut names = names.to_vec();
+    // The longest first: a path holds the name ("/dev/da0", "da0").
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    for n in names.iter().filter(|n| !n.is_empty()) {
+        r = r.replace(&format!("{n}: "), "");
+        // Elsewhere, a name that looks like a device's ("/dev/da0", "sim:hdd",
+        // "da0"), as a whole word; never a plain word such as a test's "a".
+        if n.contains(['/', ':']) || n.contains(|c: char| c.is_ascii_digit()) {
+            r = whole_word(&r, n, "the drive");
+        }
+    }
+    for t in TestKind::ALL.iter().filter(|t| t.id().contains('_')) {
+        r = r.replace(t.id(), t.name());
+    }
+    for id in ["smr_signs", "burn_in"] {
+        r = r.replace(id, human_test(id));
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for part in r.split(": ") {
+        let said = parts.last().is_some_and(|p: &&str| {
+            p.eq_ignore_ascii_case(part) || p.ends_with(&format!("(--{part})"))
+        });
+        if !said {
+            parts.push(part);
+        }
+    }
+    parts.join(": ")
+}
+
+/// `s` with each occurrence of `word` that is not part of a longer word replaced.
+fn whole_word(s: &str, word: &str, with: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(at) = rest.find(word) {
+        let before = rest[..at].chars().next_back();
+        let after = rest[at + word.len()..].chars().next();
+        let inside = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        out.push_str(&rest[..at]);
+        out.push_str(if inside(before) || inside(after) {
+            word
+        } else {
+            with
+        });
+        rest = &rest[at + word.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// One temperature reading during the run.
