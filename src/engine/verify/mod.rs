@@ -537,9 +537,32 @@ pub fn run_verify(
             for (lba, v) in pending.into_values().flatten() {
                 failures.record(lba, v);
             }
+            // A read half's slow blocks placed exactly: read again alone
+            // (engine::confirm). A write half's are kept as timed: writing its
+            // suspects again would wear the drive and move what a resumed pass
+            // writes. A drive that stops answering while its suspects are read
+            // again is given up as in the pass itself (never a clean half).
+            let gone = unanswered.is_some() || run.fatal.as_ref().and_then(NoAnswer::of).is_some();
+            let mut confirm_fatal = None;
+            if kind == OpKind::Read && !gone {
+                let slow_ns = (p.slow_ms * 1e6) as u64;
+                let c = confirm(
+                    target,
+                    &p.range,
+                    &half.slow,
+                    slow_ns,
+                    p.queue_depth,
+                    Redo::Read,
+                    (stop, p.io_timeout),
+                );
+                (half.slow, half.unconfirmed) = (c.slow, c.unconfirmed);
+                abandoned += c.abandoned;
+                confirm_fatal = c.fatal;
+            }
             // The watchdog gave a request up: the drive is given up too.
             let unanswered = unanswered.or_else(|| {
-                let n = run.fatal.as_ref().and_then(NoAnswer::of)?;
+                let n = (run.fatal.as_ref().and_then(NoAnswer::of))
+                    .or_else(|| confirm_fatal.as_ref().and_then(NoAnswer::of))?;
                 Some(Unanswered {
                     at_bytes: n.offset,
                     after_ns: target.clock().now_ns().saturating_sub(test_start_ns),
@@ -555,24 +578,6 @@ pub fn run_verify(
                 let stop = given_up(&u);
                 r.unanswered = Some(u);
                 return (r, Some(stop), abandoned);
-            }
-            // A read half's slow blocks placed exactly: read again alone
-            // (engine::confirm). A write half's are kept as timed: writing its
-            // suspects again would wear the drive and move what a resumed pass
-            // writes.
-            if kind == OpKind::Read {
-                let slow_ns = (p.slow_ms * 1e6) as u64;
-                let c = confirm(
-                    target,
-                    &p.range,
-                    &half.slow,
-                    slow_ns,
-                    p.queue_depth,
-                    Redo::Read,
-                    (stop, p.io_timeout),
-                );
-                (half.slow, half.unconfirmed) = (c.slow, c.unconfirmed);
-                abandoned += c.abandoned;
             }
             // The failed blocks located as ddrescue does (untimed), in address
             // order, until Ctrl-C: `cut` is then the first byte not located.
@@ -632,7 +637,10 @@ pub fn run_verify(
             half.inferred = located.inferred.iter().map(|&(a, b)| [a, b - a]).collect();
             unwritable.extend(new_unwritable);
             unwritable.sort_unstable();
-            let whole = !run.interrupted && cut.is_none() && run.fatal.is_none();
+            // The confirmation's other failures (an engine error) end the half as
+            // failed, as the pass's own do.
+            let run_fatal = run.fatal.or(confirm_fatal);
+            let whole = !run.interrupted && cut.is_none() && run_fatal.is_none();
             // A write half resumed in its read half wrote nothing in this run:
             // no flush, and its checkpoint stays (`{half: Read, done_to: start}`
             // would send a crash back to the read half's start).
@@ -660,7 +668,7 @@ pub fn run_verify(
             let interrupted = run.interrupted || cut.is_some() || stop.load(Ordering::Relaxed);
             // A half that ended short without Ctrl-C (an engine that stopped
             // handing out requests) is a failure, never a clean half.
-            let fatal = run.fatal.or_else(|| {
+            let fatal = run_fatal.or_else(|| {
                 (!interrupted && end < half_end).then(|| {
                     io::Error::other(format!(
                         "the {} engine ended the half at byte {end} of {}",
