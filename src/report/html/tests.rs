@@ -40,6 +40,7 @@ fn run(disks: Vec<DiskResult>) -> Run {
         disks,
         started_unix_s: Some(1_796_111_160),
         burn_in: None,
+        record: Default::default(),
     }
 }
 
