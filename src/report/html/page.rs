@@ -98,6 +98,10 @@ pub struct Heading {
     /// What the reader must know of the batch itself: a run given twice, drives
     /// sharing a serial number.
     pub notices: Vec<String>,
+    /// Each run's record: host, command line, start and end, operator, versions.
+    pub runs: Vec<super::record::RunView>,
+    /// The saved files read, with their SHA-256, for the footer.
+    pub saved: Vec<super::record::SavedFile>,
 }
 
 /// The whole HTML document: heading and counts, the batch table, the charts, then
@@ -126,10 +130,12 @@ pub fn page(heading: &Heading, drives: &[Drive], charts: &[BatchChart], verbose:
                         b.pass { (passes) " PASS" } ", " b.fail { (fails) " FAIL" }
                     }
                     @for n in &heading.notices { p.dup.notice { "⚠ " (n) } }
+                    (super::record::table(&heading.runs))
                 }
                 (batch_table(drives))
                 @for c in charts { (batch_chart(c)) }
                 @for d in drives { (section(d, verbose)) }
+                (super::record::footer(&heading.saved))
                 script { (PreEscaped(SCRIPT)) }
             }
         }
