@@ -59,6 +59,7 @@ fn run(i: usize) -> Run {
         disks,
         started_unix_s: Some(1_790_000_000 + i as u64 * 86_400),
         burn_in: None,
+        record: Default::default(),
     }
 }
 

@@ -192,6 +192,15 @@ pub struct Args {
     #[arg(long, value_name = "FILE.html")]
     pub html: Option<std::path::PathBuf>,
 
+    /// Who runs it: recorded in the run and shown in the report (free text)
+    #[arg(long, value_name = "NAME")]
+    pub operator: Option<String>,
+
+    /// The ticket, order or job the run belongs to: recorded in the run and shown
+    /// in the report (free text)
+    #[arg(long, value_name = "ID")]
+    pub ticket: Option<String>,
+
     /// The transfer rate at N evenly spaced positions over the whole device (a zone
     /// curve; N defaults to 100). Write the number with =, as --zones=50
     #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "100")]

@@ -82,6 +82,10 @@ pub struct Config {
     pub command: Vec<String>,
     /// SMART health and self-tests (--smart, --smart-test, --new, --threshold).
     pub smart: crate::smart::SmartSettings,
+    /// `--operator` and `--ticket`: the record's free-text fields, as given.
+    pub operator: Option<String>,
+    /// `--ticket`: see `operator`.
+    pub ticket: Option<String>,
 }
 
 /// Settings of --scan and --verify that the executor and the program use, not the
@@ -360,6 +364,8 @@ impl Config {
             status_interval: a.status_interval,
             command: Vec::new(),
             smart,
+            operator: a.operator,
+            ticket: a.ticket,
         })
     }
 }

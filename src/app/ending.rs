@@ -17,7 +17,7 @@ pub(super) fn save_again(cfg: &Config, run: &Run, saver: Option<&Saver>, compare
         let _ = save_prometheus(path, run);
     }
     if let Some(saver) = saver {
-        let _ = saver.finish(&run.disks);
+        let _ = saver.finish(&run.disks, run.record.ended_unix_s);
     }
     if let Some(path) = &cfg.html {
         let _ = save_html(path, run);

@@ -180,6 +180,7 @@ impl SmartHistory {
             disks: vec![d],
             started_unix_s: Some(crate::ledger::now() as u64),
             burn_in: None,
+            record: Default::default(),
         };
         let command: Vec<String> = command
             .iter()

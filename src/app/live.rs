@@ -257,9 +257,10 @@ impl Saver {
         Self::write(&self.path, &g)
     }
 
-    /// Save the run with the verdicts of these disks.
-    pub(super) fn finish(&self, disks: &[DiskResult]) -> io::Result<()> {
+    /// Save the run with the verdicts of these disks, and when it ended.
+    pub(super) fn finish(&self, disks: &[DiskResult], ended: Option<u64>) -> io::Result<()> {
         let mut g = self.run.lock().unwrap_or_else(|p| p.into_inner());
+        g.0.record.ended_unix_s = ended;
         for slot in g.1.iter_mut().flatten() {
             if let Some(d) = disks.iter().find(|d| d.name == slot.name) {
                 slot.verdict = d.verdict.clone();

@@ -173,6 +173,11 @@ fn run_all(
     };
     let saver = saver.as_ref();
     let probed = probe_disks(cfg, stop, (&mut run, &saved, saver), out, err)?;
+    // The run's end, for its record: the disks are done (or Ctrl-C stopped them).
+    run.record.ended_unix_s = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()
+        .map(|d| d.as_secs());
     for line in disks::twin_serials(&run) {
         writeln!(err, "seekprobe: warning: {line}")?;
     }

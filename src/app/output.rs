@@ -69,7 +69,11 @@ pub(super) fn save_html(path: &Path, run: &Run) -> io::Result<()> {
     let host = nix::unistd::gethostname()
         .map(|h| h.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let page = report::html::render(&[report::html::Source { host, run }]);
+    let page = report::html::render(&[report::html::Source {
+        host,
+        run,
+        saved: None,
+    }]);
     save_atomically(path, page.as_bytes())
 }
 

@@ -247,6 +247,14 @@ fn header(cfg: &Config) -> Run {
             disks: cfg.disks.clone(),
             smr_check: b.smr_check,
         }),
+        record: crate::results::record::RunRecord {
+            host: Some(crate::ledger::host()).filter(|h| !h.is_empty()),
+            command: cfg.command.clone(),
+            tool_commit: option_env!("SEEKPROBE_GIT_COMMIT").map(str::to_string),
+            ended_unix_s: None,
+            operator: cfg.operator.clone(),
+            ticket: cfg.ticket.clone(),
+        },
     }
 }
 

@@ -182,13 +182,17 @@ pub(super) fn report_main(
             )?;
             return Ok(exit_status(Ending::Unusable));
         }
-        match load_run(path) {
-            Ok(run) => {
+        match super::inputs::load_run_hashed(path) {
+            Ok((run, sha256)) => {
                 let host = match path.file_stem() {
                     Some(s) if path != Path::new("-") => s.to_string_lossy().into_owned(),
                     _ => String::new(),
                 };
-                runs.push((host, run));
+                let saved = report::html::record::SavedFile {
+                    name: path.display().to_string(),
+                    sha256,
+                };
+                runs.push((host, run, saved));
             }
             Err(msg) => {
                 writeln!(err, "seekprobe: {}: {msg}", path.display())?;
@@ -198,12 +202,13 @@ pub(super) fn report_main(
     }
     let sources: Vec<report::html::Source> = runs
         .iter()
-        .map(|(host, run)| report::html::Source {
+        .map(|(host, run, saved)| report::html::Source {
             host: host.clone(),
             run,
+            saved: Some(saved.clone()),
         })
         .collect();
-    let all: Vec<&crate::results::Run> = runs.iter().map(|(_, r)| r).collect();
+    let all: Vec<&crate::results::Run> = runs.iter().map(|(_, r, _)| r).collect();
     let earlier = super::history::earlier_runs(&a.history, &all, err)?;
     let page = report::html::render_with(&sources, &earlier);
     if let Err(e) = save_atomically(&a.output, page.as_bytes()) {

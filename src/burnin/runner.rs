@@ -107,6 +107,7 @@ pub fn run(
         if kept.is_none() {
             drive.step_started(step);
         }
+        let began = std::time::Instant::now();
         // A drive the capacity check found fake is not written whole besides.
         let fake = step == Step::Verify && fake_capacity(&disk);
         let status = match (kept, action) {
@@ -152,7 +153,17 @@ pub fn run(
                 None => Status::Skipped("SMART was not read before".into()),
             },
         };
-        let record = StepRecord { step, status };
+        // A kept step's duration is the saved run's; a step run here is timed
+        // around its whole action (a test, a self-test, a SMART read).
+        let duration_s = match kept {
+            Some(k) => k.duration_s,
+            None => Some(began.elapsed().as_secs_f64()),
+        };
+        let record = StepRecord {
+            step,
+            status,
+            duration_s,
+        };
         let interrupted = record.status == Status::Interrupted;
         disk.burn_in.push(record);
         drive.step_done(disk.burn_in.last().expect("just pushed"), &disk)?;

@@ -145,6 +145,8 @@ pub fn needs(id: &str) -> Option<Needs> {
         | "json" | "json_file" | "html" | "prometheus" | "smart" | "smart_test" => Needs::Nothing,
         // The drive history (docs/history.md) records and judges any run.
         "history" | "no_history" => Needs::Nothing,
+        // The record's free-text fields (docs/report.md).
+        "operator" | "ticket" => Needs::Nothing,
         // A test needs -w when it always writes.
         id if let Some(t) = test_of(id) => match t.row().writes {
             Writes::NeedsW => with_write(vec![t.id()]),

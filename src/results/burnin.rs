@@ -56,12 +56,16 @@ pub enum Status {
 }
 
 /// One step of one drive's burn-in.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StepRecord {
     /// Which step of the fixed burn-in sequence (SMART before, self-tests, the tests, ...).
     pub step: Step,
     /// How it ended.
     pub status: Status,
+    /// How long it took, wall-clock seconds (a step kept by `--resume`: as the
+    /// saved run recorded it; absent in runs saved before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_s: Option<f64>,
 }
 
 /// The burn-in of a whole run, saved in the JSON so that `--resume` can check it

@@ -8,6 +8,7 @@ pub mod device;
 pub mod engine;
 pub mod failures;
 pub mod health;
+pub mod record;
 pub mod scan;
 pub mod settings;
 pub mod smart;
@@ -434,6 +435,9 @@ pub struct Run {
     /// `--burn-in`: the command that started it, for `--resume`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub burn_in: Option<burnin::RunInfo>,
+    /// The host, command line, end and operator's fields of the run.
+    #[serde(default)]
+    pub record: record::RunRecord,
 }
 
 // The analyses, computed from the measurements and stored beside them.

@@ -354,7 +354,18 @@ fn burn_in_needs_write_and_resume_needs_burn_in() {
 fn docs_json_md_documents_the_burn_in_fields() {
     let doc = include_str!("../../docs/json.md");
     let text = std::fs::read_to_string(&whole().json).unwrap();
-    for k in ["burn_in", "step", "status", "command", "disks", "smr_check"] {
+    for k in [
+        "burn_in",
+        "step",
+        "status",
+        "command",
+        "disks",
+        "smr_check",
+        "duration_s",
+        "record",
+        "host",
+        "ended_unix_s",
+    ] {
         assert!(text.contains(&format!("\"{k}\"")), "{k} not in the JSON");
         assert!(doc.contains(&format!("`{k}`")), "docs/json.md lacks `{k}`");
     }

@@ -41,6 +41,10 @@ fn burn_in() -> &'static BurnIn {
                 "--yes",
                 "--zones=20",
                 "-q",
+                "--operator",
+                "Ada L.",
+                "--ticket",
+                "RMA-12",
                 "--json-file",
             ])
             .arg(&json)
@@ -240,6 +244,16 @@ fn many_hosts_runs_make_one_page_with_each_drive_under_its_host() {
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(0));
+        // The run records this machine's host name; as two hosts' runs would,
+        // one records its own, the other is a run saved before the host name was
+        // recorded (shown under its file's name).
+        let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let record = v["record"].as_object_mut().unwrap();
+        match host {
+            "rack1-a" => record.insert("host".into(), host.into()),
+            _ => record.remove("host"),
+        };
+        std::fs::write(&json, v.to_string()).unwrap();
         files.push(json);
     }
     let page = dir.path().join("fleet.html");
@@ -398,6 +412,7 @@ fn chromium_renders_the_report_of_a_burn_in() {
     assert_eq!(keys, 4, "{dom}");
     // Three models: three zone charts (an SSD does not squeeze the disks').
     assert_eq!(dom.matches("<h3>Zone curves").count(), 3);
+    the_record_is_on_the_page(&dom, &b.json);
     let console: Vec<&str> = log.lines().filter(|l| l.contains("CONSOLE")).collect();
     assert!(console.is_empty(), "console messages: {console:?}");
     assert!(!dom.contains("http:") && !dom.contains("https:"));
@@ -437,6 +452,50 @@ fn chromium_renders_the_report_of_a_burn_in() {
         );
         assert!(std::fs::metadata(&shot).unwrap().len() > 10_000, "{name}");
     }
+}
+
+/// The record, read from the DOM: this machine's host name, the command line,
+/// the operator's fields, each burn-in step's duration, and the SHA-256 of the
+/// saved run in the footer.
+fn the_record_is_on_the_page(dom: &str, json: &Path) {
+    let host = nix::unistd::gethostname().unwrap();
+    let host = host.to_string_lossy();
+    assert!(
+        dom.contains(&format!("<td class=\"host\">{}</td>", escaped(&host))),
+        "{host}: {dom}"
+    );
+    let command = Regex::new(r#"<code class="command">([^<]*)</code>"#).unwrap();
+    let command = &command.captures(dom).expect("a command line")[1];
+    assert!(
+        command.contains("--burn-in -w --yes --zones=20"),
+        "{command}"
+    );
+    assert!(
+        command.contains("--operator 'Ada L.' --ticket RMA-12"),
+        "{command}"
+    );
+    assert!(dom.contains("<td class=\"operator\">Ada L.</td>"));
+    assert!(dom.contains("<td class=\"ticket\">RMA-12</td>"));
+    assert!(!dom.contains("do not record the steps"));
+    // Every step of every drive has its duration, in seconds, minutes or hours.
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    let steps: usize = saved["disks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["burn_in"].as_array().unwrap().len())
+        .sum();
+    let duration =
+        Regex::new(r#"<td class="num duration">(\d+\.\d s|\d+ min \d+ s|\d+ h \d+ min)</td>"#)
+            .unwrap();
+    assert_eq!(duration.find_iter(dom).count(), steps, "{dom}");
+    assert!(steps >= 5 * 6, "{steps} steps");
+    // The footer's SHA-256 is the file's, as sha256sum prints it.
+    let out = Command::new("sha256sum").arg(json).output().unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    let sha = out.split_whitespace().next().unwrap();
+    assert_eq!(sha.len(), 64, "{out}");
+    assert!(dom.contains(&format!("<code>{sha}</code>")), "{sha}");
 }
 
 /// A script that focuses each sort button as the Tab key would and says whether

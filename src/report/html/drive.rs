@@ -60,6 +60,26 @@ impl Drive<'_> {
             .unwrap_or("")
     }
 
+    /// The firmware revision, from the SMART health (after the run, else before;
+    /// "" when SMART was not read).
+    pub fn firmware(&self) -> &str {
+        self.disk
+            .smart
+            .as_ref()
+            .and_then(|s| s.after.as_ref().or(s.before.as_ref()))
+            .and_then(|h| h.firmware.as_deref())
+            .unwrap_or("")
+    }
+
+    /// The World Wide Name, as the drive reports it ("" when unknown).
+    pub fn wwn(&self) -> &str {
+        self.disk
+            .info
+            .as_ref()
+            .and_then(|i| i.wwn.as_deref())
+            .unwrap_or("")
+    }
+
     /// The capacity as diskinfo gives it ("2000398934016 (1.8T)"), or "".
     pub fn capacity(&self) -> String {
         self.disk.info.as_ref().map_or(String::new(), |i| {
@@ -114,6 +134,8 @@ pub fn section(d: &Drive, verbose: bool) -> Markup {
                 @if !d.host.is_empty() { "host " b { (d.host) } " · " }
                 "model " b { (or_dash(d.model())) } " · serial " b { (or_dash(d.serial())) }
                 " · " (d.capacity())
+                @if !d.firmware().is_empty() { " · firmware " b.firmware { (d.firmware()) } }
+                @if !d.wwn().is_empty() { " · WWN " b.wwn { (d.wwn()) } }
             }
             (findings(&d.verdict))
             (identity(disk))
@@ -194,7 +216,7 @@ fn burn_in(disk: &DiskResult) -> Markup {
     html! {
         h3 { "Burn-in steps" }
         table.steps {
-            thead { tr { th { "step" } th { "how it ended" } } }
+            thead { tr { th { "step" } th { "how it ended" } th.num { "duration" } } }
             tbody {
                 @for r in &disk.burn_in {
                     @let cls = match r.status {
@@ -202,11 +224,24 @@ fn burn_in(disk: &DiskResult) -> Markup {
                         Status::Skipped(_) => "muted",
                         Status::Done | Status::Resumed => "",
                     };
-                    tr class=(cls) { td { (r.step.name()) } td { (readable(&crate::report::burnin::status(&r.status), &names)) } }
+                    tr class=(cls) {
+                        td { (r.step.name()) }
+                        td { (readable(&crate::report::burnin::status(&r.status), &names)) }
+                        td.num.duration { (r.duration_s.map_or_else(|| "not recorded".to_string(), duration)) }
+                    }
                 }
             }
         }
-        p.muted.small { "The results do not record the steps' durations." }
+    }
+}
+
+/// A step's duration in words: "0.4 s", "12 min 5 s", "3 h 2 min".
+fn duration(s: f64) -> String {
+    let whole = s.round() as u64;
+    match whole {
+        _ if s < 60.0 => format!("{s:.1} s"),
+        ..3600 => format!("{} min {} s", whole / 60, whole % 60),
+        _ => format!("{} h {} min", whole / 3600, whole % 3600 / 60),
     }
 }
 

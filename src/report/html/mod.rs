@@ -11,6 +11,7 @@
 pub mod charts;
 pub mod drive;
 pub mod page;
+pub mod record;
 pub mod verdict;
 
 use crate::results::Run;
@@ -18,12 +19,16 @@ use drive::Drive;
 use page::{BatchChart, Heading};
 
 /// A saved run and the name of where it came from (its file's name, or this
-/// host's name for `--html`), shown in the host column.
+/// host's name for `--html`), shown in the host column when the run recorded no
+/// host name (runs saved before it was recorded).
 pub struct Source<'a> {
-    /// The host column's text.
+    /// The host column's text when the run recorded no host name.
     pub host: String,
     /// The saved (or just finished) run, borrowed.
     pub run: &'a Run,
+    /// The saved file it was read from, with its SHA-256, for the footer (None
+    /// for `--html`: no file was read).
+    pub saved: Option<record::SavedFile>,
 }
 
 /// The page of these runs' drives: failing drives first, otherwise in the order
@@ -44,7 +49,7 @@ pub fn render_with(sources: &[Source], earlier: &[(String, Vec<drive::EarlierRun
         for disk in &s.run.disks {
             let i = drives.len();
             drives.push(Drive {
-                host: &s.host,
+                host: record::host(s),
                 disk,
                 verdict: verdict::drive_verdict(s.run, disk),
                 colour: charts::css(charts::colour(i, total)),
@@ -223,6 +228,8 @@ fn heading(sources: &[&Source]) -> Heading {
         tool: versions.join(", "),
         started,
         notices: Vec::new(),
+        runs: sources.iter().map(|s| record::view(s)).collect(),
+        saved: sources.iter().filter_map(|s| s.saved.clone()).collect(),
     }
 }
 

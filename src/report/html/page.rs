@@ -38,6 +38,8 @@ section.drive{border-top:3px solid #333;margin-top:1.6em;padding-top:.6em}
 details summary{cursor:pointer;color:#245;margin:.3em 0}
 a{color:#245}
 td.host{white-space:nowrap}
+table.record{font-size:.85em}code.command{overflow-wrap:anywhere}td.duration{white-space:nowrap}
+footer{margin-top:1.6em;border-top:1px solid #ddd}footer code{overflow-wrap:anywhere}ul.sha256{list-style:none;padding:0}
 @media (max-width:600px){body{font-size:14px;padding:6px}th,td{padding:.2em .3em}
   pre{white-space:pre-wrap;overflow-wrap:anywhere}
   table.batch thead{display:none}table.batch tr{display:flex;flex-wrap:wrap;align-items:baseline;border-bottom:2px solid #ccc;padding:.3em 0}
@@ -53,7 +55,8 @@ td.host{white-space:nowrap}
   table.batch td.reasons{min-width:22em;max-width:none}th button.sort::after{content:none}
   table.steps,table.smart{font-size:7pt}h3{margin:.4em 0 .1em}.legend{margin:0 0 .2em}
   section.drive{column-count:2;column-gap:6mm}section.drive>h2,section.drive>p.ident{column-span:all}
-  section.drive figure.chart svg{max-width:100%}section.drive pre,section.drive table{break-inside:avoid}}
+  section.drive figure.chart svg{max-width:100%}section.drive pre,section.drive table{break-inside:avoid}
+  table.record,footer{font-size:7pt}footer{margin-top:.3em;break-before:avoid}}
 "#;
 
 /// Sorting the batch table by a column (a button in its heading, so the keyboard
@@ -98,6 +101,10 @@ pub struct Heading {
     /// What the reader must know of the batch itself: a run given twice, drives
     /// sharing a serial number.
     pub notices: Vec<String>,
+    /// Each run's record: host, command line, start and end, operator, versions.
+    pub runs: Vec<super::record::RunView>,
+    /// The saved files read, with their SHA-256, for the footer.
+    pub saved: Vec<super::record::SavedFile>,
 }
 
 /// The whole HTML document: heading and counts, the batch table, the charts, then
@@ -126,10 +133,12 @@ pub fn page(heading: &Heading, drives: &[Drive], charts: &[BatchChart], verbose:
                         b.pass { (passes) " PASS" } ", " b.fail { (fails) " FAIL" }
                     }
                     @for n in &heading.notices { p.dup.notice { "⚠ " (n) } }
+                    (super::record::table(&heading.runs))
                 }
                 (batch_table(drives))
                 @for c in charts { (batch_chart(c)) }
                 @for d in drives { (section(d, verbose)) }
+                (super::record::footer(&heading.saved))
                 script { (PreEscaped(SCRIPT)) }
             }
         }

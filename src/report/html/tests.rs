@@ -40,6 +40,7 @@ fn run(disks: Vec<DiskResult>) -> Run {
         disks,
         started_unix_s: Some(1_796_111_160),
         burn_in: None,
+        record: Default::default(),
     }
 }
 
@@ -47,6 +48,7 @@ fn page(r: &Run) -> String {
     render(&[Source {
         host: "h<1>".into(),
         run: r,
+        saved: None,
     }])
 }
 
@@ -455,10 +457,12 @@ fn the_same_run_twice_counts_once_and_shared_serials_are_marked() {
         Source {
             host: "run.json".into(),
             run: &r,
+            saved: None,
         },
         Source {
             host: "run.json".into(),
             run: &r,
+            saved: None,
         },
     ]);
     assert!(html.contains("2 drives:"), "{html}");
@@ -480,4 +484,60 @@ fn the_sort_headers_are_buttons_with_aria_sort() {
         "{html}"
     );
     assert!(!html.contains("data-sort"));
+}
+
+#[test]
+fn the_record_shows_the_recorded_host_command_steps_firmware_and_checksum() {
+    use crate::burnin::{Status, Step, StepRecord};
+    use crate::report::html::record::{SavedFile, sha256_hex};
+    let mut d = disk("/dev/sdb", "m");
+    d.info.as_mut().unwrap().wwn = Some("0x5000c500a1b2c3d4".into());
+    d.burn_in = vec![
+        StepRecord {
+            step: Step::SmartBefore,
+            status: Status::Done,
+            duration_s: Some(0.42),
+        },
+        StepRecord {
+            step: Step::Verify,
+            status: Status::Done,
+            duration_s: Some(7_325.0),
+        },
+        StepRecord {
+            step: Step::SmartAfter,
+            status: Status::Done,
+            duration_s: None,
+        },
+    ];
+    let mut r = run(vec![d]);
+    r.record.host = Some("rack7-node3".into());
+    r.record.command = vec!["seekprobe".into(), "--ticket".into(), "RMA 12".into()];
+    r.record.ended_unix_s = Some(1_796_111_160 + 3_600);
+    r.record.ticket = Some("RMA 12".into());
+    let html = render(&[Source {
+        host: "burnin".into(),
+        run: &r,
+        saved: Some(SavedFile {
+            name: "burnin.json".into(),
+            sha256: sha256_hex(b"abc"),
+        }),
+    }]);
+    // The recorded host, not the file's name, in the table and the drive's section.
+    assert!(html.contains("rack7-node3"), "{html}");
+    assert!(!html.contains(">burnin<"), "{html}");
+    assert!(
+        html.contains("seekprobe --ticket &#39;RMA 12&#39;")
+            || html.contains("seekprobe --ticket 'RMA 12'"),
+        "{html}"
+    );
+    assert!(html.contains("0x5000c500a1b2c3d4"), "{html}");
+    assert!(
+        html.contains("0.4 s") && html.contains("2 h 2 min"),
+        "{html}"
+    );
+    assert!(html.contains("not recorded"), "{html}");
+    assert!(!html.contains("do not record the steps"), "{html}");
+    // FIPS 180-2's example: SHA-256("abc").
+    assert!(html.contains("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+    assert!(html.contains("burnin.json"), "{html}");
 }
