@@ -3,8 +3,9 @@
 //!
 //! On a terminal (without `--quiet`), each drive has one line updated in place
 //! (indicatif's `MultiProgress`): its name (and serial), its step, the step's
-//! progress, the rate where the step moves bytes, the step's ETA and its failing
-//! steps so far. Off a terminal (a log file, Ansible, systemd) nothing is redrawn:
+//! progress, the rate where the step moves bytes, the step's ETA, the drive's
+//! temperature when it is watched (its latest reading, "paused: too hot" while
+//! `--max-temp` holds it) and its failing steps so far. Off a terminal (a log file, Ansible, systemd) nothing is redrawn:
 //! a [`Board`] that keeps a log writes a self-contained, timestamped line per drive
 //! as each step starts and ends, and a status line per drive every
 //! `--status-interval`, as it happens (not when the run ends).
@@ -73,6 +74,10 @@ impl Board {
     }
 }
 
+/// A watched drive's latest temperature (°C) and whether its work is paused for
+/// heat; None before the first reading.
+pub type Reading = Box<dyn Fn() -> Option<(i64, bool)> + Send>;
+
 /// What the step in progress has done, for the status line and the bar.
 #[derive(Default)]
 struct Doing {
@@ -102,6 +107,9 @@ pub struct Progress {
     /// The failing steps so far.
     failing: usize,
     last_status: Instant,
+    /// The drive's latest temperature and whether its work is paused for heat,
+    /// when it is watched.
+    temperature: Option<Reading>,
 }
 
 impl Progress {
@@ -136,6 +144,7 @@ impl Progress {
             doing: Doing::default(),
             failing: 0,
             last_status: Instant::now(),
+            temperature: None,
         }
     }
 
@@ -151,6 +160,12 @@ impl Progress {
         if let (Some(b), Some(s)) = (&self.bar, serial) {
             b.set_prefix(format!("{} ({s})", self.name));
         }
+    }
+
+    /// The drive's temperature is watched: `now` gives its latest reading (°C)
+    /// and whether its work is paused for heat, shown in the line from now on.
+    pub fn temperature_from(&mut self, now: Reading) {
+        self.temperature = Some(now);
     }
 
     /// A step (a burn-in step, or a test of a run of several drives) starts.
@@ -253,6 +268,11 @@ impl Progress {
                 ", step ETA {}",
                 eta_text(Duration::from_secs_f64(left))
             ));
+        }
+        match self.temperature.as_ref().and_then(|f| f()) {
+            Some((c, true)) => s.push_str(&format!(", {c} °C (paused: too hot)")),
+            Some((c, false)) => s.push_str(&format!(", {c} °C")),
+            None => {}
         }
         s.push_str(&format!(
             ", {} failing step{} so far",
@@ -362,6 +382,37 @@ mod tests {
     }
 
     #[test]
+    fn the_status_line_shows_the_latest_temperature_and_a_pause_for_heat() {
+        let out = Shared::default();
+        let board = Board::logging_to(Box::new(out.clone()), Duration::ZERO);
+        let mut p = Progress::on(&board, "sim:a");
+        p.opened(None, 1 << 30);
+        let reading = Arc::new(Mutex::new(None));
+        let r = reading.clone();
+        p.temperature_from(Box::new(move || *r.lock().unwrap()));
+        p.step_started("verify", "burn-in");
+        p.line("verify", 0, 1, 4, "pass 1");
+        *reading.lock().unwrap() = Some((41, false));
+        p.line("verify", 0, 2, 4, "pass 1");
+        *reading.lock().unwrap() = Some((56, true));
+        p.line("verify", 0, 3, 4, "pass 1");
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let status: Vec<&str> = text.lines().filter(|l| l.contains("status:")).collect();
+        assert_eq!(status.len(), 3, "{text}");
+        // No reading yet: no temperature.
+        assert!(!status[0].contains("°C"), "{text}");
+        assert!(status[0].contains(" seekprobe: sim:a: status: verify 25% (pass 1), step ETA "));
+        assert!(
+            status[1].ends_with(", 41 °C, 0 failing steps so far"),
+            "{text}"
+        );
+        assert!(
+            status[2].ends_with(", 56 °C (paused: too hot), 0 failing steps so far"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn off_a_terminal_each_step_and_the_status_are_lines_of_their_own() {
         let out = Shared::default();
         let board = Board::logging_to(Box::new(out.clone()), Duration::ZERO);
@@ -378,7 +429,7 @@ mod tests {
             lines[1].contains(" seekprobe: sim:a: status: zone curve (--zones) 50% (zone 5)"),
             "{text}"
         );
-        assert!(lines[1].contains("0 failing steps so far"), "{text}");
+        assert!(lines[1].ends_with(", 0 failing steps so far"), "{text}");
         assert!(lines[2].ends_with("burn-in: zone curve (--zones) done"));
         // Each line starts with its time.
         assert!(

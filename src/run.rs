@@ -27,7 +27,7 @@ use smart_session as session;
 use std::io;
 use std::sync::atomic::AtomicBool;
 
-pub use sink::Sink;
+pub use sink::{Sink, TemperatureNow};
 
 /// How the run should go on after a disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,6 +117,9 @@ pub fn probe_disk_resuming(
         || (cfg.tests.iter())
             .any(|k| matches!(k, TestKind::Verify | TestKind::Scan | TestKind::SmrCheck));
     let (target, temps) = smart_watch::for_run(target, long, &cfg.smart);
+    if let Some(h) = &temps {
+        sink.temperature_watched(smart_watch::now(h));
+    }
     let mut t = Tests {
         target,
         temps,

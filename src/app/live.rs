@@ -115,6 +115,10 @@ impl Sink for LiveText<'_> {
         self.print(&text)
     }
 
+    fn temperature_watched(&mut self, now: crate::run::TemperatureNow) {
+        self.progress.temperature_from(now);
+    }
+
     fn warning(&mut self, w: &Warning) -> io::Result<()> {
         self.say(&format!("seekprobe: warning: {}; {}", w.message, w.advice));
         Ok(())

@@ -2,24 +2,26 @@
 //! drive loop's requests are in flight on the pool's threads, so no request of the
 //! run's own thread can take the samples (as `Watched::read_at` does for the
 //! synchronous tests). A side thread reads smartctl every
-//! [`temperature::EVERY_REAL_S`] into the run's [`Sampler`], and every
-//! [`temperature::PAUSED_EVERY_S`] while the drive is above `--max-temp`; the
+//! [`crate::smart::temperature::EVERY_REAL_S`] into the run's [`Sampler`], and every
+//! [`crate::smart::temperature::PAUSED_EVERY_S`] while the drive is above `--max-temp`; the
 //! drive loop asks it before each submission
 //! ([`crate::engine::driver::drive_feed_watched`]), finding it by the drive's
 //! descriptor ([`crate::device::pass_watch`]). Dropping the watch stops the
 //! thread (a smartctl still running is left to finish, bounded by smartctl's own
 //! timeout, and its reading is not recorded).
 
-use super::smart_watch::{Handle, MAX_PAUSE_S};
 use crate::device::PassWatch;
 use crate::device::pass_watch::{self, Registration};
 use crate::smart::smartctl::{self, SmartRead};
-use crate::smart::temperature;
+use crate::smart::temperature::Sampler;
 use std::os::fd::RawFd;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// The run's sampler of the drive (`run::smart_watch::Handle`).
+type Handle = Arc<Mutex<Sampler>>;
 
 /// How often the side thread looks at its stop flag and the clock.
 const TICK: Duration = Duration::from_millis(100);
@@ -38,7 +40,7 @@ struct Side {
 
 /// Start sampling `device` (open as `fd`) through `smartctl` into `sampler`, its
 /// times counted from `base_s` (the run's seconds now) onwards; `paused_every_s`
-/// apart while the drive is held.
+/// apart while the drive is held, for `max_pause_s` at most.
 pub fn start(
     fd: RawFd,
     smartctl: PathBuf,
@@ -46,6 +48,7 @@ pub fn start(
     sampler: Handle,
     base_s: f64,
     paused_every_s: f64,
+    max_pause_s: f64,
 ) -> SideSampler {
     let stop = Arc::new(AtomicBool::new(false));
     let (s, flag) = (sampler.clone(), stop.clone());
@@ -59,7 +62,7 @@ pub fn start(
                 let now = now_s();
                 let due = {
                     let mut g = s.lock().expect("temperature sampler");
-                    end_long_pause(&mut g, now);
+                    end_long_pause(&mut g, now, max_pause_s);
                     if g.paused() {
                         now - last_s >= paused_every_s
                     } else {
@@ -93,12 +96,12 @@ pub fn start(
     }
 }
 
-/// A pause longer than [`MAX_PAUSE_S`] ends without the drive cooling, as the
+/// A pause longer than `max_pause_s` ends without the drive cooling, as the
 /// synchronous tests' pause does.
-fn end_long_pause(s: &mut temperature::Sampler, now_s: f64) {
+fn end_long_pause(s: &mut Sampler, now_s: f64, max_pause_s: f64) {
     if let Some(p) = s.log.pauses.last_mut()
         && p.to_s.is_none()
-        && now_s - p.from_s as f64 >= MAX_PAUSE_S
+        && now_s - p.from_s as f64 >= max_pause_s
     {
         p.to_s = Some(now_s as u64);
         p.cooled = false;

@@ -101,6 +101,17 @@ pub fn for_run(
     }
 }
 
+/// What the live line shows of the samples: the latest reading and whether the
+/// drive's work is paused for heat.
+pub fn now(handle: &Handle) -> super::sink::TemperatureNow {
+    let h = handle.clone();
+    Box::new(move || {
+        let s = h.lock().unwrap_or_else(|e| e.into_inner());
+        let last = s.log.samples.last()?;
+        Some((last.celsius, s.paused()))
+    })
+}
+
 /// Put what the handle gathered into the drive's SMART result.
 pub fn keep(handle: Option<&Handle>, smart: Option<&mut SmartResult>) {
     if let (Some(h), Some(r)) = (handle, smart) {
@@ -232,6 +243,7 @@ impl Target for Watched {
             self.sampler.clone(),
             self.now_s(),
             temperature::PAUSED_EVERY_S.min(every),
+            MAX_PAUSE_S,
         )))
     }
 }
