@@ -85,39 +85,6 @@ pub fn drive_feed_watched(
     let mut abandoned = 0usize;
     // Slots left empty while the watch held the pass, to be filled when it lifts.
     let mut idle: Vec<usize> = Vec::with_capacity(depth);
-    // Submit the next request of `slot`; false when the feed or the backend said no.
-    let submit = |slot: usize,
-                  backend: &mut dyn Backend,
-                  feed: &mut dyn Feed,
-                  reqs: &mut [Option<Request>]|
-     -> (bool, bool) {
-        let Some((offset, len, kind)) = feed.next(slot, backend.buffer(slot)) else {
-            return (false, true);
-        };
-        let req = Request {
-            slot,
-            offset,
-            len,
-            kind,
-        };
-        match backend.submit(req) {
-            Ok(()) => {
-                reqs[slot] = Some(req);
-                (true, true)
-            }
-            Err(e) => {
-                let now = backend.now_ns();
-                let c = Completion {
-                    slot,
-                    start_ns: now,
-                    done_ns: now,
-                    result: Err(e),
-                };
-                let more = feed.done(&req, c, None);
-                (false, more)
-            }
-        }
-    };
     for slot in 0..depth {
         if held() {
             idle.push(slot);
@@ -142,21 +109,16 @@ pub fn drive_feed_watched(
             interrupted = true;
             stopped_at = Some(backend.now_ns());
         }
-        if !idle.is_empty() && (interrupted || !go_on) {
-            idle.clear();
-        }
-        if !idle.is_empty() && !held() {
-            while let Some(slot) = idle.pop() {
-                let (sent, more) = submit(slot, backend, feed, &mut reqs);
-                in_flight += usize::from(sent);
-                if sent {
-                    since[slot] = Some(backend.now_ns());
-                }
-                go_on &= more;
-                if !go_on {
-                    idle.clear();
-                }
-            }
+        // The hold lifted (or the pass ended meanwhile): fill the idle slots.
+        while !idle.is_empty() && (interrupted || !go_on || !held()) {
+            let Some(slot) = idle.pop().filter(|_| go_on && !interrupted) else {
+                idle.clear();
+                break;
+            };
+            let (sent, more) = submit(slot, backend, feed, &mut reqs);
+            in_flight += usize::from(sent);
+            since[slot] = sent.then(|| backend.now_ns());
+            go_on &= more;
         }
         if in_flight == 0 {
             if idle.is_empty() {
@@ -278,6 +240,41 @@ pub fn drive(
         None => None,
     };
     (run, fatal)
+}
+
+/// Submit the next request of `slot`: whether one was sent, and whether the feed
+/// wants more (a failed submission is handed to the feed as a failed completion).
+fn submit(
+    slot: usize,
+    backend: &mut dyn Backend,
+    feed: &mut dyn Feed,
+    reqs: &mut [Option<Request>],
+) -> (bool, bool) {
+    let Some((offset, len, kind)) = feed.next(slot, backend.buffer(slot)) else {
+        return (false, true);
+    };
+    let req = Request {
+        slot,
+        offset,
+        len,
+        kind,
+    };
+    match backend.submit(req) {
+        Ok(()) => {
+            reqs[slot] = Some(req);
+            (true, true)
+        }
+        Err(e) => {
+            let now = backend.now_ns();
+            let c = Completion {
+                slot,
+                start_ns: now,
+                done_ns: now,
+                result: Err(e),
+            };
+            (false, feed.done(&req, c, None))
+        }
+    }
 }
 
 /// The [`Feed`] of [`drive`]: the stream's offsets while less than the duration
