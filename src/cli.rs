@@ -383,9 +383,10 @@ pub struct Args {
     #[command(flatten)]
     pub smart_rules: SmartRuleArgs,
 
-    /// During a --burn-in (or --verify, --smr-check with --smart): the drive's
+    /// During a --burn-in (or --verify, --scan, --smr-check with --smart): the drive's
     /// temperature limit in °C (default: the drive's own, else 60). Above it a
-    /// warning, and the drive's writes pause until it is 5 °C below
+    /// warning, and the drive's writes (a real drive's --scan and --verify: all its
+    /// requests) pause until it is 5 °C below
     #[arg(long, value_name = "C", allow_negative_numbers = true)]
     pub max_temp: Option<i64>,
 

@@ -3,8 +3,11 @@
 //!
 //! On a terminal (without `--quiet`), each drive has one line updated in place
 //! (indicatif's `MultiProgress`): its name (and serial), its step, the step's
-//! progress, the rate where the step moves bytes, the step's ETA and its failing
-//! steps so far. Off a terminal (a log file, Ansible, systemd) nothing is redrawn:
+//! progress, the rate where the step moves bytes, the step's ETA and in a
+//! burn-in the drive's ETA for the whole burn-in (the steps ahead at the rate
+//! the drive has shown; "at least" while some cannot be estimated), the drive's
+//! temperature when it is watched (its latest reading, "paused: too hot" while
+//! `--max-temp` holds it) and its failing steps so far. Off a terminal (a log file, Ansible, systemd) nothing is redrawn:
 //! a [`Board`] that keeps a log writes a self-contained, timestamped line per drive
 //! as each step starts and ends, and a status line per drive every
 //! `--status-interval`, as it happens (not when the run ends).
@@ -73,6 +76,23 @@ impl Board {
     }
 }
 
+/// A watched drive's latest temperature (°C) and whether its work is paused for
+/// heat; None before the first reading.
+pub type Reading = Box<dyn Fn() -> Option<(i64, bool)> + Send>;
+
+/// What a step of a burn-in costs, for the drive's ETA of the whole burn-in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cost {
+    /// A few seconds (SMART reads): counted as none.
+    Brief,
+    /// This many passes over the whole drive (a write-verify: 2 a pass), at the
+    /// rate this drive has shown so far.
+    Passes(f64),
+    /// Not known beforehand (a self-test, -t, the zone curve): the ETA is then
+    /// a lower bound ("at least").
+    Unknown,
+}
+
 /// What the step in progress has done, for the status line and the bar.
 #[derive(Default)]
 struct Doing {
@@ -102,6 +122,13 @@ pub struct Progress {
     /// The failing steps so far.
     failing: usize,
     last_status: Instant,
+    /// The drive's latest temperature and whether its work is paused for heat,
+    /// when it is watched.
+    temperature: Option<Reading>,
+    /// A burn-in's steps in order and their costs ([`Progress::plan`]).
+    plan: Vec<(String, Cost)>,
+    /// The latest rate this drive moved its bytes at, over its steps.
+    drive_rate: Option<f64>,
 }
 
 impl Progress {
@@ -136,6 +163,9 @@ impl Progress {
             doing: Doing::default(),
             failing: 0,
             last_status: Instant::now(),
+            temperature: None,
+            plan: Vec::new(),
+            drive_rate: None,
         }
     }
 
@@ -151,6 +181,19 @@ impl Progress {
         if let (Some(b), Some(s)) = (&self.bar, serial) {
             b.set_prefix(format!("{} ({s})", self.name));
         }
+    }
+
+    /// The drive's temperature is watched: `now` gives its latest reading (°C)
+    /// and whether its work is paused for heat, shown in the line from now on.
+    pub fn temperature_from(&mut self, now: Reading) {
+        self.temperature = Some(now);
+    }
+
+    /// The burn-in's steps in order (by the names [`Progress::step_started`] is
+    /// given) and their costs: the line then shows the drive's ETA for the whole
+    /// burn-in beside the step's.
+    pub fn plan(&mut self, steps: Vec<(String, Cost)>) {
+        self.plan = steps;
     }
 
     /// A step (a burn-in step, or a test of a run of several drives) starts.
@@ -218,6 +261,7 @@ impl Progress {
                 let dt = now.duration_since(t).as_secs_f64();
                 if dt > 0.5 && done > d {
                     self.doing.rate = Some((done - d) * steps as f64 * per_step / dt);
+                    self.drive_rate = self.doing.rate;
                     self.doing.last = Some((now, done));
                 }
             } else {
@@ -244,15 +288,27 @@ impl Progress {
         if let Some(r) = d.rate {
             s.push_str(&format!(", {:.1} MB/s", r / 1e6));
         }
-        if let Some(t0) = d.started
-            && d.done > 0.01
-        {
+        let step_left = d.started.filter(|_| d.done > 0.01).map(|t0| {
             let spent = t0.elapsed().as_secs_f64();
-            let left = spent * (1.0 - d.done) / d.done;
+            spent * (1.0 - d.done) / d.done
+        });
+        if let Some(left) = step_left {
             s.push_str(&format!(
                 ", step ETA {}",
                 eta_text(Duration::from_secs_f64(left))
             ));
+        }
+        if let Some((left, exact)) = self.burn_in_left(step_left) {
+            let bound = if exact { "" } else { "at least " };
+            s.push_str(&format!(
+                ", burn-in ETA {bound}{}",
+                eta_text(Duration::from_secs_f64(left))
+            ));
+        }
+        match self.temperature.as_ref().and_then(|f| f()) {
+            Some((c, true)) => s.push_str(&format!(", {c} °C (paused: too hot)")),
+            Some((c, false)) => s.push_str(&format!(", {c} °C")),
+            None => {}
         }
         s.push_str(&format!(
             ", {} failing step{} so far",
@@ -260,6 +316,26 @@ impl Progress {
             if self.failing == 1 { "" } else { "s" }
         ));
         s
+    }
+
+    /// Seconds left of the whole burn-in (the step's `step_left` and the steps
+    /// after it), and whether every one of them was estimated (else it is a lower
+    /// bound); None outside a planned burn-in.
+    fn burn_in_left(&self, step_left: Option<f64>) -> Option<(f64, bool)> {
+        let at = self.plan.iter().position(|(n, _)| *n == self.doing.step)?;
+        let mut exact = step_left.is_some();
+        let mut left = step_left.unwrap_or(0.0);
+        for (_, cost) in &self.plan[at + 1..] {
+            match (cost, self.drive_rate) {
+                (Cost::Brief, _) => {}
+                (Cost::Passes(k), Some(r)) if r > 0.0 && self.size > 0 => {
+                    left += k * self.size as f64 / r;
+                }
+                _ => exact = false,
+            }
+        }
+        // Nothing estimated at all says nothing.
+        (exact || left > 0.0).then_some((left, exact))
     }
 
     fn draw(&self) {
@@ -362,6 +438,75 @@ mod tests {
     }
 
     #[test]
+    fn the_status_line_shows_the_latest_temperature_and_a_pause_for_heat() {
+        let out = Shared::default();
+        let board = Board::logging_to(Box::new(out.clone()), Duration::ZERO);
+        let mut p = Progress::on(&board, "sim:a");
+        p.opened(None, 1 << 30);
+        let reading = Arc::new(Mutex::new(None));
+        let r = reading.clone();
+        p.temperature_from(Box::new(move || *r.lock().unwrap()));
+        p.step_started("verify", "burn-in");
+        p.line("verify", 0, 1, 4, "pass 1");
+        *reading.lock().unwrap() = Some((41, false));
+        p.line("verify", 0, 2, 4, "pass 1");
+        *reading.lock().unwrap() = Some((56, true));
+        p.line("verify", 0, 3, 4, "pass 1");
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let status: Vec<&str> = text.lines().filter(|l| l.contains("status:")).collect();
+        assert_eq!(status.len(), 3, "{text}");
+        // No reading yet: no temperature.
+        assert!(!status[0].contains("°C"), "{text}");
+        assert!(status[0].contains(" seekprobe: sim:a: status: verify 25% (pass 1), step ETA "));
+        assert!(
+            status[1].ends_with(", 41 °C, 0 failing steps so far"),
+            "{text}"
+        );
+        assert!(
+            status[2].ends_with(", 56 °C (paused: too hot), 0 failing steps so far"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn in_a_burn_in_the_line_shows_the_eta_of_the_whole_burn_in() {
+        let out = Shared::default();
+        let board = Board::logging_to(Box::new(out.clone()), Duration::ZERO);
+        let mut p = Progress::on(&board, "sim:a");
+        p.opened(None, 1 << 30);
+        let plan = [
+            ("SMART before", Cost::Brief),
+            ("write-verify", Cost::Passes(2.0)),
+            ("long self-test", Cost::Unknown),
+            ("SMART after", Cost::Brief),
+        ];
+        p.plan(plan.iter().map(|(n, c)| (n.to_string(), *c)).collect());
+        // The rate an earlier pass over the drive showed.
+        p.drive_rate = Some(1e8);
+        // No progress of the step yet: the steps after it, a lower bound.
+        p.step_started("SMART before", "burn-in");
+        p.line("SMART before", 0, 0, 1, "");
+        // Half the write-verify done in 100 s; the self-test after it unknown.
+        p.step_started("write-verify", "burn-in");
+        p.doing.started = Some(Instant::now() - Duration::from_secs(100));
+        p.line("write-verify", 100, 50, 100, "pass 1");
+        p.step_started("SMART after", "burn-in");
+        p.line("SMART after", 0, 0, 1, "");
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let status: Vec<&str> = text.lines().filter(|l| l.contains("status:")).collect();
+        assert_eq!(status.len(), 3, "{text}");
+        // 2 passes of 1 GiB at 100 MB/s: 21.5 s, but the self-test's time is unknown.
+        assert!(status[0].contains(", burn-in ETA at least 21s,"), "{text}");
+        // Half the step done in 100 s: 100 s left of it, then the self-test.
+        assert!(
+            status[1].contains(", step ETA 1m 40s, burn-in ETA at least 1m 40s,"),
+            "{text}"
+        );
+        // The last step, its progress not known yet: nothing to say.
+        assert!(!status[2].contains("burn-in ETA"), "{text}");
+    }
+
+    #[test]
     fn off_a_terminal_each_step_and_the_status_are_lines_of_their_own() {
         let out = Shared::default();
         let board = Board::logging_to(Box::new(out.clone()), Duration::ZERO);
@@ -378,7 +523,7 @@ mod tests {
             lines[1].contains(" seekprobe: sim:a: status: zone curve (--zones) 50% (zone 5)"),
             "{text}"
         );
-        assert!(lines[1].contains("0 failing steps so far"), "{text}");
+        assert!(lines[1].ends_with(", 0 failing steps so far"), "{text}");
         assert!(lines[2].ends_with("burn-in: zone curve (--zones) done"));
         // Each line starts with its time.
         assert!(

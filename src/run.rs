@@ -5,6 +5,7 @@
 //! tests are handed as its `Drive`. Nothing here prints.
 
 pub mod checkpoint;
+pub mod pass_temps;
 mod sink;
 pub mod smart_session;
 pub mod smart_watch;
@@ -26,7 +27,7 @@ use smart_session as session;
 use std::io;
 use std::sync::atomic::AtomicBool;
 
-pub use sink::Sink;
+pub use sink::{Sink, TemperatureNow};
 
 /// How the run should go on after a disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,8 +114,12 @@ pub fn probe_disk_resuming(
     }
     // Temperatures during long work (docs/smart.md, "Temperatures during long work").
     let long = cfg.burn_in.is_some()
-        || (cfg.tests.iter()).any(|k| matches!(k, TestKind::Verify | TestKind::SmrCheck));
+        || (cfg.tests.iter())
+            .any(|k| matches!(k, TestKind::Verify | TestKind::Scan | TestKind::SmrCheck));
     let (target, temps) = smart_watch::for_run(target, long, &cfg.smart);
+    if let Some(h) = &temps {
+        sink.temperature_watched(smart_watch::now(h));
+    }
     let mut t = Tests {
         target,
         temps,
@@ -242,6 +247,11 @@ impl Tests<'_> {
         }
         let info = &self.info;
         let target = &mut self.target;
+        // A real drive's queued passes: its temperature sampled from a side
+        // thread, and held by --max-temp, while the pass runs (run/pass_temps.rs).
+        let _watch = matches!(test, TestKind::Scan | TestKind::Verify)
+            .then(|| target.watch_pass())
+            .flatten();
         let before = (target.device_io_bytes(), target.own_io_bytes());
         let mut cx = Context {
             target: target.as_mut(),

@@ -119,6 +119,7 @@ fn live<'a>(
         verbose: cfg.verbose,
         text: cfg.mode == Mode::Describe && cfg.format == Format::Diskinfo,
         burn_in: cfg.burn_in.is_some(),
+        burn_in_plan: cfg.burn_in.map(|b| (b, cfg.options.verify_passes.get())),
         logs: progress.logs(),
         testing: None,
         yes: cfg.yes,

@@ -6,7 +6,7 @@ use crate::device::DeviceInfo;
 use crate::error::ProbeError;
 use crate::exec::Observer;
 use crate::probe::TestKind;
-use crate::progress::Progress;
+use crate::progress::{Cost, Progress};
 use crate::report::humanize::humanize;
 use crate::report::{self, diskinfo};
 use crate::results::{DiskResult, Run, TestResult, Warning};
@@ -26,6 +26,9 @@ pub(super) struct LiveText<'a> {
     pub(super) text: bool,
     /// A burn-in: an interrupted pass is resumed with --resume.
     pub(super) burn_in: bool,
+    /// A burn-in's settings and its write-verify passes: the live line's ETA of
+    /// the whole burn-in.
+    pub(super) burn_in_plan: Option<(crate::burnin::Settings, u32)>,
     /// The live view writes the step lines itself (off a terminal).
     pub(super) logs: bool,
     /// The test in progress outside a burn-in (for its step lines).
@@ -58,6 +61,28 @@ impl LiveText<'_> {
             let _ = writeln!(err, "{line}");
         });
     }
+}
+
+/// The burn-in's steps for `info` and what each costs: the write-verify pass
+/// writes and reads the drive `passes` times; the SMART reads are brief; the
+/// other steps' times are not known beforehand (a self-test's is the drive's).
+fn burn_in_costs(
+    info: &DeviceInfo,
+    settings: crate::burnin::Settings,
+    passes: u32,
+) -> Vec<(String, Cost)> {
+    use crate::burnin::{Medium, Step};
+    crate::burnin::steps(Medium::of(info.rotation), settings)
+        .into_iter()
+        .map(|step| {
+            let cost = match step {
+                Step::SmartBefore | Step::SmartAfter => Cost::Brief,
+                Step::Verify => Cost::Passes(2.0 * f64::from(passes)),
+                _ => Cost::Unknown,
+            };
+            (step.name().to_string(), cost)
+        })
+        .collect()
 }
 
 impl Observer for LiveText<'_> {
@@ -101,6 +126,9 @@ impl Sink for LiveText<'_> {
     fn opened(&mut self, info: &DeviceInfo, warnings: &[Warning]) -> io::Result<()> {
         self.progress
             .opened(info.ident.as_deref(), info.media_size_bytes);
+        if let Some((settings, passes)) = self.burn_in_plan {
+            self.progress.plan(burn_in_costs(info, settings, passes));
+        }
         for w in warnings {
             self.warning(w)?;
         }
@@ -113,6 +141,10 @@ impl Sink for LiveText<'_> {
             diskinfo::one_line(info)
         };
         self.print(&text)
+    }
+
+    fn temperature_watched(&mut self, now: crate::run::TemperatureNow) {
+        self.progress.temperature_from(now);
     }
 
     fn warning(&mut self, w: &Warning) -> io::Result<()> {

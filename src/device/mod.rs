@@ -11,12 +11,14 @@ mod file;
 pub mod freebsd;
 #[cfg(target_os = "linux")]
 pub mod linux;
+pub mod pass_watch;
 pub mod pio;
 pub mod sim;
 pub mod watched;
 
 pub use aligned::AlignedBuf;
 pub use file::{OpenOptions, open};
+pub use pass_watch::PassWatch;
 
 use crate::clock::{Clock, VirtualClock};
 use crate::probe::Op;
@@ -148,6 +150,14 @@ pub trait Target: Send {
     /// their model); None for a real device, which is asked through smartctl
     /// ([`crate::smart::source_for`] picks).
     fn smart_source(&mut self) -> Option<&mut dyn crate::smart::SmartSource> {
+        None
+    }
+    /// For a queued pass of a real drive: a watch kept while the pass runs (its
+    /// temperature sampled from a side thread, `run/pass_temps.rs`), registered
+    /// under the drive's descriptor so that the drive loop asks it before each
+    /// submission ([`pass_watch`]); dropping it ends the watch. None: the pass is
+    /// not watched (simulated drives are sampled on their virtual clock).
+    fn watch_pass(&mut self) -> Option<Box<dyn std::any::Any + Send>> {
         None
     }
 }

@@ -10,6 +10,7 @@
 use super::queue::{
     Backend, Completion, Fatal, Feed, QueueDepth, QueuedParams, QueuedRun, Request, Stop,
 };
+use crate::device::PassWatch;
 use crate::probe::OpKind;
 use crate::probe::iops::OffsetGen;
 use std::io;
@@ -49,6 +50,23 @@ pub fn drive_feed(
     stop: &AtomicBool,
     io_timeout: Option<Duration>,
 ) -> (bool, Fatal, usize) {
+    drive_feed_watched(backend, feed, depth, stop, io_timeout, None)
+}
+
+/// [`drive_feed`] with the pass's watch ([`PassWatch`], a real drive's
+/// temperature): while it holds, a slot whose request completes is left idle
+/// (nothing new is issued, the requests in flight complete); once every request
+/// is back the loop waits, [`POLL`] by [`POLL`], for the hold to lift or Ctrl-C;
+/// then the idle slots are filled again.
+pub fn drive_feed_watched(
+    backend: &mut dyn Backend,
+    feed: &mut dyn Feed,
+    depth: QueueDepth,
+    stop: &AtomicBool,
+    io_timeout: Option<Duration>,
+    watch: Option<&dyn PassWatch>,
+) -> (bool, Fatal, usize) {
+    let held = || watch.is_some_and(|w| w.held());
     let depth = depth.slots();
     if stop.load(Ordering::Relaxed) {
         return (true, None, 0);
@@ -65,40 +83,13 @@ pub fn drive_feed(
     let mut interrupted = false;
     let mut in_flight = 0usize;
     let mut abandoned = 0usize;
-    // Submit the next request of `slot`; false when the feed or the backend said no.
-    let submit = |slot: usize,
-                  backend: &mut dyn Backend,
-                  feed: &mut dyn Feed,
-                  reqs: &mut [Option<Request>]|
-     -> (bool, bool) {
-        let Some((offset, len, kind)) = feed.next(slot, backend.buffer(slot)) else {
-            return (false, true);
-        };
-        let req = Request {
-            slot,
-            offset,
-            len,
-            kind,
-        };
-        match backend.submit(req) {
-            Ok(()) => {
-                reqs[slot] = Some(req);
-                (true, true)
-            }
-            Err(e) => {
-                let now = backend.now_ns();
-                let c = Completion {
-                    slot,
-                    start_ns: now,
-                    done_ns: now,
-                    result: Err(e),
-                };
-                let more = feed.done(&req, c, None);
-                (false, more)
-            }
-        }
-    };
+    // Slots left empty while the watch held the pass, to be filled when it lifts.
+    let mut idle: Vec<usize> = Vec::with_capacity(depth);
     for slot in 0..depth {
+        if held() {
+            idle.push(slot);
+            continue;
+        }
         let (sent, more) = submit(slot, backend, feed, &mut reqs);
         in_flight += usize::from(sent);
         if !more {
@@ -113,7 +104,30 @@ pub fn drive_feed(
     }
     // When the watchdog next looks at the slots (see the end of the loop).
     let mut look_at = now;
-    while in_flight > 0 {
+    loop {
+        if !interrupted && stop.load(Ordering::Relaxed) {
+            interrupted = true;
+            stopped_at = Some(backend.now_ns());
+        }
+        // The hold lifted (or the pass ended meanwhile): fill the idle slots.
+        while !idle.is_empty() && (interrupted || !go_on || !held()) {
+            let Some(slot) = idle.pop().filter(|_| go_on && !interrupted) else {
+                idle.clear();
+                break;
+            };
+            let (sent, more) = submit(slot, backend, feed, &mut reqs);
+            in_flight += usize::from(sent);
+            since[slot] = sent.then(|| backend.now_ns());
+            go_on &= more;
+        }
+        if in_flight == 0 {
+            if idle.is_empty() {
+                break;
+            }
+            // Held with nothing in flight: wait for the drive to cool, or Ctrl-C.
+            std::thread::sleep(POLL);
+            continue;
+        }
         if let Err(e) = backend.reap_within(&mut done, POLL) {
             fatal = Some(e);
             break;
@@ -139,6 +153,10 @@ pub fn drive_feed(
             let more = feed.done(&req, c, backend.buffer(slot).map(|b| &*b));
             go_on &= more;
             if interrupted || !go_on {
+                continue;
+            }
+            if held() {
+                idle.push(slot);
                 continue;
             }
             let (sent, more) = submit(slot, backend, feed, &mut reqs);
@@ -222,6 +240,41 @@ pub fn drive(
         None => None,
     };
     (run, fatal)
+}
+
+/// Submit the next request of `slot`: whether one was sent, and whether the feed
+/// wants more (a failed submission is handed to the feed as a failed completion).
+fn submit(
+    slot: usize,
+    backend: &mut dyn Backend,
+    feed: &mut dyn Feed,
+    reqs: &mut [Option<Request>],
+) -> (bool, bool) {
+    let Some((offset, len, kind)) = feed.next(slot, backend.buffer(slot)) else {
+        return (false, true);
+    };
+    let req = Request {
+        slot,
+        offset,
+        len,
+        kind,
+    };
+    match backend.submit(req) {
+        Ok(()) => {
+            reqs[slot] = Some(req);
+            (true, true)
+        }
+        Err(e) => {
+            let now = backend.now_ns();
+            let c = Completion {
+                slot,
+                start_ns: now,
+                done_ns: now,
+                result: Err(e),
+            };
+            (false, feed.done(&req, c, None))
+        }
+    }
 }
 
 /// The [`Feed`] of [`drive`]: the stream's offsets while less than the duration
@@ -481,6 +534,69 @@ mod tests {
     }
 
     const TWO: QueueDepth = QueueDepth::fixed::<2>();
+
+    /// Holds the pass while its counter of questions is in `from..to`, and counts
+    /// the submissions it saw while held (there must be none).
+    struct HeldFor {
+        asked: std::sync::atomic::AtomicU32,
+        from: u32,
+        to: u32,
+        stop_after: Option<(u32, &'static AtomicBool)>,
+    }
+
+    impl PassWatch for HeldFor {
+        fn held(&self) -> bool {
+            let n = self.asked.fetch_add(1, Ordering::Relaxed) + 1;
+            if let Some((k, stop)) = self.stop_after
+                && n >= k
+            {
+                stop.store(true, Ordering::Relaxed);
+            }
+            (self.from..self.to).contains(&n)
+        }
+    }
+
+    #[test]
+    fn a_held_pass_issues_nothing_new_lets_the_requests_in_flight_complete_and_resumes() {
+        let mut b = batch(None);
+        let w = HeldFor {
+            asked: 0.into(),
+            from: 3,
+            to: 9,
+            stop_after: None,
+        };
+        let (interrupted, fatal, abandoned) = drive_feed_watched(
+            &mut b,
+            &mut Reads(0, 8),
+            TWO,
+            &AtomicBool::new(false),
+            None,
+            Some(&w),
+        );
+        assert!(!interrupted && fatal.is_none() && abandoned == 0);
+        // Every read submitted once, in order, after the hold lifted.
+        assert_eq!(b.submitted, (0..8).map(|k| k * 4096).collect::<Vec<_>>());
+        // Asked 2 times at the start, then at each completion and at each turn
+        // with idle slots: the hold (questions 3 to 8) was seen and waited out.
+        let asked = w.asked.load(Ordering::Relaxed);
+        assert!(asked >= 9, "{asked}");
+    }
+
+    #[test]
+    fn ctrl_c_ends_a_held_pass_with_nothing_in_flight() {
+        static STOP: AtomicBool = AtomicBool::new(false);
+        let mut b = batch(None);
+        let w = HeldFor {
+            asked: 0.into(),
+            from: 1,
+            to: u32::MAX,
+            stop_after: Some((4, &STOP)),
+        };
+        let (interrupted, fatal, abandoned) =
+            drive_feed_watched(&mut b, &mut Reads(0, 8), TWO, &STOP, None, Some(&w));
+        assert!(interrupted && fatal.is_none() && abandoned == 0);
+        assert!(b.submitted.is_empty(), "{:?}", b.submitted);
+    }
 
     fn params(ns: u64) -> QueuedParams {
         QueuedParams {

@@ -16,7 +16,7 @@
 //! end when the pool is dropped. Each thread times its request on the target's
 //! clock through an [`Instant`] taken against it when the pool started.
 
-use super::driver::{drive, drive_feed};
+use super::driver::{drive, drive_feed_watched};
 use super::queue::{
     Backend, Completion, Fatal, Feed, QueueDepth, QueuedParams, QueuedRun, Request, Stop,
 };
@@ -225,7 +225,8 @@ pub fn run(
 /// flight, `depth` deep in buffers of `len` bytes, timed by `clock`: whether
 /// Ctrl-C ended it, a fatal error (a thread that could not be created, or a
 /// request unanswered for `io_timeout`: [`super::driver::NoAnswer`]), and the
-/// requests left behind unanswered.
+/// requests left behind unanswered. A watch registered for `fd`
+/// ([`crate::device::pass_watch`]) holds the feed while it says so.
 pub fn drive_pool(
     fd: RawFd,
     clock: &dyn Clock,
@@ -239,7 +240,12 @@ pub fn drive_pool(
     // this call; the threads use a duplicate of it.
     let fd = unsafe { BorrowedFd::borrow_raw(fd) };
     match Threads::start(fd, clock, len, depth) {
-        Ok(mut pool) => drive_feed(&mut pool, feed, depth, stop, io_timeout),
+        Ok(mut pool) => {
+            // The pass's watch, when the run registered one for this drive
+            // (a real drive's temperature: `--max-temp` holds the feed).
+            let watch = crate::device::pass_watch::of(std::os::fd::AsRawFd::as_raw_fd(&fd));
+            drive_feed_watched(&mut pool, feed, depth, stop, io_timeout, watch.as_deref())
+        }
         Err(error) => (false, Some(error), 0),
     }
 }

@@ -130,7 +130,14 @@ impl TestKind {
                 No,
                 false,
                 true,
-                &["block_size", "start", "end", "slow_ms", "io_timeout"],
+                &[
+                    "block_size",
+                    "start",
+                    "end",
+                    "slow_ms",
+                    "io_timeout",
+                    "max_temp",
+                ],
             ),
             TestKind::BlockSweep => row(
                 "block_sweep",

@@ -11,6 +11,10 @@ use crate::smart::record::SmartResult;
 use crate::smart::source::SelfTestProgress;
 use std::io;
 
+/// The latest temperature reading of a watched drive (°C) and whether its work is
+/// paused for heat; None before the first reading.
+pub type TemperatureNow = Box<dyn Fn() -> Option<(i64, bool)> + Send>;
+
 /// Receives a disk's results as they are produced, e.g. to print them live.
 /// An error from a sink (a closed standard output) stops the run.
 pub trait Sink: Observer {
@@ -36,6 +40,10 @@ pub trait Sink: Observer {
     fn checkpoint(&mut self, _disk: &DiskResult) -> io::Result<()> {
         Ok(())
     }
+    /// The drive's temperature is watched for the run (`run::smart_watch`):
+    /// `now` gives its latest reading in °C and whether its work is paused for
+    /// heat, whenever asked (the live line's).
+    fn temperature_watched(&mut self, _now: TemperatureNow) {}
     /// A SMART self-test's progress (--smart-test), at each poll of the drive.
     fn self_test_progress(&mut self, _progress: &SelfTestProgress) {}
     /// SMART's part of the disk is complete (--smart, --smart-test): printed after

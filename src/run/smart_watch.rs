@@ -31,6 +31,8 @@ pub type Handle = Arc<Mutex<Sampler>>;
 pub struct Watched {
     inner: Box<dyn Target>,
     smartctl: Option<SmartctlSource>,
+    /// smartctl's path (real drives), for the side thread of a queued pass.
+    smartctl_path: Option<std::path::PathBuf>,
     sampler: Handle,
     t0_ns: u64,
     vclock: Option<VirtualClock>,
@@ -42,14 +44,12 @@ pub struct Watched {
 /// handle to its samples.
 pub fn wrap(mut target: Box<dyn Target>, max_temp: Option<i64>) -> (Box<dyn Target>, Handle) {
     let simulated = target.smart_source().is_some();
-    let smartctl = (!simulated)
-        .then(|| smartctl::find().ok())
-        .flatten()
-        .map(|p| SmartctlSource::new(p, &target.info().path));
+    let smartctl_path = (!simulated).then(|| smartctl::find().ok()).flatten();
+    let smartctl = (smartctl_path.clone()).map(|p| SmartctlSource::new(p, &target.info().path));
     let every = if simulated {
         temperature::EVERY_SIMULATED_S
     } else {
-        temperature::EVERY_REAL_S
+        real_every_s()
     };
     let (vclock, parallelism) = match target.queue_model() {
         Some(q) => (Some(q.virtual_clock().clone()), q.parallelism()),
@@ -59,6 +59,7 @@ pub fn wrap(mut target: Box<dyn Target>, max_temp: Option<i64>) -> (Box<dyn Targ
     let mut w = Watched {
         inner: target,
         smartctl,
+        smartctl_path,
         sampler: Arc::new(Mutex::new(Sampler::new(0, "", every))),
         t0_ns,
         vclock,
@@ -74,6 +75,17 @@ pub fn wrap(mut target: Box<dyn Target>, max_temp: Option<i64>) -> (Box<dyn Targ
     (Box::new(w), handle)
 }
 
+/// How often a real drive is sampled: [`temperature::EVERY_REAL_S`], or the
+/// seconds in `SEEKPROBE_TEMP_EVERY_S` (the integration tests' stand-in
+/// smartctl, which cannot wait 5 minutes; docs/testing.md).
+fn real_every_s() -> f64 {
+    std::env::var("SEEKPROBE_TEMP_EVERY_S")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|s| *s > 0.0)
+        .unwrap_or(temperature::EVERY_REAL_S)
+}
+
 /// For a run: wrap the target when SMART is read and the work is long
 /// (`long_work`: a burn-in, --verify, --smr-check); else leave it as it is.
 pub fn for_run(
@@ -87,6 +99,17 @@ pub fn for_run(
     } else {
         (target, None)
     }
+}
+
+/// What the live line shows of the samples: the latest reading and whether the
+/// drive's work is paused for heat.
+pub fn now(handle: &Handle) -> super::sink::TemperatureNow {
+    let h = handle.clone();
+    Box::new(move || {
+        let s = h.lock().unwrap_or_else(|e| e.into_inner());
+        let last = s.log.samples.last()?;
+        Some((last.celsius, s.paused()))
+    })
 }
 
 /// Put what the handle gathered into the drive's SMART result.
@@ -205,6 +228,26 @@ impl Target for Watched {
     }
     fn smart_source(&mut self) -> Option<&mut dyn SmartSource> {
         Some(self)
+    }
+    /// A real drive's queued pass is sampled from a side thread
+    /// ([`super::pass_temps`]); a simulated drive's requests are sampled as the
+    /// virtual queue serves them ([`QueueModel`] below), so it needs none.
+    fn watch_pass(&mut self) -> Option<Box<dyn std::any::Any + Send>> {
+        if self.vclock.is_some() || self.inner.smart_source().is_some() {
+            return None;
+        }
+        let path = self.smartctl_path.clone()?;
+        let fd = std::os::fd::AsRawFd::as_raw_fd(&self.inner.raw_fd()?);
+        let every = real_every_s();
+        Some(Box::new(super::pass_temps::start(
+            fd,
+            path,
+            self.inner.info().path.clone(),
+            self.sampler.clone(),
+            self.now_s(),
+            temperature::PAUSED_EVERY_S.min(every),
+            MAX_PAUSE_S,
+        )))
     }
 }
 

@@ -1088,3 +1088,82 @@ fn a_sync_test_gives_a_hung_read_up_after_io_timeout() {
     assert!((32 << 20..33 << 20).contains(&byte), "{test}: {outcome}");
     assert_eq!(out.status.code(), Some(1), "{test}: {err}");
 }
+
+/// A real drive's queued pass (`--scan`) is sampled from a side thread while it
+/// runs and held by `--max-temp`: the stand-in smartctl says 55 °C above a
+/// limit of 50, the drive reads nothing while it says so, and the pass goes on
+/// to its end once it says 40 °C. Sampled every second here
+/// (`SEEKPROBE_TEMP_EVERY_S`; 5 minutes without it); every read takes 20 ms, so
+/// the pass lasts long enough to be sampled.
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn a_real_drives_scan_is_sampled_while_it_runs_and_held_while_too_hot() {
+    let d = FaultDisk::new(32 << 20, &["slow-reads=0-32M,20"]);
+    let bin = crate::helpers::scratch_dir();
+    let celsius = bin.path().join("celsius");
+    std::fs::write(&celsius, "55").unwrap();
+    let report = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/smartctl/ST3500418AS_11.json"
+    );
+    let body = format!(
+        r#"sed "s/\"current\": 32/\"current\": $(cat {})/" {report}"#,
+        celsius.display()
+    );
+    let path = stand_in_smartctl(bin.path(), &body);
+    let json_file = bin.path().join("run.json");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        .env("PATH", path)
+        .env("SEEKPROBE_TEMP_EVERY_S", "1")
+        .args(["--scan", "--smart", "--max-temp", "50", "-q", "--json-file"])
+        .arg(&json_file)
+        .arg(&d.dev)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Held: nothing read for 2 s (the reads in flight at the first sample done).
+    std::thread::sleep(Duration::from_secs(3));
+    let before = d.stats().get("reads");
+    std::thread::sleep(Duration::from_secs(2));
+    let held = d.stats().get("reads");
+    std::fs::write(&celsius, "40").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(held, before, "the drive read while too hot; {err}");
+    let text = std::fs::read_to_string(&json_file).unwrap_or_else(|e| panic!("{e}: {err}"));
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let disk = &v["disks"][0];
+    let scan = &disk["tests"][0]["scan"];
+    assert_eq!(
+        scan["end_bytes"],
+        32 << 20,
+        "the pass did not end: {scan}\n{err}"
+    );
+    let t = &disk["smart"]["temperature"];
+    assert_eq!(t["limit_c"], 50, "{t}");
+    let pauses = t["pauses"].as_array().unwrap();
+    assert_eq!(pauses.len(), 1, "{t}");
+    let p = &pauses[0];
+    assert_eq!(
+        (&p["celsius"], &p["cooled"]),
+        (&55.into(), &true.into()),
+        "{t}"
+    );
+    let (from, to) = (p["from_s"].as_u64().unwrap(), p["to_s"].as_u64().unwrap());
+    assert!(to >= from + 5, "held {from}..{to} s: {t}");
+    // Sampled from the side thread about every second while held.
+    let samples = t["samples"].as_array().unwrap();
+    let during = samples
+        .iter()
+        .filter(|s| (from..=to).contains(&s["at_s"].as_u64().unwrap()))
+        .count() as u64;
+    assert!(
+        during + 1 >= to - from,
+        "{during} samples in {from}..{to} s: {t}"
+    );
+    assert!(samples.iter().any(|s| s["celsius"] == 40), "{t}");
+}
