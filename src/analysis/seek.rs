@@ -200,6 +200,50 @@ pub fn floors(adj: &SeekSet, map: &RadialMap, rev: f64) -> (Vec<SeekFloor>, Foun
     )
 }
 
+/// The lowest access times of the zero-distance reads that the fixed cost's step
+/// is measured from.
+pub const FIXED_COST_LOWEST: usize = 4;
+
+/// The fixed cost of a read that misses the cache, from the zero-distance reads
+/// (`SeekSamples::zero`, planned by `seek_profile::zero_distance`): their angles
+/// step evenly through a window round the floor, so a read whose sector comes
+/// round before the fixed cost `c` is spent waits a whole revolution more and the
+/// others wait their angle: the access times below half a revolution (`rev`)
+/// start at the floor and climb a step `g` apart. The lowest, `L(1)`, is `c + a·g`
+/// with `a` in `[0, 1)`; the estimate is `L(1) − g/2`, `g` measured as the mean
+/// gap of the [`FIXED_COST_LOWEST`] lowest. Its uncertainty is `g/√12` and `g/2`
+/// more (if a real host's pauses scatter the angles at random, the lowest lies a
+/// step above the floor on average). None with fewer than [`MIN_DIRECT`] reads or
+/// unless the window held the floor: as many reads waited a revolution more as
+/// did not, within a factor of ten.
+pub fn fixed_cost(zero: &SeekSet, rev: f64) -> Option<SeekFigure> {
+    let n = zero.latencies_ns.len();
+    if n < MIN_DIRECT {
+        return None;
+    }
+    let mut low: Vec<f64> = (zero.latencies_ns.iter().map(|&x| x as f64))
+        .filter(|&x| x < rev / 2.0)
+        .collect();
+    let m = FIXED_COST_LOWEST;
+    if low.len() < m || (n - low.len()) * 10 < low.len() || low.len() * 10 < n - low.len() {
+        return None;
+    }
+    low.sort_by(f64::total_cmp);
+    let g = (low[m - 1] - low[0]) / (m - 1) as f64;
+    let unc = g * (1.0 / 12.0 + 0.25f64).sqrt();
+    Some(SeekFigure::new(low[0] - g / 2.0, unc, n as u32, false))
+}
+
+/// `f` less the fixed cost `c`, their uncertainties added in quadrature.
+fn less(f: SeekFigure, c: &SeekFigure) -> SeekFigure {
+    SeekFigure::new(
+        f.value_ns - c.value_ns,
+        f.uncertainty_ns.hypot(c.uncertainty_ns),
+        f.samples,
+        f.from_curve,
+    )
+}
+
 /// Every timed read but the track hops as (fraction of the stroke, access time less
 /// half a revolution), the fraction on the map when there is one.
 fn points(s: &SeekSamples, map: Option<&RadialMap>, rev: f64) -> Vec<(f64, f64)> {
@@ -310,6 +354,8 @@ pub struct Figures {
     pub head_switch: Option<SeekFigure>,
     /// Why there is no track-to-track figure.
     pub track_to_track_missing: Option<String>,
+    /// The fixed cost of a read that misses the cache, taken out of the others.
+    pub fixed_cost: Option<SeekFigure>,
     /// Across a third of the stroke.
     pub average: Option<SeekFigure>,
     /// Across the whole stroke.
@@ -381,6 +427,17 @@ pub fn figures(s: &SeekSamples, rev: f64) -> Figures {
                  as a rotating disk's do), so no hop is known to reach the adjacent cylinder"
                     .into(),
             );
+        }
+    }
+    out.fixed_cost = fixed_cost(&s.zero, rev);
+    if let Some(c) = &out.fixed_cost {
+        for f in [
+            &mut out.track_to_track,
+            &mut out.head_switch,
+            &mut out.average,
+            &mut out.full_stroke,
+        ] {
+            *f = f.take().map(|f| less(f, c));
         }
     }
     out

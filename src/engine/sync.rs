@@ -204,9 +204,22 @@ pub fn run_pairs(
     pairs: &[(Op, Op)],
     stop: &AtomicBool,
 ) -> (Vec<u64>, Option<Stop>) {
+    run_paused_pairs(engine, target, pairs, &[], stop)
+}
+
+/// [`run_pairs`] with a pause between the two reads of pair `i` of `pauses_ns[i]`
+/// ns on the target's clock (none where the slice ends): the platter turns on
+/// while the head stays, so the timed read starts at an angle of the plan's choosing.
+pub fn run_paused_pairs(
+    engine: &mut SyncEngine,
+    target: &mut dyn Target,
+    pairs: &[(Op, Op)],
+    pauses_ns: &[u64],
+    stop: &AtomicBool,
+) -> (Vec<u64>, Option<Stop>) {
     let mut latencies = Vec::with_capacity(pairs.len());
     engine.prepare(pairs.iter().flat_map(|(a, b)| [a, b]));
-    for (setup, timed) in pairs {
+    for (i, (setup, timed)) in pairs.iter().enumerate() {
         if stop.load(Ordering::Relaxed) {
             return (latencies, Some(Stop::Interrupted));
         }
@@ -220,6 +233,10 @@ pub fn run_pairs(
                     error,
                 }),
             );
+        }
+        let pause = pauses_ns.get(i).copied().unwrap_or(0);
+        if pause > 0 && !sleep(target, Duration::from_nanos(pause), stop) {
+            return (latencies, Some(Stop::Interrupted));
         }
         let t0 = target.clock().now_ns();
         let r = engine.execute(target, timed);
