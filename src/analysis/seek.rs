@@ -127,6 +127,15 @@ pub fn track_map(t: &SeekSet, sectors: u64, rev: f64) -> Option<RadialMap> {
     RadialMap::new(sectors, smooth)
 }
 
+/// How many of its spreads (`rev / (n + 1)`) a hop class's floor may lie below the
+/// seek's floor and still join the seeks. A class that mixes head switches with
+/// seeks has a floor only a few spreads lower (its head switches are few, so their
+/// lowest waits longer than `rev / (n + 1)`): joining it pulls track-to-track down
+/// by half the head switch's difference, while leaving out a class of seeks only
+/// reads the figure from hops a cylinder or two longer, a few microseconds more.
+/// So the bar is high: 1.5 (at 3, `sim:hdd5400` runs read −12%).
+pub const JOIN_SPREADS: f64 = 1.5;
+
 /// The track-to-track seek and the head switch (when seen), or why none.
 pub type Found = Result<(SeekFigure, Option<SeekFigure>), String>;
 
@@ -134,9 +143,9 @@ pub type Found = Result<(SeekFigure, Option<SeekFigure>), String>;
 /// from them. A class's floor is its lowest access less the expected lowest wait
 /// (`rev / (n + 1)`). The lower of the two longest classes' floors (16 to 64
 /// tracks: more than a cylinder on a drive of up to 16 heads) is the seek's;
-/// going down, a class whose floor is not more than three of its spreads below it
-/// joins the seeks, and the first that is lower holds head switches: its floor is
-/// the head switch. The track-to-track seek is the mean of the two shortest joined
+/// going down, a class whose floor is not more than [`JOIN_SPREADS`] of its
+/// spreads below it joins the seeks, and the first that is lower holds head
+/// switches: its floor is the head switch. The track-to-track seek is the mean of the two shortest joined
 /// classes' seeks, each estimated from both ends ([`both_ends`] with `k = 1`): a
 /// seek of one cylinder or two, which the square root makes nearly equal. Or why none.
 pub fn floors(adj: &SeekSet, map: &RadialMap, rev: f64) -> (Vec<SeekFloor>, Found) {
@@ -179,7 +188,7 @@ pub fn floors(adj: &SeekSet, map: &RadialMap, rev: f64) -> (Vec<SeekFloor>, Foun
     let mut head = None;
     for c in (0..n_classes - 2).rev() {
         let (fl, sd) = lowest(&classes[c]);
-        if fl >= plateau - 3.0 * sd {
+        if fl >= plateau - JOIN_SPREADS * sd {
             first = c;
         } else {
             head = Some(SeekFigure::new(fl, sd, classes[c].len() as u32, false));
