@@ -487,6 +487,35 @@ mod tests {
     }
 
     #[test]
+    fn the_fixed_cost_is_the_floor_where_the_stepped_waits_wrap() {
+        // Angles stepping 20 µs from 0.5 ms behind the head: those that come round
+        // before the 0.17 ms cost is spent wait a revolution more.
+        let (rev, c) = (8_333_333.0, 170_000.0);
+        let lat: Vec<u64> = (0..100)
+            .map(|i| {
+                let ahead = -500_000.0 + 20_000.0 * (f64::from(i) + 0.5);
+                (if ahead < c { ahead + rev } else { ahead }) as u64
+            })
+            .collect();
+        let set = |lat: Vec<u64>| SeekSet {
+            from_sectors: vec![0; lat.len()],
+            to_sectors: vec![0; lat.len()],
+            latencies_ns: lat,
+        };
+        let f = fixed_cost(&set(lat.clone()), rev).unwrap();
+        assert!((f.value_ns - c).abs() <= 10_000.0, "{f:?}");
+        assert!(
+            f.uncertainty_ns > 5_000.0 && f.uncertainty_ns < 12_000.0,
+            "{f:?}"
+        );
+        // A window that missed the floor (every read waited a revolution more) or
+        // too few reads: no figure.
+        let wrapped: Vec<u64> = lat.iter().map(|&x| x.max(rev as u64)).collect();
+        assert_eq!(fixed_cost(&set(wrapped), rev), None);
+        assert_eq!(fixed_cost(&set(lat[..10].to_vec()), rev), None);
+    }
+
+    #[test]
     fn the_curve_fit_finds_a_square_root_then_a_line() {
         let truth = SeekCurveFit {
             min_ns: 1e6,

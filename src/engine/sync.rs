@@ -337,6 +337,25 @@ mod tests {
     }
 
     #[test]
+    fn a_pair_s_pause_passes_between_its_reads_and_is_not_timed() {
+        let mut t = fake(u64::MAX);
+        let r = |s| Op::read_sectors(s, 1, 512);
+        let pairs = [(r(4), r(2)), (r(6), r(3))];
+        let (lat, stop) = run_paused_pairs(
+            &mut SyncEngine::new(512),
+            &mut t,
+            &pairs,
+            &[5000],
+            &AtomicBool::new(false),
+        );
+        assert!(stop.is_none());
+        assert_eq!(lat, [1002, 1003]);
+        // 1004 + 5000 pause + 1002, then 1006 + 1003 (no pause given for the second).
+        assert_eq!(t.clock.now_ns(), 1004 + 5000 + 1002 + 1006 + 1003);
+        assert_eq!(t.quiesced, 0);
+    }
+
+    #[test]
     fn the_pause_is_diskinfos_sync_sleep_sync_sync_and_a_bare_sync_without_settle() {
         let mut t = fake(u64::MAX);
         let go = AtomicBool::new(false);

@@ -378,6 +378,30 @@ mod tests {
     }
 
     #[test]
+    fn the_zero_distance_reads_step_back_on_the_last_track_with_pauses_under_a_revolution() {
+        let n = 3_907_029_168u64;
+        let m = RadialMap::new(n, vec![2000.0; 48]).unwrap();
+        let rev = 8_333_333.0;
+        let [_, _, zero] = targeted(&m, 512, 3, rev);
+        assert_eq!(zero.len() as u64, ZERO_SAMPLES);
+        for (i, p) in zero.iter().enumerate() {
+            assert_eq!(p.from.offset, (n - 1) * 512);
+            assert_eq!(p.to.offset, (n - 1 - 8 * (i as u64 + 1)) * 512);
+            assert!((p.pause_ns as f64) < rev);
+            // The sector's angle ahead of the head after the pause, in ns.
+            let behind = (8.0 * (i as f64 + 1.0) + 1.0) / 2000.0;
+            let ahead = (1.0 - behind - p.pause_ns as f64 / rev).rem_euclid(1.0) * rev;
+            let ahead = if ahead > rev / 2.0 {
+                ahead - rev
+            } else {
+                ahead
+            };
+            let want = -0.5e6 + 2e6 * (i as f64 + 0.5) / ZERO_SAMPLES as f64;
+            assert!((ahead - want).abs() < 10.0, "{i}: {ahead} vs {want}");
+        }
+    }
+
+    #[test]
     fn the_radial_map_inverts_and_a_band_of_short_tracks_holds_more_of_the_stroke() {
         // Outer half twice the track of the inner half: the outer half of the
         // sectors is a third of the stroke.

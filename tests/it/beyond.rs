@@ -425,7 +425,7 @@ fn the_seek_figures_are_at_their_distance_within_five_percent_for_twenty_seeds()
             ("track_to_track", curve(1.0), 0.10),
             ("average", curve(span / 3.0), 0.05),
             ("full_stroke", curve(span), 0.05),
-            ("fixed_cost", ovh, 0.25),
+            ("fixed_cost", ovh, 0.10),
         ];
         for seed in 1..=20 {
             let spec = format!("sim:{preset}?seed={seed}");
