@@ -10,7 +10,7 @@ use crate::stats::Summary;
 pub use crate::results::{
     CommandOverhead, SeekAnalysis, SeekBin, SeekFigure, SeekSamples, ZoneCurve, ZonePoint, ZoneStep,
 };
-pub use seek::radial_map;
+pub use seek::{radial_map, revolution as seek_revolution};
 
 pub mod seek;
 
@@ -188,6 +188,7 @@ pub fn seek_analysis(
         average: f.average,
         full_stroke: f.full_stroke,
         head_switch: f.head_switch,
+        fixed_cost: f.fixed_cost,
         track_to_track_missing: match revolution_ns {
             Some(_) => f.track_to_track_missing,
             None => Some("no rotation was measured".into()),
@@ -283,6 +284,7 @@ mod tests {
             full_stroke: Default::default(),
             third: Default::default(),
             adjacent: Default::default(),
+            zero: Default::default(),
         };
         let a = seek_analysis(&s, Some(7200), false);
         assert_eq!(a.bins.len(), 4);

@@ -127,6 +127,15 @@ pub fn track_map(t: &SeekSet, sectors: u64, rev: f64) -> Option<RadialMap> {
     RadialMap::new(sectors, smooth)
 }
 
+/// How many of its spreads (`rev / (n + 1)`) a hop class's floor may lie below the
+/// seek's floor and still join the seeks. A class that mixes head switches with
+/// seeks has a floor only a few spreads lower (its head switches are few, so their
+/// lowest waits longer than `rev / (n + 1)`): joining it pulls track-to-track down
+/// by half the head switch's difference, while leaving out a class of seeks only
+/// reads the figure from hops a cylinder or two longer, a few microseconds more.
+/// So the bar is high: 1.5 (at 3, `sim:hdd5400` runs read −12%).
+pub const JOIN_SPREADS: f64 = 1.5;
+
 /// The track-to-track seek and the head switch (when seen), or why none.
 pub type Found = Result<(SeekFigure, Option<SeekFigure>), String>;
 
@@ -134,9 +143,9 @@ pub type Found = Result<(SeekFigure, Option<SeekFigure>), String>;
 /// from them. A class's floor is its lowest access less the expected lowest wait
 /// (`rev / (n + 1)`). The lower of the two longest classes' floors (16 to 64
 /// tracks: more than a cylinder on a drive of up to 16 heads) is the seek's;
-/// going down, a class whose floor is not more than three of its spreads below it
-/// joins the seeks, and the first that is lower holds head switches: its floor is
-/// the head switch. The track-to-track seek is the mean of the two shortest joined
+/// going down, a class whose floor is not more than [`JOIN_SPREADS`] of its
+/// spreads below it joins the seeks, and the first that is lower holds head
+/// switches: its floor is the head switch. The track-to-track seek is the mean of the two shortest joined
 /// classes' seeks, each estimated from both ends ([`both_ends`] with `k = 1`): a
 /// seek of one cylinder or two, which the square root makes nearly equal. Or why none.
 pub fn floors(adj: &SeekSet, map: &RadialMap, rev: f64) -> (Vec<SeekFloor>, Found) {
@@ -179,7 +188,7 @@ pub fn floors(adj: &SeekSet, map: &RadialMap, rev: f64) -> (Vec<SeekFloor>, Foun
     let mut head = None;
     for c in (0..n_classes - 2).rev() {
         let (fl, sd) = lowest(&classes[c]);
-        if fl >= plateau - 3.0 * sd {
+        if fl >= plateau - JOIN_SPREADS * sd {
             first = c;
         } else {
             head = Some(SeekFigure::new(fl, sd, classes[c].len() as u32, false));
@@ -197,6 +206,50 @@ pub fn floors(adj: &SeekSet, map: &RadialMap, rev: f64) -> (Vec<SeekFloor>, Foun
     (
         out,
         Ok((SeekFigure::new((a + b) / 2.0, unc, n, false), head)),
+    )
+}
+
+/// The lowest access times of the zero-distance reads that the fixed cost's step
+/// is measured from.
+pub const FIXED_COST_LOWEST: usize = 4;
+
+/// The fixed cost of a read that misses the cache, from the zero-distance reads
+/// (`SeekSamples::zero`, planned by `seek_profile::zero_distance`): their angles
+/// step evenly through a window round the floor, so a read whose sector comes
+/// round before the fixed cost `c` is spent waits a whole revolution more and the
+/// others wait their angle: the access times below half a revolution (`rev`)
+/// start at the floor and climb a step `g` apart. The lowest, `L(1)`, is `c + a·g`
+/// with `a` in `[0, 1)`; the estimate is `L(1) − g/2`, `g` measured as the mean
+/// gap of the [`FIXED_COST_LOWEST`] lowest. Its uncertainty is `g/√12` and `g/2`
+/// more (if a real host's pauses scatter the angles at random, the lowest lies a
+/// step above the floor on average). None with fewer than [`MIN_DIRECT`] reads or
+/// unless the window held the floor: as many reads waited a revolution more as
+/// did not, within a factor of ten.
+pub fn fixed_cost(zero: &SeekSet, rev: f64) -> Option<SeekFigure> {
+    let n = zero.latencies_ns.len();
+    if n < MIN_DIRECT {
+        return None;
+    }
+    let mut low: Vec<f64> = (zero.latencies_ns.iter().map(|&x| x as f64))
+        .filter(|&x| x < rev / 2.0)
+        .collect();
+    let m = FIXED_COST_LOWEST;
+    if low.len() < m || (n - low.len()) * 10 < low.len() || low.len() * 10 < n - low.len() {
+        return None;
+    }
+    low.sort_by(f64::total_cmp);
+    let g = (low[m - 1] - low[0]) / (m - 1) as f64;
+    let unc = g * (1.0 / 12.0 + 0.25f64).sqrt();
+    Some(SeekFigure::new(low[0] - g / 2.0, unc, n as u32, false))
+}
+
+/// `f` less the fixed cost `c`, their uncertainties added in quadrature.
+fn less(f: SeekFigure, c: &SeekFigure) -> SeekFigure {
+    SeekFigure::new(
+        f.value_ns - c.value_ns,
+        f.uncertainty_ns.hypot(c.uncertainty_ns),
+        f.samples,
+        f.from_curve,
     )
 }
 
@@ -310,6 +363,8 @@ pub struct Figures {
     pub head_switch: Option<SeekFigure>,
     /// Why there is no track-to-track figure.
     pub track_to_track_missing: Option<String>,
+    /// The fixed cost of a read that misses the cache, taken out of the others.
+    pub fixed_cost: Option<SeekFigure>,
     /// Across a third of the stroke.
     pub average: Option<SeekFigure>,
     /// Across the whole stroke.
@@ -383,6 +438,17 @@ pub fn figures(s: &SeekSamples, rev: f64) -> Figures {
             );
         }
     }
+    out.fixed_cost = fixed_cost(&s.zero, rev);
+    if let Some(c) = &out.fixed_cost {
+        for f in [
+            &mut out.track_to_track,
+            &mut out.head_switch,
+            &mut out.average,
+            &mut out.full_stroke,
+        ] {
+            *f = f.take().map(|f| less(f, c));
+        }
+    }
     out
 }
 
@@ -418,6 +484,35 @@ mod tests {
         assert!((v - 3e6).abs() < 30e3, "{v}");
         assert!(u < 100e3, "{u}");
         assert_eq!(both_ends(&lat[..10], rev), None);
+    }
+
+    #[test]
+    fn the_fixed_cost_is_the_floor_where_the_stepped_waits_wrap() {
+        // Angles stepping 20 µs from 0.5 ms behind the head: those that come round
+        // before the 0.17 ms cost is spent wait a revolution more.
+        let (rev, c) = (8_333_333.0, 170_000.0);
+        let lat: Vec<u64> = (0..100)
+            .map(|i| {
+                let ahead = -500_000.0 + 20_000.0 * (f64::from(i) + 0.5);
+                (if ahead < c { ahead + rev } else { ahead }) as u64
+            })
+            .collect();
+        let set = |lat: Vec<u64>| SeekSet {
+            from_sectors: vec![0; lat.len()],
+            to_sectors: vec![0; lat.len()],
+            latencies_ns: lat,
+        };
+        let f = fixed_cost(&set(lat.clone()), rev).unwrap();
+        assert!((f.value_ns - c).abs() <= 10_000.0, "{f:?}");
+        assert!(
+            f.uncertainty_ns > 5_000.0 && f.uncertainty_ns < 12_000.0,
+            "{f:?}"
+        );
+        // A window that missed the floor (every read waited a revolution more) or
+        // too few reads: no figure.
+        let wrapped: Vec<u64> = lat.iter().map(|&x| x.max(rev as u64)).collect();
+        assert_eq!(fixed_cost(&set(wrapped), rev), None);
+        assert_eq!(fixed_cost(&set(lat[..10].to_vec()), rev), None);
     }
 
     #[test]

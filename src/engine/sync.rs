@@ -204,9 +204,22 @@ pub fn run_pairs(
     pairs: &[(Op, Op)],
     stop: &AtomicBool,
 ) -> (Vec<u64>, Option<Stop>) {
+    run_paused_pairs(engine, target, pairs, &[], stop)
+}
+
+/// [`run_pairs`] with a pause between the two reads of pair `i` of `pauses_ns[i]`
+/// ns on the target's clock (none where the slice ends): the platter turns on
+/// while the head stays, so the timed read starts at an angle of the plan's choosing.
+pub fn run_paused_pairs(
+    engine: &mut SyncEngine,
+    target: &mut dyn Target,
+    pairs: &[(Op, Op)],
+    pauses_ns: &[u64],
+    stop: &AtomicBool,
+) -> (Vec<u64>, Option<Stop>) {
     let mut latencies = Vec::with_capacity(pairs.len());
     engine.prepare(pairs.iter().flat_map(|(a, b)| [a, b]));
-    for (setup, timed) in pairs {
+    for (i, (setup, timed)) in pairs.iter().enumerate() {
         if stop.load(Ordering::Relaxed) {
             return (latencies, Some(Stop::Interrupted));
         }
@@ -220,6 +233,10 @@ pub fn run_pairs(
                     error,
                 }),
             );
+        }
+        let pause = pauses_ns.get(i).copied().unwrap_or(0);
+        if pause > 0 && !sleep(target, Duration::from_nanos(pause), stop) {
+            return (latencies, Some(Stop::Interrupted));
         }
         let t0 = target.clock().now_ns();
         let r = engine.execute(target, timed);
@@ -317,6 +334,25 @@ mod tests {
         assert_eq!(t.synced_at, [1007, 1007 + 120_000_000, 1007 + 120_000_000]);
         // setup 1007 ns + settle 120 ms + timed 4006 ns
         assert_eq!(t.clock.now_ns(), 1007 + 120_000_000 + 4006);
+    }
+
+    #[test]
+    fn a_pair_s_pause_passes_between_its_reads_and_is_not_timed() {
+        let mut t = fake(u64::MAX);
+        let r = |s| Op::read_sectors(s, 1, 512);
+        let pairs = [(r(4), r(2)), (r(6), r(3))];
+        let (lat, stop) = run_paused_pairs(
+            &mut SyncEngine::new(512),
+            &mut t,
+            &pairs,
+            &[5000],
+            &AtomicBool::new(false),
+        );
+        assert!(stop.is_none());
+        assert_eq!(lat, [1002, 1003]);
+        // 1004 + 5000 pause + 1002, then 1006 + 1003 (no pause given for the second).
+        assert_eq!(t.clock.now_ns(), 1004 + 5000 + 1002 + 1006 + 1003);
+        assert_eq!(t.quiesced, 0);
     }
 
     #[test]

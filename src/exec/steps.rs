@@ -9,7 +9,7 @@ use crate::engine::capacity::run_capacity_check;
 use crate::engine::queued::{self, QueuedParams, QueuedRun};
 use crate::engine::scan::run_scan;
 use crate::engine::sustained::{idle, probe_reads, sustained_writes};
-use crate::engine::sync::{Stop, pause, run_pairs};
+use crate::engine::sync::{Stop, pause, run_paused_pairs};
 use crate::engine::sync_write::{WriteParams, run_sync_writes};
 use crate::engine::verify::{Saver, VerifyParams, run_verify};
 use crate::error::ProbeError;
@@ -261,20 +261,24 @@ impl Walk<'_, '_> {
         let (info, cx, result) = (self.info, &mut *self.cx, &mut self.run.result);
         let ss = u64::from(info.sector_size);
         let planned;
-        let (pairs, third) = match (kind, &result.seek_samples) {
-            (PairsKind::Targeted { seed }, Some(s)) => match analysis::radial_map(s) {
-                Some(map) => {
-                    let (third, hops) = seek_profile::targeted(&map, info.sector_size, seed);
-                    let n = third.len();
-                    planned = [third, hops].concat();
-                    (&planned[..], n)
+        let (pairs, third, hops) = match (kind, &result.seek_samples) {
+            (PairsKind::Targeted { seed }, Some(s)) => {
+                match (analysis::radial_map(s), analysis::seek_revolution(s)) {
+                    (Some(map), Some(rev)) => {
+                        let [third, hops, zero] =
+                            seek_profile::targeted(&map, info.sector_size, seed, rev);
+                        let (n, h) = (third.len(), hops.len());
+                        planned = [third, hops, zero].concat();
+                        (&planned[..], n, h)
+                    }
+                    _ => (&pairs[..0], 0, 0),
                 }
-                None => (&pairs[..0], 0),
-            },
-            _ => (pairs, 0),
+            }
+            _ => (pairs, 0, 0),
         };
         let ops: Vec<_> = pairs.iter().map(|p| (p.from, p.to)).collect();
-        let (latencies, stop) = run_pairs(cx.engine, cx.target, &ops, cx.stop);
+        let pauses: Vec<u64> = pairs.iter().map(|p| p.pause_ns).collect();
+        let (latencies, stop) = run_paused_pairs(cx.engine, cx.target, &ops, &pauses, cx.stop);
         let done = &pairs[..latencies.len()];
         let set = |done: &[Pair], lat: &[u64]| SeekSet {
             from_sectors: done.iter().map(|p| p.from.offset / ss).collect(),
@@ -302,6 +306,7 @@ impl Walk<'_, '_> {
                     full_stroke: SeekSet::default(),
                     third: SeekSet::default(),
                     adjacent: SeekSet::default(),
+                    zero: SeekSet::default(),
                 });
             }
             (_, None) => {}
@@ -310,8 +315,10 @@ impl Walk<'_, '_> {
             (PairsKind::FullStroke, Some(s)) => s.full_stroke = set(done, &latencies),
             (PairsKind::Targeted { .. }, Some(s)) => {
                 let cut = third.min(done.len());
+                let end = (third + hops).min(done.len());
                 s.third = set(&done[..cut], &latencies[..cut]);
-                s.adjacent = set(&done[cut..], &latencies[cut..]);
+                s.adjacent = set(&done[cut..end], &latencies[cut..end]);
+                s.zero = set(&done[end..], &latencies[end..]);
             }
         }
         self.end(stop, "seek profile", false)

@@ -12,7 +12,7 @@ use super::Op;
 use crate::rng::{self, Rng};
 
 /// Timed reads at random distances, unless `--seek-samples` says otherwise.
-pub const DEFAULT_SAMPLES: u32 = 800;
+pub const DEFAULT_SAMPLES: u32 = 760;
 /// Timed reads at the fixed distance that measures the rotation.
 pub const ROTATION_SAMPLES: u32 = 500;
 /// The shortest distance: far enough that the drive's read-ahead cannot serve it
@@ -40,6 +40,17 @@ pub const STROKE_END_FRACTION: f64 = 0.001;
 pub const FLOOR_CLASSES: u32 = 6;
 /// Hops in each floor class.
 pub const FLOOR_SAMPLES: u32 = 250;
+/// Zero-distance pairs, which measure the fixed cost of a read that misses the
+/// cache ([`targeted`]).
+pub const ZERO_SAMPLES: u64 = 120;
+/// How far behind the one before each zero-distance read is: a physical sector
+/// of 4 KiB, so that the drive has not read it, and all of them within 480 KiB.
+pub const ZERO_STEP_BYTES: u64 = 4 << 10;
+/// The window of angles of the zero-distance reads, as times from the head to the
+/// sector in ns: from 0.5 ms behind to 1.5 ms ahead, which holds the fixed cost of a
+/// read on current drives (a few tenths of a millisecond) with room for the
+/// host's own delay; the steps are 2 ms / [`ZERO_SAMPLES`] apart.
+pub const ZERO_WINDOW_NS: (f64, f64) = (-0.5e6, 1.5e6);
 
 /// One sample: where the head is put (untimed) and the timed read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +61,8 @@ pub struct Pair {
     pub to: Op,
     /// The distance between them, in sectors.
     pub distance_sectors: u64,
+    /// A pause between the two reads, in ns (0 but for the zero-distance pairs).
+    pub pause_ns: u64,
 }
 
 impl Pair {
@@ -59,6 +72,7 @@ impl Pair {
             from: Op::read_sectors(from, 1, ss),
             to: Op::read_sectors(to, 1, ss),
             distance_sectors: from.abs_diff(to),
+            pause_ns: 0,
         }
     }
 }
@@ -252,10 +266,11 @@ impl RadialMap {
     }
 }
 
-/// The pairs planned from the measured map: [`STROKE_SAMPLES`] pairs a third of
-/// the stroke apart, then [`FLOOR_SAMPLES`] backward hops in each floor class,
-/// from the last sectors to the first (each read behind the one before).
-pub fn targeted(map: &RadialMap, ss: u32, seed: u64) -> (Vec<Pair>, Vec<Pair>) {
+/// The pairs planned from the measured map and revolution (`rev_ns`):
+/// [`STROKE_SAMPLES`] pairs a third of the stroke apart; [`FLOOR_SAMPLES`] backward
+/// hops in each floor class, from the last sectors to the first (each read behind
+/// the one before); and the zero-distance pairs ([`zero_distance`]).
+pub fn targeted(map: &RadialMap, ss: u32, seed: u64, rev_ns: f64) -> [Vec<Pair>; 3] {
     let n = map.sectors;
     let mut g = rng::seeded(rng::derive(seed, 2));
     let third = (0..STROKE_SAMPLES)
@@ -280,7 +295,40 @@ pub fn targeted(map: &RadialMap, ss: u32, seed: u64) -> (Vec<Pair>, Vec<Pair>) {
             hops.push(Pair::between(x + d, x, ss));
         }
     }
-    (third, hops)
+    let track = map.track_at(n - 1);
+    [third, hops, zero_distance(n, ss, rev_ns, track)]
+}
+
+/// Reads that need neither a seek nor a head switch, on the device's last track,
+/// at angles stepping evenly through a window round the floor: each pair's
+/// untimed read is the last sector (the read-ahead stops at the media's end, so
+/// the head stays on that track), then a pause, then the timed read
+/// [`ZERO_STEP_BYTES`] behind the timed read before it (behind everything the
+/// drive has read since, so a miss). The pause of read `i` (from 1) puts its
+/// sector `ZERO_WINDOW_NS.0 + (i − 1/2) / ZERO_SAMPLES` of the window's width
+/// ahead of the head, counted from the end of the last sector on a track of
+/// `track` sectors (the measured map's) and a revolution of `rev_ns`: a read
+/// whose sector comes round before the drive's fixed cost is spent waits a whole
+/// revolution more, the others not, so the floor lies between two steps. An error
+/// of `track` only stretches the steps a little. Empty on a tiny device.
+fn zero_distance(n: u64, ss: u32, rev_ns: f64, track: f64) -> Vec<Pair> {
+    let step = (ZERO_STEP_BYTES / u64::from(ss)).max(1);
+    if n < 4 * step * (ZERO_SAMPLES + 2) || rev_ns.is_nan() || rev_ns <= 0.0 {
+        return Vec::new();
+    }
+    let (w0, w1) = ZERO_WINDOW_NS;
+    let last = n - 1;
+    (1..=ZERO_SAMPLES)
+        .map(|i| {
+            let ahead = (w0 + (w1 - w0) * (i as f64 - 0.5) / ZERO_SAMPLES as f64) / rev_ns;
+            let behind = (step * i + 1) as f64 / track;
+            let pause = (1.0 - behind - ahead).rem_euclid(1.0);
+            Pair {
+                pause_ns: (pause * rev_ns) as u64,
+                ..Pair::between(last, last - step * i, ss)
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -330,6 +378,30 @@ mod tests {
     }
 
     #[test]
+    fn the_zero_distance_reads_step_back_on_the_last_track_with_pauses_under_a_revolution() {
+        let n = 3_907_029_168u64;
+        let m = RadialMap::new(n, vec![2000.0; 48]).unwrap();
+        let rev = 8_333_333.0;
+        let [_, _, zero] = targeted(&m, 512, 3, rev);
+        assert_eq!(zero.len() as u64, ZERO_SAMPLES);
+        for (i, p) in zero.iter().enumerate() {
+            assert_eq!(p.from.offset, (n - 1) * 512);
+            assert_eq!(p.to.offset, (n - 1 - 8 * (i as u64 + 1)) * 512);
+            assert!((p.pause_ns as f64) < rev);
+            // The sector's angle ahead of the head after the pause, in ns.
+            let behind = (8.0 * (i as f64 + 1.0) + 1.0) / 2000.0;
+            let ahead = (1.0 - behind - p.pause_ns as f64 / rev).rem_euclid(1.0) * rev;
+            let ahead = if ahead > rev / 2.0 {
+                ahead - rev
+            } else {
+                ahead
+            };
+            let want = -0.5e6 + 2e6 * (i as f64 + 0.5) / ZERO_SAMPLES as f64;
+            assert!((ahead - want).abs() < 10.0, "{i}: {ahead} vs {want}");
+        }
+    }
+
+    #[test]
     fn the_radial_map_inverts_and_a_band_of_short_tracks_holds_more_of_the_stroke() {
         // Outer half twice the track of the inner half: the outer half of the
         // sectors is a third of the stroke.
@@ -338,7 +410,8 @@ mod tests {
         for f in [0.0, 0.2, 1.0 / 3.0, 0.7, 0.99] {
             assert!((m.fraction(m.sector(f)) - f).abs() < 0.002, "{f}");
         }
-        let (third, hops) = targeted(&m, 512, 3);
+        let [third, hops, zero] = targeted(&m, 512, 3, 8e6);
+        assert!(zero.is_empty());
         for p in &third {
             let d = (m.fraction(p.from.offset / 512) - m.fraction(p.to.offset / 512)).abs();
             assert!((d - 1.0 / 3.0).abs() < 0.003, "{d}");

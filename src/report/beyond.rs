@@ -262,9 +262,18 @@ fn seek_figures(a: &SeekAnalysis) -> String {
         "pairs at the full stroke",
         a.full_stroke_ns,
     ));
-    if a.track_to_track_ns.is_some() || a.average_ns.is_some() || a.full_stroke_ns.is_some() {
+    if a.fixed_cost.is_some() {
+        s.push_str(&seek_figure(
+            "fixed cost of a miss:",
+            a.fixed_cost.as_ref(),
+            "reads with no seek, taken out of the figures above",
+            None,
+        ));
+    } else if a.track_to_track_ns.is_some() || a.average_ns.is_some() || a.full_stroke_ns.is_some()
+    {
         s.push_str(
-            "\t(seek figures hold the drive's fixed cost of a read that misses its cache)\n",
+            "\t(seek figures hold the drive's fixed cost of a read that misses its cache: \
+             it could not be measured)\n",
         );
     }
     if let Some(c) = &a.curve {

@@ -533,6 +533,11 @@ pub struct SeekSamples {
     /// access time's floor steps from a head switch to a seek.
     #[serde(default)]
     pub adjacent: SeekSet,
+    /// Reads 32 KiB behind the one before, after a pause uniform over a
+    /// revolution: neither seek nor head switch, so their floor is the fixed
+    /// cost of a read that misses the cache.
+    #[serde(default)]
+    pub zero: SeekSet,
 }
 
 /// Timed reads of one kind of the seek profile, each after an untimed read.
@@ -669,6 +674,11 @@ pub struct SeekAnalysis {
     /// Switching heads within a cylinder (the floor before the seek's), if found.
     #[serde(default)]
     pub head_switch: Option<SeekFigure>,
+    /// The drive's fixed cost of a read that misses its cache (the floor of reads
+    /// that need neither seek nor head switch), already taken out of every figure;
+    /// None when it could not be measured (the figures then still hold it).
+    #[serde(default)]
+    pub fixed_cost: Option<SeekFigure>,
     /// Why there is no track-to-track figure, when there is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub track_to_track_missing: Option<String>,
