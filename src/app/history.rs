@@ -107,18 +107,19 @@ impl SmartHistory {
         }
     }
 
-    /// The health rules' findings with the drive's acknowledged ones as notes
-    /// (through the verdict's `acknowledge`, one verdict finding per rule's).
+    /// The health rules' findings with the acknowledged ones of the drive (its
+    /// serial and model) as notes (through the verdict's `acknowledge`, one
+    /// verdict finding per rule's).
     pub(super) fn acknowledge(
         &mut self,
-        serial: Option<&str>,
+        (serial, model): (Option<&str>, Option<&str>),
         mut rules: Vec<crate::smart::Finding>,
         err: &mut dyn Write,
     ) -> io::Result<Vec<crate::smart::Finding>> {
         let (Some(l), Some(serial)) = (&self.ledger, serial) else {
             return Ok(rules);
         };
-        let acks = match l.acknowledged(serial) {
+        let acks = match l.acknowledged(serial, model) {
             Ok(a) => a,
             Err(e) => {
                 self.ledger = None;
@@ -127,7 +128,7 @@ impl SmartHistory {
             }
         };
         let judged = crate::verdict::smart_rule_findings(&rules);
-        let seen = crate::verdict::earlier::acknowledge(judged.clone(), &acks);
+        let seen = crate::verdict::earlier::acknowledge(judged.clone(), &acks, &rules);
         for ((r, before), after) in rules.iter_mut().zip(&judged).zip(seen) {
             if after.reason != before.reason {
                 r.reason = after.reason.trim_start_matches("SMART: ").to_string();

@@ -355,7 +355,8 @@ pub(super) fn smart_main(
     }
     let findings = judge(before, after, &a.rules.options());
     let mut history = super::history::SmartHistory::open(&a.history, err)?;
-    let findings = history.acknowledge(now.serial.as_deref(), findings, err)?;
+    let findings =
+        history.acknowledge((now.serial.as_deref(), now.model.as_deref()), findings, err)?;
     s.push_str(&text::render_findings(&findings));
     out.write_all(s.as_bytes())?;
     out.flush()?;

@@ -173,21 +173,22 @@ fn copy_drive_runs(
 }
 
 /// The other database's acknowledgements not already here (same drive, code,
-/// reason, who and time).
+/// reason, who and time). One of a finding that cannot be acknowledged is
+/// copied as it is and never applied (`verdict::earlier::acknowledge`).
 fn copy_acks(other: &Connection, tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
-    let mut st =
-        other.prepare("SELECT serial, code, reason, who, at, undone_by, undone_at FROM acks")?;
+    let mut st = other
+        .prepare("SELECT serial, model, code, reason, who, at, undone_by, undone_at FROM acks")?;
     let mut rows = st.query([])?;
     while let Some(r) = rows.next()? {
-        let v: Vec<rusqlite::types::Value> = (0..7).map(|i| r.get(i)).collect::<Result<_, _>>()?;
+        let v: Vec<rusqlite::types::Value> = (0..8).map(|i| r.get(i)).collect::<Result<_, _>>()?;
         let exists: bool = tx.query_row(
-            "SELECT EXISTS(SELECT 1 FROM acks WHERE serial = ?1 AND code = ?2 AND reason = ?3 AND who = ?4 AND at = ?5)",
-            rusqlite::params_from_iter(v[..5].iter()),
+            "SELECT EXISTS(SELECT 1 FROM acks WHERE serial = ?1 AND model IS ?2 AND code = ?3 AND reason = ?4 AND who = ?5 AND at = ?6)",
+            rusqlite::params_from_iter(v[..6].iter()),
             |x| x.get(0),
         )?;
         if !exists {
             tx.execute(
-                "INSERT INTO acks (serial, code, reason, who, at, undone_by, undone_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                "INSERT INTO acks (serial, model, code, reason, who, at, undone_by, undone_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 rusqlite::params_from_iter(v),
             )?;
         }

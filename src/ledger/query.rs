@@ -178,7 +178,8 @@ impl Ledger {
                     out.models.push(self.model_history(m, &batch)?);
                 }
                 h.first_qualification = self.first_qualification(&s, model.as_deref())?;
-                h.acknowledged = self.acknowledged(&s)?;
+                let own = d.info.as_ref().and_then(|i| i.identity().model);
+                h.acknowledged = self.acknowledged(&s, own.as_deref())?;
             }
             out.drives.push(h);
         }
@@ -256,17 +257,22 @@ impl Ledger {
         }
     }
 
-    /// The drive's findings acknowledged and not undone.
-    pub fn acknowledged(&self, serial: &str) -> Result<Vec<Acknowledgement>, String> {
+    /// The findings of the drive `serial` of `model` (as the drives table holds
+    /// it) acknowledged and not undone.
+    pub fn acknowledged(
+        &self,
+        serial: &str,
+        model: Option<&str>,
+    ) -> Result<Vec<Acknowledgement>, String> {
         let fail = |e| self.fail("read the acknowledgements", e);
         let mut st = self
             .conn
             .prepare_cached(
-                "SELECT code, reason, who, at FROM acks WHERE serial = ?1 AND undone_at IS NULL ORDER BY id",
+                "SELECT code, reason, who, at FROM acks WHERE serial = ?1 AND model IS ?2 AND undone_at IS NULL ORDER BY id",
             )
             .map_err(fail)?;
         let rows: Vec<(String, String, String, i64)> = st
-            .query_map([serial], |r| {
+            .query_map(params![serial, model], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
             })
             .map_err(fail)?
@@ -286,8 +292,10 @@ impl Ledger {
     }
 
     /// Accept the findings with code `code` of the drive's last run at their
-    /// figures. Ok(the reasons acknowledged); Err when the drive or a finding
-    /// with that code is not there (saying what is).
+    /// figures, for that drive (its serial and model). Ok(the reasons
+    /// acknowledged); Err when the drive or a finding with that code is not
+    /// there (saying what is), or the finding cannot be acknowledged
+    /// ([`crate::verdict::earlier::ackable`]: it counts nothing that could change).
     pub fn ack(&mut self, serial: &str, code: &str, who: &str) -> Result<Vec<String>, String> {
         let fail = |e| self.fail("acknowledge", e);
         let Some(c) = code_named(code) else {
@@ -295,17 +303,18 @@ impl Ledger {
                 "{code}: not a finding code; docs/verdict.md lists them (e.g. smart, worse_than_reference)"
             ));
         };
-        let last: Option<String> = self
+        type Last = (String, Option<String>, Option<String>);
+        let last: Option<Last> = self
             .conn
             .query_row(
-                "SELECT dr.findings FROM drive_runs dr JOIN drives d ON d.id = dr.drive_id
+                "SELECT dr.findings, dr.smart, d.model FROM drive_runs dr JOIN drives d ON d.id = dr.drive_id
                  WHERE d.serial = ?1 ORDER BY dr.started DESC, dr.id DESC LIMIT 1",
                 [serial],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()
             .map_err(fail)?;
-        let Some(last) = last else {
+        let Some((last, smart, model)) = last else {
             return Err(format!(
                 "no drive with serial {serial} in {}; `seekprobe history` lists the drives",
                 self.path.display()
@@ -331,12 +340,24 @@ impl Ledger {
                 }
             ));
         }
+        let rules = smart
+            .and_then(|s| serde_json::from_str::<crate::smart::record::SmartResult>(&s).ok())
+            .map(|s| s.findings)
+            .unwrap_or_default();
+        for f in &matching {
+            if let Err(why) = crate::verdict::earlier::ackable(f, &rules) {
+                return Err(format!(
+                    "{code} of {serial} cannot be acknowledged ({}): {why}",
+                    f.reason
+                ));
+            }
+        }
         let now = super::now();
         for f in &matching {
             self.conn
                 .execute(
-                    "INSERT INTO acks (serial, code, reason, who, at) VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![serial, code, f.reason, who, now],
+                    "INSERT INTO acks (serial, model, code, reason, who, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![serial, model, code, f.reason, who, now],
                 )
                 .map_err(fail)?;
         }

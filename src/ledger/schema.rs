@@ -66,6 +66,15 @@ const MIGRATIONS: &[&str] = &[
         undone_at INTEGER
     );
     CREATE INDEX acks_serial ON acks(serial);",
+    // 2: acknowledgements keyed by serial and model (two drives of other models
+    // may share a serial); an older one takes its serial's model when the
+    // database knows exactly one (else none: it applies to no drive with a model).
+    "ALTER TABLE acks ADD COLUMN model TEXT;
+    UPDATE acks SET model = (SELECT MIN(d.model) FROM drives d WHERE d.serial = acks.serial)
+     WHERE (SELECT COUNT(DISTINCT d.model) FROM drives d WHERE d.serial = acks.serial) = 1
+       AND NOT EXISTS (SELECT 1 FROM drives d WHERE d.serial = acks.serial AND d.model IS NULL);
+    DROP INDEX acks_serial;
+    CREATE INDEX acks_drive ON acks(serial, model);",
 ];
 
 /// The schema version this seekprobe writes.
@@ -138,6 +147,35 @@ mod tests {
             e.contains(&format!("schema version {}", SCHEMA + 1))
                 && e.contains(&format!("up to version {SCHEMA}")),
             "{e}"
+        );
+    }
+
+    #[test]
+    fn a_version_1_file_opens_and_its_acknowledgements_take_their_drives_model() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("h.db");
+        let c = Connection::open(&p).unwrap();
+        c.execute_batch(MIGRATIONS[0]).unwrap();
+        c.execute_batch(
+            "INSERT INTO drives (key, serial, model, size_bytes, simulated)
+             VALUES ('A\u{1f}M', 'A', 'M', 1, 0), ('B\u{1f}M1', 'B', 'M1', 1, 0), ('B\u{1f}M2', 'B', 'M2', 1, 0);
+             INSERT INTO acks (serial, code, reason, who, at) VALUES ('A', 'smart', 'r', 'w', 1), ('B', 'smart', 'r', 'w', 1);
+             PRAGMA user_version = 1;",
+        )
+        .unwrap();
+        drop(c);
+        let mut c = Connection::open(&p).unwrap();
+        prepare(&mut c).unwrap();
+        let models: Vec<(String, Option<String>)> = c
+            .prepare("SELECT serial, model FROM acks ORDER BY serial")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(
+            models,
+            vec![("A".into(), Some("M".into())), ("B".into(), None)]
         );
     }
 

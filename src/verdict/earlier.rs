@@ -109,15 +109,50 @@ pub fn drift(figs: &[Figure], earlier: &Qualification, max: f64) -> Vec<Finding>
     out
 }
 
+/// Whether a finding may be acknowledged: Ok, or Err saying why not. Only a
+/// finding that is a known, watched figure can be: a SMART counter's finding of
+/// the health rules whose rule read a count (`rules`: the drive's rule findings,
+/// the verdict's reason is "SMART: " and the rule's), or a timing compared with
+/// its reference or its own qualification. A finding that says the drive could
+/// not be judged, or is fake or broken, carries no figure that could change, so
+/// an acknowledgement of it would silence it for good (docs/history.md).
+pub fn ackable(f: &Finding, rules: &[crate::results::smart::Finding]) -> Result<(), String> {
+    match f.code {
+        Code::Smart => {
+            let counted = rules.iter().any(|r| {
+                f.reason.strip_prefix("SMART: ") == Some(r.reason.as_str())
+                    && r.figure.as_ref().is_some_and(|g| g.count.is_some())
+            });
+            if counted {
+                Ok(())
+            } else {
+                Err("this SMART finding counts nothing (no figure that could change): it is judged every time".into())
+            }
+        }
+        Code::WorseThanReference | Code::BetterThanReference | Code::Drift => Ok(()),
+        c => Err(format!(
+            "a {} finding says the drive could not be judged, or is fake or broken, and carries no count that could change: only a SMART counter's or a timing's finding can be acknowledged",
+            code_name(c)
+        )),
+    }
+}
+
 /// The findings with the acknowledged ones set aside: a failing finding or a
 /// warning whose code and reason (its figure) match an acknowledgement becomes a
 /// note saying who accepted it and when; one whose code was acknowledged at
-/// another figure is judged as usual and says that it changed since.
-pub fn acknowledge(findings: Vec<Finding>, acks: &[Acknowledgement]) -> Vec<Finding> {
+/// another figure is judged as usual and says that it changed since. A finding
+/// that cannot be acknowledged ([`ackable`], with the drive's SMART rule findings
+/// `rules`) is judged as usual whatever the database holds (an imported or
+/// older acknowledgement).
+pub fn acknowledge(
+    findings: Vec<Finding>,
+    acks: &[Acknowledgement],
+    rules: &[crate::results::smart::Finding],
+) -> Vec<Finding> {
     findings
         .into_iter()
         .map(|mut f| {
-            if f.severity == Severity::Note {
+            if f.severity == Severity::Note || ackable(&f, rules).is_err() {
                 return f;
             }
             if let Some(a) = acks
@@ -195,9 +230,20 @@ mod tests {
             at: "2026-12-01 15:00 UTC".into(),
         };
         let f = |r: &str| Finding::new(Severity::Fail, "smart", Code::Smart, r.into());
+        let rule = |n: u64| crate::results::smart::Finding {
+            severity: crate::results::smart::Severity::Fail,
+            rule: "reallocated".into(),
+            reason: format!("reallocated sectors: {n}"),
+            figure: Some(crate::results::smart::Figure {
+                counter: "reallocated".into(),
+                count: Some(n),
+                source: "ATA attribute 5, raw".into(),
+            }),
+        };
         let out = acknowledge(
             vec![f("SMART: reallocated sectors: 8")],
             std::slice::from_ref(&a),
+            &[rule(8)],
         );
         assert_eq!(
             (out[0].code, out[0].severity),
@@ -208,7 +254,7 @@ mod tests {
                 .reason
                 .starts_with("acknowledged by root on 2026-12-01 15:00 UTC (smart)")
         );
-        let out = acknowledge(vec![f("SMART: reallocated sectors: 9")], &[a]);
+        let out = acknowledge(vec![f("SMART: reallocated sectors: 9")], &[a], &[rule(9)]);
         assert_eq!(
             (out[0].code, out[0].severity),
             (Code::Smart, Severity::Fail)
@@ -217,6 +263,56 @@ mod tests {
             out[0].reason.contains("changed since acknowledged by root"),
             "{out:?}"
         );
+    }
+
+    #[test]
+    fn a_finding_with_no_count_is_judged_whatever_the_acknowledgements_say() {
+        let ack = |code: Code, reason: &str| Acknowledgement {
+            code,
+            reason: reason.into(),
+            who: "root".into(),
+            at: "2026-12-01 15:00 UTC".into(),
+        };
+        let unreadable = "SMART: smartctl could not read the drive";
+        let health = "SMART: overall-health self-assessment: FAILED";
+        let findings = vec![
+            Finding::new(
+                Severity::Fail,
+                "smart",
+                Code::SmartUnreadable,
+                unreadable.into(),
+            ),
+            Finding::new(Severity::Fail, "smart", Code::Smart, health.into()),
+            Finding::new(
+                Severity::Fail,
+                "capacity_check",
+                Code::FakeCapacity,
+                "fake".into(),
+            ),
+        ];
+        let no_count = crate::results::smart::Finding {
+            severity: crate::results::smart::Severity::Fail,
+            rule: "smart-failing".into(),
+            reason: health.trim_start_matches("SMART: ").into(),
+            figure: Some(crate::results::smart::Figure {
+                counter: "smart-health".into(),
+                count: None,
+                source: "smart_status".into(),
+            }),
+        };
+        let acks = [
+            ack(Code::SmartUnreadable, unreadable),
+            ack(Code::Smart, health),
+            ack(Code::FakeCapacity, "fake"),
+        ];
+        let out = acknowledge(findings.clone(), &acks, std::slice::from_ref(&no_count));
+        assert_eq!(out, findings);
+        for f in &findings {
+            assert!(
+                ackable(f, std::slice::from_ref(&no_count)).is_err(),
+                "{f:?}"
+            );
+        }
     }
 
     #[test]

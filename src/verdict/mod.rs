@@ -123,13 +123,14 @@ pub fn qualify_with(
     history: &earlier::History,
 ) -> Vec<Verdict> {
     let acks = |i: usize| history.drive(i).map_or(&[][..], |h| &h.acknowledged[..]);
+    let rules = |i: usize| disks[i].smart.as_ref().map_or(&[][..], |s| &s.findings[..]);
     let own: Vec<Vec<Finding>> = disks
         .iter()
         .enumerate()
         .map(|(i, d)| {
             let mut f = disk_findings(d);
             f.extend(checks::nothing_to_judge(d));
-            earlier::acknowledge(f, acks(i))
+            earlier::acknowledge(f, acks(i), rules(i))
         })
         .collect();
     let mut extra = if how.timings {
@@ -143,7 +144,7 @@ pub fn qualify_with(
             {
                 e[i].extend(earlier::drift(&crate::compare::figures(d), q, max));
             }
-            e[i] = earlier::acknowledge(std::mem::take(&mut e[i]), acks(i));
+            e[i] = earlier::acknowledge(std::mem::take(&mut e[i]), acks(i), rules(i));
         }
         e
     } else {

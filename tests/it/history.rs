@@ -246,3 +246,70 @@ fn a_drive_worse_than_its_own_qualification_gets_a_drift_warning() {
         "{out}"
     );
 }
+
+#[test]
+fn a_finding_that_counts_nothing_cannot_be_acknowledged_nor_silenced_by_a_forced_ack() {
+    let dir = tempfile::tempdir().unwrap();
+    let db_path = dir.path().join("history.db");
+    let db = db_arg(&db_path);
+    let report = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/smartctl/synthetic/ST3500418AS_11-pending-8.json");
+    // The attribute table an object, not a list: the report cannot be judged.
+    let mut broken: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    broken["ata_smart_attributes"]["table"] = serde_json::json!({});
+    let broken_path = dir.path().join("broken.json");
+    std::fs::write(&broken_path, broken.to_string()).unwrap();
+    let broken_path = broken_path.to_string_lossy().into_owned();
+
+    let (code0, out0, _) = run(&["smart", &broken_path, "--history", &db]);
+    assert_ne!(code0, 0, "{out0}");
+    assert!(out0.contains("cannot be judged"), "{out0}");
+    let serial = serials(&db_path).remove(0);
+    let (code, _, err) = run(&[
+        "history",
+        "ack",
+        &serial,
+        "smart_unreadable",
+        "--history",
+        &db,
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("smart_unreadable of")
+            && err.contains("cannot be acknowledged")
+            && err.contains("could not be judged"),
+        "{err}"
+    );
+
+    // An acknowledgement in the database anyway (imported, or written by hand)
+    // at the finding's exact reason and the drive's model: never applied.
+    let c = rusqlite::Connection::open(&db_path).unwrap();
+    let (findings, model): (String, Option<String>) = c
+        .query_row(
+            "SELECT dr.findings, d.model FROM drive_runs dr JOIN drives d ON d.id = dr.drive_id",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    let findings: serde_json::Value = serde_json::from_str(&findings).unwrap();
+    let reason = findings
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "smart_unreadable")
+        .expect("a smart_unreadable finding")["reason"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    c.execute(
+        "INSERT INTO acks (serial, model, code, reason, who, at) VALUES (?1, ?2, 'smart_unreadable', ?3, 'mallory', 0)",
+        rusqlite::params![serial, model, reason],
+    )
+    .unwrap();
+    drop(c);
+    let (code, out, _) = run(&["smart", &broken_path, "--history", &db]);
+    assert_eq!(code, code0, "{out}");
+    assert!(!out.contains("acknowledged by"), "{out}");
+    assert!(out.contains("cannot be judged"), "{out}");
+}
