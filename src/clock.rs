@@ -75,6 +75,30 @@ impl Clock for VirtualClock {
     }
 }
 
+/// Seconds since the Unix epoch as the UTC civil date and time: (year, month, day,
+/// hour, minute, second), by Howard Hinnant's days-to-civil algorithm (the
+/// proleptic Gregorian calendar; negative seconds are before 1970).
+pub fn civil_utc(unix_s: i64) -> (i64, i64, i64, i64, i64, i64) {
+    let days = unix_s.div_euclid(86_400);
+    let rem = unix_s.rem_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day, rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+/// Seconds since the Unix epoch as UTC text to the minute: "2026-12-01 15:40 UTC".
+pub fn utc_minutes(unix_s: i64) -> String {
+    let (y, mo, d, h, mi, _) = civil_utc(unix_s);
+    format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02} UTC")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
