@@ -133,7 +133,7 @@ pub fn probe_disk_resuming(
         known_good,
     };
     if let Some(settings) = cfg.burn_in {
-        let mut drive = BurnIn::new(name, cfg, &mut t, sink);
+        let mut drive = BurnIn::new(name, cfg, &mut t, sink, saved);
         let resuming = cfg.resume.is_some();
         let (disk, stopped) =
             burnin::runner::run(name, settings, resuming, &mut drive, disk, saved)?;
@@ -338,21 +338,33 @@ struct BurnIn<'t, 'a> {
     t: &'t mut Tests<'a>,
     cfg: &'t Config,
     checkpoint: Option<std::path::PathBuf>,
+    /// The checkpoint file its pass goes on from (`--resume`): the matched saved
+    /// disk's, by its saved name.
+    resume_from: Option<std::path::PathBuf>,
     sink: &'t mut dyn Sink,
 }
 
 impl<'t, 'a> BurnIn<'t, 'a> {
     /// The burn-in of disk `name`, its write-verify pass saving its checkpoints
-    /// beside the saved run (--json-file).
-    fn new(name: &str, cfg: &'t Config, t: &'t mut Tests<'a>, sink: &'t mut dyn Sink) -> Self {
+    /// beside the saved run (--json-file), going on from the checkpoint of the saved
+    /// disk matched to it (`saved`, --resume), if any.
+    fn new(
+        name: &str,
+        cfg: &'t Config,
+        t: &'t mut Tests<'a>,
+        sink: &'t mut dyn Sink,
+        saved: &[DiskResult],
+    ) -> Self {
         let checkpoint = cfg.json_file.as_deref().map(|j| checkpoint::path(j, name));
         if let Some(p) = checkpoint.clone() {
-            t.checkpoint = Some(Box::new(move |cp| checkpoint::save(&p, cp)));
+            let identity = t.info.identity();
+            t.checkpoint = Some(Box::new(move |cp| checkpoint::save(&p, &identity, cp)));
         }
         BurnIn {
             t,
             cfg,
             checkpoint,
+            resume_from: checkpoint::resume_path(cfg.resume.as_deref(), saved),
             sink,
         }
     }
@@ -374,8 +386,9 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
     ) -> io::Result<(Outcome, Option<String>)> {
         let (t, sink) = (&mut *self.t, &mut *self.sink);
         t.failed = None;
-        if test == TestKind::Verify && self.cfg.resume.is_some() {
-            t.resume = self.checkpoint.as_deref().and_then(checkpoint::load);
+        if test == TestKind::Verify {
+            let identity = t.info.identity();
+            t.resume = (self.resume_from.as_deref()).and_then(|p| checkpoint::load(p, &identity));
             if let Some(cp) = &t.resume {
                 checkpoint::replay_on_simulated(t.target.as_mut(), cp);
             }

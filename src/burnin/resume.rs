@@ -7,8 +7,11 @@
 //! the new run whose identity is its own; the name a drive was given tells apart
 //! only drives sharing all of these (simulated drives of one seed, USB bridges
 //! that report one serial, clones), so a drive renamed after a reboot is still
-//! found by its serial. Drives without a serial (loop devices, images) are found
-//! by their name, their model and size unchanged.
+//! found by its serial. A drive whose identity is shared, on either side, is
+//! never given the steps of a saved disk of another name; nor is a drive given a
+//! name that the saved run listed but never reached (that drive's identity was
+//! never read: it may have been a twin). Drives without a serial (loop devices,
+//! images) are found by their name, their model and size unchanged.
 
 use crate::results::DiskResult;
 use crate::results::device::Identity;
@@ -85,15 +88,11 @@ pub fn match_drives(new: &[NewDrive], saved: &[DiskResult], saved_names: &[Strin
         let Some(id) = d.identity.as_ref().filter(|id| id.is_known()) else {
             continue;
         };
-        let twins = new
-            .iter()
-            .filter(|o| o.identity.as_ref().is_some_and(|o| same_drive(o, id)))
-            .count();
         let found: Vec<usize> = (0..saved.len())
             .filter(|&j| !used[j] && was[j].as_ref().is_some_and(|w| same_drive(w, id)))
             .collect();
         let pick = match found.as_slice() {
-            [j] if twins == 1 => Some(*j),
+            [j] if !shared(d, id, new, &was, saved, saved_names) => Some(*j),
             _ => found.iter().copied().find(|&j| saved[j].name == d.name),
         };
         if let Some(j) = pick {
@@ -121,6 +120,28 @@ pub fn match_drives(new: &[NewDrive], saved: &[DiskResult], saved_names: &[Strin
     }
     let changes = changes(new, saved, saved_names, &kept, &used);
     Matching { kept, changes }
+}
+
+/// Whether drive `d` (identity `id`) may share its identity with another drive,
+/// so that only its name tells which saved disk is its own: another drive of the
+/// new run, or more than one saved disk, has its identity; or the saved run listed
+/// its name without reading that drive's identity (it never reached it), so the
+/// drive once under this name may be its twin (the README's demo pair resumed
+/// naming only the second drive must not take the first one's steps).
+fn shared(
+    d: &NewDrive,
+    id: &Identity,
+    new: &[NewDrive],
+    was: &[Option<Identity>],
+    saved: &[DiskResult],
+    saved_names: &[String],
+) -> bool {
+    let is_twin = |o: &Option<Identity>| o.as_ref().is_some_and(|o| same_drive(o, id));
+    let new_twins = new.iter().filter(|o| is_twin(&o.identity)).count();
+    let saved_twins = was.iter().filter(|w| is_twin(w)).count();
+    let unread = saved_names.contains(&d.name)
+        && !(saved.iter().zip(was)).any(|(s, w)| s.name == d.name && w.is_some());
+    new_twins > 1 || saved_twins > 1 || unread
 }
 
 /// The changes of the drive list, given the matches.
@@ -236,6 +257,28 @@ mod tests {
         );
         assert_eq!(m.kept, vec![None, Some(0)]);
         assert!(m.changes.is_empty(), "{:?}", m.changes);
+    }
+
+    #[test]
+    fn a_twin_never_takes_the_steps_of_a_saved_disk_of_another_name() {
+        // The saved run named the demo pair a and b but reached only a; a resume
+        // naming only b must not give b a's steps (nor keep silent about a).
+        let x = id(Some("SIM"), 100);
+        let s = vec![saved("a", &x)];
+        let m = match_drives(
+            &[drive("b", Some(x.clone()))],
+            &s,
+            &["a".into(), "b".into()],
+        );
+        assert_eq!(m.kept, vec![None]);
+        assert_eq!(m.changes, vec![Change::Removed("a".into())]);
+        // Both twins reached and saved, only b named: b gets its own steps.
+        let s2 = vec![saved("a", &x), saved("b", &x)];
+        let m = match_drives(&[drive("b", Some(x.clone()))], &s2, &names(&s2));
+        assert_eq!(m.kept, vec![Some(1)]);
+        // Both saved, only a's twin named under a third name: neither is its own.
+        let m = match_drives(&[drive("c", Some(x.clone()))], &s2, &names(&s2));
+        assert_eq!(m.kept, vec![None]);
     }
 
     #[test]

@@ -2,10 +2,37 @@
 //! `--json-file` (`RUN.json.DRIVE.verify-checkpoint`), replaced atomically (written
 //! to a temporary file in the same folder, flushed, renamed over the old one, the
 //! folder flushed), read back by `--resume`, removed when the pass is complete.
+//!
+//! A file holds the identity of the drive it was made on (serial, WWN, model and
+//! size): a resumed drive goes on from the checkpoint of the saved disk it was
+//! matched to (`crate::burnin::resume`, by identity, the name deciding only between
+//! twins), under that disk's saved name, and only when the file is of its identity.
+//! A drive renamed since (sdb now sdc) thus never takes the checkpoint of the drive
+//! that had its new name, and a replaced drive (`--resume-changed`) none at all.
 
+use crate::results::DiskResult;
+use crate::results::device::Identity;
 use crate::verify::checkpoint::Checkpoint;
+use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// A checkpoint as written: the drive's identity beside the checkpoint's fields.
+#[derive(Serialize)]
+struct Written<'a> {
+    identity: &'a Identity,
+    #[serde(flatten)]
+    checkpoint: &'a Checkpoint,
+}
+
+/// A checkpoint as read (a file without an identity is of no known drive).
+#[derive(Deserialize)]
+struct Read {
+    #[serde(default)]
+    identity: Option<Identity>,
+    #[serde(flatten)]
+    checkpoint: Checkpoint,
+}
 
 /// What saves a checkpoint.
 pub type SaveFn = Box<dyn FnMut(&Checkpoint)>;
@@ -22,10 +49,18 @@ pub fn path(json: &Path, name: &str) -> PathBuf {
     PathBuf::from(p)
 }
 
-/// Replace the checkpoint at `path` with `cp`, atomically. A checkpoint that cannot
-/// be saved is skipped (the previous one stays valid): a failed save never stops
-/// the pass.
-pub fn save(path: &Path, cp: &Checkpoint) {
+/// The checkpoint file a resumed drive goes on from: that of the saved disk it was
+/// matched to (`saved`, empty when none was: a drive the saved run had not reached,
+/// or a changed one starting afresh), by its saved name, beside the saved run
+/// (`resume`, the --resume file).
+pub fn resume_path(resume: Option<&Path>, saved: &[DiskResult]) -> Option<PathBuf> {
+    Some(path(resume?, &saved.first()?.name))
+}
+
+/// Replace the checkpoint at `path` with `cp`, made on the drive of `identity`,
+/// atomically. A checkpoint that cannot be saved is skipped (the previous one stays
+/// valid): a failed save never stops the pass.
+pub fn save(path: &Path, identity: &Identity, cp: &Checkpoint) {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -33,7 +68,11 @@ pub fn save(path: &Path, cp: &Checkpoint) {
     let Ok(mut tmp) = tempfile::NamedTempFile::new_in(dir) else {
         return;
     };
-    let ok = serde_json::to_writer(&mut tmp, cp).is_ok()
+    let written = Written {
+        identity,
+        checkpoint: cp,
+    };
+    let ok = serde_json::to_writer(&mut tmp, &written).is_ok()
         && tmp.flush().is_ok()
         && tmp.as_file().sync_data().is_ok();
     if ok
@@ -44,9 +83,13 @@ pub fn save(path: &Path, cp: &Checkpoint) {
     }
 }
 
-/// The checkpoint saved at `path`, if there is a readable one.
-pub fn load(path: &Path) -> Option<Checkpoint> {
-    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+/// The checkpoint saved at `path`, if there is a readable one made on the drive of
+/// `identity` (a checkpoint of another drive, or of no known drive, is not its own).
+pub fn load(path: &Path, identity: &Identity) -> Option<Checkpoint> {
+    let read: Read = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    let own =
+        (read.identity.as_ref()).is_some_and(|i| crate::burnin::resume::same_drive(i, identity));
+    own.then_some(read.checkpoint)
 }
 
 /// Remove the checkpoint at `path` (the pass it covered is complete).
@@ -121,4 +164,62 @@ pub fn resumed_line(
         cp.done_to,
         cp.pass + 1
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::failures::Failures;
+    use crate::results::verify::HalfKind;
+
+    fn id(serial: &str) -> Identity {
+        Identity {
+            serial: Some(serial.into()),
+            wwn: None,
+            model: Some("M".into()),
+            size_bytes: 1 << 20,
+        }
+    }
+
+    fn cp() -> Checkpoint {
+        Checkpoint {
+            nonce: 7,
+            start_bytes: 0,
+            end_bytes: 1 << 20,
+            block_bytes: 65536,
+            passes_planned: 1,
+            passes: Vec::new(),
+            pass: 0,
+            half: HalfKind::Read,
+            done_to: 131072,
+            failures: Failures::new(),
+            unwritable: Vec::new(),
+            failed_blocks: Vec::new(),
+            keeps_only: None,
+        }
+    }
+
+    #[test]
+    fn a_checkpoint_is_read_back_only_for_the_drive_it_was_made_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("run.json.sdc.verify-checkpoint");
+        save(&p, &id("Y"), &cp());
+        assert_eq!(load(&p, &id("Y")), Some(cp()));
+        // Drive X, renamed to sdc, does not take drive Y's checkpoint.
+        assert_eq!(load(&p, &id("X")), None);
+        // A file of no known drive is no drive's.
+        std::fs::write(&p, serde_json::to_vec(&cp()).unwrap()).unwrap();
+        assert_eq!(load(&p, &id("Y")), None);
+    }
+
+    #[test]
+    fn a_resumed_drive_goes_on_from_its_saved_disks_checkpoint_by_its_saved_name() {
+        let run = Path::new("/r/run.json");
+        // Drive X was sdb in the saved run and is sdc now: sdb's checkpoint.
+        let x = [DiskResult::new("/dev/sdb")];
+        assert_eq!(resume_path(Some(run), &x), Some(path(run, "/dev/sdb")),);
+        // A drive matched to no saved disk (a replaced one) starts afresh.
+        assert_eq!(resume_path(Some(run), &[]), None);
+        assert_eq!(resume_path(None, &x), None);
+    }
 }

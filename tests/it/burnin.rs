@@ -531,3 +531,63 @@ fn an_unfinished_burn_in_file_is_never_replaced_silently() {
     assert_eq!(code, 0, "{text}");
     assert!(!dir.path().join("run.json.old-2").exists());
 }
+
+#[test]
+fn a_renamed_drive_goes_on_from_its_own_checkpoint_not_its_new_names() {
+    // Drive X, burnt in as X1, interrupted early in its write-verify pass, comes
+    // back under another name X2 (the same simulated drive, its parameters in
+    // another order: the same serial, model and size). The checkpoint file of the
+    // name X2 is another drive's, saying the whole range was read back clean: X
+    // must go on from its own (X1's) and find its corrupt sectors, not pass.
+    const X1: &str = "sim:hdd?size=64M&corrupt=5000-5004";
+    const X2: &str = "sim:hdd?corrupt=5000-5004&size=64M";
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("renamed.json");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        .args(["--burn-in", "-w", "--yes", "--qualify", "--zones=8", "-q"])
+        .arg("--json-file")
+        .arg(&json)
+        .arg(X1)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let cp = checkpoint_of(&json, X1);
+    let t0 = std::time::Instant::now();
+    while !cp.exists() && t0.elapsed() < std::time::Duration::from_secs(300) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(cp.exists(), "the pass never checkpointed");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    // Another drive's checkpoint under the name X2: its pass read back whole.
+    let mut other: Value = serde_json::from_slice(&std::fs::read(&cp).unwrap()).unwrap();
+    other["half"] = "read".into();
+    other["done_to"] = other["end_bytes"].clone();
+    other["failed_blocks"] = Value::Array(Vec::new());
+    other["failures"]["ranges"] = Value::Array(Vec::new());
+    for c in other["failures"]["counts"].as_array_mut().unwrap() {
+        *c = 0.into();
+    }
+    other["identity"] = serde_json::json!({
+        "serial": "OTHER", "wwn": null, "model": "other", "size_bytes": 67108864u64
+    });
+    std::fs::write(checkpoint_of(&json, X2), other.to_string()).unwrap();
+    let (code, text) = burn_in(&json, &[X2], &["--resume", json.to_str().unwrap()], None);
+    assert_eq!(code, 3, "{text}");
+    assert!(
+        text.contains("FAILED: verify: corrupt: sectors 5000-5003 (4)\n"),
+        "{text}"
+    );
+    // X kept its own steps from before the interruption.
+    let v = saved(&json);
+    assert!(
+        steps(&v, 0).contains(&("seek_transfer".into(), "resumed".into())),
+        "{:?}",
+        steps(&v, 0)
+    );
+}
