@@ -53,7 +53,7 @@ td.host{white-space:nowrap}
   table.batch td.reasons{min-width:22em;max-width:none}th button.sort::after{content:none}
   table.steps,table.smart{line-height:1.1}h3{font-size:1.1em;margin:.3em 0 0}.legend{margin:0 0 .1em}details summary{margin:.1em 0}
   table.steps,table.steps thead,table.steps tbody{display:block}table.steps tbody{column-count:2;column-gap:1em}
-  table.steps tr{display:flex;gap:.6em}table.steps th,table.steps td{padding:0;border:0;background:none}
+  table.steps tr{display:flex;flex-wrap:wrap;column-gap:.6em}table.steps td:first-child{flex:none}table.steps th,table.steps td{padding:0;border:0;background:none}
   table.steps th:first-child::after,table.steps td:first-child::after{content:":"}
   section.drive{column-count:2;column-gap:4mm}section.drive>h2,section.drive>p.ident{column-span:all}
   section.drive figure.chart svg{max-width:100%}section.drive table{break-inside:avoid}section.drive pre{orphans:3;widows:3}}
