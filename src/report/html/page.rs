@@ -46,16 +46,19 @@ footer{margin-top:1.6em;border-top:1px solid #ddd}footer code{overflow-wrap:anyw
   table.batch td{display:block;border:none;padding:.1em .4em;text-align:left}
   table.batch td.verdict,table.batch td.device{order:-1;font-weight:700}table.batch td.reasons{flex-basis:100%;max-width:none}
   table.batch td[data-label]::before{content:attr(data-label) " ";color:var(--muted);font-weight:400}}
-@media print{@page{margin:10mm}body{max-width:none;font-size:8pt;line-height:1.25;padding:0}
+@media print{@page{margin:8mm}body{max-width:none;font-size:7pt;line-height:1.12;padding:0}
   section.drive{break-before:page;page-break-before:always;border-top:none;margin-top:0;padding-top:0}
-  .scroll{overflow:visible}a{color:inherit;text-decoration:none}
-  pre{white-space:pre-wrap;font-size:6pt;line-height:1.1;padding:.2em .4em;margin:.2em 0;tab-size:4}
-  th,td{padding:0 .4em}p,ul{margin:.2em 0}h1{font-size:1.3em}h2{font-size:1.15em}
+  .scroll{overflow:visible}a{color:inherit;text-decoration:none}.small{font-size:7pt}
+  pre{white-space:pre-wrap;font-size:7pt;line-height:1;padding:.1em .3em;margin:.1em 0;tab-size:4}
+  th,td{padding:0 .4em}p,ul{margin:.15em 0}ul{padding-left:1.4em}h1{font-size:1.3em}h2{font-size:1.15em}
   figure.chart{break-inside:avoid;margin:.1em 0}figure.chart svg{max-width:48%}tr{break-inside:avoid}
   table.batch td.reasons{min-width:22em;max-width:none}th button.sort::after{content:none}
-  table.steps,table.smart{font-size:7pt}h3{margin:.4em 0 .1em}.legend{margin:0 0 .2em}
-  section.drive{column-count:2;column-gap:6mm}section.drive>h2,section.drive>p.ident{column-span:all}
-  section.drive figure.chart svg{max-width:100%}section.drive pre,section.drive table{break-inside:avoid}
+  table.steps,table.smart{line-height:1.1}h3{font-size:1.1em;margin:.3em 0 0}.legend{margin:0 0 .1em}details summary{margin:.1em 0}
+  table.steps,table.steps thead,table.steps tbody{display:block}table.steps tbody{column-count:2;column-gap:1em}
+  table.steps tr{display:flex;flex-wrap:wrap;column-gap:.6em}table.steps td:first-child{flex:none}table.steps th,table.steps td{padding:0;border:0;background:none}
+  table.steps th:first-child::after,table.steps td:first-child::after{content:":"}
+  section.drive{column-count:2;column-gap:4mm}section.drive>h2,section.drive>p.ident{column-span:all}
+  section.drive figure.chart svg{max-width:100%}section.drive table{break-inside:avoid}section.drive pre{orphans:3;widows:3}
   table.record,footer{font-size:7pt}footer{margin-top:.3em;break-before:avoid}}
 "#;
 
