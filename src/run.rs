@@ -259,7 +259,8 @@ impl Tests<'_> {
         let run = exec::run_test(test, self.opts, &mut cx)?;
         let result = run.result;
         let mut notes = run.warnings;
-        notes.extend(validity::test_warnings(info, &result));
+        let more = validity::test_warnings(info, &result, &notes);
+        notes.extend(more);
         // Judged (--qualify, --burn-in): a lying flush is the judge's finding.
         if cfg.qualify.is_some() || cfg.burn_in.is_some() {
             notes.retain(|w| w.code != WarningCode::FlushNotHonoured);
