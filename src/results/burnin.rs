@@ -62,6 +62,10 @@ pub struct StepRecord {
     pub step: Step,
     /// How it ended.
     pub status: Status,
+    /// The step's request went unanswered and the drive was given up (a discard
+    /// that hung): the step failed because the drive stopped answering.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unanswered: bool,
 }
 
 /// The burn-in of a whole run, saved in the JSON so that `--resume` can check it
