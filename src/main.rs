@@ -3,7 +3,7 @@
 use seekprobe::device::watched;
 use std::io::Write;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 
 fn main() {
     // The child that runs libblkid on a copy of a drive's signature areas.
@@ -17,18 +17,18 @@ fn main() {
     // a second (device::watched), what was measured is printed and saved. A second
     // signal does not kill the program: with --preserve a block may be waiting to
     // be written back.
-    let term = Arc::new(AtomicBool::new(false));
-    let hup = Arc::new(AtomicBool::new(false));
-    for (sig, which) in [
-        (signal_hook::consts::SIGINT, None),
-        (signal_hook::consts::SIGTERM, Some(&term)),
-        (signal_hook::consts::SIGHUP, Some(&hup)),
+    // Which signal it was: the exit status is 128 plus its number
+    // (app::status::exit_status decides it).
+    let signal = Arc::new(AtomicUsize::new(0));
+    for sig in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
     ] {
+        let _ = signal_hook::flag::register_usize(sig, Arc::clone(&signal), sig as usize);
         let _ = signal_hook::flag::register(sig, Arc::clone(&stop));
-        if let Some(flag) = which {
-            let _ = signal_hook::flag::register(sig, Arc::clone(flag));
-        }
     }
+    seekprobe::app::record_signal_in(signal);
     watched::stop_on(Arc::clone(&stop));
     let code = seekprobe::app::main_with(
         std::env::args_os(),
@@ -36,12 +36,6 @@ fn main() {
         &mut std::io::stdout().lock(),
         &mut std::io::stderr(),
     );
-    // Interrupted: 128 + the signal's number (130 after Ctrl-C, 143 after SIGTERM).
-    let code = match code {
-        seekprobe::app::EXIT_INTERRUPTED if term.load(Ordering::Relaxed) => 128 + 15,
-        seekprobe::app::EXIT_INTERRUPTED if hup.load(Ordering::Relaxed) => 128 + 1,
-        c => c,
-    };
     let left = watched::left_behind();
     if left > 0 {
         let _ = std::io::stdout().flush();

@@ -269,7 +269,8 @@ impl Tests<'_> {
         let run = exec::run_test(test, self.opts, &mut cx)?;
         let result = run.result;
         let mut notes = run.warnings;
-        notes.extend(validity::test_warnings(info, &result));
+        let more = validity::test_warnings(info, &result, &notes);
+        notes.extend(more);
         // Judged (--qualify, --burn-in): a lying flush is the judge's finding.
         if cfg.qualify.is_some() || cfg.burn_in.is_some() {
             notes.retain(|w| w.code != WarningCode::FlushNotHonoured);
@@ -432,8 +433,17 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
         session::smart_after(self.t.target.as_mut(), smart, &self.cfg.smart);
     }
 
-    fn discard(&mut self) -> io::Result<bool> {
-        self.t.target.discard()
+    fn discard(&mut self) -> burnin::runner::Discarded {
+        use burnin::runner::Discarded;
+        match self.t.target.discard() {
+            Ok(true) => Discarded::Done,
+            Ok(false) => Discarded::NotOffered,
+            Err(e) if device::watched::interrupted(&e) => Discarded::Interrupted,
+            Err(e) if device::watched::NoAnswer::of(&e).is_some() => {
+                Discarded::Unanswered(e.to_string())
+            }
+            Err(e) => Discarded::Refused(e.to_string()),
+        }
     }
 
     fn failed(&mut self, name: &str, error: &ProbeError) -> io::Result<()> {

@@ -260,9 +260,18 @@ fn simulator_times_flushes(info: &DeviceInfo) -> bool {
 
 /// Whether the -S test's flushed writes were acknowledged faster than the medium
 /// allows (a quarter of a revolution on a rotating drive, see the consts for the
-/// others); None when they were not, or the test timed none.
-pub fn fast_flush(info: &DeviceInfo, test: &TestResult) -> Option<FastFlush> {
-    if test.test != TestKind::SyncWrite || !simulator_times_flushes(info) {
+/// others); None when they were not, or the test timed none: also when the
+/// device said it cannot flush (`warnings`, the disk's, hold
+/// [`WarningCode::FlushUnsupported`]), for then no flush was timed and the
+/// writes' speed says nothing of one (a limit of the path, e.g. FreeBSD's
+/// `DIOCGFLUSH` refused behind a caching controller, never the drive's lie).
+pub fn fast_flush(info: &DeviceInfo, test: &TestResult, warnings: &[Warning]) -> Option<FastFlush> {
+    if test.test != TestKind::SyncWrite
+        || !simulator_times_flushes(info)
+        || warnings
+            .iter()
+            .any(|w| w.code == WarningCode::FlushUnsupported)
+    {
         return None;
     }
     let (medium, limit_ns) = match (info.rotation, revolution_ns(info)) {
@@ -284,8 +293,9 @@ pub fn fast_flush(info: &DeviceInfo, test: &TestResult) -> Option<FastFlush> {
     })
 }
 
-/// Warnings that follow from a test's figures.
-pub fn test_warnings(info: &DeviceInfo, test: &TestResult) -> Vec<Warning> {
+/// Warnings that follow from a test's figures (`warnings`: those the disk has
+/// already, which [`fast_flush`] reads).
+pub fn test_warnings(info: &DeviceInfo, test: &TestResult, warnings: &[Warning]) -> Vec<Warning> {
     let mut w: Vec<Warning> = faster_than_interface(info, test).into_iter().collect();
     let Some(rev) = revolution_ns(info) else {
         return w;
@@ -319,7 +329,7 @@ pub fn test_warnings(info: &DeviceInfo, test: &TestResult) -> Vec<Warning> {
             }
         }
         TestKind::SyncWrite => {
-            if let Some(f) = fast_flush(info, test)
+            if let Some(f) = fast_flush(info, test, warnings)
                 && let FlushMedium::Rotating { .. } = f.medium
             {
                 w.push(warning(
@@ -364,9 +374,9 @@ mod tests {
         };
         let mut t = TestResult::new(TestKind::SeekTransfer, 0.0, crate::results::Engine::Sync);
         t.phases.push(phase(0.5)); // 210 MB/s: fine
-        assert!(test_warnings(&i, &t).is_empty());
+        assert!(test_warnings(&i, &t, &[]).is_empty());
         t.phases.push(phase(0.2)); // 524 MB/s over a 300 MB/s link
-        let w = test_warnings(&i, &t);
+        let w = test_warnings(&i, &t, &[]);
         assert_eq!(w[0].code, WarningCode::FasterThanInterface);
         assert!(w[0].message.contains("SATA 3 Gbps"), "{}", w[0].message);
     }

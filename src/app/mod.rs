@@ -26,7 +26,7 @@ use ending::{print_run, save_again, say_interrupted};
 use inputs::*;
 use output::write_end_files;
 use start::{Start, start};
-pub use status::{EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_QUALIFY};
+pub use status::{EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_QUALIFY, record_signal_in};
 use status::{Ending, exit_status};
 use subcommands::*;
 use verdicts::{Conclusion, conclude};
@@ -203,7 +203,7 @@ fn run_all(
     let verdicts: Vec<crate::results::Verdict> =
         run.disks.iter().filter_map(|d| d.verdict.clone()).collect();
     Ok(exit_status(if probed.interrupted {
-        Ending::Interrupted
+        Ending::Interrupted(status::stopping_signal())
     } else if !written || (probed.failed && end.judged) {
         // A judged run fails (status 1) only for a file it could not write.
         Ending::Unusable

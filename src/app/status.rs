@@ -4,6 +4,8 @@
 //! happened to standard output (a closed pipe drops the text, not the status).
 
 use crate::results::Verdict;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// Exit status: every drive passed (or, without --qualify, was probed with no
 /// failing finding); a subcommand wrote its output.
@@ -17,6 +19,25 @@ pub const EXIT_QUALIFY: i32 = 3;
 /// Exit status after Ctrl-C (128 + SIGINT).
 pub const EXIT_INTERRUPTED: i32 = 130;
 
+/// The signal that stopped the run, as the binary's handlers record it (0: none
+/// recorded, taken as SIGINT).
+static SIGNAL: OnceLock<Arc<AtomicUsize>> = OnceLock::new();
+
+/// Where the binary's signal handlers record the number of the signal that stops
+/// the run (SIGINT, SIGTERM, SIGHUP), so that [`exit_status`] ends with 128 plus
+/// it. Set once, by main.
+pub fn record_signal_in(signal: Arc<AtomicUsize>) {
+    let _ = SIGNAL.set(signal);
+}
+
+/// The signal that stopped the run: the one recorded, SIGINT (2) when none was.
+pub(super) fn stopping_signal() -> i32 {
+    match SIGNAL.get().map(|s| s.load(Ordering::Relaxed)) {
+        Some(n @ 1..=64) => n as i32,
+        _ => 2,
+    }
+}
+
 /// How a command ended, as far as its exit status goes.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Ending<'a> {
@@ -24,8 +45,9 @@ pub(super) enum Ending<'a> {
     Unusable,
     /// A subcommand, the help or the version wrote its output.
     Written,
-    /// Ctrl-C stopped the run.
-    Interrupted,
+    /// A signal stopped the run: its number (SIGINT 2 after Ctrl-C, SIGTERM 15,
+    /// SIGHUP 1).
+    Interrupted(i32),
     /// The drives were judged (--qualify, --burn-in, `compare --qualify`,
     /// `seekprobe smart`): their verdicts.
     Judged(&'a [Verdict]),
@@ -41,7 +63,9 @@ pub(super) fn exit_status(ending: Ending<'_>) -> i32 {
     match ending {
         Ending::Unusable => EXIT_FAILURE,
         Ending::Written => EXIT_OK,
-        Ending::Interrupted => EXIT_INTERRUPTED,
+        // 128 + the signal's number: 130 after Ctrl-C, 143 after SIGTERM, 129 after
+        // SIGHUP.
+        Ending::Interrupted(signal) => 128 + signal,
         Ending::Judged(verdicts) if verdicts.iter().all(|v| v.pass) => EXIT_OK,
         Ending::Judged(_) => EXIT_QUALIFY,
         Ending::Probed { failing: true } => EXIT_FAILURE,
@@ -70,7 +94,9 @@ mod tests {
         assert_eq!(exit_status(Ending::Judged(&[pass, fail])), EXIT_QUALIFY);
         assert_eq!(exit_status(Ending::Judged(&[])), EXIT_OK);
         assert_eq!(exit_status(Ending::Unusable), EXIT_FAILURE);
-        assert_eq!(exit_status(Ending::Interrupted), EXIT_INTERRUPTED);
+        assert_eq!(exit_status(Ending::Interrupted(2)), EXIT_INTERRUPTED);
+        assert_eq!(exit_status(Ending::Interrupted(15)), 143);
+        assert_eq!(exit_status(Ending::Interrupted(1)), 129);
         assert_eq!(exit_status(Ending::Probed { failing: true }), EXIT_FAILURE);
     }
 }

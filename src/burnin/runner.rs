@@ -41,9 +41,8 @@ pub trait Drive {
     /// Read SMART again, keep the temperatures of long work, and judge the
     /// drive's health over the run.
     fn smart_after(&mut self, smart: &mut SmartResult);
-    /// Discard the whole drive (TRIM/UNMAP): true when done, false when the
-    /// device does not offer it.
-    fn discard(&mut self) -> io::Result<bool>;
+    /// Discard the whole drive (TRIM/UNMAP), and how it went.
+    fn discard(&mut self) -> Discarded;
     /// The drive cannot be burnt in (`error` says why).
     fn failed(&mut self, name: &str, error: &ProbeError) -> io::Result<()>;
     /// SMART's part of the drive is complete.
@@ -53,6 +52,22 @@ pub trait Drive {
     /// A step ended (`record` says how), and the drive's results so far (`disk`)
     /// are to be saved.
     fn step_done(&mut self, record: &StepRecord, disk: &DiskResult) -> io::Result<()>;
+}
+
+/// How a whole-drive discard went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Discarded {
+    /// The drive discarded it all.
+    Done,
+    /// The device offers no discard (ENOTSUP): nothing to judge.
+    NotOffered,
+    /// The drive refused it with an error (the message).
+    Refused(String),
+    /// The drive did not answer within the discard's limit, or had already been
+    /// given up (the watchdog's message): the drive is given up.
+    Unanswered(String),
+    /// Ctrl-C or SIGTERM ended the wait.
+    Interrupted,
 }
 
 /// Run `drive`'s burn-in into `disk`, continuing the saved run's `saved` disks when
@@ -110,6 +125,7 @@ pub fn run(
         let began = std::time::Instant::now();
         // A drive the capacity check found fake is not written whole besides.
         let fake = step == Step::Verify && fake_capacity(&disk);
+        let mut unanswered = false;
         let status = match (kept, action) {
             (None, _) if gone.is_some() => {
                 Status::Skipped(format!("skipped: {}", gone.as_deref().unwrap_or_default()))
@@ -139,9 +155,15 @@ pub fn run(
             }
             (None, Action::SelfTest(kind)) => self_test_step(drive, kind, &mut disk),
             (None, Action::Discard) => match drive.discard() {
-                Ok(true) => Status::Done,
-                Ok(false) => Status::Skipped(not_discarded(drive.info()).into()),
-                Err(e) => Status::Failed(format!("discard: {e}")),
+                Discarded::Done => Status::Done,
+                Discarded::NotOffered => Status::Skipped(not_discarded(drive.info()).into()),
+                Discarded::Refused(why) => Status::Failed(format!("discard: {why}")),
+                Discarded::Unanswered(why) => {
+                    gone = Some(format!("the drive stopped answering: discard: {why}"));
+                    unanswered = true;
+                    Status::Failed(format!("discard: {why}"))
+                }
+                Discarded::Interrupted => Status::Interrupted,
             },
             (None, Action::SmartAfter) => match disk.smart.as_mut() {
                 Some(r) => {
@@ -163,6 +185,7 @@ pub fn run(
             step,
             status,
             duration_s,
+            unanswered,
         };
         let interrupted = record.status == Status::Interrupted;
         disk.burn_in.push(record);

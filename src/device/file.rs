@@ -464,26 +464,12 @@ impl Target for FileTarget {
         if self.info.kind == TargetKind::File || !self.info.trim {
             return Ok(false);
         }
+        // Through the watchdog as every request: a drive that hangs on TRIM is given
+        // up (and Ctrl-C ends the wait); one already given up is refused at once.
         let len = self.info.media_size_bytes;
-        #[cfg(target_os = "freebsd")]
-        let r = super::freebsd::discard(&self.file, len);
-        #[cfg(target_os = "linux")]
-        let r = super::linux::discard(&self.file, len);
-        #[cfg(not(any(target_os = "linux", target_os = "freebsd")))]
-        let r: io::Result<()> = {
-            let _ = len;
-            return Ok(false);
-        };
-        match r {
-            Ok(()) => Ok(true),
-            Err(e)
-                if Errno::from_io_error(&e)
-                    .is_some_and(|e| [Errno::NOTSUP, Errno::OPNOTSUPP].contains(&e)) =>
-            {
-                Ok(false)
-            }
-            Err(e) => Err(e),
-        }
+        let limit = super::watched::discard_limit(self.watchdog.limit(), len);
+        self.watchdog
+            .call_within(0, limit, move |f| discard_file(f, len))
     }
 
     fn raw_fd(&self) -> Option<std::os::fd::BorrowedFd<'_>> {
@@ -502,6 +488,30 @@ impl Target for FileTarget {
                 Ok(true)
             })
             .map(|_| ())
+    }
+}
+
+/// Discard `len` bytes from byte 0 of the device open as `file`: true when done,
+/// false when the device does not offer it (ENOTSUP, EOPNOTSUPP).
+fn discard_file(file: &File, len: u64) -> io::Result<bool> {
+    #[cfg(target_os = "freebsd")]
+    let r = super::freebsd::discard(file, len);
+    #[cfg(target_os = "linux")]
+    let r = super::linux::discard(file, len);
+    #[cfg(not(any(target_os = "linux", target_os = "freebsd")))]
+    let r: io::Result<()> = {
+        let _ = (file, len);
+        return Ok(false);
+    };
+    match r {
+        Ok(()) => Ok(true),
+        Err(e)
+            if Errno::from_io_error(&e)
+                .is_some_and(|e| [Errno::NOTSUP, Errno::OPNOTSUPP].contains(&e)) =>
+        {
+            Ok(false)
+        }
+        Err(e) => Err(e),
     }
 }
 

@@ -57,6 +57,22 @@ pub fn left_behind() -> usize {
     LEFT.load(Ordering::Relaxed)
 }
 
+/// The slowest whole-drive discard (TRIM, UNMAP, `DIOCGDELETE`) waited for, in
+/// bytes a second, beyond the request limit: 1 GB/s.
+pub const DISCARD_BYTES_PER_S: u64 = 1_000_000_000;
+
+/// How long a discard of `bytes` from byte 0 may go unanswered before the drive is
+/// given up: the request limit (`request`, `--io-timeout`: its floor, for a small
+/// drive), plus a second for every GB ([`DISCARD_BYTES_PER_S`]). One request
+/// covers the whole drive, and the kernel splits it into as many commands as the
+/// drive's largest discard allows, each answered before the next; a flash drive
+/// usually unmaps a whole drive in seconds, but some take minutes a terabyte, so
+/// the limit is generous: it is there to give up a drive that hangs on TRIM, not to
+/// time one (docs/testing.md). Ctrl-C still ends the wait within [`GRACE`].
+pub fn discard_limit(request: Duration, bytes: u64) -> Duration {
+    request + Duration::from_secs(bytes.div_ceil(DISCARD_BYTES_PER_S))
+}
+
 /// How often a waiting caller looks at the stop flag.
 pub const POLL: Duration = Duration::from_millis(100);
 
@@ -219,6 +235,26 @@ impl Watchdog {
         self.run(at, Job::Call(Box::new(f)), None)
     }
 
+    /// As [`Watchdog::call`], held to `limit` instead of the request limit (a
+    /// whole-drive discard: [`discard_limit`]); refused at once, as every request,
+    /// on a device already given up.
+    pub fn call_within(
+        &mut self,
+        at: u64,
+        limit: Duration,
+        f: impl FnOnce(&File) -> io::Result<bool> + Send + 'static,
+    ) -> io::Result<bool> {
+        let request = std::mem::replace(&mut self.limit, limit);
+        let r = self.call(at, f);
+        self.limit = request;
+        r
+    }
+
+    /// The limit a request is held to now.
+    pub fn limit(&self) -> Duration {
+        self.limit
+    }
+
     /// The refusal of a request to a device whose earlier request was given up.
     fn refused(&self, at: u64) -> io::Error {
         match (self.given_up, self.last) {
@@ -361,5 +397,35 @@ mod tests {
         let e = w.read(&mut r, 0).unwrap_err();
         assert_eq!(NoAnswer::of(&e), Some(n));
         assert!(t.elapsed() < Duration::from_millis(100));
+    }
+
+    #[test]
+    fn a_discard_is_held_to_its_own_limit_and_refused_once_given_up() {
+        let s = Duration::from_secs;
+        assert_eq!(discard_limit(s(120), 0), s(120));
+        assert_eq!(discard_limit(s(30), 1), s(31));
+        assert_eq!(discard_limit(s(120), 4_000_000_000_000), s(4120));
+        let f = tempfile::tempfile().unwrap();
+        let ms = Duration::from_millis;
+        let mut w = Watchdog::new(&f, ms(100)).unwrap();
+        // Longer than the request limit, within its own: answered.
+        let slow = |t: u64| {
+            move |_: &File| {
+                std::thread::sleep(ms(t));
+                Ok(true)
+            }
+        };
+        assert!(w.call_within(0, s(5), slow(300)).unwrap());
+        assert_eq!(w.limit(), ms(100));
+        // Past its own: given up, and the request limit is back.
+        let e = w.call_within(0, ms(200), slow(800)).unwrap_err();
+        let n = NoAnswer::of(&e).unwrap();
+        assert!(n.waited >= ms(200), "{n}");
+        assert_eq!(w.limit(), ms(100));
+        // A drive given up: the next discard is refused at once.
+        let t = Instant::now();
+        let e = w.call_within(0, s(10), |_| Ok(true)).unwrap_err();
+        assert_eq!(NoAnswer::of(&e), Some(n));
+        assert!(t.elapsed() < ms(100));
     }
 }

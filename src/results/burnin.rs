@@ -66,6 +66,10 @@ pub struct StepRecord {
     /// saved run recorded it; absent in runs saved before it was recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration_s: Option<f64>,
+    /// The step's request went unanswered and the drive was given up (a discard
+    /// that hung): the step failed because the drive stopped answering.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unanswered: bool,
 }
 
 /// The burn-in of a whole run, saved in the JSON so that `--resume` can check it

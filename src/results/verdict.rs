@@ -116,11 +116,14 @@ pub enum Code {
     /// Flushed writes acknowledged faster than the medium allows (-S): fails a
     /// rotating drive, a note on flash, a warning where the rotation is unknown.
     FlushNotHonoured,
+    /// The burn-in's whole-drive discard was refused with an error by a drive
+    /// that advertises TRIM (a warning).
+    DiscardRefused,
 }
 
 impl Code {
     /// Every code, in the order docs/verdict.md lists them.
-    pub const ALL: [Code; 33] = [
+    pub const ALL: [Code; 34] = [
         Code::NotProbed,
         Code::TestFailed,
         Code::StoppedAnswering,
@@ -154,6 +157,7 @@ impl Code {
         Code::Drift,
         Code::Acknowledged,
         Code::FlushNotHonoured,
+        Code::DiscardRefused,
     ];
 }
 

@@ -1,7 +1,7 @@
 //! The findings of whether each test ran, of the capacity check, of the hidden-SMR
 //! check and its no-write signs, of opening the drive and of the burn-in's steps.
 
-use crate::results::burnin::{Status, StepRecord};
+use crate::results::burnin::{Status, Step, StepRecord};
 use crate::results::{
     ByteSpan, CapacityResult, Code, DiskFailure, DiskResult, Finding, Outcome, Severity, TestResult,
 };
@@ -120,23 +120,39 @@ pub fn smr_signs(signs: &[SmrSign]) -> Vec<Finding> {
         .collect()
 }
 
-/// The burn-in's steps: one that was interrupted leaves the burn-in incomplete.
-/// (A step that ran a test is judged by that test's findings, a self-test by
-/// SMART's, so nothing else here.)
+/// The burn-in's steps: one that was interrupted leaves the burn-in incomplete; a
+/// discard that failed is the drive's: unanswered, the drive stopped answering (a
+/// fail, as any hung request); refused, a TRIM the drive advertises but does not
+/// take (a warning). (A step that ran a test is judged by that test's findings, a
+/// self-test by SMART's, so nothing else here.)
 pub fn burn_in(steps: &[StepRecord]) -> Vec<Finding> {
     steps
         .iter()
-        .filter(|r| r.status == Status::Interrupted)
-        .map(|r| {
-            Finding::new(
-                Severity::Fail,
-                "burn_in",
-                Code::BurnInIncomplete,
-                format!(
-                    "burn-in: {} was interrupted; the burn-in is not complete (--resume runs the rest)",
-                    r.step.name()
+        .filter_map(|r| {
+            let (severity, code, reason) = match &r.status {
+                Status::Interrupted => (
+                    Severity::Fail,
+                    Code::BurnInIncomplete,
+                    format!(
+                        "burn-in: {} was interrupted; the burn-in is not complete (--resume runs the rest)",
+                        r.step.name()
+                    ),
                 ),
-            )
+                Status::Failed(why) if r.step == Step::Discard && r.unanswered => (
+                    Severity::Fail,
+                    Code::StoppedAnswering,
+                    format!("burn-in: the drive stopped answering: {why}; it was given up"),
+                ),
+                Status::Failed(why) if r.step == Step::Discard => (
+                    Severity::Warning,
+                    Code::DiscardRefused,
+                    format!(
+                        "burn-in: the drive advertises TRIM but refused the whole-drive discard ({why}): its flash was not told which blocks are free"
+                    ),
+                ),
+                _ => return None,
+            };
+            Some(Finding::new(severity, "burn_in", code, reason))
         })
         .collect()
 }

@@ -15,7 +15,7 @@ pub fn findings(d: &DiskResult) -> Vec<Finding> {
     };
     d.tests
         .iter()
-        .filter_map(|t| validity::fast_flush(info, t))
+        .filter_map(|t| validity::fast_flush(info, t, &d.warnings))
         .map(|f| {
             let (severity, why) = match f.medium {
                 FlushMedium::Rotating { .. } => (
@@ -108,6 +108,29 @@ mod tests {
             );
         }
         assert!(findings(&drive(Rotation::Unknown, 1100)).is_empty());
+    }
+
+    #[test]
+    fn no_finding_when_the_device_could_not_flush() {
+        // FreeBSD's DIOCGFLUSH refused (ENOTSUP) behind a caching controller: the
+        // writes ran unflushed, so their speed says nothing of a flush; the run's
+        // flush_unsupported warning says so, and the drive is not failed.
+        let mut d = drive(Rotation::Rpm(7200), 120);
+        let info = d.info.clone().expect("info");
+        d.warnings.push(validity::flush_unsupported(&info));
+        assert!(findings(&d).is_empty());
+        let how = super::super::Judging {
+            timings: false,
+            baseline: None,
+            max_deviation: 0.15,
+        };
+        assert!(super::super::qualify(&[&d], &how)[0].pass);
+        let t = &d.tests[0];
+        assert!(validity::test_warnings(&info, t, &d.warnings).is_empty());
+        assert_eq!(
+            validity::test_warnings(&info, t, &[])[0].code,
+            crate::results::WarningCode::FlushNotHonoured
+        );
     }
 
     #[test]

@@ -186,6 +186,48 @@ mod tests {
     }
 
     #[test]
+    fn a_failed_discard_is_judged_a_hung_one_fails_the_drive() {
+        use crate::results::burnin::{Status, Step, StepRecord};
+        let disk = |status: Status, unanswered| {
+            let mut d = DiskResult::new("d");
+            d.burn_in.push(StepRecord {
+                step: Step::Discard,
+                status,
+                duration_s: None,
+                unanswered,
+            });
+            d
+        };
+        // Refused with an error: a warning, the drive still passes.
+        let d = disk(Status::Failed("discard: Input/output error".into()), false);
+        let v = unqualified(&d);
+        assert!(v.pass);
+        assert_eq!(
+            (v.findings[0].severity, v.findings[0].code),
+            (Severity::Warning, Code::DiscardRefused)
+        );
+        assert!(
+            v.findings[0].reason.contains("advertises TRIM"),
+            "{}",
+            v.findings[0].reason
+        );
+        // Unanswered: the drive stopped answering and fails.
+        let why = "discard: no answer for 1120 s at byte 0";
+        let v = unqualified(&disk(Status::Failed(why.into()), true));
+        assert!(!v.pass);
+        assert_eq!(v.findings[0].code, Code::StoppedAnswering);
+        assert!(
+            v.findings[0].reason.contains(why),
+            "{}",
+            v.findings[0].reason
+        );
+        // Done, skipped (not offered): nothing.
+        assert!(unqualified(&disk(Status::Done, false)).findings.is_empty());
+        let skipped = Status::Skipped("the device offers no discard".into());
+        assert!(unqualified(&disk(skipped, false)).findings.is_empty());
+    }
+
+    #[test]
     fn a_drive_given_up_mid_test_is_one_finding_that_says_where() {
         let verify = |read_only| crate::results::verify::VerifyResult {
             nonce: 1,

@@ -497,16 +497,19 @@ fn the_record_shows_the_recorded_host_command_steps_firmware_and_checksum() {
             step: Step::SmartBefore,
             status: Status::Done,
             duration_s: Some(0.42),
+            unanswered: false,
         },
         StepRecord {
             step: Step::Verify,
             status: Status::Done,
             duration_s: Some(7_325.0),
+            unanswered: false,
         },
         StepRecord {
             step: Step::SmartAfter,
             status: Status::Done,
             duration_s: None,
+            unanswered: false,
         },
     ];
     let mut r = run(vec![d]);
