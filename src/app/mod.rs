@@ -205,7 +205,8 @@ fn run_all(
     Ok(exit_status(if probed.interrupted {
         Ending::Interrupted(status::stopping_signal())
     } else if !written || (probed.failed && end.judged) {
-        // A judged run fails (status 1) only for a file it could not write.
+        // A judged run fails (status 1) only for a file it could not write (or a
+        // -p/-s line it has no value for): `probed.failed` holds nothing else then.
         Ending::Unusable
     } else if end.judged {
         Ending::Judged(&verdicts)
