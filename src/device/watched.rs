@@ -13,11 +13,13 @@
 //! is handed to [`super::aligned::quarantine`] so that its memory is never freed
 //! while the kernel may still fill it.
 //!
-//! The hand-over costs two thread wake-ups a request; both sides spin for
+//! The hand-over costs two thread wake-ups a request; both sides poll for
 //! [`SPIN`] before sleeping, so that back-to-back requests (the sync tests) and
 //! short ones pass without a sleep, and a sleep is only taken by a request that
 //! took longer than [`SPIN`] anyway (docs/testing.md, "A drive that stops
-//! answering").
+//! answering"). They poll with `sched_yield`, not a busy spin: on one CPU (or a
+//! CPU the kernel's loop worker also needs) a busy spin held the CPU the answer
+//! needed, 111 µs a 512-byte read against fio's 7.8 (docs/performance.md).
 
 use std::fs::File;
 use std::io;
@@ -80,7 +82,7 @@ pub const POLL: Duration = Duration::from_millis(100);
 /// is given up (the run's results must be written within 2 s).
 pub const GRACE: Duration = Duration::from_secs(1);
 
-/// How long each side of the hand-over spins before it sleeps.
+/// How long each side of the hand-over polls (yielding) before it sleeps.
 pub const SPIN: Duration = Duration::from_micros(50);
 
 /// The error of a request given up by the watchdog: no answer for `waited` at
@@ -282,7 +284,9 @@ impl Watchdog {
                 match self.answers.try_recv() {
                     Ok(a) => Ok(a),
                     Err(TryRecvError::Empty) => {
-                        std::hint::spin_loop();
+                        // Yield, not a busy spin: the worker (or the kernel's
+                        // loop worker) may need this very CPU to answer.
+                        std::thread::yield_now();
                         continue;
                     }
                     Err(TryRecvError::Disconnected) => Err(RecvTimeoutError::Disconnected),
@@ -339,7 +343,7 @@ fn work(file: &File, jobs: &Receiver<(u64, Job)>, answers: &Sender<(u64, io::Res
             match jobs.try_recv() {
                 Ok(j) => break Some(j),
                 Err(TryRecvError::Disconnected) => break None,
-                Err(TryRecvError::Empty) if start.elapsed() < SPIN => std::hint::spin_loop(),
+                Err(TryRecvError::Empty) if start.elapsed() < SPIN => std::thread::yield_now(),
                 Err(TryRecvError::Empty) => break jobs.recv().ok(),
             }
         };
