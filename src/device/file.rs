@@ -503,6 +503,12 @@ fn discard_file(file: &File, len: u64) -> io::Result<bool> {
         let _ = (file, len);
         return Ok(false);
     };
+    done_unless_unsupported(r)
+}
+
+/// `Ok(true)` for a call that was done, `Ok(false)` for one the device does not
+/// offer (ENOTSUP, EOPNOTSUPP), the error otherwise.
+fn done_unless_unsupported(r: io::Result<()>) -> io::Result<bool> {
     match r {
         Ok(()) => Ok(true),
         Err(e)
@@ -542,14 +548,5 @@ fn flush_file(file: &File, kind: TargetKind) -> io::Result<bool> {
             rustix::fs::fdatasync(file).map_err(io::Error::from)
         }
     };
-    match r {
-        Ok(()) => Ok(true),
-        Err(e)
-            if Errno::from_io_error(&e)
-                .is_some_and(|e| [Errno::NOTSUP, Errno::OPNOTSUPP].contains(&e)) =>
-        {
-            Ok(false)
-        }
-        Err(e) => Err(e),
-    }
+    done_unless_unsupported(r)
 }
