@@ -1,9 +1,9 @@
 //! The capacity check's block of text (`--capacity-check`): the conclusion in one
 //! sentence, then the probes' tally. Reads the result only; measures nothing.
 
-use crate::report::humanize::binary_size as size;
 use crate::results::TestResult;
 use crate::results::capacity::{Capacity, Finding};
+use crate::results::verdict::binary_size as size;
 
 /// The conclusion in one sentence (no final period).
 pub fn conclusion(c: &Capacity) -> String {

@@ -18,26 +18,10 @@ pub fn humanize(bytes: u64) -> String {
     }
 }
 
-/// Sizes in binary units with one decimal ("64.0 GiB"; under 1 KiB, "N B"), as
-/// seekprobe's own conclusions give them.
-pub fn binary_size(bytes: u64) -> String {
-    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
-    let mut v = bytes as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u < UNITS.len() - 1 {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{v:.1} {}", UNITS[u])
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{binary_size, humanize};
+    use super::humanize;
+    use crate::results::verdict::binary_size;
 
     #[test]
     fn binary_sizes_take_one_decimal() {

@@ -233,3 +233,19 @@ impl Verdict {
         self.of(Severity::Fail).map(|f| f.reason.as_str()).collect()
     }
 }
+
+/// Sizes in binary units with one decimal ("64.0 GiB", "256.0 MiB"; under 1 KiB,
+/// "N B"), as seekprobe's findings and conclusions give them.
+pub fn binary_size(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let (mut v, mut u) = (bytes as f64, 0);
+    while v >= 1024.0 && u < UNITS.len() - 1 {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}

@@ -6,6 +6,7 @@
 use crate::results::failures::FailureKind;
 use crate::results::verdict::ByteSpan;
 use crate::results::verdict::MAX_RANGES;
+use crate::results::verdict::binary_size;
 use crate::results::verify::VerifyResult;
 use crate::results::{Code, Finding, ScanResult, SectorRange, Severity};
 
@@ -137,21 +138,6 @@ pub fn scan(s: &ScanResult) -> Vec<Finding> {
     Vec::new()
 }
 
-/// Bytes in binary units with one decimal ("256.0 MiB"; under 1 KiB, "N B").
-fn size(bytes: u64) -> String {
-    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
-    let (mut v, mut u) = (bytes as f64, 0);
-    while v >= 1024.0 && u < UNITS.len() - 1 {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{v:.1} {}", UNITS[u])
-    }
-}
-
 /// `--verify` found that the drive keeps only the first bytes written (its
 /// read-back as it goes, `engine::verify`): one failing finding, a fake capacity,
 /// with the part it does not keep as its bytes. The sectors past what it kept were
@@ -161,8 +147,8 @@ fn keeps_only(v: &VerifyResult) -> Option<Finding> {
     let reason = format!(
         "verify: a fake capacity: keeps only the first {} written, wherever written, of the {} \
          range (nothing written from byte {} on read back; the pass stopped writing at byte {})",
-        size(k.kept_bytes),
-        size(v.end_bytes - v.start_bytes),
+        binary_size(k.kept_bytes),
+        binary_size(v.end_bytes - v.start_bytes),
         k.lost_from,
         k.written_to
     );

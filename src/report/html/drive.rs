@@ -6,8 +6,9 @@
 use super::charts;
 use super::verdict::{ViewVerdict, readable, temperatures};
 use crate::probe::TestKind;
-use crate::report::humanize::{binary_size, humanize};
+use crate::report::humanize::humanize;
 use crate::report::{beyond, capacity, diskinfo, smart, verify};
+use crate::results::verdict::binary_size;
 use crate::results::{DiskResult, TestResult};
 use crate::smart::health::Health;
 use maud::{Markup, PreEscaped, html};
