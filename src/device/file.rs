@@ -72,11 +72,13 @@ pub fn open(name: &str, opts: &OpenOptions) -> Result<Box<dyn Target>, ProbeErro
         });
     }
     let limit = super::watched::default_limit();
-    let watchdog = super::watched::Watchdog::new(&file, limit).map_err(|e| open_error(&path, e))?;
+    let clock = MonotonicClock::new();
+    let watchdog =
+        super::watched::Watchdog::new(&file, limit, clock).map_err(|e| open_error(&path, e))?;
     let mut target = FileTarget {
         file,
         info,
-        clock: MonotonicClock::new(),
+        clock,
         io_bytes: 0,
         watchdog,
     };
@@ -363,7 +365,7 @@ impl FileTarget {
     /// system accepts it, else buffered with the reason recorded.
     fn ensure_readable(&mut self) -> Result<(), ProbeError> {
         let mut buf = AlignedBuf::new(self.info.sector_size as usize);
-        let first = self.watchdog.read(&mut buf, 0);
+        let first = self.watchdog.read(&mut buf, 0).map(|_| ());
         let direct = is_direct(&self.file);
         self.info.io_mode = match (first, direct) {
             (Ok(()), true) => IoMode::Direct,
@@ -412,6 +414,11 @@ impl Target for FileTarget {
     }
 
     fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        self.read_timed(buf, offset).map(|_| ())
+    }
+
+    /// Timed by the I/O thread around the read alone (the hand-over excluded).
+    fn read_timed(&mut self, buf: &mut [u8], offset: u64) -> io::Result<u64> {
         self.io_bytes += buf.len() as u64;
         self.watchdog.read(buf, offset)
     }
@@ -436,6 +443,11 @@ impl Target for FileTarget {
     }
 
     fn write_at(&mut self, buf: &[u8], offset: u64) -> io::Result<()> {
+        self.write_timed(buf, offset).map(|_| ())
+    }
+
+    /// Timed by the I/O thread around the write alone (the hand-over excluded).
+    fn write_timed(&mut self, buf: &[u8], offset: u64) -> io::Result<u64> {
         // Never past the last whole sector, and never extending a file.
         let limit = self.info.sectors() * u64::from(self.info.sector_size);
         if offset
@@ -455,8 +467,13 @@ impl Target for FileTarget {
     }
 
     fn flush(&mut self) -> io::Result<bool> {
+        self.flush_timed().map(|(r, _)| r)
+    }
+
+    /// Timed by the I/O thread around the flush alone (the hand-over excluded).
+    fn flush_timed(&mut self) -> io::Result<(bool, u64)> {
         let kind = self.info.kind;
-        self.watchdog.call(0, move |f| flush_file(f, kind))
+        self.watchdog.call_timed(0, move |f| flush_file(f, kind))
     }
 
     fn discard(&mut self) -> io::Result<bool> {

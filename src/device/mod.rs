@@ -115,6 +115,30 @@ pub trait Target: Send {
     fn flush(&mut self) -> io::Result<bool> {
         Ok(false)
     }
+    /// [`Target::read_at`], and the read's latency in ns on [`Target::clock`]: the
+    /// clock read right before and after the read where it is carried out (a real
+    /// device's I/O thread, [`watched`]), so that the tool's own work around it
+    /// (the hand-over to that thread) is no part of the figure. The default times
+    /// the call (a simulated drive's virtual clock moves by the read alone).
+    fn read_timed(&mut self, buf: &mut [u8], offset: u64) -> io::Result<u64> {
+        let t0 = self.clock().now_ns();
+        self.read_at(buf, offset)?;
+        Ok(self.clock().now_ns().saturating_sub(t0))
+    }
+    /// [`Target::write_at`], and the write's latency in ns, timed as
+    /// [`Target::read_timed`] times a read.
+    fn write_timed(&mut self, buf: &[u8], offset: u64) -> io::Result<u64> {
+        let t0 = self.clock().now_ns();
+        self.write_at(buf, offset)?;
+        Ok(self.clock().now_ns().saturating_sub(t0))
+    }
+    /// [`Target::flush`], and the flush's latency in ns, timed as
+    /// [`Target::read_timed`] times a read.
+    fn flush_timed(&mut self) -> io::Result<(bool, u64)> {
+        let t0 = self.clock().now_ns();
+        let r = self.flush()?;
+        Ok((r, self.clock().now_ns().saturating_sub(t0)))
+    }
     /// Discard the whole device (TRIM/UNMAP: BLKDISCARD on Linux, DIOCGDELETE on
     /// FreeBSD) so that flash starts clean. `Ok(false)` when it does not offer it
     /// (a rotating drive, an image file, a simulated drive: nothing discarded).

@@ -13,6 +13,12 @@
 //! is handed to [`super::aligned::quarantine`] so that its memory is never freed
 //! while the kernel may still fill it.
 //!
+//! The worker reads the target's clock ([`Clock`]) right before and after each
+//! request and hands the time back with its answer ([`Watchdog::read`],
+//! [`Watchdog::write`], [`Watchdog::call_timed`]): that is the request's latency,
+//! the engines' figure, so the hand-over below is no part of it (the tool's own
+//! overhead never shows up as the device's latency).
+//!
 //! The hand-over costs two thread wake-ups a request; both sides poll for
 //! [`SPIN`] before sleeping, so that back-to-back requests (the sync tests) and
 //! short ones pass without a sleep, and a sleep is only taken by a request that
@@ -21,6 +27,7 @@
 //! CPU the kernel's loop worker also needs) a busy spin held the CPU the answer
 //! needed, 111 µs a 512-byte read against fio's 7.8 (docs/performance.md).
 
+use crate::clock::Clock;
 use std::fs::File;
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -169,12 +176,16 @@ enum Job {
 /// A call on the device's descriptor (a flush, a sync), run by the worker.
 type Call = Box<dyn FnOnce(&File) -> io::Result<bool> + Send>;
 
+/// The worker's answer: the request's number, its result, and how long it took on
+/// the target's clock, read by the worker right before and after it.
+type Answer = (u64, io::Result<bool>, u64);
+
 /// A device's worker thread and the limit its requests are held to.
 #[derive(Debug)]
 pub struct Watchdog {
     limit: Duration,
     jobs: Sender<(u64, Job)>,
-    answers: Receiver<(u64, io::Result<bool>)>,
+    answers: Receiver<Answer>,
     /// The number of the next request (answers of given-up ones are told apart).
     seq: u64,
     /// Set once a request was given up: the worker may be held by the kernel.
@@ -190,14 +201,15 @@ impl std::fmt::Debug for Job {
 
 impl Watchdog {
     /// A worker for `file` (a duplicate of its descriptor is moved to it), with
-    /// requests held to `limit`.
-    pub fn new(file: &File, limit: Duration) -> io::Result<Watchdog> {
+    /// requests held to `limit` and timed on `clock` (the target's own, so that a
+    /// latency is in the target's time).
+    pub fn new(file: &File, limit: Duration, clock: impl Clock + 'static) -> io::Result<Watchdog> {
         let file = file.try_clone()?;
         let (jobs, jobs_rx) = channel::<(u64, Job)>();
         let (answers_tx, answers) = channel();
         std::thread::Builder::new()
             .name("seekprobe-io".into())
-            .spawn(move || work(&file, &jobs_rx, &answers_tx))?;
+            .spawn(move || work(&file, &clock, &jobs_rx, &answers_tx))?;
         Ok(Watchdog {
             limit,
             jobs,
@@ -213,18 +225,20 @@ impl Watchdog {
         self.limit = limit;
     }
 
-    /// Read `buf.len()` bytes at `at` (as [`super::pio::read_exact_at`]).
-    pub fn read(&mut self, buf: &mut [u8], at: u64) -> io::Result<()> {
+    /// Read `buf.len()` bytes at `at` (as [`super::pio::read_exact_at`]); the
+    /// read's latency in ns, timed by the worker around the read alone.
+    pub fn read(&mut self, buf: &mut [u8], at: u64) -> io::Result<u64> {
         let (ptr, len) = (buf.as_mut_ptr() as usize, buf.len());
         self.run(at, Job::Read { ptr, len, at }, Some((ptr, len)))
-            .map(|_| ())
+            .map(|(_, ns)| ns)
     }
 
-    /// Write all of `buf` at `at` (as [`super::pio::write_all_at`]).
-    pub fn write(&mut self, buf: &[u8], at: u64) -> io::Result<()> {
+    /// Write all of `buf` at `at` (as [`super::pio::write_all_at`]); the write's
+    /// latency in ns, timed by the worker around the write alone.
+    pub fn write(&mut self, buf: &[u8], at: u64) -> io::Result<u64> {
         let (ptr, len) = (buf.as_ptr() as usize, buf.len());
         self.run(at, Job::Write { ptr, len, at }, Some((ptr, len)))
-            .map(|_| ())
+            .map(|(_, ns)| ns)
     }
 
     /// Run `f` on the device's descriptor on the worker (a flush, a sync), held to
@@ -234,6 +248,16 @@ impl Watchdog {
         at: u64,
         f: impl FnOnce(&File) -> io::Result<bool> + Send + 'static,
     ) -> io::Result<bool> {
+        self.call_timed(at, f).map(|(r, _)| r)
+    }
+
+    /// As [`Watchdog::call`], with the call's latency in ns, timed by the worker
+    /// around the call alone.
+    pub fn call_timed(
+        &mut self,
+        at: u64,
+        f: impl FnOnce(&File) -> io::Result<bool> + Send + 'static,
+    ) -> io::Result<(bool, u64)> {
         self.run(at, Job::Call(Box::new(f)), None)
     }
 
@@ -267,7 +291,7 @@ impl Watchdog {
         }
     }
 
-    fn run(&mut self, at: u64, job: Job, buf: Option<(usize, usize)>) -> io::Result<bool> {
+    fn run(&mut self, at: u64, job: Job, buf: Option<(usize, usize)>) -> io::Result<(bool, u64)> {
         if self.given_up.is_some() {
             return Err(self.refused(at));
         }
@@ -296,7 +320,7 @@ impl Watchdog {
                 self.answers.recv_timeout(left.min(POLL))
             };
             match answer {
-                Ok((s, r)) if s == seq => return r,
+                Ok((s, r, ns)) if s == seq => return r.map(|r| (r, ns)),
                 Ok(_) => continue, // the late answer of a request given up
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(io::Error::other("the device's I/O thread ended"));
@@ -334,9 +358,10 @@ impl Watchdog {
     }
 }
 
-/// The worker: runs each job as it comes, answers with its number; ends when the
-/// device is closed (its sender dropped). Spins for [`SPIN`] before sleeping.
-fn work(file: &File, jobs: &Receiver<(u64, Job)>, answers: &Sender<(u64, io::Result<bool>)>) {
+/// The worker: runs each job as it comes, answers with its number and its time on
+/// `clock` (read right before and after the job, nothing else between); ends when
+/// the device is closed (its sender dropped). Polls for [`SPIN`] before sleeping.
+fn work(file: &File, clock: &dyn Clock, jobs: &Receiver<(u64, Job)>, answers: &Sender<Answer>) {
     loop {
         let start = Instant::now();
         let next = loop {
@@ -348,6 +373,7 @@ fn work(file: &File, jobs: &Receiver<(u64, Job)>, answers: &Sender<(u64, io::Res
             }
         };
         let Some((seq, job)) = next else { return };
+        let t0 = clock.now_ns();
         let r = match job {
             Job::Read { ptr, len, at } => {
                 // SAFETY: the caller's buffer of `len` bytes at `ptr` is borrowed
@@ -363,7 +389,8 @@ fn work(file: &File, jobs: &Receiver<(u64, Job)>, answers: &Sender<(u64, io::Res
             }
             Job::Call(f) => f(file),
         };
-        if answers.send((seq, r)).is_err() {
+        let ns = clock.now_ns().saturating_sub(t0);
+        if answers.send((seq, r, ns)).is_err() {
             return;
         }
     }
@@ -372,13 +399,36 @@ fn work(file: &File, jobs: &Receiver<(u64, Job)>, answers: &Sender<(u64, io::Res
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clock::{MonotonicClock, VirtualClock};
     use crate::device::AlignedBuf;
+
+    #[test]
+    fn the_worker_times_the_request_alone_on_the_targets_clock() {
+        let f = tempfile::tempfile().unwrap();
+        f.set_len(1 << 16).unwrap();
+        let clock = VirtualClock::new();
+        let mut w = Watchdog::new(&f, Duration::from_secs(5), clock.clone()).unwrap();
+        // A call that takes 7 µs on the clock: 7 µs, to the ns, however long the
+        // hand-over to the worker and back took in real time.
+        let c = clock.clone();
+        let slow = move |_: &File| {
+            std::thread::sleep(Duration::from_millis(20));
+            c.advance(7_000);
+            Ok(true)
+        };
+        assert_eq!(w.call_timed(0, slow).unwrap(), (true, 7_000));
+        // The clock moving between requests (the caller's time) is in neither.
+        clock.advance(1_000_000);
+        let mut b = AlignedBuf::new(4096);
+        assert_eq!(w.read(&mut b, 0).unwrap(), 0);
+        assert_eq!(w.write(&b, 4096).unwrap(), 0);
+    }
 
     #[test]
     fn requests_pass_through_and_a_hung_one_is_given_up_once() {
         let f = tempfile::tempfile().unwrap();
         f.set_len(1 << 16).unwrap();
-        let mut w = Watchdog::new(&f, Duration::from_millis(200)).unwrap();
+        let mut w = Watchdog::new(&f, Duration::from_millis(200), MonotonicClock::new()).unwrap();
         let mut b = AlignedBuf::new(4096);
         b.fill(7);
         w.write(&b, 4096).unwrap();
@@ -411,7 +461,7 @@ mod tests {
         assert_eq!(discard_limit(s(120), 4_000_000_000_000), s(4120));
         let f = tempfile::tempfile().unwrap();
         let ms = Duration::from_millis;
-        let mut w = Watchdog::new(&f, ms(100)).unwrap();
+        let mut w = Watchdog::new(&f, ms(100), MonotonicClock::new()).unwrap();
         // Longer than the request limit, within its own: answered.
         let slow = |t: u64| {
             move |_: &File| {

@@ -238,11 +238,14 @@ fn sync_pass(
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let t0 = target.clock().now_ns();
-        let res = target.read_at(&mut buf[..len as usize], offset);
+        let res = target.read_timed(&mut buf[..len as usize], offset);
         let t1 = target.clock().now_ns();
+        let (ns, res) = match res {
+            Ok(ns) => (ns, Ok(())),
+            Err(e) => (0, Err(e)),
+        };
         done += 1;
-        if !record((i as u64, offset, len, t1 - t0, res), t1) {
+        if !record((i as u64, offset, len, ns, res), t1) {
             break;
         }
     }

@@ -102,23 +102,35 @@ impl SyncEngine {
     /// Run one operation with the engine's buffer (grown first if the operation
     /// is larger than what [`prepare`](Self::prepare) sized it for).
     pub fn execute(&mut self, target: &mut dyn Target, op: &Op) -> io::Result<()> {
+        self.execute_timed(target, op).map(|_| ())
+    }
+
+    /// [`execute`](Self::execute), and the operation's latency in ns as the target
+    /// measures it ([`Target::read_timed`]: the clock read right before and after
+    /// the request where it is carried out, the tool's hand-over excluded).
+    pub fn execute_timed(&mut self, target: &mut dyn Target, op: &Op) -> io::Result<u64> {
         let len = op.len as usize;
         match op.kind {
             OpKind::Read => {
                 self.reserve(len, 0);
-                target.read_at(&mut self.buf[..len], op.offset)
+                target.read_timed(&mut self.buf[..len], op.offset)
             }
             OpKind::Write => {
                 self.reserve(0, len);
-                target.write_at(&self.pattern[..len], op.offset)
+                target.write_timed(&self.pattern[..len], op.offset)
             }
         }
     }
 
     /// Run one phase: its untimed setup operations, then the `settle`
-    /// [`pause`] (diskinfo's sync(), sleep, sync(), sync()), then the timed operations. Each timed
-    /// operation's latency is the time between consecutive clock readings, so the
-    /// latencies add up exactly to the elapsed time. `stop` is checked before every
+    /// [`pause`] (diskinfo's sync(), sleep, sync(), sync()), then the timed
+    /// operations. Each timed operation's latency is what the target measured
+    /// around the request itself ([`SyncEngine::execute_timed`]), and the phase's
+    /// elapsed time is their sum: the time the device spent on the phase's
+    /// requests, one after the other. The tool's own time between two requests (the
+    /// hand-over to a real device's I/O thread, the loop) is in neither; on a
+    /// simulated drive, whose clock moves only by its service times, the sum is also
+    /// the clock's whole advance over the phase. `stop` is checked before every
     /// operation.
     pub fn run_phase(
         &mut self,
@@ -168,24 +180,21 @@ impl SyncEngine {
                 stop: Some(Stop::Interrupted),
             };
         }
-        let start = target.clock().now_ns();
-        let mut last = start;
         let mut stopped = None;
         for op in &phase.ops {
             if stop.load(Ordering::Relaxed) {
                 stopped = Some(Stop::Interrupted);
                 break;
             }
-            let r = self.execute(target, op);
-            let now = target.clock().now_ns();
-            if let Err(e) = r {
-                stopped = fail(false, op, e);
-                break;
+            match self.execute_timed(target, op) {
+                Ok(ns) => result.latencies_ns.push(ns),
+                Err(e) => {
+                    stopped = fail(false, op, e);
+                    break;
+                }
             }
-            result.latencies_ns.push(now - last);
-            last = now;
         }
-        result.elapsed_ns = last - start;
+        result.elapsed_ns = result.latencies_ns.iter().sum();
         result.stopped_early = stopped.is_some();
         result.summary = Summary::of(&result.latencies_ns);
         PhaseRun {
@@ -238,21 +247,18 @@ pub fn run_paused_pairs(
         if pause > 0 && !sleep(target, Duration::from_nanos(pause), stop) {
             return (latencies, Some(Stop::Interrupted));
         }
-        let t0 = target.clock().now_ns();
-        let r = engine.execute(target, timed);
-        let t1 = target.clock().now_ns();
-        if let Err(error) = r {
-            let offset = timed.offset;
-            return (
-                latencies,
-                Some(Stop::Failed {
+        match engine.execute_timed(target, timed) {
+            Ok(ns) => latencies.push(ns),
+            Err(error) => {
+                let offset = timed.offset;
+                let failed = Stop::Failed {
                     setup: false,
                     offset,
                     error,
-                }),
-            );
+                };
+                return (latencies, Some(failed));
+            }
         }
-        latencies.push(t1 - t0);
     }
     (latencies, None)
 }

@@ -155,8 +155,13 @@ pub fn run_sync_writes(
                 ));
             }
             match (&pool, fd) {
-                (Some(pool), Some(fd)) => pool.write(fd, &data, offset),
-                _ => target.write_at(&data, offset),
+                // Split over the pool's threads: timed here, around all the pieces.
+                (Some(pool), Some(fd)) => {
+                    let t0 = target.clock().now_ns();
+                    pool.write(fd, &data, offset)?;
+                    Ok(target.clock().now_ns().saturating_sub(t0))
+                }
+                _ => target.write_timed(&data, offset),
             }
         };
         run_loop(target, offsets, params, stop, write)
@@ -168,7 +173,7 @@ fn run_loop(
     offsets: &mut OffsetGen,
     params: &WriteParams,
     stop: &AtomicBool,
-    write: impl Fn(&mut dyn Target, u64) -> io::Result<()>,
+    write: impl Fn(&mut dyn Target, u64) -> io::Result<u64>,
 ) -> SyncWriteRun {
     let len = offsets.request_len() as usize;
     let mut backup = params.preserve.then(|| AlignedBuf::new(len));
@@ -189,11 +194,10 @@ fn run_loop(
     };
     let mut batch = Vec::with_capacity(BATCH as usize);
     'batches: loop {
-        // The batch's offsets are drawn before its clock starts: drawing one (a
+        // The batch's offsets are drawn before its first write: drawing one (a
         // generator's seeding and a uniform draw) is never inside a timed write.
         batch.clear();
         batch.extend((0..BATCH).map(|_| offsets.next_offset()));
-        let mut last = target.clock().now_ns();
         for &offset in &batch {
             if stop.load(Ordering::Relaxed) {
                 run.stop = Some(Stop::Interrupted);
@@ -204,17 +208,19 @@ fn run_loop(
                     run.stop = fail(offset, e);
                     break 'batches;
                 }
-                last = target.clock().now_ns();
             }
+            // The write's and the flush's latencies as the target measures them
+            // (each request alone, the hand-over to the I/O thread excluded).
             let mut result = write(target, offset);
-            if result.is_ok() && run.flush_supported {
-                match target.flush() {
-                    Ok(true) => {}
-                    Ok(false) => run.flush_supported = false,
+            if let Ok(ns) = result
+                && run.flush_supported
+            {
+                match target.flush_timed() {
+                    Ok((true, flush_ns)) => result = Ok(ns + flush_ns),
+                    Ok((false, _)) => run.flush_supported = false,
                     Err(e) => result = Err(e),
                 }
             }
-            let now = target.clock().now_ns();
             if let Some(b) = backup.as_ref() {
                 // Restore before anything else, even after an error or Ctrl-C.
                 let restored = target.write_at(b, offset).and_then(|_| target.flush());
@@ -223,14 +229,16 @@ fn run_loop(
                     break 'batches;
                 }
             }
-            if let Err(e) = result {
-                run.stop = fail(offset, e);
-                break 'batches;
-            }
-            run.latency.record(now - last);
-            run.elapsed_ns += now - last;
+            let ns = match result {
+                Ok(ns) => ns,
+                Err(e) => {
+                    run.stop = fail(offset, e);
+                    break 'batches;
+                }
+            };
+            run.latency.record(ns);
+            run.elapsed_ns += ns;
             run.writes += 1;
-            last = now;
         }
         if run.elapsed_ns >= min_ns {
             break;

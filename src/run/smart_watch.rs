@@ -203,6 +203,19 @@ impl Target for Watched {
     fn flush(&mut self) -> io::Result<bool> {
         self.inner.flush()
     }
+    // The timed requests go to the inner target's own timing: a temperature
+    // sample (or a pause for --max-temp) before one is no part of its latency.
+    fn read_timed(&mut self, buf: &mut [u8], offset: u64) -> io::Result<u64> {
+        self.sample_if_due();
+        self.inner.read_timed(buf, offset)
+    }
+    fn write_timed(&mut self, buf: &[u8], offset: u64) -> io::Result<u64> {
+        self.before_write();
+        self.inner.write_timed(buf, offset)
+    }
+    fn flush_timed(&mut self) -> io::Result<(bool, u64)> {
+        self.inner.flush_timed()
+    }
     fn set_io_timeout(&mut self, limit: std::time::Duration) {
         self.inner.set_io_timeout(limit);
     }
