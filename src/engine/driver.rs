@@ -66,62 +66,21 @@ pub fn drive_feed_watched(
     io_timeout: Option<Duration>,
     watch: Option<&dyn PassWatch>,
 ) -> (bool, Fatal, usize) {
-    let held = || watch.is_some_and(|w| w.held());
-    let depth = depth.slots();
     if stop.load(Ordering::Relaxed) {
         return (true, None, 0);
     }
-    let mut reqs: Vec<Option<Request>> = vec![None; depth];
-    // When each slot's request was handed over, on the backend's clock (the
-    // target's: a simulated drive's virtual clock in tests).
-    let mut since: Vec<Option<u64>> = vec![None; depth];
-    let mut stopped_at: Option<u64> = None;
+    let depth = depth.slots();
+    let mut s = Slots::new(depth, watch);
+    // When the watchdog next looks at the slots ([`Slots::overdue`]).
+    let mut look_at = s.start(backend, feed);
     let grace = DRAIN_GRACE.as_nanos() as u64;
     let limit_ns = io_timeout.map(|t| t.as_nanos() as u64);
     let mut done: Vec<Completion> = Vec::with_capacity(depth);
-    let mut go_on = true;
-    let mut interrupted = false;
-    let mut in_flight = 0usize;
-    let mut abandoned = 0usize;
-    // Slots left empty while the watch held the pass, to be filled when it lifts.
-    let mut idle: Vec<usize> = Vec::with_capacity(depth);
-    for slot in 0..depth {
-        if held() {
-            idle.push(slot);
-            continue;
-        }
-        let (sent, more) = submit(slot, backend, feed, &mut reqs);
-        in_flight += usize::from(sent);
-        if !more {
-            go_on = false;
-            break;
-        }
-    }
-    let mut fatal = None;
-    let now = backend.now_ns();
-    for (s, r) in since.iter_mut().zip(&reqs) {
-        *s = r.map(|_| now);
-    }
-    // When the watchdog next looks at the slots (see the end of the loop).
-    let mut look_at = now;
     loop {
-        if !interrupted && stop.load(Ordering::Relaxed) {
-            interrupted = true;
-            stopped_at = Some(backend.now_ns());
-        }
-        // The hold lifted (or the pass ended meanwhile): fill the idle slots.
-        while !idle.is_empty() && (interrupted || !go_on || !held()) {
-            let Some(slot) = idle.pop().filter(|_| go_on && !interrupted) else {
-                idle.clear();
-                break;
-            };
-            let (sent, more) = submit(slot, backend, feed, &mut reqs);
-            in_flight += usize::from(sent);
-            since[slot] = sent.then(|| backend.now_ns());
-            go_on &= more;
-        }
-        if in_flight == 0 {
-            if idle.is_empty() {
+        s.note_stop(backend, stop);
+        s.refill_idle(backend, feed);
+        if s.in_flight == 0 {
+            if s.idle.is_empty() {
                 break;
             }
             // Held with nothing in flight: wait for the drive to cool, or Ctrl-C.
@@ -129,69 +88,167 @@ pub fn drive_feed_watched(
             continue;
         }
         if let Err(e) = backend.reap_within(&mut done, POLL) {
-            fatal = Some(e);
-            break;
+            return (s.interrupted, Some(e), 0);
         }
-        if !interrupted && stop.load(Ordering::Relaxed) {
-            interrupted = true;
-            stopped_at = Some(backend.now_ns());
+        s.note_stop(backend, stop);
+        if done.is_empty()
+            && s.stopped_at
+                .is_some_and(|t| backend.now_ns().saturating_sub(t) >= grace)
+        {
+            // Ctrl-C's grace is over: what is still in flight is left behind.
+            return (s.interrupted, None, s.in_flight);
         }
-        if done.is_empty() {
-            let now = backend.now_ns();
-            if stopped_at.is_some_and(|t| now.saturating_sub(t) >= grace) {
-                abandoned = in_flight;
+        s.complete(backend, feed, &mut done);
+        let Some(limit) = limit_ns else { continue };
+        if let Some(n) = s.overdue(backend.now_ns(), limit, &mut look_at) {
+            return (s.interrupted, Some(n.error()), s.in_flight);
+        }
+    }
+    (s.interrupted, None, 0)
+}
+
+/// The state of [`drive_feed_watched`]'s loop: each slot's request in flight and
+/// when it was handed over, the slots left idle by the pass's watch, and whether
+/// the feed goes on and Ctrl-C came.
+struct Slots<'w> {
+    reqs: Vec<Option<Request>>,
+    /// When each slot's request was handed over, on the backend's clock (the
+    /// target's: a simulated drive's virtual clock in tests).
+    since: Vec<Option<u64>>,
+    /// Slots left empty while the watch held the pass, to be filled when it lifts.
+    idle: Vec<usize>,
+    in_flight: usize,
+    go_on: bool,
+    interrupted: bool,
+    /// When the loop saw the stop flag raised, on the backend's clock.
+    stopped_at: Option<u64>,
+    watch: Option<&'w dyn PassWatch>,
+}
+
+impl<'w> Slots<'w> {
+    fn new(depth: usize, watch: Option<&'w dyn PassWatch>) -> Self {
+        Slots {
+            reqs: vec![None; depth],
+            since: vec![None; depth],
+            idle: Vec::with_capacity(depth),
+            in_flight: 0,
+            go_on: true,
+            interrupted: false,
+            stopped_at: None,
+            watch,
+        }
+    }
+
+    /// Whether the pass's watch holds it now.
+    fn held(&self) -> bool {
+        self.watch.is_some_and(|w| w.held())
+    }
+
+    /// Fill every slot (those the watch holds are left idle) until the feed has no
+    /// more; returns the time they were handed over, on the backend's clock.
+    fn start(&mut self, backend: &mut dyn Backend, feed: &mut dyn Feed) -> u64 {
+        for slot in 0..self.reqs.len() {
+            if self.held() {
+                self.idle.push(slot);
+                continue;
+            }
+            let (sent, more) = submit(slot, backend, feed, &mut self.reqs);
+            self.in_flight += usize::from(sent);
+            if !more {
+                self.go_on = false;
                 break;
             }
         }
+        let now = backend.now_ns();
+        for (s, r) in self.since.iter_mut().zip(&self.reqs) {
+            *s = r.map(|_| now);
+        }
+        now
+    }
+
+    /// Note the stop flag's raising (once), on the backend's clock.
+    fn note_stop(&mut self, backend: &dyn Backend, stop: &AtomicBool) {
+        if !self.interrupted && stop.load(Ordering::Relaxed) {
+            self.interrupted = true;
+            self.stopped_at = Some(backend.now_ns());
+        }
+    }
+
+    /// The hold lifted (or the pass ended meanwhile): fill the idle slots.
+    fn refill_idle(&mut self, backend: &mut dyn Backend, feed: &mut dyn Feed) {
+        while !self.idle.is_empty() && (self.interrupted || !self.go_on || !self.held()) {
+            let Some(slot) = self.idle.pop().filter(|_| self.go_on && !self.interrupted) else {
+                self.idle.clear();
+                break;
+            };
+            let (sent, more) = submit(slot, backend, feed, &mut self.reqs);
+            self.in_flight += usize::from(sent);
+            self.since[slot] = sent.then(|| backend.now_ns());
+            self.go_on &= more;
+        }
+    }
+
+    /// Hand each completion of `done` to the feed and submit its slot's next
+    /// request (none after Ctrl-C or the feed's end; none while the watch holds:
+    /// the slot is left idle).
+    fn complete(
+        &mut self,
+        backend: &mut dyn Backend,
+        feed: &mut dyn Feed,
+        done: &mut Vec<Completion>,
+    ) {
         for c in done.drain(..) {
-            in_flight -= 1;
-            since[c.slot] = None;
-            let Some(req) = reqs[c.slot].take() else {
+            self.in_flight -= 1;
+            self.since[c.slot] = None;
+            let Some(req) = self.reqs[c.slot].take() else {
                 continue;
             };
             let slot = c.slot;
             let more = feed.done(&req, c, backend.buffer(slot).map(|b| &*b));
-            go_on &= more;
-            if interrupted || !go_on {
+            self.go_on &= more;
+            if self.interrupted || !self.go_on {
                 continue;
             }
-            if held() {
-                idle.push(slot);
+            if self.held() {
+                self.idle.push(slot);
                 continue;
             }
-            let (sent, more) = submit(slot, backend, feed, &mut reqs);
-            in_flight += usize::from(sent);
+            let (sent, more) = submit(slot, backend, feed, &mut self.reqs);
+            self.in_flight += usize::from(sent);
             if sent {
-                since[slot] = Some(backend.now_ns());
+                self.since[slot] = Some(backend.now_ns());
             }
-            go_on &= more;
-        }
-        // The watchdog, on every turn: other slots completing must not hide a
-        // hung one. No request in flight can reach the limit before the oldest
-        // one seen at the last look does, so the slots are looked at only then.
-        let Some(limit) = limit_ns else { continue };
-        let now = backend.now_ns();
-        if in_flight == 0 || now < look_at {
-            continue;
-        }
-        let oldest = (0..depth)
-            .filter_map(|s| Some((since[s]?, reqs[s]?)))
-            .min_by_key(|(t, _)| *t);
-        match oldest {
-            Some((t, req)) if now.saturating_sub(t) >= limit => {
-                abandoned = in_flight;
-                let e = NoAnswer {
-                    offset: req.offset,
-                    waited: Duration::from_nanos(now - t),
-                };
-                fatal = Some(io::Error::new(io::ErrorKind::TimedOut, e));
-                break;
-            }
-            Some((t, _)) => look_at = t.saturating_add(limit),
-            None => look_at = now.saturating_add(limit),
+            self.go_on &= more;
         }
     }
-    (interrupted, fatal, abandoned)
+
+    /// The watchdog, on every turn: other slots completing must not hide a hung
+    /// one. No request in flight can reach `limit` before the oldest one seen at
+    /// the last look does, so the slots are looked at only from `look_at` on (moved
+    /// to that oldest one's limit). The oldest request unanswered for `limit` at
+    /// `now`, if one is.
+    fn overdue(&self, now: u64, limit: u64, look_at: &mut u64) -> Option<NoAnswer> {
+        if self.in_flight == 0 || now < *look_at {
+            return None;
+        }
+        let oldest = (0..self.reqs.len())
+            .filter_map(|s| Some((self.since[s]?, self.reqs[s]?)))
+            .min_by_key(|(t, _)| *t);
+        match oldest {
+            Some((t, req)) if now.saturating_sub(t) >= limit => Some(NoAnswer {
+                offset: req.offset,
+                waited: Duration::from_nanos(now - t),
+            }),
+            Some((t, _)) => {
+                *look_at = t.saturating_add(limit);
+                None
+            }
+            None => {
+                *look_at = now.saturating_add(limit);
+                None
+            }
+        }
+    }
 }
 
 /// Run `params.queue_depth` requests of `stream` in flight on `backend` for
