@@ -203,11 +203,11 @@ fn run_loop(
                 run.stop = Some(Stop::Interrupted);
                 break 'batches;
             }
-            if let Some(b) = backup.as_mut() {
-                if let Err(e) = target.read_at(b, offset) {
-                    run.stop = fail(offset, e);
-                    break 'batches;
-                }
+            if let Some(b) = backup.as_mut()
+                && let Err(e) = target.read_at(b, offset)
+            {
+                run.stop = fail(offset, e);
+                break 'batches;
             }
             // The write's and the flush's latencies as the target measures them
             // (each request alone, the hand-over to the I/O thread excluded).
