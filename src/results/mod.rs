@@ -39,8 +39,10 @@ pub struct PhaseResult {
     pub op_bytes: u32,
     /// Byte offset of the first timed operation.
     pub first_offset_bytes: u64,
-    /// Time from the start of the first timed operation to the end of the last
-    /// completed one, in nanoseconds.
+    /// In nanoseconds: for a phase run one operation at a time, the sum of its
+    /// operations' latencies (each timed where its request is carried out, the
+    /// tool's own time between them excluded); for a queued phase, from the first
+    /// submission to the last completion.
     pub elapsed_ns: u64,
     /// Each completed operation's latency in nanoseconds, in order. They add up to
     /// `elapsed_ns`. Empty when the phase keeps a histogram instead.
