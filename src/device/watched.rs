@@ -26,6 +26,14 @@
 //! answering"). They poll with `sched_yield`, not a busy spin: on one CPU (or a
 //! CPU the kernel's loop worker also needs) a busy spin held the CPU the answer
 //! needed, 111 µs a 512-byte read against fio's 7.8 (docs/performance.md).
+//!
+//! Why the request is carried by this thread and not by the caller (with a thread
+//! that only watches a deadline): a read held by the kernel (a hung drive, in
+//! uninterruptible sleep, which no signal ends) holds the thread that made it, and
+//! the caller is the drive's test thread, which holds the drive's results so far and
+//! which the run joins ([`crate::app`]'s scoped thread per disk): the run would wait
+//! for the kernel. Here only the worker is held; the caller gives up, records the
+//! finding and goes on. Its cost, the hand-over, lies outside every figure (above).
 
 use crate::clock::Clock;
 use std::fs::File;
