@@ -31,7 +31,7 @@ fn sources(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
 fn blank(src: &str) -> Vec<char> {
     let c: Vec<char> = src.chars().collect();
     let mut out = c.clone();
-    let mut wipe = |out: &mut Vec<char>, from: usize, to: usize| {
+    let wipe = |out: &mut Vec<char>, from: usize, to: usize| {
         for ch in out.iter_mut().take(to.min(c.len())).skip(from) {
             if *ch != '\n' {
                 *ch = ' ';
