@@ -4,7 +4,9 @@
 use crate::cli::Args;
 use crate::probe::{self, TestKind};
 use crate::report::Format;
-use crate::results::settings::{BadBlockSize, BlockSize, MAX_PASSES, Passes, QueueDepth};
+use crate::results::settings::{
+    BadBlockSize, BlockSize, Deviation, EndNotAfterStart, MAX_PASSES, Passes, QueueDepth, ScanSpan,
+};
 use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -103,8 +105,8 @@ pub struct Beyond {
 /// How disks are judged (--qualify).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Qualify {
-    /// The largest relative deviation (0.15 = 15%).
-    pub max_deviation: f64,
+    /// The largest relative deviation a figure may have.
+    pub max_deviation: Deviation,
     /// A known-good saved run to judge against.
     pub baseline: Option<PathBuf>,
 }
@@ -139,18 +141,17 @@ impl Qualify {
         baseline: Option<PathBuf>,
         percent: f64,
     ) -> Result<Option<Qualify>, ConfigError> {
-        if !(percent.is_finite() && percent > 0.0 && percent < 1000.0) {
-            return Err(ConfigError::BadDeviation(percent.to_string()));
-        }
-        Ok(on.then(|| Qualify {
-            max_deviation: percent / 100.0,
+        let max_deviation = Deviation::from_percent(percent)
+            .ok_or_else(|| ConfigError::BadDeviation(percent.to_string()))?;
+        Ok(on.then_some(Qualify {
+            max_deviation,
             baseline,
         }))
     }
 }
 
 /// The largest deviation --qualify allows unless --max-deviation says otherwise, in
-/// percent.
+/// percent, the option's unit ([`Deviation::DEFAULT`] past the option).
 pub const DEFAULT_MAX_DEVIATION: f64 = 15.0;
 
 /// A command line that breaks a rule.
@@ -191,6 +192,40 @@ pub enum ConfigError {
     /// clap's matches did not fit the arguments (a bug).
     #[error("{0}")]
     Parse(String),
+}
+
+/// The values of --scan's and --verify's own options, checked in this order:
+/// `--block-size`, `--passes`, `--bad-blocks-size`, `--slow-ms`.
+fn check_scan_and_verify(a: &Args) -> Result<(BlockSize, Passes), ConfigError> {
+    let block_size = BlockSize::new(a.block_size).map_err(|e| match e {
+        BadBlockSize::Zero => ConfigError::Zero("--block-size"),
+        BadBlockSize::TooLarge => ConfigError::BadBlockSize(a.block_size),
+    })?;
+    let passes = Passes::new(a.passes).ok_or(ConfigError::TooMany(
+        "--passes (from 1)",
+        u64::from(MAX_PASSES),
+    ))?;
+    if let Err(e) = crate::verify::badblocks::check_block_size(a.bad_blocks_size) {
+        return Err(ConfigError::Parse(e.to_string()));
+    }
+    if !(a.slow_ms.is_finite() && a.slow_ms > 0.0) {
+        return Err(ConfigError::BadSlowMs(a.slow_ms.to_string()));
+    }
+    Ok((block_size, passes))
+}
+
+impl Mode {
+    /// What the command line asks of the disks besides tests: -p, -s, or their
+    /// description.
+    fn of(a: &Args) -> Mode {
+        if a.physical_path {
+            Mode::PhysicalPath
+        } else if a.ident {
+            Mode::Ident
+        } else {
+            Mode::Describe
+        }
+    }
 }
 
 impl Config {
@@ -260,11 +295,8 @@ impl Config {
                 u64::from(MAX_SEEK_SAMPLES),
             ));
         }
-        if let (Some(s), Some(e)) = (a.start, a.end)
-            && e <= s
-        {
-            return Err(ConfigError::BadRange(s, e));
-        }
+        let scan_span = ScanSpan::new(a.start, a.end)
+            .map_err(|EndNotAfterStart { start, end }| ConfigError::BadRange(start, end))?;
         let burn_in = a.burn_in.then_some(crate::burnin::Settings {
             smr_check: a.smr_check,
             no_discard: a.no_discard,
@@ -280,27 +312,8 @@ impl Config {
         if a.zone_size == 0 {
             return Err(ConfigError::Zero("--zone-size"));
         }
-        let block_size = BlockSize::new(a.block_size).map_err(|e| match e {
-            BadBlockSize::Zero => ConfigError::Zero("--block-size"),
-            BadBlockSize::TooLarge => ConfigError::BadBlockSize(a.block_size),
-        })?;
-        let passes = Passes::new(a.passes).ok_or(ConfigError::TooMany(
-            "--passes (from 1)",
-            u64::from(MAX_PASSES),
-        ))?;
-        if let Err(e) = crate::verify::badblocks::check_block_size(a.bad_blocks_size) {
-            return Err(ConfigError::Parse(e.to_string()));
-        }
-        if !(a.slow_ms.is_finite() && a.slow_ms > 0.0) {
-            return Err(ConfigError::BadSlowMs(a.slow_ms.to_string()));
-        }
-        let mode = if a.physical_path {
-            Mode::PhysicalPath
-        } else if a.ident {
-            Mode::Ident
-        } else {
-            Mode::Describe
-        };
+        let (block_size, passes) = check_scan_and_verify(&a)?;
+        let mode = Mode::of(&a);
         let smart = crate::smart::SmartSettings {
             // --burn-in reads SMART and runs the self-tests as its steps.
             read: a.smart || !a.smart_test.is_empty() || a.burn_in,
@@ -329,8 +342,7 @@ impl Config {
                 zones,
                 zone_size: a.zone_size,
                 seek_samples: a.seek_samples,
-                scan_start: a.start,
-                scan_end: a.end,
+                scan_span,
                 block_size,
                 slow_ms: a.slow_ms,
                 sweep_duration,

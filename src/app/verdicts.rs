@@ -83,7 +83,7 @@ pub(super) fn judge(
     let how = Judging {
         timings: qualify.is_some(),
         baseline,
-        max_deviation: qualify.map_or(crate::config::DEFAULT_MAX_DEVIATION / 100.0, |q| {
+        max_deviation: qualify.map_or(crate::results::settings::Deviation::DEFAULT, |q| {
             q.max_deviation
         }),
     };

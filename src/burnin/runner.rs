@@ -97,19 +97,7 @@ pub fn run(
     } else {
         None
     };
-    // SMART kept from the saved run: its health before and the self-tests done (an
-    // interrupted self-test runs again).
-    if let Some(p) = prev
-        && p.burn_in
-            .iter()
-            .any(|r| r.step == Step::SmartBefore && r.status.done())
-    {
-        disk.smart = p.smart.clone();
-        if let Some(s) = disk.smart.as_mut() {
-            s.self_tests
-                .retain(|t| t.outcome != SelfTestOutcome::Interrupted);
-        }
-    }
+    keep_saved_smart(prev, &mut disk);
     // Set when a step found that the drive stopped answering: the steps after it
     // are skipped, saying why (the other drives of the run go on).
     let mut gone: Option<String> = None;
@@ -154,26 +142,15 @@ pub fn run(
                 status
             }
             (None, Action::SelfTest(kind)) => self_test_step(drive, kind, &mut disk),
-            (None, Action::Discard) => match drive.discard() {
-                Discarded::Done => Status::Done,
-                Discarded::NotOffered => Status::Skipped(not_discarded(drive.info()).into()),
-                Discarded::Refused(why) => Status::Failed(format!("discard: {why}")),
-                Discarded::Unanswered(why) => {
-                    gone = Some(format!("the drive stopped answering: discard: {why}"));
+            (None, Action::Discard) => {
+                let (status, stopped_answering) = discard_step(drive);
+                if stopped_answering.is_some() {
+                    gone = stopped_answering;
                     unanswered = true;
-                    Status::Failed(format!("discard: {why}"))
                 }
-                Discarded::Interrupted => Status::Interrupted,
-            },
-            (None, Action::SmartAfter) => match disk.smart.as_mut() {
-                Some(r) => {
-                    drive.smart_after(r);
-                    let status = smart_status(r);
-                    drive.smart_done(r)?;
-                    status
-                }
-                None => Status::Skipped("SMART was not read before".into()),
-            },
+                status
+            }
+            (None, Action::SmartAfter) => smart_after_step(drive, &mut disk)?,
         };
         // A kept step's duration is the saved run's; a step run here is timed
         // around its whole action (a test, a self-test, a SMART read).
@@ -199,6 +176,52 @@ pub fn run(
         }
     }
     Ok((disk, false))
+}
+
+/// Keep the SMART of the saved run `prev` when its reading before the steps was
+/// done: its health before and the self-tests done (an interrupted self-test runs
+/// again).
+fn keep_saved_smart(prev: Option<&DiskResult>, disk: &mut DiskResult) {
+    if let Some(p) = prev
+        && p.burn_in
+            .iter()
+            .any(|r| r.step == Step::SmartBefore && r.status.done())
+    {
+        disk.smart = p.smart.clone();
+        if let Some(s) = disk.smart.as_mut() {
+            s.self_tests
+                .retain(|t| t.outcome != SelfTestOutcome::Interrupted);
+        }
+    }
+}
+
+/// The discard step: how it ended, and the line saying that the drive stopped
+/// answering during it, if it did.
+fn discard_step(drive: &mut dyn Drive) -> (Status, Option<String>) {
+    match drive.discard() {
+        Discarded::Done => (Status::Done, None),
+        Discarded::NotOffered => (Status::Skipped(not_discarded(drive.info()).into()), None),
+        Discarded::Refused(why) => (Status::Failed(format!("discard: {why}")), None),
+        Discarded::Unanswered(why) => (
+            Status::Failed(format!("discard: {why}")),
+            Some(format!("the drive stopped answering: discard: {why}")),
+        ),
+        Discarded::Interrupted => (Status::Interrupted, None),
+    }
+}
+
+/// The SMART reading after the other steps, judged over the run, when SMART was
+/// read before them.
+fn smart_after_step(drive: &mut dyn Drive, disk: &mut DiskResult) -> io::Result<Status> {
+    Ok(match disk.smart.as_mut() {
+        Some(r) => {
+            drive.smart_after(r);
+            let status = smart_status(r);
+            drive.smart_done(r)?;
+            status
+        }
+        None => Status::Skipped("SMART was not read before".into()),
+    })
 }
 
 /// How a test step ended: its outcome, and for a complete one, the first failing

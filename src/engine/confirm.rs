@@ -246,7 +246,7 @@ impl Feed for Again<'_> {
 mod tests {
     use super::*;
     use crate::device::sim::SimTarget;
-    use crate::probe::scan::range;
+    use crate::probe::scan::whole;
 
     fn slow(first_sector: u64, sectors: u64, max_ns: u64) -> SlowRange {
         SlowRange {
@@ -259,7 +259,7 @@ mod tests {
 
     #[test]
     fn suspects_are_the_slow_blocks_and_those_in_flight_beside_them_once_each() {
-        let r = range(64 << 20, 512, None, None, 1 << 20).unwrap();
+        let r = whole(64 << 20, 1 << 20);
         let d4 = QueueDepth::fixed::<4>();
         // Block 10 slow: blocks 6-14.
         assert_eq!(
@@ -289,7 +289,7 @@ mod tests {
         // The drive's slow block is 8 (sectors 16384-18431, 120 ms more); the queued
         // pass charged its time to block 7.
         let mut t = SimTarget::open("sim:ssd?size=64M&slow=16384-18432:120").unwrap();
-        let r = range(64 << 20, 512, None, None, 1 << 20).unwrap();
+        let r = whole(64 << 20, 1 << 20);
         let c = confirm(
             &mut t,
             &r,
@@ -312,7 +312,7 @@ mod tests {
     #[test]
     fn a_slowness_that_does_not_come_back_is_counted_not_listed() {
         let mut t = SimTarget::open("sim:ssd?size=64M").unwrap();
-        let r = range(64 << 20, 512, None, None, 1 << 20).unwrap();
+        let r = whole(64 << 20, 1 << 20);
         let c = confirm(
             &mut t,
             &r,
@@ -329,7 +329,7 @@ mod tests {
     #[test]
     fn a_pass_one_block_deep_is_not_read_again_and_ctrl_c_keeps_the_pass_ranges() {
         let mut t = SimTarget::open("sim:ssd?size=64M").unwrap();
-        let r = range(64 << 20, 512, None, None, 1 << 20).unwrap();
+        let r = whole(64 << 20, 1 << 20);
         let q = [slow(7 * 2048, 2048, 90_000_000)];
         let go = AtomicBool::new(false);
         let c = confirm(
@@ -351,7 +351,7 @@ mod tests {
     #[test]
     fn a_write_is_done_again_with_the_content_given() {
         let mut t = SimTarget::open("sim:ssd?size=64M&slow=4096-6144:80").unwrap();
-        let r = range(64 << 20, 512, None, None, 1 << 20).unwrap();
+        let r = whole(64 << 20, 1 << 20);
         let filled = std::cell::Cell::new(0u64);
         let fill = |b: &mut [u8], lba: u64| {
             b.fill(7);

@@ -276,8 +276,20 @@ fn the_seek_profile_takes_no_longer_than_its_two_thousand_and_one_thousand_pairs
         });
         let (_, before, _) = with_sim(spec, false, |cx| {
             let size = cx.target.info().media_size_bytes;
-            let p = crate::probe::seek_profile::plan(size, 512, 2000, 9).unwrap();
-            let q = crate::probe::seek_profile::plan(size, 512, 0, 10).unwrap();
+            let p = crate::probe::seek_profile::plan(
+                size,
+                crate::results::settings::SectorSize::B512,
+                2000,
+                9,
+            )
+            .unwrap();
+            let q = crate::probe::seek_profile::plan(
+                size,
+                crate::results::settings::SectorSize::B512,
+                0,
+                10,
+            )
+            .unwrap();
             let ops: Vec<_> = p
                 .profile
                 .iter()

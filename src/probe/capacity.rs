@@ -26,6 +26,7 @@
 
 use super::{MIB, Op, OpKind, TooSmall};
 pub use crate::results::capacity::{Capacity, Finding, Probe};
+use crate::results::settings::SectorSize;
 use crate::verify::stamp::Verdict;
 
 /// The probe block unless told otherwise.
@@ -41,7 +42,8 @@ pub const REFINE_PROBES: u64 = 64;
 /// sector; at most the device),
 /// aligned to `block` from the start, disjoint, inside the device; when the device
 /// is not a whole number of blocks, the last probe is the shorter tail.
-pub fn plan(media_size: u64, sector_size: u32, block: u64) -> Result<Vec<Op>, TooSmall> {
+pub fn plan(media_size: u64, sector_size: SectorSize, block: u64) -> Result<Vec<Op>, TooSmall> {
+    let sector_size = sector_size.get();
     let ss = u64::from(sector_size);
     let whole = media_size / ss * ss;
     let b = whole_sectors(block, ss).min(whole);
@@ -303,7 +305,7 @@ mod tests {
         /// The whole check: plan, then refining rounds until none is left.
         fn check(&mut self, media: u64) -> Capacity {
             let ss = self.ss as u32;
-            let mut ops = plan(media, ss, DEFAULT_BLOCK).unwrap();
+            let mut ops = plan(media, SectorSize::new(ss).unwrap(), DEFAULT_BLOCK).unwrap();
             let mut probes = Vec::new();
             for pass in 0.. {
                 self.write(&ops, pass);
@@ -401,7 +403,7 @@ mod tests {
     fn scattered_bad_sectors_are_not_a_smaller_drive() {
         let mut m = Model::new(512);
         let media = 1u64 << 39;
-        let ops = plan(media, 512, DEFAULT_BLOCK).unwrap();
+        let ops = plan(media, SectorSize::B512, DEFAULT_BLOCK).unwrap();
         // Put a bad sector inside one probe in the middle.
         let mid = ops[ops.len() / 2].offset / 512 + 3;
         m.serve = Box::new(move |l| (l != mid).then_some(l));
@@ -418,7 +420,7 @@ mod tests {
         let (reported, real, ss, block) = (256 * MIB, 8 * MIB, 512u32, 64 << 10);
         let mut store = vec![0u8; real as usize];
         let st = Stamper::new(Stamper::fresh_nonce(), 0, ss).unwrap();
-        let ops = plan(reported, ss, block).unwrap();
+        let ops = plan(reported, SectorSize::new(ss).unwrap(), block).unwrap();
         for op in &ops {
             let at = (op.offset % real) as usize;
             st.stamp(&mut store[at..at + op.len as usize], op.offset / 512);
@@ -458,13 +460,19 @@ mod tests {
 
     #[test]
     fn tiny_and_odd_devices() {
-        assert!(plan(511, 512, MIB).is_err());
+        assert!(plan(511, SectorSize::B512, MIB).is_err());
         // A block smaller than a sector is one sector (proptest found it refused).
-        assert_eq!(plan(4096, 4096, 1024).unwrap(), [write_op(0, 4096)]);
-        assert_eq!(plan(8192, 512, 1000).unwrap()[0], write_op(7168, 1024));
-        let p = plan(512, 512, MIB).unwrap();
+        assert_eq!(
+            plan(4096, SectorSize::B4096, 1024).unwrap(),
+            [write_op(0, 4096)]
+        );
+        assert_eq!(
+            plan(8192, SectorSize::B512, 1000).unwrap()[0],
+            write_op(7168, 1024)
+        );
+        let p = plan(512, SectorSize::B512, MIB).unwrap();
         assert_eq!(p, [write_op(0, 512)]);
-        let p = plan(3 * MIB + 1024, 512, MIB).unwrap();
+        let p = plan(3 * MIB + 1024, SectorSize::B512, MIB).unwrap();
         let offs: Vec<u64> = p.iter().map(|o| o.offset).collect();
         assert_eq!(offs, [3 * MIB, 2 * MIB, MIB, 0]);
         assert_eq!(p[0].len, 1024);
@@ -481,7 +489,7 @@ mod tests {
             let media = sectors.saturating_mul(s).min(1 << 52) + extra % s;
             let whole = media / s * s;
             let block = block_kib * 1024;
-            let p = plan(media, ss, block).unwrap();
+            let p = plan(media, SectorSize::new(ss).unwrap(), block).unwrap();
             prop_assert!(!p.is_empty() && p.len() <= 400, "{} probes", p.len());
             let b = u64::from(p[p.len() - 1].len);
             prop_assert_eq!(p[p.len() - 1].offset, 0);

@@ -2,7 +2,7 @@
 //! once by config and read by [`super::plan`] and the steps it makes.
 
 use super::{iops, scan, seek_profile, smr, zones};
-use crate::results::settings::{BlockSize, Passes, QueueDepth};
+use crate::results::settings::{BlockSize, Passes, QueueDepth, ScanSpan};
 use std::time::Duration;
 
 /// The options that shape plans, built by config from the command line
@@ -30,10 +30,8 @@ pub struct Options {
     pub zone_size: u64,
     /// Timed reads at random distances of --seek-profile (`--seek-samples`).
     pub seek_samples: u32,
-    /// Where --scan starts and ends (`--start`, `--end`).
-    pub scan_start: Option<u64>,
-    /// Where --scan ends.
-    pub scan_end: Option<u64>,
+    /// Where --scan and --verify start and end (`--start`, `--end`), checked.
+    pub scan_span: ScanSpan,
     /// Bytes per read of --scan and per request of --verify (`--block-size`).
     pub block_size: BlockSize,
     /// Blocks at least this slow are listed by --scan (`--slow-ms`).
@@ -63,8 +61,7 @@ impl Default for Options {
             zones: zones::DEFAULT_ZONES,
             zone_size: zones::DEFAULT_ZONE_SIZE,
             seek_samples: seek_profile::DEFAULT_SAMPLES,
-            scan_start: None,
-            scan_end: None,
+            scan_span: ScanSpan::WHOLE,
             block_size: scan::DEFAULT_BLOCK,
             slow_ms: scan::DEFAULT_SLOW_MS,
             sweep_duration: Duration::from_secs(1),

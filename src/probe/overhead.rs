@@ -2,6 +2,7 @@
 //! each after an untimed read of sector 0.
 
 use super::{MIB, Op, Phase, PhaseId, TooSmall};
+use crate::results::settings::SectorSize;
 
 /// The number of one-sector reads timed by -c.
 pub const SECTOR_READS: u32 = 20480;
@@ -10,7 +11,8 @@ pub const MEGA_READS: u64 = 10;
 
 /// The two phases of -c. The 1 MiB reads follow sector 0 directly, so the device
 /// needs 10 MiB plus one sector.
-pub fn phases(media_size: u64, sector_size: u32) -> Result<Vec<Phase>, TooSmall> {
+pub fn phases(media_size: u64, sector_size: SectorSize) -> Result<Vec<Phase>, TooSmall> {
+    let sector_size = sector_size.get();
     let ss = u64::from(sector_size);
     let need = MEGA_READS * MIB + ss;
     if media_size / ss * ss < need {
@@ -42,7 +44,7 @@ mod tests {
 
     #[test]
     fn reads_follow_diskinfo() {
-        let p = phases(256 * MIB, 512).unwrap();
+        let p = phases(256 * MIB, SectorSize::B512).unwrap();
         assert_eq!(p[0].ops.len(), 10);
         assert_eq!(p[0].ops[0].offset, 512);
         assert_eq!(p[0].ops[9].end(), 512 + 10 * MIB);
@@ -52,8 +54,8 @@ mod tests {
 
     #[test]
     fn too_small_is_explained() {
-        let e = phases(10 * MIB, 512).unwrap_err();
+        let e = phases(10 * MIB, SectorSize::B512).unwrap_err();
         assert!(e.0.contains("10 MiB plus one sector"), "{}", e.0);
-        assert!(phases(10 * MIB + 512, 512).is_ok());
+        assert!(phases(10 * MIB + 512, SectorSize::B512).is_ok());
     }
 }

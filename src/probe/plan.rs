@@ -329,7 +329,7 @@ pub fn plan(
     sector_size: SectorSize,
     opts: &Options,
 ) -> Result<Plan, TooSmall> {
-    let (m, s, ss) = (media_size, sector_size, sector_size.get());
+    let (m, ss) = (media_size, sector_size);
     let lines = match test {
         TestKind::SeekTransfer => {
             let mut phases = seek::phases(m, ss)?;
@@ -337,15 +337,15 @@ pub fn plan(
             diskinfo_lines(phases, opts)
         }
         TestKind::CommandOverhead => diskinfo_lines(overhead::phases(m, ss)?, opts),
-        TestKind::RandomReads => random_reads(m, s, opts)?,
-        TestKind::SyncWrite => sync_writes(m, s, opts)?,
+        TestKind::RandomReads => random_reads(m, ss, opts)?,
+        TestKind::SyncWrite => sync_writes(m, ss, opts)?,
         TestKind::Zones => zone_lines(m, ss, opts)?,
         TestKind::SeekProfile => seek_profile_lines(m, ss, opts)?,
         TestKind::Scan => scan_lines(m, ss, opts)?,
-        TestKind::BlockSweep => sweep_lines(m, s, opts)?,
+        TestKind::BlockSweep => sweep_lines(m, ss, opts)?,
         TestKind::Verify => verify_lines(m, ss, opts)?,
         TestKind::CapacityCheck => capacity_lines(m, ss, opts)?,
-        TestKind::SmrCheck => smr_lines(m, s, opts)?,
+        TestKind::SmrCheck => smr_lines(m, ss, opts)?,
     };
     Ok(Plan { test, lines })
 }
@@ -442,7 +442,7 @@ fn first_only(i: usize, opts: &Options) -> Duration {
 }
 
 /// --zones: the sequential read rate at evenly spaced positions.
-fn zone_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+fn zone_lines(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooSmall> {
     let phases = zones::phases(m, ss, opts.zones, opts.zone_size)?;
     Ok(phases
         .into_iter()
@@ -468,7 +468,7 @@ fn zone_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
 
 /// --seek-profile: one-sector reads at random distances, and at one fixed distance
 /// to measure the rotation.
-fn seek_profile_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+fn seek_profile_lines(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooSmall> {
     let p = seek_profile::plan(m, ss, opts.seek_samples, opts.seed)
         .ok_or_else(|| TooSmall("fewer than 4 sectors".into()))?;
     Ok(vec![
@@ -517,14 +517,8 @@ fn seek_profile_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooS
 }
 
 /// --scan: every block once, past errors.
-fn scan_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
-    let range = scan::range(
-        m,
-        ss,
-        opts.scan_start,
-        opts.scan_end,
-        opts.block_size.bytes(),
-    )?;
+fn scan_lines(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+    let range = scan::range(m, ss, opts.scan_span, opts.block_size)?;
     Ok(vec![Line {
         label: "reading".into(),
         steps: vec![
@@ -629,14 +623,8 @@ pub const VERIFY_DEPTH: QueueDepth = QueueDepth::fixed::<4>();
 
 /// --verify: the range (--start, --end, --block-size as --scan's) written and
 /// checked --passes times, [`VERIFY_DEPTH`] requests deep.
-fn verify_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
-    let range = scan::range(
-        m,
-        ss,
-        opts.scan_start,
-        opts.scan_end,
-        opts.block_size.bytes(),
-    )?;
+fn verify_lines(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+    let range = scan::range(m, ss, opts.scan_span, opts.block_size)?;
     Ok(vec![Line {
         label: "writing".into(),
         steps: vec![Step::Verify {
@@ -650,7 +638,7 @@ fn verify_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> 
 }
 
 /// --capacity-check: the probe blocks of [`super::capacity::plan`], one line.
-fn capacity_lines(m: u64, ss: u32, opts: &Options) -> Result<Vec<Line>, TooSmall> {
+fn capacity_lines(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooSmall> {
     let block = super::capacity::DEFAULT_BLOCK;
     let probes = super::capacity::plan(m, ss, block)?;
     Ok(vec![Line {

@@ -1,7 +1,7 @@
 //! The surface scan (`--scan`): every block of a byte range read once, in order.
 
 use super::TooSmall;
-use crate::results::settings::BlockSize;
+use crate::results::settings::{BlockSize, ScanSpan, SectorSize};
 
 /// The block size unless `--block-size` says otherwise.
 pub const DEFAULT_BLOCK: BlockSize = BlockSize::MIB;
@@ -35,37 +35,40 @@ impl ScanRange {
     }
 }
 
-/// Check and align `--start`, `--end` and `--block-size` against the device: the
-/// start is rounded down and the end up to a sector (the end at most the last
-/// whole sector), the block down to a whole number of sectors.
+/// Fit the checked `--start`, `--end` and `--block-size` to the device: the start
+/// is rounded down and the end up to a sector (the end at most the last whole
+/// sector), the block down to a whole number of sectors. Err when the span holds no
+/// whole sector of the device or the block is less than one sector.
 pub fn range(
     media_size: u64,
-    sector_size: u32,
-    start: Option<u64>,
-    end: Option<u64>,
-    block: u64,
+    sector_size: SectorSize,
+    span: ScanSpan,
+    block: BlockSize,
 ) -> Result<ScanRange, TooSmall> {
-    let ss = u64::from(sector_size);
+    let ss = sector_size.bytes();
     let whole = media_size / ss * ss;
-    if let (Some(s), Some(e)) = (start, end)
-        && e <= s
-    {
-        return Err(TooSmall(format!("--end {e} is not after --start {s}")));
-    }
-    let start = start.unwrap_or(0) / ss * ss;
-    let end = end.map_or(whole, |e| e.div_ceil(ss) * ss).min(whole);
+    let start = span.start().unwrap_or(0) / ss * ss;
+    let end = span.end().map_or(whole, |e| e.div_ceil(ss) * ss).min(whole);
     if start >= end {
         return Err(TooSmall(format!(
             "the scan range {start}..{end} is empty (the device has {whole} bytes in whole sectors)"
         )));
     }
-    let block = block / ss * ss;
+    let block = block.bytes() / ss * ss;
     if block == 0 {
         return Err(TooSmall(format!(
-            "a block of less than one {sector_size}-byte sector"
+            "a block of less than one {ss}-byte sector"
         )));
     }
     Ok(ScanRange { start, end, block })
+}
+
+/// The whole device of `media_size` bytes in 512-byte sectors, read in blocks of
+/// `block` bytes: the range unit tests of the engines run on.
+#[cfg(test)]
+pub fn whole(media_size: u64, block: u64) -> ScanRange {
+    let block = BlockSize::new(block).expect("a test picked a block size");
+    range(media_size, SectorSize::B512, ScanSpan::WHOLE, block).expect("a test device")
 }
 
 /// The bucket index of a latency: 0 for < 3 ms … 5 for ≥ 500 ms.
@@ -82,14 +85,18 @@ mod tests {
 
     #[test]
     fn ranges_are_aligned_and_clamped() {
-        let r = range(10_000, 512, Some(1000), None, 4096).unwrap();
+        let span = |s, e| ScanSpan::new(s, e).unwrap();
+        let block = |b| BlockSize::new(b).unwrap();
+        let ss = SectorSize::B512;
+        let r = range(10_000, ss, span(Some(1000), None), block(4096)).unwrap();
         assert_eq!((r.start, r.end, r.block), (512, 9728, 4096));
         let blocks: Vec<_> = r.blocks().collect();
         assert_eq!(blocks, [(512, 4096), (4608, 4096), (8704, 1024)]);
         assert_eq!(r.count(), 3);
-        assert!(range(10_000, 512, Some(9728), None, 4096).is_err());
-        assert!(range(10_000, 512, None, None, 100).is_err());
-        assert_eq!(range(10_000, 512, None, Some(1), 512).unwrap().end, 512);
+        assert!(range(10_000, ss, span(Some(9728), None), block(4096)).is_err());
+        assert!(range(10_000, ss, ScanSpan::WHOLE, block(100)).is_err());
+        let first = range(10_000, ss, span(None, Some(1)), block(512)).unwrap();
+        assert_eq!(first.end, 512);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! one-sector reads.
 
 use super::{Op, Phase, PhaseId, TooSmall};
+use crate::results::settings::SectorSize;
 
 /// The smallest media size -t accepts (diskinfo: 1 MiB).
 pub const MIN_BYTES: u64 = super::MIB;
@@ -11,7 +12,8 @@ pub const MIN_SECTORS: u64 = 2048;
 pub const MAX_STRIDE: u64 = 16384;
 
 /// Check diskinfo's size limits for -t, naming the one that is not met.
-pub fn check_size(media_size: u64, sector_size: u32) -> Result<u64, TooSmall> {
+pub fn check_size(media_size: u64, sector_size: SectorSize) -> Result<u64, TooSmall> {
+    let sector_size = sector_size.get();
     let sectors = media_size / u64::from(sector_size);
     if media_size < MIN_BYTES {
         return Err(TooSmall(format!(
@@ -36,8 +38,9 @@ pub fn stride(sectors: u64) -> u64 {
 }
 
 /// The seven seek phases, in diskinfo's order.
-pub fn phases(media_size: u64, sector_size: u32) -> Result<Vec<Phase>, TooSmall> {
+pub fn phases(media_size: u64, sector_size: SectorSize) -> Result<Vec<Phase>, TooSmall> {
     let n = check_size(media_size, sector_size)?;
+    let sector_size = sector_size.get();
     let step = stride(n);
     let read = |sector: u64| Op::read_sectors(sector, 1, sector_size);
     // Pairs: a moves by da, b by db (in units of `step`), `pairs` times.
@@ -99,7 +102,7 @@ mod tests {
     #[test]
     fn patterns_follow_diskinfo() {
         let n = 524_288u64;
-        let p = phases(n * 512, 512).unwrap();
+        let p = phases(n * 512, SectorSize::B512).unwrap();
         let sectors = |i: usize| -> Vec<u64> { p[i].ops.iter().map(|o| o.offset / 512).collect() };
         assert_eq!(
             p.iter().map(|ph| ph.ops.len()).collect::<Vec<_>>(),
@@ -124,18 +127,18 @@ mod tests {
     #[test]
     fn each_size_limit_is_named() {
         assert!(
-            phases(MIN_BYTES - 512, 512)
+            phases(MIN_BYTES - 512, SectorSize::B512)
                 .unwrap_err()
                 .0
                 .contains("under the 1 MiB")
         );
         // 4 MiB of 4096-byte sectors: 1024 sectors.
         assert!(
-            phases(4 << 20, 4096)
+            phases(4 << 20, SectorSize::B4096)
                 .unwrap_err()
                 .0
                 .contains("fewer than the 2048")
         );
-        assert!(phases(MIN_BYTES, 512).is_ok());
+        assert!(phases(MIN_BYTES, SectorSize::B512).is_ok());
     }
 }

@@ -9,6 +9,7 @@
 //! where the access time's floor steps from a head switch to a seek.
 
 use super::Op;
+use crate::results::settings::SectorSize;
 use crate::rng::{self, Rng};
 
 /// Timed reads at random distances, unless `--seek-samples` says otherwise.
@@ -111,7 +112,13 @@ fn pair(g: &mut Rng, n: u64, d: u64, ss: u32) -> Pair {
 /// [`ROTATION_SAMPLES`] pairs at 1/1000 of the device (at least 64 MiB, at most a
 /// quarter), plus up to [`ROTATION_JITTER_BYTES`]; the track hops and the
 /// full-stroke pairs. None when the device has fewer than 4 sectors.
-pub fn plan(media_size: u64, sector_size: u32, samples: u32, seed: u64) -> Option<SeekProfilePlan> {
+pub fn plan(
+    media_size: u64,
+    sector_size: SectorSize,
+    samples: u32,
+    seed: u64,
+) -> Option<SeekProfilePlan> {
+    let sector_size = sector_size.get();
     let ss = u64::from(sector_size);
     let n = media_size / ss;
     if n < 4 {
@@ -342,7 +349,7 @@ mod tests {
             sectors in 4u64..(1 << 40), big in any::<bool>(), seed in any::<u64>()
         ) {
             let ss: u32 = if big { 4096 } else { 512 };
-            let p = plan(sectors * u64::from(ss), ss, 50, seed).unwrap();
+            let p = plan(sectors * u64::from(ss), SectorSize::new(ss).unwrap(), 50, seed).unwrap();
             for pr in p.profile.iter().chain(&p.rotation).chain(&p.tracks).chain(&p.full_stroke) {
                 for op in [pr.from, pr.to] {
                     prop_assert!(op.end() <= sectors * u64::from(ss));
@@ -356,7 +363,7 @@ mod tests {
     #[test]
     fn distances_cover_one_mib_to_the_full_stroke_on_a_log_scale() {
         let n = 3_907_029_168u64;
-        let p = plan(n * 512, 512, 4000, 1).unwrap();
+        let p = plan(n * 512, SectorSize::B512, 4000, 1).unwrap();
         assert_eq!(p.tracks.len(), 288);
         assert_eq!(p.full_stroke.len(), STROKE_SAMPLES as usize);
         let d: Vec<u64> = p.profile.iter().map(|x| x.distance_sectors).collect();
@@ -374,7 +381,7 @@ mod tests {
                 .iter()
                 .all(|r| (n / 1000..n / 1000 + 16384).contains(&r.distance_sectors))
         );
-        assert_eq!(plan(1024, 512, 10, 1), None);
+        assert_eq!(plan(1024, SectorSize::B512, 10, 1), None);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! zones, each after an untimed one-sector read that positions the head.
 
 use super::{MIB, Op, Phase, PhaseId, TooSmall};
+use crate::results::settings::SectorSize;
 
 /// How many 1 MiB reads each zone gets: media size in MiB, at most 100.
 pub fn bulk(media_size: u64) -> u64 {
@@ -30,8 +31,9 @@ fn zone(id: PhaseId, first: u64, n: u64, bulk: u64, sector_size: u32) -> Phase {
 /// N - bulk MiB - 1 (inside), then reads `bulk` MiB from the next sector. Where that
 /// would read past the end (a device of exactly `bulk` MiB, which makes diskinfo
 /// fail), the zone moves back to end at the last whole sector.
-pub fn phases(media_size: u64, sector_size: u32) -> Result<Vec<Phase>, TooSmall> {
+pub fn phases(media_size: u64, sector_size: SectorSize) -> Result<Vec<Phase>, TooSmall> {
     let n = super::seek::check_size(media_size, sector_size)?;
+    let sector_size = sector_size.get();
     let bulk = bulk(media_size);
     let per_mib = MIB / u64::from(sector_size);
     let span = bulk * per_mib;
@@ -49,7 +51,7 @@ mod tests {
     #[test]
     fn zones_follow_diskinfo_on_a_large_device() {
         let n = 3_907_029_168u64;
-        let p = phases(n * 512, 512).unwrap();
+        let p = phases(n * 512, SectorSize::B512).unwrap();
         let span = 100 * 2048;
         let firsts: Vec<u64> = p.iter().map(|ph| ph.ops[0].offset / 512).collect();
         let setups: Vec<u64> = p.iter().map(|ph| ph.setup[0].offset / 512).collect();
@@ -64,7 +66,7 @@ mod tests {
 
     #[test]
     fn an_exact_mebibyte_multiple_stays_inside() {
-        let p = phases(50 * MIB, 512).unwrap();
+        let p = phases(50 * MIB, SectorSize::B512).unwrap();
         assert_eq!(p[0].ops[0].offset, 0);
         assert!(p[0].setup.is_empty());
         assert_eq!(p[2].ops[0].offset, 0);

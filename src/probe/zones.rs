@@ -2,6 +2,7 @@
 //! evenly spaced positions from the first to the last sector.
 
 use super::{MIB, Op, Phase, PhaseId, TooSmall};
+use crate::results::settings::SectorSize;
 use std::num::NonZeroU32;
 
 /// Samples taken by `--zones` without a number.
@@ -25,10 +26,11 @@ pub fn sample_bytes(media_size: u64, sector_size: u32, zones: NonZeroU32, zone_s
 /// starts at 0 and the last ends at the last whole sector.
 pub fn phases(
     media_size: u64,
-    sector_size: u32,
+    sector_size: SectorSize,
     zones: NonZeroU32,
     zone_size: u64,
 ) -> Result<Vec<Phase>, TooSmall> {
+    let sector_size = sector_size.get();
     let ss = u64::from(sector_size);
     let whole = media_size / ss * ss;
     let size = sample_bytes(media_size, sector_size, zones, zone_size);
@@ -82,7 +84,7 @@ mod tests {
     #[test]
     fn samples_span_the_device_from_first_to_last_sector() {
         let media = 2_000_398_934_016u64;
-        let p = phases(media, 512, z(100), DEFAULT_ZONE_SIZE).unwrap();
+        let p = phases(media, SectorSize::B512, z(100), DEFAULT_ZONE_SIZE).unwrap();
         assert_eq!(p.len(), 100);
         assert_eq!(p[0].ops[0].offset, 0);
         assert_eq!(p[0].setup[0].offset, 0);
@@ -97,7 +99,7 @@ mod tests {
         assert_eq!(sample_bytes(64 << 20, 512, z(10), 64 << 20), 6 << 20);
         assert_eq!(sample_bytes(1 << 20, 512, z(10), 64 << 20), 104448);
         assert_eq!(sample_bytes(1000, 512, z(10), 64 << 20), 0);
-        assert!(phases(1000, 512, z(10), 64 << 20).is_err());
+        assert!(phases(1000, SectorSize::B512, z(10), 64 << 20).is_err());
     }
 
     proptest! {
@@ -107,7 +109,7 @@ mod tests {
         ) {
             let ss: u32 = if big { 4096 } else { 512 };
             let media = sectors * u64::from(ss) + 17;
-            if let Ok(p) = phases(media, ss, z(zones), zone_mib << 20) {
+            if let Ok(p) = phases(media, SectorSize::new(ss).unwrap(), z(zones), zone_mib << 20) {
                 let whole = media / u64::from(ss) * u64::from(ss);
                 let mut last_end = 0;
                 for ph in &p {

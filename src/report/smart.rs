@@ -32,6 +32,26 @@ pub fn rows(h: &Health) -> Vec<Row> {
         let s = if p { "PASSED" } else { "FAILED" };
         row(s.into(), "overall assessment", true);
     }
+    ata_rows(h, &mut row);
+    attribute_rows(h, &mut row);
+    scsi_rows(h, &mut row);
+    nvme_rows(h, &mut row);
+    if let Some(t) = h.temperature_c {
+        row(t.to_string(), "temperature now, °C", false);
+    }
+    if let Some(t) = h.temperature_max_c {
+        row(t.to_string(), "highest temperature recorded, °C", false);
+    }
+    if let Some(p) = h.power_on_hours {
+        row(p.to_string(), "power-on hours", false);
+    }
+    usage_rows(h, &mut row);
+    self_test_row(h, &mut row);
+    v
+}
+
+/// The ATA counters the rules watch.
+fn ata_rows(h: &Health, row: &mut dyn FnMut(String, &str, bool)) {
     if let Some(a) = &h.ata {
         let counters = [
             (a.reallocated, "reallocated sectors (ATA 5)"),
@@ -64,6 +84,11 @@ pub fn rows(h: &Health) -> Vec<Row> {
             );
         }
     }
+}
+
+/// The attributes that cannot be read, are not judged, or are past their
+/// threshold.
+fn attribute_rows(h: &Health, row: &mut dyn FnMut(String, &str, bool)) {
     for a in &h.unreadable {
         row(
             "unreadable".into(),
@@ -93,6 +118,10 @@ pub fn rows(h: &Health) -> Vec<Row> {
             true,
         );
     }
+}
+
+/// A SCSI drive's grown defects and uncorrected errors.
+fn scsi_rows(h: &Health, row: &mut dyn FnMut(String, &str, bool)) {
     if let Some(s) = &h.scsi {
         let counters = [
             (s.grown_defects, "grown defects (SCSI)"),
@@ -106,6 +135,10 @@ pub fn rows(h: &Health) -> Vec<Row> {
             }
         }
     }
+}
+
+/// An NVMe drive's critical warning, errors, endurance used and spare.
+fn nvme_rows(h: &Health, row: &mut dyn FnMut(String, &str, bool)) {
     if let Some(n) = &h.nvme {
         if let Some(w) = n.critical_warning {
             let named: Vec<&str> = n.warnings.iter().map(|w| w.describe()).collect();
@@ -136,16 +169,10 @@ pub fn rows(h: &Health) -> Vec<Row> {
             row(format!("{s}%"), &format!("available spare (NVMe{t})"), true);
         }
     }
-    if let Some(t) = h.temperature_c {
-        row(t.to_string(), "temperature now, °C", false);
-    }
-    if let Some(t) = h.temperature_max_c {
-        row(t.to_string(), "highest temperature recorded, °C", false);
-    }
-    if let Some(p) = h.power_on_hours {
-        row(p.to_string(), "power-on hours", false);
-    }
-    usage_rows(h, &mut row);
+}
+
+/// The last self-test's outcome.
+fn self_test_row(h: &Health, row: &mut dyn FnMut(String, &str, bool)) {
     if let Some(t) = &h.last_self_test {
         let when = t
             .power_on_hours
@@ -161,7 +188,6 @@ pub fn rows(h: &Health) -> Vec<Row> {
             true,
         );
     }
-    v
 }
 
 /// The rows of use, wear, FARM and the error recovery timers.

@@ -1,5 +1,6 @@
 //! The settings whose range matters to the engines, as types: a queue depth, the
-//! passes of --verify, a block size and a sector size. Each is made once where its
+//! passes of --verify, a block size, the span of --scan and --verify, the largest
+//! deviation of --qualify and a sector size. Each is made once where its
 //! value enters the program (config for the command line, the executor for the
 //! device's sector size) and carried as it is to the plans and the engines, which
 //! trust it: nothing downstream checks, clamps or floors it again.
@@ -154,6 +155,76 @@ impl BlockSize {
     }
 }
 
+/// Where --scan and --verify start and end on the device (`--start`, `--end`, in
+/// bytes; none for the device's first byte or its end): the end after the start
+/// when both are given. The plans round the start down and the end up to whole
+/// sectors and keep the end within the device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ScanSpan {
+    start: Option<u64>,
+    end: Option<u64>,
+}
+
+/// Why a start and an end are no [`ScanSpan`]: the end is not after the start
+/// (both in bytes, as given).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EndNotAfterStart {
+    /// The start.
+    pub start: u64,
+    /// The end.
+    pub end: u64,
+}
+
+impl ScanSpan {
+    /// The whole device, the default.
+    pub const WHOLE: ScanSpan = ScanSpan {
+        start: None,
+        end: None,
+    };
+
+    /// The one check of a span (config's of `--start` and `--end`): the end must be
+    /// after the start when both are given.
+    pub fn new(start: Option<u64>, end: Option<u64>) -> Result<ScanSpan, EndNotAfterStart> {
+        match (start, end) {
+            (Some(start), Some(end)) if end <= start => Err(EndNotAfterStart { start, end }),
+            _ => Ok(ScanSpan { start, end }),
+        }
+    }
+
+    /// The first byte asked for, if any.
+    pub const fn start(self) -> Option<u64> {
+        self.start
+    }
+
+    /// The byte just past the last one asked for, if any.
+    pub const fn end(self) -> Option<u64> {
+        self.end
+    }
+}
+
+/// The largest relative deviation a figure may have from its reference under
+/// --qualify, kept as a fraction (0.15 = 15%) from where --max-deviation's percent
+/// enters the program to the judge: the one unit past the option.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct Deviation(f64);
+
+impl Deviation {
+    /// 15%, the default.
+    pub const DEFAULT: Deviation = Deviation(0.15);
+
+    /// The one check of `--max-deviation`, given in percent: above 0 and below
+    /// 1000, or None.
+    pub fn from_percent(percent: f64) -> Option<Deviation> {
+        (percent.is_finite() && percent > 0.0 && percent < 1000.0)
+            .then(|| Deviation(percent / 100.0))
+    }
+
+    /// The deviation as a fraction (0.15 = 15%), as figures are compared.
+    pub const fn fraction(self) -> f64 {
+        self.0
+    }
+}
+
 /// A device's logical sector in bytes, never zero: what every offset and length of
 /// a plan is a multiple of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -211,5 +282,53 @@ mod tests {
         assert_eq!(SectorSize::new(4096), Some(SectorSize::B4096));
         assert_eq!(SectorSize::B512.bytes(), 512);
         assert_eq!(QueueDepth::of(4), QueueDepth::fixed::<4>());
+        assert_eq!(ScanSpan::new(None, None), Ok(ScanSpan::WHOLE));
+        assert_eq!(
+            ScanSpan::new(Some(5), Some(5)),
+            Err(EndNotAfterStart { start: 5, end: 5 })
+        );
+        assert_eq!(
+            ScanSpan::new(Some(5), Some(6)).map(ScanSpan::end),
+            Ok(Some(6))
+        );
+        assert_eq!(Deviation::from_percent(15.0), Some(Deviation::DEFAULT));
+        assert_eq!(
+            Deviation::from_percent(0.5).map(Deviation::fraction),
+            Some(0.005)
+        );
+        for bad in [0.0, -1.0, 1000.0, f64::NAN, f64::INFINITY] {
+            assert_eq!(Deviation::from_percent(bad), None, "{bad}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Each constructor refuses exactly what config refused before the types
+        /// carried the checks: an end not after the start, a block of 0 or more
+        /// than 64 MiB, a deviation not in (0, 1000) percent.
+        #[test]
+        fn constructors_refuse_what_config_refused(
+            start in proptest::option::of(0u64..1 << 20),
+            end in proptest::option::of(0u64..1 << 20),
+            bytes in proptest::prop_oneof![0u64..=(MAX_BLOCK_SIZE as u64 + 2), proptest::num::u64::ANY],
+            percent in proptest::prop_oneof![-10.0f64..1100.0, proptest::num::f64::ANY],
+        ) {
+            let refused = matches!((start, end), (Some(s), Some(e)) if e <= s);
+            let span = ScanSpan::new(start, end);
+            proptest::prop_assert_eq!(span.is_err(), refused);
+            if let Ok(span) = span {
+                proptest::prop_assert_eq!((span.start(), span.end()), (start, end));
+            }
+            let block = BlockSize::new(bytes);
+            proptest::prop_assert_eq!(block.is_ok(), (1..=u64::from(MAX_BLOCK_SIZE)).contains(&bytes));
+            if let Ok(b) = block {
+                proptest::prop_assert_eq!(b.bytes(), bytes);
+            }
+            let ok = percent.is_finite() && percent > 0.0 && percent < 1000.0;
+            let d = Deviation::from_percent(percent);
+            proptest::prop_assert_eq!(d.is_some(), ok);
+            if let Some(d) = d {
+                proptest::prop_assert_eq!(d.fraction(), percent / 100.0);
+            }
+        }
     }
 }

@@ -177,95 +177,131 @@ fn is_seagate(r: &Report) -> bool {
         || (model.starts_with("ST") && model[2..].starts_with(|c: char| c.is_ascii_digit()))
 }
 
+/// smartctl's version as "7.4", when the report says it.
+fn smartctl_version(r: &Report) -> Option<String> {
+    r.smartctl
+        .as_ref()
+        .filter(|s| !s.version.is_empty())
+        .map(|s| {
+            let v: Vec<String> = s.version.iter().map(u32::to_string).collect();
+            v.join(".")
+        })
+}
+
+/// The ATA counters the rules watch, by meaning, when the report has an attribute
+/// table.
+fn ata_counters(r: &Report, table: &[AtaAttribute], seagate: bool) -> Option<AtaCounters> {
+    let attr = |m: Meaning| table.iter().find(|a| attributes::identify(a) == Some(m));
+    let count = |m: Meaning| attr(m).and_then(attributes::count);
+    r.ata_smart_attributes.as_ref().map(|_| AtaCounters {
+        reallocated: count(Meaning::Reallocated),
+        reallocation_events: count(Meaning::ReallocationEvents),
+        pending: count(Meaning::Pending),
+        offline_uncorrectable: count(Meaning::OfflineUncorrectable),
+        reported_uncorrectable: count(Meaning::ReportedUncorrectable),
+        command_timeouts: attr(Meaning::CommandTimeouts)
+            .and_then(|a| CommandTimeouts::from_attribute(a, seagate)),
+        udma_crc_errors: count(Meaning::UdmaCrc),
+    })
+}
+
+/// An attribute as the text names one that cannot be judged.
+fn as_unreadable(a: &AtaAttribute) -> UnreadableAttribute {
+    UnreadableAttribute {
+        id: a.id,
+        name: a.name.clone(),
+        // A raw value missing or null has no text worth showing.
+        raw: if a.raw.value.is_some() || a.raw.string.trim().starts_with('-') {
+            a.raw.string.clone()
+        } else {
+            String::new()
+        },
+    }
+}
+
+/// The counters the rules watch whose raw value cannot be read as a count.
+fn unreadable_counters(table: &[AtaAttribute], seagate: bool) -> Vec<UnreadableAttribute> {
+    table
+        .iter()
+        .filter(|a| attributes::COUNTER_IDS.contains(&a.id))
+        .filter(|a| attributes::identify(a).is_some())
+        .filter(|a| {
+            if attributes::identify(a) == Some(Meaning::CommandTimeouts) {
+                CommandTimeouts::from_attribute(a, seagate).is_none()
+            } else {
+                attributes::count(a).is_none()
+            }
+        })
+        .map(as_unreadable)
+        .collect()
+}
+
+/// The attributes past their threshold, now or in the past.
+fn failed_attributes(r: &Report) -> Vec<FailedAttribute> {
+    r.ata_smart_attributes
+        .iter()
+        .flat_map(|t| &t.table)
+        .filter_map(|a| {
+            let when = a.when_failed.as_deref().unwrap_or("");
+            (when == "now" || when == "past").then(|| FailedAttribute {
+                id: a.id,
+                name: a.name.clone(),
+                now: when == "now",
+                prefailure: a.flags.as_ref().and_then(|f| f.prefailure) == Some(true),
+            })
+        })
+        .collect()
+}
+
+/// A SCSI drive's grown defects and uncorrected errors, when the report has them.
+fn scsi_counters(r: &Report) -> Option<ScsiCounters> {
+    (r.scsi_grown_defect_list.is_some() || r.scsi_error_counter_log.is_some()).then(|| {
+        let log = r.scsi_error_counter_log.clone().unwrap_or_default();
+        ScsiCounters {
+            grown_defects: r.scsi_grown_defect_list,
+            read_uncorrected: log.read.and_then(|c| c.total_uncorrected_errors),
+            write_uncorrected: log.write.and_then(|c| c.total_uncorrected_errors),
+            verify_uncorrected: log.verify.and_then(|c| c.total_uncorrected_errors),
+        }
+    })
+}
+
+/// An NVMe drive's health log, when the report has it.
+fn nvme_health(r: &Report) -> Option<NvmeHealth> {
+    r.nvme_smart_health_information_log
+        .as_ref()
+        .map(|l| NvmeHealth {
+            critical_warning: l.critical_warning,
+            warnings: NvmeWarning::from_bits(l.critical_warning.unwrap_or(0)),
+            media_errors: l.media_errors,
+            error_log_entries: l.num_err_log_entries,
+            percentage_used: l.percentage_used,
+            available_spare: l.available_spare,
+            available_spare_threshold: l.available_spare_threshold,
+        })
+}
+
+/// Seagate's FARM figures (page 1, the drive's information), when read.
+fn farm(r: &Report) -> Option<Farm> {
+    r.seagate_farm_log
+        .as_ref()
+        .and_then(|f| f.page_1_drive_information.as_ref())
+        .map(|p| Farm {
+            power_on_hours: p.poh,
+            head_flight_hours: p.head_flight_hours,
+            power_cycles: p.power_cycle_count,
+            recording_type: p.drive_recording_type.clone(),
+        })
+}
+
 impl Health {
     /// Decode a report.
     pub fn from_report(r: &Report) -> Health {
-        let protocol = r
-            .device
-            .as_ref()
-            .and_then(|d| d.protocol.as_deref())
-            .and_then(Protocol::parse);
         let seagate = is_seagate(r);
         let table: &[AtaAttribute] = r
             .ata_smart_attributes
             .as_ref()
             .map_or(&[], |t| t.table.as_slice());
-        let attr = |m: Meaning| table.iter().find(|a| attributes::identify(a) == Some(m));
-        let count = |m: Meaning| attr(m).and_then(attributes::count);
-        let ata = r.ata_smart_attributes.as_ref().map(|_| AtaCounters {
-            reallocated: count(Meaning::Reallocated),
-            reallocation_events: count(Meaning::ReallocationEvents),
-            pending: count(Meaning::Pending),
-            offline_uncorrectable: count(Meaning::OfflineUncorrectable),
-            reported_uncorrectable: count(Meaning::ReportedUncorrectable),
-            command_timeouts: attr(Meaning::CommandTimeouts)
-                .and_then(|a| CommandTimeouts::from_attribute(a, seagate)),
-            udma_crc_errors: count(Meaning::UdmaCrc),
-        });
-        let as_unreadable = |a: &AtaAttribute| UnreadableAttribute {
-            id: a.id,
-            name: a.name.clone(),
-            // A raw value missing or null has no text worth showing.
-            raw: if a.raw.value.is_some() || a.raw.string.trim().starts_with('-') {
-                a.raw.string.clone()
-            } else {
-                String::new()
-            },
-        };
-        let unreadable = table
-            .iter()
-            .filter(|a| attributes::COUNTER_IDS.contains(&a.id))
-            .filter(|a| attributes::identify(a).is_some())
-            .filter(|a| {
-                if attributes::identify(a) == Some(Meaning::CommandTimeouts) {
-                    CommandTimeouts::from_attribute(a, seagate).is_none()
-                } else {
-                    attributes::count(a).is_none()
-                }
-            })
-            .map(as_unreadable)
-            .collect();
-        let not_judged = table
-            .iter()
-            .filter(|a| attributes::reused(a))
-            .map(as_unreadable)
-            .collect();
-        let failed_attributes = r
-            .ata_smart_attributes
-            .iter()
-            .flat_map(|t| &t.table)
-            .filter_map(|a| {
-                let when = a.when_failed.as_deref().unwrap_or("");
-                (when == "now" || when == "past").then(|| FailedAttribute {
-                    id: a.id,
-                    name: a.name.clone(),
-                    now: when == "now",
-                    prefailure: a.flags.as_ref().and_then(|f| f.prefailure) == Some(true),
-                })
-            })
-            .collect();
-        let scsi =
-            (r.scsi_grown_defect_list.is_some() || r.scsi_error_counter_log.is_some()).then(|| {
-                let log = r.scsi_error_counter_log.clone().unwrap_or_default();
-                ScsiCounters {
-                    grown_defects: r.scsi_grown_defect_list,
-                    read_uncorrected: log.read.and_then(|c| c.total_uncorrected_errors),
-                    write_uncorrected: log.write.and_then(|c| c.total_uncorrected_errors),
-                    verify_uncorrected: log.verify.and_then(|c| c.total_uncorrected_errors),
-                }
-            });
-        let nvme = r
-            .nvme_smart_health_information_log
-            .as_ref()
-            .map(|l| NvmeHealth {
-                critical_warning: l.critical_warning,
-                warnings: NvmeWarning::from_bits(l.critical_warning.unwrap_or(0)),
-                media_errors: l.media_errors,
-                error_log_entries: l.num_err_log_entries,
-                percentage_used: l.percentage_used,
-                available_spare: l.available_spare,
-                available_spare_threshold: l.available_spare_threshold,
-            });
         let temp = r.temperature.clone().unwrap_or_default();
         Health {
             device: r.device.as_ref().and_then(|d| d.name.clone()),
@@ -275,28 +311,25 @@ impl Health {
                 .firmware_version
                 .clone()
                 .or_else(|| r.scsi_revision.clone()),
-            protocol,
-            smartctl_version: r
-                .smartctl
+            protocol: r
+                .device
                 .as_ref()
-                .filter(|s| !s.version.is_empty())
-                .map(|s| {
-                    let v: Vec<String> = s.version.iter().map(u32::to_string).collect();
-                    v.join(".")
-                }),
+                .and_then(|d| d.protocol.as_deref())
+                .and_then(Protocol::parse),
+            smartctl_version: smartctl_version(r),
             exit_status: r.exit_status().map(ExitStatus),
             smart_disabled: r.smart_support.as_ref().and_then(|s| s.enabled) == Some(false),
             passed: r.smart_status.as_ref().and_then(|s| s.passed),
-            ata,
-            failed_attributes,
-            unreadable,
+            ata: ata_counters(r, table, seagate),
+            failed_attributes: failed_attributes(r),
+            unreadable: unreadable_counters(table, seagate),
             ata_error_log_count: r
                 .ata_smart_error_log
                 .as_ref()
                 .and_then(|l| l.extended.as_ref().or(l.summary.as_ref()))
                 .and_then(|s| s.count),
-            scsi,
-            nvme,
+            scsi: scsi_counters(r),
+            nvme: nvme_health(r),
             temperature_c: temp
                 .current
                 .or_else(|| r.nvme_smart_health_information_log.as_ref()?.temperature)
@@ -312,18 +345,13 @@ impl Health {
                 .or_else(|| r.nvme_smart_health_information_log.as_ref()?.power_on_hours),
             last_self_test: selftest::last_result(r),
             self_test_log: selftest::log(r),
-            not_judged,
+            not_judged: table
+                .iter()
+                .filter(|a| attributes::reused(a))
+                .map(as_unreadable)
+                .collect(),
             usage: usage(r, table),
-            farm: r
-                .seagate_farm_log
-                .as_ref()
-                .and_then(|f| f.page_1_drive_information.as_ref())
-                .map(|p| Farm {
-                    power_on_hours: p.poh,
-                    head_flight_hours: p.head_flight_hours,
-                    power_cycles: p.power_cycle_count,
-                    recording_type: p.drive_recording_type.clone(),
-                }),
+            farm: farm(r),
             seagate,
             erc: r.ata_sct_erc.clone(),
             temperature_limit_c: temp.op_limit_max.and_then(real_temperature),

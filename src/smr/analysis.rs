@@ -130,6 +130,52 @@ pub fn analyse(
     analyse_after_idle(info, writes, budget, probes, crate::probe::smr::IDLE_S)
 }
 
+/// The writes that took [`STALL_S`] or longer, with the bytes written before each.
+fn stalls(writes: &[WriteSample]) -> Vec<Stall> {
+    let mut done = 0u64;
+    writes
+        .iter()
+        .filter_map(|w| {
+            let after = done;
+            done += u64::from(w.bytes);
+            (w.latency_ns as f64 >= STALL_S * 1e9).then(|| Stall {
+                at_s: w.end_ns as f64 / 1e9,
+                after_bytes: after,
+                seconds: w.latency_ns as f64 / 1e9,
+            })
+        })
+        .collect()
+}
+
+/// The conclusion's words on the read probes: the median before the writes and
+/// after `idle_s` seconds of idle, and whether the drive was busy cleaning.
+fn reads_text(baseline: Option<f64>, post: Option<f64>, idle_s: f64) -> String {
+    let slowed = match (baseline, post) {
+        (Some(b), Some(p)) => p >= SLOW_READ_FACTOR * b.max(0.001),
+        _ => false,
+    };
+    match (baseline, post) {
+        (Some(b), Some(p)) if slowed => format!(
+            "; reads after {idle_s:.0} s idle took {p:.0} ms (median) against {b:.1} ms before: the drive was busy cleaning",
+        ),
+        (Some(b), Some(p)) => format!("; reads after idle {p:.1} ms against {b:.1} ms before"),
+        _ => String::new(),
+    }
+}
+
+/// The conclusion's words on the stalled writes, if any.
+fn stall_text(stalls: &[Stall]) -> String {
+    if stalls.is_empty() {
+        String::new()
+    } else {
+        let longest = stalls.iter().map(|s| s.seconds).fold(0.0, f64::max);
+        format!(
+            "; {} writes stalled {STALL_S:.0} s or more (longest {longest:.1} s)",
+            stalls.len()
+        )
+    }
+}
+
 /// [`analyse`] with the post-idle probes taken after `idle_s` seconds of idle time
 /// (`--smr-idle`); `probes` are the latencies before the writes and after the idle.
 fn analyse_after_idle(
@@ -142,19 +188,7 @@ fn analyse_after_idle(
     let bytes_written: u64 = writes.iter().map(|w| u64::from(w.bytes)).sum();
     let write_seconds = writes.iter().map(|w| w.end_ns).max().unwrap_or(0) as f64 / 1e9;
     let win = windows(writes);
-    let mut done = 0u64;
-    let stalls: Vec<Stall> = writes
-        .iter()
-        .filter_map(|w| {
-            let after = done;
-            done += u64::from(w.bytes);
-            (w.latency_ns as f64 >= STALL_S * 1e9).then(|| Stall {
-                at_s: w.end_ns as f64 / 1e9,
-                after_bytes: after,
-                seconds: w.latency_ns as f64 / 1e9,
-            })
-        })
-        .collect();
+    let stalls = stalls(writes);
     let collapse = find_collapse(&win);
     let level = win[..collapse.unwrap_or(win.len())]
         .iter()
@@ -168,26 +202,8 @@ fn analyse_after_idle(
     let bytes_before_collapse = collapse.map(|i| win[..i].iter().map(|w| w.bytes).sum());
     let baseline = median_ms(baseline_ns);
     let post = median_ms(post_idle_ns);
-    let slowed = match (baseline, post) {
-        (Some(b), Some(p)) => p >= SLOW_READ_FACTOR * b.max(0.001),
-        _ => false,
-    };
-    let reads = match (baseline, post) {
-        (Some(b), Some(p)) if slowed => format!(
-            "; reads after {idle_s:.0} s idle took {p:.0} ms (median) against {b:.1} ms before: the drive was busy cleaning",
-        ),
-        (Some(b), Some(p)) => format!("; reads after idle {p:.1} ms against {b:.1} ms before"),
-        _ => String::new(),
-    };
-    let stall_text = if stalls.is_empty() {
-        String::new()
-    } else {
-        let longest = stalls.iter().map(|s| s.seconds).fold(0.0, f64::max);
-        format!(
-            "; {} writes stalled {STALL_S:.0} s or more (longest {longest:.1} s)",
-            stalls.len()
-        )
-    };
+    let reads = reads_text(baseline, post, idle_s);
+    let stall_text = stall_text(&stalls);
     let flash = !applies(info);
     let (verdict, text) = if flash {
         (

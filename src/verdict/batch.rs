@@ -438,7 +438,7 @@ mod tests {
         let how = Judging {
             timings: true,
             baseline,
-            max_deviation: 0.15,
+            max_deviation: crate::results::settings::Deviation::DEFAULT,
         };
         qualify(&refs, &how)
     }

@@ -122,7 +122,7 @@ mod tests {
         let how = super::super::Judging {
             timings: false,
             baseline: None,
-            max_deviation: 0.15,
+            max_deviation: crate::results::settings::Deviation::DEFAULT,
         };
         assert!(super::super::qualify(&[&d], &how)[0].pass);
         let t = &d.tests[0];
@@ -140,7 +140,7 @@ mod tests {
         let how = super::super::Judging {
             timings: false,
             baseline: None,
-            max_deviation: 0.15,
+            max_deviation: crate::results::settings::Deviation::DEFAULT,
         };
         let v = &super::super::qualify(&[&d], &how)[0];
         assert!(!v.pass);

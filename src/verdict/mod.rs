@@ -103,8 +103,8 @@ pub struct Judging<'a> {
     pub timings: bool,
     /// The known-good run's figures (--baseline).
     pub baseline: Option<&'a crate::compare::Comparison>,
-    /// The largest deviation a figure may have (0.15 = 15%).
-    pub max_deviation: f64,
+    /// The largest deviation a figure may have.
+    pub max_deviation: crate::results::settings::Deviation,
 }
 
 /// Every drive's verdict, in order: its own findings ("nothing to judge" when no
@@ -135,7 +135,7 @@ pub fn qualify_with(
         .collect();
     let mut extra = if how.timings {
         let ids: Vec<batch::Identity> = disks.iter().map(|d| batch::identity(d)).collect();
-        let max = how.max_deviation;
+        let max = how.max_deviation.fraction();
         let mut e = batch::findings_with(disks, &ids, &own, how.baseline, max, history);
         for (i, d) in disks.iter().enumerate() {
             if let Some(q) = history
@@ -305,7 +305,7 @@ mod tests {
         let how = Judging {
             timings: false,
             baseline: None,
-            max_deviation: 0.15,
+            max_deviation: crate::results::settings::Deviation::DEFAULT,
         };
         let v = &qualify(&[&d], &how)[0];
         assert!(!v.pass);

@@ -4,6 +4,7 @@
 use crate::helpers::{image, seekprobe};
 use seekprobe::device::sim::SimTarget;
 use seekprobe::probe::seek_profile;
+use seekprobe::results::settings::SectorSize;
 
 fn json_of(args: &[&str]) -> (i32, serde_json::Value, String) {
     let out = seekprobe()
@@ -108,7 +109,7 @@ fn the_seek_profile_follows_the_model_s_seek_curve_within_five_percent() {
     let sim = SimTarget::open(spec).unwrap();
     let rev = 60e9 / sim.truth_rpm().unwrap();
     let ovh = sim.truth_miss_overhead_ns().unwrap();
-    let plan = seek_profile::plan(2_000_398_934_016, 512, samples, 11).unwrap();
+    let plan = seek_profile::plan(2_000_398_934_016, SectorSize::B512, samples, 11).unwrap();
     let got = test_of(&v)["seek_samples"]["latencies_ns"]
         .as_array()
         .unwrap()

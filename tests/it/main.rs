@@ -14,6 +14,7 @@ mod golden;
 mod helpers;
 mod history;
 mod imports;
+mod lengths;
 mod live;
 mod loopdev;
 mod report;

@@ -1,10 +1,10 @@
 //! Unit tests of the write-and-verify pass on simulated drives and image files.
 use super::*;
-use crate::probe::scan::range;
+use crate::probe::scan::whole;
 
 fn params(size: u64, block: u64) -> VerifyParams {
     VerifyParams {
-        range: range(size, 512, None, None, block).unwrap(),
+        range: whole(size, block),
         passes: 2,
         nonce: 42,
         queue_depth: QueueDepth::fixed::<4>(),

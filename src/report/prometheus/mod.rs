@@ -487,150 +487,192 @@ fn render_beyond(
     t: &TestResult,
     info: Option<&crate::device::DeviceInfo>,
 ) {
+    for (dir, curve) in [("read", &t.zone_curve), ("write", &t.write_curve)] {
+        if let Some(c) = curve {
+            render_zone_curve(x, labels, dir, c);
+        }
+    }
+    if let Some(a) = &t.seek_analysis {
+        render_seek_profile(x, labels, a, info);
+    }
+    if let Some(s) = &t.scan {
+        render_scan(x, labels, s);
+    }
+}
+
+/// The zone transfer curve of one direction (--zones, and its write half with -w).
+fn render_zone_curve(
+    x: &mut Exposition,
+    labels: &[(&'static str, String)],
+    dir: &str,
+    c: &crate::results::ZoneCurve,
+) {
     let with = |more: &[(&'static str, String)]| {
         let mut l = labels.to_vec();
         l.extend_from_slice(more);
         l
     };
-    for (dir, curve) in [("read", &t.zone_curve), ("write", &t.write_curve)] {
-        let Some(c) = curve else { continue };
-        let l = with(&[("direction", dir.into())]);
-        for p in &c.points {
-            let mut lp = l.clone();
-            lp.push(("offset_bytes", p.offset_bytes.to_string()));
-            x.add(
-                "seekprobe_zone_transfer_bytes_per_second",
-                "",
-                &lp,
-                p.rate_bytes_per_s,
-            );
-        }
-        if c.points.is_empty() {
-            continue;
-        }
+    let l = with(&[("direction", dir.into())]);
+    for p in &c.points {
+        let mut lp = l.clone();
+        lp.push(("offset_bytes", p.offset_bytes.to_string()));
         x.add(
-            "seekprobe_zone_max_transfer_bytes_per_second",
+            "seekprobe_zone_transfer_bytes_per_second",
             "",
-            &l,
-            c.max_bytes_per_s,
-        );
-        x.add(
-            "seekprobe_zone_min_transfer_bytes_per_second",
-            "",
-            &l,
-            c.min_bytes_per_s,
-        );
-        x.add(
-            "seekprobe_zone_mean_transfer_bytes_per_second",
-            "",
-            &l,
-            c.mean_bytes_per_s,
-        );
-        x.add(
-            "seekprobe_zone_outer_inner_ratio",
-            "",
-            &l,
-            c.outer_inner_ratio,
+            &lp,
+            p.rate_bytes_per_s,
         );
     }
-    if let Some(a) = &t.seek_analysis {
-        let sector = info.map_or(512, |i| u64::from(i.sector_size));
-        for b in &a.bins {
-            let l = with(&[
-                ("from_bytes", (b.from_sectors * sector).to_string()),
-                ("to_bytes", (b.to_sectors * sector).to_string()),
-            ]);
-            x.add(
-                "seekprobe_seek_profile_access_seconds",
-                "",
-                &l,
-                b.summary.mean_ns / 1e9,
-            );
-        }
-        for (phase, v) in [
-            ("track_to_track", a.track_to_track_ns),
-            ("average", a.average_ns),
-            ("full_stroke", a.full_stroke_ns),
-        ] {
-            if let Some(v) = v {
-                let l = with(&[
-                    ("phase", phase.into()),
-                    ("request_bytes", sector.to_string()),
-                ]);
-                x.add("seekprobe_seek_seconds", "", &l, v / 1e9);
-            }
-        }
-        if let Some(r) = a.revolution_ns {
-            x.add(
-                "seekprobe_seek_profile_revolution_seconds",
-                "",
-                labels,
-                r / 1e9,
-            );
-        }
-        if let Some(r) = a.measured_rpm {
-            x.add("seekprobe_seek_profile_measured_rpm", "", labels, r);
-        }
+    if c.points.is_empty() {
+        return;
+    }
+    x.add(
+        "seekprobe_zone_max_transfer_bytes_per_second",
+        "",
+        &l,
+        c.max_bytes_per_s,
+    );
+    x.add(
+        "seekprobe_zone_min_transfer_bytes_per_second",
+        "",
+        &l,
+        c.min_bytes_per_s,
+    );
+    x.add(
+        "seekprobe_zone_mean_transfer_bytes_per_second",
+        "",
+        &l,
+        c.mean_bytes_per_s,
+    );
+    x.add(
+        "seekprobe_zone_outer_inner_ratio",
+        "",
+        &l,
+        c.outer_inner_ratio,
+    );
+}
+
+/// The seek profile's figures (--seek-profile): the access time by distance, the
+/// seek times, the revolution and the measured rate of rotation.
+fn render_seek_profile(
+    x: &mut Exposition,
+    labels: &[(&'static str, String)],
+    a: &crate::results::SeekAnalysis,
+    info: Option<&crate::device::DeviceInfo>,
+) {
+    let with = |more: &[(&'static str, String)]| {
+        let mut l = labels.to_vec();
+        l.extend_from_slice(more);
+        l
+    };
+    let sector = info.map_or(512, |i| u64::from(i.sector_size));
+    for b in &a.bins {
+        let l = with(&[
+            ("from_bytes", (b.from_sectors * sector).to_string()),
+            ("to_bytes", (b.to_sectors * sector).to_string()),
+        ]);
         x.add(
-            "seekprobe_seek_profile_rpm_disagrees",
+            "seekprobe_seek_profile_access_seconds",
+            "",
+            &l,
+            b.summary.mean_ns / 1e9,
+        );
+    }
+    for (phase, v) in [
+        ("track_to_track", a.track_to_track_ns),
+        ("average", a.average_ns),
+        ("full_stroke", a.full_stroke_ns),
+    ] {
+        if let Some(v) = v {
+            let l = with(&[
+                ("phase", phase.into()),
+                ("request_bytes", sector.to_string()),
+            ]);
+            x.add("seekprobe_seek_seconds", "", &l, v / 1e9);
+        }
+    }
+    if let Some(r) = a.revolution_ns {
+        x.add(
+            "seekprobe_seek_profile_revolution_seconds",
             "",
             labels,
-            f64::from(u8::from(a.rpm_disagrees)),
+            r / 1e9,
         );
     }
-    if let Some(s) = &t.scan {
-        let name = "seekprobe_scan_block_latency_seconds";
-        let mut cumulative = 0u64;
-        for (i, bound) in SCAN_BOUNDS_S.iter().enumerate() {
-            cumulative += s.buckets.get(i).copied().unwrap_or(0);
-            x.add(
-                name,
-                "_bucket",
-                &with(&[("le", (*bound).into())]),
-                cumulative as f64,
-            );
-        }
-        let total: u64 = s.buckets.iter().sum();
+    if let Some(r) = a.measured_rpm {
+        x.add("seekprobe_seek_profile_measured_rpm", "", labels, r);
+    }
+    x.add(
+        "seekprobe_seek_profile_rpm_disagrees",
+        "",
+        labels,
+        f64::from(u8::from(a.rpm_disagrees)),
+    );
+}
+
+/// The surface scan's figures (--scan): the block latency histogram, bytes read,
+/// errors, unreadable sectors, slow ranges and the rate.
+fn render_scan(
+    x: &mut Exposition,
+    labels: &[(&'static str, String)],
+    s: &crate::results::ScanResult,
+) {
+    let with = |more: &[(&'static str, String)]| {
+        let mut l = labels.to_vec();
+        l.extend_from_slice(more);
+        l
+    };
+    let name = "seekprobe_scan_block_latency_seconds";
+    let mut cumulative = 0u64;
+    for (i, bound) in SCAN_BOUNDS_S.iter().enumerate() {
+        cumulative += s.buckets.get(i).copied().unwrap_or(0);
         x.add(
             name,
             "_bucket",
-            &with(&[("le", "+Inf".into())]),
-            total as f64,
+            &with(&[("le", (*bound).into())]),
+            cumulative as f64,
         );
-        x.add(name, "_sum", labels, s.elapsed_ns as f64 / 1e9);
-        x.add(name, "_count", labels, total as f64);
-        x.add("seekprobe_scan_read_bytes", "", labels, s.bytes_read as f64);
+    }
+    let total: u64 = s.buckets.iter().sum();
+    x.add(
+        name,
+        "_bucket",
+        &with(&[("le", "+Inf".into())]),
+        total as f64,
+    );
+    x.add(name, "_sum", labels, s.elapsed_ns as f64 / 1e9);
+    x.add(name, "_count", labels, total as f64);
+    x.add("seekprobe_scan_read_bytes", "", labels, s.bytes_read as f64);
+    x.add(
+        "seekprobe_scan_error_blocks",
+        "",
+        labels,
+        s.error_blocks as f64,
+    );
+    let unreadable: u64 = s.unreadable.iter().map(|r| r.sectors).sum();
+    x.add(
+        "seekprobe_scan_unreadable_sectors",
+        "",
+        labels,
+        unreadable as f64,
+    );
+    x.add(
+        "seekprobe_scan_slow_ranges",
+        "",
+        labels,
+        s.slow.len() as f64,
+    );
+    if s.elapsed_ns > 0 {
+        let l = with(&[
+            ("phase", "scan".into()),
+            ("request_bytes", s.block_bytes.to_string()),
+        ]);
         x.add(
-            "seekprobe_scan_error_blocks",
+            "seekprobe_transfer_bytes_per_second",
             "",
-            labels,
-            s.error_blocks as f64,
+            &l,
+            s.bytes_read as f64 / (s.elapsed_ns as f64 / 1e9),
         );
-        let unreadable: u64 = s.unreadable.iter().map(|r| r.sectors).sum();
-        x.add(
-            "seekprobe_scan_unreadable_sectors",
-            "",
-            labels,
-            unreadable as f64,
-        );
-        x.add(
-            "seekprobe_scan_slow_ranges",
-            "",
-            labels,
-            s.slow.len() as f64,
-        );
-        if s.elapsed_ns > 0 {
-            let l = with(&[
-                ("phase", "scan".into()),
-                ("request_bytes", s.block_bytes.to_string()),
-            ]);
-            x.add(
-                "seekprobe_transfer_bytes_per_second",
-                "",
-                &l,
-                s.bytes_read as f64 / (s.elapsed_ns as f64 / 1e9),
-            );
-        }
     }
 }
 

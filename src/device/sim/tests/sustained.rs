@@ -3,7 +3,7 @@
 //! written back in one command.
 use super::open;
 use crate::device::Target;
-use crate::probe::scan::range;
+use crate::probe::scan::whole;
 use std::sync::atomic::AtomicBool;
 
 const MIB: u64 = 1 << 20;
@@ -40,7 +40,7 @@ fn a_healthy_disk_passes_write_and_verify_without_a_slow_block() {
     // command used to stall a write every 32 MiB (size= keeps every zone).
     let mut t = open("sim:hdd?size=128M");
     let p = crate::engine::verify::VerifyParams {
-        range: range(128 * MIB, 512, None, None, MIB).unwrap(),
+        range: whole(128 * MIB, MIB),
         passes: 1,
         nonce: 5,
         queue_depth: crate::results::settings::QueueDepth::fixed::<4>(),
