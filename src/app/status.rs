@@ -3,7 +3,7 @@
 //! picks one: from how the command ended and its verdicts, never from what
 //! happened to standard output (a closed pipe drops the text, not the status).
 
-use crate::results::Verdict;
+use crate::results::{State, Verdict};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
@@ -16,6 +16,9 @@ pub const EXIT_FAILURE: i32 = 1;
 /// Exit status: a judged drive failed its verdict (--qualify, --burn-in,
 /// `compare --qualify`), or `seekprobe smart` found a failing drive.
 pub const EXIT_QUALIFY: i32 = 3;
+/// Exit status: no judged drive failed, but not every drive could be judged (a
+/// test interrupted or one the drive is too small for: INCOMPLETE): run it again.
+pub const EXIT_INCOMPLETE: i32 = 4;
 /// Exit status after Ctrl-C (128 + SIGINT).
 pub const EXIT_INTERRUPTED: i32 = 130;
 
@@ -66,8 +69,13 @@ pub(super) fn exit_status(ending: Ending<'_>) -> i32 {
         // 128 + the signal's number: 130 after Ctrl-C, 143 after SIGTERM, 129 after
         // SIGHUP.
         Ending::Interrupted(signal) => 128 + signal,
-        Ending::Judged(verdicts) if verdicts.iter().all(|v| v.pass) => EXIT_OK,
-        Ending::Judged(_) => EXIT_QUALIFY,
+        // A drive that failed decides (send it back), then one that could not be
+        // judged whole (run it again).
+        Ending::Judged(verdicts) if verdicts.iter().any(|v| v.state == State::Fail) => {
+            EXIT_QUALIFY
+        }
+        Ending::Judged(verdicts) if verdicts.iter().all(|v| v.state.passes()) => EXIT_OK,
+        Ending::Judged(_) => EXIT_INCOMPLETE,
         Ending::Probed { failing: true } => EXIT_FAILURE,
         Ending::Probed { failing: false } => EXIT_OK,
     }
@@ -79,20 +87,21 @@ mod tests {
 
     #[test]
     fn verdicts_decide_a_judged_run() {
-        let pass = Verdict {
-            pass: true,
+        let v = |state: State| Verdict {
+            pass: state.passes(),
+            state,
             findings: Vec::new(),
         };
-        let fail = Verdict {
-            pass: false,
-            findings: Vec::new(),
-        };
-        assert_eq!(
-            exit_status(Ending::Judged(std::slice::from_ref(&pass))),
-            EXIT_OK
-        );
-        assert_eq!(exit_status(Ending::Judged(&[pass, fail])), EXIT_QUALIFY);
-        assert_eq!(exit_status(Ending::Judged(&[])), EXIT_OK);
+        let (pass, warned) = (v(State::Pass), v(State::PassWithWarnings));
+        let (fail, incomplete) = (v(State::Fail), v(State::Incomplete));
+        let judged = |vs: &[Verdict]| exit_status(Ending::Judged(vs));
+        assert_eq!(judged(std::slice::from_ref(&pass)), EXIT_OK);
+        assert_eq!(judged(&[pass.clone(), warned.clone()]), EXIT_OK);
+        assert_eq!(judged(&[pass.clone(), fail.clone()]), EXIT_QUALIFY);
+        // Send it back before run it again.
+        assert_eq!(judged(&[incomplete.clone(), fail]), EXIT_QUALIFY);
+        assert_eq!(judged(&[pass, warned, incomplete]), EXIT_INCOMPLETE);
+        assert_eq!(judged(&[]), EXIT_OK);
         assert_eq!(exit_status(Ending::Unusable), EXIT_FAILURE);
         assert_eq!(exit_status(Ending::Interrupted(2)), EXIT_INTERRUPTED);
         assert_eq!(exit_status(Ending::Interrupted(15)), 143);

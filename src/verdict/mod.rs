@@ -15,7 +15,7 @@ mod flush;
 mod sectors;
 mod smart;
 
-pub use crate::results::{Code, Finding, Severity, Verdict};
+pub use crate::results::{Code, Finding, Severity, State, Verdict};
 pub use checks::test_id;
 pub use sectors::span;
 pub use smart::rules as smart_rule_findings;
@@ -47,12 +47,38 @@ pub fn disk_findings(d: &DiskResult) -> Vec<Finding> {
 
 /// THE judge: a drive fails when any of its findings fails it. The findings are
 /// kept, failing ones first, then warnings, then notes (each in the order found).
+/// Its state: FAIL when a failing finding is of the drive; INCOMPLETE when every
+/// failing finding only says a test did not finish ([`unfinished`]); PASS with
+/// warnings when a warning of its own is listed; PASS otherwise.
 pub fn judge(mut findings: Vec<Finding>) -> Verdict {
     findings.sort_by_key(|f| f.severity);
+    let failing = || findings.iter().filter(|f| f.severity == Severity::Fail);
+    let state = if failing().any(|f| !unfinished(f.code)) {
+        State::Fail
+    } else if failing().next().is_some() {
+        State::Incomplete
+    } else if findings.iter().any(|f| f.severity == Severity::Warning) {
+        State::PassWithWarnings
+    } else {
+        State::Pass
+    };
     Verdict {
-        pass: findings.iter().all(|f| f.severity != Severity::Fail),
+        pass: state.passes(),
+        state,
         findings,
     }
+}
+
+/// Whether a failing finding only says that a test did not finish, which leaves
+/// the drive INCOMPLETE, not FAILed: interrupted (Ctrl-C, a signal, a burn-in
+/// step), or not run (the drive too small for it; a test skipped after an
+/// earlier one failed is FAIL by that earlier finding). A drive that could not be
+/// opened, refused a write or stopped answering has findings of its own (FAIL).
+pub fn unfinished(code: Code) -> bool {
+    matches!(
+        code,
+        Code::TestInterrupted | Code::TestNotRun | Code::BurnInIncomplete
+    )
 }
 
 /// Why a test makes its drive fail, if it does: the reason of its first failing
