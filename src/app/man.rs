@@ -38,7 +38,10 @@ const EXIT_STATUS: &[(&str, &str)] = &[
     ),
     ("130", "Ctrl-C (128 + SIGINT); what was measured is kept"),
     ("143", "SIGTERM (128 + SIGTERM); what was measured is kept"),
-    ("129", "SIGHUP (128 + SIGHUP, a closed terminal); what was measured is kept"),
+    (
+        "129",
+        "SIGHUP (128 + SIGHUP, a closed terminal); what was measured is kept",
+    ),
 ];
 
 /// Write the whole man page.

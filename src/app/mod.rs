@@ -26,7 +26,9 @@ use ending::{print_run, save_again, say_interrupted};
 use inputs::*;
 use output::write_end_files;
 use start::{Start, start};
-pub use status::{EXIT_FAILURE, EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_OK, EXIT_QUALIFY, record_signal_in};
+pub use status::{
+    EXIT_FAILURE, EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_OK, EXIT_QUALIFY, record_signal_in,
+};
 use status::{Ending, exit_status};
 use subcommands::*;
 use verdicts::{Conclusion, conclude};

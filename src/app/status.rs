@@ -71,9 +71,7 @@ pub(super) fn exit_status(ending: Ending<'_>) -> i32 {
         Ending::Interrupted(signal) => 128 + signal,
         // A drive that failed decides (send it back), then one that could not be
         // judged whole (run it again).
-        Ending::Judged(verdicts) if verdicts.iter().any(|v| v.state == State::Fail) => {
-            EXIT_QUALIFY
-        }
+        Ending::Judged(verdicts) if verdicts.iter().any(|v| v.state == State::Fail) => EXIT_QUALIFY,
         Ending::Judged(verdicts) if verdicts.iter().all(|v| v.state.passes()) => EXIT_OK,
         Ending::Judged(_) => EXIT_INCOMPLETE,
         Ending::Probed { failing: true } => EXIT_FAILURE,

@@ -86,7 +86,7 @@ pub enum Code {
     SelfTestFailed,
     /// SMART could not be read, or a self-test not started.
     SmartUnreadable,
-    /// A burn-in step was interrupted: the burn-in is not complete.
+    /// A burn-in step was interrupted, or the burn-in still runs: it is not complete.
     BurnInIncomplete,
     /// No test ran, so there is nothing to judge.
     NothingToJudge,
@@ -329,5 +329,28 @@ pub fn binary_size(bytes: u64) -> String {
         format!("{bytes} B")
     } else {
         format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_verdict_saved_before_the_four_states_reads_with_its_state() {
+        let read = |json: &str| serde_json::from_str::<Verdict>(json).unwrap().state;
+        assert_eq!(read(r#"{"pass":false,"findings":[]}"#), State::Fail);
+        assert_eq!(read(r#"{"pass":true,"findings":[]}"#), State::Pass);
+        let warned = r#"{"pass":true,"findings":[{"severity":"warning","test":"smr_check","code":"smr_cannot_tell","reason":"r"}]}"#;
+        assert_eq!(read(warned), State::PassWithWarnings);
+        // Saved with its state: kept, and written back the same.
+        let v = Verdict {
+            pass: false,
+            state: State::Incomplete,
+            findings: Vec::new(),
+        };
+        let json = serde_json::to_string(&v).unwrap();
+        assert!(json.contains(r#""state":"incomplete""#), "{json}");
+        assert_eq!(serde_json::from_str::<Verdict>(&json).unwrap(), v);
     }
 }

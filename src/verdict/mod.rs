@@ -20,7 +20,7 @@ pub use checks::test_id;
 pub use sectors::span;
 pub use smart::rules as smart_rule_findings;
 
-use crate::results::{DiskResult, TestResult};
+use crate::results::{DiskResult, Run, TestResult};
 
 /// The findings of one test's results: how it ended, then what it found.
 pub fn test_findings(t: &TestResult) -> Vec<Finding> {
@@ -94,6 +94,30 @@ pub fn test_failure(t: &TestResult) -> Option<String> {
 /// [`unqualified`]'s. Reporters and exit statuses read verdicts here.
 pub fn of(d: &DiskResult) -> Verdict {
     d.verdict.clone().unwrap_or_else(|| unqualified(d))
+}
+
+/// A drive's verdict as a report of its run shows it: the one saved with it;
+/// else, in a burn-in (which judges every finding of the drive, SMART's too), the
+/// judge of all its own findings, and while the burn-in still runs (no end
+/// recorded: the live page) INCOMPLETE with a finding that says so; else
+/// [`unqualified`]'s.
+pub fn in_run(run: &Run, d: &DiskResult) -> Verdict {
+    if let Some(v) = &d.verdict {
+        return v.clone();
+    }
+    if run.burn_in.is_none() {
+        return unqualified(d);
+    }
+    let mut f = disk_findings(d);
+    if run.record.ended_unix_s.is_none() {
+        f.push(Finding::new(
+            Severity::Fail,
+            "burn_in",
+            Code::BurnInIncomplete,
+            "burn-in: still running; the drive is judged at its end".into(),
+        ));
+    }
+    judge(f)
 }
 
 /// The verdict of a drive in a run without --qualify or --burn-in (its exit
@@ -209,6 +233,80 @@ mod tests {
         let v = judge(vec![f(Severity::Warning, "w")]);
         assert!(v.pass);
         assert!(judge(Vec::new()).pass);
+    }
+
+    #[test]
+    fn the_judge_gives_one_of_four_states() {
+        let f = |s, c| Finding::new(s, "x", c, "r".into());
+        let state = |v: Vec<Finding>| judge(v).state;
+        assert_eq!(state(vec![]), State::Pass);
+        assert_eq!(
+            state(vec![f(Severity::Note, Code::GroupTooSmall)]),
+            State::Pass
+        );
+        let warned = vec![f(Severity::Warning, Code::SmrCannotTell)];
+        assert_eq!(state(warned.clone()), State::PassWithWarnings);
+        assert!(judge(warned).pass);
+        // Interrupted, or a test the drive is too small for: run it again.
+        for c in [
+            Code::TestInterrupted,
+            Code::TestNotRun,
+            Code::BurnInIncomplete,
+        ] {
+            let v = judge(vec![
+                f(Severity::Fail, c),
+                f(Severity::Warning, Code::SmrSign),
+            ]);
+            assert_eq!((v.state, v.pass), (State::Incomplete, false), "{c:?}");
+        }
+        // A finding of the drive decides: FAIL, whatever else did not finish.
+        for c in [
+            Code::NotProbed,
+            Code::StoppedAnswering,
+            Code::TurnedReadOnly,
+        ] {
+            let v = judge(vec![
+                f(Severity::Fail, Code::TestNotRun),
+                f(Severity::Fail, c),
+            ]);
+            assert_eq!((v.state, v.pass), (State::Fail, false), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn a_burn_in_still_running_is_incomplete_and_judged_on_smart_too() {
+        let mut run = crate::results::Run {
+            schema_version: crate::results::SCHEMA_VERSION,
+            tool: "seekprobe".into(),
+            tool_version: "0".into(),
+            tests: vec![],
+            verbose: false,
+            settle_s: 0.0,
+            disks: vec![],
+            started_unix_s: None,
+            burn_in: Some(crate::results::burnin::RunInfo {
+                command: vec![],
+                disks: vec![],
+                smr_check: false,
+            }),
+            record: Default::default(),
+        };
+        let d = DiskResult::new("d");
+        // Still running: no end recorded, no verdict saved yet.
+        let v = in_run(&run, &d);
+        assert_eq!(v.state, State::Incomplete);
+        assert!(v.findings[0].reason.contains("still running"), "{v:?}");
+        run.record.ended_unix_s = Some(1);
+        assert_eq!(in_run(&run, &d).state, State::Pass);
+        // A saved verdict is the one shown.
+        let mut saved = d.clone();
+        saved.verdict = Some(judge(vec![Finding::new(
+            Severity::Fail,
+            "scan",
+            Code::UnreadableSectors,
+            "r".into(),
+        )]));
+        assert_eq!(in_run(&run, &saved).state, State::Fail);
     }
 
     #[test]

@@ -101,12 +101,12 @@ fn finding(severity: ViewSeverity, test: &str, reason: String) -> ViewFinding {
     }
 }
 
-/// The verdict of `disk` as the one judge gives it (`crate::verdict::of`: the
-/// verdict saved with the run under --qualify or --burn-in, else the judge of the
-/// drive's own findings), every finding made [`readable`], the root causes
+/// The verdict of `disk` as the one judge gives it (`crate::verdict::in_run`:
+/// the verdict saved with the run under --qualify or --burn-in, INCOMPLETE while
+/// a burn-in still runs, else the judge of the drive's own findings), every finding made [`readable`], the root causes
 /// before the tests they stopped. The one place the page reads a verdict.
-pub fn drive_verdict(_run: &Run, disk: &DiskResult) -> ViewVerdict {
-    let v = crate::verdict::of(disk);
+pub fn drive_verdict(run: &Run, disk: &DiskResult) -> ViewVerdict {
+    let v = crate::verdict::in_run(run, disk);
     let mut names = vec![disk.name.as_str()];
     if let Some(i) = &disk.info {
         names.push(&i.path);
