@@ -517,3 +517,36 @@ fn compare_qualify_of_runs_of_different_tests_judges_each_figure_among_those_tha
     assert_eq!(v["failed"], 1, "{v}");
     assert_eq!(v["disks"][5]["pass"], false, "{v}");
 }
+
+#[test]
+fn a_drive_too_small_for_a_test_is_incomplete_exit_4_and_a_failing_one_decides_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    let small = "sim:hdd?size=64K";
+    let (code, out, err) = run(&[
+        "-t",
+        "-q",
+        "--qualify",
+        "--json-file",
+        json.to_str().unwrap(),
+        small,
+    ]);
+    // Not failed, not judged whole: run it again (4), not send it back (3).
+    assert_eq!(code, 4, "{out}{err}");
+    let q = qualification(&out);
+    assert!(q.contains(&format!("\t{small}: INCOMPLETE\n")), "{q}");
+    assert!(
+        q.contains("too small for the seek and transfer (-t) test"),
+        "{q}"
+    );
+    let v = saved(&json);
+    assert_eq!(v["disks"][0]["verdict"]["state"], "incomplete");
+    assert_eq!(v["disks"][0]["verdict"]["pass"], false);
+    // With a drive that fails beside it: 3 decides.
+    let bad = "sim:hdd?size=64M&bad=100-108";
+    let (code, out, err) = run(&["-t", "-q", "--qualify", small, bad]);
+    assert_eq!(code, 3, "{out}{err}");
+    let q = qualification(&out);
+    assert!(q.contains(&format!("\t{small}: INCOMPLETE\n")), "{q}");
+    assert!(q.contains(&format!("\t{bad}: FAIL\n")), "{q}");
+}
