@@ -97,10 +97,12 @@ pub fn of(d: &DiskResult) -> Verdict {
 }
 
 /// A drive's verdict as a report of its run shows it: the one saved with it;
-/// else, in a burn-in (which judges every finding of the drive, SMART's too), the
-/// judge of all its own findings, and while the burn-in still runs (no end
-/// recorded: the live page) INCOMPLETE with a finding that says so; else
-/// [`unqualified`]'s.
+/// else, in a burn-in (which saves every drive's verdict at its end, and judges
+/// every finding of the drive, SMART's too), the judge of all its own findings
+/// with one that says the burn-in is not complete: still running (no end
+/// recorded: the live page), or stopped before its end (the run saved by
+/// Ctrl-C, which `--resume` completes): FAIL by a finding of its own, else
+/// INCOMPLETE, never a PASS; else [`unqualified`]'s.
 pub fn in_run(run: &Run, d: &DiskResult) -> Verdict {
     if let Some(v) = &d.verdict {
         return v.clone();
@@ -109,12 +111,16 @@ pub fn in_run(run: &Run, d: &DiskResult) -> Verdict {
         return unqualified(d);
     }
     let mut f = disk_findings(d);
-    if run.record.ended_unix_s.is_none() {
+    let why = match run.record.ended_unix_s {
+        None => "burn-in: still running; the drive is judged at its end",
+        Some(_) => "burn-in: stopped before its end, so the drive is not judged (--resume runs the rest)",
+    };
+    if !f.iter().any(|f| f.code == Code::BurnInIncomplete) {
         f.push(Finding::new(
             Severity::Fail,
             "burn_in",
             Code::BurnInIncomplete,
-            "burn-in: still running; the drive is judged at its end".into(),
+            why.into(),
         ));
     }
     judge(f)
@@ -296,8 +302,11 @@ mod tests {
         let v = in_run(&run, &d);
         assert_eq!(v.state, State::Incomplete);
         assert!(v.findings[0].reason.contains("still running"), "{v:?}");
+        // Ended without its verdicts (Ctrl-C): not a PASS either.
         run.record.ended_unix_s = Some(1);
-        assert_eq!(in_run(&run, &d).state, State::Pass);
+        let v = in_run(&run, &d);
+        assert_eq!(v.state, State::Incomplete);
+        assert!(v.findings[0].reason.contains("--resume"), "{v:?}");
         // A saved verdict is the one shown.
         let mut saved = d.clone();
         saved.verdict = Some(judge(vec![Finding::new(
