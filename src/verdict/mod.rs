@@ -113,7 +113,9 @@ pub fn in_run(run: &Run, d: &DiskResult) -> Verdict {
     let mut f = disk_findings(d);
     let why = match run.record.ended_unix_s {
         None => "burn-in: still running; the drive is judged at its end",
-        Some(_) => "burn-in: stopped before its end, so the drive is not judged (--resume runs the rest)",
+        Some(_) => {
+            "burn-in: stopped before its end, so the drive is not judged (--resume runs the rest)"
+        }
     };
     if !f.iter().any(|f| f.code == Code::BurnInIncomplete) {
         f.push(Finding::new(
