@@ -204,18 +204,11 @@ fn run_all(
     }
     let verdicts: Vec<crate::results::Verdict> =
         run.disks.iter().filter_map(|d| d.verdict.clone()).collect();
-    Ok(exit_status(if probed.interrupted {
-        Ending::Interrupted(status::stopping_signal())
-    } else if !written || (probed.failed && end.judged) {
-        // A judged run fails (status 1) only for a file it could not write (or a
-        // -p/-s line it has no value for): `probed.failed` holds nothing else then.
-        Ending::Unusable
-    } else if end.judged {
-        Ending::Judged(&verdicts)
-    } else {
-        Ending::Probed {
-            failing: probed.failed,
-        }
+    Ok(exit_status(Ending::Run {
+        signal: probed.interrupted.then(status::stopping_signal),
+        written,
+        failed: probed.failed,
+        verdicts: end.judged.then_some(&verdicts[..]),
     }))
 }
 

@@ -59,6 +59,18 @@ pub(super) enum Ending<'a> {
         /// A disk had a failing finding (or a -p/-s line it has no value for).
         failing: bool,
     },
+    /// A probing run, as it ended: [`exit_status`] picks among the endings above.
+    Run {
+        /// The signal that stopped it, if one did.
+        signal: Option<i32>,
+        /// Its end files (--json-file, --html, --prometheus, ...) were written.
+        written: bool,
+        /// A disk had a failing finding, or a file could not be saved or a -p/-s
+        /// line had no value (in a judged run, only the latter).
+        failed: bool,
+        /// The verdicts, when the disks were judged (--qualify, --burn-in).
+        verdicts: Option<&'a [Verdict]>,
+    },
 }
 
 /// The exit status a command ends with: the one place that decides it.
@@ -76,6 +88,20 @@ pub(super) fn exit_status(ending: Ending<'_>) -> i32 {
         Ending::Judged(_) => EXIT_INCOMPLETE,
         Ending::Probed { failing: true } => EXIT_FAILURE,
         Ending::Probed { failing: false } => EXIT_OK,
+        Ending::Run {
+            signal,
+            written,
+            failed,
+            verdicts,
+        } => exit_status(match (signal, verdicts) {
+            (Some(signal), _) => Ending::Interrupted(signal),
+            // A judged run fails (status 1) only for a file it could not write
+            // (or a -p/-s line it has no value for): `failed` holds nothing else then.
+            _ if !written => Ending::Unusable,
+            (None, Some(_)) if failed => Ending::Unusable,
+            (None, Some(verdicts)) => Ending::Judged(verdicts),
+            (None, None) => Ending::Probed { failing: failed },
+        }),
     }
 }
 
@@ -105,5 +131,30 @@ mod tests {
         assert_eq!(exit_status(Ending::Interrupted(15)), 143);
         assert_eq!(exit_status(Ending::Interrupted(1)), 129);
         assert_eq!(exit_status(Ending::Probed { failing: true }), EXIT_FAILURE);
+    }
+
+    #[test]
+    fn a_run_s_status_the_signal_first_then_its_files_then_its_verdicts() {
+        let incomplete = [Verdict {
+            pass: false,
+            state: State::Incomplete,
+            findings: Vec::new(),
+        }];
+        let run = |signal, written, failed, verdicts| {
+            exit_status(Ending::Run {
+                signal,
+                written,
+                failed,
+                verdicts,
+            })
+        };
+        let judged = Some(&incomplete[..]);
+        assert_eq!(run(Some(2), false, true, judged), EXIT_INTERRUPTED);
+        assert_eq!(run(Some(15), true, false, None), 143);
+        assert_eq!(run(None, false, false, judged), EXIT_FAILURE);
+        assert_eq!(run(None, true, true, judged), EXIT_FAILURE);
+        assert_eq!(run(None, true, false, judged), EXIT_INCOMPLETE);
+        assert_eq!(run(None, true, true, None), EXIT_FAILURE);
+        assert_eq!(run(None, true, false, None), EXIT_OK);
     }
 }
