@@ -110,10 +110,18 @@ pub fn in_run(run: &Run, d: &DiskResult) -> Verdict {
     if run.burn_in.is_none() {
         return unqualified(d);
     }
-    let mut f = disk_findings(d);
-    let why = match run.record.ended_unix_s {
-        None => "burn-in: still running; the drive is judged at its end",
-        Some(_) => {
+    not_complete(judge(disk_findings(d)), run.record.ended_unix_s.is_some())
+}
+
+/// `v`, judged again with the finding that the drive's burn-in is not complete,
+/// for a drive of a burn-in saved without its verdict: still running (`ended`
+/// false), or stopped before its end (a saved run given to `compare --qualify`,
+/// the report). INCOMPLETE unless a finding of its own fails it.
+pub fn not_complete(v: Verdict, ended: bool) -> Verdict {
+    let mut f = v.findings;
+    let why = match ended {
+        false => "burn-in: still running; the drive is judged at its end",
+        true => {
             "burn-in: stopped before its end, so the drive is not judged (--resume runs the rest)"
         }
     };
