@@ -13,6 +13,11 @@
 //!   /opt/seekprobe-ansible), `smartctl` (smartmontools) or `chromium` (Debian's
 //!   chromium, for the HTML report) is missing.
 //!
+//! It also embeds the git commit seekprobe is built from (`SEEKPROBE_GIT_COMMIT`,
+//! the record's `tool_commit`): the one given in that variable at build time, else
+//! `git rev-parse HEAD` of this checkout; nothing when git or the checkout is
+//! absent (a crate built from its tarball).
+//!
 //! Tests carry `#[cfg_attr(not(CFG), ignore = "why")]` (or `cfg_attr(CFG, ...)` for
 //! the `no` ones). The script runs again when the user (USER, SUDO_USER), PATH,
 //! /usr/bin, /usr/sbin or the ansible venv's ansible-playbook change. Only tests (integration tests, and unit tests of the library) read these cfgs.
@@ -71,6 +76,7 @@ fn on_path(tool: &str) -> Option<PathBuf> {
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
+    git_commit();
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_promtool)");
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_ansible)");
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_smartctl)");
@@ -124,6 +130,60 @@ fn main() {
         if dirs.iter().any(|d| Path::new(d).join(tool).is_file()) {
             println!("cargo::rustc-cfg={cfg}");
         }
+    }
+}
+
+/// `git` with `args` in the crate's folder: its trimmed output, None when git is
+/// missing or fails.
+fn git(args: &[&str]) -> Option<String> {
+    let dir = std::env::var_os("CARGO_MANIFEST_DIR")?;
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    (out.status.success() && !text.trim().is_empty()).then(|| text.trim().to_string())
+}
+
+/// Embed the commit built from as `SEEKPROBE_GIT_COMMIT` (read with
+/// `option_env!`): a value given at build time wins; else this checkout's HEAD,
+/// only when the crate's folder is the top of the checkout (never the commit of
+/// another repository the sources happen to lie in). Runs again when HEAD moves:
+/// HEAD itself, the branch it names, and packed-refs.
+fn git_commit() {
+    println!("cargo::rerun-if-env-changed=SEEKPROBE_GIT_COMMIT");
+    if std::env::var_os("SEEKPROBE_GIT_COMMIT").is_some() {
+        return;
+    }
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
+    let top = git(&["rev-parse", "--show-toplevel"]).map(PathBuf::from);
+    let same = |a: &Path, b: &Path| a.canonicalize().ok() == b.canonicalize().ok();
+    match (&manifest, &top) {
+        (Some(m), Some(t)) if same(m, t) => {}
+        _ => return,
+    }
+    let (Some(dir), Some(common)) = (
+        git(&["rev-parse", "--absolute-git-dir"]),
+        git(&["rev-parse", "--git-common-dir"]),
+    ) else {
+        return;
+    };
+    let common = match Path::new(&common) {
+        c if c.is_absolute() => c.to_path_buf(),
+        c => manifest.unwrap_or_default().join(c),
+    };
+    let mut watched = vec![Path::new(&dir).join("HEAD"), common.join("packed-refs")];
+    if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
+        watched.push(Path::new(&dir).join(&branch));
+        watched.push(common.join(&branch));
+    }
+    // A path that does not exist would run the script at every build.
+    for p in watched.iter().filter(|p| p.is_file()) {
+        println!("cargo::rerun-if-changed={}", p.display());
+    }
+    if let Some(commit) = git(&["rev-parse", "HEAD"]).filter(|c| c.len() >= 40) {
+        println!("cargo::rustc-env=SEEKPROBE_GIT_COMMIT={commit}");
     }
 }
 

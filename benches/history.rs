@@ -15,7 +15,7 @@ use seekprobe::device::{DeviceInfo, TargetKind};
 use seekprobe::ledger::{Ledger, Origin, Place};
 use seekprobe::results::health::Health;
 use seekprobe::results::smart::SmartResult;
-use seekprobe::results::{DiskResult, Run, SCHEMA_VERSION, Verdict};
+use seekprobe::results::{DiskResult, Run, SCHEMA_VERSION};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -42,10 +42,16 @@ fn run(i: usize) -> Run {
                 }),
                 ..Default::default()
             });
-            disk.verdict = Some(Verdict {
-                pass: !(d + i).is_multiple_of(50),
-                findings: Vec::new(),
-            });
+            disk.verdict = Some(seekprobe::verdict::judge(if (d + i).is_multiple_of(50) {
+                vec![seekprobe::results::Finding::new(
+                    seekprobe::results::Severity::Fail,
+                    "scan",
+                    seekprobe::results::Code::UnreadableSectors,
+                    "scan: unreadable".into(),
+                )]
+            } else {
+                Vec::new()
+            }));
             disk
         })
         .collect();

@@ -78,7 +78,8 @@ Writes: nothing is written without -w. Even then a mounted or held disk is
 refused, and one with a partition table or file-system signature needs --force.
 
 Exit status: with --qualify or --burn-in, 0 when every drive passes its verdict,
-3 when one fails (whatever the reason: a drive that cannot be opened fails), 1 for
+3 when one fails (whatever the reason: a drive that cannot be opened fails), 4 when
+none fails but one could not be judged whole (INCOMPLETE: run it again), 1 for
 a command line or file that cannot be used. Without --qualify, 0 when every disk
 was probed, 1 when one has a failing finding (the others are still probed): it
 could not be opened, a test failed, sectors failed, a fake capacity. 130 after

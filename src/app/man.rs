@@ -32,7 +32,16 @@ const EXIT_STATUS: &[(&str, &str)] = &[
         "3",
         "a drive fails its verdict (--qualify, --burn-in, compare --qualify), whatever the reason; smart: failing",
     ),
+    (
+        "4",
+        "no drive failed, but not every drive could be judged (INCOMPLETE: a test interrupted or one the drive is too small for; --qualify, --burn-in, compare --qualify): run it again",
+    ),
     ("130", "Ctrl-C (128 + SIGINT); what was measured is kept"),
+    ("143", "SIGTERM (128 + SIGTERM); what was measured is kept"),
+    (
+        "129",
+        "SIGHUP (128 + SIGHUP, a closed terminal); what was measured is kept",
+    ),
 ];
 
 /// Write the whole man page.

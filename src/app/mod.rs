@@ -26,7 +26,9 @@ use ending::{print_run, save_again, say_interrupted};
 use inputs::*;
 use output::write_end_files;
 use start::{Start, start};
-pub use status::{EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_QUALIFY, record_signal_in};
+pub use status::{
+    EXIT_FAILURE, EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_OK, EXIT_QUALIFY, record_signal_in,
+};
 use status::{Ending, exit_status};
 use subcommands::*;
 use verdicts::{Conclusion, conclude};
@@ -202,18 +204,11 @@ fn run_all(
     }
     let verdicts: Vec<crate::results::Verdict> =
         run.disks.iter().filter_map(|d| d.verdict.clone()).collect();
-    Ok(exit_status(if probed.interrupted {
-        Ending::Interrupted(status::stopping_signal())
-    } else if !written || (probed.failed && end.judged) {
-        // A judged run fails (status 1) only for a file it could not write (or a
-        // -p/-s line it has no value for): `probed.failed` holds nothing else then.
-        Ending::Unusable
-    } else if end.judged {
-        Ending::Judged(&verdicts)
-    } else {
-        Ending::Probed {
-            failing: probed.failed,
-        }
+    Ok(exit_status(Ending::Run {
+        signal: probed.interrupted.then(status::stopping_signal),
+        written,
+        failed: probed.failed,
+        verdicts: end.judged.then_some(&verdicts[..]),
     }))
 }
 

@@ -96,6 +96,8 @@ pub(super) fn compare_main(
         }
     };
     let mut disks = Vec::new();
+    // Per disk: of a burn-in saved without its verdict (stopped before its end).
+    let mut unfinished = Vec::new();
     let mut versions: Vec<String> = Vec::new();
     for path in &a.files {
         match load_run(path) {
@@ -105,6 +107,7 @@ pub(super) fn compare_main(
                 }
                 let stem = path.file_stem().map(|s| s.to_string_lossy().to_string());
                 for mut d in run.disks {
+                    unfinished.push(run.burn_in.is_some() && d.verdict.is_none());
                     if let Some(stem) = &stem {
                         d.name = format!("{stem}:{}", d.name);
                     }
@@ -137,12 +140,17 @@ pub(super) fn compare_main(
     }
     // One drive is judged on its own findings; its timings get a note.
     let earlier = super::history::of_saved(&a.history, &refs, err)?;
-    let (cmp, verdicts) = judge(
+    let (cmp, mut verdicts) = judge(
         &refs,
         q.as_ref(),
         (baseline.as_ref(), &earlier),
         q.is_some(),
     );
+    // A burn-in stopped before its end is not judged whole: INCOMPLETE at best.
+    for (v, _) in verdicts.iter_mut().zip(&unfinished).filter(|(_, u)| **u) {
+        *v =
+            crate::verdict::not_complete(std::mem::replace(v, crate::verdict::judge(vec![])), true);
+    }
     let code = exit_status(match q {
         Some(_) => Ending::Judged(&verdicts),
         None => Ending::Written,

@@ -129,7 +129,12 @@ fn record_drive(
     // A reference: judged (--qualify), its timings against one, and passed.
     let qualified =
         d.verdict.is_some() && timings_judged(&verdict) && verdict.pass && !figures.is_empty();
-    let word = if verdict.pass { "pass" } else { "fail" };
+    // An INCOMPLETE drive (interrupted, too small for a test) did not fail.
+    let word = match verdict.state {
+        crate::results::State::Incomplete => "incomplete",
+        _ if verdict.pass => "pass",
+        _ => "fail",
+    };
     let ata = health.and_then(|h| h.ata.as_ref());
     let as_i64 = |v: Option<u64>| v.map(|v| v as i64);
     tx.execute(

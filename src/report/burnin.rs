@@ -49,7 +49,7 @@ pub fn render(run: &Run) -> String {
     s
 }
 
-/// "verdict: PASS" or "verdict: FAIL", then a line per finding (failing ones
+/// "verdict: " and the state (PASS, PASS with warnings, FAIL, INCOMPLETE), then a line per finding (failing ones
 /// first, the others after their severity).
 pub fn verdict(v: &Verdict) -> String {
     let mut s = format!("  verdict: {}\n", v.word());

@@ -90,8 +90,9 @@ pub fn finding_line(f: &Finding) -> String {
     }
 }
 
-/// A drive's lines of the "Qualification:" block: a tab, its name, a colon, PASS
-/// or FAIL; then each finding, indented by two tabs.
+/// A drive's lines of the "Qualification:" block: a tab, its name, a colon, its
+/// state (PASS, PASS with warnings, FAIL, INCOMPLETE); then each finding, indented
+/// by two tabs.
 fn push_verdict(s: &mut String, name: &str, v: &Verdict) {
     s.push_str(&format!("\t{name}: {}\n", v.word()));
     for f in &v.findings {
@@ -129,7 +130,7 @@ pub fn per_disk(cmp: &Comparison, verdicts: &[Verdict], width: Option<usize>) ->
     for &i in &order {
         let mut row = vec![cmp.disks[i].clone()];
         if judged {
-            row.push(if failed(i) { "FAIL" } else { "PASS" }.into());
+            row.push(verdicts[i].word().into());
         }
         row.extend(cmp.rows.iter().map(|r| match r.values[i] {
             Some(v) => fmt_value(v),
@@ -175,6 +176,9 @@ struct JsonDisk<'a> {
     deviations: std::collections::BTreeMap<&'a str, f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pass: Option<bool>,
+    /// Its state: pass, pass_with_warnings, fail, incomplete.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    state: Option<crate::results::State>,
     /// The failing findings' reasons.
     #[serde(skip_serializing_if = "Option::is_none")]
     reasons: Option<Vec<&'a str>>,
@@ -195,11 +199,14 @@ struct JsonComparison<'a> {
     passed: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     failed: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    incomplete: Option<usize>,
 }
 
 /// The comparison as JSON (docs/json.md, "compare --json"), with a final newline.
 pub fn to_json(cmp: &Comparison, verdicts: &[Verdict]) -> String {
     let judged = !verdicts.is_empty();
+    let count = |state| verdicts.iter().filter(|v| v.state == state).count();
     let doc = JsonComparison {
         schema_version: crate::results::SCHEMA_VERSION,
         tool: "seekprobe",
@@ -233,13 +240,15 @@ pub fn to_json(cmp: &Comparison, verdicts: &[Verdict]) -> String {
                     figures,
                     deviations,
                     pass: v.map(|v| v.pass),
+                    state: v.map(|v| v.state),
                     reasons: v.map(|v| v.reasons()),
                     findings: v.map(|v| v.findings.as_slice()),
                 }
             })
             .collect(),
         passed: judged.then(|| verdicts.iter().filter(|v| v.pass).count()),
-        failed: judged.then(|| verdicts.iter().filter(|v| !v.pass).count()),
+        failed: judged.then(|| count(crate::results::State::Fail)),
+        incomplete: judged.then(|| count(crate::results::State::Incomplete)),
     };
     let mut s = serde_json::to_string_pretty(&doc).expect("a comparison always serialises");
     s.push('\n');

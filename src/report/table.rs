@@ -126,7 +126,8 @@ fn outcome(o: &Outcome) -> String {
     }
 }
 
-/// The drive's verdict as a table of its findings: "verdict: PASS|FAIL", then a
+/// The drive's verdict as a table of its findings: "verdict: " and its state
+/// (PASS, PASS with warnings, FAIL, INCOMPLETE), then a
 /// row per finding (severity, test, reason).
 fn verdict(v: &Verdict) -> String {
     let mut s = format!("\nverdict: {}\n", v.word());

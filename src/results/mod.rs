@@ -22,7 +22,7 @@ pub use engine::QueuedEngine;
 pub use scan::{ScanResult, SectorRange, SlowRange, SlowTiming};
 use stats::{Histogram, Summary};
 use test_kind::{PhaseId, TestKind};
-pub use verdict::{ByteSpan, Code, Finding, Severity, Verdict};
+pub use verdict::{ByteSpan, Code, Finding, Severity, State, Verdict};
 
 /// The version of this data model's JSON form; raised on incompatible changes.
 pub const SCHEMA_VERSION: u32 = 1;

@@ -86,7 +86,7 @@ pub enum Code {
     SelfTestFailed,
     /// SMART could not be read, or a self-test not started.
     SmartUnreadable,
-    /// A burn-in step was interrupted: the burn-in is not complete.
+    /// A burn-in step was interrupted, or the burn-in still runs: it is not complete.
     BurnInIncomplete,
     /// No test ran, so there is nothing to judge.
     NothingToJudge,
@@ -207,20 +207,102 @@ impl Finding {
     }
 }
 
+/// A drive's state, one of four (docs/verdict.md): the one judge decides it from
+/// the drive's findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    /// A finding fails the drive: send it back.
+    Fail,
+    /// No finding fails it, but it could not be judged whole: a test was
+    /// interrupted (or is still running), or the drive is too small for a test
+    /// asked for. Run it again.
+    Incomplete,
+    /// It passed, with warnings of its own to read.
+    PassWithWarnings,
+    /// It passed with no warning of its own (notes at most).
+    Pass,
+}
+
+impl State {
+    /// Every state, worst first.
+    pub const ALL: [State; 4] = [
+        State::Fail,
+        State::Incomplete,
+        State::PassWithWarnings,
+        State::Pass,
+    ];
+
+    /// As the text, the table and the page print it: "PASS", "PASS with
+    /// warnings", "FAIL", "INCOMPLETE".
+    pub fn word(self) -> &'static str {
+        match self {
+            State::Fail => "FAIL",
+            State::Incomplete => "INCOMPLETE",
+            State::PassWithWarnings => "PASS with warnings",
+            State::Pass => "PASS",
+        }
+    }
+
+    /// Its stable name, as in the JSON and the metrics (`pass_with_warnings`).
+    pub fn name(self) -> &'static str {
+        match self {
+            State::Fail => "fail",
+            State::Incomplete => "incomplete",
+            State::PassWithWarnings => "pass_with_warnings",
+            State::Pass => "pass",
+        }
+    }
+
+    /// Whether it is a pass (with warnings or not).
+    pub fn passes(self) -> bool {
+        matches!(self, State::Pass | State::PassWithWarnings)
+    }
+}
+
 /// A drive's verdict: FAIL when any finding fails it, PASS otherwise, with every
-/// finding, failing ones first.
+/// finding, failing ones first; its [`State`] tells the four apart.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "SavedVerdict")]
 pub struct Verdict {
-    /// Whether it passed.
+    /// Whether it passed (`state` PASS or PASS with warnings).
     pub pass: bool,
+    /// Which of the four states: PASS, PASS with warnings, FAIL, INCOMPLETE.
+    pub state: State,
     /// Every finding, by severity (fail, warning, note), each in the order found.
     pub findings: Vec<Finding>,
 }
 
+/// A verdict as saved: runs saved before the four states hold no `state`; theirs
+/// is PASS or FAIL from `pass` (PASS with warnings when a warning is listed).
+#[derive(Deserialize)]
+struct SavedVerdict {
+    pass: bool,
+    #[serde(default)]
+    state: Option<State>,
+    findings: Vec<Finding>,
+}
+
+impl From<SavedVerdict> for Verdict {
+    fn from(s: SavedVerdict) -> Verdict {
+        let warned = s.findings.iter().any(|f| f.severity == Severity::Warning);
+        let state = s.state.unwrap_or(match (s.pass, warned) {
+            (false, _) => State::Fail,
+            (true, true) => State::PassWithWarnings,
+            (true, false) => State::Pass,
+        });
+        Verdict {
+            pass: s.pass,
+            state,
+            findings: s.findings,
+        }
+    }
+}
+
 impl Verdict {
-    /// "PASS" or "FAIL".
+    /// Its state's word: "PASS", "PASS with warnings", "FAIL" or "INCOMPLETE".
     pub fn word(&self) -> &'static str {
-        if self.pass { "PASS" } else { "FAIL" }
+        self.state.word()
     }
 
     /// The findings of one severity, in the verdict's order.
@@ -247,5 +329,28 @@ pub fn binary_size(bytes: u64) -> String {
         format!("{bytes} B")
     } else {
         format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_verdict_saved_before_the_four_states_reads_with_its_state() {
+        let read = |json: &str| serde_json::from_str::<Verdict>(json).unwrap().state;
+        assert_eq!(read(r#"{"pass":false,"findings":[]}"#), State::Fail);
+        assert_eq!(read(r#"{"pass":true,"findings":[]}"#), State::Pass);
+        let warned = r#"{"pass":true,"findings":[{"severity":"warning","test":"smr_check","code":"smr_cannot_tell","reason":"r"}]}"#;
+        assert_eq!(read(warned), State::PassWithWarnings);
+        // Saved with its state: kept, and written back the same.
+        let v = Verdict {
+            pass: false,
+            state: State::Incomplete,
+            findings: Vec::new(),
+        };
+        let json = serde_json::to_string(&v).unwrap();
+        assert!(json.contains(r#""state":"incomplete""#), "{json}");
+        assert_eq!(serde_json::from_str::<Verdict>(&json).unwrap(), v);
     }
 }

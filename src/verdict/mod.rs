@@ -15,12 +15,12 @@ mod flush;
 mod sectors;
 mod smart;
 
-pub use crate::results::{Code, Finding, Severity, Verdict};
+pub use crate::results::{Code, Finding, Severity, State, Verdict};
 pub use checks::test_id;
 pub use sectors::span;
 pub use smart::rules as smart_rule_findings;
 
-use crate::results::{DiskResult, TestResult};
+use crate::results::{DiskResult, Run, TestResult};
 
 /// The findings of one test's results: how it ended, then what it found.
 pub fn test_findings(t: &TestResult) -> Vec<Finding> {
@@ -47,12 +47,38 @@ pub fn disk_findings(d: &DiskResult) -> Vec<Finding> {
 
 /// THE judge: a drive fails when any of its findings fails it. The findings are
 /// kept, failing ones first, then warnings, then notes (each in the order found).
+/// Its state: FAIL when a failing finding is of the drive; INCOMPLETE when every
+/// failing finding only says a test did not finish ([`unfinished`]); PASS with
+/// warnings when a warning of its own is listed; PASS otherwise.
 pub fn judge(mut findings: Vec<Finding>) -> Verdict {
     findings.sort_by_key(|f| f.severity);
+    let failing = || findings.iter().filter(|f| f.severity == Severity::Fail);
+    let state = if failing().any(|f| !unfinished(f.code)) {
+        State::Fail
+    } else if failing().next().is_some() {
+        State::Incomplete
+    } else if findings.iter().any(|f| f.severity == Severity::Warning) {
+        State::PassWithWarnings
+    } else {
+        State::Pass
+    };
     Verdict {
-        pass: findings.iter().all(|f| f.severity != Severity::Fail),
+        pass: state.passes(),
+        state,
         findings,
     }
+}
+
+/// Whether a failing finding only says that a test did not finish, which leaves
+/// the drive INCOMPLETE, not FAILed: interrupted (Ctrl-C, a signal, a burn-in
+/// step), or not run (the drive too small for it; a test skipped after an
+/// earlier one failed is FAIL by that earlier finding). A drive that could not be
+/// opened, refused a write or stopped answering has findings of its own (FAIL).
+pub fn unfinished(code: Code) -> bool {
+    matches!(
+        code,
+        Code::TestInterrupted | Code::TestNotRun | Code::BurnInIncomplete
+    )
 }
 
 /// Why a test makes its drive fail, if it does: the reason of its first failing
@@ -68,6 +94,46 @@ pub fn test_failure(t: &TestResult) -> Option<String> {
 /// [`unqualified`]'s. Reporters and exit statuses read verdicts here.
 pub fn of(d: &DiskResult) -> Verdict {
     d.verdict.clone().unwrap_or_else(|| unqualified(d))
+}
+
+/// A drive's verdict as a report of its run shows it: the one saved with it;
+/// else, in a burn-in (which saves every drive's verdict at its end, and judges
+/// every finding of the drive, SMART's too), the judge of all its own findings
+/// with one that says the burn-in is not complete: still running (no end
+/// recorded: the live page), or stopped before its end (the run saved by
+/// Ctrl-C, which `--resume` completes): FAIL by a finding of its own, else
+/// INCOMPLETE, never a PASS; else [`unqualified`]'s.
+pub fn in_run(run: &Run, d: &DiskResult) -> Verdict {
+    if let Some(v) = &d.verdict {
+        return v.clone();
+    }
+    if run.burn_in.is_none() {
+        return unqualified(d);
+    }
+    not_complete(judge(disk_findings(d)), run.record.ended_unix_s.is_some())
+}
+
+/// `v`, judged again with the finding that the drive's burn-in is not complete,
+/// for a drive of a burn-in saved without its verdict: still running (`ended`
+/// false), or stopped before its end (a saved run given to `compare --qualify`,
+/// the report). INCOMPLETE unless a finding of its own fails it.
+pub fn not_complete(v: Verdict, ended: bool) -> Verdict {
+    let mut f = v.findings;
+    let why = match ended {
+        false => "burn-in: still running; the drive is judged at its end",
+        true => {
+            "burn-in: stopped before its end, so the drive is not judged (--resume runs the rest)"
+        }
+    };
+    if !f.iter().any(|f| f.code == Code::BurnInIncomplete) {
+        f.push(Finding::new(
+            Severity::Fail,
+            "burn_in",
+            Code::BurnInIncomplete,
+            why.into(),
+        ));
+    }
+    judge(f)
 }
 
 /// The verdict of a drive in a run without --qualify or --burn-in (its exit
@@ -183,6 +249,83 @@ mod tests {
         let v = judge(vec![f(Severity::Warning, "w")]);
         assert!(v.pass);
         assert!(judge(Vec::new()).pass);
+    }
+
+    #[test]
+    fn the_judge_gives_one_of_four_states() {
+        let f = |s, c| Finding::new(s, "x", c, "r".into());
+        let state = |v: Vec<Finding>| judge(v).state;
+        assert_eq!(state(vec![]), State::Pass);
+        assert_eq!(
+            state(vec![f(Severity::Note, Code::GroupTooSmall)]),
+            State::Pass
+        );
+        let warned = vec![f(Severity::Warning, Code::SmrCannotTell)];
+        assert_eq!(state(warned.clone()), State::PassWithWarnings);
+        assert!(judge(warned).pass);
+        // Interrupted, or a test the drive is too small for: run it again.
+        for c in [
+            Code::TestInterrupted,
+            Code::TestNotRun,
+            Code::BurnInIncomplete,
+        ] {
+            let v = judge(vec![
+                f(Severity::Fail, c),
+                f(Severity::Warning, Code::SmrSign),
+            ]);
+            assert_eq!((v.state, v.pass), (State::Incomplete, false), "{c:?}");
+        }
+        // A finding of the drive decides: FAIL, whatever else did not finish.
+        for c in [
+            Code::NotProbed,
+            Code::StoppedAnswering,
+            Code::TurnedReadOnly,
+        ] {
+            let v = judge(vec![
+                f(Severity::Fail, Code::TestNotRun),
+                f(Severity::Fail, c),
+            ]);
+            assert_eq!((v.state, v.pass), (State::Fail, false), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn a_burn_in_still_running_is_incomplete_and_judged_on_smart_too() {
+        let mut run = crate::results::Run {
+            schema_version: crate::results::SCHEMA_VERSION,
+            tool: "seekprobe".into(),
+            tool_version: "0".into(),
+            tests: vec![],
+            verbose: false,
+            settle_s: 0.0,
+            disks: vec![],
+            started_unix_s: None,
+            burn_in: Some(crate::results::burnin::RunInfo {
+                command: vec![],
+                disks: vec![],
+                smr_check: false,
+            }),
+            record: Default::default(),
+        };
+        let d = DiskResult::new("d");
+        // Still running: no end recorded, no verdict saved yet.
+        let v = in_run(&run, &d);
+        assert_eq!(v.state, State::Incomplete);
+        assert!(v.findings[0].reason.contains("still running"), "{v:?}");
+        // Ended without its verdicts (Ctrl-C): not a PASS either.
+        run.record.ended_unix_s = Some(1);
+        let v = in_run(&run, &d);
+        assert_eq!(v.state, State::Incomplete);
+        assert!(v.findings[0].reason.contains("--resume"), "{v:?}");
+        // A saved verdict is the one shown.
+        let mut saved = d.clone();
+        saved.verdict = Some(judge(vec![Finding::new(
+            Severity::Fail,
+            "scan",
+            Code::UnreadableSectors,
+            "r".into(),
+        )]));
+        assert_eq!(in_run(&run, &saved).state, State::Fail);
     }
 
     #[test]

@@ -591,3 +591,25 @@ fn a_renamed_drive_goes_on_from_its_own_checkpoint_not_its_new_names() {
         steps(&v, 0)
     );
 }
+
+#[test]
+fn a_burn_in_stopped_between_steps_is_incomplete_to_compare_qualify_exit_4() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("stopped.json");
+    let (code, text) = burn_in(&json, &["sim:ssd?size=16M"], &[], Some("seek_transfer"));
+    assert_eq!(code, 130, "{text}");
+    let out = seekprobe()
+        .args(["compare", "--qualify"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // Run it again (4), not send it back (3), and never a PASS.
+    assert_eq!(out.status.code(), Some(4), "{stdout}");
+    assert!(
+        stdout.contains(
+            "\tstopped:sim:ssd?size=16M: INCOMPLETE\n\t\tburn-in: stopped before its end"
+        ),
+        "{stdout}"
+    );
+}

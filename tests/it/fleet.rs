@@ -343,6 +343,22 @@ fn the_ansible_playbook_fails_the_slow_drive_naming_its_host_and_passes_equal_dr
     assert!(text.contains("host2:sim:hdd?seed=8: PASS"), "{text}");
     assert!(text.contains("failed=0"), "{text}");
 
+    // A drive too small for -t: INCOMPLETE (exit status 4), named apart from a
+    // failed one: run it again, not send it back.
+    let dir = tempfile::tempdir().unwrap();
+    let (code, text) = run_playbook(
+        dir.path(),
+        &["sim:hdd?seed=9", "sim:hdd?seed=10"],
+        &["sim:hdd?seed=11", "sim:hdd?size=64K"],
+        &["-e", "seekprobe_args='-t'"],
+    );
+    assert_ne!(code, 0, "{text}");
+    assert!(
+        text.contains("0 of 4 drives failed qualification, 1 could not be judged whole")
+            && text.contains("host host2, disk sim:hdd?size=64K: INCOMPLETE:"),
+        "{text}"
+    );
+
     // Write arguments belong in seekprobe_write_args only: -w among the tests is
     // refused before anything runs.
     let dir = tempfile::tempdir().unwrap();

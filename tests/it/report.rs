@@ -1,6 +1,7 @@
 //! `seekprobe report` and `--html`: the qualification report of a burn-in of
-//! simulated drives (two healthy, one with bad sectors, one fake, one SMR), checked
-//! as text and in headless Chromium (Debian's chromium: the DOM, every SVG drawn,
+//! simulated drives (two healthy, one with bad sectors, one fake, one SMR; and a
+//! burn-in stopped as Ctrl-C stops it: INCOMPLETE), checked as text and in headless
+//! Chromium (Debian's chromium: the DOM, every SVG drawn,
 //! no console message, a screenshot kept under target/report/).
 
 use crate::helpers::seekprobe;
@@ -19,7 +20,8 @@ const DRIVES: [(&str, &str); 5] = [
     ("sim:hdd?size=64M&seed=2", "PASS"),
     ("sim:hdd?size=64M&bad=100-108", "FAIL"),
     ("sim:ssd?size=64M&fake=16M", "FAIL"),
-    ("sim:smr?size=64M", "PASS"),
+    // Its SMR signs are warnings of its own.
+    ("sim:smr?size=64M", "PASS with warnings"),
 ];
 
 /// The burn-in, run once for the tests of this file: its saved run and its text.
@@ -64,6 +66,40 @@ fn burn_in() -> &'static BurnIn {
             json,
             text,
         }
+    })
+}
+
+/// The drive of a second burn-in, stopped (as Ctrl-C stops it, by the burn-in's
+/// test hook) after its seek and transfer test: INCOMPLETE, never PASS.
+const STOPPED: &str = "sim:hdd?size=64M&seed=3";
+
+/// That stopped burn-in, run once: its saved run (exit status 130).
+fn stopped() -> &'static (tempfile::TempDir, PathBuf) {
+    static RUN: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("stopped.json");
+        let out = seekprobe()
+            .args([
+                "--burn-in",
+                "-w",
+                "--yes",
+                "--zones=20",
+                "-q",
+                "--json-file",
+            ])
+            .arg(&json)
+            .arg(STOPPED)
+            .env("SEEKPROBE_BURN_IN_STOP_AFTER", "seek_transfer")
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(130),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (dir, json)
     })
 }
 
@@ -135,7 +171,9 @@ fn the_report_of_a_burn_in_has_a_row_per_drive_and_every_failing_reason() {
         let row = got.iter().find(|r| r.0 == escaped(name)).expect(name);
         assert_eq!(row.1, verdict, "{name}");
     }
-    assert!(html.contains("3 PASS") && html.contains("2 FAIL"));
+    assert!(
+        html.contains("2 PASS") && html.contains("1 PASS with warnings") && html.contains("2 FAIL")
+    );
     let reasons = text_reasons(&b.text);
     assert!(reasons.len() >= 2, "{}", b.text);
     for r in reasons {
@@ -390,7 +428,7 @@ fn chromium_renders_the_report_of_a_burn_in() {
     assert_eq!(report(&[&b.json], &page).0, 0);
     let html = std::fs::read_to_string(&page).unwrap();
     let (dom, log) = chromium(&page, &["--dump-dom"]);
-    // A row per drive, each verdict cell PASS or FAIL as its whole text.
+    // A row per drive, each verdict cell its state's words as its whole text.
     let got = rows(&dom);
     assert_eq!(got.len(), DRIVES.len(), "{dom}");
     for (name, verdict) in DRIVES {
@@ -412,7 +450,7 @@ fn chromium_renders_the_report_of_a_burn_in() {
     assert_eq!(keys, 4, "{dom}");
     // Three models: three zone charts (an SSD does not squeeze the disks').
     assert_eq!(dom.matches("<h3>Zone curves").count(), 3);
-    the_record_is_on_the_page(&dom, &b.json);
+    the_record_is_on_the_page(&dom, &[&b.json]);
     let console: Vec<&str> = log.lines().filter(|l| l.contains("CONSOLE")).collect();
     assert!(console.is_empty(), "console messages: {console:?}");
     assert!(!dom.contains("http:") && !dom.contains("https:"));
@@ -457,7 +495,7 @@ fn chromium_renders_the_report_of_a_burn_in() {
 /// The record, read from the DOM: this machine's host name, the command line,
 /// the operator's fields, each burn-in step's duration, and the SHA-256 of the
 /// saved run in the footer.
-fn the_record_is_on_the_page(dom: &str, json: &Path) {
+fn the_record_is_on_the_page(dom: &str, jsons: &[&Path]) {
     let host = nix::unistd::gethostname().unwrap();
     let host = host.to_string_lossy();
     assert!(
@@ -478,24 +516,32 @@ fn the_record_is_on_the_page(dom: &str, json: &Path) {
     assert!(dom.contains("<td class=\"ticket\">RMA-12</td>"));
     assert!(!dom.contains("do not record the steps"));
     // Every step of every drive has its duration, in seconds, minutes or hours.
-    let saved: Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
-    let steps: usize = saved["disks"]
-        .as_array()
-        .unwrap()
+    let steps: usize = jsons
         .iter()
-        .map(|d| d["burn_in"].as_array().unwrap().len())
+        .map(|json| {
+            let saved: Value =
+                serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+            saved["disks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| d["burn_in"].as_array().unwrap().len())
+                .sum::<usize>()
+        })
         .sum();
     let duration =
         Regex::new(r#"<td class="num duration">(\d+\.\d s|\d+ min \d+ s|\d+ h \d+ min)</td>"#)
             .unwrap();
     assert_eq!(duration.find_iter(dom).count(), steps, "{dom}");
     assert!(steps >= 5 * 6, "{steps} steps");
-    // The footer's SHA-256 is the file's, as sha256sum prints it.
-    let out = Command::new("sha256sum").arg(json).output().unwrap();
-    let out = String::from_utf8(out.stdout).unwrap();
-    let sha = out.split_whitespace().next().unwrap();
-    assert_eq!(sha.len(), 64, "{out}");
-    assert!(dom.contains(&format!("<code>{sha}</code>")), "{sha}");
+    // The footer's SHA-256 is each file's, as sha256sum prints it.
+    for json in jsons {
+        let out = Command::new("sha256sum").arg(json).output().unwrap();
+        let out = String::from_utf8(out.stdout).unwrap();
+        let sha = out.split_whitespace().next().unwrap();
+        assert_eq!(sha.len(), 64, "{out}");
+        assert!(dom.contains(&format!("<code>{sha}</code>")), "{sha}");
+    }
 }
 
 /// A script that focuses each sort button as the Tab key would and says whether
@@ -580,4 +626,76 @@ fn a_printed_burn_in_takes_a_page_a_drive_plus_one() {
             DRIVES.len()
         );
     }
+}
+
+#[test]
+#[cfg_attr(
+    seekprobe_no_chromium,
+    ignore = "chromium is not installed (Debian's chromium; .ci/run installs it)"
+)]
+fn chromium_shows_the_four_states_of_a_burn_in_and_its_record() {
+    let (b, (_, stopped)) = (burn_in(), stopped());
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("report.html");
+    assert_eq!(report(&[&b.json, stopped], &page).0, 0);
+    let html = std::fs::read_to_string(&page).unwrap();
+    let drives = DRIVES.len() + 1;
+    let (dom, _) = chromium(&page, &["--dump-dom"]);
+    // Each drive's state in words, as its batch cell's whole text: the stopped
+    // drive INCOMPLETE, one with only warnings PASS with warnings.
+    let got = rows(&dom);
+    assert_eq!(got.len(), drives, "{got:?}");
+    for (name, state) in DRIVES.iter().chain([&(STOPPED, "INCOMPLETE")]) {
+        assert!(
+            got.contains(&(escaped(name), state.to_string())),
+            "{name}: {got:?}"
+        );
+    }
+    let warned = got
+        .iter()
+        .find(|r| r.1 == "PASS with warnings")
+        .expect("a drive with warnings");
+    // Its row gives its first warning; the stopped drive's says why.
+    let row = |name: &str| {
+        let at = dom.find(&format!(">{name}</a>")).unwrap();
+        dom[at..at + dom[at..].find("</tr>").unwrap()].to_string()
+    };
+    assert!(row(&warned.0).contains("<div>"), "{}", row(&warned.0));
+    assert!(
+        row(&escaped(STOPPED)).contains("stopped before its end"),
+        "{}",
+        row(&escaped(STOPPED))
+    );
+    // Failing drives first, then the incomplete one, then the passes.
+    let order: Vec<&str> = got.iter().map(|r| r.1.as_str()).collect();
+    assert_eq!(&order[..3], ["FAIL", "FAIL", "INCOMPLETE"], "{order:?}");
+    assert!(
+        dom.contains("1 INCOMPLETE") && dom.contains("2 FAIL"),
+        "counts"
+    );
+    // The machine's host name, the command lines, each step's duration.
+    the_record_is_on_the_page(&dom, &[&b.json, stopped]);
+    // Sort buttons the keyboard reaches (focus: the_sort_headers_are_buttons...).
+    assert_eq!(
+        dom.matches("<button class=\"sort\" type=\"button\">")
+            .count(),
+        6
+    );
+    // At most 35 KB a drive, a printed page a drive plus one.
+    let per_drive = html.len() / drives;
+    assert!(per_drive <= 35_000, "{per_drive} bytes a drive");
+    let pdf = dir.path().join("report.pdf");
+    chromium(
+        &page,
+        &[
+            "--no-pdf-header-footer",
+            &format!("--print-to-pdf={}", pdf.display()),
+        ],
+    );
+    let pages = pdf_pages(&pdf);
+    assert!(pages <= drives + 1, "{pages} pages for {drives} drives");
+    eprintln!(
+        "{drives} drives: {} bytes, {per_drive} a drive, {pages} pages",
+        html.len()
+    );
 }

@@ -143,7 +143,7 @@ fn another_model_in_the_batch_passes_with_a_warning() {
         assert!(q.contains(&format!("\t{d}: PASS\n")), "{q}");
     }
     assert!(
-        q.contains("\tsim:hdd?rpm=10000: PASS\n\t\twarning: another model than the batch: Simulated 10000 rpm HDD"),
+        q.contains("\tsim:hdd?rpm=10000: PASS with warnings\n\t\twarning: another model than the batch: Simulated 10000 rpm HDD"),
         "{q}"
     );
     assert!(q.contains("Simulated 7200 rpm HDD"), "{q}");
@@ -333,39 +333,51 @@ fn text_json_table_and_metrics_agree_on_every_drive_s_verdict() {
     let (tcode, table, terr) = run(&["render", "--format", "table", json.to_str().unwrap()]);
     assert_eq!(tcode, 0, "{terr}");
     let mut words = Vec::new();
+    const WORDS: [(&str, &str); 4] = [
+        ("PASS with warnings", "pass_with_warnings"),
+        ("PASS", "pass"),
+        ("FAIL", "fail"),
+        ("INCOMPLETE", "incomplete"),
+    ];
     for (i, d) in disks.iter().enumerate() {
-        let from_text = if text.contains(&format!("\t{d}: PASS\n")) {
-            "PASS"
-        } else {
-            assert!(text.contains(&format!("\t{d}: FAIL\n")), "{text}");
-            "FAIL"
-        };
-        let from_json = if v["disks"][i]["verdict"]["pass"].as_bool().unwrap() {
-            "PASS"
-        } else {
-            "FAIL"
-        };
+        let from_text = WORDS
+            .iter()
+            .find(|(w, _)| text.contains(&format!("\t{d}: {w}\n")))
+            .unwrap_or_else(|| panic!("{d}: {text}"))
+            .0;
+        let state = v["disks"][i]["verdict"]["state"].as_str().unwrap();
+        let from_json = WORDS.iter().find(|w| w.1 == state).unwrap().0;
         let block = &table[table.find(&format!("{d}: ")).unwrap()..];
         let block = &block[..block[1..].find("\nsim:hdd").map_or(block.len(), |j| j + 1)];
-        let from_table = if block.contains("\nverdict: PASS\n") {
-            "PASS"
-        } else {
-            assert!(block.contains("\nverdict: FAIL\n"), "{block}");
-            "FAIL"
-        };
+        let from_table = WORDS
+            .iter()
+            .find(|(w, _)| block.contains(&format!("\nverdict: {w}\n")))
+            .unwrap_or_else(|| panic!("{block}"))
+            .0;
         let passed = metric(&prom, "seekprobe_qualification_passed", d, "").unwrap();
         let failed = metric(&prom, "seekprobe_disk_failed", d, "").unwrap();
         let fails = metric(&prom, "seekprobe_verdict_findings", d, "severity=\"fail\"").unwrap();
-        let from_prom = if passed == 1.0 { "PASS" } else { "FAIL" };
-        assert_eq!(failed, 1.0 - passed, "{d}");
+        // One state line set to 1, the others 0.
+        let states: Vec<f64> = WORDS
+            .iter()
+            .map(|(_, s)| {
+                metric(&prom, "seekprobe_disk_state", d, &format!("state=\"{s}\"")).unwrap()
+            })
+            .collect();
+        assert_eq!(states.iter().sum::<f64>(), 1.0, "{d}: {states:?}");
+        let from_prom = WORDS[states.iter().position(|&x| x == 1.0).unwrap()].0;
+        assert_eq!(failed == 1.0, from_prom == "FAIL", "{d}");
+        assert_eq!(passed == 1.0, from_prom.starts_with("PASS"), "{d}");
         assert_eq!(fails == 0.0, passed == 1.0, "{d}");
         assert_eq!(from_text, from_json, "{d}");
         assert_eq!(from_text, from_table, "{d}");
         assert_eq!(from_text, from_prom, "{d}");
         words.push(from_text);
     }
-    // The clean three pass, the two faulty ones fail for their sectors.
-    assert_eq!(words, ["PASS", "PASS", "PASS", "FAIL", "FAIL"], "{text}");
+    // The clean three pass with the SMR check's warning (it cannot tell within
+    // the budget), the two faulty ones fail for their sectors.
+    let w = "PASS with warnings";
+    assert_eq!(words, [w, w, w, "FAIL", "FAIL"], "{text}");
     assert!(
         codes(&v, 3).contains(&"unreadable_sectors".to_string()),
         "{v}"
@@ -504,4 +516,37 @@ fn compare_qualify_of_runs_of_different_tests_judges_each_figure_among_those_tha
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["failed"], 1, "{v}");
     assert_eq!(v["disks"][5]["pass"], false, "{v}");
+}
+
+#[test]
+fn a_drive_too_small_for_a_test_is_incomplete_exit_4_and_a_failing_one_decides_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    let small = "sim:hdd?size=64K";
+    let (code, out, err) = run(&[
+        "-t",
+        "-q",
+        "--qualify",
+        "--json-file",
+        json.to_str().unwrap(),
+        small,
+    ]);
+    // Not failed, not judged whole: run it again (4), not send it back (3).
+    assert_eq!(code, 4, "{out}{err}");
+    let q = qualification(&out);
+    assert!(q.contains(&format!("\t{small}: INCOMPLETE\n")), "{q}");
+    assert!(
+        q.contains("too small for the seek and transfer (-t) test"),
+        "{q}"
+    );
+    let v = saved(&json);
+    assert_eq!(v["disks"][0]["verdict"]["state"], "incomplete");
+    assert_eq!(v["disks"][0]["verdict"]["pass"], false);
+    // With a drive that fails beside it: 3 decides.
+    let bad = "sim:hdd?size=64M&bad=100-108";
+    let (code, out, err) = run(&["-t", "-q", "--qualify", small, bad]);
+    assert_eq!(code, 3, "{out}{err}");
+    let q = qualification(&out);
+    assert!(q.contains(&format!("\t{small}: INCOMPLETE\n")), "{q}");
+    assert!(q.contains(&format!("\t{bad}: FAIL\n")), "{q}");
 }

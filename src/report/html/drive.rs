@@ -89,11 +89,9 @@ impl Drive<'_> {
     }
 }
 
-/// "PASS" or "FAIL" in its badge.
-pub fn badge(pass: bool) -> Markup {
-    html! {
-        @if pass { span.badge.pass { "PASS" } } @else { span.badge.fail { "FAIL" } }
-    }
+/// The state's words (PASS, PASS with warnings, FAIL, INCOMPLETE) in its badge.
+pub fn badge(state: crate::results::State) -> Markup {
+    html! { span.badge.(super::verdict::state_class(state)) { (state.word()) } }
 }
 
 /// A text reporter's block as preformatted text (nothing when it is empty).
@@ -129,7 +127,7 @@ pub fn section(d: &Drive, verbose: bool) -> Markup {
         section.drive id=(d.anchor) {
             h2 {
                 span.swatch style=(format!("background:{}", d.colour)) {}
-                (disk.name) " " (badge(d.verdict.pass))
+                (disk.name) " " (badge(d.verdict.state))
             }
             p.ident {
                 @if !d.host.is_empty() { "host " b { (d.host) } " · " }
@@ -177,7 +175,7 @@ fn or_dash(s: &str) -> &str {
 /// The verdict badge, then every finding in the verdict's order ("No findings." if none).
 fn findings(v: &ViewVerdict) -> Markup {
     html! {
-        h3 { "Verdict: " (badge(v.pass)) }
+        h3 { "Verdict: " (badge(v.state)) }
         @if v.findings.is_empty() {
             p.muted { "No findings." }
         } @else {

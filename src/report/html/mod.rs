@@ -63,10 +63,11 @@ pub fn render_with(sources: &[Source], earlier: &[(String, Vec<drive::EarlierRun
             });
         }
     }
-    // Colours follow the order given; the failing drives come first (stable).
+    // Colours follow the order given; the failing drives come first, then the
+    // incomplete ones, those with warnings, and those that passed (stable).
     let colours: Vec<charts::RGB> = (0..total).map(|i| charts::colour(i, total)).collect();
     let mut order: Vec<usize> = (0..total).collect();
-    order.sort_by_key(|&i| drives[i].verdict.pass);
+    order.sort_by_key(|&i| drives[i].verdict.state);
     let batch = batch_charts(&drives, &colours);
     let mut sorted: Vec<Option<Drive>> = drives.into_iter().map(Some).collect();
     let drives: Vec<Drive> = order.iter().filter_map(|&i| sorted[i].take()).collect();
@@ -113,7 +114,7 @@ fn batch_charts(drives: &[Drive], colours: &[charts::RGB]) -> Vec<BatchChart> {
         {
             let media = d.disk.info.as_ref().map_or(0, |i| i.media_size_bytes);
             if let Some(z) = d.disk.tests.iter().find_map(|t| t.zone_curve.as_ref()) {
-                let failed = !d.verdict.pass;
+                let failed = d.verdict.state == crate::results::State::Fail;
                 zones.push((
                     charts::Series {
                         data: z,
@@ -144,7 +145,7 @@ fn batch_charts(drives: &[Drive], colours: &[charts::RGB]) -> Vec<BatchChart> {
             .filter(|(d, _)| d.model() == model)
         {
             if let Some(a) = d.disk.tests.iter().find_map(|t| t.seek_analysis.as_ref()) {
-                let failed = !d.verdict.pass;
+                let failed = d.verdict.state == crate::results::State::Fail;
                 seeks.push(charts::Series {
                     data: a,
                     colour: c,

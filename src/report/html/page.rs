@@ -3,25 +3,27 @@
 //! legend, then each drive's section.
 
 use super::drive::{Drive, badge, section};
+use super::verdict::state_class;
+use crate::results::State;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 /// The style: plain, readable on a phone (the tables scroll sideways), and one
 /// drive per printed page.
 const CSS: &str = r#"
-:root{--fail:#b3261e;--pass:#1b7a3a;--warn:#9a6700;--muted:#666}
+:root{--fail:#b3261e;--pass:#1b7a3a;--warn:#9a6700;--incomplete:#4a4a9c;--muted:#666}
 *{box-sizing:border-box}
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1100px;padding:12px;color:#1a1a1a;background:#fff}
 h1{font-size:1.5em;margin:.3em 0}h2{font-size:1.25em;margin:0 0 .3em;display:flex;gap:.5em;align-items:center;flex-wrap:wrap;word-break:break-all}
 h3{font-size:1.05em;margin:1.1em 0 .3em;border-bottom:1px solid #ddd}
 .muted{color:var(--muted)}.small{font-size:.85em}.fail{color:var(--fail)}.warn{color:var(--warn)}
 .badge{display:inline-block;padding:.05em .5em;border-radius:4px;font-weight:700;color:#fff;font-size:.9em;letter-spacing:.03em}
-.badge.pass{background:var(--pass)}.badge.fail{background:var(--fail)}
-.counts{font-size:1.1em}.counts b.pass{color:var(--pass)}.counts b.fail{color:var(--fail)}
+.badge.pass{background:var(--pass)}.badge.fail{background:var(--fail)}.badge.warn{background:var(--warn)}.badge.incomplete{background:var(--incomplete)}
+.counts{font-size:1.1em}.counts b.pass{color:var(--pass)}.counts b.fail{color:var(--fail)}.counts b.warn{color:var(--warn)}.counts b.incomplete{color:var(--incomplete)}
 .scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}
 table{border-collapse:collapse;margin:.3em 0}th,td{padding:.25em .55em;text-align:left;vertical-align:top;border-bottom:1px solid #e4e4e4}
 th{background:#f4f4f4;font-weight:600}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 table.batch{width:100%}table.batch td.verdict{font-weight:700;text-align:center}
-table.batch td.verdict.pass{color:var(--pass)}table.batch td.verdict.fail{color:var(--fail)}
+table.batch td.verdict.pass{color:var(--pass)}table.batch td.verdict.fail{color:var(--fail)}table.batch td.verdict.warn{color:var(--warn)}table.batch td.verdict.incomplete{color:var(--incomplete)}
 th button.sort{font:inherit;font-weight:600;background:none;border:0;padding:0;margin:0;color:inherit;cursor:pointer;text-align:inherit}
 th button.sort:focus-visible{outline:2px solid #245;outline-offset:2px}
 th[aria-sort=ascending] button.sort::after{content:" ▲"}th[aria-sort=descending] button.sort::after{content:" ▼"}
@@ -113,8 +115,10 @@ pub struct Heading {
 /// The whole HTML document: heading and counts, the batch table, the charts, then
 /// each drive's section.
 pub fn page(heading: &Heading, drives: &[Drive], charts: &[BatchChart], verbose: bool) -> Markup {
-    let fails = drives.iter().filter(|d| !d.verdict.pass).count();
-    let passes = drives.len() - fails;
+    let count = |s: State| drives.iter().filter(|d| d.verdict.state == s).count();
+    let (passes, fails) = (count(State::Pass), count(State::Fail));
+    // The two states most runs never show are counted only when present.
+    let rarer = [State::PassWithWarnings, State::Incomplete].map(|s| (s, count(s)));
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -133,7 +137,11 @@ pub fn page(heading: &Heading, drives: &[Drive], charts: &[BatchChart], verbose:
                     }
                     p.counts {
                         (drives.len()) " drive" @if drives.len() != 1 { "s" } ": "
-                        b.pass { (passes) " PASS" } ", " b.fail { (fails) " FAIL" }
+                        b.pass { (passes) " PASS" }
+                        @for (s, n) in rarer.iter().filter(|r| r.1 > 0) {
+                            ", " b.(state_class(*s)) { (n) " " (s.word()) }
+                        }
+                        ", " b.fail { (fails) " FAIL" }
                     }
                     @for n in &heading.notices { p.dup.notice { "⚠ " (n) } }
                     (super::record::table(&heading.runs))
@@ -157,12 +165,12 @@ fn batch_table(drives: &[Drive]) -> Markup {
                     tr {
                         (sortable("host", "")) (sortable("device", "")) (sortable("model", ""))
                         (sortable("serial", "")) (sortable("capacity", "num"))
-                        (sortable("verdict", "")) th { "first failing reasons" }
+                        (sortable("verdict", "")) th { "first reasons" }
                     }
                 }
                 tbody {
                     @for d in drives {
-                        @let failures: Vec<_> = d.verdict.failures().collect();
+                        @let failures = d.verdict.first_reasons();
                         tr.failrow[!d.verdict.pass] {
                             td.host data-label="host" { (d.host) }
                             td.device { a href=(format!("#{}", d.anchor)) { (d.disk.name) } }
@@ -175,7 +183,7 @@ fn batch_table(drives: &[Drive]) -> Markup {
                             td.num data-label="capacity" data-key=(d.disk.info.as_ref().map_or(0, |i| i.media_size_bytes)) {
                                 (d.disk.info.as_ref().map_or(String::new(), |i| crate::report::humanize::humanize(i.media_size_bytes)))
                             }
-                            @if d.verdict.pass { td.verdict.pass { "PASS" } } @else { td.verdict.fail { "FAIL" } }
+                            td.verdict.(state_class(d.verdict.state)) { (d.verdict.state.word()) }
                             td.reasons {
                                 @for f in failures.iter().take(2) { div { (f.reason) } }
                                 @if failures.len() > 2 {
@@ -209,7 +217,7 @@ fn batch_chart(c: &BatchChart) -> Markup {
             @for (name, colour, failed) in &c.legend {
                 span.item {
                     span.key style=(format!("background:{colour}")) {} " " (name)
-                    @if *failed { " " (badge(false)) }
+                    @if *failed { " " (badge(State::Fail)) }
                 }
             }
         }

@@ -101,6 +101,7 @@ fn what_comes_from_a_drive_is_escaped() {
     d.info.as_mut().unwrap().ident = Some("\"><img src=x onerror=alert(2)>".into());
     d.verdict = Some(Verdict {
         pass: false,
+        state: crate::results::State::Fail,
         findings: vec![Finding::new(
             Severity::Fail,
             "scan",
@@ -125,6 +126,7 @@ fn the_run_verdict_is_shown_word_for_word() {
     let mut d = disk("a", "m");
     d.verdict = Some(Verdict {
         pass: false,
+        state: crate::results::State::Fail,
         findings: vec![
             Finding::new(
                 Severity::Fail,
@@ -421,6 +423,7 @@ fn the_root_cause_comes_before_the_tests_it_stopped() {
     let mut d = disk("a", "m");
     d.verdict = Some(Verdict {
         pass: false,
+        state: crate::results::State::Fail,
         findings: vec![
             Finding::new(
                 Severity::Fail,

@@ -3,7 +3,7 @@
 //! so that a change of the data model is followed in one place.
 
 use crate::probe::TestKind;
-use crate::results::{Code, DiskResult, Run, Severity};
+use crate::results::{Code, DiskResult, Run, Severity, State};
 
 /// How much a finding weighs on the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -54,6 +54,8 @@ pub struct ViewFinding {
 pub struct ViewVerdict {
     /// Whether it passed.
     pub pass: bool,
+    /// Which of the four states (its words and the colour of its badge and cell).
+    pub state: State,
     /// Every finding, failures first.
     pub findings: Vec<ViewFinding>,
 }
@@ -65,6 +67,30 @@ impl ViewVerdict {
             .iter()
             .filter(|f| f.severity == ViewSeverity::Fail)
     }
+
+    /// The reasons the batch row gives first: the failing ones; for a drive
+    /// that passed with warnings, its warnings.
+    pub fn first_reasons(&self) -> Vec<&ViewFinding> {
+        let wanted = match self.state {
+            State::PassWithWarnings => ViewSeverity::Warning,
+            _ => ViewSeverity::Fail,
+        };
+        self.findings
+            .iter()
+            .filter(|f| f.severity == wanted)
+            .collect()
+    }
+}
+
+/// The CSS class of a state's badge and batch cell: `pass`, `warn` (PASS with
+/// warnings), `fail`, `incomplete`.
+pub fn state_class(state: State) -> &'static str {
+    match state {
+        State::Pass => "pass",
+        State::PassWithWarnings => "warn",
+        State::Fail => "fail",
+        State::Incomplete => "incomplete",
+    }
 }
 
 fn finding(severity: ViewSeverity, test: &str, reason: String) -> ViewFinding {
@@ -75,12 +101,12 @@ fn finding(severity: ViewSeverity, test: &str, reason: String) -> ViewFinding {
     }
 }
 
-/// The verdict of `disk` as the one judge gives it (`crate::verdict::of`: the
-/// verdict saved with the run under --qualify or --burn-in, else the judge of the
-/// drive's own findings), every finding made [`readable`], the root causes
+/// The verdict of `disk` as the one judge gives it (`crate::verdict::in_run`:
+/// the verdict saved with the run under --qualify or --burn-in, INCOMPLETE while
+/// a burn-in still runs, else the judge of the drive's own findings), every finding made [`readable`], the root causes
 /// before the tests they stopped. The one place the page reads a verdict.
-pub fn drive_verdict(_run: &Run, disk: &DiskResult) -> ViewVerdict {
-    let v = crate::verdict::of(disk);
+pub fn drive_verdict(run: &Run, disk: &DiskResult) -> ViewVerdict {
+    let v = crate::verdict::in_run(run, disk);
     let mut names = vec![disk.name.as_str()];
     if let Some(i) = &disk.info {
         names.push(&i.path);
@@ -104,6 +130,7 @@ pub fn drive_verdict(_run: &Run, disk: &DiskResult) -> ViewVerdict {
     let findings = found.into_iter().map(|(_, _, f)| f).collect();
     ViewVerdict {
         pass: v.pass,
+        state: v.state,
         findings,
     }
 }

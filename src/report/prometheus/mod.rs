@@ -70,6 +70,11 @@ const FAMILIES: &[Family] = &[
         help: "1 when the disk's verdict is FAIL (docs/verdict.md): its --qualify or --burn-in verdict, else the judge of its own findings (it could not be opened, a test failed, sectors failed, a fake capacity, ...).",
     },
     Family {
+        name: "seekprobe_disk_state",
+        kind: "gauge",
+        help: "The disk's state (docs/verdict.md), a line per state, 1 for its own: pass, pass_with_warnings, fail, incomplete (interrupted, or a test the disk is too small for).",
+    },
+    Family {
         name: "seekprobe_disk_warning",
         kind: "gauge",
         help: "1 for each validity warning of the disk's figures (code as in the JSON results).",
@@ -77,7 +82,7 @@ const FAMILIES: &[Family] = &[
     Family {
         name: "seekprobe_qualification_passed",
         kind: "gauge",
-        help: "The --qualify or --burn-in verdict: 1 when the disk passed, 0 when it failed.",
+        help: "The --qualify or --burn-in verdict: 1 when the disk passed (with warnings or not), 0 when it did not (seekprobe_disk_state says FAIL or INCOMPLETE).",
     },
     Family {
         name: "seekprobe_verdict_findings",
@@ -298,12 +303,12 @@ pub fn render(run: &Run) -> String {
         1.0,
     );
     for disk in &run.disks {
-        render_disk(&mut x, disk);
+        render_disk(&mut x, run, disk);
     }
     x.finish()
 }
 
-fn render_disk(x: &mut Exposition, disk: &DiskResult) {
+fn render_disk(x: &mut Exposition, run: &Run, disk: &DiskResult) {
     let info = disk.info.as_ref();
     let base = vec![
         ("disk", disk.name.clone()),
@@ -355,13 +360,22 @@ fn render_disk(x: &mut Exposition, disk: &DiskResult) {
             _ => {}
         }
     }
-    let verdict = crate::verdict::of(disk);
+    let verdict = crate::verdict::in_run(run, disk);
     x.add(
         "seekprobe_disk_failed",
         "",
         &base,
-        f64::from(u8::from(!verdict.pass)),
+        f64::from(u8::from(verdict.state == crate::results::State::Fail)),
     );
+    for s in crate::results::State::ALL {
+        let state = with(&[("state", s.name().to_string())]);
+        x.add(
+            "seekprobe_disk_state",
+            "",
+            &state,
+            f64::from(u8::from(verdict.state == s)),
+        );
+    }
     for w in &disk.warnings {
         x.add(
             "seekprobe_disk_warning",
