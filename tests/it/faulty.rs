@@ -818,10 +818,12 @@ fn a_scan_gives_a_hung_request_up_after_io_timeout() {
     let u = &scan["unanswered"];
     let waited = no_answer_for(u["reason"].as_str().unwrap());
     assert!((2.0..2.0 + 1.0).contains(&waited), "{u}");
-    // The block at 20 MiB: the scan reads one block at a time, so no other request
-    // is in flight to be merged with it or to be given up instead.
+    // A block at or just before 20 MiB: a loop device reports no rotation, so the
+    // scan keeps 8 blocks of 1 MiB in flight, and the loop device reads its backing
+    // file through the page cache, whose readahead from a block just before the
+    // hanging area can enter it; the oldest request left unanswered is the one named.
     let at = u["at_bytes"].as_u64().unwrap();
-    assert_eq!(at, 20 << 20, "{u}");
+    assert!(((20 - 8) << 20..=20 << 20).contains(&at), "{u}");
     assert!(scan["end_bytes"].as_u64().unwrap() <= 20 << 20, "{scan}");
 }
 
