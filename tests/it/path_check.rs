@@ -1,0 +1,82 @@
+//! `--path-check` on simulated drives (virtual clocks, exact): a shared controller
+//! slower than its drives' sum is named as the limit, drives on their own
+//! controllers have no path finding, and a drive that loses rate only with the
+//! others running is named.
+
+use crate::helpers::run;
+
+/// Four simulated disks, each with `keys` and its own seed.
+fn four(keys: impl Fn(usize) -> String) -> Vec<String> {
+    let mut args = vec!["--path-check".to_string()];
+    args.extend((0..4).map(|i| format!("sim:hdd?seed={}&{}", i + 1, keys(i))));
+    args
+}
+
+#[test]
+fn a_shared_controller_slower_than_its_drives_is_named_as_their_limit() {
+    let (code, out, err) = run(&four(|_| "controller=hba0:300M".to_string()));
+    assert_eq!(code, 0, "{out}{err}");
+    let notes: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("note: path:"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{out}");
+    let note = notes[0];
+    assert!(
+        note.starts_with(
+            "note: path: controller hba0 limits its 4 drives: 299 MB/s together against"
+        ),
+        "{note}"
+    );
+    assert!(!out.contains("warning: path"), "{out}");
+}
+
+#[test]
+fn the_same_drives_on_their_own_controllers_have_no_path_finding() {
+    let (code, out, err) = run(&four(|i| format!("controller=hba{i}:300M")));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        !out.contains("note: path") && !out.contains("warning: path"),
+        "{out}"
+    );
+    assert!(out.contains("no path finding"), "{out}");
+}
+
+#[test]
+fn a_drive_losing_rate_only_together_is_named_in_a_warning() {
+    let (code, out, err) = run(&four(|i| match i {
+        2 => "controller=hba0:2G&vibration=0.4".to_string(),
+        _ => "controller=hba0:2G".to_string(),
+    }));
+    assert_eq!(code, 0, "{out}{err}");
+    let warnings: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("warning: path:"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{out}");
+    assert!(
+        warnings[0].starts_with(
+            "warning: path: sim:hdd?seed=3&controller=hba0:2G&vibration=0.4 loses rate only with the other drives running"
+        ),
+        "{}",
+        warnings[0]
+    );
+    assert!(!out.contains("limits its"), "{out}");
+}
+
+#[test]
+fn the_json_holds_each_drives_part_and_its_findings() {
+    let mut args = four(|_| "controller=hba0:300M".to_string());
+    args.extend(["--format".to_string(), "json".to_string()]);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    for d in v["disks"].as_array().unwrap() {
+        let p = &d["path_check"];
+        assert_eq!(p["group"]["name"], "controller hba0");
+        assert_eq!(p["drives_together"], 4);
+        assert_eq!(p["positions"].as_array().unwrap().len(), 3);
+        assert_eq!(p["findings"][0]["code"], "path_limits");
+        assert_eq!(p["findings"][0]["severity"], "note");
+    }
+}
