@@ -80,3 +80,37 @@ fn the_json_holds_each_drives_part_and_its_findings() {
         assert_eq!(p["findings"][0]["severity"], "note");
     }
 }
+
+#[test]
+fn the_table_the_metrics_and_the_report_show_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (prom, html) = (dir.path().join("m.prom"), dir.path().join("r.html"));
+    let mut args = four(|_| "controller=hba0:300M".to_string());
+    args.extend(["--format", "table", "--prometheus"].map(String::from));
+    args.push(prom.display().to_string());
+    args.push("--html".to_string());
+    args.push(html.display().to_string());
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("Path check: 4 drives"), "{out}");
+    assert!(
+        out.contains("note: path: controller hba0 limits its 4 drives"),
+        "{out}"
+    );
+    let prom = std::fs::read_to_string(prom).unwrap();
+    assert!(
+        prom.lines()
+            .any(|l| l.starts_with("seekprobe_path_read_bytes_per_second{")
+                && l.contains("path=\"controller hba0\",when=\"together\"")),
+        "{prom}"
+    );
+    let html = std::fs::read_to_string(html).unwrap();
+    assert!(
+        html.contains("<h3>Path check</h3>"),
+        "the report has no path check"
+    );
+    assert!(
+        html.contains("limits its 4 drives"),
+        "the report has no path finding"
+    );
+}
