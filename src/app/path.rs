@@ -4,18 +4,34 @@
 
 use crate::config::{Config, Mode};
 use crate::pathcheck::{self, Timing};
-use crate::results::Run;
+use crate::results::{Code, DiskResult, Run};
 use std::sync::atomic::AtomicBool;
 
-/// Run the path check over the run's disks when it was asked for, putting each
-/// disk's part in it.
+/// Run the path check over the run's disks when it was asked for (or under
+/// `--burn-in --parallel` of two drives or more, where it is the burn-in's last
+/// step over all its drives), putting each disk's part in it.
 pub(super) fn path_phase(cfg: &Config, run: &mut Run, stop: &AtomicBool) {
-    if !cfg.path_check || cfg.mode != Mode::Describe {
+    let burn_in_step = cfg.burn_in.is_some() && cfg.parallel && run.disks.len() > 1;
+    if !(cfg.path_check || burn_in_step) || cfg.mode != Mode::Describe {
         return;
     }
-    let names: Vec<String> = run.disks.iter().map(|d| d.name.clone()).collect();
-    let parts = pathcheck::run(&names, Timing::default(), stop);
-    for (d, p) in run.disks.iter_mut().zip(parts) {
-        d.path_check = Some(p);
+    // A drive the run could not open or gave up (it stopped answering) is left out.
+    let usable = |d: &DiskResult| {
+        d.info.is_some()
+            && !crate::verdict::disk_findings(d)
+                .iter()
+                .any(|f| matches!(f.code, Code::NotProbed | Code::StoppedAnswering))
+    };
+    let checked: Vec<usize> = (0..run.disks.len())
+        .filter(|&i| usable(&run.disks[i]))
+        .collect();
+    let names: Vec<String> = checked.iter().map(|&i| run.disks[i].name.clone()).collect();
+    let timing = Timing {
+        io_timeout: Some(cfg.beyond.io_timeout),
+        ..Timing::default()
+    };
+    let parts = pathcheck::run(&names, timing, stop);
+    for (i, p) in checked.into_iter().zip(parts) {
+        run.disks[i].path_check = Some(p);
     }
 }

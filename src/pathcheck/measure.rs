@@ -58,7 +58,7 @@ pub fn sequential(
 /// flight for `time`; completed reads per second.
 pub fn seek_stress(
     t: &mut dyn Target,
-    time: Duration,
+    (time, io_timeout): (Duration, Option<Duration>),
     seed: u64,
     stop: &AtomicBool,
 ) -> Result<f64, String> {
@@ -71,7 +71,7 @@ pub fn seek_stress(
         queue_depth: SEEK_READERS,
         duration: time,
         seed,
-        io_timeout: None,
+        io_timeout,
     };
     let run = run_random_reads(t, size, ss, &params, stop);
     match run.stop {
@@ -109,12 +109,12 @@ mod tests {
         let stop = AtomicBool::new(false);
         let second = Duration::from_secs(1);
         let mut t = SimTarget::open("sim:hdd?vibration=0.5").unwrap();
-        let alone = seek_stress(&mut t, second, 1, &stop).unwrap();
+        let alone = seek_stress(&mut t, (second, None), 1, &stop).unwrap();
         t.set_together(Together {
             drives: 4,
             on_controller: 1,
         });
-        let together = seek_stress(&mut t, second, 1, &stop).unwrap();
+        let together = seek_stress(&mut t, (second, None), 1, &stop).unwrap();
         let ratio = together / alone;
         assert!((0.4..0.6).contains(&ratio), "{alone} {together}");
     }

@@ -24,6 +24,9 @@ pub struct Timing {
     pub position: Duration,
     /// The seek stress.
     pub seek: Duration,
+    /// How long a request may go unanswered (`--io-timeout`): a drive that hangs
+    /// is given up, and the others go on.
+    pub io_timeout: Option<Duration>,
 }
 
 impl Default for Timing {
@@ -31,6 +34,7 @@ impl Default for Timing {
         Timing {
             position: Duration::from_secs(2),
             seek: Duration::from_secs(2),
+            io_timeout: None,
         }
     }
 }
@@ -52,7 +56,13 @@ pub fn run(names: &[String], timing: Timing, stop: &AtomicBool) -> Vec<PathDrive
     };
     let mut opened: Vec<Result<Box<dyn Target>, String>> = names
         .iter()
-        .map(|n| crate::device::open(n, &opts).map_err(|e| e.to_string()))
+        .map(|n| {
+            let mut t = crate::device::open(n, &opts).map_err(|e| e.to_string())?;
+            if let Some(limit) = timing.io_timeout {
+                t.set_io_timeout(limit);
+            }
+            Ok(t)
+        })
         .collect();
     let mut drives: Vec<PathDrive> = opened
         .iter()
@@ -124,7 +134,7 @@ fn alone(t: &mut dyn Target, d: &mut PathDrive, timing: Timing, stop: &AtomicBoo
             }
         }
     }
-    match measure::seek_stress(t, timing.seek, SEED, stop) {
+    match measure::seek_stress(t, (timing.seek, timing.io_timeout), SEED, stop) {
         Ok(iops) => d.seek_alone_iops = iops,
         Err(e) => d.error = Some(e),
     }
@@ -168,7 +178,12 @@ fn together(
                 }
                 barrier.wait();
                 if d.error.is_none() {
-                    match measure::seek_stress(t.as_mut(), timing.seek, SEED, stop) {
+                    match measure::seek_stress(
+                        t.as_mut(),
+                        (timing.seek, timing.io_timeout),
+                        SEED,
+                        stop,
+                    ) {
                         Ok(iops) => d.seek_together_iops = iops,
                         Err(e) => d.error = Some(e),
                     }

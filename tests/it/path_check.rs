@@ -114,3 +114,38 @@ fn the_table_the_metrics_and_the_report_show_it() {
         "the report has no path finding"
     );
 }
+
+#[test]
+fn a_parallel_burn_in_ends_with_the_path_check_over_its_drives() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    let disks = (1..=2).map(|s| format!("sim:ssd?size=64M&seed={s}&controller=hba0:300M"));
+    let mut args: Vec<String> = [
+        "--burn-in",
+        "-w",
+        "--yes",
+        "--parallel",
+        "-q",
+        "--json-file",
+    ]
+    .map(String::from)
+    .to_vec();
+    args.push(json.display().to_string());
+    args.extend(disks);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("Path check: 2 drives"), "{out}");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    for d in v["disks"].as_array().unwrap() {
+        assert_eq!(d["path_check"]["group"]["name"], "controller hba0", "{d}");
+        // The flash drives read 540 MB/s alone: the 300 MB/s controller limits them.
+        assert!(
+            d["verdict"]["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f["code"] == "path_limits"),
+            "{d}"
+        );
+    }
+}
