@@ -149,3 +149,31 @@ fn a_parallel_burn_in_ends_with_the_path_check_over_its_drives() {
         );
     }
 }
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_loop),
+    ignore = "needs root, losetup and /dev/loop-control"
+)]
+fn loop_devices_over_one_file_system_are_one_group() {
+    let dir = crate::helpers::scratch_dir();
+    // Two sizes: the helper names its backing file by the size.
+    let a = crate::helpers::LoopDev::new(dir.path(), 16 << 20, true, None);
+    let b = crate::helpers::LoopDev::new(dir.path(), 17 << 20, true, None);
+    let (code, out, err) = run(&["--path-check", "--format", "json", &a.dev, &b.dev]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let group = |i: usize| v["disks"][i]["path_check"]["group"]["name"].clone();
+    assert!(
+        group(0)
+            .as_str()
+            .is_some_and(|g| g.starts_with("file system ")),
+        "{out}"
+    );
+    assert_eq!(group(0), group(1), "{out}");
+    // Real reads on a shared machine: no figure is asserted, and none may fail a drive.
+    for i in 0..2 {
+        let findings = v["disks"][i]["path_check"]["findings"].as_array().unwrap();
+        assert!(findings.iter().all(|f| f["severity"] != "fail"), "{out}");
+    }
+}
