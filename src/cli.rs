@@ -270,6 +270,13 @@ pub struct Args {
     #[arg(long)]
     pub smr_check: bool,
 
+    /// Read-only path check of the drives named, run together by the check itself:
+    /// each drive's sequential rate and seek stress alone, then with every drive at
+    /// once, drives grouped by their path (controller, expander, PCIe link); says
+    /// whether a loss is the path's (a note) or one drive's (a warning)
+    #[arg(long)]
+    pub path_check: bool,
+
     /// The budget of --smr-check: bytes and/or time, whichever comes first, e.g.
     /// 40G,30m (the default), 8G, 10m; times end in s, m (minutes) or h, sizes in
     /// K, M, G, T

@@ -88,6 +88,9 @@ pub struct Config {
     pub operator: Option<String>,
     /// `--ticket`: see `operator`.
     pub ticket: Option<String>,
+    /// `--path-check`: the drives' rates alone and together, by path, after their
+    /// other tests.
+    pub path_check: bool,
 }
 
 /// Settings of --scan and --verify that the executor and the program use, not the
@@ -378,6 +381,7 @@ impl Config {
             smart,
             operator: a.operator,
             ticket: a.ticket,
+            path_check: a.path_check,
         })
     }
 }

@@ -17,6 +17,7 @@ pub mod engine;
 pub mod error;
 pub mod exec;
 pub mod ledger;
+pub mod pathcheck;
 pub mod probe;
 pub mod progress;
 pub mod report;

@@ -10,10 +10,12 @@ use crate::results::Run;
 use std::io::{self, Write};
 
 /// Write the run's files again, now with the verdicts (`compared`: the disks were
-/// compared or judged, as the metrics show); a failure to write one was said
-/// after the disk.
+/// compared or judged, as the metrics show; or the path check ran after them); a
+/// failure to write one was said after the disk.
 pub(super) fn save_again(cfg: &Config, run: &Run, saver: Option<&Saver>, compared: bool) {
-    if compared && let Some(path) = &cfg.prometheus {
+    if (compared || cfg.path_check)
+        && let Some(path) = &cfg.prometheus
+    {
         let _ = save_prometheus(path, run);
     }
     if let Some(saver) = saver {

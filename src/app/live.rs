@@ -296,6 +296,7 @@ impl Saver {
         for slot in g.1.iter_mut().flatten() {
             if let Some(d) = disks.iter().find(|d| d.name == slot.name) {
                 slot.verdict = d.verdict.clone();
+                slot.path_check = d.path_check.clone();
             }
         }
         Self::write(&self.path, &g)

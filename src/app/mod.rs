@@ -16,6 +16,7 @@ mod inputs;
 mod live;
 mod man;
 mod output;
+mod path;
 mod start;
 mod status;
 mod subcommands;
@@ -175,6 +176,9 @@ fn run_all(
     };
     let saver = saver.as_ref();
     let probed = probe_disks(cfg, stop, (&mut run, &saved, saver), out, err)?;
+    if !probed.interrupted {
+        path::path_phase(cfg, &mut run, stop);
+    }
     // The run's end, for its record: the disks are done (or Ctrl-C stopped them).
     run.record.ended_unix_s = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -186,7 +190,7 @@ fn run_all(
     let mut history = history::RunHistory::open(place, &run, err)?;
     let earlier = history.earlier(&run, err)?;
     // After Ctrl-C the disks are neither compared nor judged.
-    let end = match probed.interrupted {
+    let mut end = match probed.interrupted {
         false => conclude(cfg, &mut run, baseline.as_ref(), &earlier),
         true => Conclusion {
             text: String::new(),
@@ -194,6 +198,9 @@ fn run_all(
             judged: false,
         },
     };
+    if cfg.format == crate::report::Format::Diskinfo {
+        end.text.insert_str(0, &crate::report::path::render(&run));
+    }
     save_again(cfg, &run, saver, end.compared);
     print_run(cfg, &run, &end.text, out)?;
     let written = write_end_files(cfg, &run, err)?;

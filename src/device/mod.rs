@@ -184,6 +184,26 @@ pub trait Target: Send {
     fn watch_pass(&mut self) -> Option<Box<dyn std::any::Any + Send>> {
         None
     }
+    /// For simulated drives: the simulated controller the drive sits on
+    /// (`controller=NAME:RATE`), its name and bandwidth in bytes/s; None for a real
+    /// device, whose path is read from the system (`--path-check`).
+    fn sim_controller(&self) -> Option<(&str, u64)> {
+        None
+    }
+    /// Tell the target how many drives run at once (the path check's together
+    /// phases). Real drives feel it physically and ignore it; simulated drives,
+    /// each on its own virtual clock, model their shared controller and vibration
+    /// from it (docs/sim.md).
+    fn set_together(&mut self, _together: Together) {}
+}
+
+/// How many drives run at once, as the path check tells each target.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Together {
+    /// Every drive reading at once (0 or 1: the drive runs alone).
+    pub drives: usize,
+    /// Those of them on this drive's controller, itself included.
+    pub on_controller: usize,
 }
 
 /// A device model that serves queued requests in virtual time (simulated drives).

@@ -9,6 +9,7 @@ pub mod diskinfo;
 pub mod html;
 pub mod humanize;
 pub mod json;
+pub mod path;
 pub mod plot;
 pub mod prometheus;
 pub mod smart;
@@ -40,10 +41,11 @@ pub fn render(run: &Run, format: Format) -> String {
                 .iter()
                 .map(|d| diskinfo::render_disk(d, run.verbose))
                 .collect();
+            s.push_str(&path::render(run));
             s.push_str(&verdicts(run));
             s
         }
-        Format::Table => table::render(run),
+        Format::Table => table::render(run) + &path::render(run),
         Format::Json => json::to_json(run),
     }
 }

@@ -8,6 +8,7 @@ pub mod device;
 pub mod engine;
 pub mod failures;
 pub mod health;
+pub mod path;
 pub mod record;
 pub mod scan;
 pub mod settings;
@@ -394,6 +395,10 @@ pub struct DiskResult {
     /// docs/verdict.md.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict: Option<Verdict>,
+    /// `--path-check`: the drive's rates alone and with the run's other drives,
+    /// its path and the check's findings about it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path_check: Option<path::PathDrive>,
 }
 
 impl DiskResult {
@@ -409,6 +414,7 @@ impl DiskResult {
             burn_in: Vec::new(),
             smart: None,
             verdict: None,
+            path_check: None,
         }
     }
 }

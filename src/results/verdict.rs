@@ -119,11 +119,21 @@ pub enum Code {
     /// The burn-in's whole-drive discard was refused with an error by a drive
     /// that advertises TRIM (a warning).
     DiscardRefused,
+    /// The path check: a whole group of drives lost rate together, beyond what
+    /// each loses alone: their shared path (controller, expander, link) limits
+    /// them (a note: not the drives' fault).
+    PathLimits,
+    /// The path check: one drive lost rate with the others running while its
+    /// group-mates held: the drive or its slot (vibration, a connector; a warning).
+    PathDriveLoses,
+    /// The path check: a drive's rate together against alone lies outside its
+    /// group's Tukey fences (a note).
+    PathOutlier,
 }
 
 impl Code {
     /// Every code, in the order docs/verdict.md lists them.
-    pub const ALL: [Code; 34] = [
+    pub const ALL: [Code; 37] = [
         Code::NotProbed,
         Code::TestFailed,
         Code::StoppedAnswering,
@@ -158,6 +168,9 @@ impl Code {
         Code::Acknowledged,
         Code::FlushNotHonoured,
         Code::DiscardRefused,
+        Code::PathLimits,
+        Code::PathDriveLoses,
+        Code::PathOutlier,
     ];
 }
 

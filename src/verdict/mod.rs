@@ -12,6 +12,7 @@ pub mod batch;
 mod checks;
 pub mod earlier;
 mod flush;
+pub mod path;
 mod sectors;
 mod smart;
 
@@ -42,6 +43,7 @@ pub fn disk_findings(d: &DiskResult) -> Vec<Finding> {
     f.extend(checks::smr_signs(&d.smr_signs));
     f.extend(checks::burn_in(&d.burn_in));
     f.extend(flush::findings(d));
+    f.extend(d.path_check.iter().flat_map(|p| p.findings.iter().cloned()));
     f
 }
 

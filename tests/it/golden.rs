@@ -66,6 +66,7 @@ fn published() -> DiskResult {
         burn_in: Vec::new(),
         smart: None,
         verdict: None,
+        path_check: None,
     }
 }
 

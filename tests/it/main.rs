@@ -17,6 +17,7 @@ mod imports;
 mod lengths;
 mod live;
 mod loopdev;
+mod path_check;
 mod report;
 mod results;
 mod signatures;

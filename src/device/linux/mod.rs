@@ -10,6 +10,7 @@
 //! a fake tree. Every sysfs value is optional: a missing, unreadable, non-UTF-8 or
 //! garbled file means "unknown", never an error.
 
+pub mod path;
 mod sysfs;
 #[cfg(test)]
 mod tests;

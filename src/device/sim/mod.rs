@@ -33,6 +33,8 @@
 //!   self-tests on the virtual clock), answering [`crate::smart::SmartSource`];
 //! - `smr.rs`: drive-managed shingled recording (a media cache, band cleaning) on top
 //!   of the rotating disk (`sim:smr`, `smr=dm`);
+//! - `shared.rs`: what the drive shares with the drives beside it for the path
+//!   check (`controller=NAME:RATE`, `vibration=`);
 //! - `store.rs`: the content written, kept sparsely by physical address within a
 //!   memory bound;
 //! - `target.rs`: [`SimTarget`], which builds the model from a spec and implements
@@ -45,6 +47,7 @@ mod hdd;
 mod keeps;
 mod model;
 mod presets;
+mod shared;
 mod smart;
 mod smart_source;
 mod smr;

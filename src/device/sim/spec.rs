@@ -7,6 +7,7 @@
 
 use super::faults::{self, FaultSpec};
 use super::presets::Preset;
+use super::shared::{self, SharedSpec};
 use super::smart::{self, SmartSpec};
 use super::smr::SmrParams;
 use super::{parse_size, parse_uint};
@@ -26,9 +27,10 @@ smr=dm|none (rotating presets), smr_cache=BYTES, smr_band=BYTES, smr_idle=MS";
 /// Every key accepted after `?`, with its values, for error messages.
 fn accepted_keys() -> String {
     format!(
-        "{MODEL_KEYS}, {}, {}",
+        "{MODEL_KEYS}, {}, {}, {}",
         faults::ACCEPTED_KEYS,
-        smart::ACCEPTED_KEYS
+        smart::ACCEPTED_KEYS,
+        shared::ACCEPTED_KEYS
     )
 }
 
@@ -46,6 +48,8 @@ pub(super) struct Spec {
     pub(super) smart: SmartSpec,
     /// Drive-managed SMR (`smr=dm`, and the `smr` preset), with its parameters.
     pub(super) smr: Option<SmrParams>,
+    /// What the drive shares with the drives beside it (shared.rs).
+    pub(super) shared: SharedSpec,
 }
 
 /// The default seed when `seed=` is not given.
@@ -76,6 +80,7 @@ pub(super) fn parse_spec(spec: &str) -> Result<Spec, String> {
         faults: FaultSpec::default(),
         smart: SmartSpec::default(),
         smr: (preset == Preset::Smr).then(SmrParams::default),
+        shared: SharedSpec::default(),
     };
     for pair in query.into_iter().flat_map(|q| q.split('&')) {
         if pair.is_empty() {
@@ -140,6 +145,7 @@ pub(super) fn parse_spec(spec: &str) -> Result<Spec, String> {
             _ => {
                 if !s.faults.parse_key(key, value).map_err(|m| bad_value(&m))?
                     && !s.smart.parse_key(key, value).map_err(|m| bad_value(&m))?
+                    && !s.shared.parse_key(key, value).map_err(|m| bad_value(&m))?
                 {
                     return Err(format!(
                         "unknown key \"{key}\"; accepted: {}",

@@ -8,13 +8,16 @@ use super::hdd::Hdd;
 use super::model::Model;
 use super::presets::Preset;
 use super::presets::{flash_params, hdd_params};
+use super::shared::SharedSpec;
 use super::smart::SimSmart;
 use super::smr::Smr;
 use super::spec::parse_spec;
 use super::store::Store;
 use super::{JITTER_STREAM, Kind, MIB, MS, SERIAL_STREAM};
 use crate::clock::{Clock, VirtualClock};
-use crate::device::{DeviceInfo, IoData, IoMode, QueueModel, Rotation, Target, TargetKind};
+use crate::device::{
+    DeviceInfo, IoData, IoMode, QueueModel, Rotation, Target, TargetKind, Together,
+};
 use crate::error::ProbeError;
 use crate::probe::{Op, OpKind};
 use crate::rng::{self, Rng};
@@ -38,6 +41,10 @@ pub struct SimTarget {
     smr: Option<Smr>,
     /// The content written, by physical address (store.rs).
     store: Store,
+    /// What the drive shares with the drives beside it (shared.rs).
+    shared: SharedSpec,
+    /// The drives running at once now, as the path check said (none: alone).
+    together: Together,
 }
 
 impl SimTarget {
@@ -143,6 +150,8 @@ impl SimTarget {
             smart,
             smr: s.smr.map(Smr::new),
             store: Store::new(ss),
+            shared: s.shared,
+            together: Together::default(),
         };
         t.info.simulated = Some(t.describe(s.seed));
         Ok(t)
@@ -193,6 +202,7 @@ impl SimTarget {
         d.push_str(&format!(", seed {seed}"));
         self.faults.describe(&mut d);
         self.smart.describe(&mut d);
+        self.shared.describe(&mut d);
         d
     }
 
@@ -391,17 +401,20 @@ impl SimTarget {
         let (is_bad, extra) = (effect.fail, effect.extra_ns);
         let start = start_ns as f64;
         let rng = &mut self.rng;
+        let (shared, together) = (&self.shared, self.together);
         let dur = match &mut self.model {
             Model::Hdd(h) => {
                 let mut t0 = start.max(h.busy_until);
                 if let Some(s) = &mut self.smr {
                     t0 = s.arrive(h, t0);
                 }
-                let mut done = match (kind, &mut self.smr) {
+                let done = match (kind, &mut self.smr) {
                     (Kind::Read, _) => h.read(t0, offset, len, rng),
                     (Kind::Write, Some(s)) => s.write(h, t0, offset, len, rng),
                     (Kind::Write, None) => h.write(t0, offset, len, rng),
                 };
+                // Drives running together stretch the service, not the wait.
+                let mut done = t0 + shared.stretch(done - t0, len, together);
                 done += extra;
                 if is_bad {
                     done += h.p.error_recovery_revs * h.rev_ns;
@@ -414,7 +427,7 @@ impl SimTarget {
                 done - start
             }
             Model::Flash(f) => {
-                let mut d = f.access_ns(kind, start, len, rng);
+                let mut d = shared.stretch(f.access_ns(kind, start, len, rng), len, together);
                 d += extra;
                 if is_bad {
                     d += f.p.error_ms * MS;
@@ -518,6 +531,17 @@ impl Target for SimTarget {
 
     fn smart_source(&mut self) -> Option<&mut dyn crate::smart::SmartSource> {
         Some(self)
+    }
+
+    fn sim_controller(&self) -> Option<(&str, u64)> {
+        self.shared
+            .controller
+            .as_ref()
+            .map(|(name, rate)| (name.as_str(), *rate))
+    }
+
+    fn set_together(&mut self, together: Together) {
+        self.together = together;
     }
 }
 

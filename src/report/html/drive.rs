@@ -147,6 +147,9 @@ pub fn section(d: &Drive, verbose: bool) -> Markup {
             (burn_in(disk))
             (smart_section(disk))
             @for t in &disk.tests { (test(t, disk, verbose)) }
+            @if let Some(p) = &disk.path_check {
+                h3 { "Path check" } (block(&crate::report::path::render_drive(&disk.name, p)))
+            }
             (temperature(disk))
             (earlier(d.earlier))
         }

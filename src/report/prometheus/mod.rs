@@ -8,6 +8,7 @@
 //! refuses samples with timestamps, so the run's time is a gauge of its own,
 //! `seekprobe_run_timestamp_seconds`.
 
+mod path;
 mod qualify;
 mod temperature;
 
@@ -30,6 +31,7 @@ fn families() -> impl Iterator<Item = &'static Family> {
         .iter()
         .chain(qualify::FAMILIES)
         .chain(temperature::FAMILIES)
+        .chain(path::FAMILIES)
 }
 
 /// The families of the measuring tests.
@@ -417,6 +419,9 @@ fn render_disk(x: &mut Exposition, run: &Run, disk: &DiskResult) {
     if let Some(smart) = &disk.smart {
         qualify::render_smart(x, &base, smart);
         temperature::render(x, &base, smart);
+    }
+    if let Some(p) = &disk.path_check {
+        path::render(x, &base, p);
     }
 }
 

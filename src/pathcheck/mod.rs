@@ -1,0 +1,195 @@
+//! The path check (`--path-check`, docs/methods.md "Path check"): whether drives
+//! that lose rate together lose it to their shared path (a controller, an
+//! expander, a link) or on their own (vibration, a slot).
+//!
+//! Read-only, and the check runs its drives together itself: it opens every drive
+//! of the run, measures each one's sequential read rate alone at a few positions
+//! and its seek stress (several random readers), then the same with every drive
+//! at once, groups the drives by their path ([`path_of`]) and hands the figures to
+//! the judge's rules ([`crate::verdict::path`]). Measurement only: nothing here
+//! prints or decides.
+
+pub mod measure;
+
+use crate::device::{OpenOptions, Target, Together};
+use crate::results::path::{PathDrive, PathGroup, PositionRate};
+use std::sync::Barrier;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// How long each measurement runs, on each drive's own clock.
+#[derive(Debug, Clone, Copy)]
+pub struct Timing {
+    /// Sequential reads at each position.
+    pub position: Duration,
+    /// The seek stress.
+    pub seek: Duration,
+    /// How long a request may go unanswered (`--io-timeout`): a drive that hangs
+    /// is given up, and the others go on.
+    pub io_timeout: Option<Duration>,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing {
+            position: Duration::from_secs(2),
+            seek: Duration::from_secs(2),
+            io_timeout: None,
+        }
+    }
+}
+
+/// Where the sequential reads start, as fractions of the drive (its outer, middle
+/// and inner part on a rotating disk).
+pub const POSITIONS: [f64; 3] = [0.0, 0.5, 0.9];
+
+/// The seed of the seek stress's offsets: the same alone and together, so that
+/// both read the same places.
+const SEED: u64 = 1;
+
+/// Run the path check on the drives named `names` (as on the command line); one
+/// result a drive, in order (a drive that could not be opened has its error).
+pub fn run(names: &[String], timing: Timing, stop: &AtomicBool) -> Vec<PathDrive> {
+    let opts = OpenOptions {
+        io: true,
+        write: false,
+    };
+    let mut opened: Vec<Result<Box<dyn Target>, String>> = names
+        .iter()
+        .map(|n| {
+            let mut t = crate::device::open(n, &opts).map_err(|e| e.to_string())?;
+            if let Some(limit) = timing.io_timeout {
+                t.set_io_timeout(limit);
+            }
+            Ok(t)
+        })
+        .collect();
+    let mut drives: Vec<PathDrive> = opened
+        .iter()
+        .map(|t| PathDrive {
+            group: t.as_ref().map(|t| path_of(t.as_ref())).unwrap_or_default(),
+            drives_together: 0,
+            positions: Vec::new(),
+            seek_alone_iops: 0.0,
+            seek_together_iops: 0.0,
+            error: t.as_ref().err().cloned(),
+            findings: Vec::new(),
+        })
+        .collect();
+    let mut live: Vec<(&mut Box<dyn Target>, &mut PathDrive)> = opened
+        .iter_mut()
+        .zip(drives.iter_mut())
+        .filter_map(|(t, d)| t.as_mut().ok().map(|t| (t, d)))
+        .collect();
+    let n = live.len();
+    for (t, d) in live.iter_mut() {
+        d.drives_together = n;
+        alone(t.as_mut(), d, timing, stop);
+    }
+    together(&mut live, timing, stop);
+    let named: Vec<(&str, &PathDrive)> = names
+        .iter()
+        .map(String::as_str)
+        .zip(drives.iter())
+        .collect();
+    let findings = crate::verdict::path::findings(&named);
+    for (d, f) in drives.iter_mut().zip(findings) {
+        d.findings = f;
+    }
+    drives
+}
+
+/// The path `t` sits on: a simulated drive's controller, else what the system
+/// says (Linux: sysfs), else unknown.
+pub fn path_of(t: &dyn Target) -> PathGroup {
+    if let Some((name, rate)) = t.sim_controller() {
+        return PathGroup {
+            name: format!("controller {name}"),
+            detail: String::new(),
+            bandwidth: Some(rate as f64),
+        };
+    }
+    #[cfg(target_os = "linux")]
+    if let Some(fd) = t.raw_fd() {
+        return crate::device::linux::path::group(fd);
+    }
+    PathGroup::default()
+}
+
+/// Each position's sequential rate and the seek stress with the drive alone.
+fn alone(t: &mut dyn Target, d: &mut PathDrive, timing: Timing, stop: &AtomicBool) {
+    t.set_together(Together::default());
+    let size = t.info().media_size_bytes;
+    for p in POSITIONS {
+        let at = (size as f64 * p) as u64;
+        match measure::sequential(t, at, timing.position, stop) {
+            Ok(rate) => d.positions.push(PositionRate {
+                offset_bytes: at,
+                alone: rate,
+                together: 0.0,
+            }),
+            Err(e) => {
+                d.error = Some(e);
+                return;
+            }
+        }
+    }
+    match measure::seek_stress(t, (timing.seek, timing.io_timeout), SEED, stop) {
+        Ok(iops) => d.seek_alone_iops = iops,
+        Err(e) => d.error = Some(e),
+    }
+}
+
+/// Every drive at once: each position together (the drives start each position at
+/// the same moment), then the seek stress together.
+fn together(
+    live: &mut [(&mut Box<dyn Target>, &mut PathDrive)],
+    timing: Timing,
+    stop: &AtomicBool,
+) {
+    let n = live.len();
+    let groups: Vec<PathGroup> = live.iter().map(|(_, d)| d.group.clone()).collect();
+    let barrier = Barrier::new(n);
+    std::thread::scope(|s| {
+        for (i, (t, d)) in live.iter_mut().enumerate() {
+            let on_controller = match groups[i].known() {
+                true => groups.iter().filter(|g| **g == groups[i]).count(),
+                false => 1,
+            };
+            let barrier = &barrier;
+            s.spawn(move || {
+                t.set_together(Together {
+                    drives: n,
+                    on_controller,
+                });
+                // Every thread waits at every barrier, whatever its drive did.
+                for k in 0..POSITIONS.len() {
+                    barrier.wait();
+                    if d.error.is_some() {
+                        continue;
+                    }
+                    let Some(p) = d.positions.get_mut(k) else {
+                        continue;
+                    };
+                    match measure::sequential(t.as_mut(), p.offset_bytes, timing.position, stop) {
+                        Ok(rate) => p.together = rate,
+                        Err(e) => d.error = Some(e),
+                    }
+                }
+                barrier.wait();
+                if d.error.is_none() {
+                    match measure::seek_stress(
+                        t.as_mut(),
+                        (timing.seek, timing.io_timeout),
+                        SEED,
+                        stop,
+                    ) {
+                        Ok(iops) => d.seek_together_iops = iops,
+                        Err(e) => d.error = Some(e),
+                    }
+                }
+                t.set_together(Together::default());
+            });
+        }
+    });
+}

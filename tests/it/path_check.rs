@@ -1,0 +1,179 @@
+//! `--path-check` on simulated drives (virtual clocks, exact): a shared controller
+//! slower than its drives' sum is named as the limit, drives on their own
+//! controllers have no path finding, and a drive that loses rate only with the
+//! others running is named.
+
+use crate::helpers::run;
+
+/// Four simulated disks, each with `keys` and its own seed.
+fn four(keys: impl Fn(usize) -> String) -> Vec<String> {
+    let mut args = vec!["--path-check".to_string()];
+    args.extend((0..4).map(|i| format!("sim:hdd?seed={}&{}", i + 1, keys(i))));
+    args
+}
+
+#[test]
+fn a_shared_controller_slower_than_its_drives_is_named_as_their_limit() {
+    let (code, out, err) = run(&four(|_| "controller=hba0:300M".to_string()));
+    assert_eq!(code, 0, "{out}{err}");
+    let notes: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("note: path:"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{out}");
+    let note = notes[0];
+    assert!(
+        note.starts_with(
+            "note: path: controller hba0 limits its 4 drives: 299 MB/s together against"
+        ),
+        "{note}"
+    );
+    assert!(!out.contains("warning: path"), "{out}");
+}
+
+#[test]
+fn the_same_drives_on_their_own_controllers_have_no_path_finding() {
+    let (code, out, err) = run(&four(|i| format!("controller=hba{i}:300M")));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        !out.contains("note: path") && !out.contains("warning: path"),
+        "{out}"
+    );
+    assert!(out.contains("no path finding"), "{out}");
+}
+
+#[test]
+fn a_drive_losing_rate_only_together_is_named_in_a_warning() {
+    let (code, out, err) = run(&four(|i| match i {
+        2 => "controller=hba0:2G&vibration=0.4".to_string(),
+        _ => "controller=hba0:2G".to_string(),
+    }));
+    assert_eq!(code, 0, "{out}{err}");
+    let warnings: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("warning: path:"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{out}");
+    assert!(
+        warnings[0].starts_with(
+            "warning: path: sim:hdd?seed=3&controller=hba0:2G&vibration=0.4 loses rate only with the other drives running"
+        ),
+        "{}",
+        warnings[0]
+    );
+    assert!(!out.contains("limits its"), "{out}");
+}
+
+#[test]
+fn the_json_holds_each_drives_part_and_its_findings() {
+    let mut args = four(|_| "controller=hba0:300M".to_string());
+    args.extend(["--format".to_string(), "json".to_string()]);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    for d in v["disks"].as_array().unwrap() {
+        let p = &d["path_check"];
+        assert_eq!(p["group"]["name"], "controller hba0");
+        assert_eq!(p["drives_together"], 4);
+        assert_eq!(p["positions"].as_array().unwrap().len(), 3);
+        assert_eq!(p["findings"][0]["code"], "path_limits");
+        assert_eq!(p["findings"][0]["severity"], "note");
+    }
+}
+
+#[test]
+fn the_table_the_metrics_and_the_report_show_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (prom, html) = (dir.path().join("m.prom"), dir.path().join("r.html"));
+    let mut args = four(|_| "controller=hba0:300M".to_string());
+    args.extend(["--format", "table", "--prometheus"].map(String::from));
+    args.push(prom.display().to_string());
+    args.push("--html".to_string());
+    args.push(html.display().to_string());
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("Path check: 4 drives"), "{out}");
+    assert!(
+        out.contains("note: path: controller hba0 limits its 4 drives"),
+        "{out}"
+    );
+    let prom = std::fs::read_to_string(prom).unwrap();
+    assert!(
+        prom.lines()
+            .any(|l| l.starts_with("seekprobe_path_read_bytes_per_second{")
+                && l.contains("path=\"controller hba0\",when=\"together\"")),
+        "{prom}"
+    );
+    let html = std::fs::read_to_string(html).unwrap();
+    assert!(
+        html.contains("<h3>Path check</h3>"),
+        "the report has no path check"
+    );
+    assert!(
+        html.contains("limits its 4 drives"),
+        "the report has no path finding"
+    );
+}
+
+#[test]
+fn a_parallel_burn_in_ends_with_the_path_check_over_its_drives() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    let disks = (1..=2).map(|s| format!("sim:ssd?size=64M&seed={s}&controller=hba0:300M"));
+    let mut args: Vec<String> = [
+        "--burn-in",
+        "-w",
+        "--yes",
+        "--parallel",
+        "-q",
+        "--json-file",
+    ]
+    .map(String::from)
+    .to_vec();
+    args.push(json.display().to_string());
+    args.extend(disks);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("Path check: 2 drives"), "{out}");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    for d in v["disks"].as_array().unwrap() {
+        assert_eq!(d["path_check"]["group"]["name"], "controller hba0", "{d}");
+        // The flash drives read 540 MB/s alone: the 300 MB/s controller limits them.
+        assert!(
+            d["verdict"]["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f["code"] == "path_limits"),
+            "{d}"
+        );
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(seekprobe_loop),
+    ignore = "needs root, losetup and /dev/loop-control"
+)]
+fn loop_devices_over_one_file_system_are_one_group() {
+    let dir = crate::helpers::scratch_dir();
+    // Two sizes: the helper names its backing file by the size.
+    let a = crate::helpers::LoopDev::new(dir.path(), 16 << 20, true, None);
+    let b = crate::helpers::LoopDev::new(dir.path(), 17 << 20, true, None);
+    let (code, out, err) = run(&["--path-check", "--format", "json", &a.dev, &b.dev]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let group = |i: usize| v["disks"][i]["path_check"]["group"]["name"].clone();
+    assert!(
+        group(0)
+            .as_str()
+            .is_some_and(|g| g.starts_with("file system ")),
+        "{out}"
+    );
+    assert_eq!(group(0), group(1), "{out}");
+    // Real reads on a shared machine: no figure is asserted, and none may fail a drive.
+    for i in 0..2 {
+        let findings = v["disks"][i]["path_check"]["findings"].as_array().unwrap();
+        assert!(findings.iter().all(|f| f["severity"] != "fail"), "{out}");
+    }
+}
