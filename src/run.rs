@@ -325,10 +325,10 @@ impl Tests<'_> {
 /// that turned read-only still answers).
 fn stopped_answering(r: &crate::results::TestResult) -> Option<String> {
     let u = r
-        .verify
+        .verify()
         .as_ref()
         .and_then(|v| v.unanswered.as_ref())
-        .or_else(|| r.scan.as_ref().and_then(|s| s.unanswered.as_ref()))?;
+        .or_else(|| r.scan().and_then(|s| s.unanswered.as_ref()))?;
     (!u.read_only).then(|| u.line())
 }
 

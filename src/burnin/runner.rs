@@ -221,7 +221,7 @@ fn test_status(outcome: Outcome, result: Option<&TestResult>) -> Status {
 /// before the write-verify pass).
 fn fake_capacity(disk: &DiskResult) -> bool {
     (disk.tests.iter())
-        .filter_map(|t| t.capacity.as_ref())
+        .filter_map(|t| t.capacity())
         .any(|c| c.conclusion.is_fake())
 }
 

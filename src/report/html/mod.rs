@@ -112,7 +112,7 @@ fn batch_charts(drives: &[Drive], colours: &[charts::RGB]) -> Vec<BatchChart> {
             .filter(|(d, _)| d.model() == model)
         {
             let media = d.disk.info.as_ref().map_or(0, |i| i.media_size_bytes);
-            if let Some(z) = d.disk.tests.iter().find_map(|t| t.zone_curve.as_ref()) {
+            if let Some(z) = d.disk.tests.iter().find_map(|t| t.zone_curve()) {
                 let failed = !d.verdict.pass;
                 zones.push((
                     charts::Series {
@@ -143,7 +143,7 @@ fn batch_charts(drives: &[Drive], colours: &[charts::RGB]) -> Vec<BatchChart> {
             .zip(colours)
             .filter(|(d, _)| d.model() == model)
         {
-            if let Some(a) = d.disk.tests.iter().find_map(|t| t.seek_analysis.as_ref()) {
+            if let Some(a) = d.disk.tests.iter().find_map(|t| t.seek_analysis()) {
                 let failed = !d.verdict.pass;
                 seeks.push(charts::Series {
                     data: a,

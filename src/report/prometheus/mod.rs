@@ -492,7 +492,7 @@ fn render_beyond(
         l.extend_from_slice(more);
         l
     };
-    for (dir, curve) in [("read", &t.zone_curve), ("write", &t.write_curve)] {
+    for (dir, curve) in [("read", &t.zone_curve()), ("write", &t.write_curve())] {
         let Some(c) = curve else { continue };
         let l = with(&[("direction", dir.into())]);
         for p in &c.points {
@@ -533,7 +533,7 @@ fn render_beyond(
             c.outer_inner_ratio,
         );
     }
-    if let Some(a) = &t.seek_analysis {
+    if let Some(a) = &t.seek_analysis() {
         let sector = info.map_or(512, |i| u64::from(i.sector_size));
         for b in &a.bins {
             let l = with(&[
@@ -578,7 +578,7 @@ fn render_beyond(
             f64::from(u8::from(a.rpm_disagrees)),
         );
     }
-    if let Some(s) = &t.scan {
+    if let Some(s) = &t.scan() {
         let name = "seekprobe_scan_block_latency_seconds";
         let mut cumulative = 0u64;
         for (i, bound) in SCAN_BOUNDS_S.iter().enumerate() {
