@@ -78,7 +78,10 @@ fn burn_in_costs(
         .map(|step| {
             let cost = match step {
                 Step::SmartBefore | Step::SmartAfter => Cost::Brief,
-                Step::Verify => Cost::Passes(2.0 * f64::from(passes)),
+                // A write-verify pass: a write and a read half, each in 100 steps.
+                Step::Test(k) if k.row().progress == LiveProgress::Percent => {
+                    Cost::Passes(2.0 * f64::from(passes))
+                }
                 _ => Cost::Unknown,
             };
             (step.name().to_string(), cost)

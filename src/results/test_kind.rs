@@ -101,7 +101,40 @@ pub struct Row {
     pub queued: bool,
     /// How the live view counts its progress.
     pub progress: LiveProgress,
+    /// Its step in the burn-in, if it is one.
+    pub burn_in: Option<BurnInStep>,
 }
+
+/// A test's step in the burn-in (`--burn-in`; the burn-in's module orders the
+/// tests' steps among the SMART readings and self-tests by `order`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BurnInStep {
+    /// The step's id in the saved JSON (`results::burnin::Step`).
+    pub id: &'static str,
+    /// Its name in the burn-in's text and messages.
+    pub name: &'static str,
+    /// Its place among the burn-in's tests, first lowest.
+    pub order: u8,
+    /// Whether it runs on a drive that reports a rotation rate.
+    pub rotating: bool,
+    /// Whether it runs on a drive that does not say whether it rotates.
+    pub unknown: bool,
+    /// Whether it runs on flash.
+    pub flash: bool,
+    /// Only when its option is given beside `--burn-in` (`--smr-check`).
+    pub optional: bool,
+}
+
+/// A burn-in step on every medium, always run.
+const EVERY: BurnInStep = BurnInStep {
+    id: "",
+    name: "",
+    order: 0,
+    rotating: true,
+    unknown: true,
+    flash: true,
+    optional: false,
+};
 
 /// The row every test starts from: reads, restores nothing, draws nothing, one
 /// step of the live view.
@@ -121,6 +154,7 @@ const BASE: Row = Row {
     resumable: false,
     queued: false,
     progress: LiveProgress::None,
+    burn_in: None,
 };
 
 impl TestKind {
@@ -158,6 +192,12 @@ impl TestKind {
                 name: "seek and transfer (-t)",
                 header: "Seek times:\n",
                 options: &["settle"],
+                burn_in: Some(BurnInStep {
+                    id: "seek_transfer",
+                    name: "seek and transfer (-t)",
+                    order: 0,
+                    ..EVERY
+                }),
                 ..BASE
             },
             TestKind::RandomReads => Row {
@@ -176,6 +216,16 @@ impl TestKind {
                 restores: true,
                 options: &["settle", "seed", "write_duration"],
                 other_io_checked: false,
+                // Rotating drives only: without a revolution to compare with,
+                // the flushes' timing means nothing.
+                burn_in: Some(BurnInStep {
+                    id: "flushed_writes",
+                    name: "flushed writes (-S)",
+                    order: 3,
+                    unknown: false,
+                    flash: false,
+                    ..EVERY
+                }),
                 ..BASE
             },
             TestKind::Zones => Row {
@@ -185,6 +235,12 @@ impl TestKind {
                 plots: true,
                 options: &["settle", "zone_size"],
                 own_block: true,
+                burn_in: Some(BurnInStep {
+                    id: "zones",
+                    name: "zone curve (--zones)",
+                    order: 1,
+                    ..EVERY
+                }),
                 ..BASE
             },
             TestKind::SeekProfile => Row {
@@ -244,6 +300,12 @@ impl TestKind {
                 long: true,
                 resumable: true,
                 progress: LiveProgress::Percent,
+                burn_in: Some(BurnInStep {
+                    id: "verify",
+                    name: "write-verify pass (--verify)",
+                    order: 5,
+                    ..EVERY
+                }),
                 ..BASE
             },
             TestKind::CapacityCheck => Row {
@@ -252,6 +314,16 @@ impl TestKind {
                 writes: NeedsW,
                 restores: true,
                 options: &["settle"],
+                // Flash: seconds, before the write-verify pass (which finds a
+                // fake capacity on the other drives).
+                burn_in: Some(BurnInStep {
+                    id: "capacity_check",
+                    name: "capacity check (--capacity-check)",
+                    order: 4,
+                    rotating: false,
+                    unknown: false,
+                    ..EVERY
+                }),
                 ..BASE
             },
             TestKind::SmrCheck => Row {
@@ -262,6 +334,13 @@ impl TestKind {
                 options: &["settle", "seed", "max_temp", "smr_budget", "smr_idle"],
                 own_block: true,
                 long: true,
+                burn_in: Some(BurnInStep {
+                    id: "smr_check",
+                    name: "SMR check (--smr-check)",
+                    order: 2,
+                    optional: true,
+                    ..EVERY
+                }),
                 ..BASE
             },
         }

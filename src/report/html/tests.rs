@@ -503,7 +503,7 @@ fn the_record_shows_the_recorded_host_command_steps_firmware_and_checksum() {
             unanswered: false,
         },
         StepRecord {
-            step: Step::Verify,
+            step: Step::Test(TestKind::Verify),
             status: Status::Done,
             duration_s: Some(7_325.0),
             unanswered: false,
