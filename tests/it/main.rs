@@ -16,6 +16,7 @@ mod history;
 mod imports;
 mod live;
 mod loopdev;
+mod registry;
 mod report;
 mod results;
 mod signatures;
