@@ -125,6 +125,8 @@ pub struct TestResult {
 /// What a test found beyond its phases, by the test that finds it: one kind's
 /// figures at most, so a result cannot carry two tests' findings.
 #[derive(Debug, Clone, Default, PartialEq)]
+// One payload per test of a drive, a handful a run: their sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 pub enum Payload {
     /// Nothing yet (or nothing derived: the diskinfo tests, -i, -S, the sweep).
     #[default]

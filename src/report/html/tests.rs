@@ -252,13 +252,13 @@ fn the_median_band_is_the_middle_drive_sample_by_sample() {
 
 #[test]
 fn a_healthy_scan_map_is_a_few_rectangles() {
-    let svg = charts::scan_map(&scan(0, vec![5_000_000; 1000]).scan().unwrap()).unwrap();
+    let svg = charts::scan_map(scan(0, vec![5_000_000; 1000]).scan().unwrap()).unwrap();
     // 1000 cells drawn as 10 rows of 50 green cells: one rectangle a row, and
     // the background.
     assert!(svg.matches("<rect").count() <= 12, "{svg}");
     let mut mixed = vec![5_000_000; 1000];
     mixed[10] = u64::MAX;
-    let svg = charts::scan_map(&scan(1, mixed).scan().unwrap()).unwrap();
+    let svg = charts::scan_map(scan(1, mixed).scan().unwrap()).unwrap();
     assert!(svg.contains("fill=\"#000000\""), "the failed cell is black");
 }
 
