@@ -4,7 +4,7 @@
 
 use crate::device::{DeviceInfo, Rotation};
 use crate::probe::{PhaseId, TestKind};
-use crate::results::{PhaseResult, TestResult};
+use crate::results::{Payload, PhaseResult, TestResult};
 use crate::stats::Summary;
 
 pub use crate::results::{
@@ -22,11 +22,16 @@ pub const STEP_THRESHOLD: f64 = 0.015;
 pub fn complete(result: &mut TestResult, info: &DeviceInfo) {
     match result.test {
         TestKind::CommandOverhead => {
-            result.command_overhead = command_overhead(&result.phases, info.sector_size);
+            if let Some(c) = command_overhead(&result.phases, info.sector_size) {
+                result.payload = Payload::CommandOverhead(c);
+            }
         }
         TestKind::Zones => {
-            result.zone_curve = zone_curve(&result.phases, PhaseId::Zone);
-            result.write_curve = zone_curve(&result.phases, PhaseId::ZoneWrite);
+            let read = zone_curve(&result.phases, PhaseId::Zone);
+            let write = zone_curve(&result.phases, PhaseId::ZoneWrite);
+            if read.is_some() || write.is_some() {
+                result.payload = Payload::Zones { read, write };
+            }
         }
         TestKind::SeekProfile => {
             let reported = match info.rotation {
@@ -34,14 +39,25 @@ pub fn complete(result: &mut TestResult, info: &DeviceInfo) {
                 _ => None,
             };
             let non_rotating = info.rotation == Rotation::NonRotating;
-            result.seek_analysis = result
-                .seek_samples
-                .as_ref()
-                .map(|s| seek_analysis(s, reported, non_rotating));
+            if let Payload::SeekProfile {
+                samples: Some(s),
+                analysis,
+            } = &mut result.payload
+            {
+                *analysis = Some(seek_analysis(s, reported, non_rotating));
+            }
         }
         TestKind::SmrCheck => {
-            let samples = result.smr_samples.clone().unwrap_or_default();
-            result.smr = Some(crate::smr::analysis::analyse_samples(info, &samples));
+            let samples = match std::mem::take(&mut result.payload) {
+                Payload::Smr { samples, .. } => samples,
+                _ => None,
+            };
+            let none = Default::default();
+            let analysis = Some(crate::smr::analysis::analyse_samples(
+                info,
+                samples.as_ref().unwrap_or(&none),
+            ));
+            result.payload = Payload::Smr { analysis, samples };
         }
         _ => {}
     }

@@ -56,7 +56,7 @@ fn beyond_figures(t: &TestResult, out: &mut Vec<Figure>) {
             });
         }
     };
-    if let Some(c) = t.zone_curve.as_ref().filter(|c| !c.points.is_empty()) {
+    if let Some(c) = t.zone_curve().filter(|c| !c.points.is_empty()) {
         push(
             "max",
             "Zones max (kbytes/s)".into(),
@@ -76,11 +76,11 @@ fn beyond_figures(t: &TestResult, out: &mut Vec<Figure>) {
             true,
         );
     }
-    if let Some(c) = t.write_curve.as_ref().filter(|c| !c.points.is_empty()) {
+    if let Some(c) = t.write_curve().filter(|c| !c.points.is_empty()) {
         let label = "Zones write mean (kbytes/s)".into();
         push("write_mean", label, c.mean_bytes_per_s / 1024.0, true);
     }
-    if let Some(a) = &t.seek_analysis {
+    if let Some(a) = &t.seek_analysis() {
         if let Some(r) = a.measured_rpm {
             push("measured_rpm", "Measured rotation (rpm)".into(), r, true);
         }
@@ -94,7 +94,7 @@ fn beyond_figures(t: &TestResult, out: &mut Vec<Figure>) {
             }
         }
     }
-    if let Some(s) = t.scan.as_ref().filter(|s| s.elapsed_ns > 0) {
+    if let Some(s) = t.scan().filter(|s| s.elapsed_ns > 0) {
         let rate = s.bytes_read as f64 / 1024.0 / (s.elapsed_ns as f64 / 1e9);
         push("rate", "Scan (kbytes/s)".into(), rate, true);
     }

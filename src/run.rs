@@ -113,9 +113,7 @@ pub fn probe_disk_resuming(
         return Ok((disk, Flow::Continue));
     }
     // Temperatures during long work (docs/smart.md, "Temperatures during long work").
-    let long = cfg.burn_in.is_some()
-        || (cfg.tests.iter())
-            .any(|k| matches!(k, TestKind::Verify | TestKind::Scan | TestKind::SmrCheck));
+    let long = cfg.burn_in.is_some() || (cfg.tests.iter()).any(|k| k.row().long);
     let (target, temps) = smart_watch::for_run(target, long, &cfg.smart);
     if let Some(h) = &temps {
         sink.temperature_watched(smart_watch::now(h));
@@ -236,7 +234,7 @@ impl Tests<'_> {
         sink: &mut dyn Sink,
     ) -> io::Result<Outcome> {
         if let Some(f) = self.failed
-            && test != TestKind::Scan
+            && !test.row().after_failure
         {
             let why = format!("the {} test did not complete", f.name());
             let r = exec::skipped(test, cfg.options.settle, why);
@@ -249,9 +247,7 @@ impl Tests<'_> {
         let target = &mut self.target;
         // A real drive's queued passes: its temperature sampled from a side
         // thread, and held by --max-temp, while the pass runs (run/pass_temps.rs).
-        let _watch = matches!(test, TestKind::Scan | TestKind::Verify)
-            .then(|| target.watch_pass())
-            .flatten();
+        let _watch = (test.row().pass).then(|| target.watch_pass()).flatten();
         let before = (target.device_io_bytes(), target.own_io_bytes());
         let mut cx = Context {
             target: target.as_mut(),
@@ -296,7 +292,7 @@ impl Tests<'_> {
         // failed requests and the checks moved; no other program is to blame.
         let gone = stopped_answering(&result).is_some();
         if let (Some((r0, w0)), Some((r1, w1))) = (before.0, target.device_io_bytes())
-            && test != TestKind::SyncWrite
+            && test.row().other_io_checked
             && !gone
         {
             let own = target.own_io_bytes() - before.1 + run.bypass_bytes;
@@ -325,10 +321,10 @@ impl Tests<'_> {
 /// that turned read-only still answers).
 fn stopped_answering(r: &crate::results::TestResult) -> Option<String> {
     let u = r
-        .verify
+        .verify()
         .as_ref()
         .and_then(|v| v.unanswered.as_ref())
-        .or_else(|| r.scan.as_ref().and_then(|s| s.unanswered.as_ref()))?;
+        .or_else(|| r.scan().and_then(|s| s.unanswered.as_ref()))?;
     (!u.read_only).then(|| u.line())
 }
 
@@ -387,7 +383,7 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
     ) -> io::Result<(Outcome, Option<String>)> {
         let (t, sink) = (&mut *self.t, &mut *self.sink);
         t.failed = None;
-        if test == TestKind::Verify {
+        if test.row().resumable {
             let identity = t.info.identity();
             t.resume = (self.resume_from.as_deref()).and_then(|p| checkpoint::load(p, &identity));
             if let Some(cp) = &t.resume {
@@ -400,7 +396,7 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
         if let Some(line) = cp.and_then(|cp| checkpoint::resumed_line(&cp, disk.tests.last())) {
             sink.note(&t.info, &line);
         }
-        if test == TestKind::Verify
+        if test.row().resumable
             && outcome != Outcome::Interrupted
             && let Some(p) = &self.checkpoint
         {

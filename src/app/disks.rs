@@ -7,7 +7,6 @@ use super::output::{cannot_write, save_html, save_prometheus};
 use super::verdicts::judged;
 use crate::config::{Config, Mode};
 use crate::device::{DeviceInfo, TargetKind};
-use crate::probe::TestKind;
 use crate::progress::{Board, Progress};
 use crate::report::Format;
 use crate::results::{DiskResult, Run};
@@ -90,12 +89,8 @@ pub(super) fn probe_disks(
 /// --quiet); off one, the step and status lines of a burn-in, or of a --verify or
 /// --scan run of several drives (with --quiet too: they are the run's log).
 fn board(cfg: &Config) -> std::sync::Arc<Board> {
-    let long = cfg.burn_in.is_some()
-        || (cfg.disks.len() > 1
-            && cfg
-                .tests
-                .iter()
-                .any(|t| matches!(t, TestKind::Verify | TestKind::Scan)));
+    let long =
+        cfg.burn_in.is_some() || (cfg.disks.len() > 1 && cfg.tests.iter().any(|t| t.row().pass));
     let describe = cfg.mode == Mode::Describe;
     Board::new(
         describe && !cfg.quiet,

@@ -9,6 +9,7 @@ use crate::probe::TestKind;
 use crate::progress::{Cost, Progress};
 use crate::report::humanize::humanize;
 use crate::report::{self, diskinfo};
+use crate::results::test_kind::LiveProgress;
 use crate::results::{DiskResult, Run, TestResult, Warning};
 use crate::run::Sink;
 use crate::safety::Found;
@@ -77,7 +78,10 @@ fn burn_in_costs(
         .map(|step| {
             let cost = match step {
                 Step::SmartBefore | Step::SmartAfter => Cost::Brief,
-                Step::Verify => Cost::Passes(2.0 * f64::from(passes)),
+                // A write-verify pass: a write and a read half, each in 100 steps.
+                Step::Test(k) if k.row().progress == LiveProgress::Percent => {
+                    Cost::Passes(2.0 * f64::from(passes))
+                }
                 _ => Cost::Unknown,
             };
             (step.name().to_string(), cost)
@@ -93,10 +97,10 @@ impl Observer for LiveText<'_> {
             self.progress.step_started(test.name(), "test");
         }
         // A write-verify half moves the drive in 100 steps, a scan in all of its.
-        let per_pass = match test {
-            TestKind::Verify => 100,
-            TestKind::Scan => total,
-            _ => 0,
+        let per_pass = match test.row().progress {
+            LiveProgress::Percent => 100,
+            LiveProgress::Lines => total,
+            LiveProgress::None => 0,
         };
         self.progress
             .line(test.name(), per_pass, index, total, label);
@@ -195,8 +199,8 @@ impl Sink for LiveText<'_> {
                 .step_ended("test", &format!("{} {how}", test.test.name()), failed);
         }
         if self.text && diskinfo::end_printed(test) {
-            let text = match test.test {
-                TestKind::Verify if self.burn_in => report::verify::burn_in_block(test),
+            let text = match test.verify() {
+                Some(_) if self.burn_in => report::verify::burn_in_block(test),
                 _ => diskinfo::test_end(test, info),
             };
             self.print(&text)?;

@@ -150,7 +150,7 @@ pub(super) fn save_bad_blocks(
         .disks
         .iter()
         .flat_map(|d| &d.tests)
-        .filter_map(|t| t.verify.as_ref())
+        .filter_map(|t| t.verify())
     {
         sector = v.sector_bytes;
         for p in &v.passes {

@@ -1,5 +1,5 @@
-//! The burn-in (`--burn-in`) as data: the one list of its steps, in order, what
-//! each step runs, and what a drive's record of them says (the records are plain
+//! The burn-in (`--burn-in`) as data: the one list of its steps, in order (SMART
+//! readings, self-tests, and the registry's tests whose row has a `burn_in`), and what a drive's record of them says (the records are plain
 //! data in the results, re-exported here). The steps run through the ordinary
 //! tests: [`runner`] walks [`steps`] for each drive, which `crate::run` hands it.
 //!
@@ -11,66 +11,28 @@ pub use crate::results::burnin::{RunInfo, Status, Step, StepRecord};
 
 pub mod resume;
 pub mod runner;
-use crate::smart::selftest::SelfTestKind;
-
-impl Step {
-    /// The step's name in the text and in messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            Step::SmartBefore => "SMART before",
-            Step::ShortSelfTest => "short self-test",
-            Step::ConveyanceSelfTest => "conveyance self-test",
-            Step::SeekTransfer => "seek and transfer (-t)",
-            Step::Zones => "zone curve (--zones)",
-            Step::SmrCheck => "SMR check (--smr-check)",
-            Step::Verify => "write-verify pass (--verify)",
-            Step::CapacityCheck => "capacity check (--capacity-check)",
-            Step::FlushedWrites => "flushed writes (-S)",
-            Step::Discard => "discard (TRIM/UNMAP)",
-            Step::LongSelfTest => "long self-test",
-            Step::SmartAfter => "SMART after",
-        }
-    }
-
-    /// The step's id in the JSON (`smart_before`, `seek_transfer`, ...).
-    pub fn id(self) -> &'static str {
-        match self {
-            Step::SmartBefore => "smart_before",
-            Step::ShortSelfTest => "short_self_test",
-            Step::ConveyanceSelfTest => "conveyance_self_test",
-            Step::SeekTransfer => "seek_transfer",
-            Step::Zones => "zones",
-            Step::SmrCheck => "smr_check",
-            Step::Verify => "verify",
-            Step::CapacityCheck => "capacity_check",
-            Step::FlushedWrites => "flushed_writes",
-            Step::Discard => "discard",
-            Step::LongSelfTest => "long_self_test",
-            Step::SmartAfter => "smart_after",
-        }
-    }
-
-    /// The step of this JSON id.
-    pub fn from_id(id: &str) -> Option<Step> {
-        ALL.iter().copied().find(|s| s.id() == id)
-    }
-}
+use crate::results::smart::SelfTestKind;
 
 /// Every step, in the order a burn-in runs them.
-pub const ALL: [Step; 12] = [
-    Step::SmartBefore,
-    Step::ShortSelfTest,
-    Step::ConveyanceSelfTest,
-    Step::SeekTransfer,
-    Step::Zones,
-    Step::SmrCheck,
-    Step::FlushedWrites,
-    Step::CapacityCheck,
-    Step::Verify,
-    Step::Discard,
-    Step::LongSelfTest,
-    Step::SmartAfter,
-];
+pub fn all() -> Vec<Step> {
+    let mut tests: Vec<_> = TestKind::ALL
+        .into_iter()
+        .filter_map(|k| k.row().burn_in.map(|b| (b.order, Step::Test(k))))
+        .collect();
+    tests.sort_by_key(|&(order, _)| order);
+    let mut out = vec![
+        Step::SmartBefore,
+        Step::SelfTest(SelfTestKind::Short),
+        Step::SelfTest(SelfTestKind::Conveyance),
+    ];
+    out.extend(tests.into_iter().map(|(_, s)| s));
+    out.extend([
+        Step::Discard,
+        Step::SelfTest(SelfTestKind::Long),
+        Step::SmartAfter,
+    ]);
+    out
+}
 
 /// What the burn-in is asked to do beyond its fixed steps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -110,56 +72,27 @@ impl Medium {
 }
 
 /// THE list of the burn-in's steps for one drive, in order: SMART before, the
-/// short and conveyance self-tests, -t, --zones, the hidden-SMR test when asked
-/// for, then on a rotating drive the flushed writes (not where the rotation is
-/// unknown) and the write-verify pass, on
-/// flash the capacity check, the write-verify pass and the discard (unless
-/// `--no-discard`), the long self-test, SMART after.
+/// short and conveyance self-tests, the registry's tests that are burn-in steps
+/// on this medium in their order (-t, --zones, the hidden-SMR test when asked
+/// for, on a rotating drive the flushed writes (not where the rotation is
+/// unknown), on flash the capacity check, the write-verify pass), on flash the
+/// discard (unless `--no-discard`), the long self-test, SMART after.
 pub fn steps(medium: Medium, settings: Settings) -> Vec<Step> {
-    ALL.into_iter()
+    all()
+        .into_iter()
         .filter(|s| match s {
-            Step::SmrCheck => settings.smr_check,
-            Step::FlushedWrites => medium == Medium::Rotating,
-            Step::CapacityCheck => medium == Medium::Flash,
+            Step::Test(k) => k.row().burn_in.is_some_and(|b| {
+                let on = match medium {
+                    Medium::Rotating => b.rotating,
+                    Medium::Unknown => b.unknown,
+                    Medium::Flash => b.flash,
+                };
+                on && (!b.optional || settings.smr_check)
+            }),
             Step::Discard => medium == Medium::Flash && !settings.no_discard,
             _ => true,
         })
         .collect()
-}
-
-/// How a step is run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
-    /// One of the ordinary tests, through the executor.
-    Test(TestKind),
-    /// Read the drive's SMART health before the other steps (`--smart`).
-    SmartBefore,
-    /// One of the drive's own self-tests (`--smart-test`).
-    SelfTest(SelfTestKind),
-    /// Read SMART again and judge the drive's health over the run.
-    SmartAfter,
-    /// Discard the whole drive (TRIM/UNMAP), where the device offers it.
-    Discard,
-    /// Not in this build yet: the step is skipped, saying so.
-    Missing(&'static str),
-}
-
-/// What runs a step. The one place that maps the burn-in's steps to the tests.
-pub fn action(step: Step) -> Action {
-    match step {
-        Step::SeekTransfer => Action::Test(TestKind::SeekTransfer),
-        Step::Zones => Action::Test(TestKind::Zones),
-        Step::SmartBefore => Action::SmartBefore,
-        Step::ShortSelfTest => Action::SelfTest(SelfTestKind::Short),
-        Step::ConveyanceSelfTest => Action::SelfTest(SelfTestKind::Conveyance),
-        Step::LongSelfTest => Action::SelfTest(SelfTestKind::Long),
-        Step::SmartAfter => Action::SmartAfter,
-        Step::SmrCheck => Action::Test(TestKind::SmrCheck),
-        Step::Verify => Action::Test(TestKind::Verify),
-        Step::CapacityCheck => Action::Test(TestKind::CapacityCheck),
-        Step::FlushedWrites => Action::Test(TestKind::SyncWrite),
-        Step::Discard => Action::Discard,
-    }
 }
 
 /// The tests that the burn-in runs (for the run's test list and the write gate).
@@ -167,7 +100,7 @@ pub fn tests(settings: Settings) -> Vec<TestKind> {
     let mut t: Vec<TestKind> = Vec::new();
     for m in [Medium::Rotating, Medium::Unknown, Medium::Flash] {
         for s in steps(m, settings) {
-            if let Action::Test(k) = action(s)
+            if let Step::Test(k) = s
                 && !t.contains(&k)
             {
                 t.push(k);
@@ -233,18 +166,27 @@ mod tests {
     #[test]
     fn the_steps_are_in_the_burn_in_order_for_each_medium() {
         use Step::*;
+        const SHORT_SELF_TEST: Step = SelfTest(SelfTestKind::Short);
+        const CONVEYANCE_SELF_TEST: Step = SelfTest(SelfTestKind::Conveyance);
+        const LONG_SELF_TEST: Step = SelfTest(SelfTestKind::Long);
+        const SEEK_TRANSFER: Step = Test(TestKind::SeekTransfer);
+        const ZONES: Step = Test(TestKind::Zones);
+        const FLUSHED_WRITES: Step = Test(TestKind::SyncWrite);
+        const VERIFY: Step = Test(TestKind::Verify);
+        const SMR_CHECK: Step = Test(TestKind::SmrCheck);
+        const CAPACITY_CHECK: Step = Test(TestKind::CapacityCheck);
         let s = Settings::default();
         assert_eq!(
             steps(Medium::Rotating, s),
             [
                 SmartBefore,
-                ShortSelfTest,
-                ConveyanceSelfTest,
-                SeekTransfer,
-                Zones,
-                FlushedWrites,
-                Verify,
-                LongSelfTest,
+                SHORT_SELF_TEST,
+                CONVEYANCE_SELF_TEST,
+                SEEK_TRANSFER,
+                ZONES,
+                FLUSHED_WRITES,
+                VERIFY,
+                LONG_SELF_TEST,
                 SmartAfter
             ]
         );
@@ -256,15 +198,15 @@ mod tests {
             steps(Medium::Flash, smr),
             [
                 SmartBefore,
-                ShortSelfTest,
-                ConveyanceSelfTest,
-                SeekTransfer,
-                Zones,
-                SmrCheck,
-                CapacityCheck,
-                Verify,
+                SHORT_SELF_TEST,
+                CONVEYANCE_SELF_TEST,
+                SEEK_TRANSFER,
+                ZONES,
+                SMR_CHECK,
+                CAPACITY_CHECK,
+                VERIFY,
                 Discard,
-                LongSelfTest,
+                LONG_SELF_TEST,
                 SmartAfter
             ]
         );
@@ -274,9 +216,29 @@ mod tests {
         };
         assert!(!steps(Medium::Flash, kept).contains(&Discard));
         assert!(tests(s).contains(&TestKind::SyncWrite));
-        assert!(!steps(Medium::Unknown, s).contains(&FlushedWrites));
-        assert!(steps(Medium::Unknown, s).contains(&Verify));
-        for step in ALL {
+        assert!(!steps(Medium::Unknown, s).contains(&FLUSHED_WRITES));
+        assert!(steps(Medium::Unknown, s).contains(&VERIFY));
+        // The ids saved in the JSON, as before the steps were the registry's.
+        let ids: Vec<&str> = all().into_iter().map(Step::id).collect();
+        assert_eq!(
+            ids,
+            [
+                "smart_before",
+                "short_self_test",
+                "conveyance_self_test",
+                "seek_transfer",
+                "zones",
+                "smr_check",
+                "flushed_writes",
+                "capacity_check",
+                "verify",
+                "discard",
+                "long_self_test",
+                "smart_after"
+            ]
+        );
+        assert_eq!(Step::from_id("sync_write"), None);
+        for step in all() {
             assert_eq!(Step::from_id(step.id()), Some(step));
             let json = serde_json::to_string(&step).unwrap();
             assert_eq!(json, format!("\"{}\"", step.id()));

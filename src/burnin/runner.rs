@@ -6,7 +6,7 @@
 //! The tests and SMART readings themselves are the ordinary run's: it hands the
 //! drive in as a [`Drive`], so this module imports nothing of it.
 
-use super::{Action, Medium, Settings, Status, Step, StepRecord};
+use super::{Medium, Settings, Status, Step, StepRecord};
 use crate::error::ProbeError;
 use crate::probe::TestKind;
 use crate::results::device::DeviceInfo;
@@ -105,16 +105,15 @@ pub fn run(
         if drive.stop().load(Ordering::Relaxed) {
             return Ok((disk, true));
         }
-        let action = super::action(step);
         let kept = prev.and_then(|p| p.burn_in.iter().find(|r| r.step == step && r.status.done()));
         if kept.is_none() {
             drive.step_started(step);
         }
         let began = std::time::Instant::now();
         // A drive the capacity check found fake is not written whole besides.
-        let fake = step == Step::Verify && fake_capacity(&disk);
+        let fake = matches!(step, Step::Test(k) if k.row().pass) && fake_capacity(&disk);
         let mut unanswered = false;
-        let status = match (kept, action) {
+        let status = match (kept, step) {
             (None, _) if gone.is_some() => {
                 Status::Skipped(format!("skipped: {}", gone.as_deref().unwrap_or_default()))
             }
@@ -122,27 +121,26 @@ pub fn run(
                 "the capacity check found that the drive stores less than it reports".into(),
             ),
             (Some(_), a) => {
-                if let Action::Test(k) = a
+                if let Step::Test(k) = a
                     && let Some(r) = prev.and_then(|p| p.tests.iter().find(|r| r.test == k))
                 {
                     disk.tests.push(r.clone());
                 }
                 Status::Resumed
             }
-            (None, Action::Test(k)) => {
+            (None, Step::Test(k)) => {
                 let (outcome, stopped_answering) = drive.test(k, &mut disk)?;
                 gone = stopped_answering;
                 test_status(outcome, disk.tests.last())
             }
-            (None, Action::Missing(why)) => Status::Skipped(why.into()),
-            (None, Action::SmartBefore) => {
+            (None, Step::SmartBefore) => {
                 let r = drive.smart_before();
                 let status = smart_status(&r);
                 disk.smart = Some(r);
                 status
             }
-            (None, Action::SelfTest(kind)) => self_test_step(drive, kind, &mut disk),
-            (None, Action::Discard) => {
+            (None, Step::SelfTest(kind)) => self_test_step(drive, kind, &mut disk),
+            (None, Step::Discard) => {
                 let (status, stopped_answering) = discard_step(drive);
                 if stopped_answering.is_some() {
                     gone = stopped_answering;
@@ -150,7 +148,7 @@ pub fn run(
                 }
                 status
             }
-            (None, Action::SmartAfter) => smart_after_step(drive, &mut disk)?,
+            (None, Step::SmartAfter) => smart_after_step(drive, &mut disk)?,
         };
         // A kept step's duration is the saved run's; a step run here is timed
         // around its whole action (a test, a self-test, a SMART read).
@@ -244,7 +242,7 @@ fn test_status(outcome: Outcome, result: Option<&TestResult>) -> Status {
 /// before the write-verify pass).
 fn fake_capacity(disk: &DiskResult) -> bool {
     (disk.tests.iter())
-        .filter_map(|t| t.capacity.as_ref())
+        .filter_map(|t| t.capacity())
         .any(|c| c.conclusion.is_fake())
 }
 

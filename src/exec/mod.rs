@@ -70,9 +70,10 @@ pub struct Executed {
 
 /// The engine a test is announced with before anything ran.
 fn planned_engine(test: TestKind) -> Engine {
-    match test {
-        TestKind::RandomReads => Engine::Queued(QueuedEngine::Unknown),
-        _ => Engine::Sync,
+    if test.row().queued {
+        Engine::Queued(QueuedEngine::Unknown)
+    } else {
+        Engine::Sync
     }
 }
 

@@ -21,7 +21,7 @@ use crate::probe::{Op, PairsKind, Phase, ProbeSet, QueuedStep, Step, Stream, Tes
 use crate::results::settings::{Passes, QueueDepth, SectorSize};
 use crate::results::verify::HalfKind;
 use crate::results::{
-    CapacityResult, Outcome, PhaseResult, QueuedEngine, SeekSamples, SeekSet, WarningCode,
+    CapacityResult, Outcome, Payload, PhaseResult, QueuedEngine, SeekSamples, SeekSet, WarningCode,
 };
 use crate::validity;
 use std::io;
@@ -261,7 +261,7 @@ impl Walk<'_, '_> {
         let (info, cx, result) = (self.info, &mut *self.cx, &mut self.run.result);
         let ss = u64::from(info.sector_size);
         let planned;
-        let (pairs, third, hops) = match (kind, &result.seek_samples) {
+        let (pairs, third, hops) = match (kind, result.seek_samples()) {
             (PairsKind::Targeted { seed }, Some(s)) => {
                 match (analysis::radial_map(s), analysis::seek_revolution(s)) {
                     (Some(map), Some(rev)) => {
@@ -285,7 +285,7 @@ impl Walk<'_, '_> {
             to_sectors: done.iter().map(|p| p.to.offset / ss).collect(),
             latencies_ns: lat.to_vec(),
         };
-        match (kind, &mut result.seek_samples) {
+        match (kind, result.seek_samples_mut()) {
             (
                 PairsKind::Profile {
                     rotation_distance_sectors,
@@ -293,7 +293,7 @@ impl Walk<'_, '_> {
                 },
                 _,
             ) => {
-                result.seek_samples = Some(SeekSamples {
+                let samples = Some(SeekSamples {
                     distances_sectors: done.iter().map(|p| p.distance_sectors).collect(),
                     positions_sectors: done.iter().map(|p| p.to.offset / ss).collect(),
                     from_sectors: done.iter().map(|p| p.from.offset / ss).collect(),
@@ -308,6 +308,10 @@ impl Walk<'_, '_> {
                     adjacent: SeekSet::default(),
                     zero: SeekSet::default(),
                 });
+                result.payload = Payload::SeekProfile {
+                    samples,
+                    analysis: None,
+                };
             }
             (_, None) => {}
             (PairsKind::Rotation, Some(s)) => s.rotation_latencies_ns = latencies,
@@ -330,7 +334,7 @@ impl Walk<'_, '_> {
         let cx = &mut *self.cx;
         let c = run_capacity_check(cx.target, probes, block, preserve, cx.stop);
         if let Some(conclusion) = c.capacity {
-            self.run.result.capacity = Some(CapacityResult {
+            self.run.result.payload = Payload::Capacity(CapacityResult {
                 conclusion,
                 rounds: c.rounds,
                 failed_writes: c.failed_writes,
@@ -361,7 +365,7 @@ impl Walk<'_, '_> {
         let run = &mut *self.run;
         run.bypass_bytes += scan.bytes_read + scan.error_blocks * scan.block_bytes;
         run.abandoned += abandoned;
-        run.result.scan = Some(scan);
+        run.result.payload = Payload::Scan(scan);
         self.end(stop, "scan", false)
     }
 
@@ -370,7 +374,7 @@ impl Walk<'_, '_> {
     fn probe_reads(&mut self, ops: &[Op], spacing: Duration, set: ProbeSet) -> io::Result<bool> {
         let cx = &mut *self.cx;
         let (latencies, stop) = probe_reads(cx.engine, cx.target, ops, spacing, cx.stop);
-        let samples = (self.run.result.smr_samples).get_or_insert_with(Default::default);
+        let samples = self.run.result.smr_samples_mut();
         match set {
             ProbeSet::SmrBaseline => samples.baseline_ns = latencies,
             ProbeSet::SmrPostIdle { after_idle } => {
@@ -404,7 +408,7 @@ impl Walk<'_, '_> {
                 progress.tell(now as usize, (), |_| "random writes".into());
             },
         );
-        let samples = (self.run.result.smr_samples).get_or_insert_with(Default::default);
+        let samples = self.run.result.smr_samples_mut();
         samples.writes = writes;
         samples.budget = budget;
         self.end(stop, "random writes", false)
@@ -466,7 +470,7 @@ impl Walk<'_, '_> {
         run.bypass_bytes += moved;
         run.abandoned += abandoned;
         run.result.engine = run.result.engine.with_queued(r.engine);
-        run.result.verify = Some(r);
+        run.result.payload = Payload::Verify(r);
         self.end(stop, "write and verify", false)
     }
 

@@ -237,7 +237,7 @@ fn the_seek_profile_keeps_its_samples_seed_and_analysis() {
         run_test(TestKind::SeekProfile, &opts, cx).unwrap()
     });
     let r = &run.result;
-    let s = r.seek_samples.as_ref().unwrap();
+    let s = r.seek_samples().unwrap();
     assert_eq!(s.latencies_ns.len(), 200);
     assert_eq!(s.distances_sectors.len(), 200);
     assert_eq!(s.rotation_latencies_ns.len(), 500);
@@ -246,7 +246,7 @@ fn the_seek_profile_keeps_its_samples_seed_and_analysis() {
     assert_eq!(s.third.latencies_ns.len(), 200);
     assert!(s.adjacent.latencies_ns.len() > 1400);
     assert_eq!(s.seed, Some(5));
-    assert!(r.seek_analysis.is_some());
+    assert!(r.seek_analysis().is_some());
     // Only the timed reads are counted; their untimed partners take the rest.
     let timed: u64 = s.latencies_ns.iter().chain(&s.rotation_latencies_ns).sum();
     assert!(timed < took);
@@ -314,7 +314,7 @@ fn the_scan_reports_its_bytes_and_progress() {
     let (run, _, log) = with_sim("sim:ssd?size=8M", false, |cx| {
         run_test(TestKind::Scan, &opts, cx).unwrap()
     });
-    let scan = run.result.scan.as_ref().unwrap();
+    let scan = run.result.scan().unwrap();
     assert_eq!(scan.bytes_read, 8 << 20);
     assert_eq!(run.bypass_bytes, 8 << 20);
     assert_eq!(log.first().map(String::as_str), Some("line 0/1 reading"));
@@ -336,8 +336,8 @@ fn smr_check_times_every_completion_and_never_counts_the_waits() {
     });
     let res = &r.result;
     assert_eq!(res.outcome, Outcome::Complete);
-    let s = res.smr_samples.as_ref().unwrap();
-    let a = res.smr.as_ref().unwrap();
+    let s = res.smr_samples().unwrap();
+    let a = res.smr().unwrap();
     assert_eq!(
         a.verdict,
         crate::smr::analysis::SmrVerdict::HiddenSmr,
@@ -381,8 +381,8 @@ fn smr_check_on_flash_does_nothing() {
     });
     assert_eq!(elapsed, 0);
     assert_eq!(r.result.outcome, Outcome::Complete);
-    assert!(r.result.smr_samples.is_none());
-    let a = r.result.smr.unwrap();
+    assert!(r.result.smr_samples().is_none());
+    let a = r.result.smr().unwrap();
     assert_eq!(a.verdict, crate::smr::analysis::SmrVerdict::NotApplicable);
     assert_eq!(a.bytes_written, 0);
 }

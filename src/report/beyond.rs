@@ -32,7 +32,7 @@ fn size(bytes: u64) -> String {
 
 /// The block of a `--zones` test.
 pub fn zones(t: &TestResult, media_size: u64) -> String {
-    let Some(c) = &t.zone_curve else {
+    let Some(c) = &t.zone_curve() else {
         return String::new();
     };
     let sample = t.phases.first().map_or(0, |p| p.bytes_done());
@@ -63,7 +63,7 @@ pub fn zones(t: &TestResult, media_size: u64) -> String {
     let _ = writeln!(s, "\tmean:       {:>12}", mb(c.mean_bytes_per_s));
     let _ = writeln!(s, "\touter/inner ratio: {:.2}", c.outer_inner_ratio);
     let _ = writeln!(s, "\tzone steps: {}", c.steps.len());
-    if let Some(w) = &t.write_curve {
+    if let Some(w) = &t.write_curve() {
         let _ = writeln!(
             s,
             "\twrites (-w): max {}, min {}, mean {}, outer/inner ratio {:.2}",
@@ -106,7 +106,7 @@ fn ms(ns: f64) -> String {
 
 /// The block of a `--seek-profile` test.
 pub fn seek_profile(t: &TestResult, sector_size: u32) -> String {
-    let (Some(a), Some(samples)) = (&t.seek_analysis, &t.seek_samples) else {
+    let (Some(a), Some(samples)) = (&t.seek_analysis(), &t.seek_samples()) else {
         return String::new();
     };
     let ss = u64::from(sector_size);
@@ -297,7 +297,7 @@ fn seek_figures(a: &SeekAnalysis) -> String {
 
 /// The block of a `--scan` test.
 pub fn scan(t: &TestResult) -> String {
-    let Some(r) = &t.scan else {
+    let Some(r) = &t.scan() else {
         return String::new();
     };
     let secs = r.elapsed_ns as f64 / 1e9;
@@ -443,7 +443,7 @@ const STALLS_LISTED: usize = 10;
 /// the read probes, and the write rate over time as a chart.
 pub fn smr_check(t: &TestResult) -> String {
     use crate::smr::analysis::{STALL_S, SmrVerdict, WINDOW_S};
-    let Some(a) = &t.smr else {
+    let Some(a) = &t.smr() else {
         return String::new();
     };
     let mut s = "Hidden-SMR check (sustained random writes):\n".to_string();

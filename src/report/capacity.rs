@@ -63,7 +63,7 @@ pub fn conclusion(c: &Capacity) -> String {
 /// The test's block: "Capacity check: ..." and a blank line (empty without a
 /// result).
 pub fn block(t: &TestResult) -> String {
-    let Some(r) = &t.capacity else {
+    let Some(r) = &t.capacity() else {
         return String::new();
     };
     let c = &r.conclusion;

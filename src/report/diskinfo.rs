@@ -99,27 +99,14 @@ fn zone_text(z: ZoneMode) -> String {
 
 /// What a test prints before its first phase.
 pub fn test_start(test: TestKind) -> &'static str {
-    match test {
-        TestKind::CommandOverhead => "I/O command overhead:\n",
-        TestKind::SeekTransfer => "Seek times:\n",
-        TestKind::RandomReads => "Asynchronous random reads:\n",
-        TestKind::SyncWrite => "Synchronous random writes:\n",
-        TestKind::Zones
-        | TestKind::SeekProfile
-        | TestKind::Scan
-        | TestKind::BlockSweep
-        | TestKind::Verify
-        | TestKind::CapacityCheck
-        | TestKind::SmrCheck => "",
-    }
+    test.row().header
 }
 
 /// Whether a test's end is printed: when it completed, and for an interrupted scan,
 /// whose partial map says where to resume.
 pub fn end_printed(test: &TestResult) -> bool {
     test.outcome == Outcome::Complete
-        || (matches!(test.test, TestKind::Scan | TestKind::Verify)
-            && test.outcome == Outcome::Interrupted)
+        || (test.test.row().pass && test.outcome == Outcome::Interrupted)
 }
 
 /// What a test prints after its last phase (see [`end_printed`]): diskinfo ends
@@ -262,16 +249,7 @@ pub fn phase_line(test: &TestResult, index: usize, sector_size: u32) -> String {
 pub fn render_test(test: &TestResult, info: &DeviceInfo) -> String {
     let sector_size = info.sector_size;
     let mut s = String::new();
-    let own = matches!(
-        test.test,
-        TestKind::Zones
-            | TestKind::SeekProfile
-            | TestKind::Scan
-            | TestKind::BlockSweep
-            | TestKind::Verify
-            | TestKind::SmrCheck
-    );
-    if !own && !test.phases.iter().any(PhaseResult::complete) {
+    if !test.test.row().own_block && !test.phases.iter().any(PhaseResult::complete) {
         return s;
     }
     s.push_str(test_start(test.test));

@@ -11,12 +11,12 @@ const PANEL: u32 = 420;
 /// The panels a disk gets: (has a zone curve or access times, has a scan).
 fn panels(d: &DiskResult) -> (bool, bool) {
     let curve = d.tests.iter().any(|t| {
-        t.zone_curve.is_some()
-            || t.seek_samples
+        t.zone_curve().is_some()
+            || t.seek_samples()
                 .as_ref()
                 .is_some_and(|s| !s.positions_sectors.is_empty())
     });
-    let scan = d.tests.iter().any(|t| t.scan.is_some());
+    let scan = d.tests.iter().any(|t| t.scan().is_some());
     (curve, scan)
 }
 
@@ -71,7 +71,7 @@ fn draw_curve<'a>(area: &Area<'a>, d: &DiskResult) -> DrawResult<'a> {
     let rate: Vec<(f64, f64)> = d
         .tests
         .iter()
-        .filter_map(|t| t.zone_curve.as_ref())
+        .filter_map(|t| t.zone_curve())
         .flat_map(|c| {
             c.points
                 .iter()
@@ -81,7 +81,7 @@ fn draw_curve<'a>(area: &Area<'a>, d: &DiskResult) -> DrawResult<'a> {
     let access: Vec<(f64, f64)> = d
         .tests
         .iter()
-        .filter_map(|t| t.seek_samples.as_ref())
+        .filter_map(|t| t.seek_samples())
         .flat_map(|s| {
             s.positions_sectors
                 .iter()
@@ -124,14 +124,14 @@ fn draw_curve<'a>(area: &Area<'a>, d: &DiskResult) -> DrawResult<'a> {
 fn smr_panel(d: &DiskResult) -> bool {
     d.tests
         .iter()
-        .any(|t| t.smr.as_ref().is_some_and(|a| !a.windows.is_empty()))
+        .any(|t| t.smr().is_some_and(|a| !a.windows.is_empty()))
 }
 
 /// The write rate of --smr-check over time, a step per 30-s window, with the
 /// stalls as points (their length on the right axis) and the verdict as caption.
 fn draw_smr<'a>(area: &Area<'a>, d: &DiskResult) -> DrawResult<'a> {
     use crate::smr::analysis::WINDOW_S;
-    let Some(a) = d.tests.iter().find_map(|t| t.smr.as_ref()) else {
+    let Some(a) = d.tests.iter().find_map(|t| t.smr()) else {
         return Ok(());
     };
     let end = a.windows.last().map_or(WINDOW_S, |w| w.start_s + WINDOW_S);
@@ -180,7 +180,7 @@ fn draw_smr<'a>(area: &Area<'a>, d: &DiskResult) -> DrawResult<'a> {
 fn seek_panel(d: &DiskResult) -> bool {
     d.tests
         .iter()
-        .any(|t| t.seek_analysis.as_ref().is_some_and(|a| !a.bins.is_empty()))
+        .any(|t| t.seek_analysis().is_some_and(|a| !a.bins.is_empty()))
 }
 
 /// The seek profile over the distance (log scale): each bin's mean and minimum
@@ -188,7 +188,7 @@ fn seek_panel(d: &DiskResult) -> bool {
 /// reads (the curve plus half a revolution).
 fn draw_seek<'a>(area: &Area<'a>, d: &DiskResult) -> DrawResult<'a> {
     let ss = d.info.as_ref().map_or(512, |i| i.sector_size) as f64;
-    let Some(a) = d.tests.iter().find_map(|t| t.seek_analysis.as_ref()) else {
+    let Some(a) = d.tests.iter().find_map(|t| t.seek_analysis()) else {
         return Ok(());
     };
     // x: log10 of the bin's middle distance in bytes.
@@ -250,7 +250,7 @@ fn draw_seek<'a>(area: &Area<'a>, d: &DiskResult) -> DrawResult<'a> {
 }
 
 fn draw_scan<'a>(area: &Area<'a>, d: &DiskResult) -> DrawResult<'a> {
-    let Some(scan) = d.tests.iter().find_map(|t| t.scan.as_ref()) else {
+    let Some(scan) = d.tests.iter().find_map(|t| t.scan()) else {
         return Ok(());
     };
     let cells = scan.map_ns.len().max(1);

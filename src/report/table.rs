@@ -88,7 +88,7 @@ pub fn render(run: &Run) -> String {
             if !t.is_empty() {
                 out.push_str(&format!("{t}\n"));
             }
-            if let Some(c) = &test.command_overhead {
+            if let Some(c) = &test.command_overhead() {
                 out.push_str(&format!(
                     "command overhead per {}-byte sector: {:.3} ms ({:.3} ms per sector of the 10 MB block, {:.3} ms per single-sector read)\n",
                     c.sector_bytes, c.overhead_ms, c.mega_ms_per_sector, c.sector_ms_per_read

@@ -136,7 +136,7 @@ pub fn burn_in_block(t: &TestResult) -> String {
 }
 
 fn render(t: &TestResult, burn_in: bool) -> String {
-    let Some(r) = &t.verify else {
+    let Some(r) = &t.verify() else {
         return String::new();
     };
     let mut s = format!(

@@ -2,40 +2,85 @@
 //! that started the burn-in (the list of steps and what runs each is the burn-in's
 //! module).
 
+use super::smart::SelfTestKind;
+use super::test_kind::TestKind;
 use serde::{Deserialize, Serialize};
 
-/// One step of the burn-in.
+/// One step of the burn-in: a SMART reading, one of the drive's self-tests, a
+/// test of the registry ([`TestKind::row`]'s `burn_in`), or the discard. In the
+/// JSON, its id (`smart_before`, `short_self_test`, `seek_transfer`, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(into = "String", try_from = "String")]
 pub enum Step {
     /// The drive's SMART health before anything runs.
     SmartBefore,
-    /// The drive's short self-test.
-    ShortSelfTest,
-    /// The conveyance self-test (ATA drives that offer it).
-    ConveyanceSelfTest,
-    /// `-t`: diskinfo's seek and transfer test.
-    SeekTransfer,
-    /// `--zones`: the read and write rate over the whole device.
-    Zones,
-    /// `--smr-check`: the hidden-SMR behaviour test (only when asked for).
-    SmrCheck,
-    /// `--verify`: write and read back every sector (one pass, on rotating drives
-    /// and flash alike).
-    Verify,
-    /// `--capacity-check`: is the drive as big as it says (flash drives: seconds,
-    /// before the write-verify pass).
-    CapacityCheck,
-    /// `-S`: flushed random writes, seconds long, that find a flush the drive
-    /// acknowledges without writing its cache (rotating drives).
-    FlushedWrites,
+    /// One of the drive's self-tests (short and conveyance first, long last).
+    SelfTest(SelfTestKind),
+    /// A test of the registry that is a burn-in step.
+    Test(TestKind),
     /// The whole drive discarded (TRIM/UNMAP) after the write-verify pass, so flash
     /// starts clean (unless `--no-discard`).
     Discard,
-    /// The drive's long (extended) self-test.
-    LongSelfTest,
     /// The drive's SMART health after the run, compared with before.
     SmartAfter,
+}
+
+impl Step {
+    /// The step's name in the text and in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::SmartBefore => "SMART before",
+            Step::SelfTest(SelfTestKind::Short) => "short self-test",
+            Step::SelfTest(SelfTestKind::Conveyance) => "conveyance self-test",
+            Step::SelfTest(SelfTestKind::Long) => "long self-test",
+            Step::Test(k) => k.row().burn_in.map_or(k.name(), |b| b.name),
+            Step::Discard => "discard (TRIM/UNMAP)",
+            Step::SmartAfter => "SMART after",
+        }
+    }
+
+    /// The step's id in the JSON (`smart_before`, `seek_transfer`, ...).
+    pub fn id(self) -> &'static str {
+        match self {
+            Step::SmartBefore => "smart_before",
+            Step::SelfTest(SelfTestKind::Short) => "short_self_test",
+            Step::SelfTest(SelfTestKind::Conveyance) => "conveyance_self_test",
+            Step::SelfTest(SelfTestKind::Long) => "long_self_test",
+            Step::Test(k) => k.row().burn_in.map_or(k.id(), |b| b.id),
+            Step::Discard => "discard",
+            Step::SmartAfter => "smart_after",
+        }
+    }
+
+    /// The step of this JSON id.
+    pub fn from_id(id: &str) -> Option<Step> {
+        let fixed = [
+            Step::SmartBefore,
+            Step::SelfTest(SelfTestKind::Short),
+            Step::SelfTest(SelfTestKind::Conveyance),
+            Step::SelfTest(SelfTestKind::Long),
+            Step::Discard,
+            Step::SmartAfter,
+        ];
+        let tests = TestKind::ALL
+            .into_iter()
+            .filter(|k| k.row().burn_in.is_some())
+            .map(Step::Test);
+        fixed.into_iter().chain(tests).find(|s| s.id() == id)
+    }
+}
+
+impl From<Step> for String {
+    fn from(s: Step) -> String {
+        s.id().into()
+    }
+}
+
+impl TryFrom<String> for Step {
+    type Error = String;
+    fn try_from(id: String) -> Result<Step, String> {
+        Step::from_id(&id).ok_or_else(|| format!("unknown burn-in step {id:?}"))
+    }
 }
 
 /// How a step of one drive ended.

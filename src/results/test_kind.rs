@@ -1,5 +1,6 @@
 //! The tests and their timed phases: their names, and the one table of the tests
-//! ([`TestKind::row`]) that the option rules, the write gate and `--plot` read;
+//! ([`TestKind::row`]) that the option rules, the write gate, `--plot`, the
+//! diskinfo text, the run and the live view read;
 //! plain data, recorded in the results and re-exported by `probe`, whose plans make
 //! them.
 
@@ -45,11 +46,30 @@ pub enum Writes {
     NeedsW,
 }
 
-/// A test's row of [`TestKind::ALL`]'s table.
+/// How the live view counts a test's progress.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LiveProgress {
+    /// Not within the test: one step for the whole test.
+    None,
+    /// In 100 steps a pass over the drive (a write-verify half).
+    Percent,
+    /// One step a line of its plan (a scan's blocks).
+    Lines,
+}
+
+/// A test's row of [`TestKind::ALL`]'s table: everything about the kind that is
+/// data; what it does (its plan, analysis, rendering) is found from its kind and
+/// its payload by the rooms that do it (docs/architecture.md, "How to add a test").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Row {
-    /// The clap argument id that selects it (the field of the command line's `Args`).
+    /// The clap argument id that selects it (the field of the command line's
+    /// `Args`), and its name in the JSON and in the burn-in's step ids.
     pub id: &'static str,
+    /// Its name in messages.
+    pub name: &'static str,
+    /// What diskinfo's text prints before its first phase (empty for seekprobe's
+    /// own tests, which print their whole block at their end).
+    pub header: &'static str,
     /// Whether and when it writes.
     pub writes: Writes,
     /// Whether `--preserve` restores what it overwrites.
@@ -59,7 +79,83 @@ pub struct Row {
     /// The options (clap ids) that tune it and mean nothing without a test that
     /// takes them, such as `--settle` or `--seed`.
     pub options: &'static [&'static str],
+    /// Whether its end block is printed even when no phase completed (seekprobe's
+    /// own tests, whose block says what was measured).
+    pub own_block: bool,
+    /// A queued pass over the drive's range (--scan, --verify): a real drive's
+    /// temperature is watched from a side thread while it runs, it is a long step
+    /// of the live board, and its end is printed when interrupted too (the partial
+    /// map says where to resume).
+    pub pass: bool,
+    /// Long work during which temperatures are sampled (the passes, --smr-check).
+    pub long: bool,
+    /// Runs even when an earlier test of the drive failed (a scan maps a failing
+    /// drive).
+    pub after_failure: bool,
+    /// Its bytes are compared with the kernel's counts to find other programs'
+    /// I/O (not -S, whose flushes the kernel counts its own way).
+    pub other_io_checked: bool,
+    /// Resumable from a checkpoint (--verify's `--resume`).
+    pub resumable: bool,
+    /// Announced as queued before it runs (-i); the others as sync.
+    pub queued: bool,
+    /// How the live view counts its progress.
+    pub progress: LiveProgress,
+    /// Its step in the burn-in, if it is one.
+    pub burn_in: Option<BurnInStep>,
 }
+
+/// A test's step in the burn-in (`--burn-in`; the burn-in's module orders the
+/// tests' steps among the SMART readings and self-tests by `order`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BurnInStep {
+    /// The step's id in the saved JSON (`results::burnin::Step`).
+    pub id: &'static str,
+    /// Its name in the burn-in's text and messages.
+    pub name: &'static str,
+    /// Its place among the burn-in's tests, first lowest.
+    pub order: u8,
+    /// Whether it runs on a drive that reports a rotation rate.
+    pub rotating: bool,
+    /// Whether it runs on a drive that does not say whether it rotates.
+    pub unknown: bool,
+    /// Whether it runs on flash.
+    pub flash: bool,
+    /// Only when its option is given beside `--burn-in` (`--smr-check`).
+    pub optional: bool,
+}
+
+/// A burn-in step on every medium, always run.
+const EVERY: BurnInStep = BurnInStep {
+    id: "",
+    name: "",
+    order: 0,
+    rotating: true,
+    unknown: true,
+    flash: true,
+    optional: false,
+};
+
+/// The row every test starts from: reads, restores nothing, draws nothing, one
+/// step of the live view.
+const BASE: Row = Row {
+    id: "",
+    name: "",
+    header: "",
+    writes: Writes::No,
+    restores: false,
+    plots: false,
+    options: &[],
+    own_block: false,
+    pass: false,
+    long: false,
+    after_failure: false,
+    other_io_checked: true,
+    resumable: false,
+    queued: false,
+    progress: LiveProgress::None,
+    burn_in: None,
+};
 
 impl TestKind {
     /// Every test, in the order a run makes them (diskinfo's first, then
@@ -79,58 +175,88 @@ impl TestKind {
     ];
 
     /// The one table of the tests: the option rules (config::rules), the write
-    /// gate ([`TestKind::run_writes`]), `--plot`'s rule and the burn-in's write and
-    /// plot rules all read it.
+    /// gate ([`TestKind::run_writes`]), `--plot`'s rule, the burn-in's write and
+    /// plot rules, diskinfo's headers, the run's watch and the live view read it.
     pub const fn row(self) -> Row {
         use Writes::*;
-        /// A row, its fields in their order.
-        const fn row(
-            id: &'static str,
-            writes: Writes,
-            restores: bool,
-            plots: bool,
-            options: &'static [&'static str],
-        ) -> Row {
-            Row {
-                id,
-                writes,
-                restores,
-                plots,
-                options,
-            }
-        }
         match self {
-            TestKind::CommandOverhead => row("command_overhead", No, false, false, &["settle"]),
-            TestKind::SeekTransfer => row("seek_transfer", No, false, false, &["settle"]),
-            TestKind::RandomReads => row(
-                "iops",
-                No,
-                false,
-                false,
-                &["settle", "seed", "queue_depth", "duration"],
-            ),
-            TestKind::SyncWrite => row(
-                "sync_write",
-                NeedsW,
-                true,
-                false,
-                &["settle", "seed", "write_duration"],
-            ),
-            TestKind::Zones => row("zones", WithW, false, true, &["settle", "zone_size"]),
-            TestKind::SeekProfile => row(
-                "seek_profile",
-                No,
-                false,
-                true,
-                &["settle", "seed", "seek_samples"],
-            ),
+            TestKind::CommandOverhead => Row {
+                id: "command_overhead",
+                name: "command overhead (-c)",
+                header: "I/O command overhead:\n",
+                options: &["settle"],
+                ..BASE
+            },
+            TestKind::SeekTransfer => Row {
+                id: "seek_transfer",
+                name: "seek and transfer (-t)",
+                header: "Seek times:\n",
+                options: &["settle"],
+                burn_in: Some(BurnInStep {
+                    id: "seek_transfer",
+                    name: "seek and transfer (-t)",
+                    order: 0,
+                    ..EVERY
+                }),
+                ..BASE
+            },
+            TestKind::RandomReads => Row {
+                id: "iops",
+                name: "random reads (-i)",
+                header: "Asynchronous random reads:\n",
+                options: &["settle", "seed", "queue_depth", "duration"],
+                queued: true,
+                ..BASE
+            },
+            TestKind::SyncWrite => Row {
+                id: "sync_write",
+                name: "synchronous writes (-S)",
+                header: "Synchronous random writes:\n",
+                writes: NeedsW,
+                restores: true,
+                options: &["settle", "seed", "write_duration"],
+                other_io_checked: false,
+                // Rotating drives only: without a revolution to compare with,
+                // the flushes' timing means nothing.
+                burn_in: Some(BurnInStep {
+                    id: "flushed_writes",
+                    name: "flushed writes (-S)",
+                    order: 3,
+                    unknown: false,
+                    flash: false,
+                    ..EVERY
+                }),
+                ..BASE
+            },
+            TestKind::Zones => Row {
+                id: "zones",
+                name: "zone curve (--zones)",
+                writes: WithW,
+                plots: true,
+                options: &["settle", "zone_size"],
+                own_block: true,
+                burn_in: Some(BurnInStep {
+                    id: "zones",
+                    name: "zone curve (--zones)",
+                    order: 1,
+                    ..EVERY
+                }),
+                ..BASE
+            },
+            TestKind::SeekProfile => Row {
+                id: "seek_profile",
+                name: "seek profile (--seek-profile)",
+                plots: true,
+                options: &["settle", "seed", "seek_samples"],
+                own_block: true,
+                ..BASE
+            },
             // The scan reads at once, without pausing first.
-            TestKind::Scan => row(
-                "scan",
-                No,
-                false,
-                true,
-                &[
+            TestKind::Scan => Row {
+                id: "scan",
+                name: "surface scan (--scan)",
+                plots: true,
+                options: &[
                     "block_size",
                     "start",
                     "end",
@@ -138,20 +264,26 @@ impl TestKind {
                     "io_timeout",
                     "max_temp",
                 ],
-            ),
-            TestKind::BlockSweep => row(
-                "block_sweep",
-                WithW,
-                false,
-                false,
-                &["settle", "queue_depth", "sweep_duration"],
-            ),
-            TestKind::Verify => row(
-                "verify",
-                NeedsW,
-                false,
-                false,
-                &[
+                own_block: true,
+                pass: true,
+                long: true,
+                after_failure: true,
+                progress: LiveProgress::Lines,
+                ..BASE
+            },
+            TestKind::BlockSweep => Row {
+                id: "block_sweep",
+                name: "block sweep (--block-sweep)",
+                writes: WithW,
+                options: &["settle", "queue_depth", "sweep_duration"],
+                own_block: true,
+                ..BASE
+            },
+            TestKind::Verify => Row {
+                id: "verify",
+                name: "write and verify (--verify)",
+                writes: NeedsW,
+                options: &[
                     "settle",
                     "passes",
                     "bad_blocks",
@@ -163,15 +295,54 @@ impl TestKind {
                     "io_timeout",
                     "max_temp",
                 ],
-            ),
-            TestKind::CapacityCheck => row("capacity_check", NeedsW, true, false, &["settle"]),
-            TestKind::SmrCheck => row(
-                "smr_check",
-                NeedsW,
-                false,
-                true,
-                &["settle", "seed", "max_temp", "smr_budget", "smr_idle"],
-            ),
+                own_block: true,
+                pass: true,
+                long: true,
+                resumable: true,
+                progress: LiveProgress::Percent,
+                burn_in: Some(BurnInStep {
+                    id: "verify",
+                    name: "write-verify pass (--verify)",
+                    order: 5,
+                    ..EVERY
+                }),
+                ..BASE
+            },
+            TestKind::CapacityCheck => Row {
+                id: "capacity_check",
+                name: "capacity check (--capacity-check)",
+                writes: NeedsW,
+                restores: true,
+                options: &["settle"],
+                // Flash: seconds, before the write-verify pass (which finds a
+                // fake capacity on the other drives).
+                burn_in: Some(BurnInStep {
+                    id: "capacity_check",
+                    name: "capacity check (--capacity-check)",
+                    order: 4,
+                    rotating: false,
+                    unknown: false,
+                    ..EVERY
+                }),
+                ..BASE
+            },
+            TestKind::SmrCheck => Row {
+                id: "smr_check",
+                name: "hidden-SMR check (--smr-check)",
+                writes: NeedsW,
+                plots: true,
+                options: &["settle", "seed", "max_temp", "smr_budget", "smr_idle"],
+                own_block: true,
+                long: true,
+                burn_in: Some(BurnInStep {
+                    id: "smr_check",
+                    name: "SMR check (--smr-check)",
+                    order: 2,
+                    optional: true,
+                    ..EVERY
+                }),
+                ..BASE
+            },
         }
     }
 
@@ -194,19 +365,7 @@ impl TestKind {
 
     /// The test's name in messages.
     pub fn name(self) -> &'static str {
-        match self {
-            TestKind::CommandOverhead => "command overhead (-c)",
-            TestKind::SeekTransfer => "seek and transfer (-t)",
-            TestKind::RandomReads => "random reads (-i)",
-            TestKind::SyncWrite => "synchronous writes (-S)",
-            TestKind::Zones => "zone curve (--zones)",
-            TestKind::SeekProfile => "seek profile (--seek-profile)",
-            TestKind::Scan => "surface scan (--scan)",
-            TestKind::BlockSweep => "block sweep (--block-sweep)",
-            TestKind::Verify => "write and verify (--verify)",
-            TestKind::CapacityCheck => "capacity check (--capacity-check)",
-            TestKind::SmrCheck => "hidden-SMR check (--smr-check)",
-        }
+        self.row().name
     }
 }
 

@@ -138,7 +138,7 @@ pub fn resumed_line(
     result: Option<&crate::results::TestResult>,
 ) -> Option<String> {
     use crate::results::verify::HalfKind;
-    let r = result?.verify.as_ref()?;
+    let r = result?.verify()?;
     let used =
         r.nonce == cp.nonce && cp.fits(r.start_bytes, r.end_bytes, r.block_bytes, r.passes_planned);
     if !used {

@@ -37,8 +37,8 @@ pub fn opened(error: Option<&DiskFailure>) -> Vec<Finding> {
 pub fn outcome(t: &TestResult) -> Vec<Finding> {
     let test = test_id(t.test);
     let name = t.test.name();
-    let unanswered = (t.verify.as_ref().and_then(|v| v.unanswered.as_ref()))
-        .or_else(|| t.scan.as_ref().and_then(|s| s.unanswered.as_ref()));
+    let unanswered = (t.verify().and_then(|v| v.unanswered.as_ref()))
+        .or_else(|| t.scan().and_then(|s| s.unanswered.as_ref()));
     let (code, reason) = match &t.outcome {
         Outcome::Complete => return Vec::new(),
         Outcome::Failed(_) if let Some(u) = unanswered => (

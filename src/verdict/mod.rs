@@ -26,10 +26,10 @@ use crate::results::{DiskResult, Run, TestResult};
 /// The findings of one test's results: how it ended, then what it found.
 pub fn test_findings(t: &TestResult) -> Vec<Finding> {
     let mut f = checks::outcome(t);
-    f.extend(t.scan.iter().flat_map(sectors::scan));
-    f.extend(t.verify.iter().flat_map(sectors::verify));
-    f.extend(t.capacity.iter().flat_map(checks::capacity));
-    f.extend(t.smr.iter().flat_map(checks::smr));
+    f.extend(t.scan().into_iter().flat_map(sectors::scan));
+    f.extend(t.verify().into_iter().flat_map(sectors::verify));
+    f.extend(t.capacity().into_iter().flat_map(checks::capacity));
+    f.extend(t.smr().into_iter().flat_map(checks::smr));
     f
 }
 
@@ -399,7 +399,7 @@ mod tests {
             (true, Code::TurnedReadOnly, "turned read-only"),
         ] {
             let mut t = TestResult::new(TestKind::Verify, 0.0, Engine::Sync);
-            t.verify = Some(verify(read_only));
+            t.payload = crate::results::Payload::Verify(verify(read_only));
             t.outcome = Outcome::Failed(format!("the drive {words} at byte 314572800"));
             let f = test_findings(&t);
             assert_eq!(f.len(), 1, "{f:?}");

@@ -341,7 +341,7 @@ fn test(t: &TestResult, disk: &DiskResult, verbose: bool) -> Markup {
         @match t.test {
             TestKind::Verify => {
                 h3 { "Write and verify" }
-                @if let Some(v) = &t.verify {
+                @if let Some(v) = &t.verify() {
                     (chart(charts::verify_map(v), "the write and read rate over the range, failed sectors in red"))
                     p.legend.small {
                         span.key style=(bg(charts::WRITE)) {} " write " span.key style=(bg(charts::READ)) {} " read back "
@@ -353,7 +353,7 @@ fn test(t: &TestResult, disk: &DiskResult, verbose: bool) -> Markup {
             TestKind::CapacityCheck => {
                 h3 { "Capacity check" }
                 @let text = capacity::block(t);
-                @if let Some(c) = &t.capacity {
+                @if let Some(c) = &t.capacity() {
                     @let said = capacity::conclusion(&c.conclusion);
                     p class=(if c.conclusion.failed > 0 { "fail" } else { "" }) { "It holds " (said) "." }
                     // The block's first line says it again: said once.
@@ -367,7 +367,7 @@ fn test(t: &TestResult, disk: &DiskResult, verbose: bool) -> Markup {
             }
             TestKind::Scan => {
                 h3 { "Surface scan" }
-                @if let Some(s) = &t.scan {
+                @if let Some(s) = &t.scan() {
                     (chart(charts::scan_map(s), "the scan map, start to end"))
                     p.legend.small {
                         span.key style=(bg(charts::SCAN[0])) {} " <10 ms " span.key style=(bg(charts::SCAN[1])) {} " <50 "
@@ -379,7 +379,7 @@ fn test(t: &TestResult, disk: &DiskResult, verbose: bool) -> Markup {
             }
             TestKind::SmrCheck => {
                 h3 { "Hidden-SMR check" }
-                @if let Some(a) = &t.smr {
+                @if let Some(a) = &t.smr() {
                     p class=(if a.verdict == crate::smr::analysis::SmrVerdict::HiddenSmr { "fail" } else { "" }) { (a.text) }
                     (chart(charts::smr_chart(a), "the random-write rate over time, stalls in red"))
                 }

@@ -113,7 +113,7 @@ fn batch_charts(drives: &[Drive], colours: &[charts::RGB]) -> Vec<BatchChart> {
             .filter(|(d, _)| d.model() == model)
         {
             let media = d.disk.info.as_ref().map_or(0, |i| i.media_size_bytes);
-            if let Some(z) = d.disk.tests.iter().find_map(|t| t.zone_curve.as_ref()) {
+            if let Some(z) = d.disk.tests.iter().find_map(|t| t.zone_curve()) {
                 let failed = d.verdict.state == crate::results::State::Fail;
                 zones.push((
                     charts::Series {
@@ -144,7 +144,7 @@ fn batch_charts(drives: &[Drive], colours: &[charts::RGB]) -> Vec<BatchChart> {
             .zip(colours)
             .filter(|(d, _)| d.model() == model)
         {
-            if let Some(a) = d.disk.tests.iter().find_map(|t| t.seek_analysis.as_ref()) {
+            if let Some(a) = d.disk.tests.iter().find_map(|t| t.seek_analysis()) {
                 let failed = d.verdict.state == crate::results::State::Fail;
                 seeks.push(charts::Series {
                     data: a,

@@ -6,8 +6,8 @@ use super::{Source, render, utc};
 use crate::device::DeviceInfo;
 use crate::probe::TestKind;
 use crate::results::{
-    Code, DiskResult, Engine, Finding, Run, SCHEMA_VERSION, ScanResult, Severity, TestResult,
-    Verdict, ZoneCurve, ZonePoint,
+    Code, DiskResult, Engine, Finding, Payload, Run, SCHEMA_VERSION, ScanResult, Severity,
+    TestResult, Verdict, ZoneCurve, ZonePoint,
 };
 
 fn info(name: &str, model: &str, serial: &str) -> DeviceInfo {
@@ -54,7 +54,7 @@ fn page(r: &Run) -> String {
 
 fn scan(error_blocks: u64, map_ns: Vec<u64>) -> TestResult {
     let mut t = TestResult::new(TestKind::Scan, 0.0, Engine::Sync);
-    t.scan = Some(ScanResult {
+    t.payload = Payload::Scan(ScanResult {
         start_bytes: 0,
         end_bytes: 1 << 20,
         block_bytes: 1 << 16,
@@ -84,14 +84,17 @@ fn zones(rate: f64) -> TestResult {
             mean_read_ns: 1e6,
         })
         .collect();
-    t.zone_curve = Some(ZoneCurve {
-        points,
-        max_bytes_per_s: rate,
-        min_bytes_per_s: rate - 9e6,
-        mean_bytes_per_s: rate - 4.5e6,
-        outer_inner_ratio: 1.1,
-        steps: vec![],
-    });
+    t.payload = Payload::Zones {
+        read: Some(ZoneCurve {
+            points,
+            max_bytes_per_s: rate,
+            min_bytes_per_s: rate - 9e6,
+            mean_bytes_per_s: rate - 4.5e6,
+            outer_inner_ratio: 1.1,
+            steps: vec![],
+        }),
+        write: None,
+    };
     t
 }
 
@@ -234,7 +237,7 @@ fn the_median_band_is_the_middle_drive_sample_by_sample() {
         .iter()
         .map(|t| {
             let s = charts::Series {
-                data: t.zone_curve.as_ref().unwrap(),
+                data: t.zone_curve().unwrap(),
                 colour: charts::colour(0, 1),
                 failed: false,
             };
@@ -251,13 +254,13 @@ fn the_median_band_is_the_middle_drive_sample_by_sample() {
 
 #[test]
 fn a_healthy_scan_map_is_a_few_rectangles() {
-    let svg = charts::scan_map(&scan(0, vec![5_000_000; 1000]).scan.unwrap()).unwrap();
+    let svg = charts::scan_map(scan(0, vec![5_000_000; 1000]).scan().unwrap()).unwrap();
     // 1000 cells drawn as 10 rows of 50 green cells: one rectangle a row, and
     // the background.
     assert!(svg.matches("<rect").count() <= 12, "{svg}");
     let mut mixed = vec![5_000_000; 1000];
     mixed[10] = u64::MAX;
-    let svg = charts::scan_map(&scan(1, mixed).scan.unwrap()).unwrap();
+    let svg = charts::scan_map(scan(1, mixed).scan().unwrap()).unwrap();
     assert!(svg.contains("fill=\"#000000\""), "the failed cell is black");
 }
 
@@ -503,7 +506,7 @@ fn the_record_shows_the_recorded_host_command_steps_firmware_and_checksum() {
             unanswered: false,
         },
         StepRecord {
-            step: Step::Verify,
+            step: Step::Test(TestKind::Verify),
             status: Status::Done,
             duration_s: Some(7_325.0),
             unanswered: false,

@@ -506,15 +506,15 @@ fn render_beyond(
     t: &TestResult,
     info: Option<&crate::device::DeviceInfo>,
 ) {
-    for (dir, curve) in [("read", &t.zone_curve), ("write", &t.write_curve)] {
+    for (dir, curve) in [("read", t.zone_curve()), ("write", t.write_curve())] {
         if let Some(c) = curve {
             render_zone_curve(x, labels, dir, c);
         }
     }
-    if let Some(a) = &t.seek_analysis {
+    if let Some(a) = t.seek_analysis() {
         render_seek_profile(x, labels, a, info);
     }
-    if let Some(s) = &t.scan {
+    if let Some(s) = t.scan() {
         render_scan(x, labels, s);
     }
 }

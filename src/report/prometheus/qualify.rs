@@ -164,7 +164,7 @@ fn with(labels: &Labels, more: &[(&'static str, String)]) -> Vec<(&'static str, 
 
 /// The figures of a --verify, --capacity-check or --smr-check test.
 pub(super) fn render_test(x: &mut Exposition, labels: &Labels, t: &TestResult) {
-    if let Some(v) = &t.verify {
+    if let Some(v) = &t.verify() {
         for p in &v.passes {
             let pass = (p.pass + 1).to_string();
             // Zeros for a pass stopped before every sector was read back and
@@ -207,7 +207,7 @@ pub(super) fn render_test(x: &mut Exposition, labels: &Labels, t: &TestResult) {
             }
         }
     }
-    if let Some(c) = &t.capacity {
+    if let Some(c) = &t.capacity() {
         let c = &c.conclusion;
         x.add(
             "seekprobe_capacity_reported_bytes",
@@ -223,7 +223,7 @@ pub(super) fn render_test(x: &mut Exposition, labels: &Labels, t: &TestResult) {
             f64::from(c.failed),
         );
     }
-    if let Some(s) = &t.smr {
+    if let Some(s) = &t.smr() {
         for v in [
             SmrVerdict::HiddenSmr,
             SmrVerdict::Conventional,
@@ -386,7 +386,7 @@ mod tests {
             ..Half::new(1, 0)
         };
         let mut t = TestResult::new(TestKind::Verify, 0.0, Engine::None);
-        t.verify = Some(VerifyResult {
+        t.payload = crate::results::Payload::Verify(VerifyResult {
             nonce: 1,
             start_bytes: 0,
             end_bytes: 1 << 20,
