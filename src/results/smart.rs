@@ -1,8 +1,10 @@
 //! What SMART found on one disk during a run, as plain data: the health before and
-//! after, the self-tests asked for, the rules' findings and the temperatures during
+//! after, the self-tests asked for, the rules' findings (the program's one
+//! [`Finding`], saved in SMART's shape) and the temperatures during
 //! long work (reading, judging and sampling are the SMART module's).
 
 use super::health::Health;
+use super::verdict::{Code, Figure, Finding, Severity};
 use serde::{Deserialize, Serialize};
 
 /// How one asked-for self-test ended.
@@ -50,7 +52,9 @@ pub struct SmartResult {
     pub after: Option<Health>,
     /// The self-tests asked for, in the order they ran.
     pub self_tests: Vec<SelfTestRecord>,
-    /// The health rules' findings (before against after, and the self-tests).
+    /// The health rules' findings (before against after, and the self-tests),
+    /// saved in SMART's own shape (`saved`).
+    #[serde(with = "saved")]
     pub findings: Vec<Finding>,
     /// The device has no SMART: the one-line note (never a failure by itself).
     pub note: Option<String>,
@@ -75,43 +79,85 @@ pub enum SelfTestKind {
     Long,
 }
 
-/// How much a finding weighs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// For information; the drive is not judged by it.
-    Note,
-    /// Worth a look, but not the drive's failure (e.g. a cable fault).
-    Warn,
-    /// The drive fails.
-    Fail,
+/// The health rules whose finding says a report cannot be judged: its structure
+/// cannot be read, it holds no SMART health, or `--new` cannot tell the hours.
+pub const CANNOT_JUDGE: [&str; 3] = ["unjudgeable", "no-health-data", "new-hours-missing"];
+
+impl Finding {
+    /// A finding of SMART's health rule `rule`, without a figure: test `smart`,
+    /// and the code that rule makes (`smart_unreadable` for a report that
+    /// cannot be judged, `self_test_failed` for the self-test rules, `smart`
+    /// otherwise).
+    pub fn smart(severity: Severity, rule: &str, reason: String) -> Finding {
+        let code = if CANNOT_JUDGE.contains(&rule) {
+            Code::SmartUnreadable
+        } else if rule.starts_with("self-test") {
+            Code::SelfTestFailed
+        } else {
+            Code::Smart
+        };
+        Finding {
+            rule: rule.into(),
+            ..Finding::new(severity, "smart", code, reason)
+        }
+    }
 }
 
-/// The figure a finding is about: which counter or field, its count, and where
-/// it was read.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Figure {
-    /// The counter or figure, e.g. "pending", "power-on-hours" (a `--threshold`
-    /// name where there is one).
-    pub counter: String,
-    /// Its value (a count, hours, percent), when it is a number.
-    pub count: Option<u64>,
-    /// Where it was read, e.g. "ATA attribute 197, raw".
-    pub source: String,
-}
+/// SMART's findings as a run saves them, unchanged since before the program had
+/// one `Finding`: `{severity, rule, reason, figure}`, the severity in SMART's
+/// words (`note`, `warn`, `fail`; `warning` is read too).
+mod saved {
+    use super::{Figure, Finding, Severity};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// One finding: how much it weighs, why, and the figure it is about.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Finding {
-    /// Fail, warning or note: whether and how it counts against the drive.
-    pub severity: Severity,
-    /// A short stable name for the rule, e.g. "smart-failing", "pending".
-    pub rule: String,
-    /// The reason, in words, with the figures.
-    pub reason: String,
-    /// The figure it is about (absent for a finding on no one figure).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub figure: Option<Figure>,
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    enum Weight {
+        Note,
+        #[serde(alias = "warning")]
+        Warn,
+        Fail,
+    }
+
+    #[derive(Serialize, Deserialize)]
+    struct Saved {
+        severity: Weight,
+        rule: String,
+        reason: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        figure: Option<Figure>,
+    }
+
+    pub fn serialize<S: Serializer>(findings: &[Finding], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(findings.iter().map(|f| Saved {
+            severity: match f.severity {
+                Severity::Note => Weight::Note,
+                Severity::Warning => Weight::Warn,
+                Severity::Fail => Weight::Fail,
+            },
+            rule: f.rule.clone(),
+            reason: f.reason.clone(),
+            figure: f.figure.clone(),
+        }))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Finding>, D::Error> {
+        let saved = Vec::<Saved>::deserialize(d)?;
+        Ok(saved
+            .into_iter()
+            .map(|f| {
+                let severity = match f.severity {
+                    Weight::Note => Severity::Note,
+                    Weight::Warn => Severity::Warning,
+                    Weight::Fail => Severity::Fail,
+                };
+                Finding {
+                    figure: f.figure,
+                    ..Finding::smart(severity, &f.rule, f.reason)
+                }
+            })
+            .collect())
+    }
 }
 
 /// One temperature reading of the drive.
@@ -153,4 +199,50 @@ pub struct TemperatureLog {
     pub pauses: Vec<Pause>,
     /// Readings that failed (the drive did not say): how many.
     pub unread: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn smart_findings_are_saved_in_smarts_own_words_and_read_back() {
+        let r = SmartResult {
+            findings: vec![
+                Finding {
+                    figure: Some(Figure {
+                        counter: "pending".into(),
+                        count: Some(8),
+                        source: "ATA attribute 197, raw".into(),
+                    }),
+                    ..Finding::smart(Severity::Warning, "pending", "8 pending".into())
+                },
+                Finding::smart(Severity::Fail, "unjudgeable", "no table".into()),
+                Finding::smart(Severity::Note, "self-test-log", "old failure".into()),
+            ],
+            ..SmartResult::default()
+        };
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(
+            json["findings"][0],
+            serde_json::json!({"severity": "warn", "rule": "pending", "reason": "8 pending",
+                "figure": {"counter": "pending", "count": 8, "source": "ATA attribute 197, raw"}})
+        );
+        assert_eq!(
+            json["findings"][1],
+            serde_json::json!({"severity": "fail", "rule": "unjudgeable", "reason": "no table"})
+        );
+        let back: SmartResult = serde_json::from_value(json).unwrap();
+        assert_eq!(back, r);
+        let codes: Vec<Code> = back.findings.iter().map(|f| f.code).collect();
+        assert_eq!(
+            codes,
+            [Code::Smart, Code::SmartUnreadable, Code::SelfTestFailed]
+        );
+        let old: SmartResult = serde_json::from_str(
+            r#"{"findings": [{"severity": "warning", "rule": "crc", "reason": "r"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(old.findings[0].severity, Severity::Warning);
+    }
 }

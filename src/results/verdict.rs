@@ -201,6 +201,29 @@ pub struct Finding {
     /// The bytes concerned (a fake drive's missing part, where a test stopped).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bytes: Option<ByteSpan>,
+    /// The SMART health rule that made it ("pending", "smart-failing"; empty
+    /// for the findings of every other test). SMART's findings save it
+    /// (`results::smart`); the verdict's do not.
+    #[serde(skip)]
+    pub rule: String,
+    /// The figure a SMART health rule's finding is about (None for a finding on
+    /// no one figure, and for the findings of every other test). Saved with
+    /// SMART's findings, not the verdict's.
+    #[serde(skip)]
+    pub figure: Option<Figure>,
+}
+
+/// The figure a finding is about (a SMART health rule's): which counter or field, its count, and where
+/// it was read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Figure {
+    /// The counter or figure, e.g. "pending", "power-on-hours" (a `--threshold`
+    /// name where there is one).
+    pub counter: String,
+    /// Its value (a count, hours, percent), when it is a number.
+    pub count: Option<u64>,
+    /// Where it was read, e.g. "ATA attribute 197, raw".
+    pub source: String,
 }
 
 /// The most sector ranges a finding lists (the reason counts the rest).
@@ -216,6 +239,8 @@ impl Finding {
             reason,
             sectors: Vec::new(),
             bytes: None,
+            rule: String::new(),
+            figure: None,
         }
     }
 }

@@ -225,7 +225,7 @@ pub fn findings(r: &SmartResult, settings: &SmartSettings) -> Vec<Finding> {
             )),
         );
     }
-    f.sort_by_key(|x| std::cmp::Reverse(x.severity));
+    f.sort_by_key(|x| x.severity);
     f
 }
 

@@ -1,9 +1,10 @@
 //! How the health rules write a finding (its weight's word, a finding with or
 //! without its [`Figure`]) and whether a drive's findings let it pass. The finding
-//! itself is plain data in the results, re-exported here for the rule files; one
-//! judge turns a drive's findings into its verdict.
+//! is the program's one `Finding` (`results::verdict`, made for a rule with
+//! `Finding::smart`); one judge turns a drive's findings into its verdict.
 
-pub use crate::results::smart::{Figure, Finding, Severity};
+pub use crate::results::verdict::Figure;
+pub use crate::results::{Finding, Severity};
 
 impl Severity {
     /// The word printed before the reason.
@@ -28,17 +29,8 @@ impl Figure {
 }
 
 impl Finding {
-    /// A finding without a figure.
-    pub fn new(severity: Severity, rule: &str, reason: String) -> Finding {
-        Finding {
-            severity,
-            rule: rule.into(),
-            reason,
-            figure: None,
-        }
-    }
-
-    /// The same, naming its figure.
+    /// The same finding, naming its figure (a SMART rule's, made with
+    /// [`Finding::smart`]).
     pub fn with(mut self, figure: Figure) -> Finding {
         self.figure = Some(figure);
         self

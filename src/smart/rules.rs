@@ -109,14 +109,14 @@ pub fn judge(before: &Health, after: Option<&Health>, opts: &RuleOptions) -> Vec
     super::farm::judge(now, &mut out);
     super::erc::judge(now, &mut out);
     notes(now, exit, &mut out);
-    out.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    out.sort_by_key(|f| f.severity);
     out
 }
 
 /// The rules whose finding says the report cannot be judged (not that the
 /// drive is failing): `seekprobe smart` exits 1 on them, the verdict names them
-/// `smart_unreadable`.
-pub const CANNOT_JUDGE: [&str; 3] = ["unjudgeable", "no-health-data", "new-hours-missing"];
+/// `smart_unreadable` (the list is `results::smart`'s, which gives each its code).
+use crate::results::smart::CANNOT_JUDGE;
 
 impl Finding {
     /// Whether it says the report cannot be judged ([`CANNOT_JUDGE`]).

@@ -116,7 +116,7 @@ pub fn drift(figs: &[Figure], earlier: &Qualification, max: f64) -> Vec<Finding>
 /// its reference or its own qualification. A finding that says the drive could
 /// not be judged, or is fake or broken, carries no figure that could change, so
 /// an acknowledgement of it would silence it for good (docs/history.md).
-pub fn ackable(f: &Finding, rules: &[crate::results::smart::Finding]) -> Result<(), String> {
+pub fn ackable(f: &Finding, rules: &[Finding]) -> Result<(), String> {
     match f.code {
         Code::Smart => {
             let counted = rules.iter().any(|r| {
@@ -147,7 +147,7 @@ pub fn ackable(f: &Finding, rules: &[crate::results::smart::Finding]) -> Result<
 pub fn acknowledge(
     findings: Vec<Finding>,
     acks: &[Acknowledgement],
-    rules: &[crate::results::smart::Finding],
+    rules: &[Finding],
 ) -> Vec<Finding> {
     findings
         .into_iter()
@@ -230,15 +230,17 @@ mod tests {
             at: "2026-12-01 15:00 UTC".into(),
         };
         let f = |r: &str| Finding::new(Severity::Fail, "smart", Code::Smart, r.into());
-        let rule = |n: u64| crate::results::smart::Finding {
-            severity: crate::results::smart::Severity::Fail,
-            rule: "reallocated".into(),
-            reason: format!("reallocated sectors: {n}"),
-            figure: Some(crate::results::smart::Figure {
+        let rule = |n: u64| Finding {
+            figure: Some(crate::results::verdict::Figure {
                 counter: "reallocated".into(),
                 count: Some(n),
                 source: "ATA attribute 5, raw".into(),
             }),
+            ..Finding::smart(
+                Severity::Fail,
+                "reallocated",
+                format!("reallocated sectors: {n}"),
+            )
         };
         let out = acknowledge(
             vec![f("SMART: reallocated sectors: 8")],
@@ -290,15 +292,17 @@ mod tests {
                 "fake".into(),
             ),
         ];
-        let no_count = crate::results::smart::Finding {
-            severity: crate::results::smart::Severity::Fail,
-            rule: "smart-failing".into(),
-            reason: health.trim_start_matches("SMART: ").into(),
-            figure: Some(crate::results::smart::Figure {
+        let no_count = Finding {
+            figure: Some(crate::results::verdict::Figure {
                 counter: "smart-health".into(),
                 count: None,
                 source: "smart_status".into(),
             }),
+            ..Finding::smart(
+                Severity::Fail,
+                "smart-failing",
+                health.trim_start_matches("SMART: ").into(),
+            )
         };
         let acks = [
             ack(Code::SmartUnreadable, unreadable),

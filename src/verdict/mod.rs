@@ -233,7 +233,6 @@ mod tests {
     use crate::probe::TestKind;
     use crate::results::{DiskFailure, Engine, Outcome};
     use crate::smart::record::SmartResult;
-    use crate::smart::rules::{Finding as Rule, Severity as Weight};
 
     #[test]
     fn the_judge_fails_on_any_failing_finding_and_lists_failing_ones_first() {
@@ -439,8 +438,8 @@ mod tests {
         d.tests
             .push(TestResult::new(TestKind::SeekTransfer, 0.0, Engine::Sync));
         d.smart = Some(SmartResult {
-            findings: vec![Rule::new(
-                Weight::Fail,
+            findings: vec![Finding::smart(
+                Severity::Fail,
                 "pending",
                 "pending sectors (ATA 197): 8".into(),
             )],

@@ -6,7 +6,6 @@
 
 use crate::results::{Code, Finding, Severity};
 use crate::smart::record::SmartResult;
-use crate::smart::rules::{Finding as Rule, Severity as Weight};
 
 /// The verdict's findings of a disk's SMART result.
 pub fn smart(s: &SmartResult) -> Vec<Finding> {
@@ -24,28 +23,11 @@ pub fn smart(s: &SmartResult) -> Vec<Finding> {
 }
 
 /// The verdict's findings of the health rules' findings (`seekprobe smart`
-/// judges a saved report with these alone).
-pub fn rules(findings: &[Rule]) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for f in findings {
-        let severity = match f.severity {
-            Weight::Fail => Severity::Fail,
-            Weight::Warn => Severity::Warning,
-            Weight::Note => Severity::Note,
-        };
-        let code = if f.cannot_judge() {
-            Code::SmartUnreadable
-        } else if f.rule.starts_with("self-test") {
-            Code::SelfTestFailed
-        } else {
-            Code::Smart
-        };
-        out.push(Finding::new(
-            severity,
-            "smart",
-            code,
-            format!("SMART: {}", f.reason),
-        ));
-    }
-    out
+/// judges a saved report with these alone): each keeps its severity and code,
+/// its reason says SMART, and the rule and figure stay with SMART's result.
+pub fn rules(findings: &[Finding]) -> Vec<Finding> {
+    findings
+        .iter()
+        .map(|f| Finding::new(f.severity, "smart", f.code, format!("SMART: {}", f.reason)))
+        .collect()
 }

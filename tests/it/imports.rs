@@ -275,3 +275,63 @@ fn results_imports_nothing_but_itself() {
          and external crates only, not {outside:?}"
     );
 }
+
+/// Where `word` is written in the code of src/ (tests and comments left out), as
+/// a whole word: the modules, once per time.
+fn written(word: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (m, src) in modules() {
+        let c = code(&src);
+        let mut from = 0;
+        while let Some(i) = c[from..].find(word) {
+            let at = from + i;
+            let before = c[..at].chars().next_back();
+            let after = c[at + word.len()..].chars().next();
+            let part = |ch: Option<char>| ch.is_some_and(|ch| ch.is_alphanumeric() || ch == '_');
+            if !part(before) && !part(after) {
+                out.push(m.clone());
+            }
+            from = at + word.len();
+        }
+    }
+    out
+}
+
+#[test]
+fn no_room_re_exports_the_results() {
+    // Importers name `crate::results::...` (issue 28): a type of the data model
+    // has one path, whichever room computes it.
+    let mut found = written("pub use crate::results");
+    found.extend(written("pub(crate) use crate::results"));
+    found.retain(|m| room(m) != "results");
+    assert!(
+        found.is_empty(),
+        "re-exports of results/ types outside results/ (import them from crate::results): {found:?}"
+    );
+}
+
+#[test]
+fn one_word_for_one_thing() {
+    // One Severity, one Finding, one Verdict and one judge in the program
+    // (issue 28): SMART's rules make findings, a read-back is a ReadBack, the
+    // SMR check ends in an SmrConclusion, the capacity check in a
+    // CapacityOutcome.
+    for (what, words) in [
+        ("Severity", &["enum Severity", "struct Severity"][..]),
+        ("Finding", &["enum Finding", "struct Finding"][..]),
+        ("Verdict", &["enum Verdict", "struct Verdict"][..]),
+        ("judge", &["fn judge"][..]),
+    ] {
+        let found: Vec<String> = words.iter().flat_map(|w| written(w)).collect();
+        assert_eq!(
+            found.len(),
+            1,
+            "{what} is defined in {found:?}: one of each"
+        );
+    }
+    assert_eq!(
+        written("fn judge"),
+        ["verdict"],
+        "the one judge is verdict::judge"
+    );
+}
