@@ -11,8 +11,8 @@
 //! `Ledger::record` a run uses (10 runs of 10,000 drives each).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use seekprobe::device::{DeviceInfo, TargetKind};
 use seekprobe::ledger::{Ledger, Origin, Place};
+use seekprobe::results::device::{DeviceInfo, TargetKind};
 use seekprobe::results::health::Health;
 use seekprobe::results::smart::SmartResult;
 use seekprobe::results::{DiskResult, Run, SCHEMA_VERSION};

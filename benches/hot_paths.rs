@@ -16,10 +16,11 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use seekprobe::app;
 use seekprobe::device::{self, OpenOptions, Target};
 use seekprobe::engine::sync::SyncEngine;
-use seekprobe::probe::{self, MIB, PhaseId, TestKind};
+use seekprobe::probe::{self, MIB};
 use seekprobe::report::{self, Format, diskinfo, json};
 use seekprobe::results::Run;
-use seekprobe::stats::{Histogram, Summary};
+use seekprobe::results::stats::{Histogram, Summary};
+use seekprobe::results::test_kind::{PhaseId, TestKind};
 use std::ffi::OsString;
 use std::hint::black_box;
 use std::sync::Arc;

@@ -2,12 +2,12 @@
 //! zone transfer curve and its steps, the seek-distance profile, and the rotation
 //! rate measured from the spread of latencies.
 
-use crate::device::{DeviceInfo, Rotation};
-use crate::probe::{PhaseId, TestKind};
+use crate::results::device::{DeviceInfo, Rotation};
+use crate::results::stats::Summary;
+use crate::results::test_kind::{PhaseId, TestKind};
 use crate::results::{Payload, PhaseResult, TestResult};
-use crate::stats::Summary;
 
-pub use crate::results::{
+use crate::results::{
     CommandOverhead, SeekAnalysis, SeekBin, SeekFigure, SeekSamples, ZoneCurve, ZonePoint, ZoneStep,
 };
 pub use seek::{radial_map, revolution as seek_revolution};

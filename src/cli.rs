@@ -281,7 +281,7 @@ pub struct Args {
     /// 40G,30m (the default), 8G, 10m; times end in s, m (minutes) or h, sizes in
     /// K, M, G, T
     #[arg(long, value_name = "SIZE,TIME", value_parser = parse_smr_budget)]
-    pub smr_budget: Option<crate::probe::smr::Budget>,
+    pub smr_budget: Option<crate::results::smr::Budget>,
 
     /// Seconds --smr-check leaves the disk idle before its read probes (which then
     /// come 2 s apart, or closer after a shorter idle); 0 probes at once
@@ -384,8 +384,8 @@ pub struct Args {
     /// repeated or comma-separated) before the other tests, following it to its end;
     /// implies --smart. A kind the drive does not offer is skipped with a note;
     /// Ctrl-C aborts it on the drive
-    #[arg(long, value_name = "KIND", value_delimiter = ',', value_parser = crate::smart::selftest::SelfTestKind::parse)]
-    pub smart_test: Vec<crate::smart::selftest::SelfTestKind>,
+    #[arg(long, value_name = "KIND", value_delimiter = ',', value_parser = crate::results::smart::SelfTestKind::parse)]
+    pub smart_test: Vec<crate::results::smart::SelfTestKind>,
 
     /// The SMART health rules' options (--new, --threshold).
     #[command(flatten)]
@@ -528,8 +528,8 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
 /// The budget of `--smr-check`: comma-separated parts, each a size (`40G`, as
 /// [`parse_bytes`]) or a time (`30m`, `90s`, `1.5h`: lowercase s, m or h); a part
 /// not given keeps its default.
-pub fn parse_smr_budget(s: &str) -> Result<crate::probe::smr::Budget, String> {
-    let mut b = crate::probe::smr::Budget::default();
+pub fn parse_smr_budget(s: &str) -> Result<crate::results::smr::Budget, String> {
+    let mut b = crate::results::smr::Budget::default();
     let (mut size, mut time) = (false, false);
     for part in s.split(',').map(str::trim) {
         let unit = match part.chars().last() {

@@ -2,7 +2,7 @@
 //! Pure functions of results; `crate::verdict::batch` judges them and
 //! report::compare renders them (this module imports neither).
 
-use crate::probe::PhaseId;
+use crate::results::test_kind::PhaseId;
 use crate::results::{DiskResult, PhaseResult, TestResult};
 use serde::Serialize;
 

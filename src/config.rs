@@ -2,11 +2,12 @@
 //! diskinfo's rules enforced before any work.
 
 use crate::cli::Args;
-use crate::probe::{self, TestKind};
+use crate::probe;
 use crate::report::Format;
 use crate::results::settings::{
     BadBlockSize, BlockSize, Deviation, EndNotAfterStart, MAX_PASSES, Passes, QueueDepth, ScanSpan,
 };
+use crate::results::test_kind::TestKind;
 use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -391,7 +392,7 @@ impl Config {
     /// a disk (-w and a test that writes). With `disk`, the disk at hand once open,
     /// a test that leaves it alone does not count (--smr-check on flash); without,
     /// every test counts.
-    pub fn writes(&self, disk: Option<&crate::device::DeviceInfo>) -> bool {
+    pub fn writes(&self, disk: Option<&crate::results::device::DeviceInfo>) -> bool {
         let here =
             |t: TestKind| t != TestKind::SmrCheck || disk.is_none_or(crate::smr::analysis::applies);
         self.mode == Mode::Describe && TestKind::run_writes(&self.tests, self.write, here)

@@ -19,9 +19,11 @@ use crate::device::{self, OpenOptions, Target};
 use crate::engine::sync::SyncEngine;
 use crate::error::ProbeError;
 use crate::exec::{self, Context};
-use crate::probe::{self, MIB, TestKind};
+use crate::probe::{self, MIB};
+use crate::results::smart::SmartResult;
+use crate::results::test_kind::TestKind;
 use crate::results::{DiskFailure, DiskResult, Outcome, Warning, WarningCode};
-use crate::smart::{SmartResult, SmartSettings};
+use crate::smart::SmartSettings;
 use crate::validity;
 use smart_session as session;
 use std::io;
@@ -190,7 +192,7 @@ pub fn smart_before_and_self_tests(
 pub fn smart_end(
     target: &mut dyn Target,
     disk: &mut DiskResult,
-    info: &device::DeviceInfo,
+    info: &crate::results::device::DeviceInfo,
     settings: Option<&SmartSettings>,
     sink: &mut dyn Sink,
 ) -> io::Result<()> {
@@ -208,7 +210,7 @@ struct Tests<'a> {
     target: Box<dyn Target>,
     /// The temperature samples of long work, when watched.
     temps: Option<smart_watch::Handle>,
-    info: crate::device::DeviceInfo,
+    info: crate::results::device::DeviceInfo,
     engine: SyncEngine,
     /// The plans' options, as config made them.
     opts: &'a probe::Options,
@@ -368,7 +370,7 @@ impl<'t, 'a> BurnIn<'t, 'a> {
 }
 
 impl burnin::runner::Drive for BurnIn<'_, '_> {
-    fn info(&self) -> &device::DeviceInfo {
+    fn info(&self) -> &crate::results::device::DeviceInfo {
         &self.t.info
     }
 
@@ -411,7 +413,7 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
 
     fn self_test(
         &mut self,
-        kind: crate::smart::selftest::SelfTestKind,
+        kind: crate::results::smart::SelfTestKind,
         smart: &mut SmartResult,
     ) -> bool {
         let (stop, sink) = (self.t.stop, &mut *self.sink);
@@ -450,11 +452,15 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
         self.sink.smart_done(&self.t.info, smart)
     }
 
-    fn step_started(&mut self, step: burnin::Step) {
+    fn step_started(&mut self, step: crate::results::burnin::Step) {
         self.sink.step_started(&self.t.info, step);
     }
 
-    fn step_done(&mut self, record: &burnin::StepRecord, disk: &DiskResult) -> io::Result<()> {
+    fn step_done(
+        &mut self,
+        record: &crate::results::burnin::StepRecord,
+        disk: &DiskResult,
+    ) -> io::Result<()> {
         self.sink.step_done(&self.t.info, record)?;
         self.sink.checkpoint(disk)
     }

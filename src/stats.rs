@@ -1,7 +1,7 @@
 //! Summaries of latency samples: exact from the samples when they are kept, and a
 //! bounded log-linear histogram for runs with millions of operations.
 
-pub use crate::results::stats::{Histogram, Summary};
+use crate::results::stats::{Histogram, Summary};
 
 /// The nearest-rank percentile `q` (0..=1) of sorted samples.
 fn rank(sorted_len: u64, q: f64) -> u64 {

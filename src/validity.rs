@@ -10,8 +10,8 @@
 //! flush (`flush_unsupported`) stays a warning: the -S figures are unflushed, and
 //! nothing measured tells whether the device has a volatile cache at all.
 
-use crate::device::{DeviceInfo, IoMode, Rotation, TargetKind};
-use crate::probe::{PhaseId, TestKind};
+use crate::results::device::{DeviceInfo, IoMode, Rotation, TargetKind};
+use crate::results::test_kind::{PhaseId, TestKind};
 use crate::results::{TestResult, Warning, WarningCode};
 
 fn warning(code: WarningCode, message: String, advice: &str) -> Warning {
@@ -347,13 +347,13 @@ pub fn test_warnings(info: &DeviceInfo, test: &TestResult, warnings: &[Warning])
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device::LoopInfo;
+    use crate::results::device::LoopInfo;
 
     #[test]
     fn a_transfer_faster_than_the_link_is_flagged() {
-        use crate::device::InterfaceLimit;
-        use crate::probe::PhaseId;
         use crate::results::PhaseResult;
+        use crate::results::device::InterfaceLimit;
+        use crate::results::test_kind::PhaseId;
         let mut i = DeviceInfo::new("sda", "/dev/sda", TargetKind::Disk);
         i.interface = Some(InterfaceLimit {
             name: "SATA 3 Gbps".into(),

@@ -113,9 +113,9 @@ impl SmartHistory {
     pub(super) fn acknowledge(
         &mut self,
         (serial, model): (Option<&str>, Option<&str>),
-        mut rules: Vec<crate::smart::Finding>,
+        mut rules: Vec<crate::results::Finding>,
         err: &mut dyn Write,
-    ) -> io::Result<Vec<crate::smart::Finding>> {
+    ) -> io::Result<Vec<crate::results::Finding>> {
         let (Some(l), Some(serial)) = (&self.ledger, serial) else {
             return Ok(rules);
         };
@@ -133,7 +133,7 @@ impl SmartHistory {
             if after.reason != before.reason {
                 r.reason = after.reason.trim_start_matches("SMART: ").to_string();
                 if after.code == crate::results::Code::Acknowledged {
-                    r.severity = crate::smart::Severity::Note;
+                    r.severity = crate::results::Severity::Note;
                 }
             }
         }
@@ -143,8 +143,11 @@ impl SmartHistory {
     /// Record the report as a run of its drive: its identity, SMART and verdict.
     pub(super) fn record(
         &mut self,
-        (before, after): (&crate::smart::Health, Option<&crate::smart::Health>),
-        rules: &[crate::smart::Finding],
+        (before, after): (
+            &crate::results::health::Health,
+            Option<&crate::results::health::Health>,
+        ),
+        rules: &[crate::results::Finding],
         command: &[std::ffi::OsString],
         err: &mut dyn Write,
     ) -> io::Result<()> {
@@ -162,7 +165,7 @@ impl SmartHistory {
         info.descr = now.model.clone();
         let mut d = DiskResult::new(&name);
         d.info = Some(info);
-        d.smart = Some(crate::smart::SmartResult {
+        d.smart = Some(crate::results::smart::SmartResult {
             before: Some(before.clone()),
             after: after.cloned(),
             findings: rules.to_vec(),

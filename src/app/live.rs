@@ -2,14 +2,13 @@
 //! its data exists, saves the results after each test, and asks for confirmation.
 
 use super::output::save_json;
-use crate::device::DeviceInfo;
 use crate::error::ProbeError;
 use crate::exec::Observer;
-use crate::probe::TestKind;
 use crate::progress::{Cost, Progress};
 use crate::report::humanize::humanize;
 use crate::report::{self, diskinfo};
-use crate::results::test_kind::LiveProgress;
+use crate::results::device::DeviceInfo;
+use crate::results::test_kind::{LiveProgress, TestKind};
 use crate::results::{DiskResult, Run, TestResult, Warning};
 use crate::run::Sink;
 use crate::safety::Found;
@@ -72,7 +71,8 @@ fn burn_in_costs(
     settings: crate::burnin::Settings,
     passes: u32,
 ) -> Vec<(String, Cost)> {
-    use crate::burnin::{Medium, Step};
+    use crate::burnin::Medium;
+    use crate::results::burnin::Step;
     crate::burnin::steps(Medium::of(info.rotation), settings)
         .into_iter()
         .map(|step| {
@@ -211,10 +211,10 @@ impl Sink for LiveText<'_> {
     fn step_done(
         &mut self,
         info: &DeviceInfo,
-        record: &crate::burnin::StepRecord,
+        record: &crate::results::burnin::StepRecord,
     ) -> io::Result<()> {
         let line = report::burnin::step_line(record);
-        let failed = matches!(record.status, crate::burnin::Status::Failed(_));
+        let failed = matches!(record.status, crate::results::burnin::Status::Failed(_));
         // Off a terminal the live view writes the line as it happens (with
         // --parallel, `err` is this drive's buffer, written out at the end).
         if !self.logs {
@@ -233,7 +233,7 @@ impl Sink for LiveText<'_> {
         Ok(())
     }
 
-    fn step_started(&mut self, _info: &DeviceInfo, step: crate::burnin::Step) {
+    fn step_started(&mut self, _info: &DeviceInfo, step: crate::results::burnin::Step) {
         self.progress.step_started(step.name(), "burn-in");
     }
 
@@ -262,7 +262,7 @@ impl Sink for LiveText<'_> {
     fn smart_done(
         &mut self,
         info: &DeviceInfo,
-        smart: &crate::smart::record::SmartResult,
+        smart: &crate::results::smart::SmartResult,
     ) -> io::Result<()> {
         self.progress.done();
         if let Some(e) = &smart.error {

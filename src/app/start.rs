@@ -5,7 +5,7 @@
 use super::inputs::load_resumable;
 use super::live::Saver;
 use crate::config::{Config, Mode};
-use crate::probe::TestKind;
+use crate::results::test_kind::TestKind;
 use crate::results::{DiskResult, Run, SCHEMA_VERSION};
 use std::io::{self, Write};
 
@@ -242,7 +242,7 @@ fn header(cfg: &Config) -> Run {
             .duration_since(std::time::UNIX_EPOCH)
             .ok()
             .map(|d| d.as_secs()),
-        burn_in: cfg.burn_in.map(|b| crate::burnin::RunInfo {
+        burn_in: cfg.burn_in.map(|b| crate::results::burnin::RunInfo {
             command: cfg.command.clone(),
             disks: cfg.disks.clone(),
             smr_check: b.smr_check,
@@ -260,7 +260,7 @@ fn header(cfg: &Config) -> Run {
 
 /// What --smr-check will do, with its budget, said on standard error before
 /// anything is written.
-fn smr_budget_note(b: &crate::probe::smr::Budget, idle: std::time::Duration) -> String {
+fn smr_budget_note(b: &crate::results::smr::Budget, idle: std::time::Duration) -> String {
     use crate::probe::smr::{PROBE_SPACING_S, PROBES};
     let idle = idle.as_secs_f64();
     let spacing = PROBE_SPACING_S.min(idle);

@@ -4,7 +4,7 @@
 use super::inputs::{identity, load_baseline, load_run, load_smart_report};
 use super::output::{cannot_write, save_atomically, save_prometheus, terminal_width, write_plot};
 use super::status::{Ending, exit_status};
-use super::verdicts::judge;
+use super::verdicts::comparison_and_verdicts;
 use crate::cli::{Args, CompareArgs, GenerateArgs, Generated, RenderArgs};
 use crate::config::Qualify;
 use crate::report::{self};
@@ -140,7 +140,7 @@ pub(super) fn compare_main(
     }
     // One drive is judged on its own findings; its timings get a note.
     let earlier = super::history::of_saved(&a.history, &refs, err)?;
-    let (cmp, mut verdicts) = judge(
+    let (cmp, mut verdicts) = comparison_and_verdicts(
         &refs,
         q.as_ref(),
         (baseline.as_ref(), &earlier),
@@ -285,7 +285,7 @@ pub(super) fn smart_main(
 ) -> io::Result<i32> {
     use crate::cli::SmartArgs;
     use crate::report::smart as text;
-    use crate::smart::{SmartRead, judge, smartctl};
+    use crate::smart::{SmartRead, findings, smartctl};
     let a: SmartArgs = match parse(args, out, err) {
         Ok(a) => a,
         Err(code) => return Ok(code),
@@ -361,7 +361,7 @@ pub(super) fn smart_main(
     if let Some(after) = after {
         s.push_str(&text::render_vanished(before, after));
     }
-    let findings = judge(before, after, &a.rules.options());
+    let findings = findings(before, after, &a.rules.options());
     let mut history = super::history::SmartHistory::open(&a.history, err)?;
     let findings =
         history.acknowledge((now.serial.as_deref(), now.model.as_deref()), findings, err)?;
@@ -374,7 +374,7 @@ pub(super) fn smart_main(
     history.record((before, after), &findings, args, err)?;
     let failing = findings
         .iter()
-        .any(|f| f.severity == crate::smart::Severity::Fail && !f.cannot_judge());
+        .any(|f| f.severity == crate::results::Severity::Fail && !f.cannot_judge());
     // A report that cannot be judged is an input that cannot be used (exit 1).
     Ok(exit_status(if verdict.pass || failing {
         Ending::Judged(std::slice::from_ref(&verdict))

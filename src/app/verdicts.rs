@@ -44,7 +44,8 @@ pub(super) fn conclude(
     };
     if end.compared {
         let disks: Vec<&DiskResult> = run.disks.iter().collect();
-        let (cmp, verdicts) = judge(&disks, cfg.qualify.as_ref(), (baseline, history), judged);
+        let (cmp, verdicts) =
+            comparison_and_verdicts(&disks, cfg.qualify.as_ref(), (baseline, history), judged);
         if cfg.compare {
             // A burn-in shows its verdicts, with every finding, in its own block.
             let shown: &[Verdict] = if cfg.burn_in.is_some() {
@@ -70,7 +71,7 @@ pub(super) fn conclude(
 /// The comparison of the disks and, when they are judged (`qualify`, or a
 /// burn-in, whose verdicts need no timings), each disk's verdict: its own
 /// findings and, with --qualify, the batch comparison's.
-pub(super) fn judge(
+pub(super) fn comparison_and_verdicts(
     disks: &[&DiskResult],
     qualify: Option<&Qualify>,
     (baseline, history): (Option<&Comparison>, &History),

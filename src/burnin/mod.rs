@@ -6,8 +6,8 @@
 //! Beside the runner, pure data and pure functions: no I/O. `crate::app` saves the
 //! run after each step and resumes a saved one.
 
-use crate::probe::TestKind;
-pub use crate::results::burnin::{RunInfo, Status, Step, StepRecord};
+use crate::results::burnin::{Status, Step};
+use crate::results::test_kind::TestKind;
 
 pub mod resume;
 pub mod runner;
@@ -62,10 +62,10 @@ pub enum Medium {
 
 impl Medium {
     /// The medium of a device, from its reported rotation.
-    pub fn of(rotation: crate::device::Rotation) -> Medium {
+    pub fn of(rotation: crate::results::device::Rotation) -> Medium {
         match rotation {
-            crate::device::Rotation::NonRotating => Medium::Flash,
-            crate::device::Rotation::Rpm(_) => Medium::Rotating,
+            crate::results::device::Rotation::NonRotating => Medium::Flash,
+            crate::results::device::Rotation::Rpm(_) => Medium::Rotating,
             _ => Medium::Unknown,
         }
     }

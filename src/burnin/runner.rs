@@ -6,11 +6,12 @@
 //! The tests and SMART readings themselves are the ordinary run's: it hands the
 //! drive in as a [`Drive`], so this module imports nothing of it.
 
-use super::{Medium, Settings, Status, Step, StepRecord};
+use super::{Medium, Settings};
 use crate::error::ProbeError;
-use crate::probe::TestKind;
+use crate::results::burnin::{Status, Step, StepRecord};
 use crate::results::device::DeviceInfo;
 use crate::results::smart::{SelfTestKind, SelfTestOutcome, SmartResult};
+use crate::results::test_kind::TestKind;
 use crate::results::{DiskFailure, DiskResult, Outcome, TestResult};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};

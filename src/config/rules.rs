@@ -8,8 +8,7 @@
 
 use crate::burnin;
 use crate::cli::Args;
-use crate::probe::TestKind;
-use crate::results::test_kind::{Row, Writes};
+use crate::results::test_kind::{Row, TestKind, Writes};
 use thiserror::Error;
 
 /// A command line that gives an option without what it applies to, or breaks one of

@@ -1,9 +1,10 @@
 //! Opening a path (block device, FreeBSD disk, or regular file) and reading it with
 //! positioned, direct I/O.
 
-use super::{AlignedBuf, DeviceInfo, IoMode, Target, TargetKind};
+use super::{AlignedBuf, Target};
 use crate::clock::{Clock, MonotonicClock};
 use crate::error::ProbeError;
+use crate::results::device::{DeviceInfo, IoMode, TargetKind};
 use rustix::fs::OFlags;
 use rustix::io::Errno;
 use std::fs::{File, Metadata};

@@ -9,7 +9,7 @@
 //! ioctl succeeds, even with an empty string, so an empty answer is kept as
 //! `Some("")` here; a failed query, or bytes that are not UTF-8, give `None`.
 
-use super::{DeviceInfo, Rotation, ZoneMode};
+use crate::results::device::{DeviceInfo, Rotation, ZoneMode};
 use std::fs::File;
 use std::io;
 use std::os::fd::AsRawFd;

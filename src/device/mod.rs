@@ -22,9 +22,7 @@ pub use pass_watch::PassWatch;
 
 use crate::clock::{Clock, VirtualClock};
 use crate::probe::Op;
-pub use crate::results::device::{
-    DeviceInfo, InterfaceLimit, IoMode, LoopInfo, Rotation, TargetKind, ZoneMode,
-};
+use crate::results::device::{DeviceInfo, IoMode, Rotation, TargetKind};
 use std::io;
 use std::os::fd::BorrowedFd;
 

@@ -11,11 +11,12 @@
 //! ignored where the kernel refuses io_uring (build.rs's `seekprobe_no_uring`).
 
 use super::driver::{drive, drive_feed};
-use super::queue::{Backend, Completion, Feed, QueueDepth, QueuedParams, QueuedRun, Request, Stop};
+use super::queue::{Backend, Completion, Feed, QueuedParams, QueuedRun, Request, Stop};
 use crate::clock::MonotonicClock;
 use crate::probe::OpKind;
 use crate::probe::iops::OffsetGen;
 use crate::results::QueuedEngine;
+use crate::results::settings::QueueDepth;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

@@ -12,7 +12,8 @@ use crate::engine::sync::Stop;
 use crate::probe::Op;
 use crate::probe::capacity;
 use crate::results::capacity::{Capacity, Probe};
-use crate::verify::stamp::{Stamper, Verdict};
+use crate::results::failures::ReadBack;
+use crate::verify::stamp::Stamper;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -115,7 +116,7 @@ pub fn run_capacity_check(
             let b = &mut buf[..op.len as usize];
             let verdict = match target.read_at(b, op.offset) {
                 Ok(()) => capacity::block_verdict(st.check(b, op.offset / u64::from(ss))),
-                Err(_) => Verdict::Unreadable,
+                Err(_) => ReadBack::Unreadable,
             };
             run.bytes += u64::from(op.len);
             run.probes.push(Probe {

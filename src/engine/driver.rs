@@ -7,12 +7,11 @@
 //! duration has passed since the start (measured at that completion), nothing has
 //! failed and the stop flag is down; then wait for everything submitted (drain).
 
-use super::queue::{
-    Backend, Completion, Fatal, Feed, QueueDepth, QueuedParams, QueuedRun, Request, Stop,
-};
+use super::queue::{Backend, Completion, Fatal, Feed, QueuedParams, QueuedRun, Request, Stop};
 use crate::device::PassWatch;
 use crate::probe::OpKind;
 use crate::probe::iops::OffsetGen;
+use crate::results::settings::QueueDepth;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

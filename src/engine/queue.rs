@@ -12,8 +12,8 @@
 
 use crate::probe::OpKind;
 use crate::results::QueuedEngine;
-pub use crate::results::settings::{MAX_QUEUE_DEPTH, QueueDepth};
-use crate::stats::Histogram;
+use crate::results::settings::QueueDepth;
+use crate::results::stats::Histogram;
 use std::io;
 use std::time::Duration;
 

@@ -18,7 +18,7 @@
 
 use super::driver::drive_feed;
 use super::queue::Backend;
-pub use super::queue::{Feed, MAX_QUEUE_DEPTH, QueueDepth, QueuedParams, QueuedRun, Stop};
+pub use super::queue::{Feed, QueuedParams, QueuedRun, Stop};
 use super::threads;
 #[cfg(target_os = "linux")]
 use super::uring;
@@ -26,7 +26,7 @@ use super::virtual_queue;
 use crate::device::Target;
 use crate::probe::iops::OffsetGen;
 use crate::results::QueuedEngine;
-use crate::results::settings::SectorSize;
+use crate::results::settings::{QueueDepth, SectorSize};
 use std::io;
 use std::sync::atomic::AtomicBool;
 
@@ -177,7 +177,7 @@ pub fn run_feed(
 mod tests {
     use super::*;
     use crate::clock::{Clock, VirtualClock};
-    use crate::device::{DeviceInfo, TargetKind};
+    use crate::results::device::{DeviceInfo, TargetKind};
     use std::time::Duration;
 
     /// A target with neither a descriptor nor a queue model.

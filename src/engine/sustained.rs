@@ -6,8 +6,8 @@
 use super::sync::{Stop, SyncEngine};
 use crate::device::Target;
 use crate::probe::Op;
-use crate::probe::smr::Budget;
-use crate::smr::analysis::{RateWindow, WINDOW_S, WriteSample, find_collapse};
+use crate::results::smr::{Budget, RateWindow, WriteSample};
+use crate::smr::analysis::{WINDOW_S, find_collapse};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -125,8 +125,8 @@ pub fn sustained_writes(
 mod tests {
     use super::*;
     use crate::clock::{Clock, VirtualClock};
-    use crate::device::{DeviceInfo, TargetKind};
     use crate::probe::OpKind;
+    use crate::results::device::{DeviceInfo, TargetKind};
     use std::io;
 
     /// Each write takes `fast` ns until `after` bytes were written, then `slow` ns.

@@ -3,7 +3,7 @@
 use crate::device::{AlignedBuf, Target};
 use crate::probe::{Op, OpKind, Phase};
 use crate::results::PhaseResult;
-use crate::stats::Summary;
+use crate::results::stats::Summary;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -267,8 +267,8 @@ pub fn run_paused_pairs(
 mod tests {
     use super::*;
     use crate::clock::{Clock, VirtualClock};
-    use crate::device::{DeviceInfo, TargetKind};
-    use crate::probe::PhaseId;
+    use crate::results::device::{DeviceInfo, TargetKind};
+    use crate::results::test_kind::PhaseId;
 
     /// Each read costs 1000 ns plus its sector number; reads at `bad` fail.
     struct Fake {

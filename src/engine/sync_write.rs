@@ -12,7 +12,7 @@ use crate::device::pio::write_all_at;
 use crate::device::{AlignedBuf, Target};
 use crate::probe::iops::OffsetGen;
 use crate::probe::sync_write::{BATCH, PIECE, pieces};
-use crate::stats::Histogram;
+use crate::results::stats::Histogram;
 use std::io;
 use std::os::fd::{BorrowedFd, RawFd};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -17,15 +17,14 @@
 //! clock through an [`Instant`] taken against it when the pool started.
 
 use super::driver::{drive, drive_feed_watched};
-use super::queue::{
-    Backend, Completion, Fatal, Feed, QueueDepth, QueuedParams, QueuedRun, Request, Stop,
-};
+use super::queue::{Backend, Completion, Fatal, Feed, QueuedParams, QueuedRun, Request, Stop};
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
 use crate::device::pio::{read_exact_at, write_all_at};
 use crate::probe::OpKind;
 use crate::probe::iops::OffsetGen;
 use crate::results::QueuedEngine;
+use crate::results::settings::QueueDepth;
 use std::io;
 use std::os::fd::{BorrowedFd, OwnedFd, RawFd};
 use std::sync::Arc;

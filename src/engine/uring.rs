@@ -16,13 +16,14 @@
 //! thread pool.
 
 use super::driver::drive;
-use super::queue::{Backend, Completion, QueueDepth, QueuedParams, QueuedRun, Request, Stop};
+use super::queue::{Backend, Completion, QueuedParams, QueuedRun, Request, Stop};
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
 use crate::device::pio::short_read;
 use crate::probe::OpKind;
 use crate::probe::iops::OffsetGen;
 use crate::results::QueuedEngine;
+use crate::results::settings::QueueDepth;
 use io_uring::squeue::Entry;
 use io_uring::{CompletionQueue, IoUring, Probe, SubmissionQueue, Submitter, opcode, types};
 use rustix::io::Errno;

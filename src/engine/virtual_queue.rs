@@ -13,13 +13,14 @@
 //! while less than the duration has passed", operation for operation.
 
 use super::driver::drive;
-use super::queue::{Backend, Completion, QueueDepth, QueuedParams, QueuedRun, Request};
+use super::queue::{Backend, Completion, QueuedParams, QueuedRun, Request};
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
 use crate::device::{IoData, QueueModel};
 use crate::probe::iops::OffsetGen;
 use crate::probe::{Op, OpKind};
 use crate::results::QueuedEngine;
+use crate::results::settings::QueueDepth;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use std::sync::atomic::AtomicBool;
@@ -189,10 +190,11 @@ pub fn run(
 mod tests {
     use super::*;
     use crate::clock::VirtualClock;
-    use crate::device::{DeviceInfo, Target, TargetKind};
+    use crate::device::Target;
     use crate::engine::queue::Stop;
     use crate::engine::queued::run_random_reads;
-    use crate::stats::Histogram;
+    use crate::results::device::{DeviceInfo, TargetKind};
+    use crate::results::stats::Histogram;
     use std::io;
     use std::sync::Arc;
     use std::sync::atomic::Ordering;

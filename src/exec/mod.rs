@@ -5,11 +5,13 @@
 //! phase. It never prints and never chooses an offset.
 
 use crate::analysis;
-use crate::device::{DeviceInfo, Target};
+use crate::device::Target;
 use crate::engine::sync::SyncEngine;
 use crate::error::ProbeError;
-use crate::probe::{self, Plan, TestKind};
+use crate::probe::{self, Plan};
+use crate::results::device::DeviceInfo;
 use crate::results::settings::SectorSize;
+use crate::results::test_kind::TestKind;
 use crate::results::{Engine, Outcome, QueuedEngine, TestResult, Warning};
 use std::io;
 use std::sync::atomic::AtomicBool;

@@ -4,7 +4,6 @@
 
 use super::{Context, Executed, Observer};
 use crate::analysis;
-use crate::device::DeviceInfo;
 use crate::engine::capacity::run_capacity_check;
 use crate::engine::queued::{self, QueuedParams, QueuedRun};
 use crate::engine::scan::run_scan;
@@ -16,9 +15,12 @@ use crate::error::ProbeError;
 use crate::probe::iops::OffsetGen;
 use crate::probe::scan::ScanRange;
 use crate::probe::seek_profile::{self, Pair};
-use crate::probe::smr::{Budget, Writes};
-use crate::probe::{Op, PairsKind, Phase, ProbeSet, QueuedStep, Step, Stream, TestKind};
+use crate::probe::smr::Writes;
+use crate::probe::{Op, PairsKind, Phase, ProbeSet, QueuedStep, Step, Stream};
+use crate::results::device::DeviceInfo;
 use crate::results::settings::{Passes, QueueDepth, SectorSize};
+use crate::results::smr::Budget;
+use crate::results::test_kind::TestKind;
 use crate::results::verify::HalfKind;
 use crate::results::{
     CapacityResult, Outcome, Payload, PhaseResult, QueuedEngine, SeekSamples, SeekSet, WarningCode,
@@ -238,7 +240,7 @@ impl Walk<'_, '_> {
             run.warnings.push(validity::flush_unsupported(info));
         }
         run.result.phases.push(PhaseResult {
-            id: crate::probe::PhaseId::SyncWrite,
+            id: crate::results::test_kind::PhaseId::SyncWrite,
             ops_planned: w.writes,
             op_bytes: size,
             first_offset_bytes: offsets.offset(0),

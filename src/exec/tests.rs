@@ -2,7 +2,8 @@
 
 use super::*;
 use crate::device::sim::SimTarget;
-use crate::probe::{Line, Op, Options, Phase, PhaseId, Step};
+use crate::probe::{Line, Op, Options, Phase, Step};
+use crate::results::test_kind::PhaseId;
 use std::sync::atomic::Ordering;
 
 /// An observer that records what it is told, as short strings.
@@ -340,7 +341,7 @@ fn smr_check_times_every_completion_and_never_counts_the_waits() {
     let a = res.smr().unwrap();
     assert_eq!(
         a.verdict,
-        crate::smr::analysis::SmrVerdict::HiddenSmr,
+        crate::results::smr::SmrConclusion::HiddenSmr,
         "{}",
         a.text
     );
@@ -383,7 +384,7 @@ fn smr_check_on_flash_does_nothing() {
     assert_eq!(r.result.outcome, Outcome::Complete);
     assert!(r.result.smr_samples().is_none());
     let a = r.result.smr().unwrap();
-    assert_eq!(a.verdict, crate::smr::analysis::SmrVerdict::NotApplicable);
+    assert_eq!(a.verdict, crate::results::smr::SmrConclusion::NotApplicable);
     assert_eq!(a.bytes_written, 0);
 }
 

@@ -188,7 +188,7 @@ mod tests {
 
     #[test]
     fn the_default_file_takes_only_real_drives_with_a_serial_and_a_model() {
-        use crate::device::DeviceInfo;
+        use crate::results::device::DeviceInfo;
         let mut d = DiskResult::new("x");
         let mut info = DeviceInfo::new("x", "x", TargetKind::Disk);
         info.ident = Some("S1".into());

@@ -341,7 +341,7 @@ impl Ledger {
             ));
         }
         let rules = smart
-            .and_then(|s| serde_json::from_str::<crate::smart::record::SmartResult>(&s).ok())
+            .and_then(|s| serde_json::from_str::<crate::results::smart::SmartResult>(&s).ok())
             .map(|s| s.findings)
             .unwrap_or_default();
         for f in &matching {

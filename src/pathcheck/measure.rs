@@ -3,8 +3,8 @@
 //! (random reads with several in flight, the queued engine of `-i`).
 
 use crate::device::{AlignedBuf, Target};
-use crate::engine::queued::{QueueDepth, QueuedParams, run_random_reads};
-use crate::results::settings::SectorSize;
+use crate::engine::queued::{QueuedParams, run_random_reads};
+use crate::results::settings::{QueueDepth, SectorSize};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 

@@ -12,7 +12,7 @@
 //! Why from the end first: on a drive whose addresses wrap (a write to `a` lands
 //! at `a mod real`), a probe past the real size overwrites a lower one that it
 //! aliases. Written last, the lower (real) probes keep their own stamps and the
-//! higher ones read back a lower block's stamp ([`Verdict::Misdirected`]), so the
+//! higher ones read back a lower block's stamp ([`ReadBack::Misdirected`]), so the
 //! prefix that reads back as written is the real size, never less.
 //!
 //! Which blocks: the first and the last; 128 spread evenly; the blocks at
@@ -25,9 +25,9 @@
 //! to alias; a full `--verify` pass finds any.
 
 use super::{MIB, Op, OpKind, TooSmall};
-pub use crate::results::capacity::{Capacity, Finding, Probe};
+use crate::results::capacity::{Capacity, CapacityOutcome, Probe};
+use crate::results::failures::ReadBack;
 use crate::results::settings::SectorSize;
-use crate::verify::stamp::Verdict;
 
 /// The probe block unless told otherwise.
 pub const DEFAULT_BLOCK: u64 = MIB;
@@ -89,19 +89,19 @@ fn write_op(offset: u64, len: u64) -> Op {
     }
 }
 
-/// One block's verdict from its sectors' (`verdicts`, in order): [`Verdict::Ok`]
+/// One block's verdict from its sectors' (`verdicts`, in order): [`ReadBack::Ok`]
 /// when all are, else the first other one, a misdirected one's `found_lba` moved
 /// back by the sector's place in the block (so that it names the LBA whose stamp
 /// the block's first sector would hold under the same shift).
-pub fn block_verdict(verdicts: impl IntoIterator<Item = Verdict>) -> Verdict {
+pub fn block_verdict(verdicts: impl IntoIterator<Item = ReadBack>) -> ReadBack {
     for (i, v) in verdicts.into_iter().enumerate() {
         match v {
-            Verdict::Ok => {}
-            Verdict::Misdirected {
+            ReadBack::Ok => {}
+            ReadBack::Misdirected {
                 found_lba,
                 found_pass,
             } => {
-                return Verdict::Misdirected {
+                return ReadBack::Misdirected {
                     found_lba: found_lba.checked_sub(i as u64).unwrap_or(found_lba),
                     found_pass,
                 };
@@ -109,7 +109,7 @@ pub fn block_verdict(verdicts: impl IntoIterator<Item = Verdict>) -> Verdict {
             other => return other,
         }
     }
-    Verdict::Ok
+    ReadBack::Ok
 }
 
 fn gcd(mut a: u64, mut b: u64) -> u64 {
@@ -134,7 +134,7 @@ pub fn analyse(media_size: u64, sector_size: u32, probes: &[Probe]) -> Capacity 
         first_failed: None,
         probes: sorted.len() as u32,
         failed: failed.len() as u32,
-        finding: Finding::Full,
+        finding: CapacityOutcome::Full,
     };
     let Some(first) = failed.first() else {
         return c;
@@ -150,7 +150,7 @@ pub fn analyse(media_size: u64, sector_size: u32, probes: &[Probe]) -> Capacity 
     let misdirected: Vec<(u64, u64)> = failed
         .iter()
         .filter_map(|p| match p.verdict {
-            Verdict::Misdirected { found_lba, .. } => {
+            ReadBack::Misdirected { found_lba, .. } => {
                 Some((p.offset, found_lba.saturating_mul(ss)))
             }
             _ => None,
@@ -168,17 +168,17 @@ pub fn analyse(media_size: u64, sector_size: u32, probes: &[Probe]) -> Capacity 
             c.real = r;
             c.uncertainty = 0;
         }
-        Finding::Wraps {
+        CapacityOutcome::Wraps {
             modulus,
             example_at,
             example_found,
         }
     } else if ok_above {
-        Finding::Scattered
-    } else if failed.iter().all(|p| p.verdict == Verdict::Unreadable) {
-        Finding::ReadsFail
+        CapacityOutcome::Scattered
+    } else if failed.iter().all(|p| p.verdict == ReadBack::Unreadable) {
+        CapacityOutcome::ReadsFail
     } else {
-        Finding::WritesLost
+        CapacityOutcome::WritesLost
     };
     c
 }
@@ -208,7 +208,9 @@ fn wrap_size(m: u64, lo: u64, hi: u64, ss: u64) -> Option<u64> {
 pub fn refine(c: &Capacity, sector_size: u32, block: u64) -> Vec<Op> {
     let ss = u64::from(sector_size);
     let b = whole_sectors(block, ss);
-    let (Some(end), Finding::WritesLost | Finding::ReadsFail) = (c.first_failed, c.finding) else {
+    let (Some(end), CapacityOutcome::WritesLost | CapacityOutcome::ReadsFail) =
+        (c.first_failed, c.finding)
+    else {
         return Vec::new();
     };
     let (lo, hi) = (c.real, end);
@@ -282,12 +284,12 @@ mod tests {
                     let v = (0..u64::from(op.len) / self.ss).map(|i| {
                         let lba = lba0 + i;
                         match (self.serve)(lba) {
-                            None => Verdict::Unreadable,
+                            None => ReadBack::Unreadable,
                             Some(p) => match self.store.get(&p) {
-                                None => Verdict::Corrupt,
-                                Some(&(l, ps)) if l == lba && ps == pass => Verdict::Ok,
-                                Some(&(l, ps)) if l == lba => Verdict::Stale { found_pass: ps },
-                                Some(&(l, ps)) => Verdict::Misdirected {
+                                None => ReadBack::Corrupt,
+                                Some(&(l, ps)) if l == lba && ps == pass => ReadBack::Ok,
+                                Some(&(l, ps)) if l == lba => ReadBack::Stale { found_pass: ps },
+                                Some(&(l, ps)) => ReadBack::Misdirected {
                                     found_lba: l,
                                     found_pass: ps,
                                 },
@@ -326,7 +328,7 @@ mod tests {
         for ss in [512u64, 4096] {
             let mut m = Model::new(ss);
             let c = m.check(2 * TIB);
-            assert_eq!(c.finding, Finding::Full);
+            assert_eq!(c.finding, CapacityOutcome::Full);
             assert_eq!(c.real, 2 * TIB);
             assert!(!c.is_fake());
             assert!(c.probes >= 200 && c.probes <= 400, "{}", c.probes);
@@ -347,7 +349,9 @@ mod tests {
         let c = m.check(2 * TIB);
         assert_eq!(c.real, 64 * GIB);
         assert_eq!(c.uncertainty, 0);
-        assert!(matches!(c.finding, Finding::Wraps { modulus: Some(m), .. } if m == 64 * GIB));
+        assert!(
+            matches!(c.finding, CapacityOutcome::Wraps { modulus: Some(m), .. } if m == 64 * GIB)
+        );
         assert!(c.is_fake());
         let s = conclusion(&c);
         assert!(
@@ -378,7 +382,7 @@ mod tests {
         let mut m = Model::new(512);
         m.land = Box::new(move |l| (l < x).then_some(l));
         let c = m.check(2 * TIB);
-        assert_eq!(c.finding, Finding::WritesLost);
+        assert_eq!(c.finding, CapacityOutcome::WritesLost);
         assert!(
             c.real <= x * 512 && x * 512 < c.real + c.uncertainty,
             "{c:?}"
@@ -393,7 +397,7 @@ mod tests {
         let mut m = Model::new(4096);
         m.serve = Box::new(move |l| (l < x).then_some(l));
         let c = m.check(2 * TIB);
-        assert_eq!(c.finding, Finding::ReadsFail);
+        assert_eq!(c.finding, CapacityOutcome::ReadsFail);
         assert_eq!(c.real, 1536 * GIB);
         assert!(c.uncertainty <= DEFAULT_BLOCK);
         assert!(conclusion(&c).contains("reads beyond it fail"));
@@ -409,7 +413,7 @@ mod tests {
         m.serve = Box::new(move |l| (l != mid).then_some(l));
         m.write(&ops, 0);
         let c = analyse(media, 512, &m.read(&ops, 0));
-        assert_eq!(c.finding, Finding::Scattered);
+        assert_eq!(c.finding, CapacityOutcome::Scattered);
         assert!(!c.is_fake());
         assert!(refine(&c, 512, DEFAULT_BLOCK).is_empty());
     }
@@ -439,22 +443,22 @@ mod tests {
             .collect();
         let c = analyse(reported, ss, &probes);
         assert_eq!(c.real, real, "{c:?}");
-        assert!(matches!(c.finding, Finding::Wraps { modulus: Some(m), .. } if m == real));
+        assert!(matches!(c.finding, CapacityOutcome::Wraps { modulus: Some(m), .. } if m == real));
         assert!(conclusion(&c).starts_with("only the first 8.0 MiB store data"));
     }
 
     #[test]
     fn block_verdicts() {
-        assert_eq!(block_verdict([Verdict::Ok; 4]), Verdict::Ok);
-        let mis = |found_lba| Verdict::Misdirected {
+        assert_eq!(block_verdict([ReadBack::Ok; 4]), ReadBack::Ok);
+        let mis = |found_lba| ReadBack::Misdirected {
             found_lba,
             found_pass: 0,
         };
-        assert_eq!(block_verdict([Verdict::Ok, mis(17), mis(18)]), mis(16));
-        assert_eq!(block_verdict([Verdict::Ok, mis(0)]), mis(0));
+        assert_eq!(block_verdict([ReadBack::Ok, mis(17), mis(18)]), mis(16));
+        assert_eq!(block_verdict([ReadBack::Ok, mis(0)]), mis(0));
         assert_eq!(
-            block_verdict([Verdict::Ok, Verdict::Unreadable, mis(5)]),
-            Verdict::Unreadable
+            block_verdict([ReadBack::Ok, ReadBack::Unreadable, mis(5)]),
+            ReadBack::Unreadable
         );
     }
 
@@ -508,7 +512,7 @@ mod tests {
             let c = Capacity {
                 reported: whole, real: whole / 3 / s * s, uncertainty: 0,
                 first_failed: Some(whole / 2 / s * s), probes: 1, failed: 1,
-                finding: Finding::WritesLost,
+                finding: CapacityOutcome::WritesLost,
             };
             let r = refine(&c, ss, block);
             for w in r.windows(2) {

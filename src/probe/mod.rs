@@ -20,7 +20,7 @@ pub mod sync_write;
 pub mod transfer;
 pub mod zones;
 
-pub use crate::results::test_kind::{PhaseId, TestKind};
+use crate::results::test_kind::PhaseId;
 pub use options::Options;
 pub use plan::{Line, PairsKind, Plan, ProbeSet, QueuedStep, Step, Stream, plan};
 
@@ -104,6 +104,7 @@ pub struct TooSmall(pub String);
 mod tests {
     use super::*;
     use crate::results::settings::SectorSize;
+    use crate::results::test_kind::TestKind;
     use proptest::prelude::*;
 
     const S512: SectorSize = SectorSize::B512;

@@ -39,7 +39,7 @@ pub struct Options {
     /// Seconds of queued reads per size of --block-sweep (`--sweep-duration`).
     pub sweep_duration: Duration,
     /// The budget of --smr-check's writes (`--smr-budget`).
-    pub smr_budget: smr::Budget,
+    pub smr_budget: crate::results::smr::Budget,
     /// The idle period of --smr-check before its read probes (`--smr-idle`).
     pub smr_idle: Duration,
     /// Passes of --verify (`--passes`).
@@ -65,7 +65,7 @@ impl Default for Options {
             block_size: scan::DEFAULT_BLOCK,
             slow_ms: scan::DEFAULT_SLOW_MS,
             sweep_duration: Duration::from_secs(1),
-            smr_budget: smr::Budget::default(),
+            smr_budget: crate::results::smr::Budget::default(),
             smr_idle: Duration::from_secs_f64(smr::IDLE_S),
             verify_passes: Passes::ONE,
             verify_nonce: 0,

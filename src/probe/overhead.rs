@@ -1,8 +1,9 @@
 //! `-c`: command overhead. Ten sequential 1 MiB reads, then 20480 reads of sector 0,
 //! each after an untimed read of sector 0.
 
-use super::{MIB, Op, Phase, PhaseId, TooSmall};
+use super::{MIB, Op, Phase, TooSmall};
 use crate::results::settings::SectorSize;
+use crate::results::test_kind::PhaseId;
 
 /// The number of one-sector reads timed by -c.
 pub const SECTOR_READS: u32 = 20480;

@@ -6,12 +6,10 @@
 use super::iops::{self, BadRequest, OffsetGen};
 use super::scan::{self, ScanRange};
 use super::seek_profile::{self, Pair};
-use super::{
-    Op, OpKind, Options, Phase, PhaseId, TestKind, TooSmall, overhead, seek, sweep, sync_write,
-    transfer,
-};
+use super::{Op, OpKind, Options, Phase, TooSmall, overhead, seek, sweep, sync_write, transfer};
 use super::{smr, zones};
 use crate::results::settings::{MAX_BLOCK_SIZE, Passes, QueueDepth, SectorSize};
+use crate::results::test_kind::{PhaseId, TestKind};
 use std::time::Duration;
 
 /// Where the offsets of queued reads come from.
@@ -174,7 +172,7 @@ pub enum Step {
         /// Endless random writes; only the budget or a collapse stops them.
         writes: smr::Writes,
         /// Bytes and time, whichever runs out first.
-        budget: smr::Budget,
+        budget: crate::results::smr::Budget,
     },
     /// Let time pass without I/O (a real sleep, or the simulated drive's clock
     /// advanced); never timed. Ctrl-C ends the test here.

@@ -1,8 +1,9 @@
 //! The seek part of `-t`: diskinfo's five stroke patterns and two sequential runs of
 //! one-sector reads.
 
-use super::{Op, Phase, PhaseId, TooSmall};
+use super::{Op, Phase, TooSmall};
 use crate::results::settings::SectorSize;
+use crate::results::test_kind::PhaseId;
 
 /// The smallest media size -t accepts (diskinfo: 1 MiB).
 pub const MIN_BYTES: u64 = super::MIB;

@@ -7,7 +7,7 @@
 
 use super::{Op, OpKind};
 use crate::results::settings::SectorSize;
-pub use crate::results::smr::Budget;
+use crate::results::smr::Budget;
 use crate::rng::{self, Rng};
 
 /// The request sizes, drawn uniformly: 128 KiB (ZFS's default record, the size of

@@ -1,8 +1,9 @@
 //! The block sweep (`--block-sweep`, ATTO-style): sequential reads at the outer zone
 //! for request sizes from 4 KiB to 8 MiB, one at a time and queued.
 
-use super::{MIB, Op, OpKind, Phase, PhaseId};
+use super::{MIB, Op, OpKind, Phase};
 use crate::results::settings::SectorSize;
+use crate::results::test_kind::PhaseId;
 
 /// First request size of the sweep, in bytes (4 KiB); sizes double from here.
 pub const MIN_SIZE: u32 = 4 << 10;

@@ -1,8 +1,9 @@
 //! The transfer part of `-t`: sequential 1 MiB reads at the outer, middle and inner
 //! zones, each after an untimed one-sector read that positions the head.
 
-use super::{MIB, Op, Phase, PhaseId, TooSmall};
+use super::{MIB, Op, Phase, TooSmall};
 use crate::results::settings::SectorSize;
+use crate::results::test_kind::PhaseId;
 
 /// How many 1 MiB reads each zone gets: media size in MiB, at most 100.
 pub fn bulk(media_size: u64) -> u64 {

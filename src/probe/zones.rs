@@ -1,8 +1,9 @@
 //! The zone transfer curve (`--zones`): sequential reads of `zone_size` bytes at N
 //! evenly spaced positions from the first to the last sector.
 
-use super::{MIB, Op, Phase, PhaseId, TooSmall};
+use super::{MIB, Op, Phase, TooSmall};
 use crate::results::settings::SectorSize;
+use crate::results::test_kind::PhaseId;
 use std::num::NonZeroU32;
 
 /// Samples taken by `--zones` without a number.

@@ -395,7 +395,7 @@ pub fn scan(t: &TestResult) -> String {
 /// The block of a `--block-sweep` test: the rate of each request size, one at a
 /// time and queued.
 pub fn sweep(t: &TestResult) -> String {
-    use crate::probe::PhaseId;
+    use crate::results::test_kind::PhaseId;
     let qd = t
         .phases
         .iter()
@@ -442,13 +442,14 @@ const STALLS_LISTED: usize = 10;
 /// written, the rates before and after the collapse, the stalls with their length,
 /// the read probes, and the write rate over time as a chart.
 pub fn smr_check(t: &TestResult) -> String {
-    use crate::smr::analysis::{STALL_S, SmrVerdict, WINDOW_S};
+    use crate::results::smr::SmrConclusion;
+    use crate::smr::analysis::{STALL_S, WINDOW_S};
     let Some(a) = &t.smr() else {
         return String::new();
     };
     let mut s = "Hidden-SMR check (sustained random writes):\n".to_string();
     let _ = writeln!(s, "\tverdict: {}", a.text);
-    if a.verdict == SmrVerdict::NotApplicable {
+    if a.verdict == SmrConclusion::NotApplicable {
         s.push_str("\tnothing was written\n\n");
         return s;
     }
@@ -534,8 +535,8 @@ pub fn smr_check(t: &TestResult) -> String {
 /// The "SMR signs:" block that follows diskinfo's -v header when the device shows
 /// any sign of shingled recording ([`crate::smr::signs::of`]); empty otherwise, so
 /// diskinfo's own text is unchanged.
-pub fn smr_signs(info: &crate::device::DeviceInfo) -> String {
-    use crate::smr::signs::SmrSignStrength;
+pub fn smr_signs(info: &crate::results::device::DeviceInfo) -> String {
+    use crate::results::smr::SmrSignStrength;
     let signs = crate::smr::signs::of(info);
     if signs.is_empty() {
         return String::new();

@@ -1,7 +1,7 @@
 //! The "Burn-in" block: each drive's steps and how they ended, then its verdict
 //! with every finding. A pure function of the run.
 
-use crate::burnin::{Status, StepRecord};
+use crate::results::burnin::{Status, StepRecord};
 use crate::results::{Run, Verdict};
 
 /// One step's line: its name and how it ended.

@@ -2,7 +2,7 @@
 //! sentence, then the probes' tally. Reads the result only; measures nothing.
 
 use crate::results::TestResult;
-use crate::results::capacity::{Capacity, Finding};
+use crate::results::capacity::{Capacity, CapacityOutcome};
 use crate::results::verdict::binary_size as size;
 
 /// The conclusion in one sentence (no final period).
@@ -16,7 +16,7 @@ pub fn conclusion(c: &Capacity) -> String {
     match c.finding {
         // What the probes rule out, and what they cannot: a drive that remaps
         // what it is written keeps the few probe blocks wherever they land.
-        Finding::Full => format!(
+        CapacityOutcome::Full => format!(
             "all {of} probe blocks over the {} reported read back as written: no write \
              wrapped to another address and none was lost at a probed address; the probes \
              cannot rule out a drive that remaps what it is written and keeps only part of \
@@ -24,7 +24,7 @@ pub fn conclusion(c: &Capacity) -> String {
              back every block, does",
             size(c.reported)
         ),
-        Finding::Wraps {
+        CapacityOutcome::Wraps {
             modulus,
             example_at,
             example_found,
@@ -42,17 +42,17 @@ pub fn conclusion(c: &Capacity) -> String {
                 size(example_found)
             )
         }
-        Finding::WritesLost => format!(
+        CapacityOutcome::WritesLost => format!(
             "only the first {}{within} store data; writes beyond it are lost \
              ({n} of {of} probe blocks read back other content)",
             size(c.real)
         ),
-        Finding::ReadsFail => format!(
+        CapacityOutcome::ReadsFail => format!(
             "only the first {}{within} can be read back; reads beyond it fail \
              ({n} of {of} probe blocks unreadable)",
             size(c.real)
         ),
-        Finding::Scattered => format!(
+        CapacityOutcome::Scattered => format!(
             "no sign of a smaller drive, but {n} of {of} probe blocks failed, the first at {}: \
              damaged sectors (run --verify)",
             size(c.first_failed.unwrap_or(0))

@@ -6,8 +6,8 @@
 
 use super::beyond;
 use super::humanize::humanize;
-use crate::device::{DeviceInfo, Rotation, ZoneMode};
-use crate::probe::{PhaseId, TestKind};
+use crate::results::device::{DeviceInfo, Rotation, ZoneMode};
+use crate::results::test_kind::{PhaseId, TestKind};
 use crate::results::{DiskResult, Outcome, PhaseResult, TestResult};
 use std::fmt::Write;
 
@@ -320,7 +320,7 @@ mod tests {
         assert_eq!(zone_text(ZoneMode::NotZoned), "Not_Zoned");
         assert_eq!(zone_text(ZoneMode::HostManaged), "Host_Managed");
         assert_eq!(zone_text(ZoneMode::Unknown(7)), "Unknown_zone_mode_7");
-        let mut info = DeviceInfo::new("da0", "/dev/da0", crate::device::TargetKind::Disk);
+        let mut info = DeviceInfo::new("da0", "/dev/da0", crate::results::device::TargetKind::Disk);
         info.zone_mode = Some(ZoneMode::Unknown(9));
         assert!(
             verbose_header(&info).contains("\tUnknown_zone_mode_9\t# Zone Mode\n"),

@@ -1,10 +1,9 @@
 //! The "SMART health" text block (printed after diskinfo's text), the changes
 //! between two readings, and the findings: pure functions of the data.
 
-use crate::smart::health::Health;
-use crate::smart::record::{SelfTestOutcome, SelfTestRecord, SmartResult};
-use crate::smart::rules::{Finding, Severity};
-use crate::smart::temperature::TemperatureLog;
+use crate::results::health::Health;
+use crate::results::smart::{SelfTestOutcome, SelfTestRecord, SmartResult, TemperatureLog};
+use crate::results::{Finding, Severity};
 use std::fmt::Write;
 
 /// One line of the block: the value, what it is, and whether a change of it
@@ -496,7 +495,7 @@ pub fn render_result(r: &SmartResult, device: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::smart::health::{AtaCounters, CommandTimeouts, ExitStatus, Protocol};
+    use crate::results::health::{AtaCounters, CommandTimeouts, ExitStatus, Protocol};
 
     fn drive(pending: u64) -> Health {
         Health {

@@ -2,7 +2,7 @@
 //! read-back and the conclusion about the drive's real size, as plain data (the
 //! plan and the analysis that fill them are `probe::capacity`'s).
 
-use super::failures::Verdict;
+use super::failures::ReadBack;
 use serde::{Deserialize, Serialize};
 
 /// One probe block and how it read back.
@@ -13,13 +13,13 @@ pub struct Probe {
     /// Its length in bytes.
     pub len: u64,
     /// How it read back (`probe::capacity::block_verdict`).
-    pub verdict: Verdict,
+    pub verdict: ReadBack,
 }
 
 /// What the probes say about the drive's real size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "finding")]
-pub enum Finding {
+pub enum CapacityOutcome {
     /// Every probe read back as written: the drive stores its full size (as far
     /// as probes can tell; see the module's documentation).
     Full,
@@ -63,7 +63,7 @@ pub struct Capacity {
     /// Probes that did not read back as written.
     pub failed: u32,
     /// What the failures mean.
-    pub finding: Finding,
+    pub finding: CapacityOutcome,
 }
 
 impl Capacity {
@@ -71,7 +71,9 @@ impl Capacity {
     pub fn is_fake(&self) -> bool {
         matches!(
             self.finding,
-            Finding::Wraps { .. } | Finding::WritesLost | Finding::ReadsFail
+            CapacityOutcome::Wraps { .. }
+                | CapacityOutcome::WritesLost
+                | CapacityOutcome::ReadsFail
         )
     }
 }

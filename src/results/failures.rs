@@ -8,14 +8,14 @@
 //! highest such sector. The span may include sectors that read fine, so a list
 //! built from [`Failures::covered`] errs toward marking more blocks bad, never
 //! fewer; the counts per kind stay exact. Plain data of --verify's results, with
-//! the [`Verdict`] of a read-back sector that `verify::stamp` judges.
+//! the [`ReadBack`] of a read-back sector that `verify::stamp` judges.
 
 use serde::{Deserialize, Serialize};
 
 /// What a read-back sector turned out to hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "verdict")]
-pub enum Verdict {
+pub enum ReadBack {
     /// Exactly what this pass wrote at this LBA.
     Ok,
     /// Content that is neither what was written nor a valid stamp of this run:
@@ -42,10 +42,10 @@ pub enum Verdict {
     Unreadable,
 }
 
-impl Verdict {
+impl ReadBack {
     /// Whether the sector read back as written.
     pub fn is_ok(self) -> bool {
-        self == Verdict::Ok
+        self == ReadBack::Ok
     }
 }
 
@@ -178,15 +178,15 @@ impl Failures {
         }
     }
 
-    /// Record the verdict of the sector at `lba` (an [`Verdict::Ok`] is ignored).
+    /// Record the verdict of the sector at `lba` (an [`ReadBack::Ok`] is ignored).
     /// Each sector is recorded once; the order does not matter.
-    pub fn record(&mut self, lba: u64, verdict: Verdict) {
+    pub fn record(&mut self, lba: u64, verdict: ReadBack) {
         let (kind, found_lba, found_pass) = match verdict {
-            Verdict::Ok => return,
-            Verdict::Corrupt => (FailureKind::Corrupt, None, None),
-            Verdict::Unreadable => (FailureKind::Unreadable, None, None),
-            Verdict::Stale { found_pass } => (FailureKind::Stale, None, Some(found_pass)),
-            Verdict::Misdirected {
+            ReadBack::Ok => return,
+            ReadBack::Corrupt => (FailureKind::Corrupt, None, None),
+            ReadBack::Unreadable => (FailureKind::Unreadable, None, None),
+            ReadBack::Stale { found_pass } => (FailureKind::Stale, None, Some(found_pass)),
+            ReadBack::Misdirected {
                 found_lba,
                 found_pass,
             } => (FailureKind::Misdirected, Some(found_lba), Some(found_pass)),
@@ -314,8 +314,8 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn mis(found_lba: u64) -> Verdict {
-        Verdict::Misdirected {
+    fn mis(found_lba: u64) -> ReadBack {
+        ReadBack::Misdirected {
             found_lba,
             found_pass: 0,
         }
@@ -325,10 +325,10 @@ mod tests {
     fn neighbours_of_one_kind_merge_in_any_order() {
         let mut f = Failures::new();
         for lba in [12, 10, 11, 14, 13] {
-            f.record(lba, Verdict::Corrupt);
+            f.record(lba, ReadBack::Corrupt);
         }
-        f.record(15, Verdict::Unreadable);
-        f.record(16, Verdict::Ok);
+        f.record(15, ReadBack::Unreadable);
+        f.record(16, ReadBack::Ok);
         assert_eq!(f.ranges().len(), 2);
         assert_eq!((f.ranges()[0].start_lba, f.ranges()[0].sectors), (10, 5));
         assert_eq!(f.ranges()[1].kind, FailureKind::Unreadable);
@@ -347,8 +347,8 @@ mod tests {
             f.record(100 + i, mis(i));
         }
         f.record(104, mis(50));
-        f.record(105, Verdict::Stale { found_pass: 0 });
-        f.record(106, Verdict::Stale { found_pass: 1 });
+        f.record(105, ReadBack::Stale { found_pass: 0 });
+        f.record(106, ReadBack::Stale { found_pass: 1 });
         let r = f.ranges();
         assert_eq!(r.len(), 4);
         assert_eq!(
@@ -364,10 +364,10 @@ mod tests {
     fn at_the_bound_the_rest_widens_one_span_and_counts_stay_exact() {
         let mut f = Failures::with_limit(3);
         for lba in [0, 10, 20, 30, 25, 50] {
-            f.record(lba, Verdict::Corrupt);
+            f.record(lba, ReadBack::Corrupt);
         }
         // Extending a listed range still works past the bound.
-        f.record(21, Verdict::Corrupt);
+        f.record(21, ReadBack::Corrupt);
         assert_eq!(f.ranges().len(), 3);
         assert_eq!(
             f.overflow(),
@@ -387,7 +387,7 @@ mod tests {
         let mut f = Failures::with_limit(2);
         f.record(5, mis(9));
         f.record_span(100, 8, FailureKind::Unwritable);
-        f.record(1000, Verdict::Corrupt);
+        f.record(1000, ReadBack::Corrupt);
         let json = serde_json::to_string(&f).unwrap();
         assert_eq!(serde_json::from_str::<Failures>(&json).unwrap(), f);
     }
@@ -404,7 +404,7 @@ mod tests {
                 if seen.contains_key(&lba) {
                     continue;
                 }
-                let v = [Verdict::Corrupt, Verdict::Unreadable, mis(lba ^ 1)][k as usize];
+                let v = [ReadBack::Corrupt, ReadBack::Unreadable, mis(lba ^ 1)][k as usize];
                 seen.insert(lba, v);
                 f.record(lba, v);
             }
@@ -419,8 +419,8 @@ mod tests {
                 for lba in r.start_lba..r.end_lba() {
                     let v = seen[&lba];
                     let kind = match v {
-                        Verdict::Corrupt => FailureKind::Corrupt,
-                        Verdict::Unreadable => FailureKind::Unreadable,
+                        ReadBack::Corrupt => FailureKind::Corrupt,
+                        ReadBack::Unreadable => FailureKind::Unreadable,
                         _ => FailureKind::Misdirected,
                     };
                     prop_assert_eq!(kind, r.kind);

@@ -64,7 +64,7 @@ pub struct Stall {
 /// What the sustained-write test concluded about shingled recording.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum SmrVerdict {
+pub enum SmrConclusion {
     /// The write rate collapsed as a drive-managed SMR media cache does.
     HiddenSmr,
     /// The rate stayed level over more than any published media cache.
@@ -79,7 +79,7 @@ pub enum SmrVerdict {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SmrAnalysis {
     /// Hidden SMR, conventional, cannot tell, or not applicable; `text` says why.
-    pub verdict: SmrVerdict,
+    pub verdict: SmrConclusion,
     /// The verdict with its evidence, one line for people.
     pub text: String,
     /// Bytes the test wrote in all, over `write_seconds`.

@@ -105,7 +105,7 @@ pub fn remove(path: &Path) {
 pub fn replay_on_simulated(target: &mut dyn crate::device::Target, cp: &Checkpoint) {
     use crate::results::verify::HalfKind;
     let info = target.info();
-    if info.kind != crate::device::TargetKind::Simulated || cp.block_bytes == 0 {
+    if info.kind != crate::results::device::TargetKind::Simulated || cp.block_bytes == 0 {
         return;
     }
     let ss = u64::from(info.sector_size);

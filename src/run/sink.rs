@@ -2,12 +2,12 @@
 //! ([`Observer`]) and the run's own (the disk opened, its warnings, the write
 //! confirmation, a test or a burn-in step done, the results to save, SMART).
 
-use crate::device::DeviceInfo;
 use crate::exec::Observer;
 use crate::results::burnin::StepRecord;
+use crate::results::device::DeviceInfo;
+use crate::results::smart::SmartResult;
 use crate::results::{DiskResult, TestResult, Warning};
 use crate::safety::Found;
-use crate::smart::record::SmartResult;
 use crate::smart::source::SelfTestProgress;
 use std::io;
 

@@ -7,9 +7,12 @@
 //! Nothing here prints; progress goes to a callback.
 
 use crate::device::Target;
-use crate::smart::record::{SelfTestOutcome, SelfTestRecord, SmartResult, SmartSettings};
-use crate::smart::rules::{Figure, Finding, Severity, judge};
-use crate::smart::selftest::{Outcome, SelfTestKind};
+use crate::results::health::Outcome;
+use crate::results::smart::{SelfTestKind, SelfTestOutcome, SelfTestRecord, SmartResult};
+use crate::results::verdict::Figure;
+use crate::results::{Finding, Severity};
+use crate::smart::record::SmartSettings;
+use crate::smart::rules::findings as health_findings;
 use crate::smart::smartctl::{self, SmartRead, SmartctlError};
 use crate::smart::source::{SelfTestEnd, SelfTestProgress, SmartSource, run_self_test, source_for};
 use std::time::Duration;
@@ -148,13 +151,13 @@ pub fn smart_after(target: &mut dyn Target, r: &mut SmartResult, settings: &Smar
     r.findings = findings(r, settings);
 }
 
-/// The findings of a result: [`judge`] on before and after, with the self-tests
+/// The findings of a result: [`health_findings`] on before and after, with the self-tests
 /// this run asked for judged one by one.
 pub fn findings(r: &SmartResult, settings: &SmartSettings) -> Vec<Finding> {
     let Some(before) = r.before.as_ref() else {
         return Vec::new();
     };
-    let mut f = judge(before, r.after.as_ref(), &settings.rules);
+    let mut f = health_findings(before, r.after.as_ref(), &settings.rules);
     // This run's own failed self-tests are in the log read after it: they are
     // judged once, from their records below, not again from the log.
     let run_failed = r
@@ -179,13 +182,13 @@ pub fn findings(r: &SmartResult, settings: &SmartSettings) -> Vec<Finding> {
         let (severity, what) = match t.outcome {
             SelfTestOutcome::Failed => (Severity::Fail, "failed"),
             SelfTestOutcome::Aborted => (
-                Severity::Warn,
+                Severity::Warning,
                 "was aborted by the drive or another program",
             ),
             _ => continue,
         };
         f.push(
-            Finding::new(
+            Finding::smart(
                 severity,
                 "self-test",
                 format!("the {} self-test {what}: {}{lba}", t.kind.arg(), t.status),
@@ -210,8 +213,8 @@ pub fn findings(r: &SmartResult, settings: &SmartSettings) -> Vec<Finding> {
             )
         };
         f.push(
-            Finding::new(
-                Severity::Warn,
+            Finding::smart(
+                Severity::Warning,
                 "temperature",
                 format!(
                     "the drive reached {max} °C during the run, above its limit of {} °C ({}){pauses}",

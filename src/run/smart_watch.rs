@@ -8,10 +8,10 @@
 //! [`Handle`] the run keeps in the drive's SMART result ([`keep`]).
 
 use crate::clock::{Clock, VirtualClock};
-use crate::device::{DeviceInfo, IoData, QueueModel, Target};
+use crate::device::{IoData, QueueModel, Target};
 use crate::probe::Op;
-use crate::smart::record::SmartResult;
-use crate::smart::selftest::SelfTestKind;
+use crate::results::device::DeviceInfo;
+use crate::results::smart::{SelfTestKind, SmartResult};
 use crate::smart::smartctl::{self, SmartRead, SmartctlError};
 use crate::smart::source::{SelfTestPoll, SelfTestStarted, SmartSource, SmartctlSource};
 use crate::smart::temperature::{self, Action, Sampler};
@@ -355,7 +355,7 @@ mod tests {
     use super::super::smart_session as session;
     use super::*;
     use crate::device::sim::SimTarget;
-    use crate::smart::temperature::TemperatureLog;
+    use crate::results::smart::TemperatureLog;
 
     fn sim(spec: &str, max_temp: Option<i64>) -> (Box<dyn Target>, Handle) {
         wrap(Box::new(SimTarget::open(spec).unwrap()), max_temp)

@@ -3,8 +3,9 @@
 
 use super::Sink;
 use crate::config::Config;
-use crate::device::{AlignedBuf, Target, TargetKind};
+use crate::device::{AlignedBuf, Target};
 use crate::error::ProbeError;
+use crate::results::device::TargetKind;
 use crate::results::{Warning, WarningCode};
 use crate::safety;
 use std::io;

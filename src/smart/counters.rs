@@ -1,7 +1,7 @@
 //! The counters the rules watch, their `--threshold NAME=N` names, how each is
 //! judged and the limits that apply by default.
 
-use super::health::Health;
+use crate::results::health::Health;
 use serde::{Deserialize, Serialize};
 
 /// A counter the rules watch, with the name its threshold option uses.

@@ -4,8 +4,9 @@
 //! controllers and Linux md users set with `smartctl -l scterc,70,70`); a desktop
 //! drive that retries for a minute stalls the whole pool, or is dropped from it.
 
-use super::finding::{Figure, Finding, Severity};
-use super::health::Health;
+use crate::results::health::Health;
+use crate::results::verdict::Figure;
+use crate::results::{Finding, Severity};
 
 /// The longest recovery a drive for a redundant pool should take, in tenths of
 /// a second (7 s).
@@ -15,7 +16,7 @@ pub const POOL_LIMIT_DS: u32 = 70;
 /// has no SCT ERC.
 pub fn describe(h: &Health) -> Option<String> {
     let e = h.erc.as_ref()?;
-    let one = |what: &str, t: &Option<crate::smart::model::ErcTimer>| match t {
+    let one = |what: &str, t: &Option<crate::results::health::ErcTimer>| match t {
         Some(t) if t.enabled == Some(false) => format!("{what} disabled"),
         Some(t) => match t.deciseconds {
             Some(ds) => format!("{what} {:.1} s", f64::from(ds) / 10.0),
@@ -31,7 +32,7 @@ pub fn describe(h: &Health) -> Option<String> {
 }
 
 /// A warning for each timer disabled or above [`POOL_LIMIT_DS`].
-pub fn judge(h: &Health, out: &mut Vec<Finding>) {
+pub fn findings(h: &Health, out: &mut Vec<Finding>) {
     let Some(e) = &h.erc else { return };
     for (what, t) in [("read", &e.read), ("write", &e.write)] {
         let Some(t) = t else { continue };
@@ -44,8 +45,8 @@ pub fn judge(h: &Health, out: &mut Vec<Finding>) {
             }
         };
         out.push(
-            Finding::new(
-                Severity::Warn,
+            Finding::smart(
+                Severity::Warning,
                 "erc",
                 format!("SCT error recovery control, {what} timer {why}: for a redundant pool (RAID, ZFS, md) set 7 s (smartctl -l scterc,70,70), else one bad sector stalls the pool"),
             )
@@ -61,7 +62,7 @@ pub fn judge(h: &Health, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::smart::model::{AtaSctErc, ErcTimer};
+    use crate::results::health::{AtaSctErc, ErcTimer};
 
     fn drive(read: (bool, u32), write: (bool, u32)) -> Health {
         let t = |(enabled, ds): (bool, u32)| {
@@ -82,13 +83,13 @@ mod tests {
     #[test]
     fn disabled_or_slow_recovery_warns() {
         let mut f = Vec::new();
-        judge(&drive((true, 70), (true, 70)), &mut f);
+        findings(&drive((true, 70), (true, 70)), &mut f);
         assert!(f.is_empty());
         assert_eq!(
             describe(&drive((true, 70), (false, 0))).unwrap(),
             "read 7.0 s, write disabled"
         );
-        judge(&drive((true, 120), (false, 0)), &mut f);
+        findings(&drive((true, 120), (false, 0)), &mut f);
         assert_eq!(f.len(), 2);
         assert!(
             f[0].reason.contains("read timer 12.0 s, above 7 s"),
@@ -96,6 +97,6 @@ mod tests {
             f[0].reason
         );
         assert!(f[1].reason.contains("write timer disabled"));
-        assert!(f.iter().all(|f| f.severity == Severity::Warn));
+        assert!(f.iter().all(|f| f.severity == Severity::Warning));
     }
 }

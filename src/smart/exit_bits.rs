@@ -5,8 +5,9 @@
 //! device not opened) are answered before any rule ([`super::smartctl::classify`]);
 //! bit 7 (the self-test log) is judged with the log ([`super::history`]).
 
-use super::finding::{Figure, Finding, Severity};
-use super::health::{ExitStatus, Health};
+use crate::results::health::{ExitStatus, Health};
+use crate::results::verdict::Figure;
+use crate::results::{Finding, Severity};
 
 /// The exit status as a finding's figure.
 fn bit_figure(exit: ExitStatus, bit: u32) -> Figure {
@@ -22,7 +23,7 @@ fn bit_figure(exit: ExitStatus, bit: u32) -> Figure {
 pub fn failing(now: &Health, exit: ExitStatus, out: &mut Vec<Finding>) {
     if now.passed == Some(false) {
         out.push(
-            Finding::new(
+            Finding::smart(
                 Severity::Fail,
                 "smart-failing",
                 "smartctl says the drive is failing (SMART overall-health self-assessment: FAILED)"
@@ -41,7 +42,7 @@ pub fn failing(now: &Health, exit: ExitStatus, out: &mut Vec<Finding>) {
             ""
         };
         out.push(
-            Finding::new(
+            Finding::smart(
                 Severity::Fail,
                 "smart-failing",
                 format!(
@@ -54,7 +55,7 @@ pub fn failing(now: &Health, exit: ExitStatus, out: &mut Vec<Finding>) {
     let named = now.failed_attributes.iter().any(|a| a.now && a.prefailure);
     if exit.has(ExitStatus::PREFAIL_NOW) && !named {
         out.push(
-            Finding::new(
+            Finding::smart(
                 Severity::Fail,
                 "prefail-now",
                 "smartctl says a pre-failure attribute is at or below its threshold now (exit status bit 4); the report's attribute table does not name it (take smartctl -x to see which)".into(),
@@ -68,14 +69,14 @@ pub fn failing(now: &Health, exit: ExitStatus, out: &mut Vec<Finding>) {
 /// holds of it.
 pub fn notes(now: &Health, exit: ExitStatus, out: &mut Vec<Finding>) {
     if exit.has(ExitStatus::COMMAND_FAILED) {
-        out.push(Finding::new(
+        out.push(Finding::smart(
             Severity::Note,
             "smartctl-command-failed",
             "smartctl: a SMART or other command to the disk failed (exit status bit 2); some values may be missing".into(),
         ));
     }
     if exit.has(ExitStatus::THRESHOLD_PAST) && now.failed_attributes.is_empty() {
-        out.push(Finding::new(
+        out.push(Finding::smart(
             Severity::Note,
             "threshold-past",
             "smartctl says an attribute was at or below its threshold in the past, not now (exit status bit 5); the report's attribute table does not name it".into(),
@@ -94,7 +95,7 @@ pub fn notes(now: &Health, exit: ExitStatus, out: &mut Vec<Finding>) {
             (None, None) => "smartctl says the drive's error log holds errors; the report holds no count of them (take smartctl -x to read the log)".into(),
         };
         out.push(
-            Finding::new(
+            Finding::smart(
                 Severity::Note,
                 "error-log",
                 format!("{what} (exit status bit 6)"),
@@ -111,7 +112,7 @@ pub fn notes(now: &Health, exit: ExitStatus, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::smart::health::FailedAttribute;
+    use crate::results::health::FailedAttribute;
 
     fn judged(h: &Health, bits: u32) -> Vec<Finding> {
         let mut out = Vec::new();

@@ -4,8 +4,9 @@
 //! with tens of thousands of FARM hours; FARM far above SMART FAILs. FARM's
 //! recording type (SMR or CMR) is the drive's own word on shingling.
 
-use super::finding::{Figure, Finding, Severity};
-use super::health::{Health, Protocol};
+use crate::results::health::{Health, Protocol};
+use crate::results::verdict::Figure;
+use crate::results::{Finding, Severity};
 
 /// FARM hours above SMART's by more than this many hours, and by more than
 /// [`SLACK_PERCENT`] of SMART's, mean SMART's were reset (seekprobe's margin:
@@ -32,14 +33,14 @@ pub fn smr_sign(h: &Health) -> Option<String> {
 /// FARM's findings: hours far above SMART's FAIL; an SMR recording type is a
 /// note; a Seagate ATA drive read by smartctl older than 7.4 gets a note that
 /// FARM could not be read.
-pub fn judge(h: &Health, out: &mut Vec<Finding>) {
+pub fn findings(h: &Health, out: &mut Vec<Finding>) {
     let Some(farm) = &h.farm else {
         let old = h.smartctl_version.as_deref().filter(|v| !reads_farm(v));
         if h.seagate
             && h.protocol == Some(Protocol::Ata)
             && let Some(v) = old
         {
-            out.push(Finding::new(
+            out.push(Finding::smart(
                 Severity::Note,
                 "farm-unread",
                 format!("Seagate's FARM log (its own power-on hours, to catch reset SMART hours) could not be read: smartctl {v}; smartctl 7.4 or later reads it (smartctl -x -l farm)"),
@@ -49,7 +50,7 @@ pub fn judge(h: &Health, out: &mut Vec<Finding>) {
     };
     match (farm.power_on_hours, h.power_on_hours) {
         (Some(f), Some(s)) if f > s.saturating_add(SLACK_HOURS.max(s / 100 * SLACK_PERCENT)) => out.push(
-            Finding::new(
+            Finding::smart(
                 Severity::Fail,
                 "farm-hours",
                 format!("SMART hours reset: FARM says {f} hours, SMART {s}"),
@@ -61,7 +62,7 @@ pub fn judge(h: &Health, out: &mut Vec<Finding>) {
             )),
         ),
         (Some(f), None) => out.push(
-            Finding::new(
+            Finding::smart(
                 Severity::Note,
                 "farm-hours",
                 format!("FARM says {f} power-on hours; the report holds no SMART hours to compare them with (take smartctl -x -l farm)"),
@@ -75,7 +76,7 @@ pub fn judge(h: &Health, out: &mut Vec<Finding>) {
         _ => {}
     }
     if let Some(sign) = smr_sign(h) {
-        out.push(Finding::new(
+        out.push(Finding::smart(
             Severity::Note,
             "farm-smr",
             format!("{sign}: the drive says it is shingled (SMR); it is unfit for a RAID rebuild's sustained writes"),
@@ -86,7 +87,7 @@ pub fn judge(h: &Health, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::smart::health::Farm;
+    use crate::results::health::Farm;
 
     fn drive(smart: Option<u64>, farm: u64) -> Health {
         Health {
@@ -104,7 +105,7 @@ mod tests {
     #[test]
     fn farm_far_above_smart_means_reset_hours() {
         let mut f = Vec::new();
-        judge(&drive(Some(12), 31_337), &mut f);
+        findings(&drive(Some(12), 31_337), &mut f);
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].severity, Severity::Fail);
         assert_eq!(
@@ -112,10 +113,10 @@ mod tests {
             "SMART hours reset: FARM says 31337 hours, SMART 12"
         );
         let mut f = Vec::new();
-        judge(&drive(Some(2_322), 2_344), &mut f);
+        findings(&drive(Some(2_322), 2_344), &mut f);
         assert!(f.is_empty(), "{f:?}");
         // A garbled SMART count near 2^64 is no reason to panic.
-        judge(&drive(Some(u64::MAX - 1), 5), &mut f);
+        findings(&drive(Some(u64::MAX - 1), 5), &mut f);
         assert!(f.is_empty(), "{f:?}");
     }
 
@@ -130,7 +131,7 @@ mod tests {
             ..Default::default()
         };
         let mut f = Vec::new();
-        judge(&h, &mut f);
+        findings(&h, &mut f);
         assert_eq!(f[0].rule, "farm-unread");
         assert!(f[0].reason.contains("smartctl 7.3; smartctl 7.4 or later"));
     }

@@ -3,15 +3,15 @@
 //! is the program's one `Finding` (`results::verdict`, made for a rule with
 //! `Finding::smart`); one judge turns a drive's findings into its verdict.
 
-pub use crate::results::verdict::Figure;
-pub use crate::results::{Finding, Severity};
+use crate::results::verdict::Figure;
+use crate::results::{Finding, Severity};
 
 impl Severity {
     /// The word printed before the reason.
     pub fn label(self) -> &'static str {
         match self {
             Severity::Note => "note",
-            Severity::Warn => "warning",
+            Severity::Warning => "warning",
             Severity::Fail => "FAIL",
         }
     }

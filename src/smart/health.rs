@@ -7,8 +7,8 @@ use super::attributes::{self, Meaning, RawFormat};
 use super::model::{AtaAttribute, Report};
 use super::selftest;
 use super::usage::usage;
-pub use super::usage::{Farm, Usage, Wear};
-pub use crate::results::health::{
+use crate::results::health::Farm;
+use crate::results::health::{
     AtaCounters, CommandTimeouts, ExitStatus, FailedAttribute, Health, NvmeHealth, NvmeWarning,
     Protocol, ScsiCounters, UnreadableAttribute,
 };

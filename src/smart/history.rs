@@ -5,9 +5,9 @@
 //! hours in 16 bits, so they wrap at 65,536: each stamp is taken as the latest
 //! hour at or before the drive's power-on hours that it can stand for.
 
-use super::finding::{Figure, Finding, Severity};
-use super::health::{ExitStatus, Health};
-use super::selftest::{Outcome, SelfTestResult};
+use crate::results::health::{ExitStatus, Health, Outcome, SelfTestResult};
+use crate::results::verdict::Figure;
+use crate::results::{Finding, Severity};
 
 /// Where the log's 16-bit hour stamps wrap.
 pub const HOUR_WRAP: u64 = 1 << 16;
@@ -78,7 +78,7 @@ pub fn failures(h: &Health) -> Vec<Entry<'_>> {
 /// not supersede FAILs (its type, power-on hour and LBA named); a superseded one
 /// is a note, or a FAIL on a new drive (`new_drive`: any past failure). smartctl's
 /// bit 7 without a log in the report FAILs on its own.
-pub fn judge(now: &Health, new_drive: bool, out: &mut Vec<Finding>) {
+pub fn findings(now: &Health, new_drive: bool, out: &mut Vec<Finding>) {
     let fails = failures(now);
     for e in &fails {
         let at = e
@@ -122,16 +122,18 @@ pub fn judge(now: &Health, new_drive: bool, out: &mut Vec<Finding>) {
                 )
             }
         };
-        out.push(Finding::new(sev, "self-test-log", reason).with(Figure::new(
-            "self-test",
-            e.hour,
-            "self-test log, power-on hour of the failed test",
-        )));
+        out.push(
+            Finding::smart(sev, "self-test-log", reason).with(Figure::new(
+                "self-test",
+                e.hour,
+                "self-test log, power-on hour of the failed test",
+            )),
+        );
     }
     let exit = now.exit_status.unwrap_or(ExitStatus(0));
     if exit.has(ExitStatus::SELF_TEST_LOG) && !fails.iter().any(|e| e.superseded_at.is_none()) {
         out.push(
-            Finding::new(
+            Finding::smart(
                 Severity::Fail,
                 "self-test-log",
                 "smartctl says the self-test log holds failed self-tests no passing extended test superseded (exit status bit 7)".into(),
@@ -191,7 +193,7 @@ mod tests {
             ],
         );
         let mut f = Vec::new();
-        judge(&h, false, &mut f);
+        findings(&h, false, &mut f);
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].severity, Severity::Fail);
         assert_eq!(
@@ -211,11 +213,11 @@ mod tests {
             ],
         );
         let mut f = Vec::new();
-        judge(&h, false, &mut f);
+        findings(&h, false, &mut f);
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].severity, Severity::Note);
         let mut f = Vec::new();
-        judge(&h, true, &mut f);
+        findings(&h, true, &mut f);
         assert_eq!(
             f[0].severity,
             Severity::Fail,
@@ -246,7 +248,7 @@ mod tests {
             ..Default::default()
         };
         let mut f = Vec::new();
-        judge(&h, false, &mut f);
+        findings(&h, false, &mut f);
         assert_eq!(f.len(), 1);
         assert!(f[0].reason.contains("bit 7"), "{}", f[0].reason);
     }

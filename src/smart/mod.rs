@@ -26,9 +26,8 @@ pub mod temperature;
 pub mod usage;
 pub mod wear;
 
-pub use health::Health;
 pub use model::Report;
-pub use record::{SelfTestOutcome, SelfTestRecord, SmartResult, SmartSettings};
-pub use rules::{Finding, RuleOptions, Severity, judge};
+pub use record::SmartSettings;
+pub use rules::{RuleOptions, findings};
 pub use smartctl::{SmartRead, SmartctlError};
 pub use source::{SmartSource, source_for};

@@ -13,9 +13,10 @@ use std::collections::BTreeMap;
 pub use super::lenient::ValueString;
 use super::lenient::{lenient_lba, lenient_u64};
 pub use super::model_logs::{
-    AtaDeviceStatistics, AtaSctErc, DevstatEntry, DevstatPage, ErcTimer, FarmDriveInformation,
-    FarmLog, NvmeHealthLog, NvmeSelfTestEntry, NvmeSelfTestLog,
+    AtaDeviceStatistics, DevstatEntry, DevstatPage, FarmDriveInformation, FarmLog, NvmeHealthLog,
+    NvmeSelfTestEntry, NvmeSelfTestLog,
 };
+use crate::results::health::AtaSctErc;
 
 /// A whole `smartctl --json` report.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -4,7 +4,6 @@
 //! model re-exports them).
 
 use super::lenient::{ValueString, lenient_lba, lenient_u64};
-pub use crate::results::health::{AtaSctErc, ErcTimer};
 use serde::{Deserialize, Serialize};
 
 /// `nvme_smart_health_information_log`.

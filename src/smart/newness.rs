@@ -4,14 +4,15 @@
 
 use super::counters::Counter;
 use super::counters::Thresholds;
-use super::finding::{Figure, Finding, Severity};
-use super::health::Health;
+use crate::results::health::Health;
+use crate::results::verdict::Figure;
+use crate::results::{Finding, Severity};
 
 /// The `--new` findings on a drive as it came (`before`): power-on hours above
 /// `max_hours` (`--new-max-hours`), power cycles, load cycles and host writes
 /// above their limits (`--threshold`), and any wear. The damage counters and
 /// 188 are judged with the other counters; past self-test failures with the log.
-pub fn judge(before: &Health, max_hours: u64, thresholds: &Thresholds, out: &mut Vec<Finding>) {
+pub fn findings(before: &Health, max_hours: u64, thresholds: &Thresholds, out: &mut Vec<Finding>) {
     // SMART's hours, else FARM's (a FARM-only report); without either, newness
     // cannot be judged, and the drive does not pass as new.
     let farm = before.farm.as_ref().and_then(|f| f.power_on_hours);
@@ -26,7 +27,7 @@ pub fn judge(before: &Health, max_hours: u64, thresholds: &Thresholds, out: &mut
     };
     match hours {
         Some((h, whose, source)) if h > max_hours => out.push(
-            Finding::new(
+            Finding::smart(
                 Severity::Fail,
                 "new-power-on-hours",
                 format!(
@@ -37,7 +38,7 @@ pub fn judge(before: &Health, max_hours: u64, thresholds: &Thresholds, out: &mut
         ),
         Some(_) => {}
         None => out.push(
-            Finding::new(
+            Finding::smart(
                 Severity::Fail,
                 "new-hours-missing",
                 "--new cannot judge whether the drive is new: the report holds no power-on hours (power_on_time.hours, the NVMe log's power_on_hours, or Seagate FARM's poh); take smartctl -x DEVICE".into(),
@@ -63,7 +64,7 @@ pub fn judge(before: &Health, max_hours: u64, thresholds: &Thresholds, out: &mut
             _ => c.source().into(),
         };
         out.push(
-            Finding::new(
+            Finding::smart(
                 Severity::Fail,
                 c.key(),
                 format!(
@@ -77,7 +78,7 @@ pub fn judge(before: &Health, max_hours: u64, thresholds: &Thresholds, out: &mut
     }
     for w in before.usage.wear.iter().filter(|w| w.used_percent > 0) {
         out.push(
-            Finding::new(
+            Finding::smart(
                 Severity::Fail,
                 "new-wear",
                 format!(
@@ -93,7 +94,7 @@ pub fn judge(before: &Health, max_hours: u64, thresholds: &Thresholds, out: &mut
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::smart::health::{Usage, Wear};
+    use crate::results::health::{Usage, Wear};
 
     #[test]
     fn use_and_wear_fail_a_new_drive_each_naming_its_figure() {
@@ -112,7 +113,7 @@ mod tests {
             ..Default::default()
         };
         let mut f = Vec::new();
-        judge(&h, 48, &Thresholds::default(), &mut f);
+        findings(&h, 48, &Thresholds::default(), &mut f);
         let rules: Vec<&str> = f.iter().map(|f| f.rule.as_str()).collect();
         assert_eq!(
             rules,
@@ -137,13 +138,13 @@ mod tests {
             limits: vec![(Counter::PowerCycles, 30), (Counter::HostWritesGib, 300)],
         };
         let mut f = Vec::new();
-        judge(&h, 50_000, &loose, &mut f);
+        findings(&h, 50_000, &loose, &mut f);
         assert_eq!(f.len(), 1, "{f:?}");
         let strict = Thresholds {
             limits: vec![(Counter::LoadCycles, 2)],
         };
         let mut f = Vec::new();
-        judge(&h, 48, &strict, &mut f);
+        findings(&h, 48, &strict, &mut f);
         assert!(f.iter().any(|f| f.rule == "load-cycles"));
     }
 }

@@ -4,9 +4,9 @@
 //! `report::smart` renders it, `compare` turns its failing findings into
 //! qualification reasons.
 
-use super::rules::{Finding, RuleOptions, Severity};
-use super::selftest::SelfTestKind;
-pub use crate::results::smart::{SelfTestOutcome, SelfTestRecord, SmartResult};
+use super::rules::RuleOptions;
+use crate::results::smart::{SelfTestKind, SmartResult};
+use crate::results::{Finding, Severity};
 
 /// What a run asks of SMART (checked options).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -47,6 +47,6 @@ impl SmartResult {
     pub fn warnings(&self) -> impl Iterator<Item = &Finding> {
         self.findings
             .iter()
-            .filter(|f| f.severity == Severity::Warn)
+            .filter(|f| f.severity == Severity::Warning)
     }
 }

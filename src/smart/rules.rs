@@ -6,8 +6,10 @@
 //! rule with its source.
 
 pub use super::counters::{Counter, Kind, Thresholds};
-pub use super::finding::{Figure, Finding, Severity, passes};
-use super::health::{ExitStatus, Health};
+pub use super::finding::passes;
+use crate::results::health::{ExitStatus, Health};
+use crate::results::verdict::Figure;
+use crate::results::{Finding, Severity};
 use serde::{Deserialize, Serialize};
 
 /// A new drive's power-on hours allowed by default (`--new-max-hours`): factory
@@ -43,7 +45,7 @@ impl Default for RuleOptions {
 /// NVMe warnings, wear, the counters, the self-test log) look at the latest
 /// reading; a new drive (`--new`) is judged as it came, on `before`; a rise is
 /// from `before` to `after`.
-pub fn judge(before: &Health, after: Option<&Health>, opts: &RuleOptions) -> Vec<Finding> {
+pub fn findings(before: &Health, after: Option<&Health>, opts: &RuleOptions) -> Vec<Finding> {
     let now = after.unwrap_or(before);
     let mut out = Vec::new();
     let exit = now.exit_status.unwrap_or(ExitStatus(0));
@@ -54,7 +56,7 @@ pub fn judge(before: &Health, after: Option<&Health>, opts: &RuleOptions) -> Vec
     super::exit_bits::failing(now, exit, &mut out);
     for a in &now.unreadable {
         out.push(
-            Finding::new(
+            Finding::smart(
                 Severity::Note,
                 "unreadable-counter",
                 format!(
@@ -78,12 +80,12 @@ pub fn judge(before: &Health, after: Option<&Health>, opts: &RuleOptions) -> Vec
     for a in &now.failed_attributes {
         let (sev, when) = match (a.now, a.prefailure) {
             (true, true) => (Severity::Fail, "is"),
-            (true, false) => (Severity::Warn, "is"),
+            (true, false) => (Severity::Warning, "is"),
             (false, _) => (Severity::Note, "was once"),
         };
         let kind = if a.prefailure { "pre-failure" } else { "age" };
         out.push(
-            Finding::new(
+            Finding::smart(
                 sev,
                 "attribute-threshold",
                 format!(
@@ -100,14 +102,14 @@ pub fn judge(before: &Health, after: Option<&Health>, opts: &RuleOptions) -> Vec
     }
     nvme_state(now, &mut out);
     counters(before, after, opts, &mut out);
-    super::history::judge(now, opts.new_drive, &mut out);
+    super::history::findings(now, opts.new_drive, &mut out);
     if opts.new_drive {
-        super::newness::judge(before, opts.new_max_hours, &opts.thresholds, &mut out);
+        super::newness::findings(before, opts.new_max_hours, &opts.thresholds, &mut out);
     } else {
-        super::wear::judge(now, &mut out);
+        super::wear::findings(now, &mut out);
     }
-    super::farm::judge(now, &mut out);
-    super::erc::judge(now, &mut out);
+    super::farm::findings(now, &mut out);
+    super::erc::findings(now, &mut out);
     notes(now, exit, &mut out);
     out.sort_by_key(|f| f.severity);
     out
@@ -130,7 +132,7 @@ impl Finding {
 fn cannot_judge(now: &Health, which: &str, out: &mut Vec<Finding>) {
     for p in &now.unjudgeable {
         out.push(
-            Finding::new(
+            Finding::smart(
                 Severity::Fail,
                 "unjudgeable",
                 format!(
@@ -146,7 +148,7 @@ fn cannot_judge(now: &Health, which: &str, out: &mut Vec<Finding>) {
     }
     if !now.has_health() && now.unjudgeable.is_empty() {
         out.push(
-            Finding::new(
+            Finding::smart(
                 Severity::Fail,
                 "no-health-data",
                 format!("{which} holds no SMART health (no overall assessment, no ATA attributes, SCSI counters or NVMe health log), so the drive's health cannot be judged from it; take smartctl --json -x DEVICE (with -l farm for Seagate's FARM log)"),
@@ -161,7 +163,7 @@ fn nvme_state(now: &Health, out: &mut Vec<Finding>) {
     let Some(n) = &now.nvme else { return };
     for w in &n.warnings {
         out.push(
-            Finding::new(
+            Finding::smart(
                 Severity::Fail,
                 "nvme-critical-warning",
                 format!("NVMe critical warning bit {}: {}", w.bit(), w.describe()),
@@ -179,10 +181,10 @@ fn nvme_state(now: &Health, out: &mut Vec<Finding>) {
         let (sev, what) = if used > 100 {
             (Severity::Fail, "beyond its rated endurance")
         } else {
-            (Severity::Warn, "at its rated endurance")
+            (Severity::Warning, "at its rated endurance")
         };
         out.push(
-            Finding::new(
+            Finding::smart(
                 sev,
                 "worn-out",
                 format!("{used}% of the rated endurance used (NVMe percentage used): {what}"),
@@ -198,7 +200,7 @@ fn nvme_state(now: &Health, out: &mut Vec<Finding>) {
         && spare < thresh
     {
         out.push(
-            Finding::new(
+            Finding::smart(
                 Severity::Fail,
                 "spare-below-threshold",
                 format!("available spare {spare}% is below its threshold {thresh}%"),
@@ -222,7 +224,7 @@ fn counters(before: &Health, after: Option<&Health>, opts: &RuleOptions, out: &m
         let rose = matches!((b, a), (Some(b), Some(a)) if a > b && a - b > limit);
         if rose && let (Some(b), Some(a)) = (b, a) {
             let sev = match c.kind() {
-                Kind::Timeouts | Kind::Interface => Severity::Warn,
+                Kind::Timeouts | Kind::Interface => Severity::Warning,
                 Kind::Use => continue,
                 _ => Severity::Fail,
             };
@@ -237,7 +239,7 @@ fn counters(before: &Health, after: Option<&Health>, opts: &RuleOptions, out: &m
                 c.key()
             };
             out.push(
-                Finding::new(
+                Finding::smart(
                     sev,
                     rule,
                     format!(
@@ -260,7 +262,7 @@ fn counters(before: &Health, after: Option<&Health>, opts: &RuleOptions, out: &m
             Kind::Damage | Kind::Timeouts if opts.new_drive => {
                 (b, Severity::Fail, "on a drive given as new")
             }
-            Kind::Damage | Kind::Timeouts => (c.value(now), Severity::Warn, "on a used drive"),
+            Kind::Damage | Kind::Timeouts => (c.value(now), Severity::Warning, "on a used drive"),
             Kind::Interface | Kind::Use => continue,
         };
         let Some(v) = value.filter(|v| *v > limit) else {
@@ -271,7 +273,7 @@ fn counters(before: &Health, after: Option<&Health>, opts: &RuleOptions, out: &m
         let beyond = c
             .used_fail_above()
             .map(|n| n.max(limit))
-            .filter(|n| sev == Severity::Warn && v > *n);
+            .filter(|n| sev == Severity::Warning && v > *n);
         let (sev, what) = if c.kind() == Kind::Unreadable {
             (
                 sev,
@@ -288,7 +290,7 @@ fn counters(before: &Health, after: Option<&Health>, opts: &RuleOptions, out: &m
             (sev, format!("{v} {whose}"))
         };
         out.push(
-            Finding::new(
+            Finding::smart(
                 sev,
                 c.key(),
                 format!(
@@ -305,7 +307,7 @@ fn counters(before: &Health, after: Option<&Health>, opts: &RuleOptions, out: &m
         && n > 0
     {
         out.push(
-            Finding::new(
+            Finding::smart(
                 Severity::Note,
                 "nvme-error-log",
                 format!(
@@ -325,7 +327,7 @@ fn counters(before: &Health, after: Option<&Health>, opts: &RuleOptions, out: &m
 /// fields left out.
 fn notes(now: &Health, exit: ExitStatus, out: &mut Vec<Finding>) {
     if now.passed.is_none() && now.has_health() {
-        out.push(Finding::new(
+        out.push(Finding::smart(
             Severity::Note,
             "no-assessment",
             "the report holds no overall-health self-assessment (taken without -H, e.g. smartctl -A): the verdict rests on the counters alone".into(),
@@ -333,14 +335,14 @@ fn notes(now: &Health, exit: ExitStatus, out: &mut Vec<Finding>) {
     }
     super::exit_bits::notes(now, exit, out);
     if now.smart_disabled {
-        out.push(Finding::new(
+        out.push(Finding::smart(
             Severity::Note,
             "smart-disabled",
             "SMART is switched off on the drive (smartctl -s on switches it on)".into(),
         ));
     }
     for field in &now.ignored_fields {
-        out.push(Finding::new(
+        out.push(Finding::smart(
             Severity::Note,
             "ignored-field",
             format!("smartctl's field {field} has an unexpected type: left out, the rest of the report read"),
@@ -359,7 +361,7 @@ fn limit_text(limit: u64, what: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::smart::health::{AtaCounters, CommandTimeouts, NvmeHealth, NvmeWarning};
+    use crate::results::health::{AtaCounters, CommandTimeouts, NvmeHealth, NvmeWarning};
 
     fn ata(reallocated: u64, pending: u64, crc: u64) -> Health {
         Health {
@@ -386,7 +388,7 @@ mod tests {
 
     #[test]
     fn a_clean_drive_passes() {
-        let f = judge(&ata(0, 0, 0), Some(&ata(0, 0, 0)), &RuleOptions::default());
+        let f = findings(&ata(0, 0, 0), Some(&ata(0, 0, 0)), &RuleOptions::default());
         assert!(f.is_empty(), "{f:?}");
     }
 
@@ -395,7 +397,7 @@ mod tests {
         // PASSED with 8 pending and 8 offline uncorrectable: unreadable now.
         let mut h = ata(1, 8, 0);
         h.ata.as_mut().unwrap().offline_uncorrectable = Some(8);
-        let f = judge(&h, None, &RuleOptions::default());
+        let f = findings(&h, None, &RuleOptions::default());
         assert_eq!(
             rules(&f),
             ["pending", "offline-uncorrectable", "reallocated"]
@@ -408,7 +410,11 @@ mod tests {
         let g = f[0].figure.as_ref().unwrap();
         assert_eq!((g.counter.as_str(), g.count), ("pending", Some(8)));
         assert_eq!(g.source, "ATA attribute 197, raw");
-        assert_eq!(f[2].severity, Severity::Warn, "reallocated on a used drive");
+        assert_eq!(
+            f[2].severity,
+            Severity::Warning,
+            "reallocated on a used drive"
+        );
         assert!(
             f[2].reason
                 .starts_with("reallocated sectors (ATA 5): 1 on a used drive")
@@ -418,12 +424,12 @@ mod tests {
     #[test]
     fn counts_fail_a_new_drive() {
         let h = ata(3, 0, 0);
-        assert!(passes(&judge(&h, None, &RuleOptions::default())));
+        assert!(passes(&findings(&h, None, &RuleOptions::default())));
         let new = RuleOptions {
             new_drive: true,
             ..Default::default()
         };
-        let f = judge(&h, None, &new);
+        let f = findings(&h, None, &new);
         assert_eq!(rules(&f), ["reallocated"]);
         assert!(
             f[0].reason
@@ -436,7 +442,7 @@ mod tests {
             },
             ..Default::default()
         };
-        assert!(judge(&h, None, &tolerant).is_empty());
+        assert!(findings(&h, None, &tolerant).is_empty());
     }
 
     #[test]
@@ -447,7 +453,7 @@ mod tests {
             ..Default::default()
         };
         // pending=8 tolerates the 8; reallocated=2 silences the warning.
-        let f = judge(
+        let f = findings(
             &h,
             None,
             &opts(vec![(Counter::Pending, 8), (Counter::Reallocated, 2)]),
@@ -463,29 +469,29 @@ mod tests {
             },
             ..Default::default()
         };
-        assert_eq!(rules(&judge(&used, None, &new)), ["power-cycles"]);
+        assert_eq!(rules(&findings(&used, None, &new)), ["power-cycles"]);
     }
 
     #[test]
     fn rising_counts_fail_any_drive() {
-        let f = judge(&ata(5, 0, 0), Some(&ata(5, 2, 0)), &RuleOptions::default());
+        let f = findings(&ata(5, 0, 0), Some(&ata(5, 2, 0)), &RuleOptions::default());
         assert_eq!(rules(&f), ["pending", "reallocated"]);
         assert_eq!(
             f[0].reason,
             "pending sectors (ATA 197) rose from 0 to 2 during the run"
         );
-        assert_eq!(sev(&f, "reallocated"), Some(Severity::Warn));
+        assert_eq!(sev(&f, "reallocated"), Some(Severity::Warning));
     }
 
     #[test]
     fn rising_crc_errors_and_timeouts_warn() {
-        let f = judge(&ata(0, 0, 1), Some(&ata(0, 0, 4)), &RuleOptions::default());
+        let f = findings(&ata(0, 0, 1), Some(&ata(0, 0, 4)), &RuleOptions::default());
         assert_eq!(rules(&f), ["interface-crc"]);
-        assert_eq!(f[0].severity, Severity::Warn);
+        assert_eq!(f[0].severity, Severity::Warning);
         assert!(f[0].reason.contains("not the drive's"));
         let mut after = ata(0, 0, 0);
         after.ata.as_mut().unwrap().command_timeouts = Some(CommandTimeouts::plain(3));
-        let f = judge(&ata(0, 0, 0), Some(&after), &RuleOptions::default());
+        let f = findings(&ata(0, 0, 0), Some(&after), &RuleOptions::default());
         assert_eq!(rules(&f), ["command-timeouts"]);
         assert!(passes(&f));
     }
@@ -505,7 +511,7 @@ mod tests {
             }),
             ..Default::default()
         };
-        let f = judge(&h, None, &RuleOptions::default());
+        let f = findings(&h, None, &RuleOptions::default());
         assert_eq!(
             rules(&f),
             [
@@ -534,12 +540,12 @@ mod tests {
             }),
             ..Default::default()
         };
-        let f = judge(&nvme(100, 0, 0), None, &RuleOptions::default());
-        assert_eq!(sev(&f, "worn-out"), Some(Severity::Warn));
-        let f = judge(&nvme(101, 0, 0), None, &RuleOptions::default());
+        let f = findings(&nvme(100, 0, 0), None, &RuleOptions::default());
+        assert_eq!(sev(&f, "worn-out"), Some(Severity::Warning));
+        let f = findings(&nvme(101, 0, 0), None, &RuleOptions::default());
         assert_eq!(sev(&f, "worn-out"), Some(Severity::Fail));
-        let f = judge(&nvme(0, 2, 22), None, &RuleOptions::default());
-        assert_eq!(sev(&f, "media-errors"), Some(Severity::Warn));
+        let f = findings(&nvme(0, 2, 22), None, &RuleOptions::default());
+        assert_eq!(sev(&f, "media-errors"), Some(Severity::Warning));
         assert_eq!(sev(&f, "nvme-error-log"), Some(Severity::Note));
         assert!(passes(&f));
     }
@@ -548,7 +554,7 @@ mod tests {
     fn a_report_without_an_assessment_gets_a_note() {
         let mut h = ata(0, 0, 0);
         h.passed = None;
-        let f = judge(&h, None, &RuleOptions::default());
+        let f = findings(&h, None, &RuleOptions::default());
         assert_eq!(rules(&f), ["no-assessment"]);
         assert_eq!(f[0].severity, Severity::Note);
     }
@@ -557,11 +563,11 @@ mod tests {
     fn a_report_that_cannot_be_read_is_never_healthy() {
         let mut bad = ata(0, 0, 0);
         bad.unjudgeable = vec!["ata_smart_attributes.table is an object, not a list".into()];
-        let f = judge(&bad, None, &RuleOptions::default());
+        let f = findings(&bad, None, &RuleOptions::default());
         assert_eq!(rules(&f), ["unjudgeable"]);
         assert!(f[0].cannot_judge() && !passes(&f));
         // The first of two reports: its rises cannot be judged either.
-        let f = judge(&bad, Some(&ata(0, 0, 0)), &RuleOptions::default());
+        let f = findings(&bad, Some(&ata(0, 0, 0)), &RuleOptions::default());
         assert!(
             f[0].reason
                 .starts_with("the first report cannot be judged: ata_smart_attributes.table"),
@@ -569,7 +575,7 @@ mod tests {
             f[0].reason
         );
         // No health at all (FARM only).
-        let f = judge(&Health::default(), None, &RuleOptions::default());
+        let f = findings(&Health::default(), None, &RuleOptions::default());
         assert_eq!(rules(&f), ["no-health-data"]);
     }
 

@@ -3,8 +3,8 @@
 //! functions; running the commands is [`super::smartctl`]'s job.
 
 use super::model::Report;
-pub use crate::results::health::{Outcome, SelfTestResult};
-pub use crate::results::smart::SelfTestKind;
+use crate::results::health::{Outcome, SelfTestResult};
+use crate::results::smart::SelfTestKind;
 use serde::{Deserialize, Serialize};
 
 impl SelfTestKind {

@@ -2,8 +2,8 @@
 //! DEVICE`, the device type left to smartctl's autodetection), and telling a
 //! device without SMART from one with it.
 
-use super::health::{ExitStatus, Health};
 use super::model::Report;
+use crate::results::health::{ExitStatus, Health};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -6,8 +6,10 @@
 //! [`run_self_test`] follows a self-test to its end, polling on the source's own
 //! clock (real time sleeps; a simulated drive's virtual clock just moves on).
 
-use super::selftest::{self, SelfTestKind, SelfTestResult};
+use super::selftest;
 use super::smartctl::{self, SmartRead, SmartctlError};
+use crate::results::health::SelfTestResult;
+use crate::results::smart::SelfTestKind;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -149,7 +151,7 @@ impl SmartctlSource {
             .and_then(|s| s.messages.first())
             .map(|m| m.string.clone())
             .unwrap_or_else(|| {
-                super::health::ExitStatus(r.exit_status().unwrap_or(0))
+                crate::results::health::ExitStatus(r.exit_status().unwrap_or(0))
                     .meanings()
                     .join("; ")
             });

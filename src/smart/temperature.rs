@@ -7,7 +7,7 @@
 //! cooled 5 °C below the limit to resume them. The sampling itself (reading the
 //! drive, letting time pass) is the watcher's (run/smart_watch.rs).
 
-pub use crate::results::smart::{Pause, Sample, TemperatureLog};
+use crate::results::smart::{Pause, Sample, TemperatureLog};
 
 /// The limit without `--max-temp` or a drive's own, °C.
 pub const DEFAULT_MAX_C: i64 = 60;

@@ -6,7 +6,7 @@
 
 use super::attributes::{self, Meaning};
 use super::model::{AtaAttribute, Report};
-pub use crate::results::health::{Farm, Usage, Wear};
+use crate::results::health::{Usage, Wear};
 
 /// How much the drive has been used, from a report.
 pub(super) fn usage(r: &Report, table: &[AtaAttribute]) -> Usage {

@@ -5,8 +5,9 @@
 //! NVMe percentage used of 100 and above is judged with the NVMe log
 //! (`worn-out`); a drive given as new fails on any wear ([`super::newness`]).
 
-use super::finding::{Figure, Finding, Severity};
-use super::health::Health;
+use crate::results::health::Health;
+use crate::results::verdict::Figure;
+use crate::results::{Finding, Severity};
 
 /// The share of the rated life used from which a used drive gets a warning,
 /// percent (seekprobe's: a fifth of the rated endurance left is months of a
@@ -15,7 +16,7 @@ pub const WARN_AT_PERCENT: u64 = 80;
 
 /// The warning on a used drive's highest wear reading at or above
 /// [`WARN_AT_PERCENT`] (none when the NVMe log already says `worn-out`).
-pub fn judge(now: &Health, out: &mut Vec<Finding>) {
+pub fn findings(now: &Health, out: &mut Vec<Finding>) {
     let nvme_worn = now
         .nvme
         .as_ref()
@@ -28,8 +29,8 @@ pub fn judge(now: &Health, out: &mut Vec<Finding>) {
         return;
     }
     out.push(
-        Finding::new(
-            Severity::Warn,
+        Finding::smart(
+            Severity::Warning,
             "life-used",
             format!(
                 "{}% of the rated life used ({}): {}% or more used, plan its replacement",
@@ -43,7 +44,7 @@ pub fn judge(now: &Health, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::smart::health::{NvmeHealth, Usage, Wear};
+    use crate::results::health::{NvmeHealth, Usage, Wear};
 
     fn worn(used: u64) -> Health {
         Health {
@@ -67,12 +68,12 @@ mod tests {
     #[test]
     fn eighty_percent_used_warns() {
         let mut f = Vec::new();
-        judge(&worn(79), &mut f);
+        findings(&worn(79), &mut f);
         assert!(f.is_empty());
-        judge(&worn(80), &mut f);
+        findings(&worn(80), &mut f);
         assert_eq!(
             (f[0].rule.as_str(), f[0].severity),
-            ("life-used", Severity::Warn)
+            ("life-used", Severity::Warning)
         );
         assert!(
             f[0].reason
@@ -86,7 +87,7 @@ mod tests {
             ..Default::default()
         });
         let mut f = Vec::new();
-        judge(&nvme, &mut f);
+        findings(&nvme, &mut f);
         assert!(f.is_empty(), "worn-out says it");
     }
 }

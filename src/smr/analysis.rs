@@ -2,10 +2,9 @@
 //! completions and the read probes to a verdict with its evidence. The thresholds and
 //! their reasons are in docs/methods.md ("Hidden SMR").
 
-use crate::device::{DeviceInfo, Rotation};
-use crate::probe::smr::Budget;
-pub use crate::results::smr::{
-    RateWindow, SmrAnalysis, SmrSamples, SmrVerdict, Stall, WriteSample,
+use crate::results::device::{DeviceInfo, Rotation};
+use crate::results::smr::{
+    Budget, RateWindow, SmrAnalysis, SmrConclusion, SmrSamples, Stall, WriteSample,
 };
 
 /// The write rate is measured over windows of this many seconds of the test.
@@ -207,12 +206,12 @@ fn analyse_after_idle(
     let flash = !applies(info);
     let (verdict, text) = if flash {
         (
-            SmrVerdict::NotApplicable,
+            SmrConclusion::NotApplicable,
             "not a rotating drive: not applicable".to_string(),
         )
     } else if let (Some(_), Some(c), Some(before)) = (collapse, collapsed, bytes_before_collapse) {
         (
-            SmrVerdict::HiddenSmr,
+            SmrConclusion::HiddenSmr,
             format!(
                 "hidden SMR (drive-managed): the random-write rate fell from {} to {} after {} \
                  written and stayed there{stall_text}{reads}",
@@ -235,12 +234,12 @@ fn analyse_after_idle(
         );
         if matches!(info.rotation, Rotation::Rpm(_)) {
             (
-                SmrVerdict::Conventional,
+                SmrConclusion::Conventional,
                 format!("conventional recording: {level_text}{reads}"),
             )
         } else {
             (
-                SmrVerdict::CannotTell,
+                SmrConclusion::CannotTell,
                 format!(
                     "cannot tell: {level_text}, but the device does not say it rotates \
                      (a cache or memory in front of it would look the same){reads}"
@@ -249,7 +248,7 @@ fn analyse_after_idle(
         }
     } else {
         (
-            SmrVerdict::CannotTell,
+            SmrConclusion::CannotTell,
             format!(
                 "cannot tell within the budget: {} written in {:.0} s without a collapse, \
                  fewer than the {} a conventional verdict needs (DM-SMR media caches hold \
@@ -282,9 +281,10 @@ fn analyse_after_idle(
 mod tests {
     use super::*;
     use crate::clock::Clock;
+    use crate::device::Target;
     use crate::device::sim::SimTarget;
-    use crate::device::{Target, TargetKind};
     use crate::probe::smr::{self, IDLE_S, PROBE_SPACING_S};
+    use crate::results::device::TargetKind;
 
     /// Run the test's plan on a simulated drive, as an executor would: the baseline
     /// probes, the writes until the budget or the collapse, the idle period and the
@@ -371,7 +371,7 @@ mod tests {
         let wall = std::time::Instant::now();
         let a = run("sim:smr", 1, Budget::default());
         eprintln!("{}\n  wall {:?}", a.text, wall.elapsed());
-        assert_eq!(a.verdict, SmrVerdict::HiddenSmr, "{}", a.text);
+        assert_eq!(a.verdict, SmrConclusion::HiddenSmr, "{}", a.text);
         assert!(
             a.text.starts_with("hidden SMR (drive-managed): "),
             "{}",
@@ -393,7 +393,7 @@ mod tests {
             let wall = std::time::Instant::now();
             let a = run(spec, 1, Budget::default());
             eprintln!("{spec}: {}\n  wall {:?}", a.text, wall.elapsed());
-            assert_eq!(a.verdict, SmrVerdict::Conventional, "{spec}: {}", a.text);
+            assert_eq!(a.verdict, SmrConclusion::Conventional, "{spec}: {}", a.text);
             assert!(a.bytes_written >= Budget::default().bytes);
             assert!(
                 a.text.starts_with("conventional recording: rate level at "),
@@ -418,9 +418,9 @@ mod tests {
                         let mut bad = Vec::new();
                         for seed in seeds.skip(k).step_by(cores) {
                             for (preset, want) in [
-                                ("smr", SmrVerdict::HiddenSmr),
-                                ("hdd", SmrVerdict::Conventional),
-                                ("hdd5400", SmrVerdict::Conventional),
+                                ("smr", SmrConclusion::HiddenSmr),
+                                ("hdd", SmrConclusion::Conventional),
+                                ("hdd5400", SmrConclusion::Conventional),
                             ] {
                                 let spec = format!("sim:{preset}?seed={seed}");
                                 let a = run(&spec, seed, Budget::default());
@@ -470,7 +470,7 @@ mod tests {
                 seconds: 60.0,
             },
         );
-        assert_eq!(a.verdict, SmrVerdict::NotApplicable);
+        assert_eq!(a.verdict, SmrConclusion::NotApplicable);
         assert_eq!(a.text, "not a rotating drive: not applicable");
     }
 
@@ -484,7 +484,7 @@ mod tests {
                 seconds: 1800.0,
             },
         );
-        assert_eq!(a.verdict, SmrVerdict::CannotTell, "{}", a.text);
+        assert_eq!(a.verdict, SmrConclusion::CannotTell, "{}", a.text);
         assert!(a.text.contains("try a larger --smr-budget"), "{}", a.text);
         let c = run(
             "sim:hdd",
@@ -494,7 +494,7 @@ mod tests {
                 seconds: 120.0,
             },
         );
-        assert_eq!(c.verdict, SmrVerdict::CannotTell, "{}", c.text);
+        assert_eq!(c.verdict, SmrConclusion::CannotTell, "{}", c.text);
     }
 
     #[test]
@@ -509,10 +509,10 @@ mod tests {
             })
             .collect();
         let a = analyse(&info, &w, Budget::default(), &[], &[]);
-        assert_eq!(a.verdict, SmrVerdict::CannotTell, "{}", a.text);
+        assert_eq!(a.verdict, SmrConclusion::CannotTell, "{}", a.text);
         info.rotation = Rotation::Rpm(7200);
         let b = analyse(&info, &w, Budget::default(), &[], &[]);
-        assert_eq!(b.verdict, SmrVerdict::Conventional, "{}", b.text);
+        assert_eq!(b.verdict, SmrConclusion::Conventional, "{}", b.text);
         assert_eq!(b.windows.len(), 13);
         assert!((b.level_bytes_per_s - 104_857_600.0).abs() < 1.0);
     }

@@ -5,8 +5,8 @@
 //! "Hidden SMR").
 
 use super::models;
-use crate::device::{DeviceInfo, Rotation, ZoneMode};
-pub use crate::results::smr::{SmrSign, SmrSignKind, SmrSignStrength};
+use crate::results::device::{DeviceInfo, Rotation, ZoneMode};
+use crate::results::smr::{SmrSign, SmrSignKind, SmrSignStrength};
 
 /// The signs of shingled recording in a device's description, strongest first.
 /// Flash and devices that report nothing get none.
@@ -59,7 +59,7 @@ pub fn of(info: &DeviceInfo) -> Vec<SmrSign> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device::TargetKind;
+    use crate::results::device::TargetKind;
 
     fn disk(descr: &str, rotation: Rotation, trim: bool) -> DeviceInfo {
         let mut i = DeviceInfo::new("/dev/ada0", "/dev/ada0", TargetKind::Disk);

@@ -400,8 +400,8 @@ fn too_small(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device::{DeviceInfo, TargetKind};
-    use crate::probe::{PhaseId, TestKind};
+    use crate::results::device::{DeviceInfo, TargetKind};
+    use crate::results::test_kind::{PhaseId, TestKind};
     use crate::results::{PhaseResult, TestResult};
     use crate::verdict::{Judging, qualify};
 

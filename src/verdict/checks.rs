@@ -2,14 +2,13 @@
 //! check and its no-write signs, of opening the drive and of the burn-in's steps.
 
 use crate::results::burnin::{Status, Step, StepRecord};
+use crate::results::smr::{SmrAnalysis, SmrConclusion, SmrSign, SmrSignStrength};
 use crate::results::{
     ByteSpan, CapacityResult, Code, DiskFailure, DiskResult, Finding, Outcome, Severity, TestResult,
 };
-use crate::smr::analysis::{SmrAnalysis, SmrVerdict};
-use crate::smr::signs::{SmrSign, SmrSignStrength};
 
 /// A test's JSON name (`seek_transfer`, `verify`, ...).
-pub fn test_id(t: crate::probe::TestKind) -> String {
+pub fn test_id(t: crate::results::test_kind::TestKind) -> String {
     serde_json::to_value(t)
         .ok()
         .and_then(|v| v.as_str().map(String::from))
@@ -88,9 +87,9 @@ pub fn capacity(r: &CapacityResult) -> Vec<Finding> {
 /// check that could not tell is a warning.
 pub fn smr(a: &SmrAnalysis) -> Vec<Finding> {
     let (severity, code) = match a.verdict {
-        SmrVerdict::HiddenSmr => (Severity::Fail, Code::HiddenSmr),
-        SmrVerdict::CannotTell => (Severity::Warning, Code::SmrCannotTell),
-        SmrVerdict::Conventional | SmrVerdict::NotApplicable => return Vec::new(),
+        SmrConclusion::HiddenSmr => (Severity::Fail, Code::HiddenSmr),
+        SmrConclusion::CannotTell => (Severity::Warning, Code::SmrCannotTell),
+        SmrConclusion::Conventional | SmrConclusion::NotApplicable => return Vec::new(),
     };
     vec![Finding::new(
         severity,
@@ -179,7 +178,7 @@ pub fn nothing_to_judge(d: &DiskResult) -> Vec<Finding> {
 /// Why a capacity check's conclusion fails a drive: it stores less than it
 /// reports, or probe blocks did not read back as written (None when all did).
 fn fake_reason(c: &crate::results::capacity::Capacity) -> Option<String> {
-    use crate::results::capacity::Finding;
+    use crate::results::capacity::CapacityOutcome;
     if c.failed == 0 {
         return None;
     }
@@ -196,8 +195,8 @@ fn fake_reason(c: &crate::results::capacity::Capacity) -> Option<String> {
         b => format!("{:.1} KiB", b as f64 / 1024.0),
     };
     let how = match c.finding {
-        Finding::Wraps { .. } => "writes beyond it land at other addresses",
-        Finding::WritesLost => "writes beyond it are lost",
+        CapacityOutcome::Wraps { .. } => "writes beyond it land at other addresses",
+        CapacityOutcome::WritesLost => "writes beyond it are lost",
         _ => "reads beyond it fail",
     };
     Some(format!(

@@ -44,9 +44,9 @@ pub fn findings(d: &DiskResult) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device::{DeviceInfo, Rotation, TargetKind};
-    use crate::probe::{PhaseId, TestKind};
+    use crate::results::device::{DeviceInfo, Rotation, TargetKind};
     use crate::results::stats::Summary;
+    use crate::results::test_kind::{PhaseId, TestKind};
     use crate::results::{Engine, PhaseResult, TestResult};
 
     /// A drive whose -S test timed 4 KiB flushed writes at `us` each.

@@ -16,7 +16,7 @@ pub mod path;
 mod sectors;
 mod smart;
 
-pub use crate::results::{Code, Finding, Severity, State, Verdict};
+use crate::results::{Code, Finding, Severity, State, Verdict};
 pub use checks::test_id;
 pub use sectors::span;
 pub use smart::rules as smart_rule_findings;
@@ -230,9 +230,9 @@ pub fn qualify_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::TestKind;
+    use crate::results::smart::SmartResult;
+    use crate::results::test_kind::TestKind;
     use crate::results::{DiskFailure, Engine, Outcome};
-    use crate::smart::record::SmartResult;
 
     #[test]
     fn the_judge_fails_on_any_failing_finding_and_lists_failing_ones_first() {

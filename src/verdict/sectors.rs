@@ -4,9 +4,7 @@
 //! (`verify: corrupt: sectors 100-107 (8)`).
 
 use crate::results::failures::FailureKind;
-use crate::results::verdict::ByteSpan;
-use crate::results::verdict::MAX_RANGES;
-use crate::results::verdict::binary_size;
+use crate::results::verdict::{ByteSpan, MAX_RANGES, binary_size};
 use crate::results::verify::VerifyResult;
 use crate::results::{Code, Finding, ScanResult, SectorRange, Severity};
 

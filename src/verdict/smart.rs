@@ -4,8 +4,8 @@
 //! say cannot be judged: `smart_unreadable`). A device without SMART adds
 //! nothing.
 
+use crate::results::smart::SmartResult;
 use crate::results::{Code, Finding, Severity};
-use crate::smart::record::SmartResult;
 
 /// The verdict's findings of a disk's SMART result.
 pub fn smart(s: &SmartResult) -> Vec<Finding> {

@@ -57,7 +57,7 @@ pub const MAX_SECTOR: u32 = 1 << 20;
 /// Pool words beyond one sector's fill: the spread of the per-LBA offsets.
 const SPREAD: usize = 512;
 
-pub use crate::results::failures::Verdict;
+use crate::results::failures::ReadBack;
 
 /// What a sector's header says, when it carries this format's magic: the fields a
 /// [`Stamper`] is made from, and the LBA the sector claims.
@@ -288,11 +288,11 @@ impl Stamper {
     ///
     /// # Panics
     /// When `sector` is not exactly one sector long (a caller's bug).
-    pub fn check_sector(&self, sector: &[u8], lba: u64) -> Verdict {
+    pub fn check_sector(&self, sector: &[u8], lba: u64) -> ReadBack {
         let ss = self.sector_size as usize;
         assert_eq!(sector.len(), ss, "not one {ss}-byte sector");
         if self.is_exact(sector, lba) {
-            Verdict::Ok
+            ReadBack::Ok
         } else {
             self.classify(sector, lba)
         }
@@ -308,7 +308,7 @@ impl Stamper {
         &'a self,
         buf: &'a [u8],
         first_lba: u64,
-    ) -> impl ExactSizeIterator<Item = Verdict> + 'a {
+    ) -> impl ExactSizeIterator<Item = ReadBack> + 'a {
         let ss = self.sector_size as usize;
         assert!(
             buf.len().is_multiple_of(ss),
@@ -412,23 +412,23 @@ impl Stamper {
     }
 
     /// The slow path: what a sector that is not this pass's stamp of `lba` holds.
-    fn classify(&self, sector: &[u8], lba: u64) -> Verdict {
+    fn classify(&self, sector: &[u8], lba: u64) -> ReadBack {
         let magic_ok = sector[..8] == MAGIC;
         let nonce_ok = word(sector, 2) == self.nonce;
         let meta = word(sector, 3);
         let size_ok = (meta >> 32) as u32 == self.sector_size;
         if !(magic_ok && nonce_ok && size_ok && Self::check_holds(sector)) {
-            return Verdict::Corrupt;
+            return ReadBack::Corrupt;
         }
         let found_lba = word(sector, 1);
         let found_pass = meta as u32;
         if found_lba == lba && found_pass < self.pass {
-            Verdict::Stale { found_pass }
+            ReadBack::Stale { found_pass }
         } else if found_lba == lba && found_pass == self.pass {
             // Unreachable: such a sector passes the fast path. Kept total.
-            Verdict::Corrupt
+            ReadBack::Corrupt
         } else {
-            Verdict::Misdirected {
+            ReadBack::Misdirected {
                 found_lba,
                 found_pass,
             }
@@ -602,7 +602,7 @@ mod tests {
             let s = Stamper::new(99, 0, ss).unwrap();
             let b = stamped(&s, 16, 1 << 40);
             assert!(s.all_ok(&b, 1 << 40));
-            assert!(s.check(&b, 1 << 40).all(Verdict::is_ok));
+            assert!(s.check(&b, 1 << 40).all(ReadBack::is_ok));
             assert_eq!(s.check(&b, 1 << 40).len(), 16);
         }
     }
@@ -629,28 +629,28 @@ mod tests {
         b[3072..3584].copy_from_slice(&torn);
         // Sector 107: only the check value damaged.
         b[4095] ^= 1;
-        let v: Vec<Verdict> = p1.check(&b, 100).collect();
+        let v: Vec<ReadBack> = p1.check(&b, 100).collect();
         assert_eq!(
             v,
             [
-                Verdict::Ok,
-                Verdict::Corrupt,
-                Verdict::Misdirected {
+                ReadBack::Ok,
+                ReadBack::Corrupt,
+                ReadBack::Misdirected {
                     found_lba: 7,
                     found_pass: 1
                 },
-                Verdict::Stale { found_pass: 0 },
-                Verdict::Corrupt,
-                Verdict::Corrupt,
-                Verdict::Corrupt,
-                Verdict::Corrupt,
+                ReadBack::Stale { found_pass: 0 },
+                ReadBack::Corrupt,
+                ReadBack::Corrupt,
+                ReadBack::Corrupt,
+                ReadBack::Corrupt,
             ]
         );
         assert!(!p1.all_ok(&b, 100));
         // Read as pass 0 expects, pass 1's stamp is another pass's: misdirected in time.
         assert_eq!(
             p0.check_sector(&stamped(&p1, 1, 9), 9),
-            Verdict::Misdirected {
+            ReadBack::Misdirected {
                 found_lba: 9,
                 found_pass: 1
             }
@@ -716,7 +716,7 @@ mod tests {
             let s = Stamper::new(42, 2, ss as u32).unwrap();
             let mut b = stamped(&s, 1, lba);
             b[pos % ss] ^= flip;
-            prop_assert_ne!(s.check_sector(&b, lba), Verdict::Ok);
+            prop_assert_ne!(s.check_sector(&b, lba), ReadBack::Ok);
         }
 
         #[test]
@@ -728,7 +728,7 @@ mod tests {
             let b = stamped(&s, 1, from);
             prop_assert_eq!(
                 s.check_sector(&b, at),
-                Verdict::Misdirected { found_lba: from, found_pass: 0 }
+                ReadBack::Misdirected { found_lba: from, found_pass: 0 }
             );
         }
     }

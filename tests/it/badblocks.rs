@@ -3,9 +3,8 @@
 //! file system's bad-block inode then holds exactly those blocks (`dumpe2fs -b`).
 
 use crate::helpers::tool;
-use seekprobe::results::failures::{FailureKind, Failures};
+use seekprobe::results::failures::{FailureKind, Failures, ReadBack};
 use seekprobe::verify::badblocks;
-use seekprobe::verify::stamp::Verdict;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -54,12 +53,12 @@ fn mke2fs_and_e2fsck_accept_the_list() {
     // A pass over 512-byte sectors found: one corrupt sector in block 2500, 16
     // unreadable sectors over blocks 5000 to 5002, a misdirected run of three.
     let mut f = Failures::new();
-    f.record(20_003, Verdict::Corrupt);
+    f.record(20_003, ReadBack::Corrupt);
     f.record_span(40_004, 16, FailureKind::Unreadable);
     for i in 0..3 {
         f.record(
             60_000 + i,
-            Verdict::Misdirected {
+            ReadBack::Misdirected {
                 found_lba: 7 + i,
                 found_pass: 0,
             },

@@ -1,9 +1,9 @@
 //! The diskinfo renderer fed the published ST2000DM001 run must print its text
 //! byte for byte.
 
-use seekprobe::device::{DeviceInfo, IoMode, TargetKind};
-use seekprobe::probe::{PhaseId, TestKind};
 use seekprobe::report::diskinfo::render_disk;
+use seekprobe::results::device::{DeviceInfo, IoMode, TargetKind};
+use seekprobe::results::test_kind::{PhaseId, TestKind};
 use seekprobe::results::{DiskResult, Outcome, PhaseResult, TestResult};
 
 fn phase(id: PhaseId, ops: u32, op_bytes: u32, elapsed_ns: u64) -> PhaseResult {
@@ -17,7 +17,7 @@ fn phase(id: PhaseId, ops: u32, op_bytes: u32, elapsed_ns: u64) -> PhaseResult {
         op_bytes,
         first_offset_bytes: 0,
         elapsed_ns,
-        summary: seekprobe::stats::Summary::of(&latencies_ns),
+        summary: seekprobe::results::stats::Summary::of(&latencies_ns),
         histogram: None,
         queue_depth: None,
         seed: None,

@@ -4,8 +4,8 @@
 
 use crate::helpers::{LoopDev, seekprobe};
 use predicates::prelude::*;
-use seekprobe::smart::health::{NvmeWarning, Protocol};
-use seekprobe::smart::{Health, Report, SmartRead, smartctl};
+use seekprobe::results::health::{Health, NvmeWarning, Protocol};
+use seekprobe::smart::{Report, SmartRead, smartctl};
 use std::path::{Path, PathBuf};
 
 fn data_dir() -> PathBuf {
@@ -522,7 +522,7 @@ fn the_real_smartctl_on_a_loop_device_finds_no_smart() {
     ignore = "needs root, /dev/loop-control and smartctl (apt-get install smartmontools; .ci/run does)"
 )]
 fn a_loop_devices_smart_source_gives_the_note_and_refuses_self_tests() {
-    use seekprobe::smart::selftest::SelfTestKind;
+    use seekprobe::results::smart::SelfTestKind;
     use seekprobe::smart::source::{SmartSource, SmartctlSource};
     let bin = smartctl::find().expect("smartctl is on the PATH (build.rs found it)");
     let dir = tempfile::tempdir().unwrap();
@@ -666,7 +666,8 @@ fn a_negative_raw_value_is_left_out_with_a_note() {
 /// severity and rule, without `--new`.
 #[test]
 fn every_report_gets_the_verdict_a_storage_engineer_would_sign() {
-    use seekprobe::smart::rules::{RuleOptions, Severity, judge};
+    use seekprobe::results::Severity;
+    use seekprobe::smart::rules::{RuleOptions, findings};
     let healthy = &[][..];
     const REALLOC: (&str, &str) = ("warn", "reallocated");
     const TIMEOUTS: (&str, &str) = ("warn", "command-timeouts");
@@ -844,13 +845,13 @@ fn every_report_gets_the_verdict_a_storage_engineer_would_sign() {
     assert_eq!(files, named, "every report has its verdict in the table");
     for (file, want) in &table {
         let h = health(file);
-        let f = judge(&h, None, &RuleOptions::default());
+        let f = findings(&h, None, &RuleOptions::default());
         let got: Vec<(&str, &str)> = f
             .iter()
             .map(|f| {
                 let s = match f.severity {
                     Severity::Fail => "fail",
-                    Severity::Warn => "warn",
+                    Severity::Warning => "warn",
                     Severity::Note => "note",
                 };
                 (s, f.rule.as_str())
@@ -1240,13 +1241,13 @@ fn smarts_last_blind_spots() {
     // Under --smart, a report that cannot be judged is smart_unreadable, a
     // failing finding of the verdict, never a pass.
     use seekprobe::results::{Code, Severity as Verdict};
-    use seekprobe::smart::rules::{RuleOptions, judge};
+    use seekprobe::smart::rules::{RuleOptions, findings};
     for file in [
         "synthetic/WDC_WD20EFRX-68EUZN0_17-table-not-a-list.json",
         "synthetic/INTEL_SSDPE2KX080T8_1-critical-warning-string.json",
         "seagate-farm-log-only.json",
     ] {
-        let f = seekprobe::verdict::smart_rule_findings(&judge(
+        let f = seekprobe::verdict::smart_rule_findings(&findings(
             &health(file),
             None,
             &RuleOptions::default(),

@@ -15,7 +15,7 @@ mod sysfs;
 #[cfg(test)]
 mod tests;
 
-use super::DeviceInfo;
+use crate::results::device::DeviceInfo;
 use std::fs::File;
 use std::io;
 use std::os::fd::AsRawFd;

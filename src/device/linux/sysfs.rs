@@ -2,7 +2,7 @@
 //! loop device's backing file and the interface's link. Every value is optional: a
 //! missing, unreadable, non-UTF-8 or garbled file means "unknown", never an error.
 
-use crate::device::{DeviceInfo, InterfaceLimit, LoopInfo, Rotation, ZoneMode};
+use crate::results::device::{DeviceInfo, InterfaceLimit, LoopInfo, Rotation, ZoneMode};
 use std::fs::{File, Metadata};
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};

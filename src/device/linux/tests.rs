@@ -2,7 +2,7 @@
 
 use super::sysfs::*;
 use super::*;
-use crate::device::{LoopInfo, Rotation, ZoneMode};
+use crate::results::device::{LoopInfo, Rotation, ZoneMode};
 use std::os::unix::fs::symlink;
 use std::path::PathBuf;
 use tempfile::TempDir;
@@ -462,7 +462,7 @@ fn describe_named_device() {
     let dev = std::env::var("SEEKPROBE_TEST_DEVICE")
         .expect("SEEKPROBE_TEST_DEVICE names the block device to describe");
     let f = File::open(&dev).expect("open the device");
-    let mut info = DeviceInfo::new(&dev, &dev, crate::device::TargetKind::Disk);
+    let mut info = DeviceInfo::new(&dev, &dev, crate::results::device::TargetKind::Disk);
     describe(&f, Path::new(&dev), &mut info).expect("describe");
     println!("{info:#?}");
 }
@@ -497,7 +497,7 @@ fn real_loop_device() {
     assert!(dev.starts_with("/dev/loop"), "losetup printed {dev:?}");
 
     let disk = File::open(&dev).expect("open loop device");
-    let mut info = DeviceInfo::new(&dev, &dev, crate::device::TargetKind::Disk);
+    let mut info = DeviceInfo::new(&dev, &dev, crate::results::device::TargetKind::Disk);
     describe(&disk, Path::new(&dev), &mut info).expect("describe");
     println!("{info:#?}");
     assert_eq!(info.media_size_bytes, 16 << 20);
@@ -529,7 +529,7 @@ fn real_loop_device() {
     }
     match File::open(&part) {
         Ok(p) => {
-            let mut pinfo = DeviceInfo::new(&part, &part, crate::device::TargetKind::Disk);
+            let mut pinfo = DeviceInfo::new(&part, &part, crate::results::device::TargetKind::Disk);
             describe(&p, Path::new(&part), &mut pinfo).expect("describe partition");
             println!("{pinfo:#?}");
             assert_eq!(pinfo.media_size_bytes, 8 << 20);
@@ -558,8 +558,11 @@ fn a_rotating_sata_disk_with_discard_shows_the_smr_hint_in_verbose() {
     let disk = format!("{SATA_DEV}/block/sda");
     sys.file(&format!("{SATA_DEV}/model"), b"WDC WD40EFAX-68J\n");
     sys.file(&format!("{disk}/queue/discard_max_bytes"), b"2147450880\n");
-    let mut info =
-        crate::device::DeviceInfo::new("/dev/sda", "/dev/sda", crate::device::TargetKind::Disk);
+    let mut info = crate::results::device::DeviceInfo::new(
+        "/dev/sda",
+        "/dev/sda",
+        crate::results::device::TargetKind::Disk,
+    );
     sys.describe("8:0").apply(&mut info);
     assert!(info.trim);
     let text = crate::report::diskinfo::verbose_header(&info);
@@ -572,8 +575,11 @@ fn a_rotating_sata_disk_with_discard_shows_the_smr_hint_in_verbose() {
     // The same disk without discard and with a CMR model shows no block.
     sys.file(&format!("{disk}/queue/discard_max_bytes"), b"0\n");
     sys.file(&format!("{SATA_DEV}/model"), b"WDC WD40EFRX-68N\n");
-    let mut info2 =
-        crate::device::DeviceInfo::new("/dev/sda", "/dev/sda", crate::device::TargetKind::Disk);
+    let mut info2 = crate::results::device::DeviceInfo::new(
+        "/dev/sda",
+        "/dev/sda",
+        crate::results::device::TargetKind::Disk,
+    );
     sys.describe("8:0").apply(&mut info2);
     assert!(!crate::report::diskinfo::verbose_header(&info2).contains("SMR"));
 }

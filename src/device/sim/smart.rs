@@ -19,11 +19,12 @@
 use super::faults::{Effect, Faults};
 use super::model::Model;
 use super::presets::Preset;
-use crate::smart::health::{
+use crate::results::health::{
     AtaCounters, CommandTimeouts, ExitStatus, FailedAttribute, Health, NvmeHealth, NvmeWarning,
     Protocol,
 };
-use crate::smart::selftest::{Outcome, SelfTestKind, SelfTestResult};
+use crate::results::health::{Outcome, SelfTestResult};
+use crate::results::smart::SelfTestKind;
 use std::collections::BTreeMap;
 
 /// The SMART keys accepted after `?`, for error messages.

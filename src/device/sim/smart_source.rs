@@ -6,7 +6,8 @@ use super::smart::{Running, index};
 use super::target::SimTarget;
 use crate::clock::Clock;
 use crate::device::Target;
-use crate::smart::selftest::{Outcome, SelfTestKind};
+use crate::results::health::Outcome;
+use crate::results::smart::SelfTestKind;
 use crate::smart::source::{SelfTestPoll, SelfTestStarted, SmartSource};
 use crate::smart::{SmartRead, SmartctlError};
 use std::time::Duration;
@@ -122,10 +123,9 @@ impl SmartSource for SimTarget {
 mod tests {
     use super::super::smart::HOUR_NS;
     use super::*;
-    use crate::smart::Health;
-    use crate::smart::health::*;
-    use crate::smart::rules::{RuleOptions, Severity, judge, passes};
-    use crate::smart::selftest::SelfTestResult;
+    use crate::results::Severity;
+    use crate::results::health::{AtaCounters, Health, SelfTestResult};
+    use crate::smart::rules::{RuleOptions, findings, passes};
     use crate::smart::source::{SelfTestEnd, run_self_test};
 
     fn open(spec: &str) -> SimTarget {
@@ -190,7 +190,7 @@ mod tests {
         }
         assert!(t.read_at(&mut buf, 996 * 512).is_ok());
         // The new-drive rules see the reallocations; the health is otherwise good.
-        let f = judge(&health(&mut t), None, &new_drive());
+        let f = findings(&health(&mut t), None, &new_drive());
         let rules: Vec<&str> = f.iter().map(|f| f.rule.as_str()).collect();
         assert_eq!(
             rules,
@@ -228,7 +228,7 @@ mod tests {
         let h = health(&mut t);
         assert_eq!(h.ata.as_ref().unwrap().pending, Some(1));
         assert_eq!(h.ata.as_ref().unwrap().offline_uncorrectable, Some(1));
-        let f = judge(&h, None, &RuleOptions::default());
+        let f = findings(&h, None, &RuleOptions::default());
         assert!(!passes(&f));
         let log = f.iter().find(|f| f.rule == "self-test-log").unwrap();
         assert!(
@@ -386,14 +386,14 @@ mod tests {
             let mut t = open(spec);
             let h = health(&mut t);
             assert_eq!(h.passed, Some(false));
-            let f = judge(&h, None, &RuleOptions::default());
+            let f = findings(&h, None, &RuleOptions::default());
             assert!(!passes(&f), "{spec}");
             assert_eq!(f[0].rule, "smart-failing");
         }
         let mut t = open("sim:nvme?smart=failing");
         let d = t.info().simulated.clone().unwrap();
         assert!(d.ends_with(", seed 1, SMART failing"), "{d}");
-        let f = judge(&health(&mut t), None, &RuleOptions::default());
+        let f = findings(&health(&mut t), None, &RuleOptions::default());
         assert!(
             f.iter()
                 .any(|f| f.reason
@@ -416,7 +416,7 @@ mod tests {
         }
         let after = health(&mut t);
         assert_eq!(after.ata.as_ref().unwrap().udma_crc_errors, Some(3));
-        let f = judge(&before, Some(&after), &new_drive());
+        let f = findings(&before, Some(&after), &new_drive());
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].rule, "interface-crc");
         assert!(passes(&f), "a cable fault, not the drive's");
@@ -436,7 +436,7 @@ mod tests {
             let r = self_test(&mut t, SelfTestKind::Short);
             assert_eq!(r.outcome, Outcome::Passed, "{spec}");
             let after = health(&mut t);
-            let f = judge(&before, Some(&after), &new_drive());
+            let f = findings(&before, Some(&after), &new_drive());
             assert!(f.is_empty(), "{spec}: {f:?}");
             assert_eq!(after.power_on_hours, Some(0));
             assert_eq!(after.serial, t.info().ident);

@@ -166,8 +166,9 @@ impl Smr {
 #[cfg(test)]
 mod tests {
     use crate::clock::Clock;
+    use crate::device::Target;
     use crate::device::sim::SimTarget;
-    use crate::device::{Target, ZoneMode};
+    use crate::results::device::ZoneMode;
 
     fn write_ms(t: &mut SimTarget, offset: u64, len: usize) -> f64 {
         let buf = vec![0u8; len];

@@ -15,11 +15,10 @@ use super::spec::parse_spec;
 use super::store::Store;
 use super::{JITTER_STREAM, Kind, MIB, MS, SERIAL_STREAM};
 use crate::clock::{Clock, VirtualClock};
-use crate::device::{
-    DeviceInfo, IoData, IoMode, QueueModel, Rotation, Target, TargetKind, Together,
-};
+use crate::device::{IoData, QueueModel, Target, Together};
 use crate::error::ProbeError;
 use crate::probe::{Op, OpKind};
+use crate::results::device::{DeviceInfo, IoMode, Rotation, TargetKind};
 use crate::rng::{self, Rng};
 use rustix::io::Errno;
 use std::io;
@@ -117,7 +116,7 @@ impl SimTarget {
             if s.smr.is_some() {
                 // A drive-managed SMR disk advertises TRIM and reports no zones.
                 info.trim = true;
-                info.zone_mode = Some(crate::device::ZoneMode::NotZoned);
+                info.zone_mode = Some(crate::results::device::ZoneMode::NotZoned);
             }
             info.ident = Some(format!("SIMH{serial:05X}"));
             Model::Hdd(Box::new(hdd))

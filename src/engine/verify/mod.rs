@@ -22,15 +22,14 @@ use super::queued;
 use crate::device::{AlignedBuf, Target};
 use crate::probe::OpKind;
 use crate::probe::scan::{ScanRange, bucket};
-use crate::results::QueuedEngine;
-use crate::results::SlowRange;
-use crate::results::failures::{FailureKind, Failures};
+use crate::results::failures::{FailureKind, Failures, ReadBack};
 use crate::results::settings::QueueDepth;
 use crate::results::verify::{
     Half, HalfKind, KeepsOnly, Pass, REGIONS, Stopped, Unanswered, VerifyResult,
 };
+use crate::results::{QueuedEngine, SlowRange};
 use crate::verify::checkpoint::Checkpoint;
-use crate::verify::stamp::{Stamper, Verdict};
+use crate::verify::stamp::Stamper;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -128,7 +127,7 @@ struct HalfFeed<'a, 's> {
     /// recorded in `failures` when the prefix reaches them: a checkpoint carries
     /// the failures below its `done_to` only, as the resumed run reads the rest
     /// again (and `Failures` counts a sector recorded twice twice).
-    pending: std::collections::BTreeMap<u64, Vec<(u64, Verdict)>>,
+    pending: std::collections::BTreeMap<u64, Vec<(u64, ReadBack)>>,
     /// Where checkpoints go, and what they carry besides the feed's own state.
     saver: Option<&'a mut Saver<'s>>,
     nonce: u64,
@@ -243,7 +242,7 @@ impl HalfFeed<'_, '_> {
     fn sampled(&mut self, offset: u64, buf: Option<&[u8]>) {
         let lba = offset / self.ss;
         let lost = buf
-            .map(|b| self.stamper.check(&b[..self.ss as usize], lba).next() != Some(Verdict::Ok));
+            .map(|b| self.stamper.check(&b[..self.ss as usize], lba).next() != Some(ReadBack::Ok));
         let i = (offset - self.range.start) / self.range.block;
         if let Some(s) = self.sampler.as_mut() {
             s.record(i, lost);
@@ -352,10 +351,10 @@ impl Feed for HalfFeed<'_, '_> {
                 {
                     let buf = &buf[..len as usize];
                     if !self.stamper.all_ok(buf, lba) {
-                        let bad: Vec<(u64, Verdict)> = (self.stamper.check(buf, lba))
+                        let bad: Vec<(u64, ReadBack)> = (self.stamper.check(buf, lba))
                             .enumerate()
                             .map(|(i, v)| (lba + i as u64, v))
-                            .filter(|&(at, v)| v != Verdict::Ok && !within(self.unwritable, at))
+                            .filter(|&(at, v)| v != ReadBack::Ok && !within(self.unwritable, at))
                             .collect();
                         if !bad.is_empty() {
                             self.pending.insert(offset, bad);
@@ -629,7 +628,7 @@ pub fn run_verify(
                     }
                     OpKind::Read => {
                         for l in (first..end).filter(|&l| !within(&unwritable, l)) {
-                            failures.record(l, Verdict::Unreadable);
+                            failures.record(l, ReadBack::Unreadable);
                         }
                     }
                 }

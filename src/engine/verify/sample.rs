@@ -25,9 +25,10 @@
 use super::HalfFeed;
 use crate::device::{AlignedBuf, Target};
 use crate::engine::queued::{self, FeedRun};
+use crate::results::failures::ReadBack;
 use crate::results::settings::QueueDepth;
 use crate::results::verify::KeepsOnly;
-use crate::verify::stamp::{Stamper, Verdict};
+use crate::verify::stamp::Stamper;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
@@ -141,7 +142,7 @@ fn lost(target: &mut dyn Target, stamper: &Stamper, ss: u64, offset: u64) -> boo
     if target.read_at(&mut buf[..], offset).is_err() {
         return true;
     }
-    stamper.check(&buf[..], offset / ss).next() != Some(Verdict::Ok)
+    stamper.check(&buf[..], offset / ss).next() != Some(ReadBack::Ok)
 }
 
 /// Put a suspected loss to the test: a stamped sector written at [`PROBES`] places
@@ -172,7 +173,7 @@ fn confirm(target: &mut dyn Target, stamper: &Stamper, ss: u64, front: u64, end:
         if target.read_at(&mut b[..], x).is_err() {
             return false;
         }
-        if stamper.check(&b[..], x / ss).next() == Some(Verdict::Ok) {
+        if stamper.check(&b[..], x / ss).next() == Some(ReadBack::Ok) {
             return false;
         }
     }

@@ -145,8 +145,8 @@ fn an_image_file_passes_clean_with_both_halves_timed() {
     // Altered content is found, sector by sector, with its kind.
     let mut buf = data[..2 << 20].to_vec();
     buf[4096..5120].fill(0xFF);
-    let v: Vec<Verdict> = s.check(&buf, 0).filter(|v| !v.is_ok()).collect();
-    assert_eq!(v, [Verdict::Corrupt, Verdict::Corrupt]);
+    let v: Vec<ReadBack> = s.check(&buf, 0).filter(|v| !v.is_ok()).collect();
+    assert_eq!(v, [ReadBack::Corrupt, ReadBack::Corrupt]);
 }
 
 #[test]

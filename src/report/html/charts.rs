@@ -3,9 +3,9 @@
 //! scan map, --smr-check write rate and temperatures. No text from a drive goes
 //! into an SVG: names and legends are the page's HTML, where they are escaped.
 
+use crate::results::smr::SmrAnalysis;
 use crate::results::verify::VerifyResult;
 use crate::results::{ScanResult, SeekAnalysis, ZoneCurve};
-use crate::smr::analysis::SmrAnalysis;
 use plotters::prelude::*;
 
 use super::verdict::TempSample;

@@ -5,12 +5,12 @@
 
 use super::charts;
 use super::verdict::{ViewVerdict, readable, temperatures};
-use crate::probe::TestKind;
 use crate::report::humanize::humanize;
 use crate::report::{beyond, capacity, diskinfo, smart, verify};
+use crate::results::health::Health;
+use crate::results::test_kind::TestKind;
 use crate::results::verdict::binary_size;
 use crate::results::{DiskResult, TestResult};
-use crate::smart::health::Health;
 use maud::{Markup, PreEscaped, html};
 
 /// One drive's results with what the page adds: host, verdict view, colour, anchor.
@@ -209,7 +209,7 @@ fn identity(disk: &DiskResult) -> Markup {
 
 /// The burn-in's steps and how each ended.
 fn burn_in(disk: &DiskResult) -> Markup {
-    use crate::burnin::Status;
+    use crate::results::burnin::Status;
     if disk.burn_in.is_empty() {
         return html! {};
     }
@@ -380,7 +380,7 @@ fn test(t: &TestResult, disk: &DiskResult, verbose: bool) -> Markup {
             TestKind::SmrCheck => {
                 h3 { "Hidden-SMR check" }
                 @if let Some(a) = &t.smr() {
-                    p class=(if a.verdict == crate::smr::analysis::SmrVerdict::HiddenSmr { "fail" } else { "" }) { (a.text) }
+                    p class=(if a.verdict == crate::results::smr::SmrConclusion::HiddenSmr { "fail" } else { "" }) { (a.text) }
                     (chart(charts::smr_chart(a), "the random-write rate over time, stalls in red"))
                 }
                 (block(&beyond::smr_check(t)))

@@ -3,8 +3,8 @@
 use super::charts;
 use super::verdict::{TempSample, ViewSeverity, drive_verdict};
 use super::{Source, render, utc};
-use crate::device::DeviceInfo;
-use crate::probe::TestKind;
+use crate::results::device::DeviceInfo;
+use crate::results::test_kind::TestKind;
 use crate::results::{
     Code, DiskResult, Engine, Finding, Payload, Run, SCHEMA_VERSION, ScanResult, Severity,
     TestResult, Verdict, ZoneCurve, ZonePoint,
@@ -494,8 +494,8 @@ fn the_sort_headers_are_buttons_with_aria_sort() {
 
 #[test]
 fn the_record_shows_the_recorded_host_command_steps_firmware_and_checksum() {
-    use crate::burnin::{Status, Step, StepRecord};
     use crate::report::html::record::{SavedFile, sha256_hex};
+    use crate::results::burnin::{Status, Step, StepRecord};
     let mut d = disk("/dev/sdb", "m");
     d.info.as_mut().unwrap().wwn = Some("0x5000c500a1b2c3d4".into());
     d.burn_in = vec![

@@ -2,7 +2,7 @@
 //! and the drive's temperature samples through one accessor ([`temperatures`]),
 //! so that a change of the data model is followed in one place.
 
-use crate::probe::TestKind;
+use crate::results::test_kind::TestKind;
 use crate::results::{Code, DiskResult, Run, Severity, State};
 
 /// How much a finding weighs on the page.

@@ -12,7 +12,7 @@ mod path;
 mod qualify;
 mod temperature;
 
-use crate::probe::PhaseId;
+use crate::results::test_kind::PhaseId;
 use crate::results::{DiskResult, Outcome, PhaseResult, Run, TestResult};
 use std::collections::HashSet;
 use std::fmt::Write;
@@ -348,7 +348,7 @@ fn render_disk(x: &mut Exposition, run: &Run, disk: &DiskResult) {
             f64::from(i.sector_size),
         );
         match i.rotation {
-            crate::device::Rotation::Rpm(r) => {
+            crate::results::device::Rotation::Rpm(r) => {
                 x.add(
                     "seekprobe_disk_reported_rotation_rpm",
                     "",
@@ -356,7 +356,7 @@ fn render_disk(x: &mut Exposition, run: &Run, disk: &DiskResult) {
                     f64::from(r),
                 );
             }
-            crate::device::Rotation::NonRotating => {
+            crate::results::device::Rotation::NonRotating => {
                 x.add("seekprobe_disk_reported_rotation_rpm", "", &base, 0.0);
             }
             _ => {}
@@ -432,7 +432,7 @@ fn render_phase(
     labels: &[(&'static str, String)],
     t: &TestResult,
     p: &PhaseResult,
-    info: Option<&crate::device::DeviceInfo>,
+    info: Option<&crate::results::device::DeviceInfo>,
 ) {
     if matches!(p.id, PhaseId::Zone | PhaseId::ZoneWrite) {
         return; // the zone curve carries them, by offset
@@ -504,7 +504,7 @@ fn render_beyond(
     x: &mut Exposition,
     labels: &[(&'static str, String)],
     t: &TestResult,
-    info: Option<&crate::device::DeviceInfo>,
+    info: Option<&crate::results::device::DeviceInfo>,
 ) {
     for (dir, curve) in [("read", t.zone_curve()), ("write", t.write_curve())] {
         if let Some(c) = curve {
@@ -577,7 +577,7 @@ fn render_seek_profile(
     x: &mut Exposition,
     labels: &[(&'static str, String)],
     a: &crate::results::SeekAnalysis,
-    info: Option<&crate::device::DeviceInfo>,
+    info: Option<&crate::results::device::DeviceInfo>,
 ) {
     let with = |more: &[(&'static str, String)]| {
         let mut l = labels.to_vec();

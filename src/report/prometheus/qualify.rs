@@ -2,13 +2,12 @@
 //! SMART, in the same exposition and with the same labels as the measuring tests'.
 
 use super::{Exposition, Family, id};
-use crate::results::TestResult;
 use crate::results::failures::FailureKind;
+use crate::results::health::Health;
+use crate::results::smart::{SelfTestOutcome, SmartResult};
+use crate::results::smr::SmrConclusion;
 use crate::results::verify::Half;
-use crate::smart::health::Health;
-use crate::smart::record::{SelfTestOutcome, SmartResult};
-use crate::smart::rules::Severity;
-use crate::smr::analysis::SmrVerdict;
+use crate::results::{Severity, TestResult};
 
 /// The families of this file, written after the measuring tests' ones.
 pub(super) const FAMILIES: &[Family] = &[
@@ -225,10 +224,10 @@ pub(super) fn render_test(x: &mut Exposition, labels: &Labels, t: &TestResult) {
     }
     if let Some(s) = &t.smr() {
         for v in [
-            SmrVerdict::HiddenSmr,
-            SmrVerdict::Conventional,
-            SmrVerdict::CannotTell,
-            SmrVerdict::NotApplicable,
+            SmrConclusion::HiddenSmr,
+            SmrConclusion::Conventional,
+            SmrConclusion::CannotTell,
+            SmrConclusion::NotApplicable,
         ] {
             x.add(
                 "seekprobe_smr_verdict",
@@ -264,7 +263,7 @@ pub(super) fn render_smart(x: &mut Exposition, base: &Labels, smart: &SmartResul
         }
     }
     if smart.judged() {
-        for (severity, name) in [(Severity::Fail, "fail"), (Severity::Warn, "warn")] {
+        for (severity, name) in [(Severity::Fail, "fail"), (Severity::Warning, "warn")] {
             let n = smart
                 .findings
                 .iter()
@@ -374,11 +373,10 @@ fn health(x: &mut Exposition, l: &Labels, h: &Health) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::TestKind;
-    use crate::results::Engine;
-    use crate::results::QueuedEngine;
     use crate::results::failures::Failures;
+    use crate::results::test_kind::TestKind;
     use crate::results::verify::{HalfKind, Pass, Stopped, VerifyResult};
+    use crate::results::{Engine, QueuedEngine};
 
     fn verify(read_to: Option<u64>, stopped: Option<Stopped>) -> String {
         let half = |end| Half {

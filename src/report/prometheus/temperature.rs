@@ -3,7 +3,7 @@
 //! samples and the time its writes were paused.
 
 use super::{Exposition, Family};
-use crate::smart::record::SmartResult;
+use crate::results::smart::SmartResult;
 
 /// The families of this file, written after the qualification tests' ones.
 pub(super) const FAMILIES: &[Family] = &[

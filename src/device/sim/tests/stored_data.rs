@@ -3,7 +3,8 @@ use super::open;
 use crate::clock::Clock;
 use crate::device::{IoData, QueueModel, Target};
 use crate::probe::{Op, OpKind};
-use crate::verify::stamp::{Stamper, Verdict};
+use crate::results::failures::ReadBack;
+use crate::verify::stamp::Stamper;
 use std::io;
 
 const MIB: u64 = 1 << 20;
@@ -15,7 +16,7 @@ fn round_trip(
     st: &Stamper,
     lba: u64,
     sectors: u64,
-) -> (io::Result<()>, Vec<Verdict>) {
+) -> (io::Result<()>, Vec<ReadBack>) {
     let ss = u64::from(st.sector_size());
     let mut buf = vec![0u8; (sectors * ss) as usize];
     st.stamp(&mut buf, lba);
@@ -43,7 +44,7 @@ fn a_clean_drive_reads_back_what_was_written_and_zeros_elsewhere() {
         t.write_at(&b, 78 * ss).unwrap();
         let mut back = vec![0u8; (8 * ss) as usize];
         t.read_at(&mut back, 77 * ss).unwrap();
-        let v: Vec<Verdict> = st.check(&back, 77).collect();
+        let v: Vec<ReadBack> = st.check(&back, 77).collect();
         assert!(v[0].is_ok() && v[3..].iter().all(|v| v.is_ok()));
         assert!(!v[1].is_ok() && !v[2].is_ok(), "{v:?}");
         assert!(
@@ -74,11 +75,11 @@ fn past_a_fake_capacity_addresses_wrap_and_read_back_misdirected() {
     assert!(v.iter().all(|v| v.is_ok()));
     let mut back = vec![0u8; 16 * 512];
     t.read_at(&mut back, (2 * real + 1000) * 512).unwrap();
-    let v: Vec<Verdict> = st.check(&back, 2 * real + 1000).collect();
+    let v: Vec<ReadBack> = st.check(&back, 2 * real + 1000).collect();
     for (i, v) in v.iter().enumerate() {
         assert_eq!(
             *v,
-            Verdict::Misdirected {
+            ReadBack::Misdirected {
                 found_lba: 1000 + i as u64,
                 found_pass: 0
             }
@@ -104,7 +105,7 @@ fn corrupt_ranges_read_back_altered_without_an_error() {
     w.unwrap();
     let bad: Vec<usize> = (0..16).filter(|&i| !v[i].is_ok()).collect();
     assert_eq!(bad, [4, 5, 6, 7]);
-    assert!(bad.iter().all(|&i| v[i] == Verdict::Corrupt));
+    assert!(bad.iter().all(|&i| v[i] == ReadBack::Corrupt));
     // The same alteration on every read, one bit a sector.
     let mut a = vec![0u8; 512];
     let mut b = vec![0u8; 512];
@@ -125,7 +126,7 @@ fn writes_in_unwritable_ranges_fail_with_eio_and_store_nothing() {
     let (w, v) = round_trip(&mut t, &st, 2040, 16);
     assert_eq!(w.unwrap_err().raw_os_error(), Some(libc_eio()));
     assert!(t.virtual_clock().now_ns() > t0);
-    assert!(v.iter().all(|v| *v == Verdict::Corrupt), "{v:?}");
+    assert!(v.iter().all(|v| *v == ReadBack::Corrupt), "{v:?}");
     // Beside the range, writes succeed; reads there never fail.
     let (w, v) = round_trip(&mut t, &st, 2056, 8);
     w.unwrap();
@@ -223,7 +224,7 @@ fn a_drive_that_remaps_keeps_the_first_bytes_written_wherever_and_drops_the_rest
     w.unwrap();
     assert!(v[..1024].iter().all(|v| v.is_ok()));
     // The dropped half reads back as zeros: corrupt, without an error.
-    assert!(v[1024..].iter().all(|&v| v == Verdict::Corrupt));
+    assert!(v[1024..].iter().all(|&v| v == ReadBack::Corrupt));
     // What was kept is kept on rewrite, with another pass's stamps.
     let st2 = Stamper::new(9, 1, 512).unwrap();
     let (w, v) = round_trip(&mut t, &st2, high, 1024);
