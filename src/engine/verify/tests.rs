@@ -140,7 +140,7 @@ fn an_image_file_passes_clean_with_both_halves_timed() {
     }
     // The file holds the last pass's stamps.
     let data = std::fs::read(&path).unwrap();
-    let s = Stamper::new(42, 1, 512).unwrap();
+    let s = Stamper::new(42, 1, StampSize::new(512).unwrap());
     assert!(s.all_ok(&data, 0));
     // Altered content is found, sector by sector, with its kind.
     let mut buf = data[..2 << 20].to_vec();
