@@ -94,24 +94,7 @@ pub fn run_scan(
     let slow_ns = (slow_ms * 1e6) as u64;
     let blocks_total = range.count();
     let cells = blocks_total.min(MAP_CELLS);
-    let mut r = ScanResult {
-        start_bytes: range.start,
-        end_bytes: range.end,
-        block_bytes: range.block,
-        blocks_read: 0,
-        bytes_read: 0,
-        elapsed_ns: 0,
-        buckets: vec![0; BUCKET_LIMITS_MS.len() + 1],
-        error_blocks: 0,
-        unreadable: Vec::new(),
-        slow_ms,
-        slow: Vec::new(),
-        map_ns: vec![0; cells as usize],
-        inferred: Vec::new(),
-        unanswered: None,
-        unlocated_from: None,
-        unconfirmed: 0,
-    };
+    let mut r = empty_result(range, slow_ms, cells);
     let mut failed = Vec::new();
     let mut live = Liveness::new(target.raw_fd(), ss).knowing(known_good);
     let start = target.clock().now_ns();
@@ -204,9 +187,44 @@ pub fn run_scan(
         r.end_bytes = range.start + done * range.block;
         Stop::Interrupted
     });
-    // Which sectors of the failed blocks: located (untimed).
+    locate_failed(target, range, &failed, stop, &mut r);
+    (r, stopped, abandoned)
+}
+
+/// The result of a scan of `range` before its first block, with a map of `cells`.
+fn empty_result(range: &ScanRange, slow_ms: f64, cells: u64) -> ScanResult {
+    ScanResult {
+        start_bytes: range.start,
+        end_bytes: range.end,
+        block_bytes: range.block,
+        blocks_read: 0,
+        bytes_read: 0,
+        elapsed_ns: 0,
+        buckets: vec![0; BUCKET_LIMITS_MS.len() + 1],
+        error_blocks: 0,
+        unreadable: Vec::new(),
+        slow_ms,
+        slow: Vec::new(),
+        map_ns: vec![0; cells as usize],
+        inferred: Vec::new(),
+        unanswered: None,
+        unlocated_from: None,
+        unconfirmed: 0,
+    }
+}
+
+/// Which sectors of the `failed` blocks (offset, len) are unreadable: located as
+/// ddrescue does (untimed), until Ctrl-C, into `r`.
+fn locate_failed(
+    target: &mut dyn Target,
+    range: &ScanRange,
+    failed: &[(u64, u64)],
+    stop: &AtomicBool,
+    r: &mut ScanResult,
+) {
+    let ss = u64::from(target.info().sector_size);
     let mut buf = AlignedBuf::new(range.block as usize);
-    let located = locate(&failed, range.block, ss, &mut |at, len| {
+    let located = locate(failed, range.block, ss, &mut |at, len| {
         if stop.load(Ordering::Relaxed) {
             Probe::Stop
         } else if target.read_at(&mut buf[..len as usize], at).is_ok() {
@@ -222,7 +240,6 @@ pub fn run_scan(
     for (first, end) in located.inferred {
         push_sectors(&mut r.inferred, first, end - first);
     }
-    (r, stopped, abandoned)
 }
 
 /// One block at a time, in order, through the target. Returns the blocks done.
