@@ -15,7 +15,7 @@
 
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use seekprobe::verify::stamp::Stamper;
+use seekprobe::verify::stamp::{StampSize, Stamper};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -68,7 +68,7 @@ fn stamps<M: Measurement>(c: &mut Criterion<M>, group: &str) {
     let mut g = c.benchmark_group(group);
     g.throughput(Throughput::Bytes(BUF as u64));
     for ss in [512u32, 4096] {
-        let s = Stamper::new(0x5EED, 1, ss).expect("a valid sector size");
+        let s = Stamper::new(0x5EED, 1, StampSize::new(ss).expect("a valid sector size"));
         let mut buf = vec![0u8; BUF];
         let mut lba = 0u64;
         g.bench_function(format!("stamp/{ss}"), |b| {

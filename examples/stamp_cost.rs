@@ -16,7 +16,7 @@
 
 use seekprobe::device::Target;
 use seekprobe::device::sim::SimTarget;
-use seekprobe::verify::stamp::Stamper;
+use seekprobe::verify::stamp::{StampSize, Stamper};
 
 const BLOCK: usize = 1 << 20;
 /// Blocks between a block's write and its read-back in `interleaved`.
@@ -32,7 +32,7 @@ fn main() {
         }
     };
     let mut t = SimTarget::open(&format!("sim:hdd?size={mib}M")).expect("the simulated drive");
-    let s = Stamper::new(0x5EED, 0, 512).expect("512-byte sectors");
+    let s = Stamper::new(0x5EED, 0, StampSize::new(512).expect("512-byte sectors"));
     let mut w = seekprobe::device::AlignedBuf::new(BLOCK);
     let mut r = seekprobe::device::AlignedBuf::new(BLOCK);
     let mut bad = 0;

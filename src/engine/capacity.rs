@@ -12,8 +12,7 @@ use crate::engine::sync::Stop;
 use crate::probe::Op;
 use crate::probe::capacity;
 use crate::results::capacity::{Capacity, Probe};
-use crate::results::failures::ReadBack;
-use crate::verify::stamp::Stamper;
+use crate::verify::stamp::{ReadBack, StampSize, Stamper};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -57,6 +56,18 @@ pub fn run_capacity_check(
         bytes: 0,
         stop: None,
     };
+    // The sector size checked once, before any I/O: every round's stamper follows.
+    let size = match StampSize::new(ss) {
+        Ok(size) => size,
+        Err(e) => {
+            run.stop = Some(Stop::Failed {
+                setup: true,
+                offset: 0,
+                error: io::Error::new(io::ErrorKind::InvalidInput, e.to_string()),
+            });
+            return run;
+        }
+    };
     let nonce = Stamper::fresh_nonce();
     // The blocks' former content, in the order written, for --preserve.
     let mut saved: Vec<(u64, AlignedBuf)> = Vec::new();
@@ -64,19 +75,7 @@ pub fn run_capacity_check(
     let largest = ops.iter().map(|o| o.len as usize).max().unwrap_or(0);
     let mut buf = AlignedBuf::new(largest.max(ss as usize));
     'rounds: while !ops.is_empty() && run.rounds < MAX_ROUNDS {
-        let st = match Stamper::new(nonce, run.rounds, ss) {
-            Ok(st) => st,
-            Err(e) => {
-                run.stop = Some(failed(
-                    0,
-                    io::Error::new(
-                        io::ErrorKind::InvalidInput,
-                        format!("no stamp fits a {}-byte sector", e.0),
-                    ),
-                ));
-                break;
-            }
-        };
+        let st = Stamper::new(nonce, run.rounds, size);
         if preserve {
             for op in &ops {
                 if stop.load(Ordering::Relaxed) {

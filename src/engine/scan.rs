@@ -12,10 +12,9 @@ use super::queue::{Completion, Feed, Request};
 use super::sync::Stop;
 use super::threads;
 use crate::clock::Clock;
-use crate::device::{AlignedBuf, Target};
+use crate::device::{AlignedBuf, Rotation, Target};
 use crate::probe::OpKind;
 use crate::probe::scan::{BUCKET_LIMITS_MS, ScanRange, bucket};
-use crate::results::device::Rotation;
 use crate::results::settings::QueueDepth;
 use crate::results::verify::Unanswered;
 use crate::results::{ScanResult, SectorRange, SlowRange};
@@ -192,7 +191,7 @@ pub fn run_scan(
     (r, stopped, abandoned)
 }
 
-/// The result of a scan of `range` before its first block.
+/// The result of a scan of `range` before its first block, with a map of `cells`.
 fn empty_result(range: &ScanRange, slow_ms: f64, cells: u64) -> ScanResult {
     ScanResult {
         start_bytes: range.start,
@@ -214,8 +213,8 @@ fn empty_result(range: &ScanRange, slow_ms: f64, cells: u64) -> ScanResult {
     }
 }
 
-/// Which sectors of the `failed` blocks: located (untimed), into `r`'s unreadable
-/// and inferred sectors, and where Ctrl-C cut the locating if it did.
+/// Which sectors of the `failed` blocks (offset, len) are unreadable: located as
+/// ddrescue does (untimed), until Ctrl-C, into `r`.
 fn locate_failed(
     target: &mut dyn Target,
     range: &ScanRange,
@@ -256,14 +255,11 @@ fn sync_pass(
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let res = target.read_timed(&mut buf[..len as usize], offset);
+        let t0 = target.clock().now_ns();
+        let res = target.read_at(&mut buf[..len as usize], offset);
         let t1 = target.clock().now_ns();
-        let (ns, res) = match res {
-            Ok(ns) => (ns, Ok(())),
-            Err(e) => (0, Err(e)),
-        };
         done += 1;
-        if !record((i as u64, offset, len, ns, res), t1) {
+        if !record((i as u64, offset, len, t1 - t0, res), t1) {
             break;
         }
     }
@@ -355,13 +351,13 @@ impl<F: FnMut(Block, u64) -> bool> Feed for InOrder<'_, F> {
 mod tests {
     use super::*;
     use crate::device::sim::SimTarget;
-    use crate::probe::scan::whole;
+    use crate::probe::scan::range;
 
     #[test]
     fn every_injected_bad_and_slow_range_is_found_and_nothing_else() {
         let spec = "sim:hdd?size=1G&bad=1000-1003&bad=500000-500001&slow=1048576-1048600:120";
         let mut t = SimTarget::open(spec).unwrap();
-        let r = whole(1 << 30, 1 << 20);
+        let r = range(1 << 30, 512, None, None, 1 << 20).unwrap();
         let (s, stop, _) = run_scan(
             &mut t,
             &r,
@@ -400,7 +396,7 @@ mod tests {
     #[test]
     fn ctrl_c_stops_and_keeps_what_was_scanned() {
         let mut t = SimTarget::open("sim:ssd?size=64M").unwrap();
-        let r = whole(64 << 20, 1 << 20);
+        let r = range(64 << 20, 512, None, None, 1 << 20).unwrap();
         let stop = AtomicBool::new(false);
         let mut n = 0;
         let (s, why, _) = run_scan(&mut t, &r, 50.0, &stop, (None, &[]), |_| {
@@ -424,7 +420,7 @@ mod tests {
             write: false,
         };
         let mut t = crate::device::open(path.to_str().unwrap(), &opts).unwrap();
-        let r = whole(8 << 20, 64 << 10);
+        let r = range(8 << 20, 512, None, None, 64 << 10).unwrap();
         let mut seen = Vec::new();
         let (s, stop, _) = run_scan(
             t.as_mut(),

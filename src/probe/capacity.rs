@@ -420,10 +420,10 @@ mod tests {
 
     #[test]
     fn real_stamps_on_a_drive_that_wraps_at_8_mib_of_256() {
-        use crate::verify::stamp::Stamper;
+        use crate::verify::stamp::{StampSize, Stamper};
         let (reported, real, ss, block) = (256 * MIB, 8 * MIB, 512u32, 64 << 10);
         let mut store = vec![0u8; real as usize];
-        let st = Stamper::new(Stamper::fresh_nonce(), 0, ss).unwrap();
+        let st = Stamper::new(Stamper::fresh_nonce(), 0, StampSize::new(ss).unwrap());
         let ops = plan(reported, SectorSize::new(ss).unwrap(), block).unwrap();
         for op in &ops {
             let at = (op.offset % real) as usize;

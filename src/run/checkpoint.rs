@@ -109,10 +109,10 @@ pub fn replay_on_simulated(target: &mut dyn crate::device::Target, cp: &Checkpoi
         return;
     }
     let ss = u64::from(info.sector_size);
-    let Ok(stamper) = crate::verify::stamp::Stamper::new(cp.nonce, cp.pass, info.sector_size)
-    else {
+    let Ok(size) = crate::verify::stamp::StampSize::new(info.sector_size) else {
         return;
     };
+    let stamper = crate::verify::stamp::Stamper::new(cp.nonce, cp.pass, size);
     // A write half wrote up to its checkpoint; a read half's pass wrote it all.
     let end = match cp.half {
         HalfKind::Write => cp.done_to,

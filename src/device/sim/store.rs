@@ -34,7 +34,7 @@
 //! whole model in a read-only scan of a large drive, and no reader compares content
 //! it has not written. From the first write on, every read fills the whole buffer.
 
-use crate::verify::stamp::{self, Stamper};
+use crate::verify::stamp::{self, StampSize, Stamper};
 use std::collections::BTreeMap;
 use std::io;
 use std::sync::Arc;
@@ -284,7 +284,11 @@ impl Store {
         let st = match found {
             Some(s) => s,
             None => {
-                let s = Arc::new(Stamper::new(h.nonce, h.pass, h.sector_size).ok()?);
+                let s = Arc::new(Stamper::new(
+                    h.nonce,
+                    h.pass,
+                    StampSize::new(h.sector_size).ok()?,
+                ));
                 if self.stampers.len() == STAMPERS {
                     self.stampers.remove(0);
                 }
@@ -549,7 +553,7 @@ mod tests {
     #[test]
     fn stamps_are_kept_as_runs_and_written_again_when_read() {
         let mut s = Store::new(512);
-        let st = Stamper::new(7, 0, 512).unwrap();
+        let st = Stamper::new(7, 0, StampSize::new(512).unwrap());
         // 64 MiB of stamps in 1 MiB writes, out of order within each 4 MiB:
         // one extent, no content.
         for i in 0..64u64 {
@@ -565,7 +569,7 @@ mod tests {
         s.read((5 << 20) + 300, &mut odd);
         assert_eq!(odd[..], back[300..1300]);
         // Another pass over a part: three runs, and what each holds.
-        let st1 = Stamper::new(7, 1, 512).unwrap();
+        let st1 = Stamper::new(7, 1, StampSize::new(512).unwrap());
         s.write(512 * 10, &stamped(&st1, 10, 6)).unwrap();
         assert_eq!((s.content_bytes(), s.extents()), (0, 3));
         let mut b = vec![0u8; 512 * 20];
@@ -578,7 +582,7 @@ mod tests {
     #[test]
     fn a_sector_that_is_not_exactly_its_stamp_is_kept_as_written() {
         let mut s = Store::new(512);
-        let st = Stamper::new(9, 2, 512).unwrap();
+        let st = Stamper::new(9, 2, StampSize::new(512).unwrap());
         let mut buf = stamped(&st, 100, 8);
         buf[512 + 511] ^= 1; // sector 101: its check value
         buf[3 * 512 + 40] ^= 0x80; // sector 103: its fill
@@ -593,7 +597,7 @@ mod tests {
         assert_eq!(s.extents(), 8);
         assert_eq!(s.content_bytes(), 3 * 512);
         // Another sector size, or an unaligned write, is kept as bytes.
-        let other = stamped(&Stamper::new(9, 2, 4096).unwrap(), 0, 1);
+        let other = stamped(&Stamper::new(9, 2, StampSize::new(4096).unwrap()), 0, 1);
         s.write(1 << 20, &other).unwrap();
         s.write((2 << 20) + 8, &stamped(&st, 0, 1)).unwrap();
         assert_eq!(s.content_bytes(), 3 * 512 + 4096 + 512);
@@ -606,7 +610,7 @@ mod tests {
         ) {
             let mut s = Store::new(64);
             let mut flat = vec![0u8; 5000];
-            let st = [Stamper::new(1, 0, 64).unwrap(), Stamper::new(1, 1, 64).unwrap()];
+            let st = [Stamper::new(1, 0, StampSize::new(64).unwrap()), Stamper::new(1, 1, StampSize::new(64).unwrap())];
             for (at, len, v) in writes {
                 let buf: Vec<u8> = if v % 4 == 1 {
                     // Whole stamped sectors at a sector's address (some of another

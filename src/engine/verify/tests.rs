@@ -140,7 +140,7 @@ fn an_image_file_passes_clean_with_both_halves_timed() {
     }
     // The file holds the last pass's stamps.
     let data = std::fs::read(&path).unwrap();
-    let s = Stamper::new(42, 1, 512).unwrap();
+    let s = Stamper::new(42, 1, StampSize::new(512).unwrap());
     assert!(s.all_ok(&data, 0));
     // Altered content is found, sector by sector, with its kind.
     let mut buf = data[..2 << 20].to_vec();
@@ -236,4 +236,64 @@ fn a_run_resumed_in_the_read_half_of_a_fake_reads_back_only_what_was_kept() {
             k.lost_from
         );
     }
+}
+
+#[test]
+fn a_slow_write_block_is_written_again_alone_and_placed_exactly() {
+    // Block 8 (sectors 16384-18431) takes 120 ms more for every write and read.
+    let uri = "sim:ssd?size=64M&slow=16384-18432:120";
+    let mut t = crate::device::sim::SimTarget::open(uri).unwrap();
+    let p = params(64 << 20, 1 << 20);
+    let (r, stopped, _) = run_verify(&mut t, &p, &AtomicBool::new(false), &mut |_, _, _| {}, None);
+    assert!(stopped.is_none(), "{stopped:?}");
+    assert_eq!(r.passes.len(), 2);
+    for pass in &r.passes {
+        let read = pass.read.as_ref().unwrap();
+        for h in [&pass.write, read] {
+            assert_eq!(h.slow.len(), 1, "{:?}", h.slow);
+            let s = h.slow[0];
+            assert_eq!((s.first_sector, s.sectors), (16384, 2048), "{s:?}");
+            assert_eq!(s.timed, crate::results::SlowTiming::Confirmed);
+            // Its own time alone on the virtual clock: the 120 ms and one 1 MiB
+            // transfer of a few ms.
+            assert!((120_000_000..125_000_000).contains(&s.max_ns), "{s:?}");
+            assert_eq!(h.unconfirmed, 0);
+        }
+        // The blocks written again held the pass's own stamps: every sector
+        // read back as written.
+        assert!(pass.failures.is_empty(), "{:?}", pass.failures);
+    }
+    // The drive holds the last pass's stamps everywhere.
+    let mut data = vec![0u8; 64 << 20];
+    t.read_at(&mut data, 0).unwrap();
+    let s = Stamper::new(42, 1, StampSize::B512);
+    assert!(s.all_ok(&data, 0));
+}
+
+#[test]
+fn a_write_half_cut_short_is_not_written_again() {
+    // Ctrl-C once block 12 completes: the slow block 8 stays as the queued pass
+    // timed it, and nothing is written again.
+    let uri = "sim:ssd?size=64M&slow=16384-18432:120";
+    let mut t = crate::device::sim::SimTarget::open(uri).unwrap();
+    let p = VerifyParams {
+        passes: 1,
+        ..params(64 << 20, 1 << 20)
+    };
+    let stop = AtomicBool::new(false);
+    let (r, stopped, _) = run_verify(
+        &mut t,
+        &p,
+        &stop,
+        &mut |_, half, done| {
+            if half == HalfKind::Write && done >= 12 << 20 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        },
+        None,
+    );
+    assert!(matches!(stopped, Some(Stop::Interrupted)), "{stopped:?}");
+    let w = &r.passes[0].write;
+    assert_eq!(w.slow.len(), 1, "{:?}", w.slow);
+    assert_eq!(w.slow[0].timed, crate::results::SlowTiming::Queued);
 }

@@ -3,8 +3,7 @@ use super::open;
 use crate::clock::Clock;
 use crate::device::{IoData, QueueModel, Target};
 use crate::probe::{Op, OpKind};
-use crate::results::failures::ReadBack;
-use crate::verify::stamp::Stamper;
+use crate::verify::stamp::{ReadBack, StampSize, Stamper};
 use std::io;
 
 const MIB: u64 = 1 << 20;
@@ -31,14 +30,14 @@ fn a_clean_drive_reads_back_what_was_written_and_zeros_elsewhere() {
     for spec in ["sim:ssd?size=1G", "sim:hdd?size=1G&sector=4096"] {
         let mut t = open(spec);
         let ss = u64::from(t.info().sector_size);
-        let st = Stamper::new(1, 0, ss as u32).unwrap();
+        let st = Stamper::new(1, 0, StampSize::new(ss as u32).unwrap());
         for lba in [0, 1, 77, 1000, (1 << 30) / ss - 8] {
             let (w, v) = round_trip(&mut t, &st, lba, 8);
             w.unwrap();
             assert!(v.iter().all(|v| v.is_ok()), "{spec} lba {lba}: {v:?}");
         }
         // Overwritten in part by another pass: both show.
-        let st1 = Stamper::new(1, 1, ss as u32).unwrap();
+        let st1 = Stamper::new(1, 1, StampSize::new(ss as u32).unwrap());
         let mut b = vec![0u8; (2 * ss) as usize];
         st1.stamp(&mut b, 78);
         t.write_at(&b, 78 * ss).unwrap();
@@ -62,7 +61,7 @@ fn a_clean_drive_reads_back_what_was_written_and_zeros_elsewhere() {
 fn past_a_fake_capacity_addresses_wrap_and_read_back_misdirected() {
     let mut t = open("sim:ssd?size=256M&fake=64M");
     assert_eq!(t.info().media_size_bytes, 256 * MIB);
-    let st = Stamper::new(9, 0, 512).unwrap();
+    let st = Stamper::new(9, 0, StampSize::new(512).unwrap());
     let real = 64 * MIB / 512;
     // Below the real size: fine.
     let (w, v) = round_trip(&mut t, &st, 1000, 16);
@@ -100,7 +99,7 @@ fn past_a_fake_capacity_addresses_wrap_and_read_back_misdirected() {
 #[test]
 fn corrupt_ranges_read_back_altered_without_an_error() {
     let mut t = open("sim:nvme?size=64M&corrupt=100-104");
-    let st = Stamper::new(3, 0, 512).unwrap();
+    let st = Stamper::new(3, 0, StampSize::new(512).unwrap());
     let (w, v) = round_trip(&mut t, &st, 96, 16);
     w.unwrap();
     let bad: Vec<usize> = (0..16).filter(|&i| !v[i].is_ok()).collect();
@@ -121,7 +120,7 @@ fn corrupt_ranges_read_back_altered_without_an_error() {
 #[test]
 fn writes_in_unwritable_ranges_fail_with_eio_and_store_nothing() {
     let mut t = open("sim:ssd?size=64M&unwritable=2048-2056");
-    let st = Stamper::new(5, 0, 512).unwrap();
+    let st = Stamper::new(5, 0, StampSize::new(512).unwrap());
     let t0 = t.virtual_clock().now_ns();
     let (w, v) = round_trip(&mut t, &st, 2040, 16);
     assert_eq!(w.unwrap_err().raw_os_error(), Some(libc_eio()));
@@ -143,7 +142,7 @@ fn a_rewritten_bad_sector_is_remapped_and_reads_back() {
     let mut t = open("sim:ssd?size=64M&bad=10-12");
     let mut buf = vec![0u8; 4096];
     assert!(t.read_at(&mut buf, 8 * 512).is_err());
-    let st = Stamper::new(5, 0, 512).unwrap();
+    let st = Stamper::new(5, 0, StampSize::new(512).unwrap());
     let (w, v) = round_trip(&mut t, &st, 8, 8);
     w.unwrap();
     assert!(v.iter().all(|v| v.is_ok()));
@@ -152,7 +151,7 @@ fn a_rewritten_bad_sector_is_remapped_and_reads_back() {
 #[test]
 fn the_queue_model_moves_the_same_data() {
     let mut t = open("sim:ssd?size=256M&fake=64M");
-    let st = Stamper::new(2, 0, 512).unwrap();
+    let st = Stamper::new(2, 0, StampSize::new(512).unwrap());
     let mut buf = vec![0u8; 4096];
     st.stamp(&mut buf, 8);
     let op = |offset, kind| Op {
@@ -214,7 +213,7 @@ fn fault_keys_are_checked() {
 fn a_drive_that_remaps_keeps_the_first_bytes_written_wherever_and_drops_the_rest() {
     let mut t = open("sim:ssd?size=256M&keeps=1M");
     assert_eq!(t.info().media_size_bytes, 256 * MIB);
-    let st = Stamper::new(9, 0, 512).unwrap();
+    let st = Stamper::new(9, 0, StampSize::new(512).unwrap());
     // 512 KiB high up, then 1 MiB at the start: only its first 512 KiB is kept.
     let high = 200 * MIB / 512;
     let (w, v) = round_trip(&mut t, &st, high, 1024);
@@ -226,7 +225,7 @@ fn a_drive_that_remaps_keeps_the_first_bytes_written_wherever_and_drops_the_rest
     // The dropped half reads back as zeros: corrupt, without an error.
     assert!(v[1024..].iter().all(|&v| v == ReadBack::Corrupt));
     // What was kept is kept on rewrite, with another pass's stamps.
-    let st2 = Stamper::new(9, 1, 512).unwrap();
+    let st2 = Stamper::new(9, 1, StampSize::new(512).unwrap());
     let (w, v) = round_trip(&mut t, &st2, high, 1024);
     w.unwrap();
     assert!(v.iter().all(|v| v.is_ok()));
