@@ -12,7 +12,8 @@ use crate::engine::sync::Stop;
 use crate::probe::Op;
 use crate::probe::capacity;
 use crate::results::capacity::{Capacity, Probe};
-use crate::verify::stamp::{ReadBack, StampSize, Stamper};
+use crate::results::failures::ReadBack;
+use crate::verify::stamp::{StampSize, Stamper};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -12,9 +12,10 @@ use super::queue::{Completion, Feed, Request};
 use super::sync::Stop;
 use super::threads;
 use crate::clock::Clock;
-use crate::device::{AlignedBuf, Rotation, Target};
+use crate::device::{AlignedBuf, Target};
 use crate::probe::OpKind;
 use crate::probe::scan::{BUCKET_LIMITS_MS, ScanRange, bucket};
+use crate::results::device::Rotation;
 use crate::results::settings::QueueDepth;
 use crate::results::verify::Unanswered;
 use crate::results::{ScanResult, SectorRange, SlowRange};
@@ -351,13 +352,13 @@ impl<F: FnMut(Block, u64) -> bool> Feed for InOrder<'_, F> {
 mod tests {
     use super::*;
     use crate::device::sim::SimTarget;
-    use crate::probe::scan::range;
+    use crate::probe::scan::whole;
 
     #[test]
     fn every_injected_bad_and_slow_range_is_found_and_nothing_else() {
         let spec = "sim:hdd?size=1G&bad=1000-1003&bad=500000-500001&slow=1048576-1048600:120";
         let mut t = SimTarget::open(spec).unwrap();
-        let r = range(1 << 30, 512, None, None, 1 << 20).unwrap();
+        let r = whole(1 << 30, 1 << 20);
         let (s, stop, _) = run_scan(
             &mut t,
             &r,
@@ -396,7 +397,7 @@ mod tests {
     #[test]
     fn ctrl_c_stops_and_keeps_what_was_scanned() {
         let mut t = SimTarget::open("sim:ssd?size=64M").unwrap();
-        let r = range(64 << 20, 512, None, None, 1 << 20).unwrap();
+        let r = whole(64 << 20, 1 << 20);
         let stop = AtomicBool::new(false);
         let mut n = 0;
         let (s, why, _) = run_scan(&mut t, &r, 50.0, &stop, (None, &[]), |_| {
@@ -420,7 +421,7 @@ mod tests {
             write: false,
         };
         let mut t = crate::device::open(path.to_str().unwrap(), &opts).unwrap();
-        let r = range(8 << 20, 512, None, None, 64 << 10).unwrap();
+        let r = whole(8 << 20, 64 << 10);
         let mut seen = Vec::new();
         let (s, stop, _) = run_scan(
             t.as_mut(),

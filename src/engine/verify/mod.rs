@@ -22,6 +22,7 @@ use super::queued;
 use crate::device::{AlignedBuf, Target};
 use crate::probe::OpKind;
 use crate::probe::scan::{ScanRange, bucket};
+use crate::results::failures::ReadBack;
 use crate::results::failures::{FailureKind, Failures};
 use crate::results::settings::QueueDepth;
 use crate::results::verify::{
@@ -29,7 +30,7 @@ use crate::results::verify::{
 };
 use crate::results::{QueuedEngine, SlowRange};
 use crate::verify::checkpoint::Checkpoint;
-use crate::verify::stamp::{ReadBack, StampSize, Stamper};
+use crate::verify::stamp::{StampSize, Stamper};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -3,7 +3,8 @@ use super::open;
 use crate::clock::Clock;
 use crate::device::{IoData, QueueModel, Target};
 use crate::probe::{Op, OpKind};
-use crate::verify::stamp::{ReadBack, StampSize, Stamper};
+use crate::results::failures::ReadBack;
+use crate::verify::stamp::{StampSize, Stamper};
 use std::io;
 
 const MIB: u64 = 1 << 20;
