@@ -201,6 +201,28 @@ fn a_parallel_burn_in_records_the_path_check_as_its_last_step() {
         assert!(last["duration_s"].as_f64().is_some_and(|s| s >= 0.0), "{d}");
         assert_eq!(d["path_check"]["drives_together"], 2, "{d}");
     }
+    // --resume keeps every drive's own steps and runs the path check again (it
+    // measures the drives as they sit now): its step is done anew, not kept.
+    let mut again = args.clone();
+    again.extend(["--resume".to_string(), json.display().to_string()]);
+    let (code, out, err) = run(&again);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!err.contains("path check"), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    for d in v["disks"].as_array().unwrap() {
+        let steps = d["burn_in"].as_array().unwrap();
+        assert_eq!(steps.len(), 11, "{d}");
+        // The drive's own steps kept (a skipped one is asked again, and skipped).
+        assert!(
+            steps[..10]
+                .iter()
+                .all(|r| r["status"] == "resumed" || r["status"].get("skipped").is_some()),
+            "{d}"
+        );
+        assert_eq!(steps[10]["step"], "path_check", "{d}");
+        assert_eq!(steps[10]["status"], "done", "{d}");
+        assert_eq!(d["path_check"]["drives_together"], 2, "{d}");
+    }
     // One drive: no path check, no step.
     let (code, out, err) = run(&["--burn-in", "-w", "--yes", "-q", "sim:ssd?size=64M"]);
     assert_eq!(code, 0, "{out}{err}");
