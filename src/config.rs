@@ -37,7 +37,8 @@ pub struct Config {
     pub with_name: bool,
     /// The verbose form (explicit -v or implied by a test).
     pub verbose: bool,
-    /// The tests to run, in diskinfo's order (-c, then -t).
+    /// The tests to run, in diskinfo's order (-c, then -t); those of them whose
+    /// row is `together` (`--path-check`) run across the drives after the others.
     pub tests: Vec<TestKind>,
     /// What shapes the tests' plans, every value checked here and carried as it is
     /// to the plans and the engines.
@@ -89,9 +90,6 @@ pub struct Config {
     pub operator: Option<String>,
     /// `--ticket`: see `operator`.
     pub ticket: Option<String>,
-    /// `--path-check`: the drives' rates alone and together, by path, after their
-    /// other tests.
-    pub path_check: bool,
 }
 
 /// Settings of --scan and --verify that the executor and the program use, not the
@@ -333,7 +331,8 @@ impl Config {
         Ok(Config {
             mode,
             with_name: a.with_name,
-            verbose: a.verbose || !tests.is_empty() || smart.wanted(),
+            // A drive's own tests (not the path check, across the drives).
+            verbose: a.verbose || tests.iter().any(|t| !t.row().together) || smart.wanted(),
             tests,
             options: probe::Options {
                 settle,
@@ -382,7 +381,6 @@ impl Config {
             smart,
             operator: a.operator,
             ticket: a.ticket,
-            path_check: a.path_check,
         })
     }
 }

@@ -63,8 +63,13 @@ pub fn probe_disk_resuming(
 ) -> io::Result<(DiskResult, Flow)> {
     let mut disk = DiskResult::new(name);
     let describe = cfg.mode == Mode::Describe;
+    // The drive's own tests: the path check runs across the drives after them
+    // (app::path), not here.
+    let own: Vec<TestKind> = (cfg.tests.iter().copied())
+        .filter(|t| !t.row().together)
+        .collect();
     let opts = OpenOptions {
-        io: describe && !cfg.tests.is_empty(),
+        io: describe && !own.is_empty(),
         write: cfg.writes(None),
     };
     let fail = |mut disk: DiskResult, sink: &mut dyn Sink, e: ProbeError, refused: bool| {
@@ -105,7 +110,7 @@ pub fn probe_disk_resuming(
         }
     }
     let info = target.info().clone();
-    disk.warnings = validity::device_warnings(&info, !cfg.tests.is_empty());
+    disk.warnings = validity::device_warnings(&info, !own.is_empty());
     disk.info = Some(info.clone());
     disk.smr_signs = crate::smr::signs::of(&info);
     sink.opened(&info, &disk.warnings)?;
@@ -154,7 +159,7 @@ pub fn probe_disk_resuming(
         }
     }
     let mut flow = Flow::Continue;
-    for &test in &cfg.tests {
+    for &test in &own {
         if t.run(test, cfg, &mut disk, sink)? == Outcome::Interrupted {
             flow = Flow::Interrupted;
             break;

@@ -13,7 +13,8 @@ use std::io::{self, Write};
 /// compared or judged, as the metrics show; or the path check ran after them); a
 /// failure to write one was said after the disk.
 pub(super) fn save_again(cfg: &Config, run: &Run, saver: Option<&Saver>, compared: bool) {
-    if (compared || cfg.path_check)
+    let path_checked = run.disks.iter().any(|d| d.path_check.is_some());
+    if (compared || path_checked)
         && let Some(path) = &cfg.prometheus
     {
         let _ = save_prometheus(path, run);

@@ -301,6 +301,8 @@ impl Saver {
             if let Some(d) = disks.iter().find(|d| d.name == slot.name) {
                 slot.verdict = d.verdict.clone();
                 slot.path_check = d.path_check.clone();
+                // The path check's step, recorded after every drive's own.
+                slot.burn_in = d.burn_in.clone();
             }
         }
         Self::write(&self.path, &g)

@@ -1,18 +1,25 @@
-//! The path check as a phase of the run (`--path-check`): after every disk's own
-//! tests, the check opens them all again read-only and runs them together
-//! ([`crate::pathcheck`]); each disk gets its part, with the check's findings.
+//! The path check as a phase of the run (`--path-check`, the registry's
+//! `TestKind::PathCheck`, whose row is `together`): after every disk's own tests,
+//! the check opens them all again read-only and runs them together
+//! ([`crate::pathcheck`]); each disk gets its part, with the check's findings. In
+//! a burn-in it is a step of each drive's (its `StepRecord`), the last one.
 
 use crate::config::{Config, Mode};
 use crate::pathcheck::{self, Timing};
+use crate::results::burnin::{Status, Step, StepRecord};
+use crate::results::path::PathDrive;
+use crate::results::test_kind::TestKind;
 use crate::results::{Code, DiskResult, Run};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Run the path check over the run's disks when it was asked for (or under
 /// `--burn-in --parallel` of two drives or more, where it is the burn-in's last
-/// step over all its drives), putting each disk's part in it.
+/// step over all its drives), putting each disk's part in it, and in a burn-in
+/// the step's record in each drive's list.
 pub(super) fn path_phase(cfg: &Config, run: &mut Run, stop: &AtomicBool) {
+    let asked = cfg.tests.contains(&TestKind::PathCheck);
     let burn_in_step = cfg.burn_in.is_some() && cfg.parallel && run.disks.len() > 1;
-    if !(cfg.path_check || burn_in_step) || cfg.mode != Mode::Describe {
+    if !(asked || burn_in_step) || cfg.mode != Mode::Describe {
         return;
     }
     // A drive the run could not open or gave up (it stopped answering) is left out.
@@ -30,8 +37,38 @@ pub(super) fn path_phase(cfg: &Config, run: &mut Run, stop: &AtomicBool) {
         io_timeout: Some(cfg.beyond.io_timeout),
         ..Timing::default()
     };
-    let parts = pathcheck::run(&names, timing, stop);
-    for (i, p) in checked.into_iter().zip(parts) {
-        run.disks[i].path_check = Some(p);
+    let began = std::time::Instant::now();
+    let mut parts: Vec<Option<PathDrive>> = pathcheck::run(&names, timing, stop)
+        .into_iter()
+        .map(Some)
+        .collect();
+    let duration_s = Some(began.elapsed().as_secs_f64());
+    let interrupted = stop.load(Ordering::Relaxed);
+    for (i, disk) in run.disks.iter_mut().enumerate() {
+        let part = checked
+            .iter()
+            .position(|&c| c == i)
+            .and_then(|k| parts[k].take());
+        // A burn-in's drive records the step: how its part ended, or why it was
+        // left out (a drive that never started its burn-in has no steps).
+        if cfg.burn_in.is_some() && !disk.burn_in.is_empty() {
+            let status = match &part {
+                _ if interrupted => Status::Interrupted,
+                Some(p) => match &p.error {
+                    Some(why) => Status::Failed(format!("path check: {why}")),
+                    None => Status::Done,
+                },
+                None => Status::Skipped("the drive was given up before it".into()),
+            };
+            disk.burn_in.push(StepRecord {
+                step: Step::Test(TestKind::PathCheck),
+                status,
+                duration_s: part.is_some().then_some(duration_s).flatten(),
+                unanswered: false,
+            });
+        }
+        if part.is_some() {
+            disk.path_check = part;
+        }
     }
 }

@@ -209,6 +209,9 @@ fn kept_line(name: &str, saved: Option<&DiskResult>) -> String {
         .burn_in
         .iter()
         .filter(|r| r.status.done())
+        // A step across the drives (the path check) runs again: it measures the
+        // drives as they sit now.
+        .filter(|r| !matches!(r.step, crate::results::burnin::Step::Test(k) if k.row().together))
         .map(|r| r.step.name())
         .collect();
     let serial = d

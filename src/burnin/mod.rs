@@ -1,5 +1,6 @@
 //! The burn-in (`--burn-in`) as data: the one list of its steps, in order (SMART
-//! readings, self-tests, and the registry's tests whose row has a `burn_in`), and what a drive's record of them says (the records are plain
+//! readings, self-tests, and the registry's tests whose row has a `burn_in`, those
+//! across the drives last), and what a drive's record of them says (the records are plain
 //! data in the results, re-exported here). The steps run through the ordinary
 //! tests: [`runner`] walks [`steps`] for each drive, which `crate::run` hands it.
 //!
@@ -13,24 +14,29 @@ pub mod resume;
 pub mod runner;
 use crate::results::smart::SelfTestKind;
 
-/// Every step, in the order a burn-in runs them.
+/// Every step, in the order a burn-in runs them: each drive's own, then the tests
+/// that run across the drives at once (their row's `together`: the path check,
+/// under `--parallel` of two drives or more), once every drive's own have ended.
 pub fn all() -> Vec<Step> {
     let mut tests: Vec<_> = TestKind::ALL
         .into_iter()
         .filter_map(|k| k.row().burn_in.map(|b| (b.order, Step::Test(k))))
         .collect();
     tests.sort_by_key(|&(order, _)| order);
+    let (together, own): (Vec<_>, Vec<_>) = (tests.into_iter().map(|(_, s)| s))
+        .partition(|s| matches!(s, Step::Test(k) if k.row().together));
     let mut out = vec![
         Step::SmartBefore,
         Step::SelfTest(SelfTestKind::Short),
         Step::SelfTest(SelfTestKind::Conveyance),
     ];
-    out.extend(tests.into_iter().map(|(_, s)| s));
+    out.extend(own);
     out.extend([
         Step::Discard,
         Step::SelfTest(SelfTestKind::Long),
         Step::SmartAfter,
     ]);
+    out.extend(together);
     out
 }
 
@@ -76,11 +82,15 @@ impl Medium {
 /// on this medium in their order (-t, --zones, the hidden-SMR test when asked
 /// for, on a rotating drive the flushed writes (not where the rotation is
 /// unknown), on flash the capacity check, the write-verify pass), on flash the
-/// discard (unless `--no-discard`), the long self-test, SMART after.
+/// discard (unless `--no-discard`), the long self-test, SMART after. Not the
+/// steps across the drives ([`all`]'s last), which the program runs once every
+/// drive's own have ended.
 pub fn steps(medium: Medium, settings: Settings) -> Vec<Step> {
     all()
         .into_iter()
         .filter(|s| match s {
+            // The tests across the drives are the program's, not a drive's.
+            Step::Test(k) if k.row().together => false,
             Step::Test(k) => k.row().burn_in.is_some_and(|b| {
                 let on = match medium {
                     Medium::Rotating => b.rotating,
@@ -234,9 +244,22 @@ mod tests {
                 "verify",
                 "discard",
                 "long_self_test",
-                "smart_after"
+                "smart_after",
+                "path_check"
             ]
         );
+        // The tests across the drives (the path check) are no drive's own step,
+        // and no test of a drive's burn-in.
+        let together: Vec<TestKind> = (TestKind::ALL.into_iter())
+            .filter(|k| k.row().together)
+            .collect();
+        assert!(!together.is_empty());
+        for k in together {
+            for m in [Medium::Rotating, Medium::Unknown, Medium::Flash] {
+                assert!(!steps(m, smr).contains(&Test(k)));
+            }
+            assert!(!tests(smr).contains(&k));
+        }
         assert_eq!(Step::from_id("sync_write"), None);
         for step in all() {
             assert_eq!(Step::from_id(step.id()), Some(step));

@@ -146,8 +146,6 @@ pub fn needs(id: &str) -> Option<Needs> {
         "history" | "no_history" => Needs::Nothing,
         // The record's free-text fields (docs/report.md).
         "operator" | "ticket" => Needs::Nothing,
-        // The path check reads the drives named, together (read-only).
-        "path_check" => Needs::Nothing,
         // A test needs -w when it always writes.
         id if let Some(t) = test_of(id) => match t.row().writes {
             Writes::NeedsW => with_write(vec![t.id()]),

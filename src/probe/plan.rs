@@ -344,6 +344,9 @@ pub fn plan(
         TestKind::Verify => verify_lines(m, ss, opts)?,
         TestKind::CapacityCheck => capacity_lines(m, ss, opts)?,
         TestKind::SmrCheck => smr_lines(m, ss, opts)?,
+        // Not a drive's plan: crate::pathcheck runs it across the drives at once
+        // (its row's `together`), and no drive's sequence of tests holds it.
+        TestKind::PathCheck => Vec::new(),
     };
     Ok(Plan { test, lines })
 }

@@ -33,6 +33,9 @@ pub enum TestKind {
     CapacityCheck,
     /// `--smr-check`: sustained random writes, looking for a hidden-SMR collapse.
     SmrCheck,
+    /// `--path-check`: every drive's read rate alone and with the others at once,
+    /// by the path they share (run across the drives, not in a drive's sequence).
+    PathCheck,
 }
 
 /// Whether a test writes to the disk.
@@ -103,6 +106,11 @@ pub struct Row {
     pub progress: LiveProgress,
     /// Its step in the burn-in, if it is one.
     pub burn_in: Option<BurnInStep>,
+    /// It runs across the run's drives at once (the path check), not in each
+    /// drive's sequence of tests: the program runs it after the drives' own tests
+    /// (and the burn-in after every drive's own steps), and its results are each
+    /// drive's part of it (`DiskResult::path_check`), not a `TestResult`.
+    pub together: bool,
 }
 
 /// A test's step in the burn-in (`--burn-in`; the burn-in's module orders the
@@ -155,12 +163,32 @@ const BASE: Row = Row {
     queued: false,
     progress: LiveProgress::None,
     burn_in: None,
+    together: false,
+};
+
+/// The path check's row (`--path-check`): read-only, on its own clock
+/// (crate::pathcheck), across the drives at once (`together`); under `--burn-in`
+/// of two drives or more with `--parallel`, the last step, once every drive's own
+/// steps have ended (it needs them all at once). A const of its own: `row` is long.
+const PATH_CHECK: Row = Row {
+    id: "path_check",
+    name: "path check (--path-check)",
+    options: &["io_timeout"],
+    other_io_checked: false,
+    together: true,
+    burn_in: Some(BurnInStep {
+        id: "path_check",
+        name: "path check (--path-check)",
+        order: 6,
+        ..EVERY
+    }),
+    ..BASE
 };
 
 impl TestKind {
     /// Every test, in the order a run makes them (diskinfo's first, then
     /// seekprobe's own): the order of the messages that list tests.
-    pub const ALL: [TestKind; 11] = [
+    pub const ALL: [TestKind; 12] = [
         TestKind::CommandOverhead,
         TestKind::SeekTransfer,
         TestKind::RandomReads,
@@ -172,6 +200,7 @@ impl TestKind {
         TestKind::Verify,
         TestKind::CapacityCheck,
         TestKind::SmrCheck,
+        TestKind::PathCheck,
     ];
 
     /// The one table of the tests: the option rules (config::rules), the write
@@ -343,6 +372,7 @@ impl TestKind {
                 }),
                 ..BASE
             },
+            TestKind::PathCheck => PATH_CHECK,
         }
     }
 

@@ -150,6 +150,85 @@ fn a_parallel_burn_in_ends_with_the_path_check_over_its_drives() {
     }
 }
 
+/// Under `--burn-in --parallel` the path check is the burn-in's last step: each
+/// drive's list ends with its record (after SMART after; the other steps as
+/// before), and the burn-in block says it ran and shows the note.
+#[test]
+fn a_parallel_burn_in_records_the_path_check_as_its_last_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    let disks = (1..=2).map(|s| format!("sim:ssd?size=64M&seed={s}&controller=hba0:300M"));
+    let mut args: Vec<String> = ["--burn-in", "-w", "--yes", "--parallel", "-q"]
+        .map(String::from)
+        .to_vec();
+    args.extend(["--json-file".to_string(), json.display().to_string()]);
+    args.extend(disks);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with("path check (--path-check)"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines.iter().all(|l| l.ends_with(" done")), "{out}");
+    assert!(
+        out.contains("note: path: controller hba0 limits its 2 drives"),
+        "{out}"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    for d in v["disks"].as_array().unwrap() {
+        let steps = d["burn_in"].as_array().unwrap();
+        let ids: Vec<&str> = steps.iter().map(|r| r["step"].as_str().unwrap()).collect();
+        assert_eq!(
+            ids,
+            [
+                "smart_before",
+                "short_self_test",
+                "conveyance_self_test",
+                "seek_transfer",
+                "zones",
+                "capacity_check",
+                "verify",
+                "discard",
+                "long_self_test",
+                "smart_after",
+                "path_check"
+            ],
+            "{d}"
+        );
+        let last = &steps[ids.len() - 1];
+        assert_eq!(last["status"], "done", "{d}");
+        assert!(last["duration_s"].as_f64().is_some_and(|s| s >= 0.0), "{d}");
+        assert_eq!(d["path_check"]["drives_together"], 2, "{d}");
+    }
+    // --resume keeps every drive's own steps and runs the path check again (it
+    // measures the drives as they sit now): its step is done anew, not kept.
+    let mut again = args.clone();
+    again.extend(["--resume".to_string(), json.display().to_string()]);
+    let (code, out, err) = run(&again);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!err.contains("path check"), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    for d in v["disks"].as_array().unwrap() {
+        let steps = d["burn_in"].as_array().unwrap();
+        assert_eq!(steps.len(), 11, "{d}");
+        // The drive's own steps kept (a skipped one is asked again, and skipped).
+        assert!(
+            steps[..10]
+                .iter()
+                .all(|r| r["status"] == "resumed" || r["status"].get("skipped").is_some()),
+            "{d}"
+        );
+        assert_eq!(steps[10]["step"], "path_check", "{d}");
+        assert_eq!(steps[10]["status"], "done", "{d}");
+        assert_eq!(d["path_check"]["drives_together"], 2, "{d}");
+    }
+    // One drive: no path check, no step.
+    let (code, out, err) = run(&["--burn-in", "-w", "--yes", "-q", "sim:ssd?size=64M"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!out.contains("path check"), "{out}");
+}
+
 #[test]
 #[cfg_attr(
     not(seekprobe_loop),
