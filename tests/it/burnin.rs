@@ -613,3 +613,25 @@ fn a_burn_in_stopped_between_steps_is_incomplete_to_compare_qualify_exit_4() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_smart_failure_read_before_the_burn_in_stopped_fails_the_drive_exit_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("stopped.json");
+    let failing = "sim:hdd?size=16M&smart=failing";
+    let (code, text) = burn_in(&json, &[failing], &[], Some("smart_before"));
+    assert_eq!(code, 130, "{text}");
+    let out = seekprobe()
+        .args(["compare", "--qualify"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // Send it back (3): what SMART read already fails it, whatever is left to run.
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert!(
+        stdout.contains(&format!("\tstopped:{failing}: FAIL\n")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("SMART: "), "{stdout}");
+}
