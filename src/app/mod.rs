@@ -194,7 +194,8 @@ fn run_all(
     let mut end = match probed.interrupted {
         false => conclude(cfg, &mut run, baseline.as_ref(), &earlier),
         true => {
-            verdicts::judge_stopped(cfg, &mut run, baseline.as_ref(), &earlier);
+            let judging = (baseline.as_ref(), &earlier);
+            verdicts::judge_stopped(cfg, &mut run, judging, &probed.stopped);
             Conclusion {
                 text: String::new(),
                 compared: false,

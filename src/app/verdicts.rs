@@ -68,27 +68,31 @@ pub(super) fn conclude(
     end
 }
 
-/// After Ctrl-C: a --qualify run that is not a burn-in (a burn-in saves no
-/// verdict before its end, which `--resume` completes) still puts each drive's
-/// verdict in the run, as `compare --qualify` of the saved run gives it: a test
-/// interrupted leaves its drive INCOMPLETE unless a finding of its own (SMART, a
-/// lying flush, bad sectors) fails it. The saved run, its report, its metrics and
-/// the history then show the verdict the one judge gave; the exit status stays
-/// Ctrl-C's.
+/// After Ctrl-C: a --qualify run still puts each drive's verdict in the run, as
+/// `compare --qualify` of the saved run gives it: a test interrupted leaves its
+/// drive INCOMPLETE unless a finding of its own (SMART, a lying flush, bad
+/// sectors) fails it. In a burn-in only the drives that finished every step
+/// before Ctrl-C (`stopped` false) get theirs (PASS or FAIL on what they did);
+/// the others have none until `--resume` completes them. The saved run, its
+/// report, its metrics and the history then show the verdict the one judge
+/// gave; the exit status stays Ctrl-C's.
 pub(super) fn judge_stopped(
     cfg: &Config,
     run: &mut Run,
-    baseline: Option<&Comparison>,
-    history: &History,
+    (baseline, history): (Option<&Comparison>, &History),
+    stopped: &[bool],
 ) {
-    if cfg.burn_in.is_some() || cfg.qualify.is_none() || !judged(cfg) {
+    if !judged(cfg) {
         return;
     }
     let disks: Vec<&DiskResult> = run.disks.iter().collect();
     let (_, verdicts) =
         comparison_and_verdicts(&disks, cfg.qualify.as_ref(), (baseline, history), true);
-    for (d, v) in run.disks.iter_mut().zip(verdicts) {
-        d.verdict = Some(v);
+    for (i, (d, v)) in run.disks.iter_mut().zip(verdicts).enumerate() {
+        let unfinished_burn_in = cfg.burn_in.is_some() && stopped.get(i) != Some(&false);
+        if !unfinished_burn_in {
+            d.verdict = Some(v);
+        }
     }
 }
 
