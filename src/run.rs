@@ -180,11 +180,12 @@ pub fn smart_before_and_self_tests(
     stop: &AtomicBool,
     sink: &mut dyn Sink,
 ) -> (SmartResult, bool) {
-    let mut r = session::smart_before(target);
+    let mut r = session::smart_before(target, &cfg.smart);
     let go_on = session::smart_self_tests(
         target,
         &mut r,
         &cfg.smart.self_tests,
+        &cfg.smart,
         &|| stop.load(std::sync::atomic::Ordering::Relaxed),
         &mut |p| sink.self_test_progress(p),
     );
@@ -413,7 +414,7 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
     }
 
     fn smart_before(&mut self) -> SmartResult {
-        session::smart_before(self.t.target.as_mut())
+        session::smart_before(self.t.target.as_mut(), &self.cfg.smart)
     }
 
     fn self_test(
@@ -426,6 +427,7 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
             self.t.target.as_mut(),
             smart,
             &[kind],
+            &self.cfg.smart,
             &|| stop.load(std::sync::atomic::Ordering::Relaxed),
             &mut |p| sink.self_test_progress(p),
         )

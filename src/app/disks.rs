@@ -21,6 +21,9 @@ pub(super) struct Probed {
     pub(super) failed: bool,
     /// Ctrl-C stopped the run.
     pub(super) interrupted: bool,
+    /// Per disk of the run, in order: whether Ctrl-C stopped it before its end
+    /// (a disk that had finished is judged on what it did).
+    pub(super) stopped: Vec<bool>,
 }
 
 /// Probe every disk of `cfg`, each going on from its saved disk in `saved`
@@ -35,6 +38,7 @@ pub(super) fn probe_disks(
     let mut probed = Probed {
         failed: false,
         interrupted: false,
+        stopped: Vec::new(),
     };
     let board = board(cfg);
     if cfg.parallel && cfg.disks.len() > 1 {
@@ -67,6 +71,7 @@ pub(super) fn probe_disks(
             out.write_all(&o)?;
             let (disk, flow) = r?;
             probed.interrupted |= flow == Flow::Interrupted;
+            probed.stopped.push(flow == Flow::Interrupted);
             probed.failed |= finish_disk(cfg, run, disk, saver, out, err)?;
         }
     } else {
@@ -76,6 +81,7 @@ pub(super) fn probe_disks(
             let kept = saved.get(i).map_or(&[][..], Option::as_slice);
             let (disk, flow) = probe_disk_resuming(name, cfg, stop, &mut sink, kept)?;
             probed.failed |= finish_disk(cfg, run, disk, saver, out, err)?;
+            probed.stopped.push(flow == Flow::Interrupted);
             if flow == Flow::Interrupted {
                 probed.interrupted = true;
                 break;

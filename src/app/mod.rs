@@ -189,14 +189,19 @@ fn run_all(
     }
     let mut history = history::RunHistory::open(place, &run, err)?;
     let earlier = history.earlier(&run, err)?;
-    // After Ctrl-C the disks are neither compared nor judged.
+    // After Ctrl-C the disks are not compared, and their verdicts (a --qualify
+    // run's, saved with it) do not decide the exit status.
     let mut end = match probed.interrupted {
         false => conclude(cfg, &mut run, baseline.as_ref(), &earlier),
-        true => Conclusion {
-            text: String::new(),
-            compared: false,
-            judged: false,
-        },
+        true => {
+            let judging = (baseline.as_ref(), &earlier);
+            verdicts::judge_stopped(cfg, &mut run, judging, &probed.stopped);
+            Conclusion {
+                text: String::new(),
+                compared: false,
+                judged: false,
+            }
+        }
     };
     if cfg.format == crate::report::Format::Diskinfo {
         end.text.insert_str(0, &crate::report::path::render(&run));

@@ -68,6 +68,34 @@ pub(super) fn conclude(
     end
 }
 
+/// After Ctrl-C: a --qualify run still puts each drive's verdict in the run, as
+/// `compare --qualify` of the saved run gives it: a test interrupted leaves its
+/// drive INCOMPLETE unless a finding of its own (SMART, a lying flush, bad
+/// sectors) fails it. In a burn-in only the drives that finished every step
+/// before Ctrl-C (`stopped` false) get theirs (PASS or FAIL on what they did);
+/// the others have none until `--resume` completes them. The saved run, its
+/// report, its metrics and the history then show the verdict the one judge
+/// gave; the exit status stays Ctrl-C's.
+pub(super) fn judge_stopped(
+    cfg: &Config,
+    run: &mut Run,
+    (baseline, history): (Option<&Comparison>, &History),
+    stopped: &[bool],
+) {
+    if !judged(cfg) {
+        return;
+    }
+    let disks: Vec<&DiskResult> = run.disks.iter().collect();
+    let (_, verdicts) =
+        comparison_and_verdicts(&disks, cfg.qualify.as_ref(), (baseline, history), true);
+    for (i, (d, v)) in run.disks.iter_mut().zip(verdicts).enumerate() {
+        let unfinished_burn_in = cfg.burn_in.is_some() && stopped.get(i) != Some(&false);
+        if !unfinished_burn_in {
+            d.verdict = Some(v);
+        }
+    }
+}
+
 /// The comparison of the disks and, when they are judged (`qualify`, or a
 /// burn-in, whose verdicts need no timings), each disk's verdict: its own
 /// findings and, with --qualify, the batch comparison's.

@@ -38,23 +38,42 @@ fn source(target: &mut dyn Target) -> Result<Box<dyn SmartSource + '_>, Smartctl
     source_for(target.smart_source(), &path)
 }
 
-/// Read the health before the tests: a result with `before` set, or with the
-/// no-SMART note, or with the error.
-pub fn smart_before(target: &mut dyn Target) -> SmartResult {
+/// Read the health before the tests: a result with `before` set and its
+/// findings (the rules of `settings` on it, so a run stopped before
+/// [`smart_after`] keeps what it read: a failing drive stays failing), or with
+/// the no-SMART note, or with the error.
+pub fn smart_before(target: &mut dyn Target, settings: &SmartSettings) -> SmartResult {
     let mut r = SmartResult::default();
     match source(target).and_then(|mut s| s.read()) {
         Ok(SmartRead::Health { health, .. }) => r.before = Some(*health),
         Ok(SmartRead::NoSmart { note }) => r.note = Some(note),
         Err(e) => r.error = Some(e.to_string()),
     }
+    r.findings = findings(&r, settings);
     r
 }
 
 /// Run the self-tests `kinds` in order on a drive whose health was read
 /// (`r.before`; without it they are skipped), recording each in `r`. `stop`
 /// (Ctrl-C) aborts the running test on the drive; then false is returned and the
-/// remaining tests are not started. `on_progress` hears of each poll.
+/// remaining tests are not started. `on_progress` hears of each poll. The
+/// findings are judged again with the self-tests recorded (the rules of
+/// `settings`), however the tests ended.
 pub fn smart_self_tests(
+    target: &mut dyn Target,
+    r: &mut SmartResult,
+    kinds: &[SelfTestKind],
+    settings: &SmartSettings,
+    stop: &dyn Fn() -> bool,
+    on_progress: &mut dyn FnMut(&SelfTestProgress),
+) -> bool {
+    let go_on = self_tests(target, r, kinds, stop, on_progress);
+    r.findings = findings(r, settings);
+    go_on
+}
+
+/// [`smart_self_tests`] without the judging.
+fn self_tests(
     target: &mut dyn Target,
     r: &mut SmartResult,
     kinds: &[SelfTestKind],
@@ -134,7 +153,7 @@ pub fn smart_self_tests(
     true
 }
 
-/// Read the health after the tests and judge the drive: the rules on before and
+/// Read the health after the tests and judge the drive again: the rules on before and
 /// after, and the self-tests that ran (each failed one a failure with its first
 /// error's LBA, in place of the rule on the log's last entry).
 pub fn smart_after(target: &mut dyn Target, r: &mut SmartResult, settings: &SmartSettings) {
@@ -258,12 +277,17 @@ mod tests {
     fn ctrl_c_aborts_the_running_self_test_on_the_drive() {
         // The whole drive: its long test takes hours of virtual time.
         let mut t = SimTarget::open("sim:hdd").unwrap();
-        let mut r = smart_before(&mut t);
-        let polls = Cell::new(0);
         let kinds = [SelfTestKind::Long, SelfTestKind::Short];
-        let go_on = smart_self_tests(&mut t, &mut r, &kinds, &|| polls.get() >= 2, &mut |_| {
-            polls.set(polls.get() + 1)
-        });
+        let mut r = smart_before(&mut t, &settings(&kinds));
+        let polls = Cell::new(0);
+        let go_on = smart_self_tests(
+            &mut t,
+            &mut r,
+            &kinds,
+            &settings(&kinds),
+            &|| polls.get() >= 2,
+            &mut |_| polls.set(polls.get() + 1),
+        );
         assert!(!go_on);
         assert_eq!(r.self_tests.len(), 1, "the short test was not started");
         assert_eq!(r.self_tests[0].outcome, SelfTestOutcome::Interrupted);
@@ -276,12 +300,13 @@ mod tests {
     #[test]
     fn an_unoffered_kind_is_skipped_and_a_clean_drive_passes() {
         let mut t = SimTarget::open("sim:ssd?size=1G").unwrap();
-        let mut r = smart_before(&mut t);
         let kinds = [SelfTestKind::Conveyance, SelfTestKind::Short];
+        let mut r = smart_before(&mut t, &settings(&kinds));
         assert!(smart_self_tests(
             &mut t,
             &mut r,
             &kinds,
+            &settings(&kinds),
             &|| false,
             &mut |_| {}
         ));
@@ -292,5 +317,15 @@ mod tests {
         smart_after(&mut t, &mut r, &settings(&kinds));
         assert!(r.findings.is_empty(), "{:?}", r.findings);
         assert!(r.error.is_none() && r.note.is_none());
+    }
+
+    #[test]
+    fn what_was_read_is_judged_at_once_so_a_stopped_run_keeps_its_failures() {
+        let mut t = SimTarget::open("sim:hdd?size=1G&smart=failing").unwrap();
+        let s = settings(&[]);
+        let r = smart_before(&mut t, &s);
+        assert!(r.after.is_none());
+        assert!(r.failures().next().is_some(), "{:?}", r.findings);
+        assert_eq!(r.findings, findings(&r, &s));
     }
 }

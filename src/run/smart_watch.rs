@@ -473,11 +473,13 @@ mod tests {
     fn a_long_self_test_is_sampled_between_its_polls() {
         // The whole default drive: its long self-test takes hours of virtual time.
         let (mut t, h) = sim("sim:hdd", None);
-        let mut r = session::smart_before(t.as_mut());
+        let settings = crate::smart::record::SmartSettings::default();
+        let mut r = session::smart_before(t.as_mut(), &settings);
         assert!(session::smart_self_tests(
             t.as_mut(),
             &mut r,
             &[SelfTestKind::Long],
+            &settings,
             &|| false,
             &mut |_| {}
         ));

@@ -613,3 +613,106 @@ fn a_burn_in_stopped_between_steps_is_incomplete_to_compare_qualify_exit_4() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_smart_failure_read_before_the_burn_in_stopped_fails_the_drive_exit_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("stopped.json");
+    let failing = "sim:hdd?size=16M&smart=failing";
+    let (code, text) = burn_in(&json, &[failing], &[], Some("smart_before"));
+    assert_eq!(code, 130, "{text}");
+    let out = seekprobe()
+        .args(["compare", "--qualify"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // Send it back (3): what SMART read already fails it, whatever is left to run.
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert!(
+        stdout.contains(&format!("\tstopped:{failing}: FAIL\n")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("SMART: "), "{stdout}");
+}
+
+#[test]
+fn a_drive_that_finished_before_ctrl_c_stopped_another_is_judged_on_its_steps() {
+    const DONE: &str = "sim:ssd?size=1M";
+    const LONG: &str = "sim:hdd?size=200G";
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("partly.json");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        .args(["--burn-in", "--parallel", "-w", "--yes", "--qualify", "-q"])
+        .arg("--json-file")
+        .arg(&json)
+        .args([DONE, LONG])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The small drive's last step saved: it has finished, the large one has not.
+    let finished = || {
+        std::fs::read_to_string(&json)
+            .ok()
+            .and_then(|s| serde_json::from_str::<Value>(&s).ok())
+            .is_some_and(|v| {
+                v["disks"].as_array().is_some_and(|d| {
+                    d.iter().any(|d| {
+                        d["name"] == DONE
+                            && d["burn_in"]
+                                .as_array()
+                                .is_some_and(|s| s.iter().any(|s| s["step"] == "smart_after"))
+                    })
+                })
+            })
+    };
+    let t0 = std::time::Instant::now();
+    while !finished() && t0.elapsed() < std::time::Duration::from_secs(300) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(finished(), "the small drive never finished");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let v = saved(&json);
+    assert_eq!(v["disks"][0]["name"], DONE);
+    assert_eq!(
+        v["disks"][0]["verdict"]["pass"], true,
+        "{}",
+        v["disks"][0]["verdict"]
+    );
+    assert!(
+        v["disks"][1]["verdict"].is_null(),
+        "{}",
+        v["disks"][1]["verdict"]
+    );
+    let out = seekprobe()
+        .args(["compare", "--qualify"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // The large drive is to be run again (4); the small one passed.
+    assert_eq!(out.status.code(), Some(4), "{stdout}");
+    assert!(
+        stdout.contains(&format!("\tpartly:{DONE}: PASS")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("\tpartly:{LONG}: INCOMPLETE\n")),
+        "{stdout}"
+    );
+    // Still an unfinished burn-in: --resume goes on with the large drive.
+    let again = seekprobe()
+        .args(["--burn-in", "-w", "--yes", "--qualify", "-q", "--json-file"])
+        .arg(&json)
+        .args([DONE, LONG])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("holds an unfinished burn-in"));
+}

@@ -550,3 +550,123 @@ fn a_drive_too_small_for_a_test_is_incomplete_exit_4_and_a_failing_one_decides_3
     assert!(q.contains(&format!("\t{small}: INCOMPLETE\n")), "{q}");
     assert!(q.contains(&format!("\t{bad}: FAIL\n")), "{q}");
 }
+
+/// Run seekprobe with `args` (saving to `json`) and press Ctrl-C once the saved
+/// run holds its first test's results (the write-verify pass then runs: the
+/// drive is far too large for it to end first). Its exit status must be 130.
+fn stopped_after_the_first_test(args: &[&str], json: &Path) {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        .args(args)
+        .arg("--json-file")
+        .arg(json)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let tested = || {
+        std::fs::read_to_string(json)
+            .ok()
+            .and_then(|s| serde_json::from_str::<Value>(&s).ok())
+            .is_some_and(|v| {
+                v["disks"][0]["tests"]
+                    .as_array()
+                    .is_some_and(|t| !t.is_empty())
+            })
+    };
+    let t0 = std::time::Instant::now();
+    while !tested() && t0.elapsed() < std::time::Duration::from_secs(300) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(tested(), "the first test never ended");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+}
+
+#[test]
+fn a_smart_failure_read_before_ctrl_c_fails_the_drive_not_incomplete() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("q6.json");
+    let failing = "sim:hdd?size=300G&smart=failing";
+    let args = [
+        "-c",
+        "--smart",
+        "--verify",
+        "-w",
+        "--yes",
+        "--qualify",
+        "-q",
+    ];
+    stopped_after_the_first_test(&[&args[..], &[failing]].concat(), &json);
+    // Send it back (3), not run it again (4).
+    let (code, out, err) = run(&["compare", "--qualify", json.to_str().unwrap()]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(out.contains(&format!("\tq6:{failing}: FAIL\n")), "{out}");
+    assert!(out.contains("SMART: "), "{out}");
+    // The verdict saved with the run says so too.
+    let v = saved(&json);
+    let verdict = &v["disks"][0]["verdict"];
+    assert_eq!(verdict["state"], "fail", "{verdict}");
+}
+
+#[test]
+fn a_lying_flush_found_before_ctrl_c_fails_the_drive_in_every_report_of_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let (json, html) = (dir.path().join("q8.json"), dir.path().join("q8.html"));
+    let lying = "sim:hdd?size=300G&lying_flush=1";
+    let args = ["-S", "--verify", "-w", "--yes", "--write-duration", "0"];
+    let html_arg = ["--qualify", "-q", "--html", html.to_str().unwrap(), lying];
+    stopped_after_the_first_test(&[&args[..], &html_arg].concat(), &json);
+    let v = saved(&json);
+    let verdict = &v["disks"][0]["verdict"];
+    assert_eq!(verdict["state"], "fail", "{verdict}");
+    assert!(
+        codes(&v, 0).contains(&"flush_not_honoured".to_string()),
+        "{verdict}"
+    );
+    assert!(
+        codes(&v, 0).contains(&"test_interrupted".to_string()),
+        "{verdict}"
+    );
+    let (code, out, err) = run(&["compare", "--qualify", json.to_str().unwrap()]);
+    assert_eq!(code, 3, "{out}{err}");
+    // The live page, the report of the saved run, its metrics: FAIL, as compare.
+    let page = dir.path().join("report.html");
+    let (code, _, err) = run(&[
+        "report",
+        json.to_str().unwrap(),
+        "-o",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for p in [&html, &page] {
+        let text = std::fs::read_to_string(p).unwrap();
+        assert!(
+            text.contains(r#"<span class="badge fail">FAIL</span>"#),
+            "{p:?}"
+        );
+        assert!(!text.contains(r#"class="badge incomplete""#), "{p:?}");
+    }
+    let prom = dir.path().join("q8.prom");
+    let (code, _, err) = run(&[
+        "render",
+        "--prometheus",
+        prom.to_str().unwrap(),
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let prom = std::fs::read_to_string(&prom).unwrap();
+    let state = |s: &str| {
+        metric(
+            &prom,
+            "seekprobe_disk_state",
+            lying,
+            &format!("state=\"{s}\""),
+        )
+    };
+    assert_eq!(state("fail"), Some(1.0), "{prom}");
+    assert_eq!(state("incomplete"), Some(0.0), "{prom}");
+}
