@@ -59,7 +59,7 @@ pub enum LiveProgress {
 
 /// A test's row of [`TestKind::ALL`]'s table: everything about the kind that is
 /// data; what it does (its plan, analysis, rendering) is found from its kind and
-/// its payload by the rooms that do it (docs/architecture.md, "How to add a test").
+/// its payload by the rooms that do it (docs/architecture.md, "Adding a test").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Row {
     /// The clap argument id that selects it (the field of the command line's
@@ -103,6 +103,25 @@ pub struct Row {
     pub progress: LiveProgress,
     /// Its step in the burn-in, if it is one.
     pub burn_in: Option<BurnInStep>,
+    /// Ends at once, having read and written nothing, on a drive that does not
+    /// rotate (flash, or data in memory): its plan's first step is
+    /// `OnlyIfRotating`, so the write gate does not count it on such a drive.
+    pub skips_flash: bool,
+    /// How the HTML report shows its block.
+    pub html: HtmlBlock,
+}
+
+/// How the HTML report shows a test's block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HtmlBlock {
+    /// Its diskinfo text (when it measured something, or with -v) under its name.
+    Text,
+    /// Its end block (diskinfo's), under its name without the option, after what
+    /// its payload draws (a chart, a conclusion).
+    Own,
+    /// Its end block folded under its name without the option: long tables (the
+    /// zone curve, the seek profile).
+    Folded,
 }
 
 /// A test's step in the burn-in (`--burn-in`; the burn-in's module orders the
@@ -155,6 +174,8 @@ const BASE: Row = Row {
     queued: false,
     progress: LiveProgress::None,
     burn_in: None,
+    skips_flash: false,
+    html: HtmlBlock::Text,
 };
 
 impl TestKind {
@@ -241,6 +262,7 @@ impl TestKind {
                     order: 1,
                     ..EVERY
                 }),
+                html: HtmlBlock::Folded,
                 ..BASE
             },
             TestKind::SeekProfile => Row {
@@ -249,6 +271,7 @@ impl TestKind {
                 plots: true,
                 options: &["settle", "seed", "seek_samples"],
                 own_block: true,
+                html: HtmlBlock::Folded,
                 ..BASE
             },
             // The scan reads at once, without pausing first.
@@ -269,6 +292,7 @@ impl TestKind {
                 long: true,
                 after_failure: true,
                 progress: LiveProgress::Lines,
+                html: HtmlBlock::Own,
                 ..BASE
             },
             TestKind::BlockSweep => Row {
@@ -306,6 +330,7 @@ impl TestKind {
                     order: 5,
                     ..EVERY
                 }),
+                html: HtmlBlock::Own,
                 ..BASE
             },
             TestKind::CapacityCheck => Row {
@@ -324,6 +349,7 @@ impl TestKind {
                     unknown: false,
                     ..EVERY
                 }),
+                html: HtmlBlock::Own,
                 ..BASE
             },
             TestKind::SmrCheck => Row {
@@ -341,6 +367,8 @@ impl TestKind {
                     optional: true,
                     ..EVERY
                 }),
+                skips_flash: true,
+                html: HtmlBlock::Own,
                 ..BASE
             },
         }
