@@ -197,7 +197,8 @@ impl TestKind {
 
     /// The one table of the tests: the option rules (config::rules), the write
     /// gate ([`TestKind::run_writes`]), `--plot`'s rule, the burn-in's write and
-    /// plot rules, diskinfo's headers, the run's watch and the live view read it.
+    /// plot rules, diskinfo's headers, the run's watch, the live view and the HTML
+    /// report read it.
     pub const fn row(self) -> Row {
         use Writes::*;
         match self {
