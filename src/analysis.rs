@@ -4,7 +4,7 @@
 
 use crate::results::device::{DeviceInfo, Rotation};
 use crate::results::stats::Summary;
-use crate::results::test_kind::{PhaseId, TestKind};
+use crate::results::test_kind::PhaseId;
 use crate::results::{Payload, PhaseResult, TestResult};
 
 use crate::results::{
@@ -18,46 +18,37 @@ pub mod seek;
 pub const STEP_THRESHOLD: f64 = 0.015;
 
 /// Compute the analyses of a measured test and store them beside its measurements:
-/// the zone curves of --zones, the seek analysis of --seek-profile.
+/// the command overhead of -c and the zone curves of --zones, from the phases only
+/// they make; the seek analysis of --seek-profile and the conclusion of
+/// --smr-check, from their payload's samples.
 pub fn complete(result: &mut TestResult, info: &DeviceInfo) {
-    match result.test {
-        TestKind::CommandOverhead => {
-            if let Some(c) = command_overhead(&result.phases, info.sector_size) {
-                result.payload = Payload::CommandOverhead(c);
-            }
-        }
-        TestKind::Zones => {
-            let read = zone_curve(&result.phases, PhaseId::Zone);
-            let write = zone_curve(&result.phases, PhaseId::ZoneWrite);
-            if read.is_some() || write.is_some() {
-                result.payload = Payload::Zones { read, write };
-            }
-        }
-        TestKind::SeekProfile => {
+    if let Some(c) = command_overhead(&result.phases, info.sector_size) {
+        result.payload = Payload::CommandOverhead(c);
+    }
+    let read = zone_curve(&result.phases, PhaseId::Zone);
+    let write = zone_curve(&result.phases, PhaseId::ZoneWrite);
+    if read.is_some() || write.is_some() {
+        result.payload = Payload::Zones { read, write };
+    }
+    match &mut result.payload {
+        Payload::SeekProfile {
+            samples: Some(s),
+            analysis,
+        } => {
             let reported = match info.rotation {
                 Rotation::Rpm(r) => Some(r),
                 _ => None,
             };
             let non_rotating = info.rotation == Rotation::NonRotating;
-            if let Payload::SeekProfile {
-                samples: Some(s),
-                analysis,
-            } = &mut result.payload
-            {
-                *analysis = Some(seek_analysis(s, reported, non_rotating));
-            }
+            *analysis = Some(seek_analysis(s, reported, non_rotating));
         }
-        TestKind::SmrCheck => {
-            let samples = match std::mem::take(&mut result.payload) {
-                Payload::Smr { samples, .. } => samples,
-                _ => None,
-            };
+        // Concluded even without samples: on flash, not applicable.
+        Payload::Smr { analysis, samples } => {
             let none = Default::default();
-            let analysis = Some(crate::smr::analysis::analyse_samples(
+            *analysis = Some(crate::smr::analysis::analyse_samples(
                 info,
                 samples.as_ref().unwrap_or(&none),
             ));
-            result.payload = Payload::Smr { analysis, samples };
         }
         _ => {}
     }

@@ -388,11 +388,11 @@ impl Config {
 impl Config {
     /// THE write gate, [`TestKind::run_writes`] for this run: whether it writes to
     /// a disk (-w and a test that writes). With `disk`, the disk at hand once open,
-    /// a test that leaves it alone does not count (--smr-check on flash); without,
-    /// every test counts.
+    /// a test that leaves it alone does not count (one that skips flash, such as
+    /// --smr-check, on flash); without, every test counts.
     pub fn writes(&self, disk: Option<&crate::results::device::DeviceInfo>) -> bool {
         let here =
-            |t: TestKind| t != TestKind::SmrCheck || disk.is_none_or(crate::smr::analysis::applies);
+            |t: TestKind| !t.row().skips_flash || disk.is_none_or(crate::smr::analysis::applies);
         self.mode == Mode::Describe && TestKind::run_writes(&self.tests, self.write, here)
     }
 }

@@ -266,7 +266,8 @@ fn simulator_times_flushes(info: &DeviceInfo) -> bool {
 /// writes' speed says nothing of one (a limit of the path, e.g. FreeBSD's
 /// `DIOCGFLUSH` refused behind a caching controller, never the drive's lie).
 pub fn fast_flush(info: &DeviceInfo, test: &TestResult, warnings: &[Warning]) -> Option<FastFlush> {
-    if test.test != TestKind::SyncWrite
+    // The -S test's flushed writes, the only phases with their id.
+    if !test.phases.iter().any(|p| p.id == PhaseId::SyncWrite)
         || !simulator_times_flushes(info)
         || warnings
             .iter()
@@ -301,45 +302,40 @@ pub fn test_warnings(info: &DeviceInfo, test: &TestResult, warnings: &[Warning])
         return w;
     };
     let mean = |p: &crate::results::PhaseResult| p.summary.as_ref().map(|s| s.mean_ns);
-    match test.test {
-        TestKind::SeekTransfer => {
-            let strokes = [
-                PhaseId::FullStroke,
-                PhaseId::HalfStroke,
-                PhaseId::QuarterStroke,
-            ];
-            let fast: Vec<&str> = test
-                .phases
-                .iter()
-                .filter(|p| strokes.contains(&p.id) && p.complete())
-                .filter(|p| mean(p).is_some_and(|m| m < rev / 8.0))
-                .map(|p| p.id.name())
-                .collect();
-            if !fast.is_empty() {
-                w.push(warning(
-                    WarningCode::SeekFasterThanRotation,
-                    format!(
-                        "{}: {} took less than an eighth of a revolution ({:.3} ms) per read, faster than a rotating disk can move: the reads were served from a cache",
-                        info.path,
-                        fast.join(", "),
-                        rev / 8e6
-                    ),
-                    "look for a caching RAID controller or a virtual disk between seekprobe and the drive",
-                ));
-            }
-        }
-        TestKind::SyncWrite => {
-            if let Some(f) = fast_flush(info, test, warnings)
-                && let FlushMedium::Rotating { .. } = f.medium
-            {
-                w.push(warning(
-                    WarningCode::FlushNotHonoured,
-                    format!("{}: {}", info.path, f.describe()),
-                    "do not use this drive as a ZFS log (SLOG) device or wherever writes must be durable; check its write-cache setting",
-                ));
-            }
-        }
-        _ => {}
+    // -t's strokes, the only phases with their ids.
+    let strokes = [
+        PhaseId::FullStroke,
+        PhaseId::HalfStroke,
+        PhaseId::QuarterStroke,
+    ];
+    let fast: Vec<&str> = test
+        .phases
+        .iter()
+        .filter(|p| strokes.contains(&p.id) && p.complete())
+        .filter(|p| mean(p).is_some_and(|m| m < rev / 8.0))
+        .map(|p| p.id.name())
+        .collect();
+    if !fast.is_empty() {
+        w.push(warning(
+            WarningCode::SeekFasterThanRotation,
+            format!(
+                "{}: {} took less than an eighth of a revolution ({:.3} ms) per read, faster than a rotating disk can move: the reads were served from a cache",
+                info.path,
+                fast.join(", "),
+                rev / 8e6
+            ),
+            "look for a caching RAID controller or a virtual disk between seekprobe and the drive",
+        ));
+    }
+    // -S's flushed writes (fast_flush reads only their phases).
+    if let Some(f) = fast_flush(info, test, warnings)
+        && let FlushMedium::Rotating { .. } = f.medium
+    {
+        w.push(warning(
+            WarningCode::FlushNotHonoured,
+            format!("{}: {}", info.path, f.describe()),
+            "do not use this drive as a ZFS log (SLOG) device or wherever writes must be durable; check its write-cache setting",
+        ));
     }
     w
 }

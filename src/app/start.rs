@@ -5,7 +5,6 @@
 use super::inputs::load_resumable;
 use super::live::Saver;
 use crate::config::{Config, Mode};
-use crate::results::test_kind::TestKind;
 use crate::results::{DiskResult, Run, SCHEMA_VERSION};
 use std::io::{self, Write};
 
@@ -57,7 +56,10 @@ pub(super) fn start(cfg: &Config, err: &mut dyn Write) -> io::Result<Option<Star
         )?;
         return Ok(None);
     }
-    if cfg.mode == Mode::Describe && cfg.tests.contains(&TestKind::SmrCheck) {
+    // The budget of the test that --smr-budget tunes is said before it writes.
+    if cfg.mode == Mode::Describe
+        && (cfg.tests.iter()).any(|t| t.row().options.contains(&"smr_budget"))
+    {
         let b = &cfg.options;
         writeln!(
             err,

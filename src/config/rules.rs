@@ -93,7 +93,10 @@ pub(super) fn tests_given(given: &dyn Fn(&str) -> bool) -> Vec<TestKind> {
         .collect();
     if given(BURN_IN) {
         let settings = burnin::Settings {
-            smr_check: given(TestKind::SmrCheck.id()),
+            // The optional steps (--smr-check's) run when their test is asked for.
+            smr_check: TestKind::ALL
+                .into_iter()
+                .any(|t| t.row().burn_in.is_some_and(|b| b.optional) && given(t.id())),
             ..burnin::Settings::default()
         };
         for t in burnin::tests(settings) {

@@ -54,8 +54,18 @@ impl Walk<'_, '_> {
                 let go_on = idle(self.cx.target, *d, self.cx.stop);
                 Ok(self.waited(go_on))
             }
-            // Flash or data in memory: the test does not apply; nothing more is done.
-            Step::OnlyIfRotating => Ok(crate::smr::analysis::applies(self.info)),
+            // The hidden-SMR check's first step: its result holds the check's
+            // payload from here, which the analysis concludes on. Flash or data in
+            // memory: the test does not apply; nothing more is done.
+            Step::OnlyIfRotating => {
+                if !matches!(self.run.result.payload, Payload::Smr { .. }) {
+                    self.run.result.payload = Payload::Smr {
+                        analysis: None,
+                        samples: None,
+                    };
+                }
+                Ok(crate::smr::analysis::applies(self.info))
+            }
             Step::Sync {
                 phase,
                 settle,

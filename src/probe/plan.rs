@@ -152,8 +152,10 @@ pub enum Step {
         /// Blocks at least this slow are listed.
         slow_ms: f64,
     },
-    /// The test ends here, complete and having done nothing, on a device that does
-    /// not rotate (flash, or data in memory): decided before anything is written.
+    /// The hidden-SMR check's first step, from which its result holds the check's
+    /// payload (concluded on by the analysis whatever follows). The test ends
+    /// here, complete and having done nothing, on a device that does not rotate
+    /// (flash, or data in memory): decided before anything is written.
     OnlyIfRotating,
     /// Reads one at a time, each timed on its own, with an untimed wait of
     /// `spacing` (a real sleep, or the simulated drive's clock) before each.

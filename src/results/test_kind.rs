@@ -1,8 +1,8 @@
 //! The tests and their timed phases: their names, and the one table of the tests
 //! ([`TestKind::row`]) that the option rules, the write gate, `--plot`, the
 //! diskinfo text, the run and the live view read;
-//! plain data, recorded in the results and re-exported by `probe`, whose plans make
-//! them.
+//! plain data, recorded in the results; `probe`'s plans make them. Each kind's
+//! row is a const of its own, which `row` names.
 
 use serde::{Deserialize, Serialize};
 
@@ -62,7 +62,7 @@ pub enum LiveProgress {
 
 /// A test's row of [`TestKind::ALL`]'s table: everything about the kind that is
 /// data; what it does (its plan, analysis, rendering) is found from its kind and
-/// its payload by the rooms that do it (docs/architecture.md, "How to add a test").
+/// its payload by the rooms that do it (docs/architecture.md, "Adding a test").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Row {
     /// The clap argument id that selects it (the field of the command line's
@@ -111,6 +111,25 @@ pub struct Row {
     /// (and the burn-in after every drive's own steps), and its results are each
     /// drive's part of it (`DiskResult::path_check`), not a `TestResult`.
     pub together: bool,
+    /// Ends at once, having read and written nothing, on a drive that does not
+    /// rotate (flash, or data in memory): its plan's first step is
+    /// `OnlyIfRotating`, so the write gate does not count it on such a drive.
+    pub skips_flash: bool,
+    /// How the HTML report shows its block.
+    pub html: HtmlBlock,
+}
+
+/// How the HTML report shows a test's block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HtmlBlock {
+    /// Its diskinfo text (when it measured something, or with -v) under its name.
+    Text,
+    /// Its end block (diskinfo's), under its name without the option, after what
+    /// its payload draws (a chart, a conclusion).
+    Own,
+    /// Its end block folded under its name without the option: long tables (the
+    /// zone curve, the seek profile).
+    Folded,
 }
 
 /// A test's step in the burn-in (`--burn-in`; the burn-in's module orders the
@@ -164,12 +183,205 @@ const BASE: Row = Row {
     progress: LiveProgress::None,
     burn_in: None,
     together: false,
+    skips_flash: false,
+    html: HtmlBlock::Text,
+};
+
+/// `CommandOverhead`'s row.
+const COMMAND_OVERHEAD: Row = Row {
+    id: "command_overhead",
+    name: "command overhead (-c)",
+    header: "I/O command overhead:\n",
+    options: &["settle"],
+    ..BASE
+};
+
+/// `SeekTransfer`'s row.
+const SEEK_TRANSFER: Row = Row {
+    id: "seek_transfer",
+    name: "seek and transfer (-t)",
+    header: "Seek times:\n",
+    options: &["settle"],
+    burn_in: Some(BurnInStep {
+        id: "seek_transfer",
+        name: "seek and transfer (-t)",
+        order: 0,
+        ..EVERY
+    }),
+    ..BASE
+};
+
+/// `RandomReads`'s row.
+const RANDOM_READS: Row = Row {
+    id: "iops",
+    name: "random reads (-i)",
+    header: "Asynchronous random reads:\n",
+    options: &["settle", "seed", "queue_depth", "duration"],
+    queued: true,
+    ..BASE
+};
+
+/// `SyncWrite`'s row.
+const SYNC_WRITE: Row = Row {
+    id: "sync_write",
+    name: "synchronous writes (-S)",
+    header: "Synchronous random writes:\n",
+    writes: Writes::NeedsW,
+    restores: true,
+    options: &["settle", "seed", "write_duration"],
+    other_io_checked: false,
+    // Rotating drives only: without a revolution to compare with,
+    // the flushes' timing means nothing.
+    burn_in: Some(BurnInStep {
+        id: "flushed_writes",
+        name: "flushed writes (-S)",
+        order: 3,
+        unknown: false,
+        flash: false,
+        ..EVERY
+    }),
+    ..BASE
+};
+
+/// `Zones`'s row.
+const ZONES: Row = Row {
+    id: "zones",
+    name: "zone curve (--zones)",
+    writes: Writes::WithW,
+    plots: true,
+    options: &["settle", "zone_size"],
+    own_block: true,
+    burn_in: Some(BurnInStep {
+        id: "zones",
+        name: "zone curve (--zones)",
+        order: 1,
+        ..EVERY
+    }),
+    html: HtmlBlock::Folded,
+    ..BASE
+};
+
+/// `SeekProfile`'s row.
+const SEEK_PROFILE: Row = Row {
+    id: "seek_profile",
+    name: "seek profile (--seek-profile)",
+    plots: true,
+    options: &["settle", "seed", "seek_samples"],
+    own_block: true,
+    html: HtmlBlock::Folded,
+    ..BASE
+};
+
+/// `Scan`'s row: the scan reads at once, without pausing first.
+const SCAN: Row = Row {
+    id: "scan",
+    name: "surface scan (--scan)",
+    plots: true,
+    options: &[
+        "block_size",
+        "start",
+        "end",
+        "slow_ms",
+        "io_timeout",
+        "max_temp",
+    ],
+    own_block: true,
+    pass: true,
+    long: true,
+    after_failure: true,
+    progress: LiveProgress::Lines,
+    html: HtmlBlock::Own,
+    ..BASE
+};
+
+/// `BlockSweep`'s row.
+const BLOCK_SWEEP: Row = Row {
+    id: "block_sweep",
+    name: "block sweep (--block-sweep)",
+    writes: Writes::WithW,
+    options: &["settle", "queue_depth", "sweep_duration"],
+    own_block: true,
+    ..BASE
+};
+
+/// `Verify`'s row.
+const VERIFY: Row = Row {
+    id: "verify",
+    name: "write and verify (--verify)",
+    writes: Writes::NeedsW,
+    options: &[
+        "settle",
+        "passes",
+        "bad_blocks",
+        "bad_blocks_size",
+        "block_size",
+        "start",
+        "end",
+        "slow_ms",
+        "io_timeout",
+        "max_temp",
+    ],
+    own_block: true,
+    pass: true,
+    long: true,
+    resumable: true,
+    progress: LiveProgress::Percent,
+    burn_in: Some(BurnInStep {
+        id: "verify",
+        name: "write-verify pass (--verify)",
+        order: 5,
+        ..EVERY
+    }),
+    html: HtmlBlock::Own,
+    ..BASE
+};
+
+/// `CapacityCheck`'s row.
+const CAPACITY_CHECK: Row = Row {
+    id: "capacity_check",
+    name: "capacity check (--capacity-check)",
+    writes: Writes::NeedsW,
+    restores: true,
+    options: &["settle"],
+    // Flash: seconds, before the write-verify pass (which finds a
+    // fake capacity on the other drives).
+    burn_in: Some(BurnInStep {
+        id: "capacity_check",
+        name: "capacity check (--capacity-check)",
+        order: 4,
+        rotating: false,
+        unknown: false,
+        ..EVERY
+    }),
+    html: HtmlBlock::Own,
+    ..BASE
+};
+
+/// `SmrCheck`'s row.
+const SMR_CHECK: Row = Row {
+    id: "smr_check",
+    name: "hidden-SMR check (--smr-check)",
+    writes: Writes::NeedsW,
+    plots: true,
+    options: &["settle", "seed", "max_temp", "smr_budget", "smr_idle"],
+    own_block: true,
+    long: true,
+    burn_in: Some(BurnInStep {
+        id: "smr_check",
+        name: "SMR check (--smr-check)",
+        order: 2,
+        optional: true,
+        ..EVERY
+    }),
+    skips_flash: true,
+    html: HtmlBlock::Own,
+    ..BASE
 };
 
 /// The path check's row (`--path-check`): read-only, on its own clock
 /// (crate::pathcheck), across the drives at once (`together`); under `--burn-in`
 /// of two drives or more with `--parallel`, the last step, once every drive's own
-/// steps have ended (it needs them all at once). A const of its own: `row` is long.
+/// steps have ended (it needs them all at once).
 const PATH_CHECK: Row = Row {
     id: "path_check",
     name: "path check (--path-check)",
@@ -205,173 +417,21 @@ impl TestKind {
 
     /// The one table of the tests: the option rules (config::rules), the write
     /// gate ([`TestKind::run_writes`]), `--plot`'s rule, the burn-in's write and
-    /// plot rules, diskinfo's headers, the run's watch and the live view read it.
+    /// plot rules, diskinfo's headers, the run's watch, the live view and the HTML
+    /// report read it.
     pub const fn row(self) -> Row {
-        use Writes::*;
         match self {
-            TestKind::CommandOverhead => Row {
-                id: "command_overhead",
-                name: "command overhead (-c)",
-                header: "I/O command overhead:\n",
-                options: &["settle"],
-                ..BASE
-            },
-            TestKind::SeekTransfer => Row {
-                id: "seek_transfer",
-                name: "seek and transfer (-t)",
-                header: "Seek times:\n",
-                options: &["settle"],
-                burn_in: Some(BurnInStep {
-                    id: "seek_transfer",
-                    name: "seek and transfer (-t)",
-                    order: 0,
-                    ..EVERY
-                }),
-                ..BASE
-            },
-            TestKind::RandomReads => Row {
-                id: "iops",
-                name: "random reads (-i)",
-                header: "Asynchronous random reads:\n",
-                options: &["settle", "seed", "queue_depth", "duration"],
-                queued: true,
-                ..BASE
-            },
-            TestKind::SyncWrite => Row {
-                id: "sync_write",
-                name: "synchronous writes (-S)",
-                header: "Synchronous random writes:\n",
-                writes: NeedsW,
-                restores: true,
-                options: &["settle", "seed", "write_duration"],
-                other_io_checked: false,
-                // Rotating drives only: without a revolution to compare with,
-                // the flushes' timing means nothing.
-                burn_in: Some(BurnInStep {
-                    id: "flushed_writes",
-                    name: "flushed writes (-S)",
-                    order: 3,
-                    unknown: false,
-                    flash: false,
-                    ..EVERY
-                }),
-                ..BASE
-            },
-            TestKind::Zones => Row {
-                id: "zones",
-                name: "zone curve (--zones)",
-                writes: WithW,
-                plots: true,
-                options: &["settle", "zone_size"],
-                own_block: true,
-                burn_in: Some(BurnInStep {
-                    id: "zones",
-                    name: "zone curve (--zones)",
-                    order: 1,
-                    ..EVERY
-                }),
-                ..BASE
-            },
-            TestKind::SeekProfile => Row {
-                id: "seek_profile",
-                name: "seek profile (--seek-profile)",
-                plots: true,
-                options: &["settle", "seed", "seek_samples"],
-                own_block: true,
-                ..BASE
-            },
-            // The scan reads at once, without pausing first.
-            TestKind::Scan => Row {
-                id: "scan",
-                name: "surface scan (--scan)",
-                plots: true,
-                options: &[
-                    "block_size",
-                    "start",
-                    "end",
-                    "slow_ms",
-                    "io_timeout",
-                    "max_temp",
-                ],
-                own_block: true,
-                pass: true,
-                long: true,
-                after_failure: true,
-                progress: LiveProgress::Lines,
-                ..BASE
-            },
-            TestKind::BlockSweep => Row {
-                id: "block_sweep",
-                name: "block sweep (--block-sweep)",
-                writes: WithW,
-                options: &["settle", "queue_depth", "sweep_duration"],
-                own_block: true,
-                ..BASE
-            },
-            TestKind::Verify => Row {
-                id: "verify",
-                name: "write and verify (--verify)",
-                writes: NeedsW,
-                options: &[
-                    "settle",
-                    "passes",
-                    "bad_blocks",
-                    "bad_blocks_size",
-                    "block_size",
-                    "start",
-                    "end",
-                    "slow_ms",
-                    "io_timeout",
-                    "max_temp",
-                ],
-                own_block: true,
-                pass: true,
-                long: true,
-                resumable: true,
-                progress: LiveProgress::Percent,
-                burn_in: Some(BurnInStep {
-                    id: "verify",
-                    name: "write-verify pass (--verify)",
-                    order: 5,
-                    ..EVERY
-                }),
-                ..BASE
-            },
-            TestKind::CapacityCheck => Row {
-                id: "capacity_check",
-                name: "capacity check (--capacity-check)",
-                writes: NeedsW,
-                restores: true,
-                options: &["settle"],
-                // Flash: seconds, before the write-verify pass (which finds a
-                // fake capacity on the other drives).
-                burn_in: Some(BurnInStep {
-                    id: "capacity_check",
-                    name: "capacity check (--capacity-check)",
-                    order: 4,
-                    rotating: false,
-                    unknown: false,
-                    ..EVERY
-                }),
-                ..BASE
-            },
-            TestKind::SmrCheck => Row {
-                id: "smr_check",
-                name: "hidden-SMR check (--smr-check)",
-                writes: NeedsW,
-                plots: true,
-                options: &["settle", "seed", "max_temp", "smr_budget", "smr_idle"],
-                own_block: true,
-                long: true,
-                burn_in: Some(BurnInStep {
-                    id: "smr_check",
-                    name: "SMR check (--smr-check)",
-                    order: 2,
-                    optional: true,
-                    ..EVERY
-                }),
-                ..BASE
-            },
+            TestKind::CommandOverhead => COMMAND_OVERHEAD,
+            TestKind::SeekTransfer => SEEK_TRANSFER,
+            TestKind::RandomReads => RANDOM_READS,
+            TestKind::SyncWrite => SYNC_WRITE,
+            TestKind::Zones => ZONES,
+            TestKind::SeekProfile => SEEK_PROFILE,
+            TestKind::Scan => SCAN,
+            TestKind::BlockSweep => BLOCK_SWEEP,
+            TestKind::Verify => VERIFY,
+            TestKind::CapacityCheck => CAPACITY_CHECK,
+            TestKind::SmrCheck => SMR_CHECK,
             TestKind::PathCheck => PATH_CHECK,
         }
     }

@@ -6,11 +6,11 @@
 use super::charts;
 use super::verdict::{ViewVerdict, readable, temperatures};
 use crate::report::humanize::humanize;
-use crate::report::{beyond, capacity, diskinfo, smart, verify};
+use crate::report::{capacity, diskinfo, smart};
 use crate::results::health::Health;
-use crate::results::test_kind::TestKind;
+use crate::results::test_kind::HtmlBlock;
 use crate::results::verdict::binary_size;
-use crate::results::{DiskResult, TestResult};
+use crate::results::{DiskResult, Payload, TestResult};
 use maud::{Markup, PreEscaped, html};
 
 /// One drive's results with what the page adds: host, verdict view, colour, anchor.
@@ -331,73 +331,23 @@ pub fn matters(what: &str, new: Option<&str>) -> bool {
     true
 }
 
-/// One test's block, with its chart.
+/// One test's block, as its row says: its diskinfo text under its name, or its
+/// own block (diskinfo's end block, after what its payload draws) under its name
+/// without the option.
 fn test(t: &TestResult, disk: &DiskResult, verbose: bool) -> Markup {
     let Some(info) = &disk.info else {
         return html! {};
     };
-    let media = info.media_size_bytes;
+    let how = t.test.row().html;
+    let name = t.test.name();
     html! {
-        @match t.test {
-            TestKind::Verify => {
-                h3 { "Write and verify" }
-                @if let Some(v) = &t.verify() {
-                    (chart(charts::verify_map(v), "the write and read rate over the range, failed sectors in red"))
-                    p.legend.small {
-                        span.key style=(bg(charts::WRITE)) {} " write " span.key style=(bg(charts::READ)) {} " read back "
-                        span.key style="background:#dc1e1e99" {} " failed sectors"
-                    }
-                }
-                (block(&verify::block(t)))
-            }
-            TestKind::CapacityCheck => {
-                h3 { "Capacity check" }
-                @let text = capacity::block(t);
-                @if let Some(c) = &t.capacity() {
-                    @let said = capacity::conclusion(&c.conclusion);
-                    p class=(if c.conclusion.failed > 0 { "fail" } else { "" }) { "It holds " (said) "." }
-                    // The block's first line says it again: said once.
-                    (block(match text.split_once('\n') {
-                        Some((first, rest)) if first.contains(&said) => rest,
-                        _ => &text,
-                    }))
-                } @else {
-                    (block(&text))
-                }
-            }
-            TestKind::Scan => {
-                h3 { "Surface scan" }
-                @if let Some(s) = &t.scan() {
-                    (chart(charts::scan_map(s), "the scan map, start to end"))
-                    p.legend.small {
-                        span.key style=(bg(charts::SCAN[0])) {} " <10 ms " span.key style=(bg(charts::SCAN[1])) {} " <50 "
-                        span.key style=(bg(charts::SCAN[2])) {} " <150 " span.key style=(bg(charts::SCAN[3])) {} " ≥150 "
-                        span.key style="background:#000" {} " error " span.key style=(bg(charts::NOT_READ)) {} " not read"
-                    }
-                }
-                (block(&beyond::scan(t)))
-            }
-            TestKind::SmrCheck => {
-                h3 { "Hidden-SMR check" }
-                @if let Some(a) = &t.smr() {
-                    p class=(if a.verdict == crate::results::smr::SmrConclusion::HiddenSmr { "fail" } else { "" }) { (a.text) }
-                    (chart(charts::smr_chart(a), "the random-write rate over time, stalls in red"))
-                }
-                (block(&beyond::smr_check(t)))
-            }
-            TestKind::Zones => {
-                h3 { "Zone curve" }
-                (folded(&beyond::zones(t, media)))
-            }
-            TestKind::SeekProfile => {
-                h3 { "Seek profile" }
-                (folded(&beyond::seek_profile(t, info.sector_size)))
-            }
-            _ => {
-                h3 { (capitalised(t.test.name())) }
-                @let text = if verbose || !t.phases.is_empty() { diskinfo::render_test(t, info) } else { String::new() };
-                (block(&text))
-            }
+        @if how == HtmlBlock::Text {
+            h3 { (capitalised(name)) }
+            @let text = if verbose || !t.phases.is_empty() { diskinfo::render_test(t, info) } else { String::new() };
+            (block(&text))
+        } @else {
+            h3 { (capitalised(name.split(" (").next().unwrap_or(name))) }
+            (own_block(t, &diskinfo::test_end(t, info), how))
         }
         @let names = [disk.name.as_str(), info.path.as_str()];
         @match &t.outcome {
@@ -405,6 +355,53 @@ fn test(t: &TestResult, disk: &DiskResult, verbose: bool) -> Markup {
             crate::results::Outcome::Skipped(why) => p.fail { "The test was skipped: " (readable(why, &names)) },
             crate::results::Outcome::Interrupted => p.warn { "The test was interrupted." },
             crate::results::Outcome::Complete => {},
+        }
+    }
+}
+
+/// A test's own block: what its payload draws (a chart, a conclusion), then its
+/// end block's `text`, folded when its row says so.
+fn own_block(t: &TestResult, text: &str, how: HtmlBlock) -> Markup {
+    html! {
+        @match &t.payload {
+            Payload::Verify(v) => {
+                (chart(charts::verify_map(v), "the write and read rate over the range, failed sectors in red"))
+                p.legend.small {
+                    span.key style=(bg(charts::WRITE)) {} " write " span.key style=(bg(charts::READ)) {} " read back "
+                    span.key style="background:#dc1e1e99" {} " failed sectors"
+                }
+                (block(text))
+            }
+            Payload::Capacity(c) => {
+                @let said = capacity::conclusion(&c.conclusion);
+                p class=(if c.conclusion.failed > 0 { "fail" } else { "" }) { "It holds " (said) "." }
+                // The block's first line says it again: said once.
+                (block(match text.split_once('\n') {
+                    Some((first, rest)) if first.contains(&said) => rest,
+                    _ => text,
+                }))
+            }
+            Payload::Scan(s) => {
+                (chart(charts::scan_map(s), "the scan map, start to end"))
+                p.legend.small {
+                    span.key style=(bg(charts::SCAN[0])) {} " <10 ms " span.key style=(bg(charts::SCAN[1])) {} " <50 "
+                    span.key style=(bg(charts::SCAN[2])) {} " <150 " span.key style=(bg(charts::SCAN[3])) {} " ≥150 "
+                    span.key style="background:#000" {} " error " span.key style=(bg(charts::NOT_READ)) {} " not read"
+                }
+                (block(text))
+            }
+            Payload::Smr { analysis: Some(a), .. } => {
+                p class=(if a.verdict == crate::results::smr::SmrConclusion::HiddenSmr { "fail" } else { "" }) { (a.text) }
+                (chart(charts::smr_chart(a), "the random-write rate over time, stalls in red"))
+                (block(text))
+            }
+            _ => {
+                @if how == HtmlBlock::Folded {
+                    (folded(text))
+                } @else {
+                    (block(text))
+                }
+            }
         }
     }
 }
