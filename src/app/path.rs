@@ -9,11 +9,12 @@ use std::sync::atomic::AtomicBool;
 
 /// Run the path check over the run's disks when it was asked for (or under
 /// `--burn-in --parallel` of two drives or more, where it is the burn-in's last
-/// step over all its drives), putting each disk's part in it.
-pub(super) fn path_phase(cfg: &Config, run: &mut Run, stop: &AtomicBool) {
+/// step over all its drives), putting each disk's part in it. How it ended: a
+/// drive's read failed or went unanswered, or Ctrl-C stopped it.
+pub(super) fn path_phase(cfg: &Config, run: &mut Run, stop: &AtomicBool) -> PathEnd {
     let burn_in_step = cfg.burn_in.is_some() && cfg.parallel && run.disks.len() > 1;
     if !(cfg.path_check || burn_in_step) || cfg.mode != Mode::Describe {
-        return;
+        return PathEnd::default();
     }
     // A drive the run could not open or gave up (it stopped answering) is left out.
     let usable = |d: &DiskResult| {
@@ -31,7 +32,23 @@ pub(super) fn path_phase(cfg: &Config, run: &mut Run, stop: &AtomicBool) {
         ..Timing::default()
     };
     let parts = pathcheck::run(&names, timing, stop);
+    let end = PathEnd {
+        // As any test's I/O error: status 1, or in a judged run the verdicts' status.
+        failed: !super::verdicts::judged(cfg) && parts.iter().any(|p| p.error.is_some()),
+        interrupted: parts.iter().any(|p| p.interrupted),
+    };
     for (i, p) in checked.into_iter().zip(parts) {
         run.disks[i].path_check = Some(p);
     }
+    end
+}
+
+/// How the path check ended, for the run's exit status.
+#[derive(Debug, Default)]
+pub(super) struct PathEnd {
+    /// A drive's read failed or went unanswered (the drive's fault, as in any
+    /// test), in a run that is not judged.
+    pub(super) failed: bool,
+    /// Ctrl-C stopped it.
+    pub(super) interrupted: bool,
 }
