@@ -178,4 +178,26 @@ mod tests {
         let ratio = together / alone;
         assert!((0.4..0.6).contains(&ratio), "{alone} {together}");
     }
+
+    #[test]
+    fn a_stop_or_a_hang_cuts_the_measurement() {
+        let stop = AtomicBool::new(true);
+        let mut t = SimTarget::open("sim:hdd").unwrap();
+        let second = Duration::from_secs(1);
+        assert_eq!(sequential(&mut t, 0, second, &stop), Err(Cut::Stopped));
+        assert_eq!(
+            seek_stress(&mut t, (second, None), 1, &stop),
+            Err(Cut::Stopped)
+        );
+        let hung = io::Error::new(io::ErrorKind::TimedOut, "no answer in 30 s");
+        assert_eq!(
+            Cut::of("a read at byte 0".into(), &hung),
+            Cut::Failed {
+                error: "a read at byte 0 failed: no answer in 30 s".into(),
+                unanswered: true
+            }
+        );
+        let abandoned = io::Error::new(io::ErrorKind::Interrupted, "Ctrl-C");
+        assert_eq!(Cut::of(String::new(), &abandoned), Cut::Stopped);
+    }
 }
