@@ -175,9 +175,11 @@ fn run_all(
         return Ok(exit_status(Ending::Unusable));
     };
     let saver = saver.as_ref();
-    let probed = probe_disks(cfg, stop, (&mut run, &saved, saver), out, err)?;
+    let mut probed = probe_disks(cfg, stop, (&mut run, &saved, saver), out, err)?;
     if !probed.interrupted {
-        path::path_phase(cfg, &mut run, stop);
+        let path = path::path_phase(cfg, &mut run, stop);
+        probed.failed |= path.failed;
+        probed.interrupted |= path.interrupted;
     }
     // The run's end, for its record: the disks are done (or Ctrl-C stopped them).
     run.record.ended_unix_s = std::time::SystemTime::now()

@@ -15,12 +15,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Run the path check over the run's disks when it was asked for (or under
 /// `--burn-in --parallel` of two drives or more, where it is the burn-in's last
 /// step over all its drives), putting each disk's part in it, and in a burn-in
-/// the step's record in each drive's list.
-pub(super) fn path_phase(cfg: &Config, run: &mut Run, stop: &AtomicBool) {
+/// the step's record in each drive's list. How it ended: a drive's read failed or
+/// went unanswered, or Ctrl-C stopped it.
+pub(super) fn path_phase(cfg: &Config, run: &mut Run, stop: &AtomicBool) -> PathEnd {
     let asked = cfg.tests.contains(&TestKind::PathCheck);
     let burn_in_step = cfg.burn_in.is_some() && cfg.parallel && run.disks.len() > 1;
     if !(asked || burn_in_step) || cfg.mode != Mode::Describe {
-        return;
+        return PathEnd::default();
     }
     // A drive the run could not open or gave up (it stopped answering) is left out.
     let usable = |d: &DiskResult| {
@@ -38,12 +39,15 @@ pub(super) fn path_phase(cfg: &Config, run: &mut Run, stop: &AtomicBool) {
         ..Timing::default()
     };
     let began = std::time::Instant::now();
-    let mut parts: Vec<Option<PathDrive>> = pathcheck::run(&names, timing, stop)
-        .into_iter()
-        .map(Some)
-        .collect();
+    let parts = pathcheck::run(&names, timing, stop);
     let duration_s = Some(began.elapsed().as_secs_f64());
-    let interrupted = stop.load(Ordering::Relaxed);
+    let end = PathEnd {
+        // As any test's I/O error: status 1, or in a judged run the verdicts' status.
+        failed: !super::verdicts::judged(cfg) && parts.iter().any(|p| p.error.is_some()),
+        interrupted: parts.iter().any(|p| p.interrupted),
+    };
+    let interrupted = end.interrupted || stop.load(Ordering::Relaxed);
+    let mut parts: Vec<Option<PathDrive>> = parts.into_iter().map(Some).collect();
     for (i, disk) in run.disks.iter_mut().enumerate() {
         let part = checked
             .iter()
@@ -71,4 +75,15 @@ pub(super) fn path_phase(cfg: &Config, run: &mut Run, stop: &AtomicBool) {
             disk.path_check = part;
         }
     }
+    end
+}
+
+/// How the path check ended, for the run's exit status.
+#[derive(Debug, Default)]
+pub(super) struct PathEnd {
+    /// A drive's read failed or went unanswered (the drive's fault, as in any
+    /// test), in a run that is not judged.
+    pub(super) failed: bool,
+    /// Ctrl-C stopped it.
+    pub(super) interrupted: bool,
 }

@@ -4,9 +4,58 @@
 
 use crate::device::{AlignedBuf, Target};
 use crate::engine::queued::{QueuedParams, run_random_reads};
+use crate::results::path::PathDrive;
 use crate::results::settings::{QueueDepth, SectorSize};
+use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+
+/// How a measurement ended before its time.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cut {
+    /// The stop flag was raised (Ctrl-C): the figure of the cut phase is not kept.
+    Stopped,
+    /// A read failed (`error`: the read, its byte offset and the system's error,
+    /// in words), or went unanswered for `--io-timeout` (`unanswered`).
+    Failed {
+        /// What failed, in words.
+        error: String,
+        /// The drive stopped answering (a request unanswered for `--io-timeout`).
+        unanswered: bool,
+    },
+}
+
+impl Cut {
+    /// The cut of a read that failed with `e` (`what`: the read, in words): Ctrl-C
+    /// while it waited is a stop, an unanswered request the drive's hang.
+    fn of(what: String, e: &io::Error) -> Cut {
+        match e.kind() {
+            io::ErrorKind::Interrupted => Cut::Stopped,
+            kind => Cut::Failed {
+                error: format!("{what} failed: {e}"),
+                unanswered: kind == io::ErrorKind::TimedOut,
+            },
+        }
+    }
+
+    /// Put the cut in `d`, the drive's part (`phase`: the phase it cut, in words).
+    pub fn record(self, d: &mut PathDrive, phase: &str) {
+        match self {
+            Cut::Stopped => d.interrupted = true,
+            Cut::Failed { error, unanswered } => {
+                d.error = Some(format!("{phase}: {error}"));
+                d.unanswered = unanswered;
+            }
+        }
+    }
+}
+
+/// A test hook: `SEEKPROBE_PATH_CHECK_STOP=together` raises the stop flag as the
+/// together phase starts, as Ctrl-C would, so that a cut path check is tested
+/// exactly.
+pub fn stop_hook(phase: &str) -> bool {
+    std::env::var("SEEKPROBE_PATH_CHECK_STOP").is_ok_and(|p| p == phase)
+}
 
 /// The size of each sequential read (1 MiB, as diskinfo's transfer rates).
 pub const SEQ_LEN: usize = 1 << 20;
@@ -16,19 +65,22 @@ pub const SEEK_LEN: u32 = 4096;
 pub const SEEK_READERS: QueueDepth = QueueDepth::fixed::<4>();
 
 /// Read sequentially from byte `start` for `time` on the target's clock (going
-/// back to `start` at the drive's end); the rate in bytes/s. Err: the read that
-/// failed, in words.
+/// back to `start` at the drive's end); the rate in bytes/s. Err: stopped, or the
+/// read that failed.
 pub fn sequential(
     t: &mut dyn Target,
     start: u64,
     time: Duration,
     stop: &AtomicBool,
-) -> Result<f64, String> {
+) -> Result<f64, Cut> {
     let size = t.info().media_size_bytes;
     let ss = u64::from(t.info().sector_size.max(1));
     let len = (SEQ_LEN as u64).min(size / ss * ss);
     if len == 0 {
-        return Err("the drive is smaller than a sector".to_string());
+        return Err(Cut::Failed {
+            error: "the drive is smaller than a sector".to_string(),
+            unanswered: false,
+        });
     }
     let mut buf = AlignedBuf::new(len as usize);
     let start = (start.min(size - len)) / ss * ss;
@@ -37,7 +89,10 @@ pub fn sequential(
     let (mut at, mut bytes) = (start, 0u64);
     loop {
         let elapsed = t.clock().now_ns() - t0;
-        if elapsed >= limit || stop.load(Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) {
+            return Err(Cut::Stopped);
+        }
+        if elapsed >= limit {
             return Ok(if elapsed == 0 {
                 0.0
             } else {
@@ -48,23 +103,26 @@ pub fn sequential(
             at = start;
         }
         t.read_at(&mut buf[..], at)
-            .map_err(|e| format!("a read of {len} bytes at byte {at} failed: {e}"))?;
+            .map_err(|e| Cut::of(format!("a read of {len} bytes at byte {at}"), &e))?;
         bytes += len;
         at += len;
     }
 }
 
 /// The seek stress: random reads of [`SEEK_LEN`] bytes with [`SEEK_READERS`] in
-/// flight for `time`; completed reads per second.
+/// flight for `time`; completed reads per second. Err: stopped, or the read that
+/// failed.
 pub fn seek_stress(
     t: &mut dyn Target,
     (time, io_timeout): (Duration, Option<Duration>),
     seed: u64,
     stop: &AtomicBool,
-) -> Result<f64, String> {
+) -> Result<f64, Cut> {
     let size = t.info().media_size_bytes;
-    let ss = SectorSize::new(t.info().sector_size)
-        .ok_or_else(|| format!("a sector size of {} bytes", t.info().sector_size))?;
+    let ss = SectorSize::new(t.info().sector_size).ok_or_else(|| Cut::Failed {
+        error: format!("a sector size of {} bytes", t.info().sector_size),
+        unanswered: false,
+    })?;
     let len = SEEK_LEN.max(ss.get());
     let params = QueuedParams {
         len,
@@ -75,10 +133,12 @@ pub fn seek_stress(
     };
     let run = run_random_reads(t, size, ss, &params, stop);
     match run.stop {
-        Some(crate::engine::queued::Stop::Failed { offset, error, .. }) => {
-            Err(format!("a random read at byte {offset} failed: {error}"))
-        }
-        _ => Ok(run.iops()),
+        Some(crate::engine::queued::Stop::Failed { offset, error, .. }) => Err(Cut::of(
+            format!("a random read of {len} bytes at byte {offset}"),
+            &error,
+        )),
+        Some(crate::engine::queued::Stop::Interrupted) => Err(Cut::Stopped),
+        None => Ok(run.iops()),
     }
 }
 
@@ -117,5 +177,27 @@ mod tests {
         let together = seek_stress(&mut t, (second, None), 1, &stop).unwrap();
         let ratio = together / alone;
         assert!((0.4..0.6).contains(&ratio), "{alone} {together}");
+    }
+
+    #[test]
+    fn a_stop_or_a_hang_cuts_the_measurement() {
+        let stop = AtomicBool::new(true);
+        let mut t = SimTarget::open("sim:hdd").unwrap();
+        let second = Duration::from_secs(1);
+        assert_eq!(sequential(&mut t, 0, second, &stop), Err(Cut::Stopped));
+        assert_eq!(
+            seek_stress(&mut t, (second, None), 1, &stop),
+            Err(Cut::Stopped)
+        );
+        let hung = io::Error::new(io::ErrorKind::TimedOut, "no answer in 30 s");
+        assert_eq!(
+            Cut::of("a read at byte 0".into(), &hung),
+            Cut::Failed {
+                error: "a read at byte 0 failed: no answer in 30 s".into(),
+                unanswered: true
+            }
+        );
+        let abandoned = io::Error::new(io::ErrorKind::Interrupted, "Ctrl-C");
+        assert_eq!(Cut::of(String::new(), &abandoned), Cut::Stopped);
     }
 }

@@ -73,6 +73,8 @@ pub fn run(names: &[String], timing: Timing, stop: &AtomicBool) -> Vec<PathDrive
             seek_alone_iops: 0.0,
             seek_together_iops: 0.0,
             error: t.as_ref().err().cloned(),
+            unanswered: false,
+            interrupted: false,
             findings: Vec::new(),
         })
         .collect();
@@ -128,15 +130,15 @@ fn alone(t: &mut dyn Target, d: &mut PathDrive, timing: Timing, stop: &AtomicBoo
                 alone: rate,
                 together: 0.0,
             }),
-            Err(e) => {
-                d.error = Some(e);
+            Err(cut) => {
+                cut.record(d, &format!("sequential reads alone from byte {at}"));
                 return;
             }
         }
     }
     match measure::seek_stress(t, (timing.seek, timing.io_timeout), SEED, stop) {
         Ok(iops) => d.seek_alone_iops = iops,
-        Err(e) => d.error = Some(e),
+        Err(cut) => cut.record(d, "seek stress alone"),
     }
 }
 
@@ -148,24 +150,32 @@ fn together(
     stop: &AtomicBool,
 ) {
     let n = live.len();
-    let groups: Vec<PathGroup> = live.iter().map(|(_, d)| d.group.clone()).collect();
+    // The paths of the drives that read together (one stopped alone does not).
+    let groups: Vec<Option<PathGroup>> = live
+        .iter()
+        .map(|(_, d)| d.complete().then(|| d.group.clone()))
+        .collect();
+    let reading = groups.iter().flatten().count();
     let barrier = Barrier::new(n);
+    if measure::stop_hook("together") {
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
     std::thread::scope(|s| {
         for (i, (t, d)) in live.iter_mut().enumerate() {
-            let on_controller = match groups[i].known() {
-                true => groups.iter().filter(|g| **g == groups[i]).count(),
-                false => 1,
+            let on_controller = match &groups[i] {
+                Some(g) if g.known() => groups.iter().flatten().filter(|h| *h == g).count(),
+                _ => 1,
             };
             let barrier = &barrier;
             s.spawn(move || {
                 t.set_together(Together {
-                    drives: n,
+                    drives: reading,
                     on_controller,
                 });
                 // Every thread waits at every barrier, whatever its drive did.
                 for k in 0..POSITIONS.len() {
                     barrier.wait();
-                    if d.error.is_some() {
+                    if !d.complete() {
                         continue;
                     }
                     let Some(p) = d.positions.get_mut(k) else {
@@ -173,11 +183,14 @@ fn together(
                     };
                     match measure::sequential(t.as_mut(), p.offset_bytes, timing.position, stop) {
                         Ok(rate) => p.together = rate,
-                        Err(e) => d.error = Some(e),
+                        Err(cut) => {
+                            let at = p.offset_bytes;
+                            cut.record(d, &format!("sequential reads together from byte {at}"));
+                        }
                     }
                 }
                 barrier.wait();
-                if d.error.is_none() {
+                if d.complete() {
                     match measure::seek_stress(
                         t.as_mut(),
                         (timing.seek, timing.io_timeout),
@@ -185,7 +198,7 @@ fn together(
                         stop,
                     ) {
                         Ok(iops) => d.seek_together_iops = iops,
-                        Err(e) => d.error = Some(e),
+                        Err(cut) => cut.record(d, "seek stress together"),
                     }
                 }
                 t.set_together(Together::default());

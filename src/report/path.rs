@@ -29,7 +29,8 @@ pub fn render(run: &Run) -> String {
             }
         }
     }
-    if said.is_empty() {
+    // Only a check that ran to its end on every drive can say that every drive holds.
+    if said.is_empty() && checked.iter().all(|(_, p)| p.complete()) {
         s.push_str("no path finding: every drive holds its rate with the others running\n");
     }
     s
@@ -64,6 +65,8 @@ pub fn render_drive(name: &str, p: &PathDrive) -> String {
     );
     if let Some(e) = &p.error {
         let _ = writeln!(s, "\tstopped: {e}");
+    } else if p.interrupted {
+        let _ = writeln!(s, "\tinterrupted: the phase it cut is not kept");
     }
     s
 }

@@ -60,6 +60,14 @@ pub struct PathDrive {
     /// measured before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The error was a request left unanswered for `--io-timeout`: the drive
+    /// stopped answering and was given up.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unanswered: bool,
+    /// Ctrl-C (or a signal) stopped the check on this drive before its end: the
+    /// phase it cut is not kept, and no ratio is made of it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
     /// The findings of the check about this drive, made by the verdict module from
     /// every drive's figures (a drive is judged against its group-mates).
     #[serde(default)]
@@ -67,6 +75,12 @@ pub struct PathDrive {
 }
 
 impl PathDrive {
+    /// Whether the check ran to its end on this drive (no error, not stopped):
+    /// only then are its ratios made.
+    pub fn complete(&self) -> bool {
+        self.error.is_none() && !self.interrupted
+    }
+
     /// The sequential rate alone over every position (their mean), bytes/s.
     pub fn alone(&self) -> f64 {
         mean(self.positions.iter().map(|p| p.alone))
@@ -78,16 +92,17 @@ impl PathDrive {
     }
 
     /// The sequential rate together over the rate alone (1: nothing lost); None
-    /// when nothing was measured alone.
+    /// when nothing was measured alone or the check did not complete.
     pub fn seq_ratio(&self) -> Option<f64> {
         let a = self.alone();
-        (a > 0.0).then(|| self.together() / a)
+        (a > 0.0 && self.complete()).then(|| self.together() / a)
     }
 
     /// The seek stress's rate together over its rate alone; None when nothing was
-    /// measured alone.
+    /// measured alone or the check did not complete.
     pub fn seek_ratio(&self) -> Option<f64> {
-        (self.seek_alone_iops > 0.0).then(|| self.seek_together_iops / self.seek_alone_iops)
+        (self.seek_alone_iops > 0.0 && self.complete())
+            .then(|| self.seek_together_iops / self.seek_alone_iops)
     }
 
     /// The worse of the two ratios (the one a drive is judged by), when any.

@@ -17,8 +17,15 @@
 //! - a drive whose ratio lies below the lower Tukey fence of its group (Q1 − 1.5
 //!   IQR, four drives or more) without either finding above: an outlier (a note).
 //!
-//! Nothing here fails a drive: a path is never the drive's fault, and a loss only
-//! under load is worth a look, not a defect the check can prove.
+//! Within a limited group each drive is still judged, against its group's shared
+//! loss: its ratios over the group's median ones.
+//!
+//! No ratio fails a drive: a path is never the drive's fault, and a loss only
+//! under load is worth a look, not a defect the check can prove. A read that
+//! failed, or went unanswered for `--io-timeout`, is the drive's, as in every other
+//! test (a failing finding naming the phase, the byte and the error); the others
+//! are judged among the drives that completed. Ctrl-C leaves every drive's check
+//! interrupted (unfinished) and no ratio at all.
 
 use crate::results::path::PathDrive;
 use crate::results::{Code, Finding, Severity};
@@ -33,7 +40,11 @@ const TEST: &str = "path_check";
 /// The findings of the check, one list a drive in the order given (`drives`: each
 /// drive's name and its part of the check).
 pub fn findings(drives: &[(&str, &PathDrive)]) -> Vec<Vec<Finding>> {
-    let mut out: Vec<Vec<Finding>> = vec![Vec::new(); drives.len()];
+    let mut out: Vec<Vec<Finding>> = drives.iter().map(|(n, d)| cut(n, d)).collect();
+    // A cut phase is every drive's: no ratio is made of it.
+    if drives.iter().any(|(_, d)| d.interrupted) {
+        return out;
+    }
     let groups = groups(drives);
     let mut limited = vec![false; drives.len()];
     for g in groups.iter().filter(|g| g.len() >= 2) {
@@ -44,47 +55,129 @@ pub fn findings(drives: &[(&str, &PathDrive)]) -> Vec<Vec<Finding>> {
             }
         }
     }
-    for (i, (name, d)) in drives.iter().enumerate() {
-        if limited[i] || d.error.is_some() {
-            continue;
-        }
-        let Some(ratio) = d.ratio() else { continue };
-        let group = groups
-            .iter()
-            .find(|g| g.contains(&i))
-            .expect("every drive has a group");
-        let peers: Vec<usize> = if group.len() >= 2 {
-            group.iter().copied().filter(|&j| j != i).collect()
-        } else {
-            (0..drives.len()).filter(|&j| j != i).collect()
-        };
-        let peer_ratios: Vec<f64> = peers.iter().filter_map(|&j| drives[j].1.ratio()).collect();
-        let holding = peer_ratios.iter().filter(|&&r| r >= HOLDS).count();
-        if ratio < HOLDS && !peer_ratios.is_empty() && holding * 2 > peer_ratios.len() {
-            out[i].push(loses(name, d, ratio, holding, peer_ratios.len()));
-        } else if let Some(fence) = lower_fence(group.iter().filter_map(|&j| drives[j].1.ratio()))
-            && ratio < fence
-        {
-            out[i].push(Finding::new(
-                Severity::Note,
-                TEST,
-                Code::PathOutlier,
-                format!(
-                    "path: {name} keeps {:.0}% of its rate with the other drives running, below its group's lower Tukey fence ({:.0}%)",
-                    ratio * 100.0,
-                    fence * 100.0
-                ),
-            ));
+    let judged = judged_ratios(drives, &groups, &limited);
+    for (gi, group) in groups.iter().enumerate() {
+        for &i in group {
+            let (name, d) = drives[i];
+            let Some((ratio, seq_lost)) = judged[i] else {
+                continue;
+            };
+            let peers: Vec<usize> = if group.len() >= 2 {
+                group.iter().copied().filter(|&j| j != i).collect()
+            } else {
+                (0..drives.len()).filter(|&j| j != i).collect()
+            };
+            let peer_ratios: Vec<f64> = peers
+                .iter()
+                .filter_map(|&j| judged[j].map(|r| r.0))
+                .collect();
+            let holding = peer_ratios.iter().filter(|&&r| r >= HOLDS).count();
+            if ratio < HOLDS && !peer_ratios.is_empty() && holding * 2 > peer_ratios.len() {
+                let lost = Lost {
+                    ratio,
+                    seq: seq_lost,
+                    limited: limited[i],
+                };
+                out[i].push(loses(name, d, lost, holding, peer_ratios.len()));
+            } else if let Some(fence) =
+                lower_fence(groups[gi].iter().filter_map(|&j| judged[j].map(|r| r.0)))
+                && ratio < fence
+            {
+                out[i].push(Finding::new(
+                    Severity::Note,
+                    TEST,
+                    Code::PathOutlier,
+                    format!(
+                        "path: {name} keeps {:.0}% of its rate with the other drives running, below its group's lower Tukey fence ({:.0}%)",
+                        ratio * 100.0,
+                        fence * 100.0
+                    ),
+                ));
+            }
         }
     }
     out
 }
 
-/// The drives' indices grouped by path, in order of first appearance; a drive of
-/// unknown path alone.
+/// The failing finding of a drive whose check did not complete: a read that
+/// failed (its phase, byte and error), a request unanswered (the drive stopped
+/// answering), or Ctrl-C (unfinished).
+fn cut(name: &str, d: &PathDrive) -> Vec<Finding> {
+    let (code, reason) = match &d.error {
+        Some(e) if d.unanswered => (
+            Code::StoppedAnswering,
+            format!("path check: {name} stopped answering: {e}; it was given up"),
+        ),
+        Some(e) => (
+            Code::TestFailed,
+            format!("path check: {name}: stopped by an error: {e}"),
+        ),
+        None if d.interrupted => (
+            Code::TestInterrupted,
+            format!(
+                "path check: {name}: interrupted before its end, so no ratio is made and the drive is not qualified by it"
+            ),
+        ),
+        None => return Vec::new(),
+    };
+    vec![Finding::new(Severity::Fail, TEST, code, reason)]
+}
+
+/// Each complete drive's ratio as judged, and whether its sequential rate is the
+/// one lost: its worse ratio, or in a group the path limits, its ratios over the
+/// group's median ones (what the drive loses beyond the group's shared loss).
+fn judged_ratios(
+    drives: &[(&str, &PathDrive)],
+    groups: &[Vec<usize>],
+    limited: &[bool],
+) -> Vec<Option<(f64, bool)>> {
+    let mut judged = vec![None; drives.len()];
+    for g in groups {
+        let shared = |f: fn(&PathDrive) -> Option<f64>| {
+            median(g.iter().filter_map(|&j| f(drives[j].1))).filter(|&m| m > 0.0)
+        };
+        let (seq_shared, seek_shared) =
+            (shared(PathDrive::seq_ratio), shared(PathDrive::seek_ratio));
+        for &i in g {
+            let d = drives[i].1;
+            let (seq, seek) = match limited[i] {
+                false => (d.seq_ratio(), d.seek_ratio()),
+                true => (
+                    d.seq_ratio().zip(seq_shared).map(|(r, m)| r / m),
+                    d.seek_ratio().zip(seek_shared).map(|(r, m)| r / m),
+                ),
+            };
+            let seq_lost = seq.is_some_and(|r| r < HOLDS);
+            judged[i] = match (seq, seek) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            }
+            .map(|r| (r, seq_lost));
+        }
+    }
+    judged
+}
+
+/// The median of `values`; None when there are none.
+fn median(values: impl Iterator<Item = f64>) -> Option<f64> {
+    let mut v: Vec<f64> = values.collect();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(v[n / 2]),
+        _ => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+    }
+}
+
+/// The complete drives' indices grouped by path, in order of first appearance; a
+/// drive of unknown path alone. A drive whose check did not complete is in none.
 fn groups(drives: &[(&str, &PathDrive)]) -> Vec<Vec<usize>> {
     let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
     for (i, (_, d)) in drives.iter().enumerate() {
+        if !d.complete() {
+            continue;
+        }
         let name = &d.group.name;
         match groups
             .iter_mut()
@@ -101,9 +194,6 @@ fn groups(drives: &[(&str, &PathDrive)]) -> Vec<Vec<usize>> {
 /// sum together is under [`HOLDS`] of its sum alone; None otherwise.
 fn limits(drives: &[(&str, &PathDrive)], group: &[usize]) -> Option<Finding> {
     let members: Vec<&PathDrive> = group.iter().map(|&i| drives[i].1).collect();
-    if members.iter().any(|d| d.error.is_some()) {
-        return None;
-    }
     let all_lose = members
         .iter()
         .all(|d| d.seq_ratio().is_some_and(|r| r < HOLDS));
@@ -135,9 +225,17 @@ fn limits(drives: &[(&str, &PathDrive)], group: &[usize]) -> Option<Finding> {
     ))
 }
 
+/// What a drive loses, as judged: its ratio, whether its sequential rate is the
+/// one lost, and whether it is judged against its limited group's shared loss.
+struct Lost {
+    ratio: f64,
+    seq: bool,
+    limited: bool,
+}
+
 /// The warning of a drive that loses while most of its peers hold.
-fn loses(name: &str, d: &PathDrive, ratio: f64, holding: usize, peers: usize) -> Finding {
-    let what = match d.seq_ratio().is_some_and(|r| r < HOLDS) {
+fn loses(name: &str, d: &PathDrive, lost: Lost, holding: usize, peers: usize) -> Finding {
+    let what = match lost.seq {
         true => format!(
             "{:.0} MB/s together against {:.0} MB/s alone",
             d.together() / 1e6,
@@ -148,13 +246,17 @@ fn loses(name: &str, d: &PathDrive, ratio: f64, holding: usize, peers: usize) ->
             d.seek_together_iops, d.seek_alone_iops
         ),
     };
+    let beyond = match lost.limited {
+        true => " beyond its group's shared loss",
+        false => "",
+    };
     Finding::new(
         Severity::Warning,
         TEST,
         Code::PathDriveLoses,
         format!(
-            "path: {name} loses rate only with the other drives running: {what} ({:.0}%), while {holding} of its {peers} peers hold: the drive or its slot (vibration, a connector, its own link)",
-            ratio * 100.0
+            "path: {name} loses rate only with the other drives running{beyond}: {what} ({:.0}%), while {holding} of its {peers} peers hold: the drive or its slot (vibration, a connector, its own link)",
+            lost.ratio * 100.0
         ),
     )
 }
@@ -196,6 +298,8 @@ mod tests {
             seek_alone_iops: seek.0,
             seek_together_iops: seek.1,
             error: None,
+            unanswered: false,
+            interrupted: false,
             findings: Vec::new(),
         }
     }
@@ -278,6 +382,53 @@ mod tests {
                 .iter()
                 .flatten()
                 .all(|f| f.severity != Severity::Fail)
+        );
+    }
+
+    #[test]
+    fn a_drive_that_did_not_complete_fails_and_the_rest_are_judged_without_it() {
+        let mut ds: Vec<PathDrive> = (0..4)
+            .map(|_| drive("controller hba0", 205e6, 75e6, (100.0, 100.0)))
+            .collect();
+        ds[3].error = Some("sequential reads alone from byte 0: a read failed".into());
+        let f = run(&ds);
+        assert_eq!(f[3].len(), 1, "{f:?}");
+        assert_eq!(f[3][0].code, Code::TestFailed);
+        assert_eq!(f[3][0].severity, Severity::Fail);
+        assert!(f[3][0].reason.contains("from byte 0"), "{}", f[3][0].reason);
+        assert!(f[0][0].reason.contains("limits its 3 drives"), "{f:?}");
+        ds[3].unanswered = true;
+        assert_eq!(run(&ds)[3][0].code, Code::StoppedAnswering);
+        // Ctrl-C: every drive unfinished, no ratio at all.
+        for d in &mut ds {
+            d.error = None;
+            d.interrupted = true;
+        }
+        for d in run(&ds) {
+            assert_eq!(d.len(), 1);
+            assert_eq!(d[0].code, Code::TestInterrupted);
+        }
+    }
+
+    #[test]
+    fn a_drive_in_a_limited_group_is_judged_against_the_groups_shared_loss() {
+        let mut ds: Vec<PathDrive> = (0..4)
+            .map(|_| drive("controller hba0", 205e6, 75e6, (100.0, 100.0)))
+            .collect();
+        ds[1] = drive("controller hba0", 205e6, 74e6, (100.0, 50.0));
+        let f = run(&ds);
+        assert_eq!(f[1].len(), 2, "{f:?}");
+        assert_eq!(f[1][1].code, Code::PathDriveLoses);
+        assert!(
+            f[1][1]
+                .reason
+                .contains("beyond its group's shared loss: 50 random reads/s"),
+            "{}",
+            f[1][1].reason
+        );
+        assert!(
+            f[0].len() == 1 && f[2].len() == 1 && f[3].len() == 1,
+            "{f:?}"
         );
     }
 }

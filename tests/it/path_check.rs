@@ -256,3 +256,109 @@ fn loop_devices_over_one_file_system_are_one_group() {
         assert!(findings.iter().all(|f| f["severity"] != "fail"), "{out}");
     }
 }
+
+/// Four drives on one 300 MB/s controller, the fourth's sectors unreadable at the
+/// middle of the drive (where the path check's second position reads, and no
+/// test of `-c` does).
+fn three_and_one_failing() -> Vec<String> {
+    let c = "sim:hdd?size=20G&controller=hba0:300M";
+    let mut args: Vec<String> = (1..=3).map(|s| format!("{c}&seed={s}")).collect();
+    args.push(format!("{c}&seed=4&bad=20971520-20975616"));
+    args
+}
+
+#[test]
+fn a_drive_whose_reads_fail_in_the_path_check_fails_and_the_others_are_judged_without_it() {
+    let mut args = vec!["--path-check".to_string()];
+    args.extend(three_and_one_failing());
+    let (code, out, err) = run(&args);
+    // As any test's I/O error on a drive: status 1.
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains(
+            "fail: path check: sim:hdd?size=20G&controller=hba0:300M&seed=4&bad=20971520-20975616: stopped by an error: sequential reads alone from byte 10737418240: a read of 1048576 bytes at byte 10737418240 failed: "
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("every drive holds"), "{out}");
+    // The three that completed still show their controller's limit, alone on it now.
+    assert!(
+        out.contains("note: path: controller hba0 limits its 3 drives: 29"),
+        "{out}"
+    );
+    // Judged: the failing drive fails (status 3), the others pass with the note.
+    let mut args = vec!["--qualify", "-c", "--path-check", "--format", "json"]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>();
+    args.extend(three_and_one_failing());
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 3, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let disks = v["disks"].as_array().unwrap();
+    for d in &disks[..3] {
+        assert_eq!(d["verdict"]["state"], "pass", "{d}");
+    }
+    let failed = &disks[3];
+    assert_eq!(failed["verdict"]["state"], "fail", "{failed}");
+    assert_eq!(failed["verdict"]["findings"][0]["code"], "test_failed");
+    assert_eq!(failed["verdict"]["findings"][0]["test"], "path_check");
+    assert!(failed["path_check"]["error"].is_string(), "{failed}");
+}
+
+#[test]
+fn a_path_check_stopped_by_ctrl_c_is_interrupted_with_no_ratio_and_exits_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    let out = crate::helpers::seekprobe()
+        .env("SEEKPROBE_PATH_CHECK_STOP", "together")
+        .args(["--path-check", "--json-file"])
+        .arg(&json)
+        .args((1..=2).map(|s| format!("sim:hdd?seed={s}&controller=hba0:300M")))
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{text}");
+    assert!(text.contains("seekprobe: interrupted"), "{text}");
+    assert!(
+        text.contains("interrupted before its end, so no ratio is made"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("limits its") && !text.contains("every drive holds"),
+        "{text}"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    for d in v["disks"].as_array().unwrap() {
+        let p = &d["path_check"];
+        assert_eq!(p["interrupted"], true, "{d}");
+        assert_eq!(p["findings"][0]["code"], "test_interrupted", "{d}");
+        assert_ne!(d["verdict"]["state"], "pass", "{d}");
+    }
+}
+
+#[test]
+fn a_vibrating_drive_in_a_limited_group_is_still_named() {
+    let (code, out, err) = run(&four(|i| match i {
+        2 => "controller=hba0:300M&vibration=0.5".to_string(),
+        _ => "controller=hba0:300M".to_string(),
+    }));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("note: path: controller hba0 limits its 4 drives"),
+        "{out}"
+    );
+    let warnings: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("warning: path:"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{out}");
+    assert!(
+        warnings[0].starts_with(
+            "warning: path: sim:hdd?seed=3&controller=hba0:300M&vibration=0.5 loses rate only with the other drives running beyond its group's shared loss: "
+        ),
+        "{}",
+        warnings[0]
+    );
+}
