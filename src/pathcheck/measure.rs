@@ -65,8 +65,10 @@ pub const SEEK_LEN: u32 = 4096;
 pub const SEEK_READERS: QueueDepth = QueueDepth::fixed::<4>();
 
 /// Read sequentially from byte `start` for `time` on the target's clock (going
-/// back to `start` at the drive's end); the rate in bytes/s. Err: stopped, or the
-/// read that failed.
+/// back to `start` at the drive's end); the rate in bytes/s, over the reads' own
+/// latencies ([`Target::read_timed`]), so that seekprobe's work between reads (its
+/// threads sharing the CPUs while every drive reads together) is never counted as
+/// the drive's or its path's. Err: stopped, or the read that failed.
 pub fn sequential(
     t: &mut dyn Target,
     start: u64,
@@ -86,23 +88,23 @@ pub fn sequential(
     let start = (start.min(size - len)) / ss * ss;
     let limit = time.as_nanos() as u64;
     let t0 = t.clock().now_ns();
-    let (mut at, mut bytes) = (start, 0u64);
+    let (mut at, mut bytes, mut busy_ns) = (start, 0u64, 0u64);
     loop {
-        let elapsed = t.clock().now_ns() - t0;
         if stop.load(Ordering::Relaxed) {
             return Err(Cut::Stopped);
         }
-        if elapsed >= limit {
-            return Ok(if elapsed == 0 {
+        if t.clock().now_ns() - t0 >= limit {
+            return Ok(if busy_ns == 0 {
                 0.0
             } else {
-                bytes as f64 * 1e9 / elapsed as f64
+                bytes as f64 * 1e9 / busy_ns as f64
             });
         }
         if at + len > size {
             at = start;
         }
-        t.read_at(&mut buf[..], at)
+        busy_ns += t
+            .read_timed(&mut buf[..], at)
             .map_err(|e| Cut::of(format!("a read of {len} bytes at byte {at}"), &e))?;
         bytes += len;
         at += len;
