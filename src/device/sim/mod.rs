@@ -90,18 +90,28 @@ fn parse_uint(v: &str) -> Option<u64> {
 
 /// Bytes with an optional binary suffix K, M, G, T or P (case-insensitive).
 fn parse_size(v: &str) -> Option<u64> {
-    let (digits, shift) = match v.as_bytes().last()?.to_ascii_uppercase() {
-        b'K' => (&v[..v.len() - 1], 10),
-        b'M' => (&v[..v.len() - 1], 20),
-        b'G' => (&v[..v.len() - 1], 30),
-        b'T' => (&v[..v.len() - 1], 40),
-        b'P' => (&v[..v.len() - 1], 50),
-        _ => (v, 0),
+    parse_scaled(v, 1 << 10)
+}
+
+/// A count with an optional suffix K, M, G, T or P (case-insensitive), each
+/// `unit` times the one before: 1024 for sizes, 1000 for rates (MB/s).
+fn parse_scaled(v: &str, unit: u64) -> Option<u64> {
+    let power = match v.as_bytes().last()?.to_ascii_uppercase() {
+        b'K' => 1,
+        b'M' => 2,
+        b'G' => 3,
+        b'T' => 4,
+        b'P' => 5,
+        _ => 0,
     };
+    let digits = &v[..v.len() - usize::from(power > 0)];
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    digits.parse::<u64>().ok()?.checked_mul(1u64 << shift)
+    digits
+        .parse::<u64>()
+        .ok()?
+        .checked_mul(unit.checked_pow(power)?)
 }
 
 /// `START-END` in logical sectors, START < END.

@@ -98,16 +98,7 @@ impl SharedSpec {
 /// Bytes per second with an optional decimal suffix k/K, M, G (rates are decimal,
 /// as MB/s are).
 fn parse_rate(v: &str) -> Option<u64> {
-    let (digits, mult) = match v.as_bytes().last()?.to_ascii_uppercase() {
-        b'K' => (&v[..v.len() - 1], 1_000u64),
-        b'M' => (&v[..v.len() - 1], 1_000_000),
-        b'G' => (&v[..v.len() - 1], 1_000_000_000),
-        _ => (v, 1),
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse::<u64>().ok()?.checked_mul(mult)
+    super::parse_scaled(v, 1000)
 }
 
 #[cfg(test)]
