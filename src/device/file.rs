@@ -449,6 +449,12 @@ impl Target for FileTarget {
 
     /// Timed by the I/O thread around the write alone (the hand-over excluded).
     fn write_timed(&mut self, buf: &[u8], offset: u64) -> io::Result<u64> {
+        self.write_pieces_timed(buf, offset, u32::MAX)
+    }
+
+    /// The pieces but the last from the I/O thread's piece threads, timed by the I/O
+    /// thread from the first piece to the last answer, under the request limit.
+    fn write_pieces_timed(&mut self, buf: &[u8], offset: u64, piece: u32) -> io::Result<u64> {
         // Never past the last whole sector, and never extending a file.
         let limit = self.info.sectors() * u64::from(self.info.sector_size);
         if offset
@@ -464,7 +470,7 @@ impl Target for FileTarget {
             ));
         }
         self.io_bytes += buf.len() as u64;
-        self.watchdog.write(buf, offset)
+        self.watchdog.write_pieces(buf, offset, piece as usize)
     }
 
     fn flush(&mut self) -> io::Result<bool> {

@@ -130,6 +130,13 @@ pub trait Target: Send {
         self.write_at(buf, offset)?;
         Ok(self.clock().now_ns().saturating_sub(t0))
     }
+    /// [`Target::write_timed`] in pieces of `piece` bytes (the last the rest): all
+    /// but the last issued at once, then all awaited (diskinfo's `parwrite`), timed
+    /// from the first piece to the last answer where they are carried out. The
+    /// default writes the whole buffer as one request (a simulated drive).
+    fn write_pieces_timed(&mut self, buf: &[u8], offset: u64, _piece: u32) -> io::Result<u64> {
+        self.write_timed(buf, offset)
+    }
     /// [`Target::flush`], and the flush's latency in ns, timed as
     /// [`Target::read_timed`] times a read.
     fn flush_timed(&mut self) -> io::Result<(bool, u64)> {

@@ -19,12 +19,18 @@
 //! the engines' figure, so the hand-over below is no part of it (the tool's own
 //! overhead never shows up as the device's latency).
 //!
-//! The hand-over costs two thread wake-ups a request; both sides poll for
-//! [`SPIN`] before sleeping, so that back-to-back requests (the sync tests) and
-//! short ones pass without a sleep, and a sleep is only taken by a request that
-//! took longer than [`SPIN`] anyway (docs/testing.md, "A drive that stops
-//! answering"). They poll with `sched_yield`, not a busy spin: on one CPU (or a
-//! CPU the kernel's loop worker also needs) a busy spin held the CPU the answer
+//! The hand-over costs two thread wake-ups a request; the worker polls for
+//! [`SPIN`] for the next request before sleeping, so that back-to-back requests
+//! (the sync tests) pass without waking it. The caller polls for its answer too,
+//! but only when the process may run on more than one CPU ([`Watchdog::new`]
+//! asks `available_parallelism`, which counts the CPUs of its affinity mask and
+//! cgroup quota): then a short request is answered without a sleep, and the CPU
+//! it polls on stays awake for the answer. On one CPU the caller sleeps at once:
+//! polling there takes turns with the very threads the answer waits for (the
+//! worker, the kernel's loop worker), and each turn lengthened the request the
+//! worker times (rows 1a and 1b of benches/compare.sh: 1.22x and 1.34x fio's time
+//! a 512-byte read polling, 0.93x and 0.97x sleeping; docs/performance.md). Both
+//! poll with `sched_yield`, not a busy spin: a busy spin held the CPU the answer
 //! needed, 111 µs a 512-byte read against fio's 7.8 (docs/performance.md).
 //!
 //! Why the request is carried by this thread and not by the caller (with a thread
@@ -97,8 +103,18 @@ pub const POLL: Duration = Duration::from_millis(100);
 /// is given up (the run's results must be written within 2 s).
 pub const GRACE: Duration = Duration::from_secs(1);
 
-/// How long each side of the hand-over polls (yielding) before it sleeps.
+/// How long each side of the hand-over polls (yielding) before it sleeps (the
+/// caller only on more than one CPU: [`caller_spin`]).
 pub const SPIN: Duration = Duration::from_micros(50);
+
+/// How long a caller polls for its answer: [`SPIN`] when this process may run on
+/// more than one CPU, none on one (the module's documentation says why).
+fn caller_spin() -> Duration {
+    match std::thread::available_parallelism() {
+        Ok(n) if n.get() > 1 => SPIN,
+        _ => Duration::ZERO,
+    }
+}
 
 /// The error of a request given up by the watchdog: no answer for `waited` at
 /// `offset` (wrapped in an [`io::ErrorKind::TimedOut`] error).
@@ -176,8 +192,20 @@ fn stopping() -> bool {
 /// A request as the worker runs it. The buffers are the caller's, passed as
 /// addresses: the caller waits for the answer or quarantines the buffer.
 enum Job {
-    Read { ptr: usize, len: usize, at: u64 },
-    Write { ptr: usize, len: usize, at: u64 },
+    Read {
+        ptr: usize,
+        len: usize,
+        at: u64,
+    },
+    /// A write in pieces of `piece` bytes (the last the rest): all but the last
+    /// written at once by the worker's piece threads, the last by the worker, all
+    /// awaited (one piece when `piece >= len`).
+    Write {
+        ptr: usize,
+        len: usize,
+        at: u64,
+        piece: usize,
+    },
     Call(Call),
 }
 
@@ -192,6 +220,8 @@ type Answer = (u64, io::Result<bool>, u64);
 #[derive(Debug)]
 pub struct Watchdog {
     limit: Duration,
+    /// How long the caller polls for an answer before it sleeps ([`caller_spin`]).
+    spin: Duration,
     jobs: Sender<(u64, Job)>,
     answers: Receiver<Answer>,
     /// The number of the next request (answers of given-up ones are told apart).
@@ -220,6 +250,7 @@ impl Watchdog {
             .spawn(move || work(&file, &clock, &jobs_rx, &answers_tx))?;
         Ok(Watchdog {
             limit,
+            spin: caller_spin(),
             jobs,
             answers,
             seq: 0,
@@ -244,9 +275,25 @@ impl Watchdog {
     /// Write all of `buf` at `at` (as [`super::pio::write_all_at`]); the write's
     /// latency in ns, timed by the worker around the write alone.
     pub fn write(&mut self, buf: &[u8], at: u64) -> io::Result<u64> {
+        self.write_pieces(buf, at, buf.len())
+    }
+
+    /// Write all of `buf` at `at` in pieces of `piece` bytes, the last the rest:
+    /// all but the last at once, each from a thread of its own (diskinfo's
+    /// `parwrite`), the last by the worker, then all awaited; the latency in ns,
+    /// from the first piece's hand-out to the last piece's answer, timed by the
+    /// worker. Held to the request limit as one request: a piece that hangs gives
+    /// the drive up as any request does.
+    pub fn write_pieces(&mut self, buf: &[u8], at: u64, piece: usize) -> io::Result<u64> {
         let (ptr, len) = (buf.as_ptr() as usize, buf.len());
-        self.run(at, Job::Write { ptr, len, at }, Some((ptr, len)))
-            .map(|(_, ns)| ns)
+        let piece = piece.max(1);
+        let job = Job::Write {
+            ptr,
+            len,
+            at,
+            piece,
+        };
+        self.run(at, job, Some((ptr, len))).map(|(_, ns)| ns)
     }
 
     /// Run `f` on the device's descriptor on the worker (a flush, a sync), held to
@@ -312,7 +359,7 @@ impl Watchdog {
         let mut stopped_at: Option<Instant> = None;
         loop {
             let waited = start.elapsed();
-            let answer = if waited < SPIN {
+            let answer = if waited < self.spin {
                 match self.answers.try_recv() {
                     Ok(a) => Ok(a),
                     Err(TryRecvError::Empty) => {
@@ -370,6 +417,7 @@ impl Watchdog {
 /// `clock` (read right before and after the job, nothing else between); ends when
 /// the device is closed (its sender dropped). Polls for [`SPIN`] before sleeping.
 fn work(file: &File, clock: &dyn Clock, jobs: &Receiver<(u64, Job)>, answers: &Sender<Answer>) {
+    let mut pieces = PieceThreads::new();
     loop {
         let start = Instant::now();
         let next = loop {
@@ -390,7 +438,13 @@ fn work(file: &File, clock: &dyn Clock, jobs: &Receiver<(u64, Job)>, answers: &S
                 let buf = unsafe { std::slice::from_raw_parts_mut(ptr as *mut u8, len) };
                 super::pio::read_exact_at(file, buf, at).map(|()| true)
             }
-            Job::Write { ptr, len, at } => {
+            Job::Write {
+                ptr,
+                len,
+                at,
+                piece,
+            } if len > piece => pieces.write(file, ptr, len, at, piece).map(|()| true),
+            Job::Write { ptr, len, at, .. } => {
                 // SAFETY: as for a read; the buffer is only read.
                 let buf = unsafe { std::slice::from_raw_parts(ptr as *const u8, len) };
                 super::pio::write_all_at(file, buf, at).map(|()| true)
@@ -401,6 +455,84 @@ fn work(file: &File, clock: &dyn Clock, jobs: &Receiver<(u64, Job)>, answers: &S
         if answers.send((seq, r, ns)).is_err() {
             return;
         }
+    }
+}
+
+/// A piece of a caller's buffer for a piece thread: its address, length and byte
+/// offset on the device.
+type Piece = (usize, usize, u64);
+
+/// The worker's piece threads, started when a write first needs them: each writes
+/// the pieces it is handed through a descriptor of its own, and ends when the
+/// worker does (its sender dropped).
+struct PieceThreads {
+    jobs: Vec<Sender<Piece>>,
+    /// Where each piece thread answers, and where the worker awaits the answers.
+    done_tx: Sender<io::Result<()>>,
+    done: Receiver<io::Result<()>>,
+}
+
+impl PieceThreads {
+    /// None started yet.
+    fn new() -> PieceThreads {
+        let (done_tx, done) = channel();
+        PieceThreads {
+            jobs: Vec::new(),
+            done_tx,
+            done,
+        }
+    }
+
+    /// Write the `len` bytes at `ptr` to byte `at` of `file` in pieces of `piece`
+    /// bytes: all but the last handed to the piece threads, the last written here,
+    /// then every piece awaited; the first error.
+    fn write(
+        &mut self,
+        file: &File,
+        ptr: usize,
+        len: usize,
+        at: u64,
+        piece: usize,
+    ) -> io::Result<()> {
+        let parallel = (len - 1) / piece; // the pieces before the last
+        while self.jobs.len() < parallel {
+            let (tx, rx) = channel::<Piece>();
+            let (file, done) = (file.try_clone()?, self.done_tx.clone());
+            std::thread::Builder::new()
+                .name("seekprobe-piece".into())
+                .spawn(move || {
+                    for (ptr, len, at) in rx {
+                        // SAFETY: a piece of the caller's buffer, borrowed until the
+                        // worker answers (which waits for this piece) or quarantined
+                        // when the caller stops waiting.
+                        let buf = unsafe { std::slice::from_raw_parts(ptr as *const u8, len) };
+                        if done.send(super::pio::write_all_at(&file, buf, at)).is_err() {
+                            return;
+                        }
+                    }
+                })?;
+            self.jobs.push(tx);
+        }
+        for (i, tx) in self.jobs.iter().take(parallel).enumerate() {
+            let off = i * piece;
+            if tx.send((ptr + off, piece, at + off as u64)).is_err() {
+                return Err(io::Error::other("a piece thread of the device ended"));
+            }
+        }
+        let off = parallel * piece;
+        // SAFETY: as for a whole write; the last piece of the caller's buffer.
+        let last = unsafe { std::slice::from_raw_parts((ptr + off) as *const u8, len - off) };
+        let mut result = super::pio::write_all_at(file, last, at + off as u64);
+        for _ in 0..parallel {
+            let r = self
+                .done
+                .recv()
+                .unwrap_or_else(|_| Err(io::Error::other("a piece thread of the device ended")));
+            if result.is_ok() {
+                result = r;
+            }
+        }
+        result
     }
 }
 
@@ -459,6 +591,30 @@ mod tests {
         let e = w.read(&mut r, 0).unwrap_err();
         assert_eq!(NoAnswer::of(&e), Some(n));
         assert!(t.elapsed() < Duration::from_millis(100));
+    }
+
+    #[test]
+    fn a_write_in_pieces_lands_whole_and_its_threads_are_reused() {
+        use std::os::unix::fs::FileExt;
+        let f = tempfile::tempfile().unwrap();
+        f.set_len(1 << 20).unwrap();
+        let clock = VirtualClock::new();
+        let mut w = Watchdog::new(&f, Duration::from_secs(5), clock.clone()).unwrap();
+        // 300 KiB in 128 KiB pieces: two from the piece threads, the last 44 KiB
+        // from the worker; twice, so the threads are reused.
+        for (at, seed) in [(4096u64, 3u8), (65536, 11)] {
+            let mut b = AlignedBuf::new(300 << 10);
+            for (i, x) in b.iter_mut().enumerate() {
+                *x = (i % 253) as u8 ^ seed;
+            }
+            assert_eq!(w.write_pieces(&b, at, 128 << 10).unwrap(), 0);
+            let mut back = vec![0u8; b.len()];
+            f.read_exact_at(&mut back, at).unwrap();
+            assert!(back == b[..], "the pieces landed whole at {at}");
+        }
+        // One piece (a piece size at least the write): the worker writes it alone.
+        let b = AlignedBuf::new(4096);
+        assert_eq!(w.write_pieces(&b, 0, 1 << 20).unwrap(), 0);
     }
 
     #[test]
