@@ -413,6 +413,11 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
         Ok((outcome, disk.tests.last().and_then(stopped_answering)))
     }
 
+    fn resume_refused(&self) -> Option<String> {
+        let p = self.resume_from.as_deref()?;
+        checkpoint::refusal(p, &self.t.info.identity())
+    }
+
     fn smart_before(&mut self) -> SmartResult {
         session::smart_before(self.t.target.as_mut(), &self.cfg.smart)
     }

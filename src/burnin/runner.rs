@@ -36,6 +36,11 @@ pub trait Drive {
     ) -> io::Result<(Outcome, Option<String>)>;
     /// Read the drive's SMART health before the other steps.
     fn smart_before(&mut self) -> SmartResult;
+    /// Why the saved progress of the drive (its write-verify checkpoint) cannot be
+    /// resumed by this seekprobe, if it cannot (a checkpoint of older stamps).
+    fn resume_refused(&self) -> Option<String> {
+        None
+    }
     /// Run one of the drive's self-tests to its end and record it in `smart`; false
     /// when Ctrl-C stopped it (it was aborted on the drive).
     fn self_test(&mut self, kind: SelfTestKind, smart: &mut SmartResult) -> bool;
@@ -82,13 +87,21 @@ pub fn run(
     saved: &[DiskResult],
 ) -> io::Result<(DiskResult, bool)> {
     let prev = if resuming {
-        match saved_disk(name, drive.info(), saved) {
+        let other =
+            "resume the burn-in on the drives it ran on, or start a new one without --resume";
+        let older = "start the burn-in again without --resume (give --new-run to keep the saved run beside the new one)";
+        let found = saved_disk(name, drive.info(), saved).map_err(|why| (why, other));
+        match found.and_then(|d| {
+            drive
+                .resume_refused()
+                .map_or(Ok(d), |why| Err((why, older)))
+        }) {
             Ok(d) => d,
-            Err(why) => {
+            Err((why, hint)) => {
                 let e = ProbeError::Refused {
                     path: drive.info().path.clone(),
                     why,
-                    hint: "resume the burn-in on the drives it ran on, or start a new one without --resume".into(),
+                    hint: hint.into(),
                 };
                 drive.failed(name, &e)?;
                 disk.error = Some(DiskFailure::Refused(e.to_string()));

@@ -92,6 +92,28 @@ pub fn load(path: &Path, identity: &Identity) -> Option<Checkpoint> {
     own.then_some(read.checkpoint)
 }
 
+/// Why the checkpoint saved at `path` for the drive of `identity` cannot be resumed
+/// by this seekprobe, if it cannot: it was written by a seekprobe whose stamps
+/// differ (another [`crate::verify::stamp::FORMAT`]), so every sector written
+/// before the stop would read back as corrupt, a false FAIL. None when there is no
+/// such file, or it is not this drive's (it is not resumed from anyway).
+pub fn refusal(path: &Path, identity: &Identity) -> Option<String> {
+    let cp = load(path, identity)?;
+    let now = crate::verify::stamp::FORMAT;
+    let age = if cp.stamp_format < now {
+        "an older"
+    } else {
+        "a newer"
+    };
+    (cp.stamp_format != now).then(|| {
+        format!(
+            "its write-verify checkpoint {} was written by {age} seekprobe whose stamps differ (stamp format {}, this one's is {now}): what it wrote would read back as corrupt",
+            path.display(),
+            cp.stamp_format
+        )
+    })
+}
+
 /// Remove the checkpoint at `path` (the pass it covered is complete).
 pub fn remove(path: &Path) {
     let _ = std::fs::remove_file(path);
@@ -196,6 +218,7 @@ mod tests {
             unwritable: Vec::new(),
             failed_blocks: Vec::new(),
             keeps_only: None,
+            stamp_format: crate::verify::stamp::FORMAT,
         }
     }
 
@@ -210,6 +233,32 @@ mod tests {
         // A file of no known drive is no drive's.
         std::fs::write(&p, serde_json::to_vec(&cp()).unwrap()).unwrap();
         assert_eq!(load(&p, &id("Y")), None);
+    }
+
+    #[test]
+    fn a_checkpoint_of_another_stamp_format_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("run.json.sdc.verify-checkpoint");
+        assert_eq!(refusal(&p, &id("Y")), None, "no file, nothing to refuse");
+        save(&p, &id("Y"), &cp());
+        assert_eq!(refusal(&p, &id("Y")), None);
+        // A file saved before the field existed: format 1.
+        let mut v = serde_json::to_value(Written {
+            identity: &id("Y"),
+            checkpoint: &cp(),
+        })
+        .unwrap();
+        v.as_object_mut().unwrap().remove("stamp_format");
+        std::fs::write(&p, serde_json::to_vec(&v).unwrap()).unwrap();
+        assert_eq!(load(&p, &id("Y")).unwrap().stamp_format, 1);
+        let why = refusal(&p, &id("Y")).unwrap();
+        assert!(why.contains(&p.display().to_string()), "{why}");
+        assert!(
+            why.contains("written by an older seekprobe whose stamps differ (stamp format 1"),
+            "{why}"
+        );
+        // Another drive's file is not this drive's to refuse.
+        assert_eq!(refusal(&p, &id("X")), None);
     }
 
     #[test]

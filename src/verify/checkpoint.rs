@@ -49,11 +49,22 @@ pub struct Checkpoint {
     /// written: its read half reads back only those.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keeps_only: Option<KeepsOnly>,
+    /// The format of the stamps the run wrote ([`crate::verify::stamp::FORMAT`]);
+    /// 1 in a file saved before the field existed. A run of another format is not
+    /// resumed: what it wrote would read back as corrupt.
+    #[serde(default = "format_1")]
+    pub stamp_format: u32,
+}
+
+/// The stamp format of a checkpoint saved before it said which (format 1: magic
+/// `SEEKPRB1`, a check value in each sector's last 8 bytes).
+fn format_1() -> u32 {
+    1
 }
 
 impl Checkpoint {
     /// Whether this checkpoint is of a run over the same range, blocks and passes,
-    /// and holds together as the engine made it (a file edited or damaged by hand
+    /// with this build's stamps, and holds together as the engine made it (a file edited or damaged by hand
     /// is not resumed from): one record per completed pass, `done_to` on a block
     /// boundary, the unwritable spans sorted and disjoint, the failed blocks below
     /// `done_to`.
@@ -82,7 +93,8 @@ impl Checkpoint {
         let blocks_done = self.failed_blocks.iter().all(|&(at, len)| {
             len > 0 && at >= start && at.checked_add(len).is_some_and(|e| e <= self.done_to)
         });
-        same && self.pass < passes
+        same && self.stamp_format == crate::verify::stamp::FORMAT
+            && self.pass < passes
             && self.passes.len() == self.pass as usize
             && (start..=end).contains(&self.done_to)
             && on_block
@@ -111,6 +123,7 @@ mod tests {
             unwritable: vec![(10, 12), (40, 41)],
             failed_blocks: vec![(65536, 65536)],
             keeps_only: None,
+            stamp_format: crate::verify::stamp::FORMAT,
         }
     }
 
@@ -118,7 +131,8 @@ mod tests {
     fn a_checkpoint_as_the_engine_makes_it_fits_and_a_damaged_one_does_not() {
         let fits = |c: &Checkpoint| c.fits(0, 1 << 20, 65536, 2);
         assert!(fits(&checkpoint()));
-        let damaged: [fn(&mut Checkpoint); 6] = [
+        let damaged: [fn(&mut Checkpoint); 7] = [
+            |c| c.stamp_format = 1,
             |c| c.block_bytes = 4096,
             |c| c.pass = 1,
             |c| c.done_to = 100_000,

@@ -1,54 +1,51 @@
 //! Sector stamps: every logical sector written by a verify pass or a capacity check
 //! carries content that no other sector of the run, and no earlier pass, carries.
 //!
-//! Layout of one sector of `S` bytes (all integers little-endian):
+//! Layout of one sector of `S` bytes (format 2; all integers little-endian):
 //!
 //! | bytes        | content                                                       |
 //! |--------------|---------------------------------------------------------------|
-//! | 0..8         | magic `SEEKPRB1`                                              |
+//! | 0..8         | magic `SEEKPRB2`                                              |
 //! | 8..16        | the sector's own LBA (in logical sectors from the device start) |
 //! | 16..24       | the run's nonce                                               |
 //! | 24..28       | the pass number                                               |
 //! | 28..32       | the sector size `S`                                           |
-//! | 32..S-8      | fill: the pass's pool at the LBA's offset, XOR the LBA's key   |
-//! | S-8..S       | check value: XXH3-64 of bytes 0..S-8                          |
+//! | 32..S        | fill: the pass's pool at the LBA's offset, XOR the LBA's key   |
 //!
 //! The fill: each pass draws a pool of random words once from `Pcg64Mcg` seeded
-//! from (nonce, pass); the sector at an LBA takes `(S-40)/8` consecutive pool words
+//! from (nonce, pass); the sector at an LBA takes `(S-32)/8` consecutive pool words
 //! from an offset (0..512) given by its key, a 64-bit value derived from (nonce,
 //! pass, LBA) by SplitMix64's mixer, each XOR the key. So each sector's content
 //! follows from (nonce, pass, LBA) alone, differs from every other's, and costs a
 //! load, an XOR and a store per word rather than a 128-bit multiply (drawing every
 //! word from the generator ran at under 3 GB/s; see benches/stamps.rs).
 //!
-//! Each thread remembers the check values its last 16 [`Stamper::stamp`] calls
-//! computed (a memo of a pure function of nonce, pass and LBA). A buffer whose
-//! stamps are remembered (the simulated drive writes stamps again when they are
-//! read, and the engine checks them next; the drive compares a write with the
-//! stamps the engine just made) is judged by comparing its header, every fill word
-//! and its check value with the stamp's, without hashing: exact, and stricter than
-//! the hash. Any other buffer is judged as below. Stamping sectors whose check
-//! values are remembered (a pass that reads a block back soon after writing it,
-//! the simulated drive stamping it again for the read) writes the same bytes
-//! without hashing them again.
-//!
-//! A read-back is judged by [`Stamper::check`]: first on the fast path (the header
-//! it should carry, and its check value, which covers the fill: damage passes with a
-//! chance of 2^-64), and only when that fails is the sector parsed as a possible
-//! stamp of another LBA or pass,
-//! which counts only when its magic, nonce and sector size are this run's and its
-//! check value holds (so a torn or altered sector is never taken for another LBA's).
+//! A read-back is judged by [`Stamper::check`] by comparing every byte: the header
+//! it should carry and every fill word, against what [`Stamper::stamp`] writes for
+//! that LBA (a load, an XOR and an OR per word, vectorised). Nothing is hashed:
+//! the comparison is exact (format 1 ended each sector with an XXH3-64 check value
+//! of the rest and trusted it for the fill, so damage passed with a chance of
+//! 2^-64) and cheaper (hashing every sector once when stamped and once when judged
+//! was half the CPU of a write-and-verify pass on the simulated drive). Only a
+//! sector that is not this pass's stamp of its LBA is parsed as a possible stamp
+//! of another LBA or pass, which counts only when its magic, nonce and sector size
+//! are this run's and it is, byte for byte, the stamp of the LBA and pass its
+//! header names (so a torn or altered sector is never taken for another LBA's).
+//! A sector of format 1 is not a stamp of this format: it is corrupt (no run of
+//! format 1 can be resumed by this one: see `crate::verify::checkpoint`).
 
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
-use xxhash_rust::xxh3::xxh3_64;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// The first eight bytes of every stamped sector.
-pub const MAGIC: [u8; 8] = *b"SEEKPRB1";
+pub const MAGIC: [u8; 8] = *b"SEEKPRB2";
+/// The stamp format this build writes and reads (the digit of [`MAGIC`]): saved
+/// checkpoints carry it, so that a run of another format is never resumed.
+pub const FORMAT: u32 = 2;
 /// Bytes of the header (magic, LBA, nonce, pass, sector size).
 pub const HEADER_BYTES: usize = 32;
-/// Bytes of the trailing check value.
-pub const CHECK_BYTES: usize = 8;
 /// The smallest sector a stamp fits in.
 pub const MIN_SECTOR: u32 = 64;
 /// The largest sector size accepted (larger than any drive's logical sector).
@@ -245,7 +242,7 @@ impl Stamper {
         let sector_size = size.get();
         let key = mix(mix(nonce ^ 0x5EEC_9B0B_E5EE_D5A1) ^ u64::from(pass));
         let mut g = Pcg64Mcg::new((u128::from(mix(key)) << 64) | u128::from(key));
-        let words = (sector_size as usize - HEADER_BYTES - CHECK_BYTES) / 8 + SPREAD;
+        let words = (sector_size as usize - HEADER_BYTES) / 8 + SPREAD;
         let pool = (0..words).map(|_| g.next_u64()).collect();
         Stamper {
             nonce,
@@ -306,60 +303,20 @@ impl Stamper {
             "a buffer of {} bytes is not a whole number of {ss}-byte sectors",
             buf.len()
         );
-        if self.stamp_known(buf, first_lba) {
-            return;
-        }
-        let mut checks = recent::take();
         for (i, sector) in buf.chunks_exact_mut(ss).enumerate() {
-            checks.push(self.stamp_sector(sector, first_lba + i as u64));
+            self.stamp_sector(sector, first_lba + i as u64);
         }
-        recent::put(self.memo_key(), first_lba, checks);
     }
 
-    /// Stamp `buf` (whole sectors) from `first_lba` on without hashing, when this
-    /// thread's last stamp calls computed the check values of all its sectors (a
-    /// pass that reads a block back soon after writing it: the simulated drive
-    /// writes the stamps again when they are read); whether it did. The bytes are
-    /// those [`Stamper::stamp_sector`] writes: the check value is a pure function of
-    /// (nonce, pass, sector size, LBA), remembered rather than computed again.
-    fn stamp_known(&self, buf: &mut [u8], first_lba: u64) -> bool {
-        let ss = self.sector_size as usize;
-        let n = buf.len() / ss;
-        recent::with(self.memo_key(), first_lba, n, |checks| {
-            for ((i, sector), &check) in buf.chunks_exact_mut(ss).enumerate().zip(checks) {
-                self.stamp_body(sector, first_lba + i as u64);
-                sector[ss - CHECK_BYTES..].copy_from_slice(&check.to_le_bytes());
-            }
-        })
-        .is_some()
-    }
-
-    /// What the check values this thread computed are filed under.
-    fn memo_key(&self) -> recent::Key {
-        (self.nonce, self.pass, self.sector_size)
-    }
-
-    /// Stamp one sector; returns its check value.
-    #[inline]
-    fn stamp_sector(&self, sector: &mut [u8], lba: u64) -> u64 {
-        let ss = sector.len();
-        self.stamp_body(sector, lba);
-        let check = xxh3_64(&sector[..ss - CHECK_BYTES]);
-        sector[ss - CHECK_BYTES..].copy_from_slice(&check.to_le_bytes());
-        check
-    }
-
-    /// Write the header and the fill of the sector at `lba` (all but its check
-    /// value).
+    /// Write the header and the fill of the sector at `lba`.
     #[inline(always)]
-    fn stamp_body(&self, sector: &mut [u8], lba: u64) {
-        let ss = sector.len();
-        let (head, rest) = sector.split_at_mut(HEADER_BYTES);
+    fn stamp_sector(&self, sector: &mut [u8], lba: u64) {
+        let (head, fill) = sector.split_at_mut(HEADER_BYTES);
         for (dst, w) in head.chunks_exact_mut(8).zip(self.header(lba)) {
             dst.copy_from_slice(&w.to_le_bytes());
         }
         let (words, k) = self.fill_of(lba);
-        write_fill(&mut rest[..ss - HEADER_BYTES - CHECK_BYTES], words, k);
+        write_fill(fill, words, k);
     }
 
     /// Judge one read-back sector that should hold this pass's stamp of `lba`.
@@ -369,7 +326,7 @@ impl Stamper {
     pub fn check_sector(&self, sector: &[u8], lba: u64) -> ReadBack {
         let ss = self.sector_size as usize;
         assert_eq!(sector.len(), ss, "not one {ss}-byte sector");
-        if self.is_exact(sector, lba) {
+        if self.header_and_fill_match(sector, lba) {
             ReadBack::Ok
         } else {
             self.classify(sector, lba)
@@ -398,204 +355,107 @@ impl Stamper {
             .map(move |(i, s)| self.check_sector(s, first_lba + i as u64))
     }
 
-    /// Whether the buffer holds this pass's stamps of the sectors from
-    /// `first_lba` on: the fast path of a clean read-back, which the caller may
+    /// Whether the buffer holds, byte for byte, this pass's stamps of the sectors
+    /// from `first_lba` on: the fast path of a clean read-back, which the caller may
     /// take before asking for the verdicts of a buffer that failed it.
     pub fn all_ok(&self, buf: &[u8], first_lba: u64) -> bool {
         let ss = self.sector_size as usize;
-        if !buf.len().is_multiple_of(ss) {
-            return false;
-        }
-        let n = buf.len() / ss;
-        if let Some(found) = recent::with(self.memo_key(), first_lba, n, |checks| {
-            self.matches_known(buf, first_lba, checks) == n
-        }) {
-            return found;
-        }
-        buf.chunks_exact(ss)
-            .enumerate()
-            .all(|(i, s)| self.is_exact(s, first_lba + i as u64))
+        buf.len().is_multiple_of(ss) && self.exact_run(buf, first_lba) == buf.len() / ss
     }
 
     /// How many leading sectors of `buf` are, byte for byte, this pass's stamps
-    /// of `first_lba`, `first_lba + 1`, …: the header, every fill word and the
-    /// check value compared with what [`Stamper::stamp`] writes (nothing is taken
-    /// on the check value's word alone, unlike [`Stamper::check`]). A store that
-    /// keeps stamped sectors as "the stamps of these LBAs" and writes them again
-    /// when read (the simulated drive) asks this first, so that it never returns
-    /// anything but what was written. A trailing partial sector never counts.
+    /// of `first_lba`, `first_lba + 1`, …: the header and every fill word compared
+    /// with what [`Stamper::stamp`] writes. A store that keeps stamped sectors as
+    /// "the stamps of these LBAs" and writes them again when read (the simulated
+    /// drive) asks this first, so that it never returns anything but what was
+    /// written. A trailing partial sector never counts.
     pub fn exact_run(&self, buf: &[u8], first_lba: u64) -> usize {
         let ss = self.sector_size as usize;
-        let n = buf.len() / ss;
-        let buf = &buf[..n * ss];
-        if let Some(run) = recent::with(self.memo_key(), first_lba, n, |checks| {
-            self.matches_known(buf, first_lba, checks)
-        }) {
-            return run;
-        }
         buf.chunks_exact(ss)
             .enumerate()
             .take_while(|&(i, s)| {
                 first_lba
                     .checked_add(i as u64)
-                    .is_some_and(|lba| self.header_and_fill_match(s, lba) && Self::check_holds(s))
+                    .is_some_and(|lba| self.header_and_fill_match(s, lba))
             })
             .count()
     }
 
-    /// How many leading sectors of `buf` match the stamps of `first_lba` on,
-    /// given their check values as [`Stamper::stamp`] computed them (no hashing).
-    fn matches_known(&self, buf: &[u8], first_lba: u64, checks: &[u64]) -> usize {
-        let ss = self.sector_size as usize;
-        buf.chunks_exact(ss)
-            .zip(checks)
-            .enumerate()
-            .take_while(|&(i, (s, &check))| {
-                self.header_and_fill_match(s, first_lba + i as u64)
-                    && word(&s[ss - CHECK_BYTES..], 0) == check
-            })
-            .count()
-    }
-
-    /// Whether the header and the fill of `sector` are this pass's for `lba`.
+    /// Whether `sector` is, byte for byte, this pass's stamp of `lba`: its header
+    /// words, then (only when they match) every fill word.
     #[inline]
     fn header_and_fill_match(&self, sector: &[u8], lba: u64) -> bool {
-        let ss = sector.len();
         let mut diff = 0u64;
         for (i, w) in self.header(lba).into_iter().enumerate() {
             diff |= word(sector, i) ^ w;
         }
         let (words, k) = self.fill_of(lba);
-        diff == 0 && fill_diff(&sector[HEADER_BYTES..ss - CHECK_BYTES], words, k) == 0
-    }
-
-    /// Whether `sector` is this pass's stamp of `lba`: the header it should carry,
-    /// and a check value that holds over it and the fill. The fill is not compared
-    /// word by word: the check value covers it, and a damaged fill passes with a
-    /// chance of 2^-64 (as fio's checksum verification relies on its checksum).
-    #[inline]
-    fn is_exact(&self, sector: &[u8], lba: u64) -> bool {
-        let mut diff = 0u64;
-        for (i, w) in self.header(lba).into_iter().enumerate() {
-            diff |= word(sector, i) ^ w;
-        }
-        diff == 0 && Self::check_holds(sector)
-    }
-
-    /// Whether the trailing check value matches the rest of the sector.
-    #[inline]
-    fn check_holds(sector: &[u8]) -> bool {
-        let ss = sector.len();
-        xxh3_64(&sector[..ss - CHECK_BYTES]) == word(&sector[ss - CHECK_BYTES..], 0)
+        diff == 0 && fill_diff(&sector[HEADER_BYTES..], words, k) == 0
     }
 
     /// The slow path: what a sector that is not this pass's stamp of `lba` holds.
+    /// A stamp of another LBA or pass counts only when its magic, nonce and sector
+    /// size are this run's and the whole sector is the stamp its header names
+    /// (made again from that pass's pool): otherwise it is corrupt.
     fn classify(&self, sector: &[u8], lba: u64) -> ReadBack {
-        let magic_ok = sector[..8] == MAGIC;
-        let nonce_ok = word(sector, 2) == self.nonce;
-        let meta = word(sector, 3);
-        let size_ok = (meta >> 32) as u32 == self.sector_size;
-        if !(magic_ok && nonce_ok && size_ok && Self::check_holds(sector)) {
+        let Some(h) = header_of(sector) else {
+            return ReadBack::Corrupt;
+        };
+        if h.nonce != self.nonce || h.sector_size != self.sector_size {
             return ReadBack::Corrupt;
         }
-        let found_lba = word(sector, 1);
-        let found_pass = meta as u32;
-        if found_lba == lba && found_pass < self.pass {
-            ReadBack::Stale { found_pass }
-        } else if found_lba == lba && found_pass == self.pass {
+        let whole = if h.pass == self.pass {
+            self.header_and_fill_match(sector, h.lba)
+        } else {
+            other_pass(self.nonce, h.pass, self.sector_size).header_and_fill_match(sector, h.lba)
+        };
+        if !whole {
+            return ReadBack::Corrupt;
+        }
+        if h.lba == lba && h.pass < self.pass {
+            ReadBack::Stale { found_pass: h.pass }
+        } else if h.lba == lba && h.pass == self.pass {
             // Unreachable: such a sector passes the fast path. Kept total.
             ReadBack::Corrupt
         } else {
             ReadBack::Misdirected {
-                found_lba,
-                found_pass,
+                found_lba: h.lba,
+                found_pass: h.pass,
             }
         }
     }
 }
 
-/// The check values this thread's [`Stamper::stamp`] calls computed last, by
-/// (nonce, pass, sector size) and LBA: a memo of a pure function (a sector's check
-/// value follows from those alone), so that a buffer stamped and soon checked in
-/// the same thread (the simulated drive writes its stamps again when they are
-/// read, and the engine checks them next) is hashed once. A lookup that misses
-/// falls back to hashing; a hit is exactly the value hashing would give.
-mod recent {
-    use std::cell::RefCell;
-    use std::collections::VecDeque;
+/// The stampers of other passes this thread judged sectors against last (a read
+/// half of a drive that lost its writes finds an earlier pass's stamp in every
+/// sector): made once, not once a sector.
+const OTHERS: usize = 4;
 
-    /// (nonce, pass, sector size).
-    pub(super) type Key = (u64, u32, u32);
+thread_local! {
+    static OTHER_PASSES: RefCell<Vec<Rc<Stamper>>> = const { RefCell::new(Vec::new()) };
+}
 
-    /// The buffers remembered: a few more than the deepest queue between stamping
-    /// and checking.
-    const KEEP: usize = 16;
-    /// The most check values kept of one stamp call (8 MiB of 512-byte sectors,
-    /// the largest request an engine makes): a larger buffer is not remembered,
-    /// so the memo stays under 2 MiB a thread.
-    const MOST: usize = 16 << 10;
-
-    struct Entry {
-        key: Key,
-        first_lba: u64,
-        checks: Vec<u64>,
-    }
-
-    thread_local! {
-        static RECENT: RefCell<VecDeque<Entry>> = const { RefCell::new(VecDeque::new()) };
-    }
-
-    /// An empty vector for the next stamp's check values (the oldest entry's,
-    /// reused once all are in use).
-    pub(super) fn take() -> Vec<u64> {
-        RECENT.with_borrow_mut(|r| {
-            if r.len() >= KEEP {
-                let mut v = r.pop_front().expect("full").checks;
-                v.clear();
-                v
-            } else {
-                Vec::new()
+/// The stamper of pass `pass` of the run with `nonce`, for `sector_size`-byte
+/// sectors (a size a [`Stamper`] of this run was made with), from this thread's
+/// few last ones when it is among them.
+fn other_pass(nonce: u64, pass: u32, sector_size: u32) -> Rc<Stamper> {
+    OTHER_PASSES.with_borrow_mut(|others| {
+        let at = others
+            .iter()
+            .position(|s| (s.nonce, s.pass, s.sector_size) == (nonce, pass, sector_size));
+        let s = match at {
+            Some(i) => others.remove(i),
+            None => {
+                let size = StampSize::new(sector_size).expect("a size a stamper was made with");
+                Rc::new(Stamper::new(nonce, pass, size))
             }
-        })
-    }
-
-    /// Remember the check values of the sectors from `first_lba` on.
-    pub(super) fn put(key: Key, first_lba: u64, checks: Vec<u64>) {
-        if checks.is_empty() || checks.len() > MOST {
-            return;
+        };
+        if others.len() == OTHERS {
+            others.remove(0);
         }
-        RECENT.with_borrow_mut(|r| {
-            if r.len() >= KEEP {
-                r.pop_front();
-            }
-            r.push_back(Entry {
-                key,
-                first_lba,
-                checks,
-            });
-        });
-    }
-
-    /// `f` of the check values of the `n` sectors from `first_lba` on, if one
-    /// stamp call covered them all.
-    pub(super) fn with<T>(
-        key: Key,
-        first_lba: u64,
-        n: usize,
-        f: impl FnOnce(&[u64]) -> T,
-    ) -> Option<T> {
-        RECENT.with_borrow(|r| {
-            let e = r.iter().rev().find(|e| {
-                e.key == key
-                    && e.first_lba <= first_lba
-                    && (first_lba - e.first_lba)
-                        .checked_add(n as u64)
-                        .is_some_and(|end| end <= e.checks.len() as u64)
-            })?;
-            let from = (first_lba - e.first_lba) as usize;
-            Some(f(&e.checks[from..from + n]))
-        })
-    }
+        others.push(s.clone());
+        s
+    })
 }
 
 #[cfg(test)]
@@ -620,32 +480,21 @@ mod tests {
     }
 
     #[test]
-    fn a_stamp_made_again_from_the_memo_is_the_same_bytes() {
-        let s = Stamper::new(7, 2, StampSize::new(512).unwrap());
-        let first = stamped(&s, 8, 100);
-        // Sectors 102-104, inside the first call: their check values remembered.
-        let mut again = vec![0u8; 3 * 512];
-        s.stamp(&mut again, 102);
-        assert_eq!(again, first[2 * 512..5 * 512]);
-        assert!(s.all_ok(&again, 102));
-        // A thread that remembers nothing hashes, to the same bytes.
-        let s2 = s.clone();
-        let fresh = std::thread::spawn(move || stamped(&s2, 8, 100))
-            .join()
-            .unwrap();
-        assert_eq!(fresh, first);
-    }
-
-    #[test]
     fn the_layout_is_as_documented() {
         let s = Stamper::new(0xABCD, 3, StampSize::new(512).unwrap());
         let b = stamped(&s, 2, 1000);
-        assert_eq!(&b[..8], b"SEEKPRB1");
+        assert_eq!(&b[..8], b"SEEKPRB2");
         assert_eq!(word(&b, 1), 1000);
         assert_eq!(word(&b, 2), 0xABCD);
         assert_eq!(word(&b, 3), 3 | (512 << 32));
         assert_eq!(word(&b[512..], 1), 1001);
-        assert_eq!(xxh3_64(&b[..504]), word(&b[504..512], 0));
+        // The fill runs to the sector's end: its 60 words are pool words XOR the key.
+        assert_eq!(s.pool.len(), 60 + SPREAD);
+        let (words, k) = s.fill_of(1000);
+        assert_eq!(words.len(), 60);
+        for (i, &w) in words.iter().enumerate() {
+            assert_eq!(word(&b, 4 + i), w ^ k, "fill word {i}");
+        }
     }
 
     #[test]
@@ -658,7 +507,7 @@ mod tests {
             assert_eq!(a[i * 4096..(i + 1) * 4096], stamped(&s, 1, 40 + i as u64));
         }
         // Another LBA, pass or nonce: different fill, not only a different header.
-        let fill = |b: &[u8]| b[HEADER_BYTES..4096 - CHECK_BYTES].to_vec();
+        let fill = |b: &[u8]| b[HEADER_BYTES..].to_vec();
         let other = [
             stamped(&s, 1, 41),
             stamped(&Stamper::new(7, 2, StampSize::new(4096).unwrap()), 1, 40),
@@ -668,10 +517,10 @@ mod tests {
             assert_ne!(fill(&a), fill(o));
         }
         // The fill is not a repeated pattern: no 8-byte word repeats in a sector.
-        let mut words: Vec<u64> = (4..511).map(|i| word(&a, i)).collect();
+        let mut words: Vec<u64> = (4..512).map(|i| word(&a, i)).collect();
         words.sort_unstable();
         words.dedup();
-        assert_eq!(words.len(), 507);
+        assert_eq!(words.len(), 508);
     }
 
     #[test]
@@ -709,7 +558,7 @@ mod tests {
         let mut torn = stamped(&p0, 1, 5);
         torn[256..].fill(0);
         b[3072..3584].copy_from_slice(&torn);
-        // Sector 107: only the check value damaged.
+        // Sector 107: only its last fill word damaged.
         b[4095] ^= 1;
         let v: Vec<ReadBack> = p1.check(&b, 100).collect();
         assert_eq!(
@@ -744,32 +593,13 @@ mod tests {
         let s = Stamper::new(11, 1, StampSize::new(512).unwrap());
         let mut b = stamped(&s, 8, 64);
         assert_eq!(header_of(&b).unwrap().lba, 64);
-        // Sector 67's check value alone damaged: check() and exact_run agree.
+        // Sector 67's last byte alone damaged: check() and exact_run agree.
         b[4 * 512 - 1] ^= 4;
-        // The same answers from the memo of this thread's stamps (a hit) and by
-        // hashing (another thread has no memo), for every case.
-        let other = Stamper::new(11, 1, StampSize::new(512).unwrap());
-        let by_hash = {
-            let b = b.clone();
-            std::thread::spawn(move || {
-                (
-                    other.exact_run(&b, 64),
-                    other.exact_run(&b[4 * 512..], 68),
-                    other.all_ok(&b[..3 * 512], 64),
-                    other.all_ok(&b, 64),
-                )
-            })
-            .join()
-            .unwrap()
-        };
-        let by_memo = (
-            s.exact_run(&b, 64),
-            s.exact_run(&b[4 * 512..], 68),
-            s.all_ok(&b[..3 * 512], 64),
-            s.all_ok(&b, 64),
-        );
-        assert_eq!(by_memo, (3, 4, true, false));
-        assert_eq!(by_hash, by_memo);
+        assert_eq!(s.exact_run(&b, 64), 3);
+        assert_eq!(s.exact_run(&b[4 * 512..], 68), 4);
+        assert!(s.all_ok(&b[..3 * 512], 64));
+        assert!(!s.all_ok(&b, 64));
+        assert_eq!(s.check_sector(&b[3 * 512..4 * 512], 67), ReadBack::Corrupt);
         // Another LBA, or another pass, is not a run.
         assert_eq!(s.exact_run(&b, 65), 0);
         assert_eq!(
@@ -778,8 +608,68 @@ mod tests {
         );
         // A partial sector never counts; an empty buffer has no run.
         assert_eq!(s.exact_run(&b[..700], 64), 1);
+        assert!(!s.all_ok(&b[..700], 64));
         assert_eq!(s.exact_run(&[], 64), 0);
         assert_eq!(header_of(&[0u8; 512]), None);
+    }
+
+    #[test]
+    fn an_altered_stamp_of_another_lba_or_pass_is_corrupt_not_misdirected_or_stale() {
+        let p0 = Stamper::new(77, 0, StampSize::new(512).unwrap());
+        let p1 = Stamper::new(77, 1, StampSize::new(512).unwrap());
+        // Intact, they are named for what they are.
+        let mut other_lba = stamped(&p1, 1, 9);
+        let mut stale = stamped(&p0, 1, 20);
+        assert_eq!(
+            p1.check_sector(&other_lba, 20),
+            ReadBack::Misdirected {
+                found_lba: 9,
+                found_pass: 1
+            }
+        );
+        assert_eq!(
+            p1.check_sector(&stale, 20),
+            ReadBack::Stale { found_pass: 0 }
+        );
+        // One fill byte flipped in either: its header still names an LBA and a pass
+        // of this run, but it is not that stamp: corrupt.
+        other_lba[300] ^= 0x01;
+        stale[511] ^= 0x80;
+        assert_eq!(p1.check_sector(&other_lba, 20), ReadBack::Corrupt);
+        assert_eq!(p1.check_sector(&stale, 20), ReadBack::Corrupt);
+        // Also when another pass's pool is remembered by this thread already.
+        assert_eq!(
+            p1.check_sector(&stamped(&p0, 1, 20), 20),
+            ReadBack::Stale { found_pass: 0 }
+        );
+        assert_eq!(p1.check_sector(&stale, 20), ReadBack::Corrupt);
+        // A sector of format 1 (its magic SEEKPRB1) is not a stamp of this run.
+        let mut old = stamped(&p1, 1, 20);
+        old[7] = b'1';
+        assert_eq!(p1.check_sector(&old, 20), ReadBack::Corrupt);
+        assert_eq!(header_of(&old), None);
+    }
+
+    #[test]
+    fn a_lost_write_drive_is_judged_stale_sector_by_sector_with_few_pools() {
+        // Pass 3 reads back what passes 0, 1 and 2 left, interleaved: each sector is
+        // named by its own pass, with the few stampers of other passes remembered.
+        let size = StampSize::new(4096).unwrap();
+        let p3 = Stamper::new(5, 3, size);
+        let mut b = vec![0u8; 12 * 4096];
+        for (i, s) in b.chunks_exact_mut(4096).enumerate() {
+            Stamper::new(5, (i % 3) as u32, size).stamp(s, 500 + i as u64);
+        }
+        let v: Vec<ReadBack> = p3.check(&b, 500).collect();
+        for (i, r) in v.iter().enumerate() {
+            assert_eq!(
+                *r,
+                ReadBack::Stale {
+                    found_pass: (i % 3) as u32
+                }
+            );
+        }
+        assert!(OTHER_PASSES.with_borrow(|o| o.len() <= OTHERS));
     }
 
     #[test]
@@ -801,7 +691,29 @@ mod tests {
             let s = Stamper::new(42, 2, StampSize::new(ss as u32).unwrap());
             let mut b = stamped(&s, 1, lba);
             b[pos % ss] ^= flip;
-            prop_assert_ne!(s.check_sector(&b, lba), ReadBack::Ok);
+            prop_assert_eq!(s.check_sector(&b, lba), ReadBack::Corrupt);
+            prop_assert!(!s.all_ok(&b, lba));
+            prop_assert_eq!(s.exact_run(&b, lba), 0);
+        }
+
+        #[test]
+        fn damage_anywhere_is_never_ok_nor_another_lbas_or_passes_stamp(
+            lba in any::<u64>().prop_map(|l| l >> 8),
+            from in any::<u64>().prop_map(|l| l >> 8),
+            from_pass in 0u32..3,
+            pos in 0usize..4096,
+            flip in 1u8..=255,
+            big in any::<bool>(),
+        ) {
+            // A stamp of any LBA and pass of this run (the sector's own, another
+            // LBA's, an earlier pass's), one byte damaged anywhere, read where
+            // pass 2 expects LBA `lba`: corrupt, whatever the byte.
+            let ss = if big { 4096 } else { 512 };
+            let size = StampSize::new(ss as u32).unwrap();
+            let s = Stamper::new(42, 2, size);
+            let mut b = stamped(&Stamper::new(42, from_pass, size), 1, from);
+            b[pos % ss] ^= flip;
+            prop_assert_eq!(s.check_sector(&b, lba), ReadBack::Corrupt);
         }
 
         #[test]

@@ -716,3 +716,63 @@ fn a_drive_that_finished_before_ctrl_c_stopped_another_is_judged_on_its_steps() 
     assert_eq!(again.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&again.stderr).contains("holds an unfinished burn-in"));
 }
+
+#[test]
+fn a_checkpoint_of_an_older_seekprobes_stamps_is_refused_not_read_back() {
+    // A burn-in stopped in its write-verify pass by a seekprobe whose stamps had
+    // another format (format 1: no stamp_format in its checkpoint). Resumed, every
+    // sector it wrote would read back as corrupt, a false FAIL: refused instead,
+    // naming the checkpoint, what is wrong and what to do.
+    use seekprobe::verify::checkpoint::Checkpoint;
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    let (code, text) = burn_in(&json, &[CLEAN], &[], Some("seek_transfer"));
+    assert_eq!(code, 130, "{text}");
+    let info = &saved(&json)["disks"][0]["info"];
+    let cp = Checkpoint {
+        nonce: 7,
+        start_bytes: 0,
+        end_bytes: 64 << 20,
+        block_bytes: 1 << 20,
+        passes_planned: 1,
+        passes: Vec::new(),
+        pass: 0,
+        half: seekprobe::results::verify::HalfKind::Write,
+        done_to: 32 << 20,
+        failures: seekprobe::results::failures::Failures::new(),
+        unwritable: Vec::new(),
+        failed_blocks: Vec::new(),
+        keeps_only: None,
+        stamp_format: 2,
+    };
+    let mut v = serde_json::to_value(&cp).unwrap();
+    let file = v.as_object_mut().unwrap();
+    file.remove("stamp_format");
+    file.insert(
+        "identity".into(),
+        serde_json::json!({
+            "serial": info["ident"],
+            "wwn": info["wwn"],
+            "model": info["descr"],
+            "size_bytes": info["media_size_bytes"],
+        }),
+    );
+    let cp_path = checkpoint_of(&json, CLEAN);
+    std::fs::write(&cp_path, serde_json::to_vec(&v).unwrap()).unwrap();
+    let (code, text) = burn_in(&json, &[CLEAN], &["--resume", json.to_str().unwrap()], None);
+    assert_ne!(code, 0, "{text}");
+    assert!(
+        text.contains(&format!(
+            "{CLEAN}: refusing to write: its write-verify checkpoint {} was written by an older seekprobe whose stamps differ",
+            cp_path.display()
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("start the burn-in again without --resume"),
+        "{text}"
+    );
+    // Nothing of the pass ran: no verify result, no "corrupt" sectors.
+    assert!(!text.contains("corrupt: sectors"), "{text}");
+    assert!(!text.contains("write-verify pass resumed"), "{text}");
+}

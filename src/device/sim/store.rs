@@ -11,7 +11,7 @@
 //! stamp run (consecutive runs merge, so a whole write-and-verify pass over a 2 TB
 //! drive is one extent); any other sector is kept as bytes. Nothing is taken on
 //! trust: a sector that differs from its stamp in any byte (a torn stamp, a
-//! damaged check value) is kept as the bytes written.
+//! damaged fill word) is kept as the bytes written.
 //!
 //! A write cuts the extents it overlaps (an extent cut in two keeps pointing into
 //! the same buffer, or the same stamps: no copy) and adds its own; a write of
@@ -584,7 +584,7 @@ mod tests {
         let mut s = Store::new(512);
         let st = Stamper::new(9, 2, StampSize::new(512).unwrap());
         let mut buf = stamped(&st, 100, 8);
-        buf[512 + 511] ^= 1; // sector 101: its check value
+        buf[512 + 511] ^= 1; // sector 101: its last fill word
         buf[3 * 512 + 40] ^= 0x80; // sector 103: its fill
         buf[5 * 512 + 8] ^= 1; // sector 105: claims LBA 104 or so
         // Sector 106: another LBA's stamp, exact: a run of its own.

@@ -195,6 +195,7 @@ impl HalfFeed<'_, '_> {
                 .map(|&(at, len)| (at, len.min(prefix - at)))
                 .collect(),
             keeps_only: self.keeps_only,
+            stamp_format: crate::verify::stamp::FORMAT,
         };
         (s.save)(&cp);
         s.last_bytes = prefix;
@@ -281,6 +282,7 @@ fn half_start(
         unwritable: Vec::new(),
         failed_blocks: Vec::new(),
         keeps_only: None,
+        stamp_format: crate::verify::stamp::FORMAT,
     }
 }
 
