@@ -280,9 +280,9 @@ impl Watchdog {
 
     /// Write all of `buf` at `at` in pieces of `piece` bytes, the last the rest:
     /// all but the last at once, each from a thread of its own (diskinfo's
-    /// `parwrite`), the last by the worker, then all awaited; the latency in ns,
-    /// from the first piece's hand-out to the last piece's answer, timed by the
-    /// worker. Held to the request limit as one request: a piece that hangs gives
+    /// `parwrite`; the threads started before the clock is read), the last by the
+    /// worker, then all awaited; the latency in ns, from the first piece's
+    /// hand-out to the last piece's answer, timed by the worker. Held to the request limit as one request: a piece that hangs gives
     /// the drive up as any request does.
     pub fn write_pieces(&mut self, buf: &[u8], at: u64, piece: usize) -> io::Result<u64> {
         let (ptr, len) = (buf.as_ptr() as usize, buf.len());
@@ -429,6 +429,15 @@ fn work(file: &File, clock: &dyn Clock, jobs: &Receiver<(u64, Job)>, answers: &S
             }
         };
         let Some((seq, job)) = next else { return };
+        if let Job::Write { len, piece, .. } = job
+            && len > piece
+            && let Err(e) = pieces.ensure(file, (len - 1) / piece)
+        {
+            if answers.send((seq, Err(e), 0)).is_err() {
+                return;
+            }
+            continue;
+        }
         let t0 = clock.now_ns();
         let r = match job {
             Job::Read { ptr, len, at } => {
@@ -483,9 +492,44 @@ impl PieceThreads {
         }
     }
 
+    /// Start piece threads until there are `n`, each with a descriptor of its own
+    /// for `file`: before the write's clock is read, so that a thread's start is
+    /// never part of a latency. A piece thread answers every piece it is handed,
+    /// a panic included (as an error), so that the worker never waits for an
+    /// answer that cannot come.
+    fn ensure(&mut self, file: &File, n: usize) -> io::Result<()> {
+        while self.jobs.len() < n {
+            let (tx, rx) = channel::<Piece>();
+            let (file, done) = (file.try_clone()?, self.done_tx.clone());
+            std::thread::Builder::new()
+                .name("seekprobe-piece".into())
+                .spawn(move || {
+                    for (ptr, len, at) in rx {
+                        let write = std::panic::AssertUnwindSafe(|| {
+                            // SAFETY: a piece of the caller's buffer, borrowed until
+                            // the worker answers (which waits for this piece's
+                            // answer) or quarantined when the caller stops waiting.
+                            let buf = unsafe { std::slice::from_raw_parts(ptr as *const u8, len) };
+                            super::pio::write_all_at(&file, buf, at)
+                        });
+                        let r = std::panic::catch_unwind(write).unwrap_or_else(|_| {
+                            Err(io::Error::other("a piece thread of the device panicked"))
+                        });
+                        if done.send(r).is_err() {
+                            return;
+                        }
+                    }
+                })?;
+            self.jobs.push(tx);
+        }
+        Ok(())
+    }
+
     /// Write the `len` bytes at `ptr` to byte `at` of `file` in pieces of `piece`
-    /// bytes: all but the last handed to the piece threads, the last written here,
-    /// then every piece awaited; the first error.
+    /// bytes: all but the last handed to the piece threads ([`PieceThreads::ensure`]
+    /// started them), the last written here, then every piece handed out awaited
+    /// (whatever happens, none is left writing from the buffer when this returns);
+    /// the first error.
     fn write(
         &mut self,
         file: &File,
@@ -495,39 +539,27 @@ impl PieceThreads {
         piece: usize,
     ) -> io::Result<()> {
         let parallel = (len - 1) / piece; // the pieces before the last
-        while self.jobs.len() < parallel {
-            let (tx, rx) = channel::<Piece>();
-            let (file, done) = (file.try_clone()?, self.done_tx.clone());
-            std::thread::Builder::new()
-                .name("seekprobe-piece".into())
-                .spawn(move || {
-                    for (ptr, len, at) in rx {
-                        // SAFETY: a piece of the caller's buffer, borrowed until the
-                        // worker answers (which waits for this piece) or quarantined
-                        // when the caller stops waiting.
-                        let buf = unsafe { std::slice::from_raw_parts(ptr as *const u8, len) };
-                        if done.send(super::pio::write_all_at(&file, buf, at)).is_err() {
-                            return;
-                        }
-                    }
-                })?;
-            self.jobs.push(tx);
-        }
+        let mut handed = 0;
         for (i, tx) in self.jobs.iter().take(parallel).enumerate() {
             let off = i * piece;
             if tx.send((ptr + off, piece, at + off as u64)).is_err() {
-                return Err(io::Error::other("a piece thread of the device ended"));
+                break;
             }
+            handed += 1;
         }
-        let off = parallel * piece;
-        // SAFETY: as for a whole write; the last piece of the caller's buffer.
-        let last = unsafe { std::slice::from_raw_parts((ptr + off) as *const u8, len - off) };
-        let mut result = super::pio::write_all_at(file, last, at + off as u64);
-        for _ in 0..parallel {
-            let r = self
-                .done
-                .recv()
-                .unwrap_or_else(|_| Err(io::Error::other("a piece thread of the device ended")));
+        let mut result = if handed < parallel {
+            // A piece thread is gone: start afresh at the next write.
+            self.jobs.clear();
+            Err(io::Error::other("a piece thread of the device ended"))
+        } else {
+            let off = parallel * piece;
+            // SAFETY: as for a whole write; the last piece of the caller's buffer.
+            let last = unsafe { std::slice::from_raw_parts((ptr + off) as *const u8, len - off) };
+            super::pio::write_all_at(file, last, at + off as u64)
+        };
+        for _ in 0..handed {
+            // Never an Err: this side holds a sender of the channel.
+            let r = self.done.recv().unwrap_or(Ok(()));
             if result.is_ok() {
                 result = r;
             }

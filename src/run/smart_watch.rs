@@ -213,6 +213,10 @@ impl Target for Watched {
         self.before_write();
         self.inner.write_timed(buf, offset)
     }
+    fn write_pieces_timed(&mut self, buf: &[u8], offset: u64, piece: u32) -> io::Result<u64> {
+        self.before_write();
+        self.inner.write_pieces_timed(buf, offset, piece)
+    }
     fn flush_timed(&mut self) -> io::Result<(bool, u64)> {
         self.inner.flush_timed()
     }
@@ -359,6 +363,56 @@ mod tests {
 
     fn sim(spec: &str, max_temp: Option<i64>) -> (Box<dyn Target>, Handle) {
         wrap(Box::new(SimTarget::open(spec).unwrap()), max_temp)
+    }
+
+    /// A real drive's stand-in that records the piece size of each split write.
+    struct Splits {
+        info: DeviceInfo,
+        clock: crate::clock::VirtualClock,
+        seen: Arc<Mutex<Vec<u32>>>,
+    }
+
+    impl Target for Splits {
+        fn info(&self) -> &DeviceInfo {
+            &self.info
+        }
+        fn clock(&self) -> &dyn Clock {
+            &self.clock
+        }
+        fn read_at(&mut self, _: &mut [u8], _: u64) -> io::Result<()> {
+            Ok(())
+        }
+        fn quiesce(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+        fn write_pieces_timed(&mut self, _: &[u8], _: u64, piece: u32) -> io::Result<u64> {
+            self.seen.lock().unwrap().push(piece);
+            Ok(0)
+        }
+    }
+
+    #[test]
+    fn a_split_write_reaches_the_drive_split() {
+        // -S's writes in diskinfo's pieces, through the temperature watch of a
+        // burn-in: the inner target is asked for the pieces, not a whole write.
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let inner = Splits {
+            info: DeviceInfo::new("d", "/dev/d", crate::results::device::TargetKind::Disk),
+            clock: crate::clock::VirtualClock::new(),
+            seen: seen.clone(),
+        };
+        let mut w = Watched {
+            inner: Box::new(inner),
+            smartctl: None,
+            smartctl_path: None,
+            sampler: Arc::new(Mutex::new(Sampler::new(0, "", 300.0))),
+            t0_ns: 0,
+            vclock: None,
+            parallelism: 1,
+        };
+        let buf = crate::device::AlignedBuf::new(1 << 20);
+        w.write_pieces_timed(&buf, 0, 128 << 10).unwrap();
+        assert_eq!(*seen.lock().unwrap(), [128 << 10]);
     }
 
     fn log(h: &Handle) -> TemperatureLog {
