@@ -6,7 +6,7 @@
 //! faultdisk BACKING MOUNTPOINT [--size BYTES] [RULE]...
 //!   read-error=A-B  write-error=A-B  drop-writes=A-B  corrupt-reads=A-B
 //!   misdirect=A-B,TO  wrap=N  slow-reads=A-B,MS  hang=A-B  vanish-after=N  count=A-B
-//!   keeps=N
+//!   keeps=N  hang-after=N
 //! ```
 //!
 //! Beside `disk` the mount holds `stats` (JSON: requests and bytes served, and each
@@ -488,6 +488,7 @@ fn usage() -> ! {
         "usage: faultdisk BACKING MOUNTPOINT [--size BYTES] [RULE]...\n\
          rules: read-error=A-B write-error=A-B drop-writes=A-B corrupt-reads=A-B\n\
          misdirect=A-B,TO wrap=N slow-reads=A-B,MS hang=A-B vanish-after=N count=A-B keeps=N\n\
+         hang-after=N\n\
          (bytes, or with a K, M, G, T or s (sectors) suffix)"
     );
     std::process::exit(2)

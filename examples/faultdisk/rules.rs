@@ -56,6 +56,9 @@ pub enum Kind {
     /// Once this many bytes have been read and written in all, every request fails
     /// with EIO (the drive vanished).
     VanishAfter(u64),
+    /// Once this many bytes have been read and written in all, no request is
+    /// answered any more (a drive that hangs in the middle of a test).
+    HangAfter(u64),
     /// No fault: counts the requests touching the range.
     Count(Span),
 }
@@ -119,7 +122,7 @@ fn span(s: &str) -> Result<Span, BadRule> {
 impl Rule {
     /// Parse `KIND=ARGS`: `read-error=A-B`, `write-error=A-B`, `drop-writes=A-B`,
     /// `corrupt-reads=A-B`, `misdirect=A-B,TO`, `wrap=N`, `slow-reads=A-B,MS`,
-    /// `hang=A-B`, `vanish-after=N`, `count=A-B`, `keeps=N`.
+    /// `hang=A-B`, `vanish-after=N`, `hang-after=N`, `count=A-B`, `keeps=N`.
     pub fn parse(text: &str) -> Result<Rule, BadRule> {
         let (name, args) = text
             .split_once('=')
@@ -151,6 +154,7 @@ impl Rule {
             "keeps" => Kind::Keeps(bytes(args)?),
             "hang" => Kind::Hang(span(args)?),
             "vanish-after" => Kind::VanishAfter(bytes(args)?),
+            "hang-after" => Kind::HangAfter(bytes(args)?),
             "count" => Kind::Count(span(args)?),
             _ => return Err(BadRule(format!("unknown kind {name:?}"))),
         };
@@ -204,6 +208,10 @@ pub fn decide(rules: &mut [Rule], off: u64, len: u64, write: bool, moved: u64) -
             }
             Kind::VanishAfter(n) if moved >= n => {
                 answer = answer.max_with(Answer::Fail);
+                true
+            }
+            Kind::HangAfter(n) if moved >= n => {
+                answer = Answer::Hang;
                 true
             }
             Kind::Count(s) => s.touches(off, len),

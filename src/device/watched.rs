@@ -282,8 +282,9 @@ impl Watchdog {
     /// all but the last at once, each from a thread of its own (diskinfo's
     /// `parwrite`; the threads started before the clock is read), the last by the
     /// worker, then all awaited; the latency in ns, from the first piece's
-    /// hand-out to the last piece's answer, timed by the worker. Held to the request limit as one request: a piece that hangs gives
-    /// the drive up as any request does.
+    /// hand-out to the last piece's answer, timed by the worker. Held to the
+    /// request limit as one request: a piece that hangs gives the drive up as any
+    /// request does.
     pub fn write_pieces(&mut self, buf: &[u8], at: u64, piece: usize) -> io::Result<u64> {
         let (ptr, len) = (buf.as_ptr() as usize, buf.len());
         let piece = piece.max(1);

@@ -1091,6 +1091,72 @@ fn a_sync_test_gives_a_hung_read_up_after_io_timeout() {
     assert_eq!(out.status.code(), Some(1), "{test}: {err}");
 }
 
+/// -S's writes above 128 KiB are issued in diskinfo's pieces, several at once, and
+/// are watched as one request: a drive that stops answering in the middle of the
+/// 256 KiB writes (after the 250 writes of each size from 512 B to 128 KiB) is
+/// given up after --io-timeout at that write, named; exit 1. Before the pieces went
+/// through the watchdog they were written outside it, and the run waited for the
+/// kernel.
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn a_hung_split_write_of_the_sync_write_test_is_given_up_after_io_timeout() {
+    const SPLIT: u64 = 256 << 10;
+    let d = FaultDisk::new(64 << 20, &[]);
+    let st = d.stats();
+    let before = st.json["read_bytes"].as_u64().unwrap() + st.json["write_bytes"].as_u64().unwrap();
+    // One batch of 250 writes of each size from 512 B to 128 KiB moves
+    // 250 x 512 x 511 bytes; the hang begins 32 MB into the 256 KiB writes (64 MB
+    // in all), which leaves 32 MB either way for the reads of the safety checks.
+    let small: u64 = 250 * 512 * 511;
+    d.control(&format!("add hang-after={}", before + small + 32_000_000));
+    let dir = crate::helpers::scratch_dir();
+    let json_file = dir.path().join("run.json");
+    let started = std::time::Instant::now();
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        .args([
+            "-S",
+            "-w",
+            "--yes",
+            "--write-duration",
+            "0",
+            "-q",
+            "--io-timeout",
+            "2",
+        ])
+        .arg("--json-file")
+        .arg(&json_file)
+        .arg(&d.dev)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let failed = |v: &serde_json::Value| v["disks"][0]["tests"][0]["outcome"].is_object();
+    let v = wait_json(&json_file, Duration::from_secs(60), failed);
+    let took = started.elapsed();
+    let hung = d.stats().json["hung"].as_u64().unwrap();
+    d.control("release");
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let v = v.unwrap_or_else(|| panic!("no failed -S saved within 60 s: {err}"));
+    let outcome = v["disks"][0]["tests"][0]["outcome"].to_string();
+    let at = outcome
+        .find("no answer for ")
+        .unwrap_or_else(|| panic!("{outcome}"));
+    let reason = outcome[at..].trim_end_matches(['"', '}']);
+    let waited = no_answer_for(reason);
+    assert!((2.0..3.0).contains(&waited), "{outcome}");
+    // The write named is one of the 256 KiB writes (two pieces, one from a piece
+    // thread), and the device held requests when it was given up.
+    let byte: u64 = reason.rsplit(' ').next().unwrap().parse().unwrap();
+    assert_eq!(byte % SPLIT, 0, "{outcome}");
+    assert!(hung >= 1, "nothing hung: {outcome}");
+    assert!(took < Duration::from_secs(30), "{took:?}: {outcome}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
+}
+
 /// A real drive's queued pass (`--scan`) is sampled from a side thread while it
 /// runs and held by `--max-temp`: the stand-in smartctl says 55 °C above a
 /// limit of 50, the drive reads nothing while it says so, and the pass goes on
