@@ -1062,11 +1062,28 @@ fn a_signal_while_a_drive_hangs_saves_the_results_within_2_s() {
 fn a_sync_test_gives_a_hung_read_up_after_io_timeout() {
     let d = FaultDisk::new(64 << 20, &[]);
     d.control("add hang=32M-33M");
+    let g = given_up(&d, &["-t"]);
+    assert!((32 << 20..33 << 20).contains(&g.byte), "{}", g.outcome);
+}
+
+/// What [`given_up`] found: the failed test's outcome, the byte it names, and the
+/// faulty device's hung requests when it was saved (before they are released).
+struct GivenUp {
+    outcome: String,
+    byte: u64,
+    hung: u64,
+}
+
+/// Run `args` with `--io-timeout 2` on `d` (which hangs) until its first test is
+/// saved failed, release the hung requests, and assert what every such run must
+/// show: "no answer for" between 2 s and 3 s, saved within 30 s, exit 1.
+fn given_up(d: &FaultDisk, args: &[&str]) -> GivenUp {
     let dir = crate::helpers::scratch_dir();
-    let test = "-t";
-    let json_file = dir.path().join(format!("run{test}.json"));
+    let json_file = dir.path().join("run.json");
+    let started = Instant::now();
     let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
-        .args([test, "-q", "--io-timeout", "2", "--json-file"])
+        .args(args)
+        .args(["-q", "--io-timeout", "2", "--json-file"])
         .arg(&json_file)
         .arg(&d.dev)
         .stdout(std::process::Stdio::null())
@@ -1075,20 +1092,30 @@ fn a_sync_test_gives_a_hung_read_up_after_io_timeout() {
         .unwrap();
     let failed = |v: &serde_json::Value| v["disks"][0]["tests"][0]["outcome"].is_object();
     let v = wait_json(&json_file, Duration::from_secs(60), failed);
+    let took = started.elapsed();
+    let hung = d.stats().json["hung"].as_u64().unwrap();
     d.control("release");
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    let v = v.unwrap_or_else(|| panic!("{test}: no failed test saved: {err}"));
+    let v = v.unwrap_or_else(|| panic!("{args:?}: no failed test saved within 60 s: {err}"));
     let outcome = v["disks"][0]["tests"][0]["outcome"].to_string();
     let at = outcome
         .find("no answer for ")
-        .unwrap_or_else(|| panic!("{test}: {outcome}"));
+        .unwrap_or_else(|| panic!("{args:?}: {outcome}"));
     let reason = outcome[at..].trim_end_matches(['"', '}']);
     let waited = no_answer_for(reason);
-    assert!((2.0..3.0).contains(&waited), "{test}: {outcome}");
-    let byte: u64 = reason.rsplit(' ').next().unwrap().parse().unwrap();
-    assert!((32 << 20..33 << 20).contains(&byte), "{test}: {outcome}");
-    assert_eq!(out.status.code(), Some(1), "{test}: {err}");
+    assert!((2.0..3.0).contains(&waited), "{args:?}: {outcome}");
+    assert!(
+        took < Duration::from_secs(30),
+        "{args:?}: {took:?}: {outcome}"
+    );
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+    let byte = reason.rsplit(' ').next().unwrap().parse().unwrap();
+    GivenUp {
+        outcome,
+        byte,
+        hung,
+    }
 }
 
 /// -S's writes above 128 KiB are issued in diskinfo's pieces, several at once, and
@@ -1112,49 +1139,11 @@ fn a_hung_split_write_of_the_sync_write_test_is_given_up_after_io_timeout() {
     // in all), which leaves 32 MB either way for the reads of the safety checks.
     let small: u64 = 250 * 512 * 511;
     d.control(&format!("add hang-after={}", before + small + 32_000_000));
-    let dir = crate::helpers::scratch_dir();
-    let json_file = dir.path().join("run.json");
-    let started = std::time::Instant::now();
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
-        .args([
-            "-S",
-            "-w",
-            "--yes",
-            "--write-duration",
-            "0",
-            "-q",
-            "--io-timeout",
-            "2",
-        ])
-        .arg("--json-file")
-        .arg(&json_file)
-        .arg(&d.dev)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let failed = |v: &serde_json::Value| v["disks"][0]["tests"][0]["outcome"].is_object();
-    let v = wait_json(&json_file, Duration::from_secs(60), failed);
-    let took = started.elapsed();
-    let hung = d.stats().json["hung"].as_u64().unwrap();
-    d.control("release");
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    let v = v.unwrap_or_else(|| panic!("no failed -S saved within 60 s: {err}"));
-    let outcome = v["disks"][0]["tests"][0]["outcome"].to_string();
-    let at = outcome
-        .find("no answer for ")
-        .unwrap_or_else(|| panic!("{outcome}"));
-    let reason = outcome[at..].trim_end_matches(['"', '}']);
-    let waited = no_answer_for(reason);
-    assert!((2.0..3.0).contains(&waited), "{outcome}");
+    let g = given_up(&d, &["-S", "-w", "--yes", "--write-duration", "0"]);
     // The write named is one of the 256 KiB writes (two pieces, one from a piece
     // thread), and the device held requests when it was given up.
-    let byte: u64 = reason.rsplit(' ').next().unwrap().parse().unwrap();
-    assert_eq!(byte % SPLIT, 0, "{outcome}");
-    assert!(hung >= 1, "nothing hung: {outcome}");
-    assert!(took < Duration::from_secs(30), "{took:?}: {outcome}");
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(g.byte % SPLIT, 0, "{}", g.outcome);
+    assert!(g.hung >= 1, "nothing hung: {}", g.outcome);
 }
 
 /// A real drive's queued pass (`--scan`) is sampled from a side thread while it
