@@ -402,6 +402,52 @@ fn a_long_self_test_names_the_first_bad_lba() {
         .stdout(predicates::str::contains("first error at LBA 1000"));
 }
 
+/// `seekprobe compare --qualify JSON`: its exit status and standard output.
+fn compare_qualify(json: &Path) -> (Option<i32>, String) {
+    let out = seekprobe()
+        .args(["compare", "--qualify"])
+        .arg(json)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// Run `seekprobe ARGS --json-file JSON DISKS` (standard error to `stderr`) until
+/// `ready` holds (at most 300 s; `what` names what it waits for), then Ctrl-C it
+/// (SIGINT), which must end it with 130.
+fn interrupt_when(
+    args: &[&str],
+    json: &Path,
+    disks: &[&str],
+    stderr: std::process::Stdio,
+    what: &str,
+    ready: impl Fn() -> bool,
+) {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        .args(args)
+        .arg("--json-file")
+        .arg(json)
+        .args(disks)
+        .stdout(std::process::Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while !ready() && t0.elapsed() < std::time::Duration::from_secs(300) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(ready(), "{what} never happened");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+}
+
 /// The checkpoint file of `disk`'s write-verify pass beside `json`.
 fn checkpoint_of(json: &Path, disk: &str) -> PathBuf {
     let drive: String = disk
@@ -420,27 +466,15 @@ fn twins_interrupted_in_the_second_pass_resume_each_on_its_own_steps() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("twins.json");
     let err_path = dir.path().join("stderr");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
-        .args(["--burn-in", "-w", "--yes", "--qualify", "--zones=8", "-q"])
-        .arg("--json-file")
-        .arg(&json)
-        .args([CLEAN, TWIN])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::fs::File::create(&err_path).unwrap())
-        .spawn()
-        .unwrap();
     let cp = checkpoint_of(&json, TWIN);
-    let t0 = std::time::Instant::now();
-    while !cp.exists() && t0.elapsed() < std::time::Duration::from_secs(300) {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    assert!(cp.exists(), "the second drive's pass never checkpointed");
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(child.id() as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .unwrap();
-    assert_eq!(child.wait().unwrap().code(), Some(130));
+    interrupt_when(
+        &["--burn-in", "-w", "--yes", "--qualify", "--zones=8", "-q"],
+        &json,
+        &[CLEAN, TWIN],
+        std::fs::File::create(&err_path).unwrap().into(),
+        "the second drive's pass checkpointing",
+        || cp.exists(),
+    );
     let err = std::fs::read_to_string(&err_path).unwrap();
     let line = err
         .lines()
@@ -543,27 +577,15 @@ fn a_renamed_drive_goes_on_from_its_own_checkpoint_not_its_new_names() {
     const X2: &str = "sim:hdd?corrupt=5000-5004&size=64M";
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("renamed.json");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
-        .args(["--burn-in", "-w", "--yes", "--qualify", "--zones=8", "-q"])
-        .arg("--json-file")
-        .arg(&json)
-        .arg(X1)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
     let cp = checkpoint_of(&json, X1);
-    let t0 = std::time::Instant::now();
-    while !cp.exists() && t0.elapsed() < std::time::Duration::from_secs(300) {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    assert!(cp.exists(), "the pass never checkpointed");
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(child.id() as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .unwrap();
-    assert_eq!(child.wait().unwrap().code(), Some(130));
+    interrupt_when(
+        &["--burn-in", "-w", "--yes", "--qualify", "--zones=8", "-q"],
+        &json,
+        &[X1],
+        std::process::Stdio::null(),
+        "the pass checkpointing",
+        || cp.exists(),
+    );
     // Another drive's checkpoint under the name X2: its pass read back whole.
     let mut other: Value = serde_json::from_slice(&std::fs::read(&cp).unwrap()).unwrap();
     other["half"] = "read".into();
@@ -598,14 +620,9 @@ fn a_burn_in_stopped_between_steps_is_incomplete_to_compare_qualify_exit_4() {
     let json = dir.path().join("stopped.json");
     let (code, text) = burn_in(&json, &["sim:ssd?size=16M"], &[], Some("seek_transfer"));
     assert_eq!(code, 130, "{text}");
-    let out = seekprobe()
-        .args(["compare", "--qualify"])
-        .arg(&json)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (status, stdout) = compare_qualify(&json);
     // Run it again (4), not send it back (3), and never a PASS.
-    assert_eq!(out.status.code(), Some(4), "{stdout}");
+    assert_eq!(status, Some(4), "{stdout}");
     assert!(
         stdout.contains(
             "\tstopped:sim:ssd?size=16M: INCOMPLETE\n\t\tburn-in: stopped before its end"
@@ -621,14 +638,9 @@ fn a_smart_failure_read_before_the_burn_in_stopped_fails_the_drive_exit_3() {
     let failing = "sim:hdd?size=16M&smart=failing";
     let (code, text) = burn_in(&json, &[failing], &[], Some("smart_before"));
     assert_eq!(code, 130, "{text}");
-    let out = seekprobe()
-        .args(["compare", "--qualify"])
-        .arg(&json)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (status, stdout) = compare_qualify(&json);
     // Send it back (3): what SMART read already fails it, whatever is left to run.
-    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert_eq!(status, Some(3), "{stdout}");
     assert!(
         stdout.contains(&format!("\tstopped:{failing}: FAIL\n")),
         "{stdout}"
@@ -642,15 +654,6 @@ fn a_drive_that_finished_before_ctrl_c_stopped_another_is_judged_on_its_steps() 
     const LONG: &str = "sim:hdd?size=200G";
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("partly.json");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
-        .args(["--burn-in", "--parallel", "-w", "--yes", "--qualify", "-q"])
-        .arg("--json-file")
-        .arg(&json)
-        .args([DONE, LONG])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
     // The small drive's last step saved: it has finished, the large one has not.
     let finished = || {
         std::fs::read_to_string(&json)
@@ -667,17 +670,14 @@ fn a_drive_that_finished_before_ctrl_c_stopped_another_is_judged_on_its_steps() 
                 })
             })
     };
-    let t0 = std::time::Instant::now();
-    while !finished() && t0.elapsed() < std::time::Duration::from_secs(300) {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    assert!(finished(), "the small drive never finished");
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(child.id() as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .unwrap();
-    assert_eq!(child.wait().unwrap().code(), Some(130));
+    interrupt_when(
+        &["--burn-in", "--parallel", "-w", "--yes", "--qualify", "-q"],
+        &json,
+        &[DONE, LONG],
+        std::process::Stdio::null(),
+        "the small drive finishing",
+        finished,
+    );
     let v = saved(&json);
     assert_eq!(v["disks"][0]["name"], DONE);
     assert_eq!(
@@ -690,14 +690,9 @@ fn a_drive_that_finished_before_ctrl_c_stopped_another_is_judged_on_its_steps() 
         "{}",
         v["disks"][1]["verdict"]
     );
-    let out = seekprobe()
-        .args(["compare", "--qualify"])
-        .arg(&json)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (status, stdout) = compare_qualify(&json);
     // The large drive is to be run again (4); the small one passed.
-    assert_eq!(out.status.code(), Some(4), "{stdout}");
+    assert_eq!(status, Some(4), "{stdout}");
     assert!(
         stdout.contains(&format!("\tpartly:{DONE}: PASS")),
         "{stdout}"
