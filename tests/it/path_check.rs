@@ -42,6 +42,13 @@ fn the_same_drives_on_their_own_controllers_have_no_path_finding() {
     assert!(out.contains("no path finding"), "{out}");
 }
 
+/// The path check's warning lines of a run's output.
+fn path_warnings(out: &str) -> Vec<&str> {
+    out.lines()
+        .filter(|l| l.starts_with("warning: path:"))
+        .collect()
+}
+
 #[test]
 fn a_drive_losing_rate_only_together_is_named_in_a_warning() {
     let (code, out, err) = run(&four(|i| match i {
@@ -49,10 +56,7 @@ fn a_drive_losing_rate_only_together_is_named_in_a_warning() {
         _ => "controller=hba0:2G".to_string(),
     }));
     assert_eq!(code, 0, "{out}{err}");
-    let warnings: Vec<&str> = out
-        .lines()
-        .filter(|l| l.starts_with("warning: path:"))
-        .collect();
+    let warnings = path_warnings(&out);
     assert_eq!(warnings.len(), 1, "{out}");
     assert!(
         warnings[0].starts_with(
@@ -349,10 +353,7 @@ fn a_vibrating_drive_in_a_limited_group_is_still_named() {
         out.contains("note: path: controller hba0 limits its 4 drives"),
         "{out}"
     );
-    let warnings: Vec<&str> = out
-        .lines()
-        .filter(|l| l.starts_with("warning: path:"))
-        .collect();
+    let warnings = path_warnings(&out);
     assert_eq!(warnings.len(), 1, "{out}");
     assert!(
         warnings[0].starts_with(
