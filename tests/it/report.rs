@@ -24,48 +24,53 @@ const DRIVES: [(&str, &str); 5] = [
     ("sim:smr?size=64M", "PASS with warnings"),
 ];
 
-/// The burn-in, run once for the tests of this file: its saved run and its text.
+/// A burn-in run once for the tests of this file: its saved run and its text.
 struct BurnIn {
     _dir: tempfile::TempDir,
     json: PathBuf,
     text: String,
 }
 
+/// A burn-in (`-w --yes --zones=20 -q`, then `args`) of `drives` saved to `NAME.json`
+/// in a directory of its own, with `env` set; it must end with `code`.
+fn run_burn_in(
+    name: &str,
+    args: &[&str],
+    drives: &[&str],
+    env: &[(&str, &str)],
+    code: i32,
+) -> BurnIn {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join(format!("{name}.json"));
+    let out = seekprobe()
+        .args(["--burn-in", "-w", "--yes", "--zones=20", "-q"])
+        .args(args)
+        .arg("--json-file")
+        .arg(&json)
+        .args(drives)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    BurnIn {
+        _dir: dir,
+        json,
+        text,
+    }
+}
+
 fn burn_in() -> &'static BurnIn {
     static RUN: OnceLock<BurnIn> = OnceLock::new();
     RUN.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let json = dir.path().join("burn-in.json");
-        let out = seekprobe()
-            .args([
-                "--burn-in",
-                "-w",
-                "--yes",
-                "--zones=20",
-                "-q",
-                "--operator",
-                "Ada L.",
-                "--ticket",
-                "RMA-12",
-                "--json-file",
-            ])
-            .arg(&json)
-            .args(DRIVES.map(|d| d.0))
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
         // Two drives fail the burn-in: exit status 3.
-        assert_eq!(
-            out.status.code(),
-            Some(3),
-            "{text}{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        BurnIn {
-            _dir: dir,
-            json,
-            text,
-        }
+        let args = ["--operator", "Ada L.", "--ticket", "RMA-12"];
+        run_burn_in("burn-in", &args, &DRIVES.map(|d| d.0), &[], 3)
     })
 }
 
@@ -73,33 +78,12 @@ fn burn_in() -> &'static BurnIn {
 /// test hook) after its seek and transfer test: INCOMPLETE, never PASS.
 const STOPPED: &str = "sim:hdd?size=64M&seed=3";
 
-/// That stopped burn-in, run once: its saved run (exit status 130).
-fn stopped() -> &'static (tempfile::TempDir, PathBuf) {
-    static RUN: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+/// That stopped burn-in, run once (exit status 130).
+fn stopped() -> &'static BurnIn {
+    static RUN: OnceLock<BurnIn> = OnceLock::new();
     RUN.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let json = dir.path().join("stopped.json");
-        let out = seekprobe()
-            .args([
-                "--burn-in",
-                "-w",
-                "--yes",
-                "--zones=20",
-                "-q",
-                "--json-file",
-            ])
-            .arg(&json)
-            .arg(STOPPED)
-            .env("SEEKPROBE_BURN_IN_STOP_AFTER", "seek_transfer")
-            .output()
-            .unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(130),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        (dir, json)
+        let stop = [("SEEKPROBE_BURN_IN_STOP_AFTER", "seek_transfer")];
+        run_burn_in("stopped", &[], &[STOPPED], &stop, 130)
     })
 }
 
@@ -634,7 +618,7 @@ fn a_printed_burn_in_takes_a_page_a_drive_plus_one() {
     ignore = "chromium is not installed (Debian's chromium; .ci/run installs it)"
 )]
 fn chromium_shows_the_four_states_of_a_burn_in_and_its_record() {
-    let (b, (_, stopped)) = (burn_in(), stopped());
+    let (b, stopped) = (burn_in(), &stopped().json);
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("report.html");
     assert_eq!(report(&[&b.json, stopped], &page).0, 0);
