@@ -1,7 +1,7 @@
 //! How the health rules write a finding (its weight's word, a finding with or
-//! without its [`Figure`]) and whether a drive's findings let it pass. The finding
-//! is the program's one `Finding` (`results::verdict`, made for a rule with
-//! `Finding::smart`); one judge turns a drive's findings into its verdict.
+//! without its [`Figure`]). The finding is the program's one `Finding`
+//! (`results::verdict`, made for a rule with `Finding::smart`); one judge
+//! (`crate::verdict::judge`) turns a drive's findings into its verdict.
 
 use crate::results::verdict::Figure;
 use crate::results::{Finding, Severity};
@@ -35,9 +35,4 @@ impl Finding {
         self.figure = Some(figure);
         self
     }
-}
-
-/// Whether findings let the drive pass (nothing of severity Fail).
-pub fn passes(findings: &[Finding]) -> bool {
-    findings.iter().all(|f| f.severity != Severity::Fail)
 }

@@ -134,18 +134,6 @@ pub struct Report {
 /// about ten times its text in memory).
 pub const MAX_REPORT_BYTES: u64 = 16 << 20;
 
-/// Read a report's text from `r`, refusing it once it passes
-/// [`MAX_REPORT_BYTES`] (so a huge input is never held whole).
-pub fn read_limited(r: impl std::io::Read) -> Result<String, String> {
-    let mut text = String::new();
-    std::io::Read::read_to_string(&mut r.take(MAX_REPORT_BYTES + 1), &mut text)
-        .map_err(|e| crate::error::describe_io(&e))?;
-    if text.len() as u64 > MAX_REPORT_BYTES {
-        return Err(too_big());
-    }
-    Ok(text)
-}
-
 /// Why a report over [`MAX_REPORT_BYTES`] is refused.
 pub fn too_big() -> String {
     format!(

@@ -125,8 +125,13 @@ mod tests {
     use super::*;
     use crate::results::Severity;
     use crate::results::health::{AtaCounters, Health, SelfTestResult};
-    use crate::smart::rules::{RuleOptions, findings, passes};
+    use crate::smart::rules::{RuleOptions, findings};
     use crate::smart::source::{SelfTestEnd, run_self_test};
+
+    /// Whether the one judge lets the drive pass on these findings.
+    fn passes(f: &[crate::results::Finding]) -> bool {
+        crate::verdict::judge(crate::verdict::smart_rule_findings(f)).pass
+    }
 
     fn open(spec: &str) -> SimTarget {
         SimTarget::open(spec).unwrap()
