@@ -91,11 +91,12 @@ fn attribute_rows(h: &Health, row: &mut dyn FnMut(String, &str, bool)) {
     for a in &h.unreadable {
         row(
             "unreadable".into(),
-            &if a.raw.is_empty() {
-                format!("raw value of ATA {} {}: missing or null", a.id, a.name)
-            } else {
-                format!("raw value of ATA {} {}: {:?}", a.id, a.name, a.raw)
-            },
+            &format!(
+                "raw value of ATA {} {}: {}",
+                a.id,
+                a.name,
+                crate::smart::health::raw_in_words(a)
+            ),
             true,
         );
     }
@@ -203,6 +204,16 @@ fn usage_rows(h: &Health, row: &mut dyn FnMut(String, &str, bool)) {
         row(
             format!("{}", b >> 30),
             &format!("GiB written by the host ({src})"),
+            false,
+        );
+    }
+    if let Some(w) = &u.host_writes_unknown {
+        row(
+            "unknown".into(),
+            &format!(
+                "GiB written by the host ({}: raw {}, cannot fit the power-on hours)",
+                w.source, w.raw
+            ),
             false,
         );
     }

@@ -136,6 +136,10 @@ pub struct UnreadableAttribute {
     pub name: String,
     /// smartctl's text for the raw value, as it was.
     pub raw: String,
+    /// What the raw value held when it was neither a count nor negative (`the
+    /// string "x"`, `the number 2.5, a fraction`); None otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held: Option<String>,
 }
 
 /// A drive's health as read from one smartctl report.
@@ -260,6 +264,21 @@ pub struct Usage {
     /// Every wear figure the drive reports (NVMe percentage used, the device
     /// statistics' endurance indicator, the vendors' wear attributes).
     pub wear: Vec<Wear>,
+    /// A written total that cannot fit the power-on hours: unknown, never a
+    /// figure (`host_written_bytes` is None then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_writes_unknown: Option<UnknownWrites>,
+}
+
+/// A host-write total that cannot be the bytes the drive wrote in its hours.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnknownWrites {
+    /// Where it was read, e.g. "ATA 241 Total_LBAs_Written".
+    pub source: String,
+    /// The raw written total, in the drive's own unit.
+    pub raw: u64,
+    /// Why it cannot be taken as bytes, with the figures.
+    pub why: String,
 }
 
 /// What Seagate's FARM log says (smartctl 7.4+, `-l farm`).

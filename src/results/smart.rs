@@ -80,8 +80,14 @@ pub enum SelfTestKind {
 }
 
 /// The health rules whose finding says a report cannot be judged: its structure
-/// cannot be read, it holds no SMART health, or `--new` cannot tell the hours.
-pub const CANNOT_JUDGE: [&str; 3] = ["unjudgeable", "no-health-data", "new-hours-missing"];
+/// cannot be read, it holds no SMART health, or `--new` cannot tell the hours
+/// or the host writes.
+pub const CANNOT_JUDGE: [&str; 4] = [
+    "unjudgeable",
+    "no-health-data",
+    "new-hours-missing",
+    "new-host-writes-unknown",
+];
 
 impl Finding {
     /// A finding of SMART's health rule `rule`, without a figure: test `smart`,

@@ -44,7 +44,27 @@ pub enum WearScale {
     /// The raw value is the percent of the rated life used (202
     /// Perc_Rated_Life_Used).
     RawUsed,
+    /// The raw value is the percent of the life left, where drivedb decodes a
+    /// family's life attribute as `raw48` ([`RAW_LIFE_LEFT`]: Phison's 231
+    /// SSD_Life_Left, Silicon Motion's 169 Remaining_Lifetime_Perc).
+    RawLeft,
 }
+
+/// The life attributes whose raw value is the percent of life left, by the
+/// drive database family smartctl matched (`model_family`): smartmontools'
+/// drivedb.h (7.3, r5319) gives each `-v ID,raw48,NAME` in that family's entry,
+/// so smartctl prints the raw value as the one number the drive keeps there,
+/// and the normalised value may stay at 100 while it falls.
+pub const RAW_LIFE_LEFT: &[(&str, u8, &str)] = &[
+    ("Phison Driven SSDs", 231, "SSD_Life_Left"),
+    ("Phison Driven OEM SSDs", 231, "SSD_Life_Left"),
+    ("Silicon Motion based SSDs", 169, "Remaining_Lifetime_Perc"),
+    (
+        "Silicon Motion based OEM SSDs",
+        169,
+        "Remaining_Lifetime_Perc",
+    ),
+];
 
 /// The names each health counter goes by in drivedb.h (smartmontools 7.3) at its
 /// number; any other name at that number is another family's attribute.
@@ -181,6 +201,20 @@ pub fn identify(a: &AtaAttribute) -> Option<Meaning> {
         .map(|(_, s)| Meaning::Wear(*s))
 }
 
+/// What an attribute means on a drive of the drive database family `family`
+/// (`model_family`): a family's life attribute drivedb decodes as a raw
+/// percentage ([`RAW_LIFE_LEFT`]) is read from its raw value; any other as
+/// [`identify`] reads it.
+pub fn identify_in(a: &AtaAttribute, family: Option<&str>) -> Option<Meaning> {
+    let raw_left = RAW_LIFE_LEFT
+        .iter()
+        .any(|(f, id, name)| family == Some(*f) && a.id == *id && a.name == *name);
+    if raw_left {
+        return Some(Meaning::Wear(WearScale::RawLeft));
+    }
+    identify(a)
+}
+
 /// Whether the attribute holds a health counter's number under another
 /// family's name (e.g. 198 Host_Reads_GiB): it is not judged.
 pub fn reused(a: &AtaAttribute) -> bool {
@@ -242,11 +276,27 @@ pub fn count(a: &AtaAttribute) -> Option<u64> {
 /// The percent of rated life used, from a wear attribute: 100 less the
 /// normalised value where the vendor puts life left there (a value above 100 is
 /// not a percentage and says nothing); the raw value where it counts the
-/// percent used.
+/// percent used; 100 less the raw value where it is the percent left (a raw
+/// value above 100 is no percentage: the normalised value is read then).
 pub fn wear_used(a: &AtaAttribute, scale: WearScale) -> Option<u64> {
+    let normalised = || a.value.filter(|v| *v <= 100).map(|v| 100 - u64::from(v));
     match scale {
-        WearScale::NormalizedLeft => a.value.filter(|v| *v <= 100).map(|v| 100 - u64::from(v)),
+        WearScale::NormalizedLeft => normalised(),
         WearScale::RawUsed => count(a),
+        WearScale::RawLeft => match count(a).filter(|left| *left <= 100) {
+            Some(left) => Some(100 - left),
+            None => normalised(),
+        },
+    }
+}
+
+/// Where [`wear_used`] read the figure, for its source's name.
+pub fn wear_place(a: &AtaAttribute, scale: WearScale) -> &'static str {
+    let raw_left = count(a).is_some_and(|left| left <= 100);
+    match scale {
+        WearScale::RawUsed => "raw value",
+        WearScale::RawLeft if raw_left => "raw value",
+        _ => "normalised value",
     }
 }
 
@@ -262,6 +312,7 @@ mod tests {
             raw: RawValue {
                 value: Some(value),
                 string: string.into(),
+                held: None,
             },
             ..Default::default()
         }
@@ -318,5 +369,33 @@ mod tests {
         assert_eq!(wear_used(&intel, WearScale::NormalizedLeft), None);
         let used = attr(202, "Perc_Rated_Life_Used", 3, "3");
         assert_eq!(wear_used(&used, WearScale::RawUsed), Some(3));
+        // Phison's 231 and Silicon Motion's 169: the raw value is the life
+        // left, whatever the normalised value says.
+        let mut phison = attr(231, "SSD_Life_Left", 30, "30");
+        phison.value = Some(100);
+        let family = Some("Phison Driven SSDs");
+        assert_eq!(
+            identify_in(&phison, family),
+            Some(Meaning::Wear(WearScale::RawLeft))
+        );
+        assert_eq!(wear_used(&phison, WearScale::RawLeft), Some(70));
+        assert_eq!(wear_place(&phison, WearScale::RawLeft), "raw value");
+        // Elsewhere (SandForce's 231 is raw48 too) the normalised value.
+        assert_eq!(
+            identify_in(&phison, Some("SandForce Driven SSDs")),
+            Some(Meaning::Wear(WearScale::NormalizedLeft))
+        );
+        let sm = attr(169, "Remaining_Lifetime_Perc", 5, "5");
+        assert_eq!(
+            identify_in(&sm, Some("Silicon Motion based SSDs")),
+            Some(Meaning::Wear(WearScale::RawLeft))
+        );
+        // A raw value above 100 is no percentage: the normalised value.
+        let odd = attr(231, "SSD_Life_Left", 4000, "4000");
+        assert_eq!(wear_used(&odd, WearScale::RawLeft), None);
+        phison.raw.value = Some(4000);
+        phison.raw.string = "4000".into();
+        phison.value = Some(90);
+        assert_eq!(wear_used(&phison, WearScale::RawLeft), Some(10));
     }
 }

@@ -211,11 +211,26 @@ fn as_unreadable(a: &AtaAttribute) -> UnreadableAttribute {
         id: a.id,
         name: a.name.clone(),
         // A raw value missing or null has no text worth showing.
-        raw: if a.raw.value.is_some() || a.raw.string.trim().starts_with('-') {
+        raw: if a.raw.value.is_some()
+            || a.raw.held.is_some()
+            || a.raw.string.trim().starts_with('-')
+        {
             a.raw.string.clone()
         } else {
             String::new()
         },
+        held: a.raw.held.clone(),
+    }
+}
+
+/// An unreadable attribute's raw value in words, for the notes and the text:
+/// what it held (`the string "x"`), its text (`"-3"`), or "missing or null".
+pub fn raw_in_words(a: &UnreadableAttribute) -> String {
+    match &a.held {
+        Some(held) if a.raw.is_empty() => held.clone(),
+        Some(held) => format!("{held} (smartctl's text {:?})", a.raw),
+        None if a.raw.is_empty() => "missing or null".into(),
+        None => format!("{:?}", a.raw),
     }
 }
 
@@ -375,10 +390,16 @@ impl Health {
             || !self.unjudgeable.is_empty()
     }
 
+    /// Whether the report holds any counter: an ATA attribute table, the SCSI
+    /// error counters or the NVMe health log.
+    pub fn has_counters(&self) -> bool {
+        self.ata.is_some() || self.scsi.is_some() || self.nvme.is_some()
+    }
+
     /// Whether the report holds SMART's health (an assessment or counters), not
     /// only Seagate's FARM log.
     pub fn has_health(&self) -> bool {
-        self.passed.is_some() || self.ata.is_some() || self.scsi.is_some() || self.nvme.is_some()
+        self.passed.is_some() || self.has_counters()
     }
 }
 
@@ -393,6 +414,7 @@ mod tests {
             raw: RawValue {
                 value: Some(value),
                 string: string.into(),
+                held: None,
             },
             ..Default::default()
         }

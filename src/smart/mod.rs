@@ -25,6 +25,7 @@ pub mod structure;
 pub mod temperature;
 pub mod usage;
 pub mod wear;
+mod writes;
 
 pub use model::Report;
 pub use record::SmartSettings;

@@ -103,6 +103,19 @@ pub struct Report {
         deserialize_with = "lenient_u64"
     )]
     pub logical_block_size: Option<u64>,
+    /// Whether smartctl's drive database knows the drive (`-i`): when it does
+    /// not, the attributes have their default names and units.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_smartctl_database: Option<bool>,
+    /// The rotation rate in rpm (`-i`): 0 for a solid-state device.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_u64"
+    )]
+    pub rotation_rate: Option<u64>,
+    /// The interface's link speeds (`-i`, SATA).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interface_speed: Option<InterfaceSpeed>,
     /// ATA: the SCT error recovery control timers (`-l scterc`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ata_sct_erc: Option<AtaSctErc>,
@@ -217,6 +230,7 @@ impl Report {
             }
         };
         r.unjudgeable = super::structure::problems(&original, &ignored);
+        ignored.extend(super::structure::unreadable_leaves(&original));
         let known = serde_json::to_value(&r).map_err(|e| e.to_string())?;
         if let serde_json::Value::Object(m) = original {
             r.other = m
@@ -388,17 +402,66 @@ pub struct AttributeFlags {
 /// An attribute's raw value: the 48-bit number and smartctl's rendering of it
 /// (which applies the drive database's `-v ID,FORMAT` for that model).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, from = "RawWire")]
 pub struct RawValue {
     /// The raw value as one number (48 bits; 56 or 64 for some formats); None
     /// when it is not a non-negative whole number (negative, garbled, missing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<u64>,
+    /// smartctl's text for it, e.g. "1", "0 0 1", "32 (Min/Max 23/35)".
+    pub string: String,
+    /// What `value` held when it was there but not a count nor a negative
+    /// number, in words (`the string "x"`, `the number 2.5, a fraction`):
+    /// the notes say what was there.
+    #[serde(skip)]
+    pub held: Option<String>,
+}
+
+/// A raw value as the JSON has it, before it is read as a count.
+#[derive(Default, Deserialize)]
+#[serde(default)]
+struct RawWire {
+    value: serde_json::Value,
+    string: String,
+}
+
+impl From<RawWire> for RawValue {
+    fn from(w: RawWire) -> RawValue {
+        let negative = w.value.as_f64().is_some_and(|f| f < 0.0);
+        RawValue {
+            value: super::lenient::value_u64(&w.value),
+            held: super::structure::not_a_count(&w.value).filter(|_| !negative),
+            string: w.string,
+        }
+    }
+}
+
+/// `interface_speed`: the SATA link's speeds.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct InterfaceSpeed {
+    /// The fastest the link can go.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<LinkSpeed>,
+}
+
+/// One link speed as smartctl gives it: `units_per_second` × `bits_per_unit`
+/// bits a second (SATA 3: 60 × 100,000,000, "6.0 Gb/s").
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LinkSpeed {
+    /// How many units a second.
     #[serde(
         skip_serializing_if = "Option::is_none",
         deserialize_with = "lenient_u64"
     )]
-    pub value: Option<u64>,
-    /// smartctl's text for it, e.g. "1", "0 0 1", "32 (Min/Max 23/35)".
-    pub string: String,
+    pub units_per_second: Option<u64>,
+    /// Bits a unit.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_u64"
+    )]
+    pub bits_per_unit: Option<u64>,
 }
 
 /// `ata_smart_data` (`-c`).
@@ -628,15 +691,17 @@ mod tests {
     #[test]
     fn unknown_keys_are_kept() {
         let r = Report::from_json(
-            r#"{"smartctl":{"exit_status":0},"rotation_rate":7200,"scsi_self_test_0":{"code":{"value":1,"string":"Background short"},"result":{"value":7,"string":"Failed in segment -->"},"lba_first_failure":{"value":4242}}}"#,
+            r#"{"smartctl":{"exit_status":0},"rotation_rate":7200,"form_factor":{"name":"3.5 inches"},"scsi_self_test_0":{"code":{"value":1,"string":"Background short"},"result":{"value":7,"string":"Failed in segment -->"},"lba_first_failure":{"value":4242}}}"#,
         )
         .unwrap();
-        assert_eq!(r.other["rotation_rate"], 7200);
+        assert_eq!(r.other["form_factor"]["name"], "3.5 inches");
+        assert_eq!(r.rotation_rate, Some(7200));
         let st = r.scsi_self_tests();
         assert_eq!(st.len(), 1);
         assert_eq!(st[0].lba_first_failure.as_ref().unwrap().value, Some(4242));
         let back = serde_json::to_value(&r).unwrap();
         assert_eq!(back["rotation_rate"], 7200);
+        assert_eq!(back["form_factor"]["name"], "3.5 inches");
     }
 
     #[test]
@@ -658,6 +723,9 @@ mod tests {
         .unwrap();
         let t = r.ata_smart_attributes.unwrap().table;
         assert_eq!((t[0].raw.value, t[1].raw.value), (None, None));
+        // What was there is kept in words (a negative number is its text).
+        assert_eq!(t[0].raw.held, None);
+        assert_eq!(t[1].raw.held.as_deref(), Some("the string \"x\""));
         let e = Report::from_json(r#"{"smartctl":{"exit_status":256}}"#).unwrap_err();
         assert!(e.contains("exit status 256"), "{e}");
         assert!(Report::from_json(r#"{"smartctl":{"exit_status":255}}"#).is_ok());

@@ -41,7 +41,14 @@ pub fn findings(before: &Health, max_hours: u64, thresholds: &Thresholds, out: &
             Finding::smart(
                 Severity::Fail,
                 "new-hours-missing",
-                "--new cannot judge whether the drive is new: the report holds no power-on hours (power_on_time.hours, the NVMe log's power_on_hours, or Seagate FARM's poh); take smartctl -x DEVICE".into(),
+                format!(
+                    "--new cannot judge whether the drive is new: the report holds no power-on hours (power_on_time.hours, the NVMe log's power_on_hours, or Seagate FARM's poh){}; take smartctl -x DEVICE",
+                    if before.has_counters() {
+                        ""
+                    } else {
+                        ": no counters were read"
+                    }
+                ),
             )
             .with(Figure::new("power-on-hours", None, "power_on_time.hours")),
         ),
@@ -76,6 +83,7 @@ pub fn findings(before: &Health, max_hours: u64, thresholds: &Thresholds, out: &
             .with(Figure::new(c.key(), Some(v), &source)),
         );
     }
+    unknown_writes(before, thresholds, out);
     for w in before.usage.wear.iter().filter(|w| w.used_percent > 0) {
         out.push(
             Finding::smart(
@@ -89,6 +97,32 @@ pub fn findings(before: &Health, max_hours: u64, thresholds: &Thresholds, out: &
             .with(Figure::new("wear", Some(w.used_percent), &w.source)),
         );
     }
+}
+
+/// A written total that cannot fit the hours ([`crate::results::health::UnknownWrites`])
+/// cannot show a drive new: unless even read as GiB (the largest unit SSD
+/// families count 241 in) it is within the allowance, newness cannot be judged.
+fn unknown_writes(before: &Health, thresholds: &Thresholds, out: &mut Vec<Finding>) {
+    let limit = thresholds.limit(Counter::HostWritesGib);
+    let Some(w) = before
+        .usage
+        .host_writes_unknown
+        .as_ref()
+        .filter(|w| w.raw > limit)
+    else {
+        return;
+    };
+    out.push(
+        Finding::smart(
+            Severity::Fail,
+            "new-host-writes-unknown",
+            format!(
+                "--new cannot judge whether the drive is new: its host writes are unknown ({} raw {}: {} LBAs or {} GiB, {limit} GiB allowed); give a report of a smartctl whose drive database knows the drive",
+                w.source, w.raw, w.raw, w.raw
+            ),
+        )
+        .with(Figure::new("host-writes-raw", Some(w.raw), &w.source)),
+    );
 }
 
 #[cfg(test)]
@@ -109,6 +143,7 @@ mod tests {
                     source: "ATA 233 Media_Wearout_Indicator (normalised value)".into(),
                     used_percent: 85,
                 }],
+                host_writes_unknown: None,
             },
             ..Default::default()
         };

@@ -11,6 +11,13 @@ use crate::results::verdict::Figure;
 use crate::results::{Finding, Severity};
 use serde::{Deserialize, Serialize};
 
+/// The UDMA CRC count (ATA 199) from which a drive gets a warning whatever
+/// its rise: each is a frame the link corrupted and the host sent again; a
+/// cable fault that is noticed and fixed leaves tens (the real reports here: 12
+/// and 24), a hundred thousand takes a bad path under load for a long time.
+/// The cut is seekprobe's (docs/smart.md).
+pub const CRC_COUNT_WARN_AT: u64 = 100_000;
+
 /// A new drive's power-on hours allowed by default (`--new-max-hours`): factory
 /// testing and a burn-in leave a few, a used drive thousands.
 pub const DEFAULT_NEW_MAX_HOURS: u64 = 48;
@@ -62,11 +69,7 @@ pub fn findings(before: &Health, after: Option<&Health>, opts: &RuleOptions) -> 
                     "ATA attribute {} {}: raw value {} is not a count: left out, the other attributes judged",
                     a.id,
                     a.name,
-                    if a.raw.is_empty() {
-                        "missing or null".to_string()
-                    } else {
-                        format!("{:?}", a.raw)
-                    }
+                    super::health::raw_in_words(a)
                 ),
             )
             .with(Figure::new(
@@ -107,6 +110,7 @@ pub fn findings(before: &Health, after: Option<&Health>, opts: &RuleOptions) -> 
     } else {
         super::wear::findings(now, &mut out);
     }
+    crc_count(now, opts, &mut out);
     super::farm::findings(now, &mut out);
     super::erc::findings(now, &mut out);
     notes(now, exit, &mut out);
@@ -322,8 +326,27 @@ fn counters(before: &Health, after: Option<&Health>, opts: &RuleOptions, out: &m
     }
 }
 
-/// smartctl's notes: no assessment, a failed command, the error log, SMART off,
-/// fields left out.
+/// A UDMA CRC count (ATA 199) from [`CRC_COUNT_WARN_AT`] (or its
+/// `--threshold crc=N`, when higher) up: the path was bad for a long time.
+fn crc_count(now: &Health, opts: &RuleOptions, out: &mut Vec<Finding>) {
+    let at = CRC_COUNT_WARN_AT.max(opts.thresholds.limit(Counter::Crc));
+    let Some(n) = Counter::Crc.value(now).filter(|n| *n >= at) else {
+        return;
+    };
+    out.push(
+        Finding::smart(
+            Severity::Warning,
+            "crc-count",
+            format!(
+                "{n} UDMA CRC errors (ATA 199): the cable, backplane or controller was bad for a long time, and a count this size takes heavy traffic: the drive may have been used hard ({at} or more warned of)"
+            ),
+        )
+        .with(Figure::new("crc", Some(n), Counter::Crc.source())),
+    );
+}
+
+/// smartctl's notes: no assessment, no counters, a failed command, the error
+/// log, SMART off, fields left out, a written total that cannot fit the hours.
 fn notes(now: &Health, exit: ExitStatus, out: &mut Vec<Finding>) {
     if now.passed.is_none() && now.has_health() {
         out.push(Finding::smart(
@@ -331,6 +354,26 @@ fn notes(now: &Health, exit: ExitStatus, out: &mut Vec<Finding>) {
             "no-assessment",
             "the report holds no overall-health self-assessment (taken without -H, e.g. smartctl -A): the verdict rests on the counters alone".into(),
         ));
+    }
+    if now.passed.is_some() && !now.has_counters() {
+        out.push(Finding::smart(
+            Severity::Note,
+            "no-counters",
+            "the report holds the overall-health self-assessment and no attribute table, SCSI error counters or NVMe health log (taken with smartctl -i -H): no counters were read, the verdict rests on the self-assessment alone; take smartctl -x DEVICE".into(),
+        ));
+    }
+    if let Some(w) = &now.usage.host_writes_unknown {
+        out.push(
+            Finding::smart(
+                Severity::Note,
+                "host-writes-unknown",
+                format!(
+                    "host writes unknown: {} has a raw written total of {}, and {}",
+                    w.source, w.raw, w.why
+                ),
+            )
+            .with(Figure::new("host-writes-raw", Some(w.raw), &w.source)),
+        );
     }
     super::exit_bits::notes(now, exit, out);
     if now.smart_disabled {

@@ -77,6 +77,47 @@ fn kind(v: &Value) -> String {
     }
 }
 
+/// What a value that should be a count holds instead, in words (None: a
+/// count, or missing/null): `the string "x"`, `the number 2.5, a fraction`,
+/// `the number 1.1805916207174113e+21, beyond 64 bits` (2^70), `the number -3,
+/// negative`.
+pub fn not_a_count(v: &Value) -> Option<String> {
+    if v.is_null() || super::lenient::value_u64(v).is_some() {
+        return None;
+    }
+    let why = match v.as_f64() {
+        Some(f) if f < 0.0 => ", negative",
+        Some(f) if f.fract() != 0.0 => ", a fraction",
+        Some(_) => ", beyond 64 bits",
+        None => "",
+    };
+    Some(format!("{}{why}", kind(v)))
+}
+
+/// The fields read as counts that the rules use beside the health counters
+/// (power-on hours, power cycles, the block size), by JSON pointer: one of
+/// another type is left out with a note, never silently.
+const LEAVES: &[&str] = &[
+    "/power_on_time/hours",
+    "/power_cycle_count",
+    "/logical_block_size",
+];
+
+/// The [`LEAVES`] present but not counts, each as its path and what it held
+/// (`power_on_time.hours (the string "4994")`).
+pub fn unreadable_leaves(original: &Value) -> Vec<String> {
+    LEAVES
+        .iter()
+        .filter_map(|p| {
+            let what = not_a_count(original.pointer(p)?)?;
+            Some(format!(
+                "{} ({what})",
+                p.trim_start_matches('/').replace('/', ".")
+            ))
+        })
+        .collect()
+}
+
 /// Whether a value is a count: a whole number from 0 to 2^64 − 1.
 fn is_count(v: &Value) -> bool {
     v.is_u64()

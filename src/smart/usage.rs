@@ -42,22 +42,29 @@ pub(super) fn usage(r: &Report, table: &[AtaAttribute]) -> Usage {
         }
     }
     let block = r.logical_block_size.unwrap_or(512);
+    let family = r.model_family.as_deref();
     for a in table {
-        match attributes::identify(a) {
+        let unread = u.host_written_bytes.is_none() && u.host_writes_unknown.is_none();
+        match attributes::identify_in(a, family) {
             Some(Meaning::LoadCycles) if u.load_cycles.is_none() => {
                 u.load_cycles = attributes::count(a)
             }
-            Some(Meaning::HostWrites(unit)) if u.host_written_bytes.is_none() => {
+            Some(Meaning::HostWrites(unit)) if unread => {
                 let unit = if unit == 0 { block } else { unit };
-                u.host_written_bytes = attributes::count(a).map(|n| n.saturating_mul(unit));
-                u.host_writes_source = Some(format!("ATA {} {}", a.id, a.name));
+                let Some(raw) = attributes::count(a) else {
+                    continue;
+                };
+                match super::writes::bytes_written(r, a, raw, unit) {
+                    Ok(bytes) => {
+                        u.host_written_bytes = Some(bytes);
+                        u.host_writes_source = Some(format!("ATA {} {}", a.id, a.name));
+                    }
+                    Err(unknown) => u.host_writes_unknown = Some(unknown),
+                }
             }
             Some(Meaning::Wear(scale)) => {
                 if let Some(used) = attributes::wear_used(a, scale) {
-                    let place = match scale {
-                        attributes::WearScale::NormalizedLeft => "normalised value",
-                        attributes::WearScale::RawUsed => "raw value",
-                    };
+                    let place = attributes::wear_place(a, scale);
                     u.wear.push(Wear {
                         source: format!("ATA {} {} ({place})", a.id, a.name),
                         used_percent: used,
