@@ -39,11 +39,10 @@ struct Expect {
 
 const N: Option<u64> = None;
 
-fn expectations() -> Vec<Expect> {
-    use Protocol::*;
-    let ata = |file, exit, temp, hours, c| Expect {
+fn ata(file: &'static str, exit: u32, temp: i64, hours: u64, c: [Option<u64>; 7]) -> Expect {
+    Expect {
         file,
-        protocol: Ata,
+        protocol: Protocol::Ata,
         passed: true,
         exit,
         temp,
@@ -51,10 +50,13 @@ fn expectations() -> Vec<Expect> {
         ata: Some(c),
         scsi: None,
         nvme: None,
-    };
-    let scsi = |file, temp, hours, c| Expect {
+    }
+}
+
+fn scsi(file: &'static str, temp: i64, hours: Option<u64>, c: [Option<u64>; 4]) -> Expect {
+    Expect {
         file,
-        protocol: Scsi,
+        protocol: Protocol::Scsi,
         passed: true,
         exit: 0,
         temp,
@@ -62,10 +64,20 @@ fn expectations() -> Vec<Expect> {
         ata: None,
         scsi: Some(c),
         nvme: None,
-    };
-    let nvme = |file, passed, exit, temp, hours, n| Expect {
+    }
+}
+
+fn nvme(
+    file: &'static str,
+    passed: bool,
+    exit: u32,
+    temp: i64,
+    hours: u64,
+    n: (u8, u64, u64, u32, u32, u32),
+) -> Expect {
+    Expect {
         file,
-        protocol: Nvme,
+        protocol: Protocol::Nvme,
         passed,
         exit,
         temp,
@@ -73,9 +85,14 @@ fn expectations() -> Vec<Expect> {
         ata: None,
         scsi: None,
         nvme: Some(n),
-    };
+    }
+}
+
+/// What each real report holds, in file order: the first half, then
+/// [`expectations_from_nvme`].
+fn expectations() -> Vec<Expect> {
     let s = Some;
-    vec![
+    let mut v = vec![
         ata(
             "HGST_HUS724020ALE640_28.json",
             64,
@@ -137,6 +154,15 @@ fn expectations() -> Vec<Expect> {
             47657,
             [s(0), s(0), s(0), s(0), N, N, s(0)],
         ),
+    ];
+    v.extend(expectations_from_nvme());
+    v
+}
+
+/// The second half of [`expectations`].
+fn expectations_from_nvme() -> Vec<Expect> {
+    let s = Some;
+    vec![
         nvme(
             "nvme-null-INTEL_SSDPE2KX020T7-nvme6.json",
             true,
@@ -660,19 +686,19 @@ fn a_negative_raw_value_is_left_out_with_a_note() {
         );
 }
 
-/// The verdict of every real report of tests/data/smartctl/ and of each synthetic
-/// one (synthetic/README.md: a real report with one field changed), as a storage
-/// engineer would give it: `seekprobe smart`'s exit status and each finding's
-/// severity and rule, without `--new`.
-#[test]
-fn every_report_gets_the_verdict_a_storage_engineer_would_sign() {
-    use seekprobe::results::Severity;
-    use seekprobe::smart::rules::{RuleOptions, findings};
-    let healthy = &[][..];
-    const REALLOC: (&str, &str) = ("warn", "reallocated");
-    const TIMEOUTS: (&str, &str) = ("warn", "command-timeouts");
-    const FARM_UNREAD: (&str, &str) = ("note", "farm-unread");
-    let table: Vec<(&str, &[(&str, &str)])> = vec![
+/// A report and the findings it must get: (severity, rule) each, in order.
+type Verdict = (&'static str, &'static [(&'static str, &'static str)]);
+
+const HEALTHY: &[(&str, &str)] = &[];
+const REALLOC: (&str, &str) = ("warn", "reallocated");
+const TIMEOUTS: (&str, &str) = ("warn", "command-timeouts");
+const FARM_UNREAD: (&str, &str) = ("note", "farm-unread");
+const COMMAND_FAILED: (&str, &str) = ("note", "smartctl-command-failed");
+
+/// The verdicts of the real reports.
+fn real_verdicts() -> Vec<Verdict> {
+    let healthy = HEALTHY;
+    vec![
         ("HGST_HUS724020ALE640_28.json", &[("note", "error-log")]),
         ("HITACHI_H109060SESUN600G_9.json", healthy),
         ("HP_73.4G_MAS3735NC_25.json", healthy),
@@ -701,7 +727,7 @@ fn every_report_gets_the_verdict_a_storage_engineer_would_sign() {
         ),
         (
             "sat-Phison_Driven_SSDs-KINGSTON_SA400M8120G-sda.json",
-            &[("note", "smartctl-command-failed")],
+            &[COMMAND_FAILED],
         ),
         ("sat-Toshiba_X300-TOSHIBA_HDWE160-sdb.json", healthy),
         ("sat-null-ST18000NM000J-2TV103-sda.json", &[FARM_UNREAD]),
@@ -709,6 +735,12 @@ fn every_report_gets_the_verdict_a_storage_engineer_would_sign() {
             "seagate-farm-log-only.json",
             &[("fail", "no-health-data"), ("note", "farm-hours")],
         ),
+    ]
+}
+
+/// The verdicts of the synthetic reports (synthetic/README.md), the first part.
+fn synthetic_verdicts() -> Vec<Verdict> {
+    vec![
         (
             "synthetic/HGST_HUS724020ALE640_28-error-log-0.json",
             &[("note", "error-log")],
@@ -766,6 +798,13 @@ fn every_report_gets_the_verdict_a_storage_engineer_would_sign() {
             "synthetic/WDC_WD20EFRX-68EUZN0_17-table-not-a-list.json",
             &[("fail", "unjudgeable")],
         ),
+    ]
+}
+
+/// The verdicts of the synthetic reports, the second part.
+fn more_synthetic_verdicts() -> Vec<Verdict> {
+    let healthy = HEALTHY;
+    vec![
         (
             "synthetic/HITACHI_H109060SESUN600G_9-grown-defects-5.json",
             &[("warn", "grown-defects")],
@@ -830,7 +869,81 @@ fn every_report_gets_the_verdict_a_storage_engineer_would_sign() {
             "synthetic/WDC_WD20EFRX-68EUZN0_17-sct-minus-127.json",
             healthy,
         ),
-    ];
+    ]
+}
+
+/// The verdicts of issue 42's synthetic reports (drivedb's decoding).
+fn drivedb_verdicts() -> Vec<Verdict> {
+    const UNJUDGEABLE: (&str, &str) = ("fail", "unjudgeable");
+    const UNREADABLE: (&str, &str) = ("note", "unreadable-counter");
+    vec![
+        (
+            "synthetic/KINGSTON_SA400M8120G-231-life-left-30.json",
+            &[COMMAND_FAILED],
+        ),
+        (
+            "synthetic/KINGSTON_SA400M8120G-231-life-left-5.json",
+            &[("warn", "life-used"), COMMAND_FAILED],
+        ),
+        (
+            "synthetic/ADATA_SU650-169-life-left-30.json",
+            &[COMMAND_FAILED],
+        ),
+        (
+            "synthetic/ADATA_SU650-169-life-left-5.json",
+            &[("warn", "life-used"), COMMAND_FAILED],
+        ),
+        (
+            "synthetic/WDC_WDS400T1R0A-not-in-database-241.json",
+            &[("note", "host-writes-unknown"), COMMAND_FAILED],
+        ),
+        (
+            "synthetic/Micron_5300-199-crc-2000000.json",
+            &[TIMEOUTS, ("warn", "crc-count")],
+        ),
+        (
+            "synthetic/KINGSTON_SA400M8120G-info-health-only.json",
+            &[("note", "no-counters"), COMMAND_FAILED],
+        ),
+        (
+            "synthetic/ST3500418AS_11-pending-raw-string.json",
+            &[UNJUDGEABLE, REALLOC, TIMEOUTS, UNREADABLE, FARM_UNREAD],
+        ),
+        (
+            "synthetic/ST3500418AS_11-pending-raw-2e70.json",
+            &[UNJUDGEABLE, REALLOC, TIMEOUTS, UNREADABLE, FARM_UNREAD],
+        ),
+        (
+            "synthetic/ST3500418AS_11-pending-raw-fraction.json",
+            &[UNJUDGEABLE, REALLOC, TIMEOUTS, UNREADABLE, FARM_UNREAD],
+        ),
+        (
+            "synthetic/WDC_WD20EFRX-68EUZN0_17-hours-string.json",
+            &[("note", "ignored-field")],
+        ),
+    ]
+}
+
+/// Every report's findings as (severity, rule), without `--new`.
+fn judged(file: &str) -> Vec<seekprobe::results::Finding> {
+    use seekprobe::smart::rules::{RuleOptions, findings};
+    findings(&health(file), None, &RuleOptions::default())
+}
+
+/// The verdict of every real report of tests/data/smartctl/ and of each synthetic
+/// one (synthetic/README.md: a real report with one field changed), as a storage
+/// engineer would give it: `seekprobe smart`'s exit status and each finding's
+/// severity and rule, without `--new`.
+#[test]
+fn every_report_gets_the_verdict_a_storage_engineer_would_sign() {
+    use seekprobe::results::Severity;
+    let table: Vec<Verdict> = [
+        real_verdicts(),
+        synthetic_verdicts(),
+        more_synthetic_verdicts(),
+        drivedb_verdicts(),
+    ]
+    .concat();
     let mut files: Vec<String> = std::fs::read_dir(data_dir())
         .unwrap()
         .chain(std::fs::read_dir(data_dir().join("synthetic")).unwrap())
@@ -844,8 +957,7 @@ fn every_report_gets_the_verdict_a_storage_engineer_would_sign() {
     named.sort();
     assert_eq!(files, named, "every report has its verdict in the table");
     for (file, want) in &table {
-        let h = health(file);
-        let f = findings(&h, None, &RuleOptions::default());
+        let f = judged(file);
         let got: Vec<(&str, &str)> = f
             .iter()
             .map(|f| {
@@ -958,23 +1070,35 @@ fn encoded(file: &str, bom: &[u8], utf16: Option<fn(u16) -> [u8; 2]>) -> Vec<u8>
     out
 }
 
-/// Issue 27's "SMART's last blind spots", one row (at least) a rule, each on a
-/// report derived from a real one.
-#[test]
-fn smarts_last_blind_spots() {
-    const WDC: &str = "WDC_WD20EFRX-68EUZN0_17.json";
-    const HEALTHY: &str = "SMART verdict: healthy\n";
-    const UNJUDGED: &str = "SMART verdict: cannot be judged\n";
-    let row = |rule, file: &str, args, code, says, never| BlindSpot {
+/// What a healthy verdict prints.
+const SAYS_HEALTHY: &str = "SMART verdict: healthy\n";
+/// What a report that cannot be judged prints.
+const SAYS_UNJUDGED: &str = "SMART verdict: cannot be judged\n";
+const WDC: &str = "WDC_WD20EFRX-68EUZN0_17.json";
+
+/// A blind-spot row on a report of tests/data/smartctl as it is.
+fn row(
+    rule: &'static str,
+    file: &str,
+    args: &'static [&'static str],
+    code: i32,
+    says: &'static [&'static str],
+    never: &'static [&'static str],
+) -> BlindSpot {
+    BlindSpot {
         rule,
         report: real(file),
         args,
         code,
         says,
         never,
-    };
-    let rows = vec![
-        // smartctl's exit status bits (smartctl(8), RETURN VALUES).
+    }
+}
+
+/// Issue 27's rows on smartctl's exit status bits (smartctl(8), RETURN
+/// VALUES) and the SCSI counters.
+fn exit_bit_and_scsi_rows() -> Vec<BlindSpot> {
+    vec![
         row(
             "bit 4 fails",
             "synthetic/WDC_WD20EFRX-68EUZN0_17-exit-bit4.json",
@@ -983,7 +1107,7 @@ fn smarts_last_blind_spots() {
             &[
                 "FAIL: smartctl says a pre-failure attribute is at or below its threshold now (exit status bit 4)",
             ],
-            &[HEALTHY],
+            &[SAYS_HEALTHY],
         ),
         row(
             "bit 3 with PASSED says what bit 3 means",
@@ -1000,7 +1124,7 @@ fn smarts_last_blind_spots() {
             0,
             &[
                 "note: smartctl says an attribute was at or below its threshold in the past, not now (exit status bit 5)",
-                HEALTHY,
+                SAYS_HEALTHY,
             ],
             &[],
         ),
@@ -1023,7 +1147,7 @@ fn smarts_last_blind_spots() {
             &[
                 "FAIL: uncorrected read/write/verify errors (SCSI): 300 on a used drive, beyond the 10 a used drive may have",
             ],
-            &[HEALTHY],
+            &[SAYS_HEALTHY],
         ),
         row(
             "a handful of uncorrected errors warns",
@@ -1032,7 +1156,7 @@ fn smarts_last_blind_spots() {
             0,
             &[
                 "warning: uncorrected read/write/verify errors (SCSI): 3 on a used drive",
-                HEALTHY,
+                SAYS_HEALTHY,
             ],
             &[],
         ),
@@ -1054,6 +1178,12 @@ fn smarts_last_blind_spots() {
             &["warning: grown defects (SCSI): 5 on a used drive"],
             &[],
         ),
+    ]
+}
+
+/// Issue 27's rows on structures that cannot be read, FARM and wear.
+fn structure_and_wear_rows() -> Vec<BlindSpot> {
+    vec![
         // A structure that cannot be read cannot be judged.
         row(
             "the attribute table not a list",
@@ -1062,9 +1192,9 @@ fn smarts_last_blind_spots() {
             1,
             &[
                 "the report cannot be judged: ata_smart_attributes.table is an object, not a list",
-                UNJUDGED,
+                SAYS_UNJUDGED,
             ],
-            &[HEALTHY],
+            &[SAYS_HEALTHY],
         ),
         row(
             "the NVMe health log a list",
@@ -1073,9 +1203,9 @@ fn smarts_last_blind_spots() {
             1,
             &[
                 "nvme_smart_health_information_log is a list, not an object",
-                UNJUDGED,
+                SAYS_UNJUDGED,
             ],
-            &[HEALTHY],
+            &[SAYS_HEALTHY],
         ),
         row(
             "critical_warning a string",
@@ -1084,9 +1214,9 @@ fn smarts_last_blind_spots() {
             1,
             &[
                 "nvme_smart_health_information_log.critical_warning is the string \"0x04\"",
-                UNJUDGED,
+                SAYS_UNJUDGED,
             ],
-            &[HEALTHY],
+            &[SAYS_HEALTHY],
         ),
         row(
             "a counter not a number",
@@ -1095,9 +1225,9 @@ fn smarts_last_blind_spots() {
             1,
             &[
                 "scsi_error_counter_log.read.total_uncorrected_errors is the string \"300\", not a count",
-                UNJUDGED,
+                SAYS_UNJUDGED,
             ],
-            &[HEALTHY],
+            &[SAYS_HEALTHY],
         ),
         row(
             "one attribute's raw value null: left out with a note",
@@ -1106,7 +1236,7 @@ fn smarts_last_blind_spots() {
             0,
             &[
                 "note: ATA attribute 197 Current_Pending_Sector: raw value missing or null is not a count: left out",
-                HEALTHY,
+                SAYS_HEALTHY,
             ],
             &["FAIL"],
         ),
@@ -1118,17 +1248,17 @@ fn smarts_last_blind_spots() {
             1,
             &[
                 "FAIL: --new cannot judge whether the drive is new: the report holds no power-on hours",
-                UNJUDGED,
+                SAYS_UNJUDGED,
             ],
-            &[HEALTHY],
+            &[SAYS_HEALTHY],
         ),
         row(
             "FARM only",
             "seagate-farm-log-only.json",
             &[],
             1,
-            &["the report holds no SMART health", UNJUDGED],
-            &[HEALTHY],
+            &["the report holds no SMART health", SAYS_UNJUDGED],
+            &[SAYS_HEALTHY],
         ),
         row(
             "FARM only, its hours judged under --new",
@@ -1138,7 +1268,7 @@ fn smarts_last_blind_spots() {
             &[
                 "FAIL: 2344 power-on hours (Seagate FARM) on a drive given as new (48 allowed, --new-max-hours)",
             ],
-            &[HEALTHY],
+            &[SAYS_HEALTHY],
         ),
         // Wear: 80% or more of the rated life used.
         row(
@@ -1148,7 +1278,7 @@ fn smarts_last_blind_spots() {
             0,
             &[
                 "warning: 85% of the rated life used (NVMe percentage used)",
-                HEALTHY,
+                SAYS_HEALTHY,
             ],
             &[],
         ),
@@ -1157,7 +1287,7 @@ fn smarts_last_blind_spots() {
             "nvme-null-INTEL_SSDPE2KX020T7-nvme6.json",
             &[],
             0,
-            &[HEALTHY],
+            &[SAYS_HEALTHY],
             &["warning:"],
         ),
         row(
@@ -1170,16 +1300,23 @@ fn smarts_last_blind_spots() {
             ],
             &[],
         ),
-    ];
+    ]
+}
+
+/// Reports re-encoded as Windows tools save them.
+fn windows_rows() -> Vec<BlindSpot> {
     let le: fn(u16) -> [u8; 2] = u16::to_le_bytes;
     let be: fn(u16) -> [u8; 2] = u16::to_be_bytes;
-    let windows = vec![
+    vec![
         BlindSpot {
             rule: "UTF-8 with a byte-order mark",
             report: encoded(WDC, &[0xef, 0xbb, 0xbf], None),
             args: &[],
             code: 0,
-            says: &["SMART health (/dev/sdb, WDC WD20EFRX-68EUZN0, ATA", HEALTHY],
+            says: &[
+                "SMART health (/dev/sdb, WDC WD20EFRX-68EUZN0, ATA",
+                SAYS_HEALTHY,
+            ],
             never: &[],
         },
         BlindSpot {
@@ -1187,7 +1324,10 @@ fn smarts_last_blind_spots() {
             report: encoded(WDC, &[0xff, 0xfe], Some(le)),
             args: &[],
             code: 0,
-            says: &["SMART health (/dev/sdb, WDC WD20EFRX-68EUZN0, ATA", HEALTHY],
+            says: &[
+                "SMART health (/dev/sdb, WDC WD20EFRX-68EUZN0, ATA",
+                SAYS_HEALTHY,
+            ],
             never: &[],
         },
         BlindSpot {
@@ -1195,7 +1335,10 @@ fn smarts_last_blind_spots() {
             report: encoded(WDC, &[0xfe, 0xff], Some(be)),
             args: &[],
             code: 0,
-            says: &["SMART health (/dev/sdb, WDC WD20EFRX-68EUZN0, ATA", HEALTHY],
+            says: &[
+                "SMART health (/dev/sdb, WDC WD20EFRX-68EUZN0, ATA",
+                SAYS_HEALTHY,
+            ],
             never: &[],
         },
         BlindSpot {
@@ -1214,9 +1357,14 @@ fn smarts_last_blind_spots() {
             says: &["UTF-32 LE text (by its byte-order mark): not read"],
             never: &[],
         },
-    ];
+    ]
+}
+
+/// Run `seekprobe smart` on each row's report: its exit status, what it says
+/// and what it must not say.
+fn check(rows: &[BlindSpot]) {
     let dir = tempfile::tempdir().unwrap();
-    for (i, r) in rows.iter().chain(&windows).enumerate() {
+    for (i, r) in rows.iter().enumerate() {
         let path = dir.path().join(format!("{i}.json"));
         std::fs::write(&path, &r.report).unwrap();
         let out = seekprobe()
@@ -1238,9 +1386,18 @@ fn smarts_last_blind_spots() {
             assert!(!text.contains(s), "{}: says {s:?}:\n{text}", r.rule);
         }
     }
+}
+
+/// Issue 27's "SMART's last blind spots", one row (at least) a rule, each on a
+/// report derived from a real one.
+#[test]
+fn smarts_last_blind_spots() {
+    check(&exit_bit_and_scsi_rows());
+    check(&structure_and_wear_rows());
+    check(&windows_rows());
     // Under --smart, a report that cannot be judged is smart_unreadable, a
     // failing finding of the verdict, never a pass.
-    use seekprobe::results::{Code, Severity as Verdict};
+    use seekprobe::results::{Code, Severity as Weight};
     use seekprobe::smart::rules::{RuleOptions, findings};
     for file in [
         "synthetic/WDC_WD20EFRX-68EUZN0_17-table-not-a-list.json",
@@ -1254,9 +1411,248 @@ fn smarts_last_blind_spots() {
         ));
         assert!(
             f.iter()
-                .any(|x| x.code == Code::SmartUnreadable && x.severity == Verdict::Fail),
+                .any(|x| x.code == Code::SmartUnreadable && x.severity == Weight::Fail),
             "{file}: {f:?}"
         );
         assert!(!seekprobe::verdict::judge(f).pass, "{file}");
     }
+}
+
+/// Issue 42's rows: wear where drivedb keeps it, written totals that cannot fit
+/// the hours, huge CRC counts, `-i -H` reports, raw values that are not counts
+/// and power-on hours of another type (synthetic/README.md names each report's
+/// origin and change).
+fn drivedb_rows() -> Vec<BlindSpot> {
+    const PHISON: &str = "synthetic/KINGSTON_SA400M8120G-231-life-left-";
+    const SM: &str = "synthetic/ADATA_SU650-169-life-left-";
+    let at = |base: &str, left: &str| format!("{base}{left}.json");
+    vec![
+        row(
+            "Phison 231 raw 30: 70% used",
+            &at(PHISON, "30"),
+            &[],
+            0,
+            &[
+                "\t70%         \t# of rated life used (ATA 231 SSD_Life_Left (raw value))\n",
+                SAYS_HEALTHY,
+            ],
+            &["warning: 70%", "\t0%  "],
+        ),
+        row(
+            "Phison 231 raw 5: a used drive is warned of",
+            &at(PHISON, "5"),
+            &[],
+            0,
+            &[
+                "warning: 95% of the rated life used (ATA 231 SSD_Life_Left (raw value)): 80% or more used, plan its replacement\n",
+            ],
+            &[],
+        ),
+        row(
+            "Phison 231 raw 5 fails --new on its wear",
+            &at(PHISON, "5"),
+            &["--new"],
+            3,
+            &[
+                "FAIL: 95% of the rated life used (ATA 231 SSD_Life_Left (raw value)) on a drive given as new\n",
+            ],
+            &[SAYS_HEALTHY],
+        ),
+        row(
+            "the real Phison report: raw 98, 2% used",
+            "sat-Phison_Driven_SSDs-KINGSTON_SA400M8120G-sda.json",
+            &[],
+            0,
+            &["\t2%          \t# of rated life used (ATA 231 SSD_Life_Left (raw value))\n"],
+            &[],
+        ),
+        row(
+            "Silicon Motion 169 raw 30: 70% used",
+            &at(SM, "30"),
+            &[],
+            0,
+            &[
+                "\t70%         \t# of rated life used (ATA 169 Remaining_Lifetime_Perc (raw value))\n",
+            ],
+            &["warning: 70%"],
+        ),
+        row(
+            "Silicon Motion 169 raw 5 fails --new and warns a used drive",
+            &at(SM, "5"),
+            &["--new"],
+            3,
+            &[
+                "FAIL: 95% of the rated life used (ATA 169 Remaining_Lifetime_Perc (raw value)) on a drive given as new\n",
+            ],
+            &[],
+        ),
+        row(
+            "Silicon Motion 169 raw 5 warns a used drive",
+            &at(SM, "5"),
+            &[],
+            0,
+            &["warning: 95% of the rated life used (ATA 169 Remaining_Lifetime_Perc (raw value))"],
+            &[],
+        ),
+        row(
+            "241 Total_LBAs_Written of a drive drivedb does not know: unknown",
+            "synthetic/WDC_WDS400T1R0A-not-in-database-241.json",
+            &[],
+            0,
+            &[
+                "\tunknown     \t# GiB written by the host (ATA 241 Total_LBAs_Written: raw 398, cannot fit the power-on hours)\n",
+                "note: host writes unknown: ATA 241 Total_LBAs_Written has a raw written total of 398, and as 512-byte LBAs it is 203776 bytes in 4994 power-on hours",
+            ],
+            &["# GiB written by the host (ATA 241 Total_LBAs_Written)\n"],
+        ),
+        row(
+            "an unknown written total cannot show a drive new",
+            "synthetic/WDC_WDS400T1R0A-not-in-database-241.json",
+            &["--new"],
+            3,
+            &[
+                "FAIL: --new cannot judge whether the drive is new: its host writes are unknown (ATA 241 Total_LBAs_Written raw 398",
+            ],
+            &[],
+        ),
+        row(
+            "a hard disk drivedb does not know keeps its LBA count",
+            "sat-null-ST18000NM000J-2TV103-sda.json",
+            &[],
+            0,
+            &["\t87          \t# GiB written by the host (ATA 241 Total_LBAs_Written)\n"],
+            &["unknown"],
+        ),
+        row(
+            "two million CRC errors are named",
+            "synthetic/Micron_5300-199-crc-2000000.json",
+            &[],
+            0,
+            &[
+                "warning: 2000000 UDMA CRC errors (ATA 199): the cable, backplane or controller was bad for a long time, and a count this size takes heavy traffic: the drive may have been used hard",
+            ],
+            &[],
+        ),
+        row(
+            "-i -H: no counters were read",
+            "synthetic/KINGSTON_SA400M8120G-info-health-only.json",
+            &[],
+            0,
+            &[
+                "no counters were read, the verdict rests on the self-assessment alone",
+                SAYS_HEALTHY,
+            ],
+            &[],
+        ),
+        row(
+            "-i -H under --new: the hours cannot be judged",
+            "synthetic/KINGSTON_SA400M8120G-info-health-only.json",
+            &["--new"],
+            1,
+            &[
+                "FAIL: --new cannot judge whether the drive is new: the report holds no power-on hours (power_on_time.hours, the NVMe log's power_on_hours, or Seagate FARM's poh): no counters were read",
+                SAYS_UNJUDGED,
+            ],
+            &[SAYS_HEALTHY],
+        ),
+    ]
+}
+
+/// Issue 42's rows on values of another type.
+fn odd_value_rows() -> Vec<BlindSpot> {
+    const UNREAD: &str = "note: ATA attribute 197 Current_Pending_Sector: raw value ";
+    vec![
+        row(
+            "a raw value that is a string",
+            "synthetic/ST3500418AS_11-pending-raw-string.json",
+            &[],
+            1,
+            &[
+                "note: ATA attribute 197 Current_Pending_Sector: raw value the string \"8\" (smartctl's text \"8\") is not a count",
+                "the report cannot be judged: ata_smart_attributes.table[16].raw.value (attribute 197) is the string \"8\", not a count",
+                SAYS_UNJUDGED,
+            ],
+            &["missing or null"],
+        ),
+        row(
+            "a raw value beyond 64 bits (2^70)",
+            "synthetic/ST3500418AS_11-pending-raw-2e70.json",
+            &[],
+            1,
+            &[
+                UNREAD,
+                "raw value the number 1.1805916207174113e+21, beyond 64 bits (smartctl's text \"1180591620717411303424\")",
+                SAYS_UNJUDGED,
+            ],
+            &["missing or null"],
+        ),
+        row(
+            "a raw value that is a fraction",
+            "synthetic/ST3500418AS_11-pending-raw-fraction.json",
+            &[],
+            1,
+            &[
+                UNREAD,
+                "raw value the number 2.5, a fraction (smartctl's text \"2.5\")",
+                SAYS_UNJUDGED,
+            ],
+            &["missing or null"],
+        ),
+        row(
+            "power-on hours given as a string: a note",
+            "synthetic/WDC_WD20EFRX-68EUZN0_17-hours-string.json",
+            &[],
+            0,
+            &[
+                "note: smartctl's field power_on_time.hours (the string \"47657\") has an unexpected type: left out, the rest of the report read\n",
+                SAYS_HEALTHY,
+            ],
+            &["# power-on hours"],
+        ),
+        row(
+            "power-on hours given as a string, under --new",
+            "synthetic/WDC_WD20EFRX-68EUZN0_17-hours-string.json",
+            &["--new"],
+            3,
+            &[
+                "FAIL: --new cannot judge whether the drive is new: the report holds no power-on hours",
+            ],
+            &[],
+        ),
+    ]
+}
+
+#[test]
+fn smart_is_decoded_as_drivedb_means_it() {
+    check(&drivedb_rows());
+    check(&odd_value_rows());
+    // The figures behind the text.
+    let u = health("synthetic/KINGSTON_SA400M8120G-231-life-left-30.json").usage;
+    assert_eq!(
+        (
+            u.wear.len(),
+            u.wear[0].used_percent,
+            u.wear[0].source.as_str()
+        ),
+        (1, 70, "ATA 231 SSD_Life_Left (raw value)")
+    );
+    let u = health("synthetic/WDC_WDS400T1R0A-not-in-database-241.json").usage;
+    assert_eq!(u.host_written_bytes, None);
+    let w = u.host_writes_unknown.unwrap();
+    assert_eq!(
+        (w.raw, w.source.as_str()),
+        (398, "ATA 241 Total_LBAs_Written")
+    );
+    // Health saved before these fields existed still loads.
+    let old: Health = serde_json::from_str(
+        r#"{"unreadable": [{"id": 197, "name": "Current_Pending_Sector", "raw": ""}], "usage": {"wear": []}}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        (
+            old.unreadable[0].held.as_deref(),
+            old.usage.host_writes_unknown
+        ),
+        (None, None)
+    );
 }
