@@ -1494,6 +1494,12 @@ fn drivedb_rows() -> Vec<BlindSpot> {
             &["warning: 95% of the rated life used (ATA 169 Remaining_Lifetime_Perc (raw value))"],
             &[],
         ),
+    ]
+}
+
+/// Issue 42's rows on written totals, CRC counts and `-i -H` reports.
+fn writes_crc_and_counter_rows() -> Vec<BlindSpot> {
+    vec![
         row(
             "241 Total_LBAs_Written of a drive drivedb does not know: unknown",
             "synthetic/WDC_WDS400T1R0A-not-in-database-241.json",
@@ -1625,6 +1631,7 @@ fn odd_value_rows() -> Vec<BlindSpot> {
 #[test]
 fn smart_is_decoded_as_drivedb_means_it() {
     check(&drivedb_rows());
+    check(&writes_crc_and_counter_rows());
     check(&odd_value_rows());
     // The figures behind the text.
     let u = health("synthetic/KINGSTON_SA400M8120G-231-life-left-30.json").usage;
