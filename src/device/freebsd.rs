@@ -259,7 +259,13 @@ fn stable_names(path: &Path) -> Vec<String> {
     let mut len: libc::size_t = 0;
     // SAFETY: a size query: no buffer, the length written to `len`.
     let sized = unsafe {
-        libc::sysctlbyname(name.as_ptr(), std::ptr::null_mut(), &mut len, std::ptr::null(), 0)
+        libc::sysctlbyname(
+            name.as_ptr(),
+            std::ptr::null_mut(),
+            &mut len,
+            std::ptr::null(),
+            0,
+        )
     };
     if sized != 0 || len == 0 {
         return Vec::new();

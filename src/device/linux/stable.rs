@@ -38,7 +38,9 @@ fn rank(path: &str) -> u8 {
     let bus_model_serial = ["ata-", "usb-", "mmc-", "ieee1394-"]
         .iter()
         .any(|p| name.starts_with(p))
-        || (name.starts_with("nvme-") && !name.starts_with("nvme-eui.") && !name.starts_with("nvme-nvme."))
+        || (name.starts_with("nvme-")
+            && !name.starts_with("nvme-eui.")
+            && !name.starts_with("nvme-nvme."))
         || name.starts_with("scsi-S");
     match () {
         _ if name.starts_with("wwn-") => 0,
@@ -53,7 +55,7 @@ mod tests {
 
     #[test]
     fn the_wwn_comes_first_then_the_bus_model_serial_name() {
-        let mut names = vec![
+        let mut names = [
             "/dev/disk/by-id/scsi-35000c500a1b2c3d4".to_string(),
             "/dev/disk/by-id/ata-ST4000NM0035-1V4107_ZC1ABCDE".to_string(),
             "/dev/disk/by-id/wwn-0x5000c500a1b2c3d4".to_string(),
@@ -61,7 +63,10 @@ mod tests {
             "/dev/disk/by-id/nvme-Samsung_SSD_980_PRO_1TB_S5GXNF0R123456".to_string(),
         ];
         names.sort_by_key(|n| (rank(n), n.clone()));
-        let short: Vec<&str> = names.iter().map(|n| n.rsplit('/').next().unwrap()).collect();
+        let short: Vec<&str> = names
+            .iter()
+            .map(|n| n.rsplit('/').next().unwrap())
+            .collect();
         assert_eq!(
             short,
             [
