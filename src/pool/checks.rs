@@ -5,7 +5,7 @@
 
 use super::args::{Kind, Shape};
 use super::drives::{Drive, Naming};
-use super::layout::{Layout, SLOW_SHARE, Speed, group, median, rate};
+use super::layout::{Layout, SLOW_SHARE, Speed, group, rate};
 use crate::results::verdict::binary_size;
 use std::collections::BTreeMap;
 
@@ -159,7 +159,7 @@ pub fn vdevs(
                 .iter()
                 .filter_map(|&i| rate(drives, i, s.source).map(|r| (i, r)))
                 .collect();
-            let m = median(rates.iter().map(|r| r.1).collect());
+            let m = s.median;
             let (lo, hi) = rates
                 .iter()
                 .fold((f64::MAX, 0.0f64), |(lo, hi), r| (lo.min(r.1), hi.max(r.1)));
@@ -170,12 +170,13 @@ pub fn vdevs(
             }
             for (i, r) in rates.iter().filter(|r| r.1 < SLOW_SHARE * m) {
                 said.warnings.push(format!(
-                    "{}: {} reads {}, {:.0}% under the vdev's median {}, and the vdev runs at its slowest drive",
+                    "{}: {} reads {}, {:.0}% under the drives' median {}, and {} runs at its slowest drive",
                     names[v],
                     drives[*i].given,
                     mb(*r),
                     (1.0 - r / m) * 100.0,
-                    mb(m)
+                    mb(m),
+                    names[v]
                 ));
             }
         }

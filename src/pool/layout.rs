@@ -132,13 +132,20 @@ pub fn arrange(
 }
 
 /// Which of `kept` to set aside next (its position): a drive far slower than the
-/// pool first; then one of the path holding the most drives; among those the
-/// smallest, then the slowest, then the last.
+/// pool first; then one of another size than most; then one of the path holding
+/// the most drives; among those the smallest, then the slowest, then the last.
 fn removal(drives: &[Drive], kept: &[usize], speed: Option<&Speed>) -> usize {
     let mut count: BTreeMap<String, usize> = BTreeMap::new();
+    let mut sizes: BTreeMap<u64, usize> = BTreeMap::new();
     for &i in kept {
         *count.entry(group(drives, i)).or_default() += 1;
+        *sizes.entry(drives[i].size_bytes).or_default() += 1;
     }
+    let most = sizes
+        .iter()
+        .max_by_key(|(s, n)| (**n, **s))
+        .map_or(0, |(s, _)| *s);
+    let odd = |i: usize| drives[i].size_bytes != most;
     let rate = |i: usize| speed.and_then(|s| rate(drives, i, s.source)).unwrap_or(0.0);
     let slow = |i: usize| speed.is_some_and(|s| s.slow.contains(&i));
     (0..kept.len())
@@ -146,6 +153,7 @@ fn removal(drives: &[Drive], kept: &[usize], speed: Option<&Speed>) -> usize {
             let (x, y) = (kept[a], kept[b]);
             slow(x)
                 .cmp(&slow(y))
+                .then(odd(x).cmp(&odd(y)))
                 .then(count[&group(drives, x)].cmp(&count[&group(drives, y)]))
                 .then(drives[y].size_bytes.cmp(&drives[x].size_bytes))
                 .then(rate(y).total_cmp(&rate(x)))

@@ -175,6 +175,14 @@ pub fn plan(runs: &[(String, Run)], a: &PlanArgs) -> Plan {
         Err(why) => plan.no_pool = Some(why),
         Ok(l) => {
             for &i in &l.leftover {
+                let slow = speed.as_ref().filter(|s| s.slow.contains(&i)).map(|s| {
+                    format!(
+                        "; far slower than the rest: {:.1} MB/s against their median {:.1} MB/s ({})",
+                        layout::rate(&drives, i, s.source).unwrap_or(0.0) / 1e6,
+                        s.median / 1e6,
+                        s.source.words()
+                    )
+                });
                 left_out.push((
                     i,
                     format!(
@@ -184,7 +192,7 @@ pub fn plan(runs: &[(String, Run)], a: &PlanArgs) -> Plan {
                         count(l.spares.len(), "spare"),
                         l.vdevs.len() * a.layout.width + l.spares.len(),
                         pool.len()
-                    ),
+                    ) + slow.as_deref().unwrap_or(""),
                 ));
             }
             fill(&mut plan, &drives, &l, speed.as_ref(), a, &mut said);
