@@ -100,7 +100,8 @@ pub fn paths(drives: &[Drive], l: &Layout, shape: Shape, names: &[String], said:
             ));
         } else if !over && !counts.is_empty() {
             said.why.push(format!(
-                "paths: no vdev holds more than {r} drives of one path, so losing any one path ({}) costs no vdev more than it can lose",
+                "paths: no vdev holds more than {r} {} of one path, so losing any one path ({}) costs no vdev more than it can lose",
+                if r == 1 { "drive" } else { "drives" },
                 and_list(&counts.keys().cloned().collect::<Vec<_>>())
             ));
         }
