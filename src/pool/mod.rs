@@ -120,15 +120,33 @@ pub fn plan(runs: &[(String, Run)], a: &PlanArgs) -> Plan {
     let mut left_out = Vec::new();
     let mut pool = Vec::new();
     let mut said = checks::Said::default();
-    for (i, (d, v, id)) in all.iter().enumerate() {
-        let twin = all[..i].iter().position(|(e, _, eid)| {
-            eid == id
-                && id.as_ref().is_some_and(|x| x.is_known())
-                && (e.given == d.given || e.naming != drives::Naming::Simulated)
-        });
-        let reason = drives::verdict_bars(v.as_ref(), a.with_warnings)
+    let same = |i: usize, j: usize| {
+        let ((d, _, id), (e, _, eid)) = (&all[i], &all[j]);
+        i != j
+            && eid == id
+            && id.as_ref().is_some_and(|x| x.is_known())
+            && (e.given == d.given || e.naming != drives::Naming::Simulated)
+    };
+    let bars: Vec<Option<String>> = all
+        .iter()
+        .map(|(_, v, _)| drives::verdict_bars(v.as_ref(), a.with_warnings))
+        .collect();
+    for (i, (d, _, _)) in all.iter().enumerate() {
+        // A drive in several runs joins once, and only when every run passes it.
+        let failed_elsewhere = (0..all.len()).find(|&j| same(i, j) && bars[j].is_some());
+        let earlier = (0..i).find(|&j| same(i, j));
+        let reason = bars[i]
+            .clone()
             .or_else(|| {
-                twin.map(|t| format!("the same drive as {} in {}", all[t].0.given, all[t].0.run))
+                failed_elsewhere.map(|j| {
+                    format!(
+                        "the same drive as {} in {}, which left it out",
+                        all[j].0.given, all[j].0.run
+                    )
+                })
+            })
+            .or_else(|| {
+                earlier.map(|j| format!("the same drive as {} in {}", all[j].0.given, all[j].0.run))
             })
             .or_else(|| smr_bar(d, a.layout));
         match reason {

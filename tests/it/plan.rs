@@ -506,3 +506,23 @@ fn unusable_input_is_named_with_exit_status_1() {
     assert_eq!((code, out.as_str()), (1, ""));
     assert!(err.contains("missing.json"), "{err}");
 }
+
+#[test]
+fn a_drive_in_two_runs_joins_once() {
+    let r = runs();
+    let again = PathBuf::from(&r.b14).with_file_name("again.json");
+    std::fs::copy(&r.b14, &again).unwrap();
+    let again = again.to_string_lossy().into_owned();
+    let (code, out) = plan(&[&r.b14, &again, "--layout", "raidz2:6", "--spares", "1"]);
+    assert_eq!(code, 0, "{out}");
+    let z = parse_zpool(&out).unwrap_or_else(|e| panic!("{e}\n{out}"));
+    assert_eq!(
+        z.vdevs.iter().map(|v| v.1.len()).sum::<usize>() + z.spares.len(),
+        13
+    );
+    let twice = out
+        .lines()
+        .filter(|l| l.contains(": the same drive as "))
+        .count();
+    assert_eq!(twice, 13, "{out}");
+}
