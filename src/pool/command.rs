@@ -143,8 +143,8 @@ pub fn render(p: &Plan) -> String {
             p.layout,
             used + p.spares.len(),
             p.drives.len(),
-            counted(p.vdevs.len(), "vdev"),
-            counted(p.spares.len(), "spare"),
+            super::count(p.vdevs.len(), "vdev"),
+            super::count(p.spares.len(), "spare"),
         ));
     } else {
         s.push_str(&format!(
@@ -175,15 +175,6 @@ pub fn render(p: &Plan) -> String {
         s.push_str(&format!("warning: {w}\n"));
     }
     s
-}
-
-/// "1 vdev", "2 spares".
-fn counted(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
 }
 
 #[cfg(test)]

@@ -102,13 +102,15 @@ pub fn check(a: &PlanArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// A drive as read from its run: what the plan knows, its verdict, its identity.
+type Read = (
+    Drive,
+    Option<crate::results::Verdict>,
+    Option<crate::results::device::Identity>,
+);
+
 /// The plan for the drives of `runs` (each with its file's name).
 pub fn plan(runs: &[(String, Run)], a: &PlanArgs) -> Plan {
-    type Read = (
-        Drive,
-        Option<crate::results::Verdict>,
-        Option<crate::results::device::Identity>,
-    );
     let mut all: Vec<Read> = Vec::new();
     for (file, run) in runs {
         for d in &run.disks {
@@ -117,52 +119,8 @@ pub fn plan(runs: &[(String, Run)], a: &PlanArgs) -> Plan {
             all.push((drive, verdict, id));
         }
     }
-    let mut left_out = Vec::new();
-    let mut pool = Vec::new();
     let mut said = checks::Said::default();
-    let same = |i: usize, j: usize| {
-        let ((d, _, id), (e, _, eid)) = (&all[i], &all[j]);
-        i != j
-            && eid == id
-            && id.as_ref().is_some_and(|x| x.is_known())
-            && (e.given == d.given || e.naming != drives::Naming::Simulated)
-    };
-    let bars: Vec<Option<String>> = all
-        .iter()
-        .map(|(_, v, _)| drives::verdict_bars(v.as_ref(), a.with_warnings))
-        .collect();
-    for (i, (d, _, _)) in all.iter().enumerate() {
-        // A drive in several runs joins once, and only when every run passes it.
-        let failed_elsewhere = (0..all.len()).find(|&j| same(i, j) && bars[j].is_some());
-        let earlier = (0..i).find(|&j| same(i, j));
-        let reason = bars[i]
-            .clone()
-            .or_else(|| {
-                failed_elsewhere.map(|j| {
-                    format!(
-                        "the same drive as {} in {}, which left it out",
-                        all[j].0.given, all[j].0.run
-                    )
-                })
-            })
-            .or_else(|| {
-                earlier.map(|j| format!("the same drive as {} in {}", all[j].0.given, all[j].0.run))
-            })
-            .or_else(|| smr_bar(d, a.layout));
-        match reason {
-            Some(reason) => left_out.push((i, reason)),
-            None => pool.push(i),
-        }
-        if let Some(why) = &d.smr
-            && !matches!(a.layout.kind, Kind::Raidz(_))
-            && pool.last() == Some(&i)
-        {
-            said.warnings.push(format!(
-                "{} is drive-managed SMR ({why}): a resilver onto it runs at its shingled rewrite rate",
-                d.given
-            ));
-        }
-    }
+    let (pool, mut left_out) = select(&all, a, &mut said);
     let drives: Vec<Drive> = all.into_iter().map(|(d, _, _)| d).collect();
     let speed = layout::speed(&drives, &pool);
     let arranged = if pool.is_empty() {
@@ -193,25 +151,7 @@ pub fn plan(runs: &[(String, Run)], a: &PlanArgs) -> Plan {
         Err(why) => plan.no_pool = Some(why),
         Ok(l) => {
             for &i in &l.leftover {
-                let slow = speed.as_ref().filter(|s| s.slow.contains(&i)).map(|s| {
-                    format!(
-                        "; far slower than the rest: {:.1} MB/s against their median {:.1} MB/s ({})",
-                        layout::rate(&drives, i, s.source).unwrap_or(0.0) / 1e6,
-                        s.median / 1e6,
-                        s.source.words()
-                    )
-                });
-                left_out.push((
-                    i,
-                    format!(
-                        "not needed: {} of {} and {} take {} of the {} passing drives",
-                        count(l.vdevs.len(), "vdev"),
-                        a.layout.width,
-                        count(l.spares.len(), "spare"),
-                        l.vdevs.len() * a.layout.width + l.spares.len(),
-                        pool.len()
-                    ) + slow.as_deref().unwrap_or(""),
-                ));
+                left_out.push((i, not_needed(&drives, i, &l, pool.len(), speed.as_ref(), a)));
             }
             fill(&mut plan, &drives, &l, speed.as_ref(), a, &mut said);
             if a.spares > l.spares.len() {
@@ -236,6 +176,90 @@ pub fn plan(runs: &[(String, Run)], a: &PlanArgs) -> Plan {
     plan.warnings.extend(said.warnings);
     plan.drives = drives;
     plan
+}
+
+/// Which drives may join the pool (their indexes), and each other drive with
+/// why it may not: its verdict, the same drive already taken or left out in
+/// another run (a drive in several runs joins once, and only when every run
+/// passes it), drive-managed SMR in raidz. A DM-SMR drive that joins a mirror or
+/// stripe gets a warning.
+fn select(
+    all: &[Read],
+    a: &PlanArgs,
+    said: &mut checks::Said,
+) -> (Vec<usize>, Vec<(usize, String)>) {
+    let same = |i: usize, j: usize| {
+        let ((d, _, id), (e, _, eid)) = (&all[i], &all[j]);
+        i != j
+            && eid == id
+            && id.as_ref().is_some_and(|x| x.is_known())
+            && (e.given == d.given || e.naming != drives::Naming::Simulated)
+    };
+    let bars: Vec<Option<String>> = all
+        .iter()
+        .map(|(_, v, _)| drives::verdict_bars(v.as_ref(), a.with_warnings))
+        .collect();
+    let (mut pool, mut left_out) = (Vec::new(), Vec::new());
+    for (i, (d, _, _)) in all.iter().enumerate() {
+        let failed_elsewhere = (0..all.len()).find(|&j| same(i, j) && bars[j].is_some());
+        let earlier = (0..i).find(|&j| same(i, j));
+        let reason = bars[i]
+            .clone()
+            .or_else(|| {
+                failed_elsewhere.map(|j| {
+                    format!(
+                        "the same drive as {} in {}, which left it out",
+                        all[j].0.given, all[j].0.run
+                    )
+                })
+            })
+            .or_else(|| {
+                earlier.map(|j| format!("the same drive as {} in {}", all[j].0.given, all[j].0.run))
+            })
+            .or_else(|| smr_bar(d, a.layout));
+        match reason {
+            Some(reason) => left_out.push((i, reason)),
+            None => pool.push(i),
+        }
+        if let Some(why) = &d.smr
+            && !matches!(a.layout.kind, Kind::Raidz(_))
+            && pool.last() == Some(&i)
+        {
+            said.warnings.push(format!(
+                "{} is drive-managed SMR ({why}): a resilver onto it runs at its shingled rewrite rate",
+                d.given
+            ));
+        }
+    }
+    (pool, left_out)
+}
+
+/// Why a passing drive the layout does not need is left out, and that it is far
+/// slower than the rest when it is.
+fn not_needed(
+    drives: &[Drive],
+    i: usize,
+    l: &layout::Layout,
+    passing: usize,
+    speed: Option<&layout::Speed>,
+    a: &PlanArgs,
+) -> String {
+    let slow = speed.filter(|s| s.slow.contains(&i)).map(|s| {
+        format!(
+            "; far slower than the rest: {:.1} MB/s against their median {:.1} MB/s ({})",
+            layout::rate(drives, i, s.source).unwrap_or(0.0) / 1e6,
+            s.median / 1e6,
+            s.source.words()
+        )
+    });
+    format!(
+        "not needed: {} of {} and {} take {} of the {passing} passing drives{}",
+        count(l.vdevs.len(), "vdev"),
+        a.layout.width,
+        count(l.spares.len(), "spare"),
+        l.vdevs.len() * a.layout.width + l.spares.len(),
+        slow.as_deref().unwrap_or("")
+    )
 }
 
 /// The layout's part of the plan: the vdevs, spares, ashift, reasons, warnings
@@ -322,7 +346,7 @@ fn smr_bar(d: &Drive, shape: Shape) -> Option<String> {
 }
 
 /// "1 drive", "3 drives".
-fn count(n: usize, what: &str) -> String {
+pub(crate) fn count(n: usize, what: &str) -> String {
     if n == 1 {
         format!("1 {what}")
     } else {
