@@ -80,6 +80,42 @@ mod tests {
     }
 
     #[test]
+    fn the_links_to_the_device_are_found_by_its_number_best_first() {
+        use std::os::unix::fs::{FileTypeExt, MetadataExt};
+        // Any two block device nodes will do (loop devices need not be attached).
+        let mut nodes: Vec<(String, u64)> = std::fs::read_dir("/dev")
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter_map(|e| {
+                let m = std::fs::metadata(e.path()).ok()?;
+                m.file_type()
+                    .is_block_device()
+                    .then(|| (e.path().to_string_lossy().into_owned(), m.rdev()))
+            })
+            .collect();
+        nodes.sort();
+        nodes.dedup_by_key(|n| n.1);
+        if nodes.len() < 2 {
+            eprintln!("skipped: fewer than two block device nodes in /dev");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let link =
+            |name: &str, to: &str| std::os::unix::fs::symlink(to, dir.path().join(name)).unwrap();
+        link("ata-MODEL_SERIAL", &nodes[0].0);
+        link("wwn-0x5000c500a1b2c3d4", &nodes[0].0);
+        link("ata-OTHER_DRIVE", &nodes[1].0);
+        std::fs::write(dir.path().join("not-a-link"), b"").unwrap();
+        let found = by_id(dir.path(), nodes[0].1);
+        let names: Vec<&str> = found
+            .iter()
+            .map(|n| n.rsplit('/').next().unwrap())
+            .collect();
+        assert_eq!(names, ["wwn-0x5000c500a1b2c3d4", "ata-MODEL_SERIAL"]);
+        assert!(found[0].starts_with(&*dir.path().to_string_lossy()));
+    }
+
+    #[test]
     fn a_directory_that_is_missing_gives_no_name() {
         assert!(by_id(Path::new("/nonexistent/by-id"), 0).is_empty());
     }
