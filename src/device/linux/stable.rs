@@ -93,7 +93,7 @@ mod tests {
                     .then(|| (e.path().to_string_lossy().into_owned(), m.rdev()))
             })
             .collect();
-        nodes.sort();
+        nodes.sort_by_key(|n| (n.1, n.0.clone()));
         nodes.dedup_by_key(|n| n.1);
         if nodes.len() < 2 {
             eprintln!("skipped: fewer than two block device nodes in /dev");
