@@ -13,13 +13,14 @@ pub const SYNOPSIS: &str = "seekprobe [-citSvw] [OPTIONS] disk ...
        seekprobe compare A.json B.json ... [--qualify] [--baseline FILE]
        seekprobe report RUN.json ... -o FILE.html
        seekprobe smart FILE.json [AFTER.json]
+       seekprobe plan RUN.json ... --layout L [--spares N] [--for zfs|mdadm]
        seekprobe history [SERIAL | import FILE... | ack SERIAL CODE | unack SERIAL CODE]
        seekprobe generate man|bash|zsh|fish|elvish|powershell
        seekprobe help [SUBCOMMAND] | version";
 
 /// The subcommands: the first argument that names one is not a disk.
-pub const SUBCOMMANDS: [&str; 6] = [
-    "render", "compare", "report", "generate", "smart", "history",
+pub const SUBCOMMANDS: [&str; 7] = [
+    "render", "compare", "report", "generate", "smart", "history", "plan",
 ];
 
 /// The subcommand a first argument that names none was probably meant to be
@@ -73,6 +74,8 @@ Examples:
                                   SMART before and after, self-tests, verdicts
   seekprobe history                the drives the drive history knows (docs/history.md)
   seekprobe history ack ZL2ABC12 smart   accept a drive's SMART counts until they change
+  seekprobe plan burnin.json --layout raidz2:6 --spares 1
+                                  the zpool create command for the drives that passed (docs/plan.md)
 
 Writes: nothing is written without -w. Even then a mounted or held disk is
 refused, and one with a partition table or file-system signature needs --force.

@@ -18,6 +18,7 @@ pub mod error;
 pub mod exec;
 pub mod ledger;
 pub mod pathcheck;
+pub mod pool;
 pub mod probe;
 pub mod progress;
 pub mod report;

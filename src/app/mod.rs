@@ -17,6 +17,7 @@ mod live;
 mod man;
 mod output;
 mod path;
+mod plan;
 mod start;
 mod status;
 mod subcommands;
@@ -77,6 +78,7 @@ pub fn main_with(
         Some("generate") => generate_main(&args[1..], out, err),
         Some("smart") => smart_main(&args[1..], out, err),
         Some("history") => history_main(&args[1..], out, err),
+        Some("plan") => plan::plan_main(&args[1..], out, err),
         _ => probe_main(args, &stop, out, err),
     };
     match result {

@@ -177,7 +177,7 @@ mod ioctls {
 ///
 /// Fails with the ioctl's error (ENOTTY for an object that is not a disk) only when
 /// the media size or the sector size cannot be read, as diskinfo does.
-pub fn describe(file: &File, _path: &Path, info: &mut DeviceInfo) -> io::Result<()> {
+pub fn describe(file: &File, path: &Path, info: &mut DeviceInfo) -> io::Result<()> {
     let fd = file.as_raw_fd();
     let mut mediasize: i64 = 0;
     let mut sectorsize: std::ffi::c_uint = 0;
@@ -242,7 +242,76 @@ pub fn describe(file: &File, _path: &Path, info: &mut DeviceInfo) -> io::Result<
         None => Rotation::Unknown,
     };
     info.zone_mode = zone_mode(fd);
+    info.stable_names = stable_names(path);
     Ok(())
+}
+
+/// The disk's names that survive a reboot, as GEOM's labels give them: its
+/// /dev/diskid/ name (the disk_ident label, `DISK-` and its ident) first, then the
+/// /dev/gpt/ labels of its partitions, from GEOM's configuration
+/// (`kern.geom.conftxt`); empty when GEOM names none (a label withers once its
+/// disk is opened by another name).
+fn stable_names(path: &Path) -> Vec<String> {
+    let Some(disk) = path.file_name().and_then(|n| n.to_str()) else {
+        return Vec::new();
+    };
+    let name = c"kern.geom.conftxt";
+    let mut len: libc::size_t = 0;
+    // SAFETY: a size query: no buffer, the length written to `len`.
+    let sized = unsafe {
+        libc::sysctlbyname(
+            name.as_ptr(),
+            std::ptr::null_mut(),
+            &mut len,
+            std::ptr::null(),
+            0,
+        )
+    };
+    if sized != 0 || len == 0 {
+        return Vec::new();
+    }
+    let mut buf = vec![0u8; len];
+    // SAFETY: `buf` holds `len` bytes, which the kernel fills at most.
+    let read = unsafe {
+        libc::sysctlbyname(
+            name.as_ptr(),
+            buf.as_mut_ptr().cast(),
+            &mut len,
+            std::ptr::null(),
+            0,
+        )
+    };
+    if read != 0 {
+        return Vec::new();
+    }
+    buf.truncate(len);
+    labels_of(&String::from_utf8_lossy(&buf), disk)
+}
+
+/// The diskid and GPT labels of `disk` in the text of `kern.geom.conftxt`: a line
+/// a GEOM provider, its depth first (`0 DISK ada0 …`, `1 PART ada0p1 …`,
+/// `2 LABEL gpt/data0 …`); the lines after a disk's depth-0 line, up to the next
+/// one, are its own.
+fn labels_of(conftxt: &str, disk: &str) -> Vec<String> {
+    let (mut mine, mut diskid, mut gpt) = (false, Vec::new(), Vec::new());
+    for line in conftxt.lines() {
+        let mut words = line.split_whitespace();
+        let (Some(depth), Some(class), Some(name)) = (words.next(), words.next(), words.next())
+        else {
+            continue;
+        };
+        if depth == "0" {
+            mine = class == "DISK" && name == disk;
+        } else if mine && class == "LABEL" {
+            if name.starts_with("diskid/") {
+                diskid.push(format!("/dev/{name}"));
+            } else if name.starts_with("gpt/") {
+                gpt.push(format!("/dev/{name}"));
+            }
+        }
+    }
+    diskid.extend(gpt);
+    diskid
 }
 
 /// Ask for GEOM attribute `name`, announcing a value of `len` bytes.

@@ -58,6 +58,7 @@ impl DeviceInfo {
             ident: None,
             wwn: None,
             attachment: None,
+            stable_names: Vec::new(),
             physical_path: None,
             trim: false,
             rotation: Rotation::Unknown,

@@ -139,6 +139,14 @@ pub struct DeviceInfo {
     pub wwn: Option<String>,
     /// Controller, transport or driver ("Attachment").
     pub attachment: Option<String>,
+    /// The drive's names that survive a reboot, best first, as the system had them
+    /// when it was probed: on Linux its /dev/disk/by-id links (the `wwn-` one
+    /// first, then the bus-model-serial one, as `ata-MODEL_SERIAL`), on FreeBSD its
+    /// /dev/diskid/ name and its partitions' /dev/gpt/ labels. Empty when it has
+    /// none (loop devices, images, simulated drives) and in runs saved before they
+    /// were recorded; `seekprobe plan` names the drive by the first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stable_names: Vec<String>,
     /// A stable physical path ("Physical path"), e.g. /dev/disk/by-path/….
     pub physical_path: Option<String>,
     /// Whether TRIM/UNMAP (discard) is supported.

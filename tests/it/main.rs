@@ -18,6 +18,7 @@ mod lengths;
 mod live;
 mod loopdev;
 mod path_check;
+mod plan;
 mod registry;
 mod report;
 mod results;

@@ -4,13 +4,15 @@
 //! `BLKALIGNOFF`, `HDIO_GETGEO`); identity and capabilities from sysfs, found through
 //! the device number (`/sys/dev/block/MAJ:MIN`) so that any path to the node works,
 //! including symlinks such as `/dev/disk/by-id/…`. A partition is described through
-//! its parent disk. The physical path is the `/dev/disk/by-path/` link to the node.
+//! its parent disk. The physical path is the `/dev/disk/by-path/` link to the node;
+//! the names that survive a reboot, its `/dev/disk/by-id/` links (`stable.rs`).
 //!
 //! The sysfs parsing takes the directory to read as a parameter, so the tests run it on
 //! a fake tree. Every sysfs value is optional: a missing, unreadable, non-UTF-8 or
 //! garbled file means "unknown", never an error.
 
 pub mod path;
+mod stable;
 mod sysfs;
 #[cfg(test)]
 mod tests;
@@ -145,6 +147,7 @@ pub fn describe(file: &File, _path: &Path, info: &mut DeviceInfo) -> io::Result<
         m.file_type().is_block_device() && m.rdev() == rdev
     })
     .map(|p| p.to_string_lossy().into_owned());
+    info.stable_names = stable::by_id(Path::new(stable::BY_ID_DIR), rdev);
     Ok(())
 }
 

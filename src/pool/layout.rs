@@ -1,0 +1,283 @@
+//! Which passing drive goes where: how many vdevs the drives make, which become
+//! spares or are left over (a drive far slower than the rest first, then the
+//! drives of the path that holds the most, so the rest spread evenly), and each
+//! vdev's drives: each path's drives dealt over the vdevs as evenly as they go
+//! (at most its share in each), drives of like size and speed together (the
+//! largest and fastest in the first vdev). Pure.
+
+use super::args::Shape;
+use super::drives::{Drive, RateSource};
+use std::collections::BTreeMap;
+
+/// A drive is far slower than its group below this share of the group's median
+/// rate (1 − `--qualify`'s default tolerance of 15%).
+pub const SLOW_SHARE: f64 = 0.85;
+
+/// Where each drive of the pool goes (indexes into the drives).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Layout {
+    /// Each vdev's drives, in order.
+    pub vdevs: Vec<Vec<usize>>,
+    /// The hot spares.
+    pub spares: Vec<usize>,
+    /// Passing drives the layout does not need.
+    pub leftover: Vec<usize>,
+}
+
+/// The speed the drives are compared by: the best source every drive of the
+/// pool measured, its median, and the drives far slower than it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Speed {
+    /// Where the rates come from.
+    pub source: RateSource,
+    /// The median rate of the pool's drives, bytes/s.
+    pub median: f64,
+    /// Drives below [`SLOW_SHARE`] of it.
+    pub slow: Vec<usize>,
+}
+
+/// The rate of drive `i` from `source`, when it measured one there.
+pub fn rate(drives: &[Drive], i: usize, source: RateSource) -> Option<f64> {
+    drives[i].rates.iter().find(|r| r.1 == source).map(|r| r.0)
+}
+
+/// The common speed of the drives `pool`: by the best source every one of them
+/// measured; None when they share none (a drive without a rate cannot be
+/// compared).
+pub fn speed(drives: &[Drive], pool: &[usize]) -> Option<Speed> {
+    let sources = [
+        RateSource::ZoneCurve,
+        RateSource::Transfer,
+        RateSource::PathCheck,
+    ];
+    let source = sources
+        .into_iter()
+        .find(|&s| pool.iter().all(|&i| rate(drives, i, s).is_some()))?;
+    let rates: Vec<(usize, f64)> = pool
+        .iter()
+        .filter_map(|&i| rate(drives, i, source).map(|r| (i, r)))
+        .collect();
+    let median = median(rates.iter().map(|r| r.1).collect());
+    let slow = rates
+        .iter()
+        .filter(|r| r.1 < SLOW_SHARE * median)
+        .map(|r| r.0)
+        .collect();
+    Some(Speed {
+        source,
+        median,
+        slow,
+    })
+}
+
+/// The median of `v` (the mean of the middle two of an even count), 0 when empty.
+pub fn median(mut v: Vec<f64>) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// The group a drive's path puts it in: its path's name (with its host when the
+/// runs come from several), or a group of its own when the path is unknown.
+pub fn group(drives: &[Drive], i: usize) -> String {
+    let hosts: std::collections::BTreeSet<_> = drives.iter().map(|d| &d.host).collect();
+    match (&drives[i].path, hosts.len() > 1) {
+        (Some(p), false) => p.clone(),
+        (Some(p), true) => format!("{p} on {}", drives[i].host.as_deref().unwrap_or("?")),
+        (None, _) => format!("#{i}"),
+    }
+}
+
+/// Arrange the passing drives `pool` in vdevs of `shape`, with up to `spares`
+/// spares; Err(why) when they are too few for one vdev.
+pub fn arrange(
+    drives: &[Drive],
+    pool: &[usize],
+    shape: Shape,
+    spares: usize,
+    speed: Option<&Speed>,
+) -> Result<Layout, String> {
+    let n = pool.len();
+    if n < shape.width {
+        return Err(format!(
+            "{} takes {} drives a vdev, and {} {} can join the pool",
+            shape.label(),
+            shape.width,
+            n,
+            if n == 1 { "drive" } else { "drives" }
+        ));
+    }
+    let vdevs = (n.saturating_sub(spares) / shape.width).max(1);
+    let used = vdevs * shape.width;
+    let spare_count = spares.min(n - used);
+    let mut kept: Vec<usize> = pool.to_vec();
+    let mut removed = Vec::new();
+    while kept.len() > used {
+        let k = removal(drives, &kept, speed);
+        removed.push(kept.remove(k));
+    }
+    let leftover = removed.split_off(spare_count);
+    Ok(Layout {
+        vdevs: deal(drives, &kept, shape, vdevs, speed),
+        spares: removed,
+        leftover,
+    })
+}
+
+/// Which of `kept` to set aside next (its position): a drive far slower than the
+/// pool first; then one of another size than most; then one of the path holding
+/// the most drives; among those the smallest, then the slowest, then the last.
+fn removal(drives: &[Drive], kept: &[usize], speed: Option<&Speed>) -> usize {
+    let mut count: BTreeMap<String, usize> = BTreeMap::new();
+    let mut sizes: BTreeMap<u64, usize> = BTreeMap::new();
+    for &i in kept {
+        *count.entry(group(drives, i)).or_default() += 1;
+        *sizes.entry(drives[i].size_bytes).or_default() += 1;
+    }
+    let most = sizes
+        .iter()
+        .max_by_key(|(s, n)| (**n, **s))
+        .map_or(0, |(s, _)| *s);
+    let odd = |i: usize| drives[i].size_bytes != most;
+    let rate = |i: usize| speed.and_then(|s| rate(drives, i, s.source)).unwrap_or(0.0);
+    let slow = |i: usize| speed.is_some_and(|s| s.slow.contains(&i));
+    (0..kept.len())
+        .max_by(|&a, &b| {
+            let (x, y) = (kept[a], kept[b]);
+            slow(x)
+                .cmp(&slow(y))
+                .then(odd(x).cmp(&odd(y)))
+                .then(count[&group(drives, x)].cmp(&count[&group(drives, y)]))
+                .then(drives[y].size_bytes.cmp(&drives[x].size_bytes))
+                .then(rate(y).total_cmp(&rate(x)))
+                .then(a.cmp(&b))
+        })
+        .unwrap_or(0)
+}
+
+/// Deal the drives `kept` into `vdevs` vdevs of `shape.width`: largest and
+/// fastest first, each into the first vdev with room where its path holds fewer
+/// than its share (its drives over the vdevs, rounded up), else into the vdev
+/// with room where its path holds the fewest.
+fn deal(
+    drives: &[Drive],
+    kept: &[usize],
+    shape: Shape,
+    vdevs: usize,
+    speed: Option<&Speed>,
+) -> Vec<Vec<usize>> {
+    let rate = |i: usize| speed.and_then(|s| rate(drives, i, s.source)).unwrap_or(0.0);
+    let mut order = kept.to_vec();
+    order.sort_by(|&a, &b| {
+        drives[b]
+            .size_bytes
+            .cmp(&drives[a].size_bytes)
+            .then(rate(b).total_cmp(&rate(a)))
+            .then(a.cmp(&b))
+    });
+    let mut total: BTreeMap<String, usize> = BTreeMap::new();
+    for &i in kept {
+        *total.entry(group(drives, i)).or_default() += 1;
+    }
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); vdevs];
+    for i in order {
+        let g = group(drives, i);
+        let share = total[&g].div_ceil(vdevs);
+        let held = |v: &Vec<usize>| v.iter().filter(|&&j| group(drives, j) == g).count();
+        let room: Vec<usize> = (0..vdevs).filter(|&v| out[v].len() < shape.width).collect();
+        let to = room
+            .iter()
+            .copied()
+            .find(|&v| held(&out[v]) < share)
+            .or_else(|| room.iter().copied().min_by_key(|&v| (held(&out[v]), v)))
+            .unwrap_or(0);
+        out[to].push(i);
+    }
+    // Each vdev's drives by path, then as the runs listed them: easier to read.
+    for v in &mut out {
+        v.sort_by_key(|&i| (drives[i].path.clone(), i));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pool::drives::Naming;
+
+    fn drive(path: &str, rate: f64) -> Drive {
+        Drive {
+            given: String::new(),
+            run: String::new(),
+            name: String::new(),
+            naming: Naming::Simulated,
+            serial: None,
+            model: None,
+            size_bytes: 1 << 31,
+            logical_sector_bytes: 512,
+            physical_sector_bytes: 4096,
+            path: Some(path.into()),
+            path_checked: true,
+            rates: vec![(rate, RateSource::Transfer)],
+            smr: None,
+            verdict: "PASS".into(),
+            host: None,
+        }
+    }
+
+    fn paths(drives: &[Drive], v: &[usize]) -> Vec<String> {
+        let mut p: Vec<String> = v.iter().map(|&i| drives[i].path.clone().unwrap()).collect();
+        p.sort();
+        p
+    }
+
+    #[test]
+    fn thirteen_drives_on_two_paths_make_two_vdevs_of_three_and_three_and_a_spare() {
+        let mut d: Vec<Drive> = (0..6).map(|_| drive("a", 100.0)).collect();
+        d.extend((0..7).map(|_| drive("b", 100.0)));
+        let pool: Vec<usize> = (0..13).collect();
+        let shape = Shape::parse("raidz2:6").unwrap();
+        let s = speed(&d, &pool);
+        let l = arrange(&d, &pool, shape, 1, s.as_ref()).unwrap();
+        assert_eq!(l.vdevs.len(), 2);
+        for v in &l.vdevs {
+            assert_eq!(paths(&d, v), ["a", "a", "a", "b", "b", "b"]);
+        }
+        assert_eq!(l.spares.len(), 1);
+        assert_eq!(d[l.spares[0]].path.as_deref(), Some("b"));
+        assert!(l.leftover.is_empty());
+    }
+
+    #[test]
+    fn the_slow_drive_becomes_the_spare_and_like_speeds_share_a_vdev() {
+        let mut d: Vec<Drive> = (0..4).map(|i| drive(["a", "b"][i % 2], 200.0)).collect();
+        d.extend((0..4).map(|i| drive(["a", "b"][i % 2], 150.0)));
+        d.push(drive("a", 60.0));
+        let pool: Vec<usize> = (0..9).collect();
+        let s = speed(&d, &pool).unwrap();
+        assert_eq!(s.slow, [8]);
+        let l = arrange(&d, &pool, Shape::parse("mirror:2").unwrap(), 1, Some(&s)).unwrap();
+        assert_eq!(l.spares, [8]);
+        for v in &l.vdevs {
+            assert_eq!(paths(&d, v), ["a", "b"]);
+            assert_eq!(d[v[0]].rates, d[v[1]].rates, "{v:?}");
+        }
+    }
+
+    #[test]
+    fn too_few_drives_say_so() {
+        let d: Vec<Drive> = (0..3).map(|_| drive("a", 1.0)).collect();
+        let e = arrange(&d, &[0, 1, 2], Shape::parse("raidz2:6").unwrap(), 0, None);
+        assert_eq!(
+            e.unwrap_err(),
+            "raidz2:6 takes 6 drives a vdev, and 3 drives can join the pool"
+        );
+    }
+}

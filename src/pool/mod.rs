@@ -1,0 +1,355 @@
+//! The pool plan (`seekprobe plan RUN.json... --layout L`, docs/plan.md): from the
+//! drives of saved runs, the `zpool create` (or `mdadm --create`) command a
+//! storage engineer would write, and why: only passing drives, each by a name
+//! that survives a reboot, every vdev spread over the drives' paths, drives of
+//! like speed and size together, the `ashift` from the largest physical sector,
+//! drive-managed SMR kept out of raidz. Nothing is run: the plan is data made
+//! from the saved facts, and text or JSON made from it.
+//!
+//! `args.rs` the command line and the vdev shape, `drives.rs` what each drive's
+//! run says of it, `layout.rs` which drive goes where, `checks.rs` the reasons
+//! and warnings, `command.rs` the command's words and the plan's text.
+
+pub mod args;
+pub mod checks;
+pub mod command;
+pub mod drives;
+pub mod layout;
+
+use crate::results::Run;
+use args::{Kind, PlanArgs, Shape, Target};
+use drives::Drive;
+use serde::Serialize;
+
+/// A drive left out of the pool, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct LeftOut {
+    /// Its name as given in its run.
+    pub drive: String,
+    /// The run file it comes from.
+    pub run: String,
+    /// Why it is left out.
+    pub reason: String,
+}
+
+/// One vdev (or md array) of the plan.
+#[derive(Debug, Clone, Serialize)]
+pub struct Vdev {
+    /// Its name as zpool status shows it (`raidz2-0`), or the md array's device.
+    pub name: String,
+    /// Its drives' names, as in the command.
+    pub drives: Vec<String>,
+}
+
+/// The plan: the command and everything said about it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Plan {
+    /// The layout asked for (`raidz2:6`).
+    pub layout: String,
+    /// Whose command.
+    #[serde(rename = "for")]
+    pub target: Target,
+    /// The pool's (array's) name.
+    pub pool: String,
+    /// The runs read.
+    pub runs: Vec<String>,
+    /// The command as printed (shell-quoted, continued with backslashes); None
+    /// when the drives make no pool.
+    pub command: Option<String>,
+    /// Each command's words, unquoted.
+    pub argv: Vec<Vec<String>>,
+    /// Why no pool can be made, when none can.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_pool: Option<String>,
+    /// The `ashift` (zfs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ashift: Option<u32>,
+    /// The vdevs, in the command's order.
+    pub vdevs: Vec<Vdev>,
+    /// The hot spares' names.
+    pub spares: Vec<String>,
+    /// Every drive left out, with its reason.
+    pub left_out: Vec<LeftOut>,
+    /// Why the plan is what it is, a line each.
+    pub why: Vec<String>,
+    /// What may be wrong with it, a line each.
+    pub warnings: Vec<String>,
+    /// Every drive of the runs, as the plan read it.
+    pub drives: Vec<Drive>,
+}
+
+/// Check the options against each other: `--for mdadm` takes mirror and raid6
+/// (raidz2) shapes, raid6 at least 4 drives wide.
+pub fn check(a: &PlanArgs) -> Result<(), String> {
+    if a.target == Target::Mdadm {
+        match a.layout.kind {
+            Kind::Mirror => {}
+            Kind::Raidz(2) if a.layout.width >= 4 => {}
+            Kind::Raidz(2) => {
+                return Err(format!(
+                    "--for mdadm --layout {}: mdadm's RAID 6 takes at least 4 drives",
+                    a.layout.label()
+                ));
+            }
+            _ => {
+                return Err(format!(
+                    "--for mdadm --layout {}: the mdadm plan takes mirror shapes (RAID 1) and raid6:N (raidz2:N)",
+                    a.layout.label()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A drive as read from its run: what the plan knows, its verdict, its identity.
+type Read = (
+    Drive,
+    Option<crate::results::Verdict>,
+    Option<crate::results::device::Identity>,
+);
+
+/// The plan for the drives of `runs` (each with its file's name).
+pub fn plan(runs: &[(String, Run)], a: &PlanArgs) -> Plan {
+    let mut all: Vec<Read> = Vec::new();
+    for (file, run) in runs {
+        for d in &run.disks {
+            let (drive, verdict) = drives::of(run, d, file);
+            let id = d.info.as_ref().map(|i| i.identity());
+            all.push((drive, verdict, id));
+        }
+    }
+    let mut said = checks::Said::default();
+    let (pool, mut left_out) = select(&all, a, &mut said);
+    let drives: Vec<Drive> = all.into_iter().map(|(d, _, _)| d).collect();
+    let speed = layout::speed(&drives, &pool);
+    let arranged = if pool.is_empty() {
+        Err(format!(
+            "none of the {} can join the pool",
+            count(drives.len(), "drive")
+        ))
+    } else {
+        layout::arrange(&drives, &pool, a.layout, a.spares, speed.as_ref())
+    };
+    let mut plan = Plan {
+        layout: a.layout.label(),
+        target: a.target,
+        pool: a.name.clone(),
+        runs: runs.iter().map(|(f, _)| f.clone()).collect(),
+        command: None,
+        argv: Vec::new(),
+        no_pool: None,
+        ashift: None,
+        vdevs: Vec::new(),
+        spares: Vec::new(),
+        left_out: Vec::new(),
+        why: Vec::new(),
+        warnings: Vec::new(),
+        drives: Vec::new(),
+    };
+    match arranged {
+        Err(why) => plan.no_pool = Some(why),
+        Ok(l) => {
+            for &i in &l.leftover {
+                left_out.push((i, not_needed(&drives, i, &l, pool.len(), speed.as_ref(), a)));
+            }
+            fill(&mut plan, &drives, &l, speed.as_ref(), a, &mut said);
+            if a.spares > l.spares.len() {
+                said.warnings.push(format!(
+                    "{} asked for, {} left once the vdevs have their drives",
+                    count(a.spares, "spare"),
+                    l.spares.len()
+                ));
+            }
+        }
+    }
+    left_out.sort_by_key(|(i, _)| *i);
+    plan.left_out = left_out
+        .into_iter()
+        .map(|(i, reason)| LeftOut {
+            drive: drives[i].given.clone(),
+            run: drives[i].run.clone(),
+            reason,
+        })
+        .collect();
+    plan.why.extend(said.why);
+    plan.warnings.extend(said.warnings);
+    plan.drives = drives;
+    plan
+}
+
+/// Which drives may join the pool (their indexes), and each other drive with
+/// why it may not: its verdict, the same drive already taken or left out in
+/// another run (a drive in several runs joins once, and only when every run
+/// passes it), drive-managed SMR in raidz. A DM-SMR drive that joins a mirror or
+/// stripe gets a warning.
+fn select(
+    all: &[Read],
+    a: &PlanArgs,
+    said: &mut checks::Said,
+) -> (Vec<usize>, Vec<(usize, String)>) {
+    let same = |i: usize, j: usize| {
+        let ((d, _, id), (e, _, eid)) = (&all[i], &all[j]);
+        i != j
+            && eid == id
+            && id.as_ref().is_some_and(|x| x.is_known())
+            && (e.given == d.given || e.naming != drives::Naming::Simulated)
+    };
+    let bars: Vec<Option<String>> = all
+        .iter()
+        .map(|(_, v, _)| drives::verdict_bars(v.as_ref(), a.with_warnings))
+        .collect();
+    let (mut pool, mut left_out) = (Vec::new(), Vec::new());
+    for (i, (d, _, _)) in all.iter().enumerate() {
+        let failed_elsewhere = (0..all.len()).find(|&j| same(i, j) && bars[j].is_some());
+        let earlier = (0..i).find(|&j| same(i, j));
+        let reason = bars[i]
+            .clone()
+            .or_else(|| {
+                failed_elsewhere.map(|j| {
+                    format!(
+                        "the same drive as {} in {}, which left it out",
+                        all[j].0.given, all[j].0.run
+                    )
+                })
+            })
+            .or_else(|| {
+                earlier.map(|j| format!("the same drive as {} in {}", all[j].0.given, all[j].0.run))
+            })
+            .or_else(|| smr_bar(d, a.layout));
+        match reason {
+            Some(reason) => left_out.push((i, reason)),
+            None => pool.push(i),
+        }
+        if let Some(why) = &d.smr
+            && !matches!(a.layout.kind, Kind::Raidz(_))
+            && pool.last() == Some(&i)
+        {
+            said.warnings.push(format!(
+                "{} is drive-managed SMR ({why}): a resilver onto it runs at its shingled rewrite rate",
+                d.given
+            ));
+        }
+    }
+    (pool, left_out)
+}
+
+/// Why a passing drive the layout does not need is left out, and that it is far
+/// slower than the rest when it is.
+fn not_needed(
+    drives: &[Drive],
+    i: usize,
+    l: &layout::Layout,
+    passing: usize,
+    speed: Option<&layout::Speed>,
+    a: &PlanArgs,
+) -> String {
+    let slow = speed.filter(|s| s.slow.contains(&i)).map(|s| {
+        format!(
+            "; far slower than the rest: {:.1} MB/s against their median {:.1} MB/s ({})",
+            layout::rate(drives, i, s.source).unwrap_or(0.0) / 1e6,
+            s.median / 1e6,
+            s.source.words()
+        )
+    });
+    format!(
+        "not needed: {} of {} and {} take {} of the {passing} passing drives{}",
+        count(l.vdevs.len(), "vdev"),
+        a.layout.width,
+        count(l.spares.len(), "spare"),
+        l.vdevs.len() * a.layout.width + l.spares.len(),
+        slow.as_deref().unwrap_or("")
+    )
+}
+
+/// The layout's part of the plan: the vdevs, spares, ashift, reasons, warnings
+/// and the command.
+fn fill(
+    plan: &mut Plan,
+    drives: &[Drive],
+    l: &layout::Layout,
+    speed: Option<&layout::Speed>,
+    a: &PlanArgs,
+    said: &mut checks::Said,
+) {
+    let names = command::vdev_names(a, l.vdevs.len());
+    let used: Vec<usize> = l.vdevs.iter().flatten().chain(&l.spares).copied().collect();
+    let hosts: std::collections::BTreeSet<&str> = used
+        .iter()
+        .filter_map(|&i| drives[i].host.as_deref())
+        .collect();
+    if hosts.len() > 1 {
+        said.warnings.push(format!(
+            "the drives come from runs on {} hosts ({}): a pool is built on one host, with its drives there",
+            hosts.len(),
+            hosts.into_iter().collect::<Vec<_>>().join(", ")
+        ));
+    }
+    if a.target == Target::Zfs {
+        let (shift, why) = checks::ashift(drives, &used);
+        plan.ashift = Some(shift);
+        said.why.push(why);
+    } else {
+        let largest = used
+            .iter()
+            .map(|&i| drives[i].physical_sector_bytes)
+            .max()
+            .unwrap_or(512);
+        said.why.push(format!(
+            "sectors: md passes its drives' largest physical sector ({largest} bytes) up to the file system made on it, so nothing is set here"
+        ));
+    }
+    checks::vdevs(drives, l, speed, &names, said);
+    checks::spares(drives, l, speed, said);
+    checks::paths(drives, l, a.layout, &names, said);
+    if let Some(s) = speed {
+        said.why.push(format!(
+            "speed: by {}, median {:.1} MB/s; a drive under {:.0}% of it is far slower, set aside as a spare first",
+            s.source.words(),
+            s.median / 1e6,
+            layout::SLOW_SHARE * 100.0
+        ));
+    } else {
+        said.warnings.push("speed: the drives share no measured rate (-t, --zones or --path-check), so like speeds were not grouped".into());
+    }
+    if let Kind::Raidz(_) = a.layout.kind
+        && !(3..=9).contains(&a.layout.width)
+    {
+        said.why.push(format!(
+            "width: {} drives a vdev, outside the 3 to 9 the OpenZFS RAIDZ documentation recommends for performance",
+            a.layout.width
+        ));
+    }
+    checks::names(drives, &used, said);
+    plan.vdevs = l
+        .vdevs
+        .iter()
+        .zip(&names)
+        .map(|(v, n)| Vdev {
+            name: n.clone(),
+            drives: v.iter().map(|&i| drives[i].name.clone()).collect(),
+        })
+        .collect();
+    plan.spares = l.spares.iter().map(|&i| drives[i].name.clone()).collect();
+    plan.argv = command::argv(plan, a);
+    plan.command = Some(command::text(&plan.argv, a));
+}
+
+/// Why an SMR drive is left out: drive-managed SMR in a raidz vdev.
+fn smr_bar(d: &Drive, shape: Shape) -> Option<String> {
+    let why = d.smr.as_ref()?;
+    matches!(shape.kind, Kind::Raidz(_)).then(|| {
+        format!(
+            "drive-managed SMR ({why}): refused in raidz, whose resilver rewrites the whole vdev at the shingled drive's rewrite rate"
+        )
+    })
+}
+
+/// "1 drive", "3 drives".
+pub(crate) fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
