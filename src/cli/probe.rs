@@ -1,7 +1,7 @@
 //! The probing command's arguments (`seekprobe [OPTIONS] DISK...`).
 
 use super::shared::{HistoryFileArgs, JudgeArgs, SmartRuleArgs};
-use super::values::{parse_bytes, parse_interval, parse_smr_budget};
+use super::values::{parse_bytes, parse_interval, parse_millis, parse_seconds, parse_smr_budget};
 use super::{EXAMPLES, SYNOPSIS};
 use crate::report::Format;
 use clap::Parser;
@@ -61,7 +61,7 @@ pub struct Args {
 
     /// Seconds of flushed writes per size of -S (whole batches of 250 are written
     /// until this much has passed)
-    #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, default_value_t = 1.0)]
     pub write_duration: f64,
 
     /// Requests kept in flight by -i
@@ -70,7 +70,7 @@ pub struct Args {
 
     /// Seconds per request size of -i: new requests are issued while less than this
     /// has passed
-    #[arg(long, value_name = "SECONDS", default_value_t = crate::probe::iops::DEFAULT_DURATION.as_secs_f64())]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, default_value_t = crate::probe::iops::DEFAULT_DURATION.as_secs_f64())]
     pub duration: f64,
 
     /// Print the fields one per line with a comment
@@ -93,7 +93,7 @@ pub struct Args {
     /// sync(); 0 (the default) only syncs. diskinfo sleeps 1 s (about 10 s per -t):
     /// --settle 1 does the same. Raise it on drives that need to settle after a burst
     /// (e.g. to let a write-back finish)
-    #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, default_value_t = 0.0)]
     pub settle: f64,
 
     /// Output format: diskinfo's text (printed live), a table with percentiles, or JSON
@@ -161,13 +161,13 @@ pub struct Args {
     pub end: Option<u64>,
 
     /// Blocks at least this slow are listed by --scan and --verify
-    #[arg(long, value_name = "MS", default_value_t = 50.0)]
+    #[arg(long, value_name = "MS", value_parser = parse_millis, default_value_t = 50.0)]
     pub slow_ms: f64,
 
     /// Give a request to a drive up after this long without an answer (seconds),
     /// in every test, the checks before them and smartctl's runs; that drive is
     /// then given up and the run goes on
-    #[arg(long, value_name = "SECS", default_value_t = crate::device::watched::DEFAULT_TIMEOUT_S)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value_t = crate::device::watched::DEFAULT_TIMEOUT_S)]
     pub io_timeout: f64,
 
     /// ATTO-style: sequential reads from the start for request sizes from 4 KiB to
@@ -182,7 +182,7 @@ pub struct Args {
     pub capacity_check: bool,
 
     /// Seconds of queued reads per size of --block-sweep
-    #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, default_value_t = 1.0)]
     pub sweep_duration: f64,
 
     /// Hidden-SMR behaviour test (requires -w): sustained random writes until the
@@ -206,7 +206,7 @@ pub struct Args {
 
     /// Seconds --smr-check leaves the disk idle before its read probes (which then
     /// come 2 s apart, or closer after a shorter idle); 0 probes at once
-    #[arg(long, value_name = "SECONDS", default_value_t = crate::probe::smr::IDLE_S)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, default_value_t = crate::probe::smr::IDLE_S)]
     pub smr_idle: f64,
 
     /// Draw the zone curve with the access times over the disk, the scan map, and the
@@ -256,8 +256,8 @@ pub struct Args {
 
     /// The block size of the --bad-blocks list in bytes: the file system's block
     /// size (badblocks' -b)
-    #[arg(long, value_name = "BYTES", default_value_t = 4096)]
-    pub bad_blocks_size: u32,
+    #[arg(long, value_name = "BYTES", default_value = "4096", value_parser = parse_bytes)]
+    pub bad_blocks_size: u64,
     /// The whole burn-in in one command (requires -w; DESTROYS DATA): SMART before,
     /// the short and conveyance self-tests, -t, --zones, on rotating drives a short
     /// flushed-write step (-S) and the write-verify pass, on flash the capacity

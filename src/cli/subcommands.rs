@@ -191,3 +191,32 @@ impl HistoryAction {
         }
     }
 }
+
+/// The clap command of the subcommand `name` (one of [`super::SUBCOMMANDS`]),
+/// under its own name; None for a name this list does not know yet.
+pub fn subcommand(name: &'static str) -> Option<clap::Command> {
+    use clap::CommandFactory;
+    let c = match name {
+        "render" => RenderArgs::command(),
+        "compare" => CompareArgs::command(),
+        "report" => ReportArgs::command(),
+        "generate" => GenerateArgs::command(),
+        "smart" => SmartArgs::command(),
+        "history" => HistoryArgs::command(),
+        _ => return None,
+    };
+    Some(c.name(name).bin_name(format!("seekprobe {name}")))
+}
+
+/// The whole command line as the shells' completions see it: the probing
+/// command's options and disks, and each subcommand (its own options only:
+/// `compare --<TAB>` offers compare's), `help` and `version`.
+pub fn completed() -> clap::Command {
+    use clap::CommandFactory;
+    let mut c = super::Args::command().args_conflicts_with_subcommands(true);
+    for name in super::SUBCOMMANDS {
+        let sub = subcommand(name).unwrap_or_else(|| clap::Command::new(name));
+        c = c.subcommand(sub);
+    }
+    c.subcommand(clap::Command::new("version").about("Print the version"))
+}
