@@ -60,8 +60,9 @@ pub struct Args {
     pub seed: Option<u64>,
 
     /// Seconds of flushed writes per size of -S (whole batches of 250 are written
-    /// until this much has passed)
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, default_value_t = 1.0)]
+    /// until this much has passed) (TIME: seconds, or
+    /// with a unit: 500ms, 30s, 10m, 1h)
+    #[arg(long, value_name = "TIME", value_parser = parse_seconds, default_value_t = 1.0)]
     pub write_duration: f64,
 
     /// Requests kept in flight by -i
@@ -69,8 +70,9 @@ pub struct Args {
     pub queue_depth: u32,
 
     /// Seconds per request size of -i: new requests are issued while less than this
-    /// has passed
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, default_value_t = crate::probe::iops::DEFAULT_DURATION.as_secs_f64())]
+    /// has passed (TIME: seconds, or
+    /// with a unit: 500ms, 30s, 10m, 1h)
+    #[arg(long, value_name = "TIME", value_parser = parse_seconds, default_value_t = crate::probe::iops::DEFAULT_DURATION.as_secs_f64())]
     pub duration: f64,
 
     /// Print the fields one per line with a comment
@@ -92,8 +94,9 @@ pub struct Args {
     /// Seconds to pause before each timed line, as diskinfo's sync(), sleep, sync(),
     /// sync(); 0 (the default) only syncs. diskinfo sleeps 1 s (about 10 s per -t):
     /// --settle 1 does the same. Raise it on drives that need to settle after a burst
-    /// (e.g. to let a write-back finish)
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, default_value_t = 0.0)]
+    /// (e.g. to let a write-back finish) (TIME: seconds, or
+    /// with a unit: 500ms, 30s, 10m, 1h)
+    #[arg(long, value_name = "TIME", value_parser = parse_seconds, default_value_t = 0.0)]
     pub settle: f64,
 
     /// Output format: diskinfo's text (printed live), a table with percentiles, or JSON
@@ -166,8 +169,9 @@ pub struct Args {
 
     /// Give a request to a drive up after this long without an answer (seconds),
     /// in every test, the checks before them and smartctl's runs; that drive is
-    /// then given up and the run goes on
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value_t = crate::device::watched::DEFAULT_TIMEOUT_S)]
+    /// then given up and the run goes on (TIME: seconds, or
+    /// with a unit: 500ms, 30s, 10m, 1h)
+    #[arg(long, value_name = "TIME", value_parser = parse_seconds, default_value_t = crate::device::watched::DEFAULT_TIMEOUT_S)]
     pub io_timeout: f64,
 
     /// ATTO-style: sequential reads from the start for request sizes from 4 KiB to
@@ -181,8 +185,9 @@ pub struct Args {
     #[arg(long)]
     pub capacity_check: bool,
 
-    /// Seconds of queued reads per size of --block-sweep
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, default_value_t = 1.0)]
+    /// Seconds of queued reads per size of --block-sweep (TIME: seconds, or
+    /// with a unit: 500ms, 30s, 10m, 1h)
+    #[arg(long, value_name = "TIME", value_parser = parse_seconds, default_value_t = 1.0)]
     pub sweep_duration: f64,
 
     /// Hidden-SMR behaviour test (requires -w): sustained random writes until the
@@ -205,8 +210,9 @@ pub struct Args {
     pub smr_budget: Option<crate::results::smr::Budget>,
 
     /// Seconds --smr-check leaves the disk idle before its read probes (which then
-    /// come 2 s apart, or closer after a shorter idle); 0 probes at once
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, default_value_t = crate::probe::smr::IDLE_S)]
+    /// come 2 s apart, or closer after a shorter idle); 0 probes at once (TIME: seconds, or
+    /// with a unit: 500ms, 30s, 10m, 1h)
+    #[arg(long, value_name = "TIME", value_parser = parse_seconds, default_value_t = crate::probe::smr::IDLE_S)]
     pub smr_idle: f64,
 
     /// Draw the zone curve with the access times over the disk, the scan map, and the

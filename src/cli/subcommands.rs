@@ -213,7 +213,12 @@ pub fn subcommand(name: &'static str) -> Option<clap::Command> {
 /// `compare --<TAB>` offers compare's), `help` and `version`.
 pub fn completed() -> clap::Command {
     use clap::CommandFactory;
-    let mut c = super::Args::command().args_conflicts_with_subcommands(true);
+    // The probing command's --history is its own here: each subcommand that
+    // takes one has its own (render, generate take none).
+    let mut c = super::Args::command()
+        .args_conflicts_with_subcommands(true)
+        .mut_arg("history", |a| a.global(false))
+        .mut_arg("no_history", |a| a.global(false));
     for name in super::SUBCOMMANDS {
         let sub = subcommand(name).unwrap_or_else(|| clap::Command::new(name));
         c = c.subcommand(sub);
