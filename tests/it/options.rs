@@ -22,16 +22,16 @@ fn runs_in(db: &Path) -> i64 {
         .unwrap()
 }
 
-/// The serials of the drives `db` knows.
+/// The serials of the drives `db` holds, as its `drives` table has them.
 fn serials(db: &Path) -> Vec<String> {
-    let (code, out, err) = run(&["history", "--format", "json", "--history", &s(db)]);
-    assert_eq!(code, 0, "{err}");
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    v.as_array()
+    let c = rusqlite::Connection::open(db).unwrap();
+    let mut st = c
+        .prepare("SELECT serial FROM drives WHERE serial IS NOT NULL ORDER BY id")
+        .unwrap();
+    st.query_map([], |r| r.get(0))
         .unwrap()
-        .iter()
-        .map(|d| d["serial"].as_str().unwrap().to_string())
-        .collect()
+        .collect::<Result<_, _>>()
+        .unwrap()
 }
 
 /// `-t --qualify` of `disks` recorded in `db`, with these extra arguments.
@@ -163,40 +163,35 @@ fn a_run_is_imported_once_whichever_form_it_came_in() {
         "sim:hdd",
     ]);
     assert_eq!(code, 0, "{out}{err}");
-    // The run as it was recorded, and as it was saved: one run.
-    let (code, out, err) = run(&[
-        "history",
-        "import",
-        &s(&json),
-        &s(&h),
-        "--history",
-        &s(&imp),
-    ]);
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        out.contains("run.json: 1 run(s) imported, 0 already there"),
-        "{out}"
-    );
-    assert!(
-        out.contains("h.db: 0 run(s) imported, 1 already there"),
-        "{out}"
-    );
-    assert_eq!(runs_in(&imp), 1);
-    // The other order too.
-    let (code, out, err) = run(&[
-        "history",
-        "import",
-        &s(&h),
-        &s(&json),
-        "--history",
-        &s(&imp2),
-    ]);
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        out.contains("run.json: 0 run(s) imported, 1 already there"),
-        "{out}"
-    );
-    assert_eq!(runs_in(&imp2), 1);
+    // The run as it was recorded, and as it was saved: one run, in either order.
+    for (files, into, second) in [
+        (
+            [&json, &h],
+            &imp,
+            "h.db: 0 run(s) imported, 1 already there",
+        ),
+        (
+            [&h, &json],
+            &imp2,
+            "run.json: 0 run(s) imported, 1 already there",
+        ),
+    ] {
+        let (code, out, err) = run(&[
+            "history",
+            "import",
+            &s(files[0]),
+            &s(files[1]),
+            "--history",
+            &s(into),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            out.contains(": 1 run(s) imported, 0 already there"),
+            "{out}"
+        );
+        assert!(out.contains(second), "{out}");
+        assert_eq!(runs_in(into), 1);
+    }
 }
 
 #[test]
