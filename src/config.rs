@@ -162,8 +162,8 @@ pub enum ConfigError {
     /// An option given without what it applies to, or against diskinfo's rules.
     #[error(transparent)]
     Rule(#[from] RuleError),
-    /// A seconds option (named first) outside its range (the lowest third; the
-    /// highest is 3600).
+    /// A seconds option outside its range: the option, the value, the lowest
+    /// allowed (the highest is 3600).
     #[error(
         "{0} {1}: expected a number of seconds from {2} to 3600 (or a time: 500ms, 90s, 10m, 1h)"
     )]
