@@ -5,7 +5,7 @@ use crate::cli::Args;
 use crate::probe;
 use crate::report::Format;
 use crate::results::settings::{
-    BadBlockSize, BlockSize, Deviation, EndNotAfterStart, MAX_PASSES, Passes, QueueDepth, ScanSpan,
+    BlockSize, Deviation, EndNotAfterStart, MAX_PASSES, Passes, QueueDepth, ScanSpan,
 };
 use crate::results::test_kind::TestKind;
 use std::num::NonZeroU32;
@@ -162,11 +162,14 @@ pub enum ConfigError {
     /// An option given without what it applies to, or against diskinfo's rules.
     #[error(transparent)]
     Rule(#[from] RuleError),
-    /// A seconds option (named first) that is not a number in its range, at most 3600.
-    #[error("{0} {1}: expected a number of seconds up to 3600")]
-    BadSeconds(&'static str, String),
+    /// A seconds option outside its range: the option, the value, the lowest
+    /// allowed (the highest is 3600).
+    #[error(
+        "{0} {1}: expected a number of seconds from {2} to 3600 (or a time: 500ms, 90s, 10m, 1h)"
+    )]
+    BadSeconds(&'static str, String, f64),
     /// A bad --max-deviation.
-    #[error("--max-deviation {0}: expected a percentage above 0")]
+    #[error("--max-deviation {0}: expected a percentage above 0 and below 1000")]
     BadDeviation(String),
     /// A count or size that must not be zero.
     #[error("{0} must be more than 0")]
@@ -174,17 +177,21 @@ pub enum ConfigError {
     /// A `--queue-depth` outside 1..=4096.
     #[error("--queue-depth {0}: expected 1 to 4096")]
     BadQueueDepth(u32),
-    /// A count so large that its plan would not fit in memory.
-    #[error("{0}: at most {1}")]
-    TooMany(&'static str, u64),
+    /// A count outside its range (the value, then the lowest and highest allowed).
+    #[error("{0} {1}: expected {2} to {3}")]
+    OutOfRange(&'static str, String, i64, i64),
+    /// A byte option that is not a whole number of 512-byte sectors (the value,
+    /// then the nearest allowed below and above).
+    #[error("{0} {1}: not a multiple of the 512-byte sector; the nearest allowed are {2} and {3}")]
+    NotSectors(&'static str, u64, u64, u64),
     /// --end not after --start.
     #[error("--end {1} is not after --start {0}")]
     BadRange(u64, u64),
     /// A --block-size beyond what a read may be.
-    #[error("--block-size {0}: at most 64M")]
+    #[error("--block-size {0}: expected 512 bytes to 64M, a multiple of the 512-byte sector")]
     BadBlockSize(u64),
     /// A bad --slow-ms.
-    #[error("--slow-ms {0}: expected a number of milliseconds above 0")]
+    #[error("--slow-ms {0}: expected a number of milliseconds above 0, up to 3600000")]
     BadSlowMs(String),
     /// `--zones 50`: the number was read as a disk.
     #[error(
@@ -199,22 +206,50 @@ pub enum ConfigError {
 /// The values of --scan's and --verify's own options, checked in this order:
 /// `--block-size`, `--passes`, `--bad-blocks-size`, `--slow-ms`.
 fn check_scan_and_verify(a: &Args) -> Result<(BlockSize, Passes), ConfigError> {
-    let block_size = BlockSize::new(a.block_size).map_err(|e| match e {
-        BadBlockSize::Zero => ConfigError::Zero("--block-size"),
-        BadBlockSize::TooLarge => ConfigError::BadBlockSize(a.block_size),
+    let block_size = BlockSize::new(a.block_size)
+        .ok()
+        .filter(|b| b.bytes() >= SECTOR)
+        .ok_or(ConfigError::BadBlockSize(a.block_size))?;
+    whole_sectors("--block-size", Some(a.block_size))?;
+    whole_sectors("--start", a.start)?;
+    whole_sectors("--end", a.end)?;
+    let passes = Passes::new(a.passes).ok_or_else(|| {
+        ConfigError::OutOfRange("--passes", a.passes.to_string(), 1, i64::from(MAX_PASSES))
     })?;
-    let passes = Passes::new(a.passes).ok_or(ConfigError::TooMany(
-        "--passes (from 1)",
-        u64::from(MAX_PASSES),
-    ))?;
-    if let Err(e) = crate::verify::badblocks::check_block_size(a.bad_blocks_size) {
+    let bad_blocks_size = u32::try_from(a.bad_blocks_size).map_err(|_| {
+        ConfigError::Parse(format!(
+            "--bad-blocks-size {}: too large",
+            a.bad_blocks_size
+        ))
+    })?;
+    if let Err(e) = crate::verify::badblocks::check_block_size(bad_blocks_size) {
         return Err(ConfigError::Parse(e.to_string()));
     }
-    if !(a.slow_ms.is_finite() && a.slow_ms > 0.0) {
+    if !(a.slow_ms.is_finite() && a.slow_ms > 0.0 && a.slow_ms <= 3_600_000.0) {
         return Err(ConfigError::BadSlowMs(a.slow_ms.to_string()));
     }
     Ok((block_size, passes))
 }
+
+/// The smallest logical sector: --block-size, --start and --end are whole
+/// numbers of it, so that no drive rounds them silently.
+const SECTOR: u64 = 512;
+
+/// `v` (of `option`) a whole number of 512-byte sectors; Err names the nearest
+/// allowed values below and above.
+fn whole_sectors(option: &'static str, v: Option<u64>) -> Result<(), ConfigError> {
+    match v {
+        Some(v) if v % SECTOR != 0 => {
+            let below = v / SECTOR * SECTOR;
+            Err(ConfigError::NotSectors(option, v, below, below + SECTOR))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The temperatures `--max-temp` may be, in °C: below room temperature the writes
+/// would pause for good; above 100 °C no drive runs.
+pub const MAX_TEMP_RANGE: std::ops::RangeInclusive<i64> = 20..=100;
 
 impl Mode {
     /// What the command line asks of the disks besides tests: -p, -s, or their
@@ -280,7 +315,7 @@ impl Config {
             if v.is_finite() && (min..=3600.0).contains(&v) {
                 Ok(Duration::from_secs_f64(v))
             } else {
-                Err(ConfigError::BadSeconds(name, v.to_string()))
+                Err(ConfigError::BadSeconds(name, v.to_string(), min))
             }
         };
         let settle = seconds("--settle", a.settle, 0.0)?;
@@ -288,13 +323,28 @@ impl Config {
         let write_duration = seconds("--write-duration", a.write_duration, 0.0)?;
         let queue_depth = QueueDepth::check_depth(a.queue_depth)
             .ok_or(ConfigError::BadQueueDepth(a.queue_depth))?;
-        if a.zones.is_some_and(|z| z > MAX_ZONES) {
-            return Err(ConfigError::TooMany("--zones", MAX_ZONES as u64));
+        if let Some(z) = a.zones.filter(|z| !(1..=MAX_ZONES).contains(z)) {
+            return Err(ConfigError::OutOfRange(
+                "--zones",
+                z.to_string(),
+                1,
+                MAX_ZONES.into(),
+            ));
         }
-        if a.seek_samples > MAX_SEEK_SAMPLES {
-            return Err(ConfigError::TooMany(
+        if !(1..=MAX_SEEK_SAMPLES).contains(&a.seek_samples) {
+            return Err(ConfigError::OutOfRange(
                 "--seek-samples",
-                u64::from(MAX_SEEK_SAMPLES),
+                a.seek_samples.to_string(),
+                1,
+                MAX_SEEK_SAMPLES.into(),
+            ));
+        }
+        if let Some(t) = a.max_temp.filter(|t| !MAX_TEMP_RANGE.contains(t)) {
+            return Err(ConfigError::OutOfRange(
+                "--max-temp",
+                t.to_string(),
+                *MAX_TEMP_RANGE.start(),
+                *MAX_TEMP_RANGE.end(),
             ));
         }
         let scan_span = ScanSpan::new(a.start, a.end)
@@ -308,9 +358,6 @@ impl Config {
             .zones
             .map_or(Some(probe::zones::DEFAULT_ZONES), NonZeroU32::new)
             .ok_or(ConfigError::Zero("--zones"))?;
-        if a.seek_samples == 0 {
-            return Err(ConfigError::Zero("--seek-samples"));
-        }
         if a.zone_size == 0 {
             return Err(ConfigError::Zero("--zone-size"));
         }
@@ -370,7 +417,7 @@ impl Config {
             beyond: Beyond {
                 io_timeout,
                 bad_blocks: a.bad_blocks,
-                bad_blocks_size: a.bad_blocks_size,
+                bad_blocks_size: a.bad_blocks_size as u32,
             },
             burn_in,
             resume: a.resume,

@@ -203,8 +203,10 @@ impl SmartHistory {
     }
 }
 
-/// What a file named with `--history FILE` knows of saved runs' drives (`compare`):
-/// it reads, never records (`history import` does). Nothing without the option.
+/// What a file named with `--history FILE` knows of saved runs' drives (`compare
+/// --qualify`: a model with too few drives in the runs is judged against its
+/// earlier drives there): it reads, never records nor creates (`history import`
+/// records). Nothing without the option, or when there is no such file.
 pub(super) fn of_saved(
     file: &crate::cli::HistoryFileArgs,
     disks: &[&DiskResult],
@@ -213,7 +215,9 @@ pub(super) fn of_saved(
     let Some(path) = file.history.as_ref().filter(|_| !file.no_history) else {
         return Ok(History::default());
     };
-    match Ledger::open(&Place::Named(path.clone())).and_then(|l| l.history(disks)) {
+    match Ledger::open_existing(&Place::Named(path.clone()))
+        .and_then(|l| l.map_or_else(|| Ok(History::default()), |l| l.history(disks)))
+    {
         Ok(h) => Ok(h),
         Err(e) => {
             say(err, &e)?;
@@ -223,7 +227,8 @@ pub(super) fn of_saved(
 }
 
 /// Each drive's earlier runs in a file named with `--history FILE` (`report`),
-/// by serial, oldest first: the runs given are left out. Nothing without the option.
+/// by serial, oldest first: the runs given are left out. Nothing without the
+/// option, or when there is no such file (it is read, never created).
 pub(super) fn earlier_runs(
     file: &crate::cli::HistoryFileArgs,
     runs: &[&Run],
@@ -233,8 +238,9 @@ pub(super) fn earlier_runs(
     let Some(path) = file.history.as_ref().filter(|_| !file.no_history) else {
         return Ok(Vec::new());
     };
-    let ledger = match Ledger::open(&Place::Named(path.clone())) {
-        Ok(l) => l,
+    let ledger = match Ledger::open_existing(&Place::Named(path.clone())) {
+        Ok(Some(l)) => l,
+        Ok(None) => return Ok(Vec::new()),
         Err(e) => {
             say(err, &e)?;
             return Ok(Vec::new());

@@ -3,7 +3,7 @@
 //! them into one paragraph), the exit statuses in full (the man page is installed
 //! without docs/), and a section per subcommand with its options.
 
-use crate::cli::{Args, CompareArgs, GenerateArgs, RenderArgs, ReportArgs, SmartArgs};
+use crate::cli::Args;
 use clap::CommandFactory;
 use std::io::{self, Write};
 
@@ -67,16 +67,12 @@ pub(super) fn render(out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, ".TP\n.B {code}\n{}", roff(what))?;
     }
     writeln!(out, ".SH SUBCOMMANDS")?;
-    let subs = [
-        RenderArgs::command(),
-        CompareArgs::command(),
-        ReportArgs::command(),
-        SmartArgs::command(),
-        GenerateArgs::command(),
-    ];
+    let subs = crate::cli::SUBCOMMANDS
+        .into_iter()
+        .filter_map(crate::cli::subcommand);
     for mut c in subs {
         let usage = c.render_usage().to_string();
-        writeln!(out, ".SS \"{}\"", c.get_name())?;
+        writeln!(out, ".SS \"seekprobe {}\"", c.get_name())?;
         let usage = usage.trim_start_matches("Usage: ");
         writeln!(out, ".B {}", roff(usage))?;
         if let Some(about) = c.get_about() {

@@ -48,6 +48,17 @@ pub fn main_with(
     // `seekprobe help [SUBCOMMAND]` and `seekprobe version` are --help and
     // --version, not disks; a misspelled subcommand is named, not probed.
     match args.get(1).and_then(|a| a.to_str()) {
+        Some("help")
+            if let Some(w) = args.get(2).map(|a| a.to_string_lossy().into_owned())
+                && !crate::cli::SUBCOMMANDS.contains(&w.as_str()) =>
+        {
+            let _ = writeln!(
+                err,
+                "seekprobe: help {w}: no such subcommand (the subcommands: {}); `seekprobe help` is the main help",
+                crate::cli::SUBCOMMANDS.join(", ")
+            );
+            return exit_status(Ending::Unusable);
+        }
         Some("help") => {
             args.remove(1);
             args.insert(args.len().min(2), "--help".into());

@@ -5,7 +5,7 @@ use super::inputs::{identity, load_baseline, load_run, load_smart_report};
 use super::output::{cannot_write, save_atomically, save_prometheus, terminal_width, write_plot};
 use super::status::{Ending, exit_status};
 use super::verdicts::comparison_and_verdicts;
-use crate::cli::{Args, CompareArgs, GenerateArgs, Generated, RenderArgs};
+use crate::cli::{CompareArgs, GenerateArgs, Generated, RenderArgs};
 use crate::config::Qualify;
 use crate::report::{self};
 use crate::results::{DiskResult, SCHEMA_VERSION};
@@ -252,13 +252,12 @@ pub(super) fn generate_main(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<i32> {
-    use clap::CommandFactory;
     use clap_complete::Shell;
     let a: GenerateArgs = match parse(args, out, err) {
         Ok(a) => a,
         Err(code) => return Ok(code),
     };
-    let mut cmd = Args::command();
+    let mut cmd = crate::cli::completed();
     let shell = match a.what {
         Generated::Man => return super::man::render(out).map(|_| exit_status(Ending::Written)),
         Generated::Bash => Shell::Bash,

@@ -16,27 +16,48 @@ pub struct Imported {
     pub known: usize,
 }
 
-/// Import one file (a saved run, or another seekprobe history database) into
-/// `ledger`. Err: why the file cannot be imported, naming it.
-pub fn import(ledger: &mut Ledger, path: &Path) -> Result<Imported, String> {
+/// A file to import, read and checked before the database is opened (so that a
+/// file that cannot be imported leaves no new database behind).
+pub enum Source {
+    /// A saved run (--json-file).
+    Run(Box<crate::results::Run>),
+    /// Another seekprobe history database of this schema.
+    Database,
+}
+
+/// Read and check a file to import: a saved run, or another seekprobe history
+/// database of this seekprobe's schema. Err: why it cannot be imported, naming it.
+pub fn read(path: &Path) -> Result<Source, String> {
     let shown = path.display();
     let head = std::fs::read(path)
         .map(|b| b.starts_with(b"SQLite format 3\0"))
         .map_err(|e| format!("{shown}: {}", crate::error::describe_io(&e)))?;
     if head {
-        return ledger.import_database(path);
+        open_other(path)?;
+        return Ok(Source::Database);
     }
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{shown}: {}", crate::error::describe_io(&e)))?;
     let run = crate::report::json::from_json(&text).map_err(|e| format!("{shown}: {e}"))?;
+    Ok(Source::Run(Box::new(run)))
+}
+
+/// Import one file, read by [`read`], into `ledger`. Err: why the file cannot be
+/// imported, naming it.
+pub fn import(ledger: &mut Ledger, path: &Path, source: Source) -> Result<Imported, String> {
+    let run = match source {
+        Source::Database => return ledger.import_database(path),
+        Source::Run(run) => run,
+    };
+    // The file's name is the host (docs/history.md); the command, the run's own.
     let host = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let origin = Origin {
         host,
-        command: String::new(),
-        source: format!("imported from {shown}"),
+        command: run.record.command.join(" "),
+        source: format!("imported from {}", path.display()),
     };
     let n = ledger.record(&run, &origin)?;
     let taken = run.disks.iter().any(|d| ledger.place.records(d));
@@ -50,23 +71,30 @@ pub fn import(ledger: &mut Ledger, path: &Path) -> Result<Imported, String> {
     })
 }
 
+/// Open another history database to read, checking its schema version.
+fn open_other(path: &Path) -> Result<Connection, String> {
+    let shown = path.display();
+    let other = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .map_err(|e| format!("{shown}: cannot open it: {e}"))?;
+    other
+        .busy_timeout(super::BUSY_TIMEOUT)
+        .map_err(|e| format!("{shown}: {e}"))?;
+    let version: i64 = other
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(|e| format!("{shown}: cannot read it: {e}"))?;
+    if version != super::SCHEMA {
+        return Err(format!(
+            "{shown}: schema version {version}, this seekprobe's is {}: open it once with the same seekprobe (`seekprobe history --history {shown}`) to upgrade it",
+            super::SCHEMA
+        ));
+    }
+    Ok(other)
+}
+
 impl Ledger {
     fn import_database(&mut self, path: &Path) -> Result<Imported, String> {
         let shown = path.display();
-        let other = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .map_err(|e| format!("{shown}: cannot open it: {e}"))?;
-        other
-            .busy_timeout(super::BUSY_TIMEOUT)
-            .map_err(|e| format!("{shown}: {e}"))?;
-        let version: i64 = other
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(|e| format!("{shown}: cannot read it: {e}"))?;
-        if version != super::SCHEMA {
-            return Err(format!(
-                "{shown}: schema version {version}, this seekprobe's is {}: open it once with the same seekprobe (`seekprobe history --history {shown}`) to upgrade it",
-                super::SCHEMA
-            ));
-        }
+        let other = open_other(path)?;
         let real_only = !matches!(self.place, Place::Named(_));
         let fail = |e: rusqlite::Error| format!("{shown}: cannot import it: {e}");
         let mut runs = other

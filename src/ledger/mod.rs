@@ -15,7 +15,7 @@ mod record;
 mod schema;
 pub mod show;
 
-pub use import::import;
+pub use import::{Source, import, read};
 pub use query::{DriveRow, RunRow};
 pub use record::Origin;
 pub use schema::SCHEMA;
@@ -115,17 +115,35 @@ impl Ledger {
     pub fn open(place: &Place) -> Result<Ledger, String> {
         let path = place.path().ok_or("history is off (--no-history)")?;
         let named = matches!(place, Place::Named(_));
-        let shown = path.display();
         if !named && let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| {
                 format!(
-                    "history database {shown}: cannot create {}: {e}",
+                    "history database {}: cannot create {}: {e}",
+                    path.display(),
                     dir.display()
                 )
             })?;
         }
-        let mut conn = Connection::open(path)
-            .map_err(|e| format!("history database {shown}: cannot open it: {e}"))?;
+        Ledger::connect(place, Connection::open(path))
+    }
+
+    /// Open the database of `place` to read it: Ok(None) when there is no such
+    /// file (reading creates nothing, neither the file nor its directory).
+    pub fn open_existing(place: &Place) -> Result<Option<Ledger>, String> {
+        use rusqlite::OpenFlags;
+        let path = place.path().ok_or("history is off (--no-history)")?;
+        if !path.exists() {
+            return Ok(None);
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        Ledger::connect(place, Connection::open_with_flags(path, flags)).map(Some)
+    }
+
+    fn connect(place: &Place, conn: rusqlite::Result<Connection>) -> Result<Ledger, String> {
+        let path = place.path().ok_or("history is off (--no-history)")?;
+        let shown = path.display();
+        let mut conn =
+            conn.map_err(|e| format!("history database {shown}: cannot open it: {e}"))?;
         schema::prepare(&mut conn).map_err(|e| format!("history database {shown}: {e}"))?;
         Ok(Ledger {
             conn,

@@ -208,7 +208,7 @@ impl Ledger {
             .prepare_cached(
                 "SELECT d.serial, dr.id FROM drive_runs dr JOIN drives d ON d.id = dr.drive_id
                  WHERE d.model = ?1 AND dr.qualified = 1 AND d.serial IS NOT NULL
-                   AND (?2 OR d.simulated = 0)
+                   AND (?2 OR d.simulated = 0) AND instr(dr.findings, '\"code\":\"acknowledged\"') = 0
                  ORDER BY dr.started DESC, dr.id DESC",
             )
             .map_err(fail)?;
@@ -244,7 +244,7 @@ impl Ledger {
             .conn
             .query_row(
                 "SELECT dr.id, dr.started FROM drive_runs dr JOIN drives d ON d.id = dr.drive_id
-                 WHERE d.serial = ?1 AND d.model IS ?2 AND dr.qualified = 1
+                 WHERE d.serial = ?1 AND d.model IS ?2 AND dr.qualified = 1 AND instr(dr.findings, '\"code\":\"acknowledged\"') = 0
                  ORDER BY dr.started, dr.id LIMIT 1",
                 params![serial, model],
                 |r| Ok((r.get(0)?, r.get(1)?)),

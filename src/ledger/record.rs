@@ -22,9 +22,25 @@ pub struct Origin {
 }
 
 /// A stable identity of a run: a hash of its whole saved form, so a run recorded
-/// when it ran and imported later from its --json-file is the same run.
+/// when it ran and imported later from its --json-file (or in another host's
+/// database) is the same run. Each fractional figure enters at 12 significant
+/// digits: reading a saved run back may change a float's last bit, never its
+/// twelfth digit.
 pub(super) fn run_uid(run: &Run) -> String {
-    let json = serde_json::to_string(run).unwrap_or_default();
+    fn canonical(v: &mut serde_json::Value) {
+        use serde_json::Value;
+        match v {
+            Value::Number(n) if n.is_f64() => {
+                *v = Value::String(format!("{:.11e}", n.as_f64().unwrap_or_default()));
+            }
+            Value::Array(a) => a.iter_mut().for_each(canonical),
+            Value::Object(o) => o.values_mut().for_each(canonical),
+            _ => {}
+        }
+    }
+    let mut value = serde_json::to_value(run).unwrap_or_default();
+    canonical(&mut value);
+    let json = value.to_string();
     format!("{:016x}", xxhash_rust::xxh3::xxh3_64(json.as_bytes()))
 }
 
@@ -126,9 +142,16 @@ fn record_drive(
     let firmware = crate::verdict::batch::identity(d).firmware;
     let verdict = crate::verdict::of(d);
     let figures = compare::figures(d);
-    // A reference: judged (--qualify), its timings against one, and passed.
-    let qualified =
-        d.verdict.is_some() && timings_judged(&verdict) && verdict.pass && !figures.is_empty();
+    // A reference: judged (--qualify), its timings against one, and passed on its
+    // own figures (a drive passed by an acknowledged finding is no reference).
+    let qualified = d.verdict.is_some()
+        && timings_judged(&verdict)
+        && verdict.pass
+        && !verdict
+            .findings
+            .iter()
+            .any(|f| f.code == Code::Acknowledged)
+        && !figures.is_empty();
     // An INCOMPLETE drive (interrupted, too small for a test) did not fail.
     let word = match verdict.state {
         crate::results::State::Incomplete => "incomplete",

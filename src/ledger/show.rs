@@ -6,24 +6,54 @@ use super::{Ledger, Place};
 use crate::cli::{HistoryAction, HistoryArgs, HistoryFormat};
 use comfy_table::{Table, presets};
 use std::io::{self, Write};
+use std::path::Path;
 
 /// Run `seekprobe history` with its arguments. Ok(Err(message)): the command
 /// could not be done (the message says why); the io::Error is the output's.
+/// Only `import` creates the database (the listing, a timeline, `ack` and
+/// `unack` read an existing one), and an import that fails leaves no new file.
 pub fn command(a: &HistoryArgs, out: &mut dyn Write) -> io::Result<Result<(), String>> {
+    if let (Some(action), Some(serial)) = (&a.action, &a.serial) {
+        return Ok(Err(format!(
+            "history {serial} {}: give a SERIAL (its runs) or an action (import, ack, unack), not both",
+            action.name()
+        )));
+    }
+    if let (Some(action), Some(_)) = (&a.action, a.format) {
+        return Ok(Err(format!(
+            "history {}: --format applies to the listing and a drive's runs (`seekprobe history [SERIAL] --format json`); {} prints a line each: drop --format",
+            action.name(),
+            action.name()
+        )));
+    }
     let place = Place::choose(a.file.history.as_deref(), a.file.no_history);
-    if place == Place::Off {
+    let Some(path) = place.path().map(Path::to_path_buf) else {
         return Ok(Err(
             "history: no database: --no-history was given (or there is no home directory); name one with --history FILE".into(),
         ));
+    };
+    if let Some(HistoryAction::Import { files }) = &a.action {
+        return import_all(&place, &path, files, out);
     }
-    let mut ledger = match Ledger::open(&place) {
-        Ok(l) => l,
+    let mut ledger = match Ledger::open_existing(&place) {
+        Ok(Some(l)) => l,
+        Ok(None) if a.action.is_none() && a.serial.is_none() => {
+            let format = a.format.unwrap_or(HistoryFormat::Table);
+            return out.write_all(drives(&[], format).as_bytes()).map(Ok);
+        }
+        Ok(None) => {
+            return Ok(Err(format!(
+                "history database {}: no such file: nothing is recorded there yet (a run of a real drive, or one with --history FILE, records its drives; `seekprobe history import` takes saved runs)",
+                path.display()
+            )));
+        }
         Err(e) => return Ok(Err(e)),
     };
+    let format = a.format.unwrap_or(HistoryFormat::Table);
     match &a.action {
         None => match &a.serial {
             None => match ledger.drives() {
-                Ok(rows) => out.write_all(drives(&rows, a.format).as_bytes()).map(Ok),
+                Ok(rows) => out.write_all(drives(&rows, format).as_bytes()).map(Ok),
                 Err(e) => Ok(Err(e)),
             },
             Some(s) => match ledger.timeline(s) {
@@ -31,27 +61,11 @@ pub fn command(a: &HistoryArgs, out: &mut dyn Write) -> io::Result<Result<(), St
                     "no drive with serial {s} in {}; `seekprobe history` lists the drives",
                     ledger.path().display()
                 ))),
-                Ok(rows) => out
-                    .write_all(timeline(s, &rows, a.format).as_bytes())
-                    .map(Ok),
+                Ok(rows) => out.write_all(timeline(s, &rows, format).as_bytes()).map(Ok),
                 Err(e) => Ok(Err(e)),
             },
         },
-        Some(HistoryAction::Import { files }) => {
-            for f in files {
-                match super::import(&mut ledger, f) {
-                    Ok(n) => writeln!(
-                        out,
-                        "{}: {} run(s) imported, {} already there",
-                        f.display(),
-                        n.runs,
-                        n.known
-                    )?,
-                    Err(e) => return Ok(Err(e)),
-                }
-            }
-            Ok(Ok(()))
-        }
+        Some(HistoryAction::Import { .. }) => unreachable!("imported above"),
         Some(HistoryAction::Ack { serial, code }) => {
             match ledger.ack(serial, code, &super::who()) {
                 Ok(reasons) => {
@@ -71,6 +85,61 @@ pub fn command(a: &HistoryArgs, out: &mut dyn Write) -> io::Result<Result<(), St
                 }
                 Err(e) => Ok(Err(e)),
             }
+        }
+    }
+}
+
+/// `history import FILE...`: every file read and checked first, then imported;
+/// a database (and its directory) this import created is removed when it fails.
+fn import_all(
+    place: &Place,
+    path: &Path,
+    files: &[std::path::PathBuf],
+    out: &mut dyn Write,
+) -> io::Result<Result<(), String>> {
+    let mut sources = Vec::new();
+    for f in files {
+        match super::read(f) {
+            Ok(s) => sources.push(s),
+            Err(e) => return Ok(Err(format!("{e}; nothing imported"))),
+        }
+    }
+    let new_dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty() && !d.exists())
+        .map(Path::to_path_buf);
+    let new_file = !path.exists();
+    let mut lines = Vec::new();
+    let result = Ledger::open(place).and_then(|mut ledger| {
+        for (f, source) in files.iter().zip(sources) {
+            let n = super::import(&mut ledger, f, source)?;
+            lines.push(format!(
+                "{}: {} run(s) imported, {} already there\n",
+                f.display(),
+                n.runs,
+                n.known
+            ));
+        }
+        Ok(())
+    });
+    match result {
+        Ok(()) => out.write_all(lines.concat().as_bytes()).map(Ok),
+        Err(e) if !new_file => {
+            out.write_all(lines.concat().as_bytes())?;
+            Ok(Err(e))
+        }
+        Err(e) => {
+            if new_file {
+                for end in ["", "-wal", "-shm", "-journal"] {
+                    let mut p = path.as_os_str().to_owned();
+                    p.push(end);
+                    let _ = std::fs::remove_file(p);
+                }
+            }
+            if let Some(dir) = new_dir {
+                let _ = std::fs::remove_dir(dir);
+            }
+            Ok(Err(e))
         }
     }
 }

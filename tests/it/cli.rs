@@ -158,7 +158,10 @@ fn option_values_are_checked_before_any_disk_is_touched() {
             &["-i", "--queue-depth", "4097", "x"],
             "--queue-depth 4097: expected 1 to 4096",
         ),
-        (&["--zones=200000", "x"], "--zones: at most 100000"),
+        (
+            &["--zones=200000", "x"],
+            "--zones 200000: expected 1 to 100000",
+        ),
         // One case of the option rules, end to end (their table is the unit test
         // in src/config/rules.rs).
         (
@@ -171,11 +174,11 @@ fn option_values_are_checked_before_any_disk_is_touched() {
         ),
         (
             &["--seek-profile", "--seek-samples", "4000000000", "x"],
-            "--seek-samples: at most 1000000",
+            "--seek-samples 4000000000: expected 1 to 1000000",
         ),
         (
             &["--scan", "--block-size", "1G", "x"],
-            "--block-size 1073741824: at most 64M",
+            "--block-size 1073741824: expected 512 bytes to 64M",
         ),
         (
             &["--scan", "--slow-ms", "0", "x"],
