@@ -203,6 +203,7 @@ pub fn subcommand(name: &'static str) -> Option<clap::Command> {
         "generate" => GenerateArgs::command(),
         "smart" => SmartArgs::command(),
         "history" => HistoryArgs::command(),
+        "plan" => crate::pool::args::PlanArgs::command(),
         _ => return None,
     };
     Some(c.name(name).bin_name(format!("seekprobe {name}")))
