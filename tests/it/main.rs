@@ -6,6 +6,7 @@ mod beyond;
 mod burnin;
 mod capacity;
 mod cli;
+mod docs;
 mod faultdisk;
 mod faulty;
 mod files;
