@@ -434,14 +434,15 @@ fn run_block(cmds: &[DocCommand], block: &[usize]) -> Vec<(usize, Ran)> {
         .iter()
         .map(|(k, t)| {
             let text = substitute(t, &devices, &places);
+            let terminal = needs_terminal(&text);
+            // A setup on the terminal is a burn-in.
             let limit = match k {
                 Kind::Doc(i) => expect_of(cmds, *i).limit_s,
-                _ => cases::E
-                    .limit_s
-                    .max(if needs_terminal(&text) { 300 } else { 0 }),
+                _ if terminal => cases::BURN_IN_S,
+                _ => cases::E.limit_s,
             };
             script::Step {
-                terminal: needs_terminal(&text),
+                terminal,
                 text,
                 limit: Duration::from_secs(limit),
             }

@@ -325,7 +325,7 @@ pub const E: Expect = Expect {
 };
 
 /// A burn-in of loop devices: the path check alone is 8 s a drive and 8 s together.
-const BURN_IN_S: u64 = 300;
+pub const BURN_IN_S: u64 = 300;
 
 /// What the commands must do. A command without an entry must exit 0.
 pub const EXPECT: &[Expect] = &[
