@@ -7,6 +7,7 @@ mod burnin;
 mod capacity;
 mod cli;
 mod completions;
+mod docs;
 mod faultdisk;
 mod faulty;
 mod files;
