@@ -203,6 +203,17 @@ pub struct Setup {
 pub const SETUPS: &[Setup] = &[
     Setup {
         doc: "README.md",
+        before: "seekprobe plan burnin.json --layout raidz2:6 --spares 1",
+        prepare: None,
+        // docs/plan.md's batch of 14 drives on two controllers, one failing.
+        steps: &[(
+            "set --; for i in $(seq 1 14); do s=\"sim:hdd?size=2G&seed=$i&controller=hba$(( (i-1)/7 )):600M\"; [ $i = 3 ] && s=\"$s&corrupt=1000-1008\"; set -- \"$@\" \"$s\"; done; seekprobe -t --verify --end 16M -w --yes --qualify --path-check --json-file burnin.json \"$@\" >/dev/null",
+            3,
+            &[],
+        )],
+    },
+    Setup {
+        doc: "README.md",
         before: "seekprobe -v disk.img",
         prepare: None,
         steps: &[("truncate -s 1G disk.img", 0, &[])],
@@ -329,6 +340,35 @@ pub const BURN_IN_S: u64 = 300;
 
 /// What the commands must do. A command without an entry must exit 0.
 pub const EXPECT: &[Expect] = &[
+    Expect {
+        doc: "README.md",
+        command: "seekprobe plan burnin.json --layout raidz2:6 --spares 1",
+        lines: &[
+            "zpool create -o ashift=12 tank \\",
+            "Plan: raidz2:6 for zpool, 13 of the 14 drives in burnin.json (12 in 2 vdevs, 1 spare); nothing was run",
+        ],
+        ..E
+    },
+    Expect {
+        doc: "docs/plan.md",
+        command: "seekprobe --burn-in -w --yes --qualify --parallel --json-file burnin.json",
+        status: 3,
+        limit_s: BURN_IN_S,
+        ..E
+    },
+    Expect {
+        doc: "docs/plan.md",
+        command: "seekprobe plan burnin.json --layout mirror",
+        status: 3,
+        lines: &["No pool: mirror:2 takes 2 drives a vdev, and 1 drive can join the pool."],
+        ..E
+    },
+    Expect {
+        doc: "docs/plan.md",
+        command: "seekprobe -t --verify --end 16M -w --yes --qualify --path-check --json-file batch.json",
+        status: 3,
+        ..E
+    },
     Expect {
         doc: "README.md",
         command: "cargo run --release -- -ctv sim:hdd",
