@@ -128,11 +128,11 @@ fn record_drive(
     let figures = compare::figures(d);
     // A reference: judged (--qualify), its timings against one, and passed.
     let qualified =
-        d.verdict.is_some() && timings_judged(&verdict) && verdict.pass && !figures.is_empty();
+        d.verdict.is_some() && timings_judged(&verdict) && verdict.passes() && !figures.is_empty();
     // An INCOMPLETE drive (interrupted, too small for a test) did not fail.
     let word = match verdict.state {
         crate::results::State::Incomplete => "incomplete",
-        _ if verdict.pass => "pass",
+        _ if verdict.passes() => "pass",
         _ => "fail",
     };
     let ata = health.and_then(|h| h.ata.as_ref());

@@ -1257,6 +1257,6 @@ fn smarts_last_blind_spots() {
                 .any(|x| x.code == Code::SmartUnreadable && x.severity == Verdict::Fail),
             "{file}: {f:?}"
         );
-        assert!(!seekprobe::verdict::judge(f).pass, "{file}");
+        assert!(!seekprobe::verdict::judge(f).passes(), "{file}");
     }
 }

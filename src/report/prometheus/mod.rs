@@ -283,7 +283,7 @@ fn render_disk(x: &mut Exposition, run: &Run, disk: &DiskResult) {
             "seekprobe_qualification_passed",
             "",
             &base,
-            f64::from(u8::from(v.pass)),
+            f64::from(u8::from(v.passes())),
         );
     }
     for s in crate::results::Severity::ALL {
