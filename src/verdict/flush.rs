@@ -15,8 +15,8 @@ pub fn findings(d: &DiskResult) -> Vec<Finding> {
     };
     d.tests
         .iter()
-        .filter_map(|t| validity::fast_flush(info, t, &d.warnings))
-        .map(|f| {
+        .filter_map(|t| validity::fast_flush(info, t, &d.warnings).map(|f| (t.test.id(), f)))
+        .map(|(test, f)| {
             let (severity, why) = match f.medium {
                 FlushMedium::Rotating { .. } => (
                     Severity::Fail,
@@ -33,7 +33,7 @@ pub fn findings(d: &DiskResult) -> Vec<Finding> {
             };
             Finding::new(
                 severity,
-                "sync_write",
+                test,
                 Code::FlushNotHonoured,
                 format!("synchronous writes (-S): {}; {why}", f.describe()),
             )

@@ -25,11 +25,16 @@ use crate::results::{DiskResult, Run, TestResult};
 
 /// The findings of one test's results: how it ended, then what it found.
 pub fn test_findings(t: &TestResult) -> Vec<Finding> {
+    let id = t.test.id();
     let mut f = checks::outcome(t);
-    f.extend(t.scan().into_iter().flat_map(sectors::scan));
-    f.extend(t.verify().into_iter().flat_map(sectors::verify));
-    f.extend(t.capacity().into_iter().flat_map(checks::capacity));
-    f.extend(t.smr().into_iter().flat_map(checks::smr));
+    f.extend(t.scan().into_iter().flat_map(|s| sectors::scan(id, s)));
+    f.extend(t.verify().into_iter().flat_map(|v| sectors::verify(id, v)));
+    f.extend(
+        t.capacity()
+            .into_iter()
+            .flat_map(|c| checks::capacity(id, c)),
+    );
+    f.extend(t.smr().into_iter().flat_map(|a| checks::smr(id, a)));
     f
 }
 

@@ -547,3 +547,14 @@ fn the_record_shows_the_recorded_host_command_steps_firmware_and_checksum() {
     assert!(html.contains("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
     assert!(html.contains("burnin.json"), "{html}");
 }
+
+#[test]
+fn a_finding_of_any_test_is_shown_by_the_test_s_name() {
+    // One id per test: the JSON's, which findings carry (issue 39: `-i`'s was
+    // shown raw while its row said `iops`).
+    for t in crate::results::test_kind::TestKind::ALL {
+        let json = serde_json::to_string(&t).unwrap();
+        assert_eq!(json, format!("\"{}\"", t.id()));
+        assert_eq!(human_test(t.id()), t.name());
+    }
+}

@@ -407,7 +407,7 @@ fn render_beyond(
         render_seek_profile(x, labels, a, info);
     }
     if let Some(s) = t.scan() {
-        render_scan(x, labels, s);
+        render_scan(x, labels, t.test.id(), s);
     }
 }
 
@@ -526,6 +526,7 @@ fn render_seek_profile(
 fn render_scan(
     x: &mut Exposition,
     labels: &[(&'static str, String)],
+    test: &str,
     s: &crate::results::ScanResult,
 ) {
     let with = |more: &[(&'static str, String)]| {
@@ -575,7 +576,7 @@ fn render_scan(
     );
     if s.elapsed_ns > 0 {
         let l = with(&[
-            ("phase", "scan".into()),
+            ("phase", test.into()),
             ("request_bytes", s.block_bytes.to_string()),
         ]);
         x.add(
