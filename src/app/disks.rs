@@ -144,7 +144,7 @@ fn finish_disk(
     // Judged runs (--qualify, --burn-in) end with the verdicts' status; the
     // others fail (status 1) with a disk whose own findings fail it.
     if !judged(cfg) {
-        failed |= !crate::verdict::of(&disk).pass;
+        failed |= !crate::verdict::of(&disk).passes();
     }
     if let (Some(info), Mode::PhysicalPath | Mode::Ident) = (&disk.info, cfg.mode)
         && let Err(msg) = print_id(info, cfg, out)?

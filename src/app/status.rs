@@ -112,7 +112,6 @@ mod tests {
     #[test]
     fn verdicts_decide_a_judged_run() {
         let v = |state: State| Verdict {
-            pass: state.passes(),
             state,
             findings: Vec::new(),
         };
@@ -136,7 +135,6 @@ mod tests {
     #[test]
     fn a_run_s_status_the_signal_first_then_its_files_then_its_verdicts() {
         let incomplete = [Verdict {
-            pass: false,
             state: State::Incomplete,
             findings: Vec::new(),
         }];

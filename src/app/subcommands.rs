@@ -375,7 +375,7 @@ pub(super) fn smart_main(
         .iter()
         .any(|f| f.severity == crate::results::Severity::Fail && !f.cannot_judge());
     // A report that cannot be judged is an input that cannot be used (exit 1).
-    Ok(exit_status(if verdict.pass || failing {
+    Ok(exit_status(if verdict.passes() || failing {
         Ending::Judged(std::slice::from_ref(&verdict))
     } else {
         Ending::Unusable

@@ -24,7 +24,7 @@ pub struct Args {
 
     /// Asynchronous random read IOPS test (implies -v)
     #[arg(short = 'i', long = "iops")]
-    pub iops: bool,
+    pub random_reads: bool,
 
     /// Synchronous random write test, a ZFS SLOG test (implies -v, requires -w):
     /// DESTROYS DATA on the disk

@@ -129,7 +129,7 @@ const ID_OUTPUT_OK: &[&str] = &["physical_path", "ident", "with_name", "write", 
 const DISKINFO_EXCLUSIVE: &[&str] = &[
     "command_overhead",
     "seek_transfer",
-    "iops",
+    "random_reads",
     "sync_write",
     "verbose",
 ];

@@ -146,7 +146,7 @@ fn record_drive(
     // own figures (a drive passed by an acknowledged finding is no reference).
     let qualified = d.verdict.is_some()
         && timings_judged(&verdict)
-        && verdict.pass
+        && verdict.passes()
         && !verdict
             .findings
             .iter()
@@ -155,7 +155,7 @@ fn record_drive(
     // An INCOMPLETE drive (interrupted, too small for a test) did not fail.
     let word = match verdict.state {
         crate::results::State::Incomplete => "incomplete",
-        _ if verdict.pass => "pass",
+        _ if verdict.passes() => "pass",
         _ => "fail",
     };
     let ata = health.and_then(|h| h.ata.as_ref());

@@ -105,7 +105,7 @@ fn push_verdict(s: &mut String, name: &str, v: &Verdict) {
 pub fn per_disk(cmp: &Comparison, verdicts: &[Verdict], width: Option<usize>) -> String {
     let judged = !verdicts.is_empty();
     let mut order: Vec<usize> = (0..cmp.disks.len()).collect();
-    let failed = |i: usize| verdicts.get(i).is_some_and(|v| !v.pass);
+    let failed = |i: usize| verdicts.get(i).is_some_and(|v| !v.passes());
     if judged {
         order.sort_by_key(|&i| !failed(i)); // stable: failing first, each in order
     }
@@ -143,12 +143,12 @@ pub fn per_disk(cmp: &Comparison, verdicts: &[Verdict], width: Option<usize>) ->
     let n = cmp.disks.len();
     let mut s = format!("Comparison ({n} disk{}, a row each):\n{t}\n", plural(n));
     if judged {
-        let fails = verdicts.iter().filter(|v| !v.pass).count();
+        let fails = verdicts.iter().filter(|v| !v.passes()).count();
         s.push_str(&format!("\nQualification: {} of {n} passed\n", n - fails));
-        let warned = |v: &Verdict| v.pass && v.of(Severity::Warning).next().is_some();
+        let warned = |v: &Verdict| v.passes() && v.of(Severity::Warning).next().is_some();
         let named = || cmp.disks.iter().zip(verdicts);
         for (name, v) in named()
-            .filter(|(_, v)| !v.pass)
+            .filter(|(_, v)| !v.passes())
             .chain(named().filter(|(_, v)| warned(v)))
         {
             push_verdict(&mut s, name, v);
@@ -239,14 +239,14 @@ pub fn to_json(cmp: &Comparison, verdicts: &[Verdict]) -> String {
                     name,
                     figures,
                     deviations,
-                    pass: v.map(|v| v.pass),
+                    pass: v.map(|v| v.passes()),
                     state: v.map(|v| v.state),
                     reasons: v.map(|v| v.reasons()),
                     findings: v.map(|v| v.findings.as_slice()),
                 }
             })
             .collect(),
-        passed: judged.then(|| verdicts.iter().filter(|v| v.pass).count()),
+        passed: judged.then(|| verdicts.iter().filter(|v| v.passes()).count()),
         failed: judged.then(|| count(crate::results::State::Fail)),
         incomplete: judged.then(|| count(crate::results::State::Incomplete)),
     };

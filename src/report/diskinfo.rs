@@ -111,7 +111,7 @@ pub fn end_printed(test: &TestResult) -> bool {
 
 /// What a test prints after its last phase (see [`end_printed`]): diskinfo ends
 /// every block with a blank line but the -S one; seekprobe's own tests print their
-/// whole block here.
+/// whole block here. Every kind has its arm: a new test says what ends its text.
 pub fn test_end(test: &TestResult, info: &DeviceInfo) -> String {
     match test.test {
         TestKind::SyncWrite => String::new(),
@@ -122,7 +122,9 @@ pub fn test_end(test: &TestResult, info: &DeviceInfo) -> String {
         TestKind::Verify => super::verify::block(test),
         TestKind::CapacityCheck => super::capacity::block(test),
         TestKind::SmrCheck => beyond::smr_check(test),
-        _ => "\n".into(),
+        TestKind::CommandOverhead | TestKind::SeekTransfer | TestKind::RandomReads => "\n".into(),
+        // Across the drives: no drive's result holds it, so no drive's text ends it.
+        TestKind::PathCheck => "\n".into(),
     }
 }
 

@@ -370,7 +370,7 @@ pub fn render_findings(findings: &[Finding]) -> String {
     let failing = findings
         .iter()
         .any(|f| f.severity == Severity::Fail && !f.cannot_judge());
-    let verdict = if crate::verdict::judge(crate::verdict::smart_rule_findings(findings)).pass {
+    let verdict = if crate::verdict::judge(crate::verdict::smart_rule_findings(findings)).passes() {
         "SMART verdict: healthy"
     } else if failing {
         "SMART verdict: FAILING"

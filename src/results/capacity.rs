@@ -77,3 +77,16 @@ impl Capacity {
         )
     }
 }
+
+/// The capacity check's result (`--capacity-check`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CapacityResult {
+    /// Reported size against the size that stores data, over every round's probes.
+    pub conclusion: Capacity,
+    /// Rounds of probes (the first and its refinements).
+    pub rounds: u32,
+    /// Probe writes that failed (their read-backs say what they left).
+    pub failed_writes: u32,
+    /// Every probe block and how it read back, in the order read.
+    pub probe_blocks: Vec<Probe>,
+}

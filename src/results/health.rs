@@ -211,10 +211,11 @@ pub struct Health {
     pub unjudgeable: Vec<String>,
 }
 
-/// How a finished self-test ended.
+/// How a self-test in the drive's own log ended, or that it still runs (the
+/// outcome of a self-test this run asked for is `results::smart::SelfTestOutcome`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Outcome {
+pub enum LoggedOutcome {
     /// Completed without error.
     Passed,
     /// Failed (read, servo, electrical, handling, unknown element, fatal error).
@@ -231,7 +232,7 @@ pub struct SelfTestResult {
     /// The test as smartctl names it ("Short offline", "Extended", ...).
     pub test: String,
     /// Passed, failed, aborted or running, decoded from smartctl's status.
-    pub outcome: Outcome,
+    pub outcome: LoggedOutcome,
     /// smartctl's text for the outcome.
     pub status: String,
     /// Power-on hours when it ran.

@@ -213,7 +213,7 @@ const SEEK_TRANSFER: Row = Row {
 
 /// `RandomReads`'s row.
 const RANDOM_READS: Row = Row {
-    id: "iops",
+    id: "random_reads",
     name: "random reads (-i)",
     header: "Asynchronous random reads:\n",
     options: &["settle", "seed", "queue_depth", "duration"],

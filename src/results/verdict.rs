@@ -299,12 +299,12 @@ impl State {
 }
 
 /// A drive's verdict: FAIL when any finding fails it, PASS otherwise, with every
-/// finding, failing ones first; its [`State`] tells the four apart.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// finding, failing ones first; its [`State`] tells the four apart. Whether it
+/// passed is its state's ([`Verdict::passes`]); the JSON keeps that as `pass`
+/// beside the state, as runs saved before the four states had it alone.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(from = "SavedVerdict")]
 pub struct Verdict {
-    /// Whether it passed (`state` PASS or PASS with warnings).
-    pub pass: bool,
     /// Which of the four states: PASS, PASS with warnings, FAIL, INCOMPLETE.
     pub state: State,
     /// Every finding, by severity (fail, warning, note), each in the order found.
@@ -330,14 +330,30 @@ impl From<SavedVerdict> for Verdict {
             (true, false) => State::Pass,
         });
         Verdict {
-            pass: s.pass,
             state,
             findings: s.findings,
         }
     }
 }
 
+impl Serialize for Verdict {
+    /// `pass`, `state`, `findings`, as saved since the four states (docs/json.md).
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut v = s.serialize_struct("Verdict", 3)?;
+        v.serialize_field("pass", &self.passes())?;
+        v.serialize_field("state", &self.state)?;
+        v.serialize_field("findings", &self.findings)?;
+        v.end()
+    }
+}
+
 impl Verdict {
+    /// Whether it passed: PASS or PASS with warnings.
+    pub fn passes(&self) -> bool {
+        self.state.passes()
+    }
+
     /// Its state's word: "PASS", "PASS with warnings", "FAIL" or "INCOMPLETE".
     pub fn word(&self) -> &'static str {
         self.state.word()
@@ -383,12 +399,14 @@ mod tests {
         assert_eq!(read(warned), State::PassWithWarnings);
         // Saved with its state: kept, and written back the same.
         let v = Verdict {
-            pass: false,
             state: State::Incomplete,
             findings: Vec::new(),
         };
         let json = serde_json::to_string(&v).unwrap();
-        assert!(json.contains(r#""state":"incomplete""#), "{json}");
+        assert!(
+            json.starts_with(r#"{"pass":false,"state":"incomplete","#),
+            "{json}"
+        );
         assert_eq!(serde_json::from_str::<Verdict>(&json).unwrap(), v);
     }
 }

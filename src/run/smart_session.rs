@@ -7,7 +7,7 @@
 //! Nothing here prints; progress goes to a callback.
 
 use crate::device::Target;
-use crate::results::health::Outcome;
+use crate::results::health::LoggedOutcome;
 use crate::results::smart::{SelfTestKind, SelfTestOutcome, SelfTestRecord, SmartResult};
 use crate::results::verdict::Figure;
 use crate::results::{Finding, Severity};
@@ -126,9 +126,9 @@ fn self_tests(
             Ok(SelfTestEnd::Finished(l)) => r.self_tests.push(SelfTestRecord {
                 kind,
                 outcome: match l.outcome {
-                    Outcome::Passed => SelfTestOutcome::Passed,
-                    Outcome::Failed => SelfTestOutcome::Failed,
-                    Outcome::Aborted | Outcome::Running => SelfTestOutcome::Aborted,
+                    LoggedOutcome::Passed => SelfTestOutcome::Passed,
+                    LoggedOutcome::Failed => SelfTestOutcome::Failed,
+                    LoggedOutcome::Aborted | LoggedOutcome::Running => SelfTestOutcome::Aborted,
                 },
                 status: l.status,
                 first_error_lba: l.first_error_lba,
@@ -293,7 +293,7 @@ mod tests {
         assert_eq!(r.self_tests[0].outcome, SelfTestOutcome::Interrupted);
         smart_after(&mut t, &mut r, &settings(&kinds));
         let last = r.after.as_ref().unwrap().last_self_test.clone().unwrap();
-        assert_eq!(last.outcome, Outcome::Aborted, "aborted on the drive");
+        assert_eq!(last.outcome, LoggedOutcome::Aborted, "aborted on the drive");
         assert!(r.findings.is_empty(), "{:?}", r.findings);
     }
 

@@ -5,7 +5,7 @@
 //! hours in 16 bits, so they wrap at 65,536: each stamp is taken as the latest
 //! hour at or before the drive's power-on hours that it can stand for.
 
-use crate::results::health::{ExitStatus, Health, Outcome, SelfTestResult};
+use crate::results::health::{ExitStatus, Health, LoggedOutcome, SelfTestResult};
 use crate::results::verdict::Figure;
 use crate::results::{Finding, Severity};
 
@@ -62,8 +62,10 @@ pub fn failures(h: &Health) -> Vec<Entry<'_>> {
     let mut out = Vec::new();
     for (_, t, hour) in log {
         match t.outcome {
-            Outcome::Passed if is_extended(t) && passed_long.is_none() => passed_long = Some(hour),
-            Outcome::Failed => out.push(Entry {
+            LoggedOutcome::Passed if is_extended(t) && passed_long.is_none() => {
+                passed_long = Some(hour)
+            }
+            LoggedOutcome::Failed => out.push(Entry {
                 test: t,
                 hour,
                 superseded_at: passed_long,
@@ -147,12 +149,12 @@ pub fn findings(now: &Health, new_drive: bool, out: &mut Vec<Finding>) {
 mod tests {
     use super::*;
 
-    fn entry(test: &str, outcome: Outcome, hours: u64, lba: Option<u64>) -> SelfTestResult {
+    fn entry(test: &str, outcome: LoggedOutcome, hours: u64, lba: Option<u64>) -> SelfTestResult {
         SelfTestResult {
             test: test.into(),
             outcome,
             status: match outcome {
-                Outcome::Failed => "Completed: read failure".into(),
+                LoggedOutcome::Failed => "Completed: read failure".into(),
                 _ => "Completed without error".into(),
             },
             power_on_hours: Some(hours),
@@ -182,11 +184,11 @@ mod tests {
         let h = health(
             5_100,
             vec![
-                entry("Short offline", Outcome::Passed, 5_090, None),
-                entry("Short offline", Outcome::Passed, 5_080, None),
+                entry("Short offline", LoggedOutcome::Passed, 5_090, None),
+                entry("Short offline", LoggedOutcome::Passed, 5_080, None),
                 entry(
                     "Extended offline",
-                    Outcome::Failed,
+                    LoggedOutcome::Failed,
                     5_012,
                     Some(104_870_168),
                 ),
@@ -208,8 +210,8 @@ mod tests {
         let h = health(
             5_100,
             vec![
-                entry("Extended offline", Outcome::Passed, 5_050, None),
-                entry("Extended offline", Outcome::Failed, 5_012, Some(7)),
+                entry("Extended offline", LoggedOutcome::Passed, 5_050, None),
+                entry("Extended offline", LoggedOutcome::Failed, 5_012, Some(7)),
             ],
         );
         let mut f = Vec::new();
@@ -232,8 +234,8 @@ mod tests {
         let h = health(
             70_000,
             vec![
-                entry("Extended offline", Outcome::Failed, 65_000, Some(1)),
-                entry("Extended offline", Outcome::Passed, 4_400, None),
+                entry("Extended offline", LoggedOutcome::Failed, 65_000, Some(1)),
+                entry("Extended offline", LoggedOutcome::Passed, 4_400, None),
             ],
         );
         let f = failures(&h);

@@ -422,7 +422,7 @@ mod tests {
 
     /// Whether the one judge lets the drive pass on these findings.
     fn passes(f: &[Finding]) -> bool {
-        crate::verdict::judge(crate::verdict::smart_rule_findings(f)).pass
+        crate::verdict::judge(crate::verdict::smart_rule_findings(f)).passes()
     }
 
     fn rules(f: &[Finding]) -> Vec<&str> {

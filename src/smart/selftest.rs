@@ -3,7 +3,7 @@
 //! functions; running the commands is [`super::smartctl`]'s job.
 
 use super::model::Report;
-use crate::results::health::{Outcome, SelfTestResult};
+use crate::results::health::{LoggedOutcome, SelfTestResult};
 use crate::results::smart::SelfTestKind;
 use serde::{Deserialize, Serialize};
 
@@ -160,33 +160,33 @@ pub fn eta(
 /// ATA self-test status byte, high nibble (ATA/ATAPI Command Set, SMART READ
 /// DATA, "Self-test execution status"): 0 passed; 1 aborted by the host, 2
 /// interrupted by a reset; 3–8 failures; 15 running.
-fn ata_outcome(value: u32) -> Outcome {
+fn ata_outcome(value: u32) -> LoggedOutcome {
     match value >> 4 {
-        0 => Outcome::Passed,
-        1 | 2 => Outcome::Aborted,
-        0xf => Outcome::Running,
-        _ => Outcome::Failed,
+        0 => LoggedOutcome::Passed,
+        1 | 2 => LoggedOutcome::Aborted,
+        0xf => LoggedOutcome::Running,
+        _ => LoggedOutcome::Failed,
     }
 }
 
 /// NVMe self-test result (NVMe Base Specification, Device Self-test log, result
 /// nibble): 0 passed; 1–4, 8, 9 aborted; 5 fatal, 6–7 failed segments.
-fn nvme_outcome(value: u32) -> Outcome {
+fn nvme_outcome(value: u32) -> LoggedOutcome {
     match value {
-        0 => Outcome::Passed,
-        5..=7 => Outcome::Failed,
-        _ => Outcome::Aborted,
+        0 => LoggedOutcome::Passed,
+        5..=7 => LoggedOutcome::Failed,
+        _ => LoggedOutcome::Aborted,
     }
 }
 
 /// SCSI self-test result (SPC, Self-Test Results log page): 0 passed; 1–2
 /// aborted; 3–7 failed; 15 running.
-fn scsi_outcome(value: u32) -> Outcome {
+fn scsi_outcome(value: u32) -> LoggedOutcome {
     match value {
-        0 => Outcome::Passed,
-        1 | 2 => Outcome::Aborted,
-        0xf => Outcome::Running,
-        _ => Outcome::Failed,
+        0 => LoggedOutcome::Passed,
+        1 | 2 => LoggedOutcome::Aborted,
+        0xf => LoggedOutcome::Running,
+        _ => LoggedOutcome::Failed,
     }
 }
 
@@ -225,7 +225,7 @@ pub fn log(r: &Report) -> Vec<SelfTestResult> {
                     outcome,
                     status: named(&e.status.string, "status", e.status.value),
                     power_on_hours: e.lifetime_hours,
-                    first_error_lba: e.lba.filter(|_| outcome == Outcome::Failed),
+                    first_error_lba: e.lba.filter(|_| outcome == LoggedOutcome::Failed),
                 }
             })
             .collect();
@@ -245,7 +245,7 @@ pub fn log(r: &Report) -> Vec<SelfTestResult> {
                         e.self_test_result.value,
                     ),
                     power_on_hours: e.power_on_hours,
-                    first_error_lba: e.lba.filter(|_| outcome == Outcome::Failed),
+                    first_error_lba: e.lba.filter(|_| outcome == LoggedOutcome::Failed),
                 }
             })
             .collect();
@@ -254,7 +254,7 @@ pub fn log(r: &Report) -> Vec<SelfTestResult> {
         .iter()
         .map(|e| {
             let outcome = if e.self_test_in_progress == Some(true) {
-                Outcome::Running
+                LoggedOutcome::Running
             } else {
                 scsi_outcome(e.result.value)
             };
@@ -267,7 +267,7 @@ pub fn log(r: &Report) -> Vec<SelfTestResult> {
                     .lba_first_failure
                     .as_ref()
                     .and_then(|l| l.value)
-                    .filter(|_| outcome == Outcome::Failed),
+                    .filter(|_| outcome == LoggedOutcome::Failed),
             }
         })
         .collect()
@@ -337,7 +337,7 @@ mod tests {
               {"type":{"value":1,"string":"Short offline"},"status":{"value":0,"string":"Completed without error","passed":true},"lifetime_hours":5000}]}}}"#,
         );
         let last = last_result(&r).unwrap();
-        assert_eq!(last.outcome, Outcome::Failed);
+        assert_eq!(last.outcome, LoggedOutcome::Failed);
         assert_eq!(last.first_error_lba, Some(123_456_789));
         assert_eq!(last.power_on_hours, Some(5012));
         assert_eq!(last.test, "Extended offline");
@@ -358,7 +358,7 @@ mod tests {
         let last = last_result(&r).unwrap();
         assert_eq!(
             (last.outcome, last.first_error_lba),
-            (Outcome::Failed, Some(77))
+            (LoggedOutcome::Failed, Some(77))
         );
     }
 
@@ -369,7 +369,7 @@ mod tests {
         );
         assert_eq!(polling_minutes(&r, SelfTestKind::Long), Some(50));
         let last = last_result(&r).unwrap();
-        assert_eq!(last.outcome, Outcome::Passed);
+        assert_eq!(last.outcome, LoggedOutcome::Passed);
         assert_eq!(last.first_error_lba, None);
         assert_eq!(progress(&r), None);
     }

@@ -456,7 +456,7 @@ mod tests {
         ];
         let v = judged(&d, None);
         assert_eq!(
-            v.iter().map(|v| v.pass).collect::<Vec<_>>(),
+            v.iter().map(|v| v.passes()).collect::<Vec<_>>(),
             [true, true, false]
         );
         assert!(
@@ -478,7 +478,7 @@ mod tests {
         ];
         d[2].tests[0].phases.pop();
         let v = judged(&d, None);
-        assert_eq!(v.iter().map(|v| v.pass).collect::<Vec<_>>(), [true; 3]);
+        assert_eq!(v.iter().map(|v| v.passes()).collect::<Vec<_>>(), [true; 3]);
         for v in &v[..2] {
             assert_eq!(codes(v), [Code::GroupTooSmall], "{v:?}");
             assert!(
@@ -501,7 +501,7 @@ mod tests {
             disk("d", "M", 15.0, 179_000.0),
         ];
         let v = judged(&d, None);
-        assert!(v[3].pass, "{:?}", v[3]);
+        assert!(v[3].passes(), "{:?}", v[3]);
         assert_eq!(codes(&v[3]), [Code::BetterThanReference]);
         assert!(
             v[3].findings[0]
@@ -517,7 +517,7 @@ mod tests {
             disk("b", "M", 30.0, 120_000.0),
         ];
         let v = judged(&d, None);
-        assert!(v[0].pass && v[1].pass, "{v:?}");
+        assert!(v[0].passes() && v[1].passes(), "{v:?}");
         assert_eq!(codes(&v[1]), [Code::GroupTooSmall]);
         let note = &v[1].findings[0].reason;
         assert!(
@@ -529,7 +529,7 @@ mod tests {
             "{note}"
         );
         let v = judged(&d[..1], None);
-        assert!(v[0].pass);
+        assert!(v[0].passes());
         assert!(
             v[0].findings[0]
                 .reason
@@ -548,14 +548,14 @@ mod tests {
         ];
         d[2].tests[0].outcome = crate::results::Outcome::Failed("read error at byte 0".into());
         let v = judged(&d, None);
-        assert!(v[0].pass && v[1].pass, "{v:?}");
-        assert!(!v[2].pass);
+        assert!(v[0].passes() && v[1].passes(), "{v:?}");
+        assert!(!v[2].passes());
         assert_eq!(codes(&v[0]), [Code::GroupTooSmall]);
         // With a fourth healthy drive the reference is the healthy three's median,
         // and the broken one is judged against it too.
         d.push(disk("d", "M", 22.2, 179_000.0));
         let v = judged(&d, None);
-        assert!(v[0].pass && v[1].pass && v[3].pass, "{v:?}");
+        assert!(v[0].passes() && v[1].passes() && v[3].passes(), "{v:?}");
         assert!(
             v[2].reasons()
                 .iter()
@@ -574,7 +574,7 @@ mod tests {
             disk("d", "N", 15.0, 240_000.0),
         ];
         let v = judged(&d, None);
-        assert!(v.iter().all(|v| v.pass), "{v:?}");
+        assert!(v.iter().all(|v| v.passes()), "{v:?}");
         assert_eq!(codes(&v[3]), [Code::OtherModel, Code::GroupTooSmall]);
         assert!(
             v[3].findings[0]
@@ -628,7 +628,7 @@ mod tests {
         let base = compare::compare(&[&good]);
         let d = [disk("new", "M", 22.0, 140_000.0)];
         let v = judged(&d, Some(&base));
-        assert!(!v[0].pass);
+        assert!(!v[0].passes());
         assert!(
             v[0].reasons()[0].contains("worse than the baseline"),
             "{v:?}"
@@ -654,7 +654,7 @@ mod tests {
         let mut d0 = d[0].clone();
         d0.info = Some(DeviceInfo::new("x", "x", TargetKind::File));
         let v = judged(&[d0], None);
-        assert!(!v[0].pass, "{v:?}");
+        assert!(!v[0].passes(), "{v:?}");
         assert_eq!(codes(&v[0]), [Code::NothingToJudge]);
     }
 }

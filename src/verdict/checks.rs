@@ -63,7 +63,7 @@ pub fn outcome(t: &TestResult) -> Vec<Finding> {
 
 /// `--capacity-check`: a fake drive (with the bytes it does not store), or probe
 /// blocks that did not read back.
-pub fn capacity(r: &CapacityResult) -> Vec<Finding> {
+pub fn capacity(test: &str, r: &CapacityResult) -> Vec<Finding> {
     let c = &r.conclusion;
     let Some(reason) = fake_reason(c) else {
         return Vec::new();
@@ -73,7 +73,7 @@ pub fn capacity(r: &CapacityResult) -> Vec<Finding> {
     } else {
         Code::CapacityProbesFailed
     };
-    let mut f = Finding::new(Severity::Fail, "capacity_check", code, reason);
+    let mut f = Finding::new(Severity::Fail, test, code, reason);
     if code == Code::FakeCapacity {
         f.bytes = Some(ByteSpan {
             start_bytes: c.real,
@@ -85,7 +85,7 @@ pub fn capacity(r: &CapacityResult) -> Vec<Finding> {
 
 /// `--smr-check`: hidden SMR fails the drive (its evidence in the reason); a
 /// check that could not tell is a warning.
-pub fn smr(a: &SmrAnalysis) -> Vec<Finding> {
+pub fn smr(test: &str, a: &SmrAnalysis) -> Vec<Finding> {
     let (severity, code) = match a.verdict {
         SmrConclusion::HiddenSmr => (Severity::Fail, Code::HiddenSmr),
         SmrConclusion::CannotTell => (Severity::Warning, Code::SmrCannotTell),
@@ -93,7 +93,7 @@ pub fn smr(a: &SmrAnalysis) -> Vec<Finding> {
     };
     vec![Finding::new(
         severity,
-        "smr_check",
+        test,
         code,
         format!("SMR check: {}", a.text),
     )]

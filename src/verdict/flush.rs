@@ -15,8 +15,8 @@ pub fn findings(d: &DiskResult) -> Vec<Finding> {
     };
     d.tests
         .iter()
-        .filter_map(|t| validity::fast_flush(info, t, &d.warnings))
-        .map(|f| {
+        .filter_map(|t| validity::fast_flush(info, t, &d.warnings).map(|f| (t.test.id(), f)))
+        .map(|(test, f)| {
             let (severity, why) = match f.medium {
                 FlushMedium::Rotating { .. } => (
                     Severity::Fail,
@@ -33,7 +33,7 @@ pub fn findings(d: &DiskResult) -> Vec<Finding> {
             };
             Finding::new(
                 severity,
-                "sync_write",
+                test,
                 Code::FlushNotHonoured,
                 format!("synchronous writes (-S): {}; {why}", f.describe()),
             )
@@ -124,7 +124,7 @@ mod tests {
             baseline: None,
             max_deviation: crate::results::settings::Deviation::DEFAULT,
         };
-        assert!(super::super::qualify(&[&d], &how)[0].pass);
+        assert!(super::super::qualify(&[&d], &how)[0].passes());
         let t = &d.tests[0];
         assert!(validity::test_warnings(&info, t, &d.warnings).is_empty());
         assert_eq!(
@@ -136,14 +136,14 @@ mod tests {
     #[test]
     fn a_lying_flush_judges_a_drive_only_when_it_is_qualified() {
         let d = drive(Rotation::Rpm(5400), 100);
-        assert!(super::super::unqualified(&d).pass);
+        assert!(super::super::unqualified(&d).passes());
         let how = super::super::Judging {
             timings: false,
             baseline: None,
             max_deviation: crate::results::settings::Deviation::DEFAULT,
         };
         let v = &super::super::qualify(&[&d], &how)[0];
-        assert!(!v.pass);
+        assert!(!v.passes());
         assert_eq!(v.findings[0].code, Code::FlushNotHonoured);
     }
 }

@@ -25,11 +25,16 @@ use crate::results::{DiskResult, Run, TestResult};
 
 /// The findings of one test's results: how it ended, then what it found.
 pub fn test_findings(t: &TestResult) -> Vec<Finding> {
+    let id = t.test.id();
     let mut f = checks::outcome(t);
-    f.extend(t.scan().into_iter().flat_map(sectors::scan));
-    f.extend(t.verify().into_iter().flat_map(sectors::verify));
-    f.extend(t.capacity().into_iter().flat_map(checks::capacity));
-    f.extend(t.smr().into_iter().flat_map(checks::smr));
+    f.extend(t.scan().into_iter().flat_map(|s| sectors::scan(id, s)));
+    f.extend(t.verify().into_iter().flat_map(|v| sectors::verify(id, v)));
+    f.extend(
+        t.capacity()
+            .into_iter()
+            .flat_map(|c| checks::capacity(id, c)),
+    );
+    f.extend(t.smr().into_iter().flat_map(|a| checks::smr(id, a)));
     f
 }
 
@@ -64,11 +69,7 @@ pub fn judge(mut findings: Vec<Finding>) -> Verdict {
     } else {
         State::Pass
     };
-    Verdict {
-        pass: state.passes(),
-        state,
-        findings,
-    }
+    Verdict { state, findings }
 }
 
 /// Whether a failing finding only says that a test did not finish, which leaves
@@ -243,13 +244,13 @@ mod tests {
             f(Severity::Warning, "w"),
             f(Severity::Fail, "b"),
         ]);
-        assert!(!v.pass);
+        assert!(!v.passes());
         let order: Vec<&str> = v.findings.iter().map(|f| f.reason.as_str()).collect();
         assert_eq!(order, ["a", "b", "w", "n"]);
         assert_eq!(v.reasons(), ["a", "b"]);
         let v = judge(vec![f(Severity::Warning, "w")]);
-        assert!(v.pass);
-        assert!(judge(Vec::new()).pass);
+        assert!(v.passes());
+        assert!(judge(Vec::new()).passes());
     }
 
     #[test]
@@ -263,7 +264,7 @@ mod tests {
         );
         let warned = vec![f(Severity::Warning, Code::SmrCannotTell)];
         assert_eq!(state(warned.clone()), State::PassWithWarnings);
-        assert!(judge(warned).pass);
+        assert!(judge(warned).passes());
         // Interrupted, or a test the drive is too small for: run it again.
         for c in [
             Code::TestInterrupted,
@@ -274,7 +275,7 @@ mod tests {
                 f(Severity::Fail, c),
                 f(Severity::Warning, Code::SmrSign),
             ]);
-            assert_eq!((v.state, v.pass), (State::Incomplete, false), "{c:?}");
+            assert_eq!((v.state, v.passes()), (State::Incomplete, false), "{c:?}");
         }
         // A finding of the drive decides: FAIL, whatever else did not finish.
         for c in [
@@ -286,7 +287,7 @@ mod tests {
                 f(Severity::Fail, Code::TestNotRun),
                 f(Severity::Fail, c),
             ]);
-            assert_eq!((v.state, v.pass), (State::Fail, false), "{c:?}");
+            assert_eq!((v.state, v.passes()), (State::Fail, false), "{c:?}");
         }
     }
 
@@ -345,7 +346,7 @@ mod tests {
         // Refused with an error: a warning, the drive still passes.
         let d = disk(Status::Failed("discard: Input/output error".into()), false);
         let v = unqualified(&d);
-        assert!(v.pass);
+        assert!(v.passes());
         assert_eq!(
             (v.findings[0].severity, v.findings[0].code),
             (Severity::Warning, Code::DiscardRefused)
@@ -358,7 +359,7 @@ mod tests {
         // Unanswered: the drive stopped answering and fails.
         let why = "discard: no answer for 1120 s at byte 0";
         let v = unqualified(&disk(Status::Failed(why.into()), true));
-        assert!(!v.pass);
+        assert!(!v.passes());
         assert_eq!(v.findings[0].code, Code::StoppedAnswering);
         assert!(
             v.findings[0].reason.contains(why),
@@ -418,7 +419,7 @@ mod tests {
         let mut d = DiskResult::new("d");
         d.error = Some(DiskFailure::Open("d: no such file".into()));
         let v = of(&d);
-        assert!(!v.pass);
+        assert!(!v.passes());
         assert_eq!(v.findings[0].code, Code::NotProbed);
         assert!(v.findings[0].reason.contains("not probed: d: no such file"));
         let mut d = DiskResult::new("d");
@@ -429,7 +430,7 @@ mod tests {
             test_failure(&d.tests[0]).unwrap(),
             "seek and transfer (-t): stopped by an error: d: Full stroke: I/O error at byte offset 512"
         );
-        assert!(!of(&d).pass);
+        assert!(!of(&d).passes());
     }
 
     #[test]
@@ -445,17 +446,17 @@ mod tests {
             )],
             ..SmartResult::default()
         });
-        assert!(unqualified(&d).pass);
+        assert!(unqualified(&d).passes());
         let how = Judging {
             timings: false,
             baseline: None,
             max_deviation: crate::results::settings::Deviation::DEFAULT,
         };
         let v = &qualify(&[&d], &how)[0];
-        assert!(!v.pass);
+        assert!(!v.passes());
         assert_eq!(v.reasons(), ["SMART: pending sectors (ATA 197): 8"]);
         // SMART that could not be read fails it either way.
         d.smart.as_mut().unwrap().error = Some("smartctl: timed out".into());
-        assert!(!unqualified(&d).pass);
+        assert!(!unqualified(&d).passes());
     }
 }

@@ -28,14 +28,19 @@
 //! interrupted (unfinished) and no ratio at all.
 
 use crate::results::path::PathDrive;
+use crate::results::test_kind::TestKind;
 use crate::results::{Code, Finding, Severity};
 
 /// The least rate together, as a fraction of the rate alone, of a drive that holds
 /// (solnet-array-test's 92%).
 pub const HOLDS: f64 = 0.92;
 
-/// The test name the findings carry.
-const TEST: &str = "path_check";
+/// The test name the findings carry: the path check's id, read from the registry
+/// (the one test across the drives, `together`).
+fn test_id() -> &'static str {
+    let together = TestKind::ALL.into_iter().find(|t| t.row().together);
+    together.expect("the registry holds the path check").id()
+}
 
 /// The findings of the check, one list a drive in the order given (`drives`: each
 /// drive's name and its part of the check).
@@ -85,7 +90,7 @@ pub fn findings(drives: &[(&str, &PathDrive)]) -> Vec<Vec<Finding>> {
             {
                 out[i].push(Finding::new(
                     Severity::Note,
-                    TEST,
+                    test_id(),
                     Code::PathOutlier,
                     format!(
                         "path: {name} keeps {:.0}% of its rate with the other drives running, below its group's lower Tukey fence ({:.0}%)",
@@ -120,7 +125,7 @@ fn cut(name: &str, d: &PathDrive) -> Vec<Finding> {
         ),
         None => return Vec::new(),
     };
-    vec![Finding::new(Severity::Fail, TEST, code, reason)]
+    vec![Finding::new(Severity::Fail, test_id(), code, reason)]
 }
 
 /// Each complete drive's ratio as judged, and whether its sequential rate is the
@@ -213,7 +218,7 @@ fn limits(drives: &[(&str, &PathDrive)], group: &[usize]) -> Option<Finding> {
     };
     Some(Finding::new(
         Severity::Note,
-        TEST,
+        test_id(),
         Code::PathLimits,
         format!(
             "path: {}{detail} limits its {} drives: {:.0} MB/s together against {:.0} MB/s alone{link}",
@@ -252,7 +257,7 @@ fn loses(name: &str, d: &PathDrive, lost: Lost, holding: usize, peers: usize) ->
     };
     Finding::new(
         Severity::Warning,
-        TEST,
+        test_id(),
         Code::PathDriveLoses,
         format!(
             "path: {name} loses rate only with the other drives running{beyond}: {what} ({:.0}%), while {holding} of its {peers} peers hold: the drive or its slot (vibration, a connector, its own link)",

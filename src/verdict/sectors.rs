@@ -80,12 +80,12 @@ fn not_located(s: &ScanResult) -> Option<String> {
 /// block); a block that failed although each of its sectors then read is named
 /// by its count, and blocks not retried (the drive given up, Ctrl-C) are said
 /// not located.
-pub fn scan(s: &ScanResult) -> Vec<Finding> {
+pub fn scan(test: &str, s: &ScanResult) -> Vec<Finding> {
     let plural = |n: u64| if n == 1 { "" } else { "s" };
     let total: u64 = s.unreadable.iter().map(|r| r.sectors).sum();
     if !s.unreadable.is_empty() {
         let mut f = sectors_finding(
-            "scan",
+            test,
             Code::UnreadableSectors,
             "unreadable",
             &s.unreadable,
@@ -110,7 +110,7 @@ pub fn scan(s: &ScanResult) -> Vec<Finding> {
     {
         return vec![Finding::new(
             Severity::Fail,
-            "scan",
+            test,
             Code::UnreadableSectors,
             format!(
                 "scan: {} block{} of {} bytes failed to read; their sectors were not located: {why}",
@@ -123,7 +123,7 @@ pub fn scan(s: &ScanResult) -> Vec<Finding> {
     if s.error_blocks > 0 {
         return vec![Finding::new(
             Severity::Fail,
-            "scan",
+            test,
             Code::UnreadableSectors,
             format!(
                 "scan: {} block{} of {} bytes failed to read, though each of their sectors read when retried one by one",
@@ -140,7 +140,7 @@ pub fn scan(s: &ScanResult) -> Vec<Finding> {
 /// read-back as it goes, `engine::verify`): one failing finding, a fake capacity,
 /// with the part it does not keep as its bytes. The sectors past what it kept were
 /// not read back, so no sector finding stands in for it.
-fn keeps_only(v: &VerifyResult) -> Option<Finding> {
+fn keeps_only(test: &str, v: &VerifyResult) -> Option<Finding> {
     let k = v.keeps_only?;
     let reason = format!(
         "verify: a fake capacity: keeps only the first {} written, wherever written, of the {} \
@@ -155,12 +155,7 @@ fn keeps_only(v: &VerifyResult) -> Option<Finding> {
             start_bytes: k.lost_from,
             end_bytes: v.end_bytes,
         }),
-        ..Finding::new(
-            Severity::Fail,
-            "verify",
-            Code::KeepsOnlyFirstWritten,
-            reason,
-        )
+        ..Finding::new(Severity::Fail, test, Code::KeepsOnlyFirstWritten, reason)
     })
 }
 
@@ -179,8 +174,8 @@ fn code(kind: FailureKind) -> Code {
 /// (unwritable, unreadable, corrupt, misdirected, stale), naming its ranges; the
 /// sectors past the listed ranges (the bounded list's overflow span) are counted
 /// with where they lie.
-pub fn verify(v: &VerifyResult) -> Vec<Finding> {
-    let mut out: Vec<Finding> = keeps_only(v).into_iter().collect();
+pub fn verify(test: &str, v: &VerifyResult) -> Vec<Finding> {
+    let mut out: Vec<Finding> = keeps_only(test, v).into_iter().collect();
     let passes = v.passes.len();
     for p in &v.passes {
         let f = &p.failures;
@@ -218,7 +213,7 @@ pub fn verify(v: &VerifyResult) -> Vec<Finding> {
                 _ => None,
             };
             let inferred: u64 = half.map_or(0, |h| h.inferred.iter().map(|r| r[1]).sum());
-            let mut finding = sectors_finding("verify", code(kind), &what, &ranges, total, more);
+            let mut finding = sectors_finding(test, code(kind), &what, &ranges, total, more);
             finding.reason.push_str(&inferred_note(inferred));
             out.push(finding);
         }
@@ -265,7 +260,7 @@ mod tests {
             kept_bytes: 256 << 20,
             written_to: 266 << 20,
         });
-        let found = verify(&v);
+        let found = verify("verify", &v);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].code, Code::KeepsOnlyFirstWritten);
         assert_eq!(found[0].severity, Severity::Fail);
@@ -290,7 +285,7 @@ mod tests {
         f.record_span(100, 8, FailureKind::Corrupt);
         f.record_span(7, 1, FailureKind::Unwritable);
         f.record_span(300, 2, FailureKind::Corrupt);
-        let found = verify(&verify_with(f));
+        let found = verify("verify", &verify_with(f));
         let reasons: Vec<&str> = found.iter().map(|f| f.reason.as_str()).collect();
         assert_eq!(
             reasons,
@@ -311,7 +306,7 @@ mod tests {
         f.record_span(10, 2, FailureKind::Unreadable);
         f.record_span(50, 1, FailureKind::Unreadable);
         f.record_span(90, 3, FailureKind::Unreadable);
-        let found = verify(&verify_with(f));
+        let found = verify("verify", &verify_with(f));
         assert_eq!(found.len(), 1);
         assert_eq!(
             found[0].reason,
@@ -339,9 +334,9 @@ mod tests {
             unanswered: None,
             unlocated_from: None,
         };
-        assert!(scan(&s).is_empty());
+        assert!(scan("scan", &s).is_empty());
         s.error_blocks = 1;
-        let f = scan(&s);
+        let f = scan("scan", &s);
         assert!(
             f[0].reason
                 .contains("1 block of 1048576 bytes failed to read"),
@@ -351,7 +346,7 @@ mod tests {
             first_sector: 100,
             sectors: 8,
         });
-        let f = scan(&s);
+        let f = scan("scan", &s);
         assert_eq!(
             f[0].reason,
             "scan: unreadable: sectors 100-107 (8) (1 block failed to read)"
@@ -386,11 +381,11 @@ mod tests {
             unlocated_from: None,
         };
         assert_eq!(
-            scan(&s)[0].reason,
+            scan("scan", &s)[0].reason,
             "scan: unreadable: sectors 2048-6143 (4096), of which 3000 inferred, not read one by one (2 blocks failed to read)"
         );
         s.inferred.clear();
-        assert!(!scan(&s)[0].reason.contains("inferred"));
+        assert!(!scan("scan", &s)[0].reason.contains("inferred"));
         // --verify: the write half's inferred sectors are unwritable, the read
         // half's unreadable.
         let mut f = Failures::new();
@@ -400,7 +395,7 @@ mod tests {
         let mut v = verify_with(f);
         v.passes[0].write.inferred = vec![[101, 48]];
         v.passes[0].read.as_mut().unwrap().inferred = vec![[301, 10], [311, 8]];
-        let reasons: Vec<String> = verify(&v).into_iter().map(|f| f.reason).collect();
+        let reasons: Vec<String> = verify("verify", &v).into_iter().map(|f| f.reason).collect();
         assert_eq!(
             reasons,
             [
@@ -432,7 +427,7 @@ mod tests {
             unlocated_from: Some(5 << 20),
         };
         assert_eq!(
-            scan(&s)[0].reason,
+            scan("scan", &s)[0].reason,
             "scan: 3 blocks of 1048576 bytes failed to read; their sectors were not located: Ctrl-C stopped the locating at byte 5242880"
         );
         s.unlocated_from = None;
@@ -442,7 +437,7 @@ mod tests {
             reason: "the device is gone".into(),
             read_only: false,
         });
-        let f = scan(&s);
+        let f = scan("scan", &s);
         assert_eq!(
             f[0].reason,
             "scan: 3 blocks of 1048576 bytes failed to read; their sectors were not located: the drive stopped answering"
@@ -456,7 +451,7 @@ mod tests {
             sectors: 1,
         });
         assert_eq!(
-            scan(&s)[0].reason,
+            scan("scan", &s)[0].reason,
             "scan: unreadable: sector 100 (3 blocks failed to read); the sectors of some were not located: Ctrl-C stopped the locating at byte 5242880"
         );
     }

@@ -1,6 +1,6 @@
 //! The pure core of the write-and-verify pass (`--verify`) and of the capacity
 //! check (`--capacity-check`): what each logical sector is stamped with and how a
-//! read-back is judged ([`stamp`]), and badblocks' list format for `--bad-blocks`
+//! read-back is judged ([`stamp`], its fill's word loops in `fill`), and badblocks' list format for `--bad-blocks`
 //! ([`badblocks`]). No I/O and no clock: the executor writes the stamped buffers,
 //! reads them back and hands them to [`stamp::Stamper::check`].
 //!
@@ -9,4 +9,5 @@
 
 pub mod badblocks;
 pub mod checkpoint;
+mod fill;
 pub mod stamp;

@@ -1,9 +1,11 @@
-//! A test is one spec (issue 28): for each kind of test, at most three files of
+//! A test is one spec (issue 28): for each kind of test, at most four files of
 //! src/ (test code left out: `tests.rs` files, `tests/` folders, `*_tests.rs` and
 //! the `#[cfg(test)] mod tests` at a file's end) name its variant `TestKind::X`:
-//! the registry (results/test_kind.rs), its plan (probe/plan.rs) and one other.
-//! Everything else reads the registry's row or the result's payload
-//! (docs/architecture.md, "Adding a test").
+//! the registry (results/test_kind.rs), its plan (probe/plan.rs), the end of its
+//! text (report/diskinfo.rs's `test_end`, which matches every kind) and one
+//! other. Everything else reads the registry's row or the result's payload
+//! (docs/architecture.md, "Adding a test"); and the registry's ids are written
+//! in the registry alone.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -64,7 +66,7 @@ fn names(code: &str, kind: &str) -> bool {
 }
 
 #[test]
-fn each_kind_of_test_is_named_by_at_most_three_files_of_src() {
+fn each_kind_of_test_is_named_by_at_most_four_files_of_src() {
     let src = sources();
     let kinds = kinds(&src["results/test_kind.rs"]);
     assert!(kinds.len() >= 11, "{kinds:?}");
@@ -75,12 +77,18 @@ fn each_kind_of_test_is_named_by_at_most_three_files_of_src() {
             .map(|(f, _)| f.as_str())
             .collect();
         eprintln!("{k}: {} {files:?}", files.len());
-        assert!(files.contains(&"results/test_kind.rs"), "{k}: {files:?}");
-        if files.len() > 3 {
+        for home in [
+            "results/test_kind.rs",
+            "probe/plan.rs",
+            "report/diskinfo.rs",
+        ] {
+            assert!(files.contains(&home), "{k}: not in {home}: {files:?}");
+        }
+        if files.len() > 4 {
             over.push(format!("{k}: {files:?}"));
         }
     }
-    assert!(over.is_empty(), "named by more than three files: {over:#?}");
+    assert!(over.is_empty(), "named by more than four files: {over:#?}");
 }
 
 /// The count reads `TestKind::X`: a variant imported by a glob, by name or under
@@ -92,4 +100,61 @@ fn no_file_of_src_names_a_kind_another_way() {
             assert!(!code.contains(hidden), "{f} holds `{hidden}`");
         }
     }
+}
+
+/// Every id of the registry (`id: "..."` in results/test_kind.rs: the tests' and
+/// the burn-in steps').
+fn ids(registry: &str) -> Vec<String> {
+    let mut out: Vec<String> = (registry.match_indices("id: \""))
+        .map(|(i, m)| {
+            let rest = &registry[i + m.len()..];
+            rest[..rest.find('"').unwrap()].to_string()
+        })
+        .filter(|id| !id.is_empty())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Files that still write a registry id as a literal, each with why: TEMPORARY
+/// (issue 39), for the engineers of those files to end; nothing may be added.
+const IDS_BEING_MOVED: &[(&str, &str)] = &[
+    // The option declarations (clap ids equal to test ids), being redone as one
+    // declaration per option on another branch.
+    ("config/rules.rs", "option rules"),
+    ("config.rs", "option checks"),
+    // The scan step names its failure "scan" (`Walk::end`): the result's
+    // `test.id()` would do.
+    ("exec/steps.rs", "the scan step's name"),
+    // The saved form's payload fields (`scan`, `verify`, `command_overhead`),
+    // named in the error for a result that carries two: the JSON's field names,
+    // equal to their tests' ids.
+    ("results/test_result.rs", "the payload's JSON fields"),
+];
+
+/// A test's id is written once, in the registry: every other file of src/ reads
+/// it from there (`TestKind::id`, a result's `test`, a row's `burn_in`), so that
+/// an id cannot drift from its test (as `iops` did from `random_reads`).
+#[test]
+fn each_id_of_the_registry_is_written_in_the_registry_alone() {
+    let src = sources();
+    let ids = ids(&src["results/test_kind.rs"]);
+    assert!(ids.len() >= 12, "{ids:?}");
+    let mut over = Vec::new();
+    for id in &ids {
+        let lit = format!("\"{id}\"");
+        let files: Vec<&str> = (src.iter())
+            .filter(|(f, code)| f.as_str() != "results/test_kind.rs" && code.contains(&lit))
+            .map(|(f, _)| f.as_str())
+            .filter(|f| !IDS_BEING_MOVED.iter().any(|(g, _)| g == f))
+            .collect();
+        if !files.is_empty() {
+            over.push(format!("{lit}: {files:?}"));
+        }
+    }
+    assert!(
+        over.is_empty(),
+        "registry ids written outside the registry: {over:#?}"
+    );
 }

@@ -1414,7 +1414,7 @@ fn smarts_last_blind_spots() {
                 .any(|x| x.code == Code::SmartUnreadable && x.severity == Weight::Fail),
             "{file}: {f:?}"
         );
-        assert!(!seekprobe::verdict::judge(f).pass, "{file}");
+        assert!(!seekprobe::verdict::judge(f).passes(), "{file}");
     }
 }
 

@@ -23,7 +23,7 @@ use crate::results::health::{
     AtaCounters, CommandTimeouts, ExitStatus, FailedAttribute, Health, NvmeHealth, NvmeWarning,
     Protocol,
 };
-use crate::results::health::{Outcome, SelfTestResult};
+use crate::results::health::{LoggedOutcome, SelfTestResult};
 use crate::results::smart::SelfTestKind;
 use std::collections::BTreeMap;
 
@@ -314,13 +314,13 @@ impl SimSmart {
                 let at_ns = r.start_ns + scan_ns(model, x).round() as u64;
                 self.pending.insert(x / self.sector, true);
                 self.error_log += 1;
-                self.finish(r.kind, at_ns, Outcome::Failed, Some(x / self.sector));
+                self.finish(r.kind, at_ns, LoggedOutcome::Failed, Some(x / self.sector));
                 return;
             }
         }
         if elapsed >= self.duration_ns[index(r.kind)] {
             let at = r.start_ns + self.duration_ns[index(r.kind)];
-            self.finish(r.kind, at, Outcome::Passed, None);
+            self.finish(r.kind, at, LoggedOutcome::Passed, None);
         }
     }
 
@@ -329,7 +329,7 @@ impl SimSmart {
         &mut self,
         kind: SelfTestKind,
         at_ns: u64,
-        outcome: Outcome,
+        outcome: LoggedOutcome,
         lba: Option<u64>,
     ) {
         self.running = None;
@@ -341,9 +341,9 @@ impl SimSmart {
             (false, SelfTestKind::Conveyance) => "Conveyance offline",
         };
         let status = match (self.nvme, outcome) {
-            (_, Outcome::Passed) => "Completed without error",
-            (true, Outcome::Failed) => "Completed: failed segments",
-            (false, Outcome::Failed) => "Completed: read failure",
+            (_, LoggedOutcome::Passed) => "Completed without error",
+            (true, LoggedOutcome::Failed) => "Completed: failed segments",
+            (false, LoggedOutcome::Failed) => "Completed: read failure",
             (true, _) => "Aborted: Self-test command",
             (false, _) => "Aborted by host",
         };
@@ -387,7 +387,7 @@ impl SimSmart {
         if self
             .last
             .as_ref()
-            .is_some_and(|l| l.outcome == Outcome::Failed)
+            .is_some_and(|l| l.outcome == LoggedOutcome::Failed)
         {
             exit |= ExitStatus::SELF_TEST_LOG;
         }

@@ -6,7 +6,7 @@ use super::smart::{Running, index};
 use super::target::SimTarget;
 use crate::clock::Clock;
 use crate::device::Target;
-use crate::results::health::Outcome;
+use crate::results::health::LoggedOutcome;
 use crate::results::smart::SelfTestKind;
 use crate::smart::source::{SelfTestPoll, SelfTestStarted, SmartSource};
 use crate::smart::{SmartRead, SmartctlError};
@@ -104,7 +104,7 @@ impl SmartSource for SimTarget {
         self.settle_smart();
         if let Some(r) = self.smart.running {
             let now = self.virtual_clock().now_ns();
-            self.smart.finish(r.kind, now, Outcome::Aborted, None);
+            self.smart.finish(r.kind, now, LoggedOutcome::Aborted, None);
         }
         Ok(())
     }
@@ -130,7 +130,7 @@ mod tests {
 
     /// Whether the one judge lets the drive pass on these findings.
     fn passes(f: &[crate::results::Finding]) -> bool {
-        crate::verdict::judge(crate::verdict::smart_rule_findings(f)).pass
+        crate::verdict::judge(crate::verdict::smart_rule_findings(f)).passes()
     }
 
     fn open(spec: &str) -> SimTarget {
@@ -223,7 +223,7 @@ mod tests {
     fn a_long_self_test_stops_at_the_first_unreadable_lba() {
         let mut t = open("sim:hdd?bad=1000-1003");
         let r = self_test(&mut t, SelfTestKind::Long);
-        assert_eq!(r.outcome, Outcome::Failed);
+        assert_eq!(r.outcome, LoggedOutcome::Failed);
         assert_eq!(r.first_error_lba, Some(1000));
         assert_eq!(r.test, "Extended offline");
         assert_eq!(r.status, "Completed: read failure");
@@ -249,7 +249,10 @@ mod tests {
         // Rewritten, the sector is remapped and the next long test passes.
         t.write_at(&[0u8; 1536], 1000 * 512).unwrap();
         let r = self_test(&mut t, SelfTestKind::Long);
-        assert_eq!((r.outcome, r.first_error_lba), (Outcome::Passed, None));
+        assert_eq!(
+            (r.outcome, r.first_error_lba),
+            (LoggedOutcome::Passed, None)
+        );
         let c = ata(&mut t);
         assert_eq!(
             (c.reallocated, c.pending, c.offline_uncorrectable),
@@ -276,14 +279,14 @@ mod tests {
             SelfTestPoll::Finished(r) => {
                 assert_eq!(
                     (r.outcome, r.status.as_str()),
-                    (Outcome::Aborted, "Aborted by host")
+                    (LoggedOutcome::Aborted, "Aborted by host")
                 )
             }
             p => panic!("{p:?}"),
         }
         // A clean long test passes after exactly its duration, polled each minute.
         let r = self_test(&mut t, SelfTestKind::Long);
-        assert_eq!(r.outcome, Outcome::Passed);
+        assert_eq!(r.outcome, LoggedOutcome::Passed);
         let polls = u64::from(LONG_HDD_MINUTES);
         assert_eq!(
             t.virtual_clock().now_ns(),
@@ -346,7 +349,7 @@ mod tests {
         let mut t = open("sim:hdd");
         assert_eq!(
             self_test(&mut t, SelfTestKind::Conveyance).outcome,
-            Outcome::Passed
+            LoggedOutcome::Passed
         );
         assert_eq!(t.virtual_clock().now_ns(), 2 * 60_000_000_000);
     }
@@ -381,7 +384,7 @@ mod tests {
         assert_eq!(seen[2].1, 1200);
         assert_eq!(
             health(&mut t).last_self_test.unwrap().outcome,
-            Outcome::Aborted
+            LoggedOutcome::Aborted
         );
     }
 
@@ -439,7 +442,7 @@ mod tests {
                 t.write_at(&buf, i << 20).unwrap();
             }
             let r = self_test(&mut t, SelfTestKind::Short);
-            assert_eq!(r.outcome, Outcome::Passed, "{spec}");
+            assert_eq!(r.outcome, LoggedOutcome::Passed, "{spec}");
             let after = health(&mut t);
             let f = findings(&before, Some(&after), &new_drive());
             assert!(f.is_empty(), "{spec}: {f:?}");

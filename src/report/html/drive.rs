@@ -4,13 +4,13 @@
 //! chart.
 
 use super::charts;
-use super::verdict::{ViewVerdict, readable, temperatures};
+use super::verdict::{readable, severity_class, severity_label, temperatures};
 use crate::report::humanize::humanize;
 use crate::report::{capacity, diskinfo, smart};
 use crate::results::health::Health;
 use crate::results::test_kind::HtmlBlock;
 use crate::results::verdict::binary_size;
-use crate::results::{DiskResult, Payload, TestResult};
+use crate::results::{DiskResult, Payload, TestResult, Verdict};
 use maud::{Markup, PreEscaped, html};
 
 /// One drive's results with what the page adds: host, verdict view, colour, anchor.
@@ -20,7 +20,7 @@ pub struct Drive<'a> {
     /// The drive's results as saved, borrowed from the run.
     pub disk: &'a DiskResult,
     /// The drive's verdict as the page shows it, from the results.
-    pub verdict: ViewVerdict,
+    pub verdict: Verdict,
     /// Its colour in the batch charts.
     pub colour: String,
     /// Its section's HTML id, `drive-N` (N from 1 in the order given), linked from the table.
@@ -176,7 +176,7 @@ fn or_dash(s: &str) -> &str {
 }
 
 /// The verdict badge, then every finding in the verdict's order ("No findings." if none).
-fn findings(v: &ViewVerdict) -> Markup {
+fn findings(v: &Verdict) -> Markup {
     html! {
         h3 { "Verdict: " (badge(v.state)) }
         @if v.findings.is_empty() {
@@ -184,8 +184,8 @@ fn findings(v: &ViewVerdict) -> Markup {
         } @else {
             ul.findings {
                 @for f in &v.findings {
-                    li class=(f.severity.class()) {
-                        b { (f.severity.label()) } ": "
+                    li class=(severity_class(f.severity)) {
+                        b { (severity_label(f.severity)) } ": "
                         (f.reason)
                     }
                 }

@@ -3,7 +3,7 @@
 //! legend, then each drive's section.
 
 use super::drive::{Drive, badge, section};
-use super::verdict::state_class;
+use super::verdict::{first_reasons, state_class};
 use crate::results::State;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
@@ -170,8 +170,8 @@ fn batch_table(drives: &[Drive]) -> Markup {
                 }
                 tbody {
                     @for d in drives {
-                        @let failures = d.verdict.first_reasons();
-                        tr.failrow[!d.verdict.pass] {
+                        @let failures = first_reasons(&d.verdict);
+                        tr.failrow[!d.verdict.passes()] {
                             td.host data-label="host" { (d.host) }
                             td.device { a href=(format!("#{}", d.anchor)) { (d.disk.name) } }
                             td data-label="model" { (d.model()) }

@@ -1,7 +1,7 @@
 //! Unit tests of the page's parts, on hand-made runs.
 
 use super::charts;
-use super::verdict::{TempSample, ViewSeverity, drive_verdict};
+use super::verdict::{TempSample, drive_verdict, human_test};
 use super::{Source, render, utc};
 use crate::results::device::DeviceInfo;
 use crate::results::test_kind::TestKind;
@@ -103,7 +103,6 @@ fn what_comes_from_a_drive_is_escaped() {
     let mut d = disk("sim:hdd?a=1&b=<2>", "<script>alert(1)</script>");
     d.info.as_mut().unwrap().ident = Some("\"><img src=x onerror=alert(2)>".into());
     d.verdict = Some(Verdict {
-        pass: false,
         state: crate::results::State::Fail,
         findings: vec![Finding::new(
             Severity::Fail,
@@ -128,7 +127,6 @@ fn what_comes_from_a_drive_is_escaped() {
 fn the_run_verdict_is_shown_word_for_word() {
     let mut d = disk("a", "m");
     d.verdict = Some(Verdict {
-        pass: false,
         state: crate::results::State::Fail,
         findings: vec![
             Finding::new(
@@ -147,11 +145,11 @@ fn the_run_verdict_is_shown_word_for_word() {
     });
     let r = run(vec![d]);
     let got = drive_verdict(&r, &r.disks[0]);
-    assert!(!got.pass);
+    assert!(!got.passes());
     assert_eq!(got.findings.len(), 2);
-    assert_eq!(got.findings[0].severity, ViewSeverity::Fail);
+    assert_eq!(got.findings[0].severity, Severity::Fail);
     assert_eq!(got.findings[0].reason, "Full stroke (ms): 30 is 40% worse");
-    assert_eq!(got.findings[1].severity, ViewSeverity::Warning);
+    assert_eq!(got.findings[1].severity, Severity::Warning);
 }
 
 #[test]
@@ -161,14 +159,14 @@ fn without_a_verdict_the_results_decide_and_say_why() {
     let good = disk("good", "m");
     let r = run(vec![good, bad]);
     let b = drive_verdict(&r, &r.disks[1]);
-    assert!(!b.pass);
-    assert_eq!(b.failures().count(), 1);
+    assert!(!b.passes());
+    assert_eq!(b.of(Severity::Fail).count(), 1);
     assert!(
         b.findings[0]
             .reason
             .contains("3 blocks of 65536 bytes failed to read")
     );
-    assert!(drive_verdict(&r, &r.disks[0]).pass);
+    assert!(drive_verdict(&r, &r.disks[0]).passes());
     let html = page(&r);
     // The failing drive's row comes first, its reason in the row.
     let first = html.find("<td class=\"verdict").unwrap();
@@ -425,7 +423,6 @@ fn reasons_are_read_by_a_person() {
 fn the_root_cause_comes_before_the_tests_it_stopped() {
     let mut d = disk("a", "m");
     d.verdict = Some(Verdict {
-        pass: false,
         state: crate::results::State::Fail,
         findings: vec![
             Finding::new(
@@ -445,7 +442,7 @@ fn the_root_cause_comes_before_the_tests_it_stopped() {
     let r = run(vec![d]);
     let v = drive_verdict(&r, &r.disks[0]);
     assert!(v.findings[0].reason.starts_with("SMART: reallocated"));
-    assert_eq!(v.findings[1].test, "seek and transfer (-t)");
+    assert_eq!(human_test(&v.findings[1].test), "seek and transfer (-t)");
     assert_eq!(
         v.findings[1].reason,
         "seek and transfer (-t): stopped by an error: I/O error"
@@ -549,4 +546,15 @@ fn the_record_shows_the_recorded_host_command_steps_firmware_and_checksum() {
     // FIPS 180-2's example: SHA-256("abc").
     assert!(html.contains("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
     assert!(html.contains("burnin.json"), "{html}");
+}
+
+#[test]
+fn a_finding_of_any_test_is_shown_by_the_test_s_name() {
+    // One id per test: the JSON's, which findings carry (issue 39: `-i`'s was
+    // shown raw while its row said `iops`).
+    for t in crate::results::test_kind::TestKind::ALL {
+        let json = serde_json::to_string(&t).unwrap();
+        assert_eq!(json, format!("\"{}\"", t.id()));
+        assert_eq!(human_test(t.id()), t.name());
+    }
 }

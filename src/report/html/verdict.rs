@@ -3,83 +3,34 @@
 //! so that a change of the data model is followed in one place.
 
 use crate::results::test_kind::TestKind;
-use crate::results::{Code, DiskResult, Run, Severity, State};
+use crate::results::{Code, DiskResult, Finding, Run, Severity, State, Verdict};
 
-/// How much a finding weighs on the page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum ViewSeverity {
-    /// For information.
-    Note,
-    /// Worth a look; the drive does not fail by it.
-    Warning,
-    /// The drive fails.
-    Fail,
-}
-
-impl ViewSeverity {
-    /// The word shown before the reason, as the text prints it.
-    pub fn label(self) -> &'static str {
-        match self {
-            ViewSeverity::Note => "note",
-            ViewSeverity::Warning => "warning",
-            ViewSeverity::Fail => "FAIL",
-        }
-    }
-
-    /// The CSS class of its row.
-    pub fn class(self) -> &'static str {
-        match self {
-            ViewSeverity::Note => "note",
-            ViewSeverity::Warning => "warn",
-            ViewSeverity::Fail => "fail",
-        }
+/// The word shown before a finding's reason, as the text prints it.
+pub fn severity_label(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Note => "note",
+        Severity::Warning => "warning",
+        Severity::Fail => "FAIL",
     }
 }
 
-/// One finding: its weight, the test it comes from by its human name (empty when
-/// the verdict does not say) and the reason with its figures as a person reads
-/// it ([`readable`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ViewFinding {
-    /// Fail, warning or note: sets the item's class (colour) on the page.
-    pub severity: ViewSeverity,
-    /// The test it comes from, when known.
-    pub test: String,
-    /// The reason, with its figures.
-    pub reason: String,
+/// The CSS class of a finding's row.
+pub fn severity_class(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Note => "note",
+        Severity::Warning => "warn",
+        Severity::Fail => "fail",
+    }
 }
 
-/// A drive's verdict on the page.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ViewVerdict {
-    /// Whether it passed.
-    pub pass: bool,
-    /// Which of the four states (its words and the colour of its badge and cell).
-    pub state: State,
-    /// Every finding, failures first.
-    pub findings: Vec<ViewFinding>,
-}
-
-impl ViewVerdict {
-    /// The findings of severity Fail, in the verdict's order.
-    pub fn failures(&self) -> impl Iterator<Item = &ViewFinding> {
-        self.findings
-            .iter()
-            .filter(|f| f.severity == ViewSeverity::Fail)
-    }
-
-    /// The reasons the batch row gives first: the failing ones; for a drive
-    /// that passed with warnings, its warnings.
-    pub fn first_reasons(&self) -> Vec<&ViewFinding> {
-        let wanted = match self.state {
-            State::PassWithWarnings => ViewSeverity::Warning,
-            _ => ViewSeverity::Fail,
-        };
-        self.findings
-            .iter()
-            .filter(|f| f.severity == wanted)
-            .collect()
-    }
+/// The reasons the batch row gives first: the failing ones; for a drive that
+/// passed with warnings, its warnings.
+pub fn first_reasons(v: &Verdict) -> Vec<&Finding> {
+    let wanted = match v.state {
+        State::PassWithWarnings => Severity::Warning,
+        _ => Severity::Fail,
+    };
+    v.of(wanted).collect()
 }
 
 /// The CSS class of a state's badge and batch cell: `pass`, `warn` (PASS with
@@ -93,46 +44,26 @@ pub fn state_class(state: State) -> &'static str {
     }
 }
 
-fn finding(severity: ViewSeverity, test: &str, reason: String) -> ViewFinding {
-    ViewFinding {
-        severity,
-        test: test.to_string(),
-        reason,
-    }
-}
-
 /// The verdict of `disk` as the one judge gives it (`crate::verdict::in_run`:
 /// the verdict saved with the run under --qualify or --burn-in, INCOMPLETE while
-/// a burn-in still runs, else the judge of the drive's own findings), every finding made [`readable`], the root causes
-/// before the tests they stopped. The one place the page reads a verdict.
-pub fn drive_verdict(run: &Run, disk: &DiskResult) -> ViewVerdict {
-    let v = crate::verdict::in_run(run, disk);
+/// a burn-in still runs, else the judge of the drive's own findings), every
+/// finding's reason made [`readable`], failures first and, within a severity,
+/// the root causes before the tests they stopped. The one place the page reads a
+/// verdict.
+pub fn drive_verdict(run: &Run, disk: &DiskResult) -> Verdict {
+    let mut v = crate::verdict::in_run(run, disk);
     let mut names = vec![disk.name.as_str()];
     if let Some(i) = &disk.info {
         names.push(&i.path);
     }
-    let mut found: Vec<(ViewSeverity, bool, ViewFinding)> = v
-        .findings
-        .iter()
-        .map(|f| {
-            let severity = match f.severity {
-                Severity::Fail => ViewSeverity::Fail,
-                Severity::Warning => ViewSeverity::Warning,
-                Severity::Note => ViewSeverity::Note,
-            };
-            let view = finding(severity, human_test(&f.test), readable(&f.reason, &names));
-            (severity, consequence(f.code), view)
-        })
-        .collect();
+    for f in &mut v.findings {
+        f.reason = readable(&f.reason, &names);
+    }
     // Stable: failures first, and within a severity the findings of the drive
     // itself before those of a test it stopped.
-    found.sort_by_key(|(severity, later, _)| (std::cmp::Reverse(*severity), *later));
-    let findings = found.into_iter().map(|(_, _, f)| f).collect();
-    ViewVerdict {
-        pass: v.pass,
-        state: v.state,
-        findings,
-    }
+    v.findings
+        .sort_by_key(|f| (f.severity, consequence(f.code)));
+    v
 }
 
 /// Whether a finding is the consequence of another (a test stopped, not run, or

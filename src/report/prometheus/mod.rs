@@ -8,31 +8,15 @@
 //! refuses samples with timestamps, so the run's time is a gauge of its own,
 //! `seekprobe_run_timestamp_seconds`.
 
+mod exposition;
 mod path;
 mod qualify;
 mod temperature;
 
 use crate::results::test_kind::PhaseId;
 use crate::results::{DiskResult, Outcome, PhaseResult, Run, TestResult};
-use std::collections::HashSet;
-use std::fmt::Write;
-
-/// A metric family: its name, type and help text.
-struct Family {
-    name: &'static str,
-    kind: &'static str,
-    help: &'static str,
-}
-
-/// Every family seekprobe writes, in the order they appear: these, then
-/// [`qualify::FAMILIES`].
-fn families() -> impl Iterator<Item = &'static Family> {
-    FAMILIES
-        .iter()
-        .chain(qualify::FAMILIES)
-        .chain(temperature::FAMILIES)
-        .chain(path::FAMILIES)
-}
+pub use exposition::escape_label;
+use exposition::{Exposition, Family, id};
 
 /// The families of the measuring tests.
 const FAMILIES: &[Family] = &[
@@ -197,98 +181,6 @@ const FAMILIES: &[Family] = &[
 /// 500 ms; the last bucket is everything else).
 const SCAN_BOUNDS_S: [&str; 5] = ["0.003", "0.01", "0.05", "0.15", "0.5"];
 
-/// Samples gathered per family, written out in [`families`] order.
-struct Exposition {
-    samples: Vec<Vec<String>>,
-    seen: HashSet<String>,
-}
-
-impl Exposition {
-    fn new() -> Self {
-        Exposition {
-            samples: vec![Vec::new(); families().count()],
-            seen: HashSet::new(),
-        }
-    }
-
-    /// Add a sample of `family` (a name in [`families`]); `suffix` is `_sum`,
-    /// `_count`, `_bucket` or empty. A series given twice keeps its first value.
-    fn add(&mut self, family: &str, suffix: &str, labels: &[(&str, String)], value: f64) {
-        let i = families()
-            .position(|f| f.name == family)
-            .expect("every family is declared");
-        let mut series = format!("{family}{suffix}");
-        if !labels.is_empty() {
-            series.push('{');
-            for (n, (k, v)) in labels.iter().enumerate() {
-                if n > 0 {
-                    series.push(',');
-                }
-                let _ = write!(series, "{k}=\"{}\"", escape_label(v));
-            }
-            series.push('}');
-        }
-        if self.seen.insert(series.clone()) {
-            self.samples[i].push(format!("{series} {}", number(value)));
-        }
-    }
-
-    fn finish(self) -> String {
-        let mut out = String::new();
-        for (f, samples) in families().zip(self.samples) {
-            if samples.is_empty() {
-                continue;
-            }
-            let _ = writeln!(out, "# HELP {} {}", f.name, escape_help(f.help));
-            let _ = writeln!(out, "# TYPE {} {}", f.name, f.kind);
-            for s in samples {
-                out.push_str(&s);
-                out.push('\n');
-            }
-        }
-        out
-    }
-}
-
-/// A label value as the format wants it: backslash, double quote and line feed
-/// escaped.
-pub fn escape_label(v: &str) -> String {
-    let mut s = String::with_capacity(v.len());
-    for c in v.chars() {
-        match c {
-            '\\' => s.push_str("\\\\"),
-            '"' => s.push_str("\\\""),
-            '\n' => s.push_str("\\n"),
-            c => s.push(c),
-        }
-    }
-    s
-}
-
-/// Help text: backslash and line feed escaped.
-fn escape_help(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('\n', "\\n")
-}
-
-/// A sample value: Go's float syntax (`NaN`, `+Inf`, `-Inf` for the special ones).
-fn number(v: f64) -> String {
-    if v.is_nan() {
-        "NaN".into()
-    } else if v.is_infinite() {
-        if v > 0.0 { "+Inf" } else { "-Inf" }.into()
-    } else {
-        format!("{v}")
-    }
-}
-
-/// The snake_case name the JSON results give a test kind or phase.
-fn id(v: impl serde::Serialize) -> String {
-    serde_json::to_value(v)
-        .ok()
-        .and_then(|v| v.as_str().map(String::from))
-        .unwrap_or_default()
-}
-
 /// The run as a Prometheus text exposition, ending with a line feed.
 pub fn render(run: &Run) -> String {
     let mut x = Exposition::new();
@@ -391,7 +283,7 @@ fn render_disk(x: &mut Exposition, run: &Run, disk: &DiskResult) {
             "seekprobe_qualification_passed",
             "",
             &base,
-            f64::from(u8::from(v.pass)),
+            f64::from(u8::from(v.passes())),
         );
     }
     for s in crate::results::Severity::ALL {
@@ -515,7 +407,7 @@ fn render_beyond(
         render_seek_profile(x, labels, a, info);
     }
     if let Some(s) = t.scan() {
-        render_scan(x, labels, s);
+        render_scan(x, labels, t.test.id(), s);
     }
 }
 
@@ -634,6 +526,7 @@ fn render_seek_profile(
 fn render_scan(
     x: &mut Exposition,
     labels: &[(&'static str, String)],
+    test: &str,
     s: &crate::results::ScanResult,
 ) {
     let with = |more: &[(&'static str, String)]| {
@@ -683,7 +576,7 @@ fn render_scan(
     );
     if s.elapsed_ns > 0 {
         let l = with(&[
-            ("phase", "scan".into()),
+            ("phase", test.into()),
             ("request_bytes", s.block_bytes.to_string()),
         ]);
         x.add(
@@ -692,23 +585,5 @@ fn render_scan(
             &l,
             s.bytes_read as f64 / (s.elapsed_ns as f64 / 1e9),
         );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn label_values_are_escaped() {
-        assert_eq!(escape_label("a\\b\"c\nd"), "a\\\\b\\\"c\\nd");
-    }
-
-    #[test]
-    fn special_values_use_go_syntax() {
-        assert_eq!(number(f64::INFINITY), "+Inf");
-        assert_eq!(number(f64::NEG_INFINITY), "-Inf");
-        assert_eq!(number(f64::NAN), "NaN");
-        assert_eq!(number(0.0225), "0.0225");
     }
 }
