@@ -12,6 +12,7 @@ pub mod smart_watch;
 mod writable;
 
 use writable::{CheckError, check_writable};
+pub use writable::read_signatures;
 
 use crate::burnin;
 use crate::config::{Config, Mode};

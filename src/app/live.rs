@@ -1,20 +1,19 @@
 //! The live output of a probing run: the Sink that prints diskinfo's text as soon as
-//! its data exists, saves the results after each test, and asks for confirmation.
+//! its data exists, saves the results after each test, and lets a drive be written
+//! when it was confirmed before the run (app::prompt).
 
 use super::output::save_json;
 use crate::error::ProbeError;
 use crate::exec::Observer;
 use crate::progress::{Cost, Progress};
-use crate::report::humanize::humanize;
 use crate::report::{self, diskinfo};
 use crate::results::device::DeviceInfo;
 use crate::results::test_kind::{LiveProgress, TestKind};
 use crate::results::{DiskResult, Run, TestResult, Warning};
 use crate::run::Sink;
 use crate::safety::Found;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 
 /// Prints diskinfo's text to `out` as results arrive (when that is the format),
 /// errors and warnings to `err`, and progress on the terminal.
@@ -35,10 +34,11 @@ pub(super) struct LiveText<'a> {
     pub(super) testing: Option<TestKind>,
     /// --yes: writing needs no confirmation.
     pub(super) yes: bool,
+    /// The drives confirmed at the question before the run (the path opened
+    /// and the identity): only they are written without --yes.
+    pub(super) confirmed: &'a [(String, crate::results::device::Identity)],
     /// The progress bar on standard error; off unless asked for and a terminal.
     pub(super) progress: Progress,
-    /// Ctrl-C: also ends a confirmation prompt.
-    pub(super) stop: &'a AtomicBool,
     /// Where this disk's results are saved after each test or step (--json-file),
     /// and its place in the run.
     pub(super) saver: Option<(&'a Saver, usize)>,
@@ -156,33 +156,16 @@ impl Sink for LiveText<'_> {
         Ok(())
     }
 
-    fn confirm_write(&mut self, info: &DeviceInfo, found: &[Found]) -> io::Result<bool> {
-        if self.yes {
+    fn confirm_write(&mut self, info: &DeviceInfo, _found: &[Found]) -> io::Result<bool> {
+        // Asked once for the whole run before it started (app::prompt).
+        if self.yes || self.confirmed.contains(&(info.path.clone(), info.identity())) {
             return Ok(true);
         }
-        if !io::stdin().is_terminal() {
-            return Ok(false);
-        }
-        let model = info
-            .descr
-            .as_deref()
-            .map(|d| format!(", {d}"))
-            .unwrap_or_default();
-        let forced: Vec<&str> = found.iter().map(|f| f.what.as_str()).collect();
-        let forced = if forced.is_empty() {
-            String::new()
-        } else {
-            format!(" It carries {} (--force given).", forced.join(", "))
-        };
-        write!(
-            self.err,
-            "seekprobe: the write tests will destroy data on {} ({} bytes, {}{model}): -S overwrites random blocks, --zones and --block-sweep with -w whole ranges from the start, --burn-in the whole drive.{forced} Type yes to go on: ",
-            info.path,
-            info.media_size_bytes,
-            humanize(info.media_size_bytes)
-        )?;
-        self.err.flush()?;
-        Ok(read_answer(self.stop)?.is_some_and(|a| a.trim() == "yes"))
+        self.say(&format!(
+            "seekprobe: {}: not the drive confirmed when the run started (not among those named, or its identity changed since): not written",
+            info.path
+        ));
+        Ok(false)
     }
 
     fn test_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
@@ -313,26 +296,4 @@ impl Saver {
         run.disks = g.1.iter().flatten().cloned().collect();
         save_json(path, &run)
     }
-}
-
-/// A line from standard input, or None when Ctrl-C comes first (the signal handler
-/// restarts a blocked read, so the input is polled with the stop flag in view).
-pub(super) fn read_answer(stop: &AtomicBool) -> io::Result<Option<String>> {
-    use nix::poll::{PollFd, PollFlags, poll};
-    use std::os::fd::AsFd;
-    let stdin = io::stdin();
-    loop {
-        if stop.load(std::sync::atomic::Ordering::Relaxed) {
-            return Ok(None);
-        }
-        let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLIN)];
-        match poll(&mut fds, 100u16) {
-            Ok(0) | Err(nix::errno::Errno::EINTR) => continue,
-            Ok(_) => break,
-            Err(e) => return Err(e.into()),
-        }
-    }
-    let mut line = String::new();
-    stdin.read_line(&mut line)?;
-    Ok(Some(line))
 }
