@@ -115,6 +115,7 @@ pub fn probe_disk_resuming(
     disk.info = Some(info.clone());
     disk.smr_signs = crate::smr::signs::of(&info);
     sink.opened(&info, &disk.warnings)?;
+    sink.drive_clock(target.clock().shared());
     // Printed before the confirmation already; recorded here.
     disk.warnings.extend(prober_warning);
     if !describe {

@@ -59,6 +59,9 @@ pub(super) fn probe_disks(
                         let mut sink = live(cfg, confirmed, this, progress, (&mut o, &mut e));
                         let kept = saved.get(i).map_or(&[][..], Option::as_slice);
                         let r = probe_disk_resuming(name, cfg, stop, &mut sink, kept);
+                        if let Ok((disk, flow)) = &r {
+                            sink.finished(disk, *flow == Flow::Interrupted);
+                        }
                         (r, o, e)
                     })
                 })
@@ -82,6 +85,7 @@ pub(super) fn probe_disks(
             let mut sink = live(cfg, confirmed, this, progress, (&mut *out, &mut *err));
             let kept = saved.get(i).map_or(&[][..], Option::as_slice);
             let (disk, flow) = probe_disk_resuming(name, cfg, stop, &mut sink, kept)?;
+            sink.finished(&disk, flow == Flow::Interrupted);
             probed.failed |= finish_disk(cfg, run, disk, saver, out, err)?;
             probed.stopped.push(flow == Flow::Interrupted);
             if flow == Flow::Interrupted {
@@ -100,11 +104,13 @@ fn board(cfg: &Config) -> std::sync::Arc<Board> {
     let long =
         cfg.burn_in.is_some() || (cfg.disks.len() > 1 && cfg.tests.iter().any(|t| t.row().pass));
     let describe = cfg.mode == Mode::Describe;
-    Board::new(
+    let board = Board::new(
         describe && !cfg.quiet,
         describe && long,
         cfg.status_interval,
-    )
+    );
+    board.batch(cfg.disks.len());
+    board
 }
 
 /// The live output of a disk, printing to `out` and `err` (diskinfo's text only
@@ -122,6 +128,7 @@ fn live<'a>(
         verbose: cfg.verbose,
         text: cfg.mode == Mode::Describe && cfg.format == Format::Diskinfo,
         burn_in: cfg.burn_in.is_some(),
+        judged: judged(cfg),
         burn_in_plan: cfg.burn_in.map(|b| (b, cfg.options.verify_passes.get())),
         logs: progress.logs(),
         testing: None,

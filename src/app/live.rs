@@ -25,6 +25,8 @@ pub(super) struct LiveText<'a> {
     pub(super) text: bool,
     /// A burn-in: an interrupted pass is resumed with --resume.
     pub(super) burn_in: bool,
+    /// The drives are judged at the end (--qualify, --burn-in).
+    pub(super) judged: bool,
     /// A burn-in's settings and its write-verify passes: the live line's ETA of
     /// the whole burn-in.
     pub(super) burn_in_plan: Option<(crate::burnin::Settings, u32)>,
@@ -45,6 +47,25 @@ pub(super) struct LiveText<'a> {
 }
 
 impl LiveText<'_> {
+    /// The drive ended (`interrupted`: Ctrl-C stopped it): its live line keeps
+    /// its verdict and first reason to the end of the run.
+    pub(super) fn finished(&mut self, disk: &DiskResult, interrupted: bool) {
+        use crate::results::verdict::Severity;
+        let v = crate::verdict::of(disk);
+        let first = v.findings.iter().find(|f| f.severity == Severity::Fail);
+        let line = match (first, self.judged) {
+            (Some(f), true) => format!("FAIL: {}", f.reason),
+            (Some(f), false) => format!("failed: {}", f.reason),
+            (None, true) => "done: no failing finding (judged with the others at the end)".into(),
+            (None, false) => "done: no failing finding".into(),
+        };
+        let line = match interrupted {
+            true => format!("interrupted; {line}"),
+            false => line,
+        };
+        self.progress.finished(&line, first.is_some());
+    }
+
     /// Write `text` to standard output, out of the progress bar's way.
     fn print(&mut self, text: &str) -> io::Result<()> {
         let out = &mut *self.out;
@@ -145,6 +166,10 @@ impl Sink for LiveText<'_> {
             diskinfo::one_line(info)
         };
         self.print(&text)
+    }
+
+    fn drive_clock(&mut self, clock: std::sync::Arc<dyn crate::clock::Clock>) {
+        self.progress.clock_from(clock);
     }
 
     fn temperature_watched(&mut self, now: crate::run::TemperatureNow) {

@@ -80,7 +80,8 @@ pub(super) fn confirm(
         )?;
         return Ok(Err(Ending::Unusable));
     }
-    err.write_all(question(&seen, &asked).as_bytes())?;
+    let width = crate::progress::terminal_width().saturating_sub(1);
+    err.write_all(wrap(&question(&seen, &asked), width).as_bytes())?;
     err.flush()?;
     let answer = read_answer(stop)?;
     if answer.is_none() || stop.load(Ordering::Relaxed) {
@@ -171,7 +172,10 @@ fn writes_on(cfg: &Config, info: &DeviceInfo) -> Vec<String> {
     crate::burnin::steps(Medium::of(info.rotation), settings)
         .into_iter()
         .filter_map(|s| match s {
-            Step::Test(t) if t.writes(true) && here(t) => Some(test_writes(t, cfg, info)),
+            Step::Test(t) if t.writes(true) && here(t) => {
+                let line = test_writes(t, cfg, info);
+                Some(line.replacen(t.name(), s.name(), 1))
+            }
             Step::Discard => Some(format!(
                 "{}: the whole drive discarded, where the device offers it",
                 s.name()
@@ -193,7 +197,12 @@ fn test_writes(t: TestKind, cfg: &Config, info: &DeviceInfo) -> String {
         TestKind::Zones => format!(
             "{} ranges of {} over the whole drive, each written after it is read",
             o.zones,
-            binary_size(o.zone_size)
+            binary_size(crate::probe::zones::sample_bytes(
+                info.media_size_bytes,
+                info.sector_size,
+                o.zones,
+                o.zone_size
+            ))
         ),
         TestKind::BlockSweep => {
             "64 MiB from the start of each 128 MiB region it reads, near the start of the drive"
@@ -329,6 +338,37 @@ fn question(seen: &[Seen], asked: &[&Writable]) -> String {
         "\nDestroy everything on {which}? Type yes to go on, anything else to stop: "
     ));
     s
+}
+
+/// `text` with each line longer than `width` columns broken between words,
+/// its continuation indented under the line's own text (the terminal would
+/// break it anywhere); a word wider than the line is left whole.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let indent = line.len() - line.trim_start().len();
+        let mut col = 0;
+        for (j, word) in line.trim_start().split(' ').enumerate() {
+            let w = word.chars().count();
+            if j == 0 {
+                out.push_str(&line[..indent]);
+                col = indent;
+            } else if col + 1 + w > width && col > indent {
+                out.push('\n');
+                out.push_str(&" ".repeat(indent + 4));
+                col = indent + 4;
+            } else {
+                out.push(' ');
+                col += 1;
+            }
+            out.push_str(word);
+            col += w;
+        }
+    }
+    out
 }
 
 /// A line from standard input, or None when Ctrl-C comes first (the signal handler
