@@ -453,7 +453,11 @@ impl Progress {
             p.push(Part::new(self.failing_text(), MUST));
             return p;
         }
-        p.push(Part::new(d.step.clone(), MUST).shortens().padded(step_width));
+        p.push(
+            Part::new(d.step.clone(), MUST)
+                .shortens()
+                .padded(step_width),
+        );
         p.push(Part::new(line::bar(d.done, 22), 1));
         p.push(Part::new(format!("{:>3.0}%", d.done * 100.0), MUST));
         if !d.label.is_empty() {
@@ -463,7 +467,11 @@ impl Progress {
             p.push(Part::new(format!("{:.1} MB/s", r / 1e6), 6));
         }
         let step_left = self.step_left();
-        if let Some(left) = step_left {
+        // Not before the step has run a second: too soon to say.
+        let ran = d
+            .started
+            .is_some_and(|t| t.elapsed() >= Duration::from_secs(1));
+        if let Some(left) = step_left.filter(|_| ran) {
             let eta = eta_text(Duration::from_secs_f64(left));
             p.push(Part::new(format!("step ETA {eta}"), 4));
         }
@@ -592,123 +600,4 @@ pub fn timestamp(t: SystemTime) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn timestamps_are_utc_rfc3339() {
-        let at = |s| timestamp(SystemTime::UNIX_EPOCH + Duration::from_secs(s));
-        assert_eq!(at(0), "1970-01-01T00:00:00Z");
-        assert_eq!(at(951_782_400), "2000-02-29T00:00:00Z");
-        assert_eq!(at(1_796_139_123), "2026-12-01T15:32:03Z");
-    }
-
-    /// A writer the test reads back.
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-    impl Write for Shared {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    #[test]
-    fn the_status_line_shows_the_latest_temperature_and_a_pause_for_heat() {
-        let out = Shared::default();
-        let board = Board::logging_to(Box::new(out.clone()), Duration::ZERO);
-        let mut p = Progress::on(&board, "sim:a");
-        p.opened(None, 1 << 30);
-        let reading = Arc::new(Mutex::new(None));
-        let r = reading.clone();
-        p.temperature_from(Box::new(move || *r.lock().unwrap()));
-        p.step_started("verify", "burn-in");
-        p.line("verify", 0, 1, 4, "pass 1");
-        *reading.lock().unwrap() = Some((41, false));
-        p.line("verify", 0, 2, 4, "pass 1");
-        *reading.lock().unwrap() = Some((56, true));
-        p.line("verify", 0, 3, 4, "pass 1");
-        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
-        let status: Vec<&str> = text.lines().filter(|l| l.contains("status:")).collect();
-        assert_eq!(status.len(), 3, "{text}");
-        // No reading yet: no temperature.
-        assert!(!status[0].contains("°C"), "{text}");
-        assert!(status[0].contains(" seekprobe: sim:a: status: verify 25% (pass 1), step ETA "));
-        assert!(
-            status[1].ends_with(", 41 °C, 0 failing steps so far"),
-            "{text}"
-        );
-        assert!(
-            status[2].ends_with(", 56 °C (paused: too hot), 0 failing steps so far"),
-            "{text}"
-        );
-    }
-
-    #[test]
-    fn in_a_burn_in_the_line_shows_the_eta_of_the_whole_burn_in() {
-        let out = Shared::default();
-        let board = Board::logging_to(Box::new(out.clone()), Duration::ZERO);
-        let mut p = Progress::on(&board, "sim:a");
-        p.opened(None, 1 << 30);
-        let plan = [
-            ("SMART before", Cost::Brief),
-            ("write-verify", Cost::Passes(2.0)),
-            ("long self-test", Cost::Unknown),
-            ("SMART after", Cost::Brief),
-        ];
-        p.plan(plan.iter().map(|(n, c)| (n.to_string(), *c)).collect());
-        // The rate an earlier pass over the drive showed.
-        p.drive_rate = Some(1e8);
-        // No progress of the step yet: the steps after it, a lower bound.
-        p.step_started("SMART before", "burn-in");
-        p.line("SMART before", 0, 0, 1, "");
-        // Half the write-verify done in 100 s; the self-test after it unknown.
-        p.step_started("write-verify", "burn-in");
-        p.doing.started = Some(Instant::now() - Duration::from_secs(100));
-        p.line("write-verify", 100, 50, 100, "pass 1");
-        p.step_started("SMART after", "burn-in");
-        p.line("SMART after", 0, 0, 1, "");
-        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
-        let status: Vec<&str> = text.lines().filter(|l| l.contains("status:")).collect();
-        assert_eq!(status.len(), 3, "{text}");
-        // 2 passes of 1 GiB at 100 MB/s: 21.5 s, but the self-test's time is unknown.
-        assert!(status[0].contains(", burn-in ETA at least 21s,"), "{text}");
-        // Half the step done in 100 s: 100 s left of it, then the self-test.
-        assert!(
-            status[1].contains(", step ETA 1m 40s, burn-in ETA at least 1m 40s,"),
-            "{text}"
-        );
-        // The last step, its progress not known yet: nothing to say.
-        assert!(!status[2].contains("burn-in ETA"), "{text}");
-    }
-
-    #[test]
-    fn off_a_terminal_each_step_and_the_status_are_lines_of_their_own() {
-        let out = Shared::default();
-        let board = Board::logging_to(Box::new(out.clone()), Duration::ZERO);
-        let mut p = Progress::on(&board, "sim:a");
-        p.opened(Some("SER"), 1 << 30);
-        p.step_started("zone curve (--zones)", "burn-in");
-        p.line("zones", 0, 5, 10, "zone 5");
-        p.step_ended("burn-in", "zone curve (--zones) done", false);
-        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines.len(), 3, "{text}");
-        assert!(lines[0].ends_with(" seekprobe: sim:a: burn-in: zone curve (--zones) started"));
-        assert!(
-            lines[1].contains(" seekprobe: sim:a: status: zone curve (--zones) 50% (zone 5)"),
-            "{text}"
-        );
-        assert!(lines[1].ends_with(", 0 failing steps so far"), "{text}");
-        assert!(lines[2].ends_with("burn-in: zone curve (--zones) done"));
-        // Each line starts with its time.
-        assert!(
-            lines
-                .iter()
-                .all(|l| l.as_bytes()[4] == b'-' && l.contains('T'))
-        );
-    }
-}
+mod tests;

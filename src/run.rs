@@ -11,8 +11,8 @@ pub mod smart_session;
 pub mod smart_watch;
 mod writable;
 
-use writable::{CheckError, check_writable};
 pub use writable::read_signatures;
+use writable::{CheckError, check_writable};
 
 use crate::burnin;
 use crate::config::{Config, Mode};

@@ -183,7 +183,11 @@ impl Sink for LiveText<'_> {
 
     fn confirm_write(&mut self, info: &DeviceInfo, _found: &[Found]) -> io::Result<bool> {
         // Asked once for the whole run before it started (app::prompt).
-        if self.yes || self.confirmed.contains(&(info.path.clone(), info.identity())) {
+        if self.yes
+            || self
+                .confirmed
+                .contains(&(info.path.clone(), info.identity()))
+        {
             return Ok(true);
         }
         self.say(&format!(

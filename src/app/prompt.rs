@@ -75,7 +75,7 @@ pub(super) fn confirm(
     if !io::stdin().is_terminal() {
         writeln!(
             err,
-            "seekprobe: the write tests would destroy the data on {}, and standard input is not a terminal to ask on: give --yes to write without asking. Nothing was written.",
+            "seekprobe: {}: refusing to write: not confirmed: standard input is not a terminal to ask on; give --yes to write without asking (nothing was written, no drive judged)",
             names.join(", ")
         )?;
         return Ok(Err(Ending::Unusable));
@@ -86,7 +86,10 @@ pub(super) fn confirm(
     let answer = read_answer(stop)?;
     if answer.is_none() || stop.load(Ordering::Relaxed) {
         writeln!(err)?;
-        writeln!(err, "seekprobe: interrupted at the question: nothing was written")?;
+        writeln!(
+            err,
+            "seekprobe: interrupted at the question: nothing was written"
+        )?;
         return Ok(Err(Ending::Interrupted(super::status::stopping_signal())));
     }
     let answer = answer.unwrap_or_default();
@@ -95,7 +98,10 @@ pub(super) fn confirm(
             "" if answer.is_empty() => "no answer (end of input)".to_string(),
             a => format!("the answer was {a:?}, not yes"),
         };
-        writeln!(err, "seekprobe: not confirmed ({said}): nothing was written")?;
+        writeln!(
+            err,
+            "seekprobe: not confirmed ({said}): nothing was written"
+        )?;
         return Ok(Err(Ending::Unusable));
     }
     Ok(Ok(asked
@@ -266,7 +272,11 @@ fn question(seen: &[Seen], asked: &[&Writable]) -> String {
     let drives = if n == 1 { "drive" } else { "drives" };
     let mut s = format!(
         "seekprobe: the write tests will destroy everything on {} {drives}:\n\n",
-        if n == 1 { "this".to_string() } else { format!("these {n}") }
+        if n == 1 {
+            "this".to_string()
+        } else {
+            format!("these {n}")
+        }
     );
     let mut rows = vec![["drive", "size", "model", "serial", "holds"].map(String::from)];
     for w in asked {

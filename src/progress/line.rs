@@ -177,7 +177,10 @@ mod tests {
             "sim:hdd?size=20G  write-verify pass (--verify)   50%  0 failing steps"
         );
         let l = fit(line(), 60);
-        assert_eq!(l, "sim:hdd?size=20G  write-verify pass…   50%  0 failing steps");
+        assert_eq!(
+            l,
+            "sim:hdd?size=20G  write-verify pass…   50%  0 failing steps"
+        );
         assert!(columns(&l) <= 60);
         for w in 20..220 {
             assert!(columns(&fit(line(), w)) <= w, "{w}");

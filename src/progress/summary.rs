@@ -98,9 +98,11 @@ impl Drives {
             .collect();
         // A drive not estimated yet makes the last end a lower bound.
         let exact = ahead.iter().all(|l| l.is_some_and(|l| l.1)) && waiting == 0;
-        let last = ahead.iter().flatten().map(|l| l.0).fold(None, |m: Option<f64>, s| {
-            Some(m.map_or(s, |m| m.max(s)))
-        });
+        let last = ahead
+            .iter()
+            .flatten()
+            .map(|l| l.0)
+            .fold(None, |m: Option<f64>, s| Some(m.map_or(s, |m| m.max(s))));
         if let Some(s) = last {
             let bound = if exact { "" } else { "at least " };
             parts.push(Part::new(format!("the last ends in {bound}{}", eta(s)), 5));

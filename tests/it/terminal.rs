@@ -97,7 +97,10 @@ impl Screen {
     fn exit_status(&self) -> i32 {
         let text = self.wait_for("the command's end", |t| t.contains("EXIT="));
         let at = text.find("EXIT=").unwrap() + 5;
-        let digits: String = text[at..].chars().take_while(char::is_ascii_digit).collect();
+        let digits: String = text[at..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
         digits.parse().unwrap()
     }
 
@@ -186,7 +189,10 @@ fn the_question_is_whole_and_alone_and_yes_runs_the_tests(cols: u16) {
         "{text}"
     );
     assert!(!rows.iter().any(|l| spinner(l)), "{text}");
-    assert!(rows.last().unwrap().ends_with("anything else to stop:"), "{text}");
+    assert!(
+        rows.last().unwrap().ends_with("anything else to stop:"),
+        "{text}"
+    );
     // Whole: no row wider than the terminal (the question wraps between words).
     assert!(
         rows.iter().all(|l| l.chars().count() < usize::from(cols)),
@@ -207,7 +213,11 @@ fn the_question_is_whole_and_alone_and_yes_runs_the_tests(cols: u16) {
     s.answer("yes");
     assert_eq!(s.exit_status(), 0, "{}", s.written());
     let all = s.written();
-    assert_eq!(all.matches("Synchronous random writes:").count(), 3, "{all}");
+    assert_eq!(
+        all.matches("Synchronous random writes:").count(),
+        3,
+        "{all}"
+    );
 }
 
 #[test]
@@ -231,8 +241,9 @@ fn any_other_answer_writes_nothing_and_is_exit_1() {
     s.answer("no");
     assert_eq!(s.exit_status(), 1, "{}", s.written());
     assert!(
-        s.written()
-            .contains("seekprobe: not confirmed (the answer was \"no\", not yes): nothing was written"),
+        s.written().contains(
+            "seekprobe: not confirmed (the answer was \"no\", not yes): nothing was written"
+        ),
         "{}",
         s.written()
     );
@@ -294,7 +305,10 @@ fn a_parallel_burn_in_keeps_every_drive_s_line(cols: u16) {
     });
     let live = live_rows(&screen);
     let text = screen.clone();
-    assert!(live[0].starts_with("3 drives: 2 running, 1 finished, 1 failing"), "{text}");
+    assert!(
+        live[0].starts_with("3 drives: 2 running, 1 finished, 1 failing"),
+        "{text}"
+    );
     assert_eq!(live.len(), 4, "{text}");
     for d in drives {
         assert!(live.iter().any(|l| l.contains(d)), "{d}: {text}");
@@ -311,7 +325,10 @@ fn a_parallel_burn_in_keeps_every_drive_s_line(cols: u16) {
         assert!(l.trim_end().ends_with("0 failing steps"), "{l}");
     }
     // Between steps or not, never a bare empty bar.
-    assert!(!screen.contains("[                        ]   0%"), "{text}");
+    assert!(
+        !screen.contains("[                        ]   0%"),
+        "{text}"
+    );
     assert_eq!(s.exit_status(), 3, "{}", s.written());
     // Every drive's line stays to the end, the finished ones with their words,
     // above the text written after them.
@@ -323,7 +340,10 @@ fn a_parallel_burn_in_keeps_every_drive_s_line(cols: u16) {
             .any(|l| l.starts_with("3 drives: 0 running, 3 finished, 1 failing")),
         "{end}"
     );
-    let done = live.iter().filter(|l| l.contains("done: no failing finding")).count();
+    let done = live
+        .iter()
+        .filter(|l| l.contains("done: no failing finding"))
+        .count();
     assert_eq!(done, 2, "{end}");
     if cols >= 200 {
         assert!(
@@ -341,4 +361,31 @@ fn the_live_view_at_80_columns() {
 #[test]
 fn the_live_view_at_200_columns() {
     a_parallel_burn_in_keeps_every_drive_s_line(200);
+}
+
+#[test]
+fn without_a_terminal_and_without_yes_nothing_runs_and_the_exit_is_1() {
+    // `--burn-in -w --json-file b.json /dev/loop0 </dev/null`, on an image file:
+    // a command line that cannot be carried out, not a drive that failed.
+    let dir = tempfile::tempdir().unwrap();
+    images(dir.path(), false);
+    let img = dir.path().join("a.img");
+    let before = std::fs::read(&img).unwrap();
+    let json = dir.path().join("b.json");
+    let out = Command::new(binary())
+        .args(["--burn-in", "-w", "--json-file"])
+        .arg(&json)
+        .arg(&img)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("refusing to write: not confirmed"), "{err}");
+    assert!(err.contains("give --yes"), "{err}");
+    // No drive judged, nothing written, no run file.
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("verdict"));
+    assert!(!err.contains("verdict"), "{err}");
+    assert_eq!(std::fs::read(&img).unwrap(), before);
+    assert!(!json.exists());
 }
