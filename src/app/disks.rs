@@ -109,7 +109,10 @@ fn board(cfg: &Config) -> std::sync::Arc<Board> {
         describe && long,
         cfg.status_interval,
     );
-    board.batch(cfg.disks.len());
+    // A long run's drives keep their lines to its end, under the batch's line.
+    if long {
+        board.batch(cfg.disks.len());
+    }
     board
 }
 

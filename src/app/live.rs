@@ -59,9 +59,10 @@ impl LiveText<'_> {
             (None, true) => "done: no failing finding (judged with the others at the end)".into(),
             (None, false) => "done: no failing finding".into(),
         };
-        let line = match interrupted {
-            true => format!("interrupted; {line}"),
-            false => line,
+        let line = match (interrupted, first) {
+            (true, Some(_)) => format!("interrupted; {line}"),
+            (true, None) => "interrupted: no failing finding so far".into(),
+            (false, _) => line,
         };
         self.progress.finished(&line, first.is_some());
     }
