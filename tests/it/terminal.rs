@@ -389,3 +389,45 @@ fn without_a_terminal_and_without_yes_nothing_runs_and_the_exit_is_1() {
     assert_eq!(std::fs::read(&img).unwrap(), before);
     assert!(!json.exists());
 }
+
+#[test]
+fn the_readme_s_resume_line_asks_once_and_ends_as_any_burn_in() {
+    // README's burn-in, stopped with Ctrl-C once the two images are done (a
+    // simulated drive keeps it going), then its `--resume` line as written.
+    let dir = tempfile::tempdir().unwrap();
+    images(dir.path(), false);
+    let drives = "a.img b.img 'sim:hdd?size=1G'";
+    let burn_in = format!(
+        "{} --burn-in -w --qualify --parallel --json-file burnin.json {drives}",
+        binary()
+    );
+    let s = Screen::start(120, 40, dir.path(), &burn_in);
+    s.wait_for("the question", |t| t.contains("Type yes to go on"));
+    s.answer("yes");
+    s.wait_for("both images done, the simulated drive running", |t| {
+        t.matches("done: no failing finding").count() == 2 && t.contains("1 running")
+    });
+    let ok = (s.tmux())
+        .args(["send-keys", "-t", "0", "C-c"])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    assert_eq!(s.exit_status(), 130, "{}", s.written());
+    let said = words(&s.written());
+    assert!(said.contains("--resume burnin.json"), "{said}");
+    drop(s);
+    let s = Screen::start(
+        120,
+        40,
+        dir.path(),
+        &format!("{burn_in} --resume burnin.json"),
+    );
+    let screen = s.wait_for("the question", |t| t.contains("Type yes to go on"));
+    assert!(words(&screen).contains("Destroy everything on a.img, b.img?"), "{screen}");
+    s.answer("yes");
+    assert_eq!(s.exit_status(), 0, "{}", s.written());
+    let all = s.written();
+    assert_eq!(all.matches("Type yes to go on").count(), 1, "{all}");
+    assert_eq!(all.matches("  verdict: PASS").count(), 3, "{all}");
+}
