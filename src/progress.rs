@@ -467,11 +467,12 @@ impl Progress {
             p.push(Part::new(format!("{:.1} MB/s", r / 1e6), 6));
         }
         let step_left = self.step_left();
-        // Not before the step has run a second: too soon to say.
+        // Not before the step has run a second (too soon to say), nor in its
+        // last second.
         let ran = d
             .started
             .is_some_and(|t| t.elapsed() >= Duration::from_secs(1));
-        if let Some(left) = step_left.filter(|_| ran) {
+        if let Some(left) = step_left.filter(|&l| ran && l >= 1.0) {
             let eta = eta_text(Duration::from_secs_f64(left));
             p.push(Part::new(format!("step ETA {eta}"), 4));
         }

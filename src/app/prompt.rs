@@ -402,3 +402,57 @@ fn read_answer(stop: &AtomicBool) -> io::Result<Option<String>> {
     stdin.read_line(&mut line)?;
     Ok(Some(line))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn drive(name: &str, serial: Option<&str>, found: Vec<Found>) -> Writable {
+        let mut info = DeviceInfo::new(name, name, TargetKind::Disk);
+        info.media_size_bytes = 2_000_398_934_016;
+        info.descr = Some("ST2000DM001-1ER164".into());
+        info.ident = serial.map(str::to_string);
+        Writable {
+            info,
+            found,
+            builtin_only: false,
+            unreadable: None,
+            writes: vec!["write-verify pass (--verify): every sector".into()],
+        }
+    }
+
+    #[test]
+    fn the_question_names_each_drive_in_a_row_and_ends_with_what_yes_answers() {
+        let ext4 = Found {
+            what: "ext4 file system (libblkid TYPE=ext4)".into(),
+            offset: 1080,
+            by: crate::safety::Prober::Builtin,
+        };
+        let (b, c) = (
+            drive("/dev/sdb", Some("Z1E22F0N"), Vec::new()),
+            drive("/dev/sdc", None, vec![ext4]),
+        );
+        let seen = [Seen::Aside("sim:hdd: simulated, holds no data".into())];
+        let q = question(&seen, &[&b, &c]);
+        assert_eq!(
+            q,
+            "seekprobe: the write tests will destroy everything on these 2 drives:\n\n\
+             \x20 drive     size                           model               serial    holds\n\
+             \x20 /dev/sdb  1.8 TiB (2000398934016 bytes)  ST2000DM001-1ER164  Z1E22F0N  no signature found\n\
+             \x20 /dev/sdc  1.8 TiB (2000398934016 bytes)  ST2000DM001-1ER164  -         ext4 file system (libblkid TYPE=ext4) at byte 1080 (--force)\n\
+             \n  the tests write on each:\n    write-verify pass (--verify): every sector\n\
+             \n  not asked about:\n    sim:hdd: simulated, holds no data\n\
+             \nDestroy everything on /dev/sdb, /dev/sdc? Type yes to go on, anything else to stop: "
+        );
+    }
+
+    #[test]
+    fn long_lines_break_between_words_under_their_own_text() {
+        assert_eq!(
+            wrap("    one two three four\nshort", 14),
+            "    one two\n        three\n        four\nshort"
+        );
+        // The question's last space stays: the answer is typed after it.
+        assert_eq!(wrap("Type yes: ", 40), "Type yes: ");
+    }
+}

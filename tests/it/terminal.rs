@@ -424,7 +424,10 @@ fn the_readme_s_resume_line_asks_once_and_ends_as_any_burn_in() {
         &format!("{burn_in} --resume burnin.json"),
     );
     let screen = s.wait_for("the question", |t| t.contains("Type yes to go on"));
-    assert!(words(&screen).contains("Destroy everything on a.img, b.img?"), "{screen}");
+    assert!(
+        words(&screen).contains("Destroy everything on a.img, b.img?"),
+        "{screen}"
+    );
     s.answer("yes");
     assert_eq!(s.exit_status(), 0, "{}", s.written());
     let all = s.written();
