@@ -177,7 +177,7 @@ struct Doing {
 pub struct Progress {
     board: Arc<Board>,
     bar: Option<ProgressBar>,
-    /// The drive's name, and serial once known.
+    /// The drive's name, as it was given.
     name: String,
     /// Bytes of a whole pass over the drive, for the rate of a scan or a pass.
     size: u64,
