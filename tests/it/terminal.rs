@@ -121,8 +121,12 @@ impl Screen {
 }
 
 impl Drop for Screen {
+    /// The server killed, and its socket file removed (tmux leaves it).
     fn drop(&mut self) {
         let _ = self.tmux().arg("kill-server").status();
+        let dir = std::env::var("TMUX_TMPDIR").unwrap_or_else(|_| "/tmp".into());
+        let uid = nix::unistd::getuid();
+        let _ = std::fs::remove_file(Path::new(&dir).join(format!("tmux-{uid}/{}", self.socket)));
     }
 }
 
