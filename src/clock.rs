@@ -13,6 +13,9 @@ pub trait Clock: Send + Sync {
     fn now_ns(&self) -> u64;
     /// Let `d` pass (really sleep, or advance virtual time).
     fn sleep(&self, d: Duration);
+    /// This clock, to keep (a virtual clock's copy shares its time): the live
+    /// view's rates are on the drive's clock.
+    fn shared(&self) -> Arc<dyn Clock>;
 }
 
 /// The operating system's monotonic clock.
@@ -43,6 +46,9 @@ impl Clock for MonotonicClock {
     fn sleep(&self, d: Duration) {
         std::thread::sleep(d);
     }
+    fn shared(&self) -> Arc<dyn Clock> {
+        Arc::new(*self)
+    }
 }
 
 /// Virtual time, advanced explicitly. Clones share the same time.
@@ -72,6 +78,9 @@ impl Clock for VirtualClock {
     }
     fn sleep(&self, d: Duration) {
         self.advance(u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+    }
+    fn shared(&self) -> Arc<dyn Clock> {
+        Arc::new(self.clone())
     }
 }
 

@@ -3,19 +3,31 @@
 //!
 //! On a terminal (without `--quiet`), each drive has one line updated in place
 //! (indicatif's `MultiProgress`): its name (and serial), its step, the step's
-//! progress, the rate where the step moves bytes, the step's ETA and in a
+//! progress, the rate where the step moves bytes (on the drive's clock: a
+//! simulated drive's is virtual, as its results are), the step's ETA and in a
 //! burn-in the drive's ETA for the whole burn-in (the steps ahead at the rate
-//! the drive has shown; "at least" while some cannot be estimated), the drive's
-//! temperature when it is watched (its latest reading, "paused: too hot" while
-//! `--max-temp` holds it) and its failing steps so far. Off a terminal (a log file, Ansible, systemd) nothing is redrawn:
+//! the drive has shown; "at least" while some cannot be estimated; ETAs are on
+//! the wall clock), the drive's temperature when it is watched (its latest
+//! reading, "paused: too hot" while `--max-temp` holds it) and its failing steps
+//! so far. The line fits the terminal's width ([`line::fit`]: what does not fit
+//! is dropped whole, least needed first). Between two steps it says how the last
+//! one ended; a drive that finished keeps its line to the end of the run, with
+//! its verdict and first reason, and a run of several drives has a first line
+//! that counts them ([`summary`]). Off a terminal (a log file, Ansible, systemd) nothing is redrawn:
 //! a [`Board`] that keeps a log writes a self-contained, timestamped line per drive
 //! as each step starts and ends, and a status line per drive every
 //! `--status-interval`, as it happens (not when the run ends).
 
+use crate::clock::Clock;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use line::{MUST, Part};
 use std::io::{IsTerminal, Write};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
+use summary::{Drives, State};
+
+mod line;
+mod summary;
 
 /// The live view shared by the drives of a run.
 pub struct Board {
@@ -28,6 +40,11 @@ pub struct Board {
     interval: Duration,
     /// Where the log lines go (standard error).
     out: Mutex<Box<dyn Write + Send>>,
+    /// Its drives, for the columns and the batch's line.
+    drives: Mutex<Drives>,
+    /// The batch's line, above the drives' (a run of several drives on a
+    /// terminal).
+    batch: Mutex<Option<ProgressBar>>,
 }
 
 impl Board {
@@ -40,7 +57,47 @@ impl Board {
             log: log && !tty,
             interval,
             out: Mutex::new(Box::new(std::io::stderr())),
+            drives: Mutex::default(),
+            batch: Mutex::new(None),
         })
+    }
+
+    /// The run names `drives` drives: with more than one, on a terminal, the
+    /// board's first line counts them, and every drive keeps its line to the
+    /// end of the run. Told before the first drive's line is made.
+    pub fn batch(&self, drives: usize) {
+        self.drives().expected = drives;
+        if let (Some(m), true) = (&self.multi, drives > 1) {
+            let b = m.add(ProgressBar::new(1));
+            if let Ok(style) = ProgressStyle::with_template("{msg}") {
+                b.set_style(style);
+            }
+            *self.batch.lock().unwrap_or_else(|p| p.into_inner()) = Some(b);
+        }
+    }
+
+    fn drives(&self) -> std::sync::MutexGuard<'_, Drives> {
+        self.drives.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Whether finished drives keep their lines (a run of several drives).
+    fn keeps_lines(&self) -> bool {
+        self.drives().expected > 1
+    }
+
+    /// Drive `i` is in `state`: the batch's line again (finished once every
+    /// drive has).
+    fn update(&self, i: usize, state: State, left: Option<(f64, bool)>) {
+        let mut d = self.drives();
+        d.set(i, state, left);
+        if let Some(b) = &*self.batch.lock().unwrap_or_else(|p| p.into_inner()) {
+            b.set_message(d.line(line::terminal_width().saturating_sub(1), |s| {
+                eta_text(Duration::from_secs_f64(s))
+            }));
+            if d.all_finished() {
+                b.finish();
+            }
+        }
     }
 
     /// A view that shows nothing.
@@ -50,6 +107,8 @@ impl Board {
             log: false,
             interval: Duration::from_secs(600),
             out: Mutex::new(Box::new(std::io::sink())),
+            drives: Mutex::default(),
+            batch: Mutex::new(None),
         })
     }
 
@@ -61,6 +120,8 @@ impl Board {
             log: true,
             interval,
             out: Mutex::new(out),
+            drives: Mutex::default(),
+            batch: Mutex::new(None),
         })
     }
 
@@ -104,9 +165,11 @@ struct Doing {
     done: f64,
     /// When the step started, and its progress then.
     started: Option<Instant>,
-    /// The last progress reading with its time, for the rate.
-    last: Option<(Instant, f64)>,
-    /// Bytes per second, where the step moves the drive's bytes.
+    /// The last progress reading with its time (and the drive's clock's then),
+    /// for the rate.
+    last: Option<(Instant, f64, Option<u64>)>,
+    /// Bytes per second on the drive's clock, where the step moves the drive's
+    /// bytes.
     rate: Option<f64>,
 }
 
@@ -114,7 +177,7 @@ struct Doing {
 pub struct Progress {
     board: Arc<Board>,
     bar: Option<ProgressBar>,
-    /// The drive's name, and serial once known.
+    /// The drive's name, as it was given.
     name: String,
     /// Bytes of a whole pass over the drive, for the rate of a scan or a pass.
     size: u64,
@@ -127,8 +190,19 @@ pub struct Progress {
     temperature: Option<Reading>,
     /// A burn-in's steps in order and their costs ([`Progress::plan`]).
     plan: Vec<(String, Cost)>,
-    /// The latest rate this drive moved its bytes at, over its steps.
+    /// The latest rate this drive moved its bytes at, over its steps, by the
+    /// wall clock (for the ETAs).
     drive_rate: Option<f64>,
+    /// The drive's clock (a simulated drive's is virtual): the rate shown.
+    clock: Option<Arc<dyn Clock>>,
+    /// The drive's serial, shown beside its name when there is room.
+    serial: Option<String>,
+    /// How the last step ended, shown until the next starts.
+    ended: Option<String>,
+    /// The drive ended: its line's last words, and whether it failed.
+    finished: Option<(String, bool)>,
+    /// Its place on the board.
+    slot: usize,
 }
 
 impl Progress {
@@ -146,16 +220,14 @@ impl Progress {
     pub fn on(board: &Arc<Board>, name: &str) -> Progress {
         let bar = board.multi.as_ref().map(|m| {
             let b = m.add(ProgressBar::new(1000));
-            if let Ok(style) = ProgressStyle::with_template(
-                "{spinner} {prefix} [{bar:24}] {percent:>3}% {wide_msg}",
-            ) {
-                b.set_style(style.progress_chars("=> "));
+            if let Ok(style) = ProgressStyle::with_template("{spinner} {msg}") {
+                b.set_style(style);
             }
-            b.set_prefix(name.to_string());
             b.enable_steady_tick(Duration::from_millis(200));
             b
         });
-        Progress {
+        let slot = board.drives().add(name);
+        let p = Progress {
             board: Arc::clone(board),
             bar,
             name: name.to_string(),
@@ -166,7 +238,14 @@ impl Progress {
             temperature: None,
             plan: Vec::new(),
             drive_rate: None,
-        }
+            clock: None,
+            serial: None,
+            ended: None,
+            finished: None,
+            slot,
+        };
+        p.draw();
+        p
     }
 
     /// Whether the live view writes the step lines itself (off a terminal).
@@ -178,9 +257,21 @@ impl Progress {
     /// the rate of a pass over it).
     pub fn opened(&mut self, serial: Option<&str>, size: u64) {
         self.size = size;
-        if let (Some(b), Some(s)) = (&self.bar, serial) {
-            b.set_prefix(format!("{} ({s})", self.name));
-        }
+        self.serial = serial.map(str::to_string);
+        self.draw();
+    }
+
+    /// The drive's clock, which its rates are shown on (a simulated drive's
+    /// virtual clock, as its results are).
+    pub fn clock_from(&mut self, clock: Arc<dyn Clock>) {
+        self.clock = Some(clock);
+    }
+
+    /// The drive ended: `line` says how (its verdict and first reason), kept on
+    /// its line to the end of the run; `failed` when it failed.
+    pub fn finished(&mut self, line: &str, failed: bool) {
+        self.finished = Some((line.to_string(), failed));
+        self.draw();
     }
 
     /// The drive's temperature is watched: `now` gives its latest reading (°C)
@@ -217,6 +308,7 @@ impl Progress {
             self.board.write(&format!("{}: {what}: {line}", self.name));
         }
         self.doing = Doing::default();
+        self.ended = Some(line.to_string());
         self.draw();
     }
 
@@ -257,15 +349,22 @@ impl Progress {
         }
         if per_pass > 0 && self.size > 0 {
             let per_step = self.size as f64 / per_pass as f64;
-            if let Some((t, d)) = self.doing.last {
+            let ns = self.clock.as_ref().map(|c| c.now_ns());
+            if let Some((t, d, ns0)) = self.doing.last {
                 let dt = now.duration_since(t).as_secs_f64();
                 if dt > 0.5 && done > d {
-                    self.doing.rate = Some((done - d) * steps as f64 * per_step / dt);
-                    self.drive_rate = self.doing.rate;
-                    self.doing.last = Some((now, done));
+                    let bytes = (done - d) * steps as f64 * per_step;
+                    // Shown on the drive's clock; the ETAs on the wall clock.
+                    let on_drive = match (ns, ns0) {
+                        (Some(b), Some(a)) if b > a => (b - a) as f64 / 1e9,
+                        _ => dt,
+                    };
+                    self.doing.rate = Some(bytes / on_drive);
+                    self.drive_rate = Some(bytes / dt);
+                    self.doing.last = Some((now, done, ns));
                 }
             } else {
-                self.doing.last = Some((now, done));
+                self.doing.last = Some((now, done, ns));
             }
         }
         self.doing.done = done;
@@ -288,10 +387,7 @@ impl Progress {
         if let Some(r) = d.rate {
             s.push_str(&format!(", {:.1} MB/s", r / 1e6));
         }
-        let step_left = d.started.filter(|_| d.done > 0.01).map(|t0| {
-            let spent = t0.elapsed().as_secs_f64();
-            spent * (1.0 - d.done) / d.done
-        });
+        let step_left = self.step_left();
         if let Some(left) = step_left {
             s.push_str(&format!(
                 ", step ETA {}",
@@ -305,17 +401,91 @@ impl Progress {
                 eta_text(Duration::from_secs_f64(left))
             ));
         }
-        match self.temperature.as_ref().and_then(|f| f()) {
-            Some((c, true)) => s.push_str(&format!(", {c} °C (paused: too hot)")),
-            Some((c, false)) => s.push_str(&format!(", {c} °C")),
-            None => {}
+        if let Some((t, _)) = self.temperature_text() {
+            s.push_str(&format!(", {t}"));
         }
-        s.push_str(&format!(
-            ", {} failing step{} so far",
-            self.failing,
-            if self.failing == 1 { "" } else { "s" }
-        ));
+        s.push_str(&format!(", {} so far", self.failing_text()));
         s
+    }
+
+    /// Seconds left of the step by the wall clock, once it is 1% done.
+    fn step_left(&self) -> Option<f64> {
+        let d = &self.doing;
+        d.started.filter(|_| d.done > 0.01).map(|t0| {
+            let spent = t0.elapsed().as_secs_f64();
+            spent * (1.0 - d.done) / d.done
+        })
+    }
+
+    /// The drive's latest temperature in words, and whether it is paused for heat.
+    fn temperature_text(&self) -> Option<(String, bool)> {
+        match self.temperature.as_ref().and_then(|f| f()) {
+            Some((c, true)) => Some((format!("{c} °C (paused: too hot)"), true)),
+            Some((c, false)) => Some((format!("{c} °C"), false)),
+            None => None,
+        }
+    }
+
+    /// "1 failing step", "3 failing steps".
+    fn failing_text(&self) -> String {
+        let s = if self.failing == 1 { "" } else { "s" };
+        format!("{} failing step{s}", self.failing)
+    }
+
+    /// The terminal line's parts, in order, each with how long it is kept when
+    /// the terminal is too narrow (the drive, its step, progress and failing
+    /// count always).
+    fn parts(&self, name_width: usize, step_width: usize) -> Vec<Part> {
+        let mut p = vec![Part::new(self.name.clone(), MUST).padded(name_width)];
+        if let Some(s) = &self.serial {
+            // The drive to pull once it finished.
+            let keep = if self.finished.is_some() { MUST } else { 2 };
+            p.push(Part::new(format!("({s})"), keep));
+        }
+        if let Some((line, _)) = &self.finished {
+            p.push(Part::new(line.clone(), MUST).shortens());
+            return p;
+        }
+        let d = &self.doing;
+        if d.step.is_empty() {
+            let ended = self.ended.as_deref().unwrap_or("starting");
+            p.push(Part::new(ended, MUST).shortens());
+            p.push(Part::new(self.failing_text(), MUST));
+            return p;
+        }
+        p.push(
+            Part::new(d.step.clone(), MUST)
+                .shortens()
+                .padded(step_width),
+        );
+        p.push(Part::new(line::bar(d.done, 22), 1));
+        p.push(Part::new(format!("{:>3.0}%", d.done * 100.0), MUST));
+        if !d.label.is_empty() {
+            p.push(Part::new(d.label.clone(), 3));
+        }
+        if let Some(r) = d.rate {
+            p.push(Part::new(format!("{:.1} MB/s", r / 1e6), 6));
+        }
+        let step_left = self.step_left();
+        // Not before the step has run a second (too soon to say), nor in its
+        // last second.
+        let ran = d
+            .started
+            .is_some_and(|t| t.elapsed() >= Duration::from_secs(1));
+        if let Some(left) = step_left.filter(|&l| ran && l >= 1.0) {
+            let eta = eta_text(Duration::from_secs_f64(left));
+            p.push(Part::new(format!("step ETA {eta}"), 4));
+        }
+        if let Some((left, exact)) = self.burn_in_left(step_left) {
+            let bound = if exact { "" } else { "at least " };
+            let eta = eta_text(Duration::from_secs_f64(left));
+            p.push(Part::new(format!("burn-in ETA {bound}{eta}"), 7));
+        }
+        if let Some((t, paused)) = self.temperature_text() {
+            p.push(Part::new(t, if paused { 8 } else { 5 }));
+        }
+        p.push(Part::new(self.failing_text(), MUST));
+        p
     }
 
     /// Seconds left of the whole burn-in (the step's `step_left` and the steps
@@ -334,19 +504,33 @@ impl Progress {
                 _ => exact = false,
             }
         }
-        // Nothing estimated at all says nothing.
-        (exact || left > 0.0).then_some((left, exact))
+        // Nothing estimated at all (or not a second of it) says nothing.
+        (exact || left >= 1.0).then_some((left, exact))
     }
 
+    /// Draw the line again (and the batch's), fitted to the terminal's width.
     fn draw(&self) {
-        if let Some(b) = &self.bar {
-            b.set_position((self.doing.done * 1000.0) as u64);
-            b.set_message(if self.doing.step.is_empty() {
-                String::new()
-            } else {
-                self.status()
-            });
-        }
+        let state = match &self.finished {
+            Some((_, failed)) => State::Finished { failed: *failed },
+            None if self.doing.step.is_empty() && self.ended.is_none() => State::Starting,
+            None => State::Running,
+        };
+        let left = self.burn_in_left(self.step_left()).or_else(|| {
+            let l = self.step_left()?;
+            Some((l, false))
+        });
+        self.board.update(self.slot, state, left);
+        let Some(b) = &self.bar else {
+            return;
+        };
+        let (names, steps) = {
+            let mut d = self.board.drives();
+            d.step_width = d.step_width.max(line::columns(&self.doing.step));
+            (d.name_width(), d.step_width)
+        };
+        // The spinner and its space.
+        let width = line::terminal_width().saturating_sub(3);
+        b.set_message(line::fit(self.parts(names, steps), width));
     }
 
     /// The current test ended: its part and progress are cleared (a burn-in's
@@ -368,14 +552,33 @@ impl Progress {
 }
 
 impl Drop for Progress {
+    /// A drive of several keeps its line, finished, to the end of the run (the
+    /// spinner gone); a lone drive's line is cleared.
     fn drop(&mut self) {
+        if self.finished.is_none() {
+            self.finished = Some(("ended".to_string(), false));
+        }
+        self.draw();
         if let Some(b) = self.bar.take() {
-            b.finish_and_clear();
-            if let Some(m) = &self.board.multi {
-                m.remove(&b);
+            if self.board.keeps_lines() {
+                if let Ok(style) = ProgressStyle::with_template("  {msg}") {
+                    b.set_style(style);
+                }
+                b.finish();
+            } else {
+                b.finish_and_clear();
+                if let Some(m) = &self.board.multi {
+                    m.remove(&b);
+                }
             }
         }
     }
+}
+
+/// The width of the terminal on standard error, in columns (80 when it cannot
+/// be read): the live view's lines and the question before writing fit in it.
+pub fn terminal_width() -> usize {
+    line::terminal_width()
 }
 
 /// A time left in words: "1h 05m", "12m 30s", "40s".
@@ -398,123 +601,4 @@ pub fn timestamp(t: SystemTime) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn timestamps_are_utc_rfc3339() {
-        let at = |s| timestamp(SystemTime::UNIX_EPOCH + Duration::from_secs(s));
-        assert_eq!(at(0), "1970-01-01T00:00:00Z");
-        assert_eq!(at(951_782_400), "2000-02-29T00:00:00Z");
-        assert_eq!(at(1_796_139_123), "2026-12-01T15:32:03Z");
-    }
-
-    /// A writer the test reads back.
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-    impl Write for Shared {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    #[test]
-    fn the_status_line_shows_the_latest_temperature_and_a_pause_for_heat() {
-        let out = Shared::default();
-        let board = Board::logging_to(Box::new(out.clone()), Duration::ZERO);
-        let mut p = Progress::on(&board, "sim:a");
-        p.opened(None, 1 << 30);
-        let reading = Arc::new(Mutex::new(None));
-        let r = reading.clone();
-        p.temperature_from(Box::new(move || *r.lock().unwrap()));
-        p.step_started("verify", "burn-in");
-        p.line("verify", 0, 1, 4, "pass 1");
-        *reading.lock().unwrap() = Some((41, false));
-        p.line("verify", 0, 2, 4, "pass 1");
-        *reading.lock().unwrap() = Some((56, true));
-        p.line("verify", 0, 3, 4, "pass 1");
-        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
-        let status: Vec<&str> = text.lines().filter(|l| l.contains("status:")).collect();
-        assert_eq!(status.len(), 3, "{text}");
-        // No reading yet: no temperature.
-        assert!(!status[0].contains("°C"), "{text}");
-        assert!(status[0].contains(" seekprobe: sim:a: status: verify 25% (pass 1), step ETA "));
-        assert!(
-            status[1].ends_with(", 41 °C, 0 failing steps so far"),
-            "{text}"
-        );
-        assert!(
-            status[2].ends_with(", 56 °C (paused: too hot), 0 failing steps so far"),
-            "{text}"
-        );
-    }
-
-    #[test]
-    fn in_a_burn_in_the_line_shows_the_eta_of_the_whole_burn_in() {
-        let out = Shared::default();
-        let board = Board::logging_to(Box::new(out.clone()), Duration::ZERO);
-        let mut p = Progress::on(&board, "sim:a");
-        p.opened(None, 1 << 30);
-        let plan = [
-            ("SMART before", Cost::Brief),
-            ("write-verify", Cost::Passes(2.0)),
-            ("long self-test", Cost::Unknown),
-            ("SMART after", Cost::Brief),
-        ];
-        p.plan(plan.iter().map(|(n, c)| (n.to_string(), *c)).collect());
-        // The rate an earlier pass over the drive showed.
-        p.drive_rate = Some(1e8);
-        // No progress of the step yet: the steps after it, a lower bound.
-        p.step_started("SMART before", "burn-in");
-        p.line("SMART before", 0, 0, 1, "");
-        // Half the write-verify done in 100 s; the self-test after it unknown.
-        p.step_started("write-verify", "burn-in");
-        p.doing.started = Some(Instant::now() - Duration::from_secs(100));
-        p.line("write-verify", 100, 50, 100, "pass 1");
-        p.step_started("SMART after", "burn-in");
-        p.line("SMART after", 0, 0, 1, "");
-        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
-        let status: Vec<&str> = text.lines().filter(|l| l.contains("status:")).collect();
-        assert_eq!(status.len(), 3, "{text}");
-        // 2 passes of 1 GiB at 100 MB/s: 21.5 s, but the self-test's time is unknown.
-        assert!(status[0].contains(", burn-in ETA at least 21s,"), "{text}");
-        // Half the step done in 100 s: 100 s left of it, then the self-test.
-        assert!(
-            status[1].contains(", step ETA 1m 40s, burn-in ETA at least 1m 40s,"),
-            "{text}"
-        );
-        // The last step, its progress not known yet: nothing to say.
-        assert!(!status[2].contains("burn-in ETA"), "{text}");
-    }
-
-    #[test]
-    fn off_a_terminal_each_step_and_the_status_are_lines_of_their_own() {
-        let out = Shared::default();
-        let board = Board::logging_to(Box::new(out.clone()), Duration::ZERO);
-        let mut p = Progress::on(&board, "sim:a");
-        p.opened(Some("SER"), 1 << 30);
-        p.step_started("zone curve (--zones)", "burn-in");
-        p.line("zones", 0, 5, 10, "zone 5");
-        p.step_ended("burn-in", "zone curve (--zones) done", false);
-        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines.len(), 3, "{text}");
-        assert!(lines[0].ends_with(" seekprobe: sim:a: burn-in: zone curve (--zones) started"));
-        assert!(
-            lines[1].contains(" seekprobe: sim:a: status: zone curve (--zones) 50% (zone 5)"),
-            "{text}"
-        );
-        assert!(lines[1].ends_with(", 0 failing steps so far"), "{text}");
-        assert!(lines[2].ends_with("burn-in: zone curve (--zones) done"));
-        // Each line starts with its time.
-        assert!(
-            lines
-                .iter()
-                .all(|l| l.as_bytes()[4] == b'-' && l.contains('T'))
-        );
-    }
-}
+mod tests;

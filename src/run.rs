@@ -11,6 +11,7 @@ pub mod smart_session;
 pub mod smart_watch;
 mod writable;
 
+pub use writable::read_signatures;
 use writable::{CheckError, check_writable};
 
 use crate::burnin;
@@ -114,6 +115,7 @@ pub fn probe_disk_resuming(
     disk.info = Some(info.clone());
     disk.smr_signs = crate::smr::signs::of(&info);
     sink.opened(&info, &disk.warnings)?;
+    sink.drive_clock(target.clock().shared());
     // Printed before the confirmation already; recorded here.
     disk.warnings.extend(prober_warning);
     if !describe {

@@ -4,6 +4,7 @@
 
 use super::live::{LiveText, Saver};
 use super::output::{cannot_write, save_html, save_prometheus};
+use super::prompt::Confirmed;
 use super::verdicts::judged;
 use crate::config::{Config, Mode};
 use crate::progress::{Board, Progress};
@@ -27,10 +28,11 @@ pub(super) struct Probed {
 }
 
 /// Probe every disk of `cfg`, each going on from its saved disk in `saved`
-/// (--resume) and saving with `saver`, and add each to `run` in the order named.
+/// (--resume) and saving with `saver`, writing the drives `confirmed` before the
+/// run, and add each to `run` in the order named.
 pub(super) fn probe_disks(
     cfg: &Config,
-    stop: &AtomicBool,
+    (stop, confirmed): (&AtomicBool, &Confirmed),
     (run, saved, saver): (&mut Run, &[Option<DiskResult>], Option<&Saver>),
     out: &mut dyn Write,
     err: &mut dyn Write,
@@ -54,9 +56,12 @@ pub(super) fn probe_disks(
                         let (mut o, mut e) = (Vec::new(), Vec::new());
                         let this = saver.map(|s| (s, i));
                         let progress = Progress::on(board, name);
-                        let mut sink = live(cfg, stop, this, progress, (&mut o, &mut e));
+                        let mut sink = live(cfg, confirmed, this, progress, (&mut o, &mut e));
                         let kept = saved.get(i).map_or(&[][..], Option::as_slice);
                         let r = probe_disk_resuming(name, cfg, stop, &mut sink, kept);
+                        if let Ok((disk, flow)) = &r {
+                            sink.finished(disk, *flow == Flow::Interrupted);
+                        }
                         (r, o, e)
                     })
                 })
@@ -77,9 +82,10 @@ pub(super) fn probe_disks(
     } else {
         for (i, name) in cfg.disks.iter().enumerate() {
             let (progress, this) = (Progress::on(&board, name), saver.map(|s| (s, i)));
-            let mut sink = live(cfg, stop, this, progress, (&mut *out, &mut *err));
+            let mut sink = live(cfg, confirmed, this, progress, (&mut *out, &mut *err));
             let kept = saved.get(i).map_or(&[][..], Option::as_slice);
             let (disk, flow) = probe_disk_resuming(name, cfg, stop, &mut sink, kept)?;
+            sink.finished(&disk, flow == Flow::Interrupted);
             probed.failed |= finish_disk(cfg, run, disk, saver, out, err)?;
             probed.stopped.push(flow == Flow::Interrupted);
             if flow == Flow::Interrupted {
@@ -98,18 +104,23 @@ fn board(cfg: &Config) -> std::sync::Arc<Board> {
     let long =
         cfg.burn_in.is_some() || (cfg.disks.len() > 1 && cfg.tests.iter().any(|t| t.row().pass));
     let describe = cfg.mode == Mode::Describe;
-    Board::new(
+    let board = Board::new(
         describe && !cfg.quiet,
         describe && long,
         cfg.status_interval,
-    )
+    );
+    // A long run's drives keep their lines to its end, under the batch's line.
+    if long {
+        board.batch(cfg.disks.len());
+    }
+    board
 }
 
 /// The live output of a disk, printing to `out` and `err` (diskinfo's text only
 /// when that is the format) and saving with `saver` (the disk's place in the run).
 fn live<'a>(
     cfg: &Config,
-    stop: &'a AtomicBool,
+    confirmed: &'a Confirmed,
     saver: Option<(&'a Saver, usize)>,
     progress: Progress,
     (out, err): (&'a mut dyn Write, &'a mut dyn Write),
@@ -120,12 +131,13 @@ fn live<'a>(
         verbose: cfg.verbose,
         text: cfg.mode == Mode::Describe && cfg.format == Format::Diskinfo,
         burn_in: cfg.burn_in.is_some(),
+        judged: judged(cfg),
         burn_in_plan: cfg.burn_in.map(|b| (b, cfg.options.verify_passes.get())),
         logs: progress.logs(),
         testing: None,
         yes: cfg.yes,
+        confirmed,
         progress,
-        stop,
         saver,
     }
 }

@@ -1,20 +1,19 @@
 //! The live output of a probing run: the Sink that prints diskinfo's text as soon as
-//! its data exists, saves the results after each test, and asks for confirmation.
+//! its data exists, saves the results after each test, and lets a drive be written
+//! when it was confirmed before the run (app::prompt).
 
 use super::output::save_json;
 use crate::error::ProbeError;
 use crate::exec::Observer;
 use crate::progress::{Cost, Progress};
-use crate::report::humanize::humanize;
 use crate::report::{self, diskinfo};
 use crate::results::device::DeviceInfo;
 use crate::results::test_kind::{LiveProgress, TestKind};
 use crate::results::{DiskResult, Run, TestResult, Warning};
 use crate::run::Sink;
 use crate::safety::Found;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 
 /// Prints diskinfo's text to `out` as results arrive (when that is the format),
 /// errors and warnings to `err`, and progress on the terminal.
@@ -26,6 +25,8 @@ pub(super) struct LiveText<'a> {
     pub(super) text: bool,
     /// A burn-in: an interrupted pass is resumed with --resume.
     pub(super) burn_in: bool,
+    /// The drives are judged at the end (--qualify, --burn-in).
+    pub(super) judged: bool,
     /// A burn-in's settings and its write-verify passes: the live line's ETA of
     /// the whole burn-in.
     pub(super) burn_in_plan: Option<(crate::burnin::Settings, u32)>,
@@ -35,16 +36,37 @@ pub(super) struct LiveText<'a> {
     pub(super) testing: Option<TestKind>,
     /// --yes: writing needs no confirmation.
     pub(super) yes: bool,
+    /// The drives confirmed at the question before the run (the path opened
+    /// and the identity): only they are written without --yes.
+    pub(super) confirmed: &'a [(String, crate::results::device::Identity)],
     /// The progress bar on standard error; off unless asked for and a terminal.
     pub(super) progress: Progress,
-    /// Ctrl-C: also ends a confirmation prompt.
-    pub(super) stop: &'a AtomicBool,
     /// Where this disk's results are saved after each test or step (--json-file),
     /// and its place in the run.
     pub(super) saver: Option<(&'a Saver, usize)>,
 }
 
 impl LiveText<'_> {
+    /// The drive ended (`interrupted`: Ctrl-C stopped it): its live line keeps
+    /// its verdict and first reason to the end of the run.
+    pub(super) fn finished(&mut self, disk: &DiskResult, interrupted: bool) {
+        use crate::results::verdict::Severity;
+        let v = crate::verdict::of(disk);
+        let first = v.findings.iter().find(|f| f.severity == Severity::Fail);
+        let line = match (first, self.judged) {
+            (Some(f), true) => format!("FAIL: {}", f.reason),
+            (Some(f), false) => format!("failed: {}", f.reason),
+            (None, true) => "done: no failing finding (judged with the others at the end)".into(),
+            (None, false) => "done: no failing finding".into(),
+        };
+        let line = match (interrupted, first) {
+            (true, Some(_)) => format!("interrupted; {line}"),
+            (true, None) => "interrupted: no failing finding so far".into(),
+            (false, _) => line,
+        };
+        self.progress.finished(&line, first.is_some());
+    }
+
     /// Write `text` to standard output, out of the progress bar's way.
     fn print(&mut self, text: &str) -> io::Result<()> {
         let out = &mut *self.out;
@@ -147,6 +169,10 @@ impl Sink for LiveText<'_> {
         self.print(&text)
     }
 
+    fn drive_clock(&mut self, clock: std::sync::Arc<dyn crate::clock::Clock>) {
+        self.progress.clock_from(clock);
+    }
+
     fn temperature_watched(&mut self, now: crate::run::TemperatureNow) {
         self.progress.temperature_from(now);
     }
@@ -156,33 +182,20 @@ impl Sink for LiveText<'_> {
         Ok(())
     }
 
-    fn confirm_write(&mut self, info: &DeviceInfo, found: &[Found]) -> io::Result<bool> {
-        if self.yes {
+    fn confirm_write(&mut self, info: &DeviceInfo, _found: &[Found]) -> io::Result<bool> {
+        // Asked once for the whole run before it started (app::prompt).
+        if self.yes
+            || self
+                .confirmed
+                .contains(&(info.path.clone(), info.identity()))
+        {
             return Ok(true);
         }
-        if !io::stdin().is_terminal() {
-            return Ok(false);
-        }
-        let model = info
-            .descr
-            .as_deref()
-            .map(|d| format!(", {d}"))
-            .unwrap_or_default();
-        let forced: Vec<&str> = found.iter().map(|f| f.what.as_str()).collect();
-        let forced = if forced.is_empty() {
-            String::new()
-        } else {
-            format!(" It carries {} (--force given).", forced.join(", "))
-        };
-        write!(
-            self.err,
-            "seekprobe: the write tests will destroy data on {} ({} bytes, {}{model}): -S overwrites random blocks, --zones and --block-sweep with -w whole ranges from the start, --burn-in the whole drive.{forced} Type yes to go on: ",
-            info.path,
-            info.media_size_bytes,
-            humanize(info.media_size_bytes)
-        )?;
-        self.err.flush()?;
-        Ok(read_answer(self.stop)?.is_some_and(|a| a.trim() == "yes"))
+        self.say(&format!(
+            "seekprobe: {}: not the drive confirmed when the run started (not among those named, or its identity changed since): not written",
+            info.path
+        ));
+        Ok(false)
     }
 
     fn test_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
@@ -313,26 +326,4 @@ impl Saver {
         run.disks = g.1.iter().flatten().cloned().collect();
         save_json(path, &run)
     }
-}
-
-/// A line from standard input, or None when Ctrl-C comes first (the signal handler
-/// restarts a blocked read, so the input is polled with the stop flag in view).
-pub(super) fn read_answer(stop: &AtomicBool) -> io::Result<Option<String>> {
-    use nix::poll::{PollFd, PollFlags, poll};
-    use std::os::fd::AsFd;
-    let stdin = io::stdin();
-    loop {
-        if stop.load(std::sync::atomic::Ordering::Relaxed) {
-            return Ok(None);
-        }
-        let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLIN)];
-        match poll(&mut fds, 100u16) {
-            Ok(0) | Err(nix::errno::Errno::EINTR) => continue,
-            Ok(_) => break,
-            Err(e) => return Err(e.into()),
-        }
-    }
-    let mut line = String::new();
-    stdin.read_line(&mut line)?;
-    Ok(Some(line))
 }

@@ -18,6 +18,7 @@ mod man;
 mod output;
 mod path;
 mod plan;
+mod prompt;
 mod start;
 mod status;
 mod subcommands;
@@ -179,16 +180,17 @@ fn run_all(
         writeln!(err, "seekprobe: {msg}")?;
         return Ok(exit_status(Ending::Unusable));
     }
-    let Some(Start {
+    let Start {
         mut run,
         saved,
         saver,
-    }) = start(cfg, err)?
-    else {
-        return Ok(exit_status(Ending::Unusable));
+        confirmed,
+    } = match start(cfg, stop, err)? {
+        Ok(s) => s,
+        Err(ending) => return Ok(exit_status(ending)),
     };
     let saver = saver.as_ref();
-    let mut probed = probe_disks(cfg, stop, (&mut run, &saved, saver), out, err)?;
+    let mut probed = probe_disks(cfg, (stop, &confirmed), (&mut run, &saved, saver), out, err)?;
     if !probed.interrupted {
         let path = path::path_phase(cfg, &mut run, stop);
         probed.failed |= path.failed;

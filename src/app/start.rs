@@ -1,9 +1,12 @@
 //! What a probing run starts from once its baseline and output paths are checked:
 //! the run's header, the saved burn-in of --resume and the file that saves the run,
-//! smartctl for --smart, and the note that --smr-check will write.
+//! smartctl for --smart, the note that --smr-check will write, and the one
+//! question before the run writes (app::prompt).
 
 use super::inputs::load_resumable;
 use super::live::Saver;
+use super::prompt::Confirmed;
+use super::status::Ending;
 use crate::config::{Config, Mode};
 use crate::results::{DiskResult, Run, SCHEMA_VERSION};
 use std::io::{self, Write};
@@ -16,11 +19,20 @@ pub(super) struct Start {
     pub(super) saved: Vec<Option<DiskResult>>,
     /// Where the run is saved as it goes on (--json-file).
     pub(super) saver: Option<Saver>,
+    /// The drives confirmed at the question (none asked: --yes, or nothing to
+    /// confirm).
+    pub(super) confirmed: Confirmed,
 }
 
 /// Gather what the disks start from and check it, in this order: the saved
-/// burn-in, smartctl. None (after saying why on `err`) when the run cannot start.
-pub(super) fn start(cfg: &Config, err: &mut dyn Write) -> io::Result<Option<Start>> {
+/// burn-in, the run file, smartctl, then the question before writing. The
+/// ending (after saying why on `err`) when the run cannot start.
+pub(super) fn start(
+    cfg: &Config,
+    stop: &std::sync::atomic::AtomicBool,
+    err: &mut dyn Write,
+) -> io::Result<Result<Start, Ending<'static>>> {
+    let refused = Ok(Err(Ending::Unusable));
     let mut run = header(cfg);
     // --resume: the saved burn-in, checked to be the same burn-in; each drive
     // named goes on from the saved drive of its identity (burnin::resume).
@@ -31,19 +43,19 @@ pub(super) fn start(cfg: &Config, err: &mut dyn Write) -> io::Result<Option<Star
                 run.started_unix_s = r.started_unix_s.or(run.started_unix_s);
                 match resumed(cfg, &r, err)? {
                     Some(slots) => slots,
-                    None => return Ok(None),
+                    None => return refused,
                 }
             }
             Err(msg) => {
                 writeln!(err, "seekprobe: --resume {}: {msg}", path.display())?;
-                return Ok(None);
+                return refused;
             }
         },
     };
     // After the saved run is checked: a --resume that cannot be used is said first.
-    if !keep_unfinished(cfg, err)? {
-        return Ok(None);
-    }
+    let Some(unfinished) = unfinished_kept(cfg, err)? else {
+        return refused;
+    };
     let saved = slots.clone();
     let saver = cfg.json_file.as_ref().map(|path| Saver {
         path: path.clone(),
@@ -54,7 +66,7 @@ pub(super) fn start(cfg: &Config, err: &mut dyn Write) -> io::Result<Option<Star
             err,
             "seekprobe: --smart and --smart-test read the drives through smartctl: {e}"
         )?;
-        return Ok(None);
+        return refused;
     }
     // The budget of the test that --smr-budget tunes is said before it writes.
     if cfg.mode == Mode::Describe
@@ -67,7 +79,22 @@ pub(super) fn start(cfg: &Config, err: &mut dyn Write) -> io::Result<Option<Star
             smr_budget_note(&b.smr_budget, b.smr_idle)
         )?;
     }
-    Ok(Some(Start { run, saved, saver }))
+    // The question last: what it is asked for will run once it is answered.
+    let confirmed = match super::prompt::confirm(cfg, stop, err)? {
+        Ok(c) => c,
+        Err(ending) => return Ok(Err(ending)),
+    };
+    if let Some((path, names)) = unfinished
+        && !keep_aside(path, &names, err)?
+    {
+        return refused;
+    }
+    Ok(Ok(Start {
+        run,
+        saved,
+        saver,
+        confirmed,
+    }))
 }
 
 /// Whether a saved run is an unfinished burn-in, one that --resume could go on
@@ -78,22 +105,27 @@ fn unfinished(run: &Run) -> bool {
     })
 }
 
+/// The --json-file that holds an unfinished burn-in --new-run keeps aside, and
+/// the drives its burn-in names; None when there is none.
+type Unfinished<'c> = Option<(&'c std::path::Path, Vec<String>)>;
+
 /// --json-file over an unfinished burn-in is never replaced silently: refused
-/// (false, after saying why) unless --new-run, which keeps the old file beside it
-/// as FILE.old-N (its checkpoints too). Finished runs, empty or foreign files, and
-/// the file --resume continues are written over as before.
-fn keep_unfinished(cfg: &Config, err: &mut dyn Write) -> io::Result<bool> {
+/// (None, after saying why) unless --new-run, which keeps the old file beside it
+/// as FILE.old-N (its checkpoints too: [`keep_aside`], once the run is sure to
+/// start). Finished runs, empty or foreign files, and the file --resume
+/// continues are written over as before.
+fn unfinished_kept<'c>(cfg: &'c Config, err: &mut dyn Write) -> io::Result<Option<Unfinished<'c>>> {
     let Some(path) = &cfg.json_file else {
-        return Ok(true);
+        return Ok(Some(None));
     };
     if cfg.resume.as_ref() == Some(path) {
-        return Ok(true);
+        return Ok(Some(None));
     }
     let Ok(old) = super::inputs::load_run(path) else {
-        return Ok(true);
+        return Ok(Some(None));
     };
     if !unfinished(&old) {
-        return Ok(true);
+        return Ok(Some(None));
     }
     let names = old
         .burn_in
@@ -107,8 +139,14 @@ fn keep_unfinished(cfg: &Config, err: &mut dyn Write) -> io::Result<bool> {
             path.display(),
             names.join(", ")
         )?;
-        return Ok(false);
+        return Ok(None);
     }
+    Ok(Some(Some((path, names))))
+}
+
+/// --new-run: keep the unfinished burn-in in `path` (of the drives `names`) as
+/// FILE.old-N, with its checkpoints; false (after saying why) when it cannot be.
+fn keep_aside(path: &std::path::Path, names: &[String], err: &mut dyn Write) -> io::Result<bool> {
     let kept = (1..)
         .map(|n| {
             let mut p = path.as_os_str().to_owned();
@@ -121,7 +159,7 @@ fn keep_unfinished(cfg: &Config, err: &mut dyn Write) -> io::Result<bool> {
         super::output::cannot_write(err, &kept, "keep the unfinished burn-in", &e)?;
         return Ok(false);
     }
-    for name in &names {
+    for name in names {
         let cp = crate::run::checkpoint::path(path, name);
         if cp.exists() {
             let _ = std::fs::rename(&cp, crate::run::checkpoint::path(&kept, name));

@@ -2,9 +2,9 @@
 //! needs beside it on the command line to mean something (a test it applies to, -w,
 //! --qualify), checked once, with diskinfo's own rules for -p, -s and -S first,
 //! then the rules between options that are each fine alone (--preserve beside a
-//! test it cannot restore, --parallel writes without --yes, --bad-blocks for
-//! several disks). What a test takes, writes and draws comes from the table of
-//! tests ([`TestKind::row`]); what --burn-in does, from its steps.
+//! test it cannot restore, --bad-blocks for several disks). What a test takes,
+//! writes and draws comes from the table of tests ([`TestKind::row`]); what
+//! --burn-in does, from its steps.
 
 use crate::burnin;
 use crate::cli::Args;
@@ -25,11 +25,6 @@ pub enum RuleError {
     /// it cannot work with.
     #[error("{0}")]
     DoesNotApply(String),
-    /// Confirmation cannot be asked for several disks at once.
-    #[error(
-        "--parallel with a write test needs --yes: the confirmation is asked one disk at a time"
-    )]
-    ParallelWrites,
     /// An option without a rule in [`needs`] (a bug, caught by the tests).
     #[error("--{0}: no rule says which tests this option applies to")]
     NoRule(String),
@@ -300,7 +295,7 @@ pub(super) fn check_rules(given: &dyn Fn(&str) -> bool, disks: usize) -> Result<
 
 /// The rules between options that each have what they need: --burn-in beside
 /// --smart-test, --preserve beside a test that writes without restoring,
-/// --parallel writes without --yes, --bad-blocks for several disks.
+/// --bad-blocks for several disks.
 fn between_options(given: &dyn Fn(&str) -> bool, disks: usize) -> Result<(), RuleError> {
     // The temperature is read through SMART, which --burn-in reads itself.
     if given("max_temp") && !given(BURN_IN) && !given("smart") {
@@ -354,12 +349,6 @@ fn between_options(given: &dyn Fn(&str) -> bool, disks: usize) -> Result<(), Rul
                 "--preserve cannot restore what {writes} ({restores}); drop --preserve or {drop}"
             )));
         }
-    }
-    if given("parallel")
-        && !given("yes")
-        && TestKind::run_writes(&tests_given(given), given("write"), |_| true)
-    {
-        return Err(RuleError::ParallelWrites);
     }
     if given("bad_blocks") && disks > 1 {
         return Err(RuleError::DoesNotApply(format!(
@@ -481,10 +470,6 @@ mod tests {
                 &["--verify", "-w", "--bad-blocks", "bb.txt", "x"],
                 "--bad-blocks lists the blocks of one disk, and 2 are given: give one disk per \
                  run, or drop --bad-blocks",
-            ),
-            (
-                &["--zones=4", "-w", "--parallel", "x"],
-                "--parallel with a write test needs --yes",
             ),
         ] {
             let e = check(args).unwrap_err().to_string();
@@ -653,10 +638,6 @@ mod tests {
                         let mut args = me.clone();
                         for a in std::iter::once(t).chain(&all) {
                             enable(a, id, &mut args, &opt_of);
-                        }
-                        if writing().contains(t) {
-                            // A write test with --parallel needs --yes.
-                            enable("yes", id, &mut args, &opt_of);
                         }
                         if id == "max_temp" && *t != BURN_IN {
                             // The temperature is read through SMART.

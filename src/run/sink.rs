@@ -44,6 +44,9 @@ pub trait Sink: Observer {
     /// `now` gives its latest reading in °C and whether its work is paused for
     /// heat, whenever asked (the live line's).
     fn temperature_watched(&mut self, _now: TemperatureNow) {}
+    /// The drive's clock (virtual for a simulated drive): the live view's rates
+    /// are on it, as the results' are.
+    fn drive_clock(&mut self, _clock: std::sync::Arc<dyn crate::clock::Clock>) {}
     /// A SMART self-test's progress (--smart-test), at each poll of the drive.
     fn self_test_progress(&mut self, _progress: &SelfTestProgress) {}
     /// SMART's part of the disk is complete (--smart, --smart-test): printed after

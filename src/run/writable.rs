@@ -123,7 +123,7 @@ pub fn check_writable(
 ///
 /// `Err` when a request went unanswered (the watchdog gave it up, or Ctrl-C
 /// left it): then neither libblkid nor anything else reads the drive.
-fn read_signatures(
+pub fn read_signatures(
     target: &mut dyn Target,
 ) -> io::Result<(safety::Detection, Option<(u64, io::Error)>)> {
     let info = target.info();

@@ -151,11 +151,7 @@ fn man_page_and_completions_are_generated_from_the_definitions() {
 fn option_values_are_checked_before_any_disk_is_touched() {
     for (args, msg) in [
         (
-            &["-Sw", "--parallel", "x", "y"][..],
-            "--parallel with a write test needs --yes",
-        ),
-        (
-            &["-i", "--queue-depth", "4097", "x"],
+            &["-i", "--queue-depth", "4097", "x"][..],
             "--queue-depth 4097: expected 1 to 4096",
         ),
         (
@@ -183,10 +179,6 @@ fn option_values_are_checked_before_any_disk_is_touched() {
         (
             &["--scan", "--slow-ms", "0", "x"],
             "--slow-ms 0: expected a number of milliseconds",
-        ),
-        (
-            &["--zones=2", "-w", "--parallel", "x", "y"],
-            "--parallel with a write test needs --yes",
         ),
         (
             &[

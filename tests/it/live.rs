@@ -139,9 +139,9 @@ fn on_a_terminal_each_drive_has_one_live_line() {
     let drawn = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{drawn}");
     for d in ["sim:hdd?size=128M", "sim:ssd?size=128M"] {
-        // Its name with its serial, and a step of its own.
+        // Its name with its serial (its line kept to the end, finished).
         assert!(
-            regex::Regex::new(&format!(r"{} \(SIM\w+\) \[", regex::escape(d)))
+            regex::Regex::new(&format!(r"{}\s+\(SIM\w+\)  ", regex::escape(d)))
                 .unwrap()
                 .is_match(&drawn),
             "{d}: {drawn}"

@@ -30,6 +30,7 @@ mod sim;
 mod smart;
 mod smartwire;
 mod smr;
+mod terminal;
 mod verdict;
 mod verify;
 mod writes;

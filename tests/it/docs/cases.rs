@@ -617,38 +617,10 @@ pub const EXPECT: &[Expect] = &[
     },
 ];
 
-/// Commands that fail today because of a defect another engineer of issue 41 is
-/// fixing: each runs and is checked like any other; its failure is shown, not
-/// counted as one. Once one passes the harness fails until its line is removed:
-/// the coordinator empties this list as the fixes land.
-pub const PENDING_FIXES: &[(&str, &str, &str)] = &[
-    (
-        "README.md",
-        "seekprobe --burn-in -w --qualify --parallel --json-file burnin.json /dev/sd[b-e]",
-        PARALLEL_PROMPT,
-    ),
-    (
-        "README.md",
-        "--json-file burnin.json /dev/sd[b-e] --resume burnin.json",
-        PARALLEL_PROMPT,
-    ),
-    (
-        "README.md",
-        "seekprobe --burn-in -w --json-file b.json --html batch.html /dev/sd[b-e]",
-        HIDDEN_PROMPT,
-    ),
-    (
-        "docs/report.md",
-        "seekprobe --burn-in -w --json-file b.json --html report.html DISK...",
-        HIDDEN_PROMPT,
-    ),
-];
-
-/// Issue 41's second row.
-const PARALLEL_PROMPT: &str = "issue 41 row 2: refused, \"--parallel with a write test needs --yes\", though standard input is a terminal";
-
-/// Issue 41's first row.
-const HIDDEN_PROMPT: &str = "issue 41 row 1: the live view's spinner redraws over the confirmation prompt, so the screen never asks for yes";
+/// Commands that fail today because of a defect being fixed: each runs and is
+/// checked like any other; its failure is shown, not counted as one. Once one passes
+/// the harness fails until its line is removed. Empty: (doc, command, the defect).
+pub const PENDING_FIXES: &[(&str, &str, &str)] = &[];
 
 /// Two runs saved on other hosts of real drives, for the history's examples:
 /// host1.json (drive ZL2ABC12, whose SMART shows 3 UDMA CRC errors: a `smart`
