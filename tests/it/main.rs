@@ -26,6 +26,7 @@ mod sim;
 mod smart;
 mod smartwire;
 mod smr;
+mod test_lengths;
 mod verdict;
 mod verify;
 mod writes;
