@@ -175,8 +175,7 @@ impl Spawned {
         let dir = scratch_dir();
         let (out, err) = (dir.path().join("stdout"), dir.path().join("stderr"));
         let json_file = dir.path().join("run.json");
-        let mut all: Vec<std::ffi::OsString> =
-            args.iter().map(|a| a.as_ref().to_owned()).collect();
+        let mut all: Vec<std::ffi::OsString> = args.iter().map(|a| a.as_ref().to_owned()).collect();
         if let Some(disks) = disks {
             all.push("--json-file".into());
             all.push(json_file.clone().into());
