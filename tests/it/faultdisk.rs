@@ -126,6 +126,31 @@ impl FaultDisk {
         }
     }
 
+    /// The counters once the loop device has no request in flight (its
+    /// `/sys/block/loopN/inflight` reads 0 0): every request made so far, even by a
+    /// program already ended, has reached the device. No quiet period is guessed:
+    /// a loop device's queue drains late on a busy machine.
+    pub fn settled(&self) -> Stats {
+        let inflight = Path::new("/sys/block")
+            .join(self.dev.trim_start_matches("/dev/"))
+            .join("inflight");
+        let read = || std::fs::read_to_string(&inflight).unwrap_or_default();
+        crate::helpers::wait_for(
+            "no request in flight on the loop device",
+            Duration::from_millis(10),
+            || read().split_whitespace().all(|n| n == "0").then_some(()),
+            || None,
+            || format!("{}: {}; {:?}", inflight.display(), read(), self.stats()),
+        );
+        self.stats()
+    }
+
+    /// Wait, while `run` runs, until the counter `key` is at least `at_least`.
+    pub fn wait_counter(&self, run: &mut crate::helpers::Spawned, key: &str, at_least: u64) {
+        let what = format!("the device's {key} to reach {at_least}");
+        run.wait_until(&what, |_| (self.stats().get(key) >= at_least).then_some(()));
+    }
+
     /// Send control lines (`add RULE`, `clear`, `vanish`, `release`).
     pub fn control(&self, line: &str) {
         std::fs::write(self.mount.join("control"), format!("{line}\n")).unwrap();

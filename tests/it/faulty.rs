@@ -3,7 +3,7 @@
 //! asserting the exact sectors, the verdict, and the device's own request counts.
 
 use crate::faultdisk::FaultDisk;
-use crate::helpers::run;
+use crate::helpers::{Spawned, run};
 use std::time::{Duration, Instant};
 
 fn json(text: &str) -> serde_json::Value {
@@ -28,6 +28,11 @@ fn ranges(v: &serde_json::Value, p: usize) -> Vec<(String, u64, u64)> {
 
 fn r(kind: &str, start: u64, sectors: u64) -> (String, u64, u64) {
     (kind.to_string(), start, sectors)
+}
+
+/// seekprobe started with `args` in the background.
+fn start(args: &[&str]) -> Spawned {
+    Spawned::start(args, &[])
 }
 
 #[test]
@@ -117,24 +122,13 @@ fn writes_dropped_after_a_first_pass_read_back_stale_stamps() {
     // simulated by dropping them from the second pass on: the stamps read back are
     // the first pass's.
     let d = FaultDisk::new(16 << 20, &[]);
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
-        .args(["--verify", "-w", "--yes", "--passes", "2", "--json", "-q"])
-        .args(["--block-size", "64K"])
-        .arg(&d.dev)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let args = ["--verify", "-w", "--yes", "--passes", "2", "--json", "-q"];
+    let mut run = start(&[&args[..], &["--block-size", "64K", &d.dev]].concat());
     // The second pass starts after 16 MiB written and 16 MiB read.
-    let until = Instant::now() + Duration::from_secs(30);
-    while d.stats().get("read_bytes") < 16 << 20 {
-        assert!(Instant::now() < until, "the first pass did not end");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    d.wait_counter(&mut run, "read_bytes", 16 << 20);
     d.control("add drop-writes=100s-108s");
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let (code, text, _) = run.finish();
+    assert_eq!(code, Some(1), "{text}");
     let v = json(&text);
     assert_eq!(ranges(&v, 0), []);
     assert_eq!(ranges(&v, 1), [r("stale", 100, 8)]);
@@ -269,23 +263,14 @@ fn verify_places_a_slow_block_of_its_read_half_exactly_confirmed_alone() {
 fn a_drive_that_vanishes_mid_verify_is_reported_stopped_within_seconds() {
     // Every request fails once 300 MiB have moved: the drive dropped off the bus.
     let d = FaultDisk::new(1 << 30, &["vanish-after=300M"]);
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
-        .args(["--verify", "-w", "--yes", "--json", "-q"])
-        .arg(&d.dev)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let until = Instant::now() + Duration::from_secs(60);
-    while d.stats().json["vanished"] != true {
-        assert!(Instant::now() < until, "the drive did not vanish");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    let mut run = start(&["--verify", "-w", "--yes", "--json", "-q", &d.dev]);
+    run.wait_until("the drive to vanish", |_| {
+        (d.stats().json["vanished"] == true).then_some(())
+    });
     let vanished = Instant::now();
-    let out = child.wait_with_output().unwrap();
+    let (code, text, _) = run.finish();
     let took = vanished.elapsed();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert_eq!(code, Some(1), "{text}");
     // The bound: reported as stopped within 15 s of vanishing.
     assert!(took < Duration::from_secs(15), "{took:?}");
     eprintln!("reported {took:?} after vanishing");
@@ -387,34 +372,16 @@ fn unreadable_signature_areas_refuse_without_force_naming_the_offset_and_run_wit
 )]
 fn a_drive_that_turns_read_only_mid_pass_is_one_finding_with_its_byte() {
     let d = FaultDisk::new(256 << 20, &[]);
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
-        .args([
-            "--verify",
-            "-w",
-            "--yes",
-            "--json",
-            "-q",
-            "--block-size",
-            "256K",
-        ])
-        .arg(&d.dev)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let until = Instant::now() + Duration::from_secs(30);
-    while d.stats().get("write_bytes") < 32 << 20 {
-        assert!(Instant::now() < until, "no writes");
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    let args = ["--verify", "-w", "--yes", "--json", "-q"];
+    let mut run = start(&[&args[..], &["--block-size", "256K", &d.dev]].concat());
+    d.wait_counter(&mut run, "write_bytes", 32 << 20);
     let ro = std::process::Command::new(crate::helpers::tool("blockdev"))
         .args(["--setro", &d.dev])
         .status()
         .unwrap();
     assert!(ro.success());
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let (code, text, _) = run.finish();
+    assert_eq!(code, Some(1), "{text}");
     let v = json(&text);
     let u = &v["disks"][0]["tests"][0]["verify"]["unanswered"];
     assert_eq!(u["read_only"], true, "{u}");
@@ -433,28 +400,16 @@ fn a_drive_vanishing_in_a_burn_in_skips_its_remaining_steps_and_the_other_drive_
     let d = FaultDisk::new(64 << 20, &[]);
     let dir = crate::helpers::scratch_dir();
     let good = crate::helpers::LoopDev::new(dir.path(), 64 << 20, true, None);
-    let json_file = dir.path().join("run.json");
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
-        .args(["--burn-in", "-w", "--yes", "--qualify", "-q", "--parallel"])
-        .arg("--json-file")
-        .arg(&json_file)
-        .args([&d.dev, &good.dev])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let args = ["--burn-in", "-w", "--yes", "--qualify", "-q", "--parallel"];
+    let mut run = Spawned::saving(&args, &[&d.dev, &good.dev], &[]);
     // The zone curve writes 100 samples of 655 KiB (64 MiB), then the write-verify
     // pass 64 MiB: the drive vanishes about 16 MiB into the pass.
-    let until = Instant::now() + Duration::from_secs(60);
-    while d.stats().get("write_bytes") < 80 << 20 {
-        assert!(Instant::now() < until, "the verify step did not start");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    d.wait_counter(&mut run, "write_bytes", 80 << 20);
     d.control("vanish");
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_ne!(out.status.code(), Some(0), "{text}");
-    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json_file).unwrap()).unwrap();
+    let json_file = run.json_file.clone();
+    let (code, text, _) = run.finish();
+    assert_ne!(code, Some(0), "{text}");
+    let v = json(&std::fs::read_to_string(&json_file).unwrap());
     let status = |disk: usize, step: &str| {
         v["disks"][disk]["burn_in"]
             .as_array()
@@ -484,7 +439,7 @@ fn a_drive_vanishing_in_a_burn_in_skips_its_remaining_steps_and_the_other_drive_
     assert!(d.stats().get("failed") < 64, "{:?}", d.stats());
     // A mirror pair: the faulty drive FAILs for stopping, the clean one PASSes (its
     // timings not judged against one other drive), exit status 3.
-    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert_eq!(code, Some(3), "{text}");
     let verdict = |disk: usize| v["disks"][disk]["verdict"].clone();
     assert_eq!(verdict(0)["pass"], false, "{}", verdict(0));
     assert!(
@@ -544,30 +499,20 @@ fn a_hung_request_is_given_up_after_io_timeout_and_the_healthy_drive_beside_it_c
     let d = FaultDisk::new(64 << 20, &["hang=32M-33M"]);
     let dir = crate::helpers::scratch_dir();
     let good = crate::helpers::LoopDev::new(dir.path(), 64 << 20, true, None);
-    let json_file = dir.path().join("run.json");
-    let out_file = dir.path().join("out.txt");
     let t0 = Instant::now();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
-        .args([
-            "--verify",
-            "-w",
-            "--yes",
-            "-q",
-            "--parallel",
-            "--io-timeout",
-            "5",
-            // The healthy drive's test (about 0.2 s a pass on this 2-CPU machine
-            // when idle, longer under load) outlasts the hung drive's watchdog.
-            "--passes",
-            "50",
-        ])
-        .arg("--json-file")
-        .arg(&json_file)
-        .args([&d.dev, &good.dev])
-        .stdout(std::fs::File::create(&out_file).unwrap())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let args = [
+        "--verify",
+        "-w",
+        "--yes",
+        "-q",
+        "--parallel",
+        "--io-timeout",
+        "5",
+    ];
+    // The healthy drive's test (about 0.2 s a pass on this 2-CPU machine when
+    // idle, longer under load) outlasts the hung drive's watchdog.
+    let args = [&args[..], &["--passes", "50"]].concat();
+    let mut run = Spawned::saving(&args, &[&d.dev, &good.dev], &[]);
     let done = |v: &serde_json::Value| {
         v["disks"].as_array().is_some_and(|d| {
             d.len() == 2
@@ -576,13 +521,12 @@ fn a_hung_request_is_given_up_after_io_timeout_and_the_healthy_drive_beside_it_c
                 })
         })
     };
-    let v = wait_json(&json_file, Duration::from_secs(60), done);
-    let took = t0.elapsed();
-    // Free the hung request whatever happened, so that seekprobe can end.
-    let text_now = std::fs::read_to_string(&out_file).unwrap_or_default();
+    // Both tests saved (the hung one given up) while the hung request still hangs.
+    let v = run.wait_until("both drives' tests saved", |r| r.json().filter(done));
+    // Free the hung request, so that seekprobe can end.
     d.abort();
-    let _ = child.wait();
-    let v = v.unwrap_or_else(|| panic!("no complete JSON after {took:?}: {text_now}"));
+    let (_, text, _) = run.finish();
+    eprintln!("saved after {:?}", t0.elapsed());
     let hung = &v["disks"][0]["tests"][0];
     let u = &hung["verify"]["unanswered"];
     let waited = no_answer_for(u["reason"].as_str().unwrap());
@@ -630,7 +574,6 @@ fn a_hung_request_is_given_up_after_io_timeout_and_the_healthy_drive_beside_it_c
         "{}",
         v["disks"][1]
     );
-    let text = std::fs::read_to_string(&out_file).unwrap();
     assert!(text.contains("pass 1: 0 failed sectors"), "{text}");
 }
 
@@ -641,35 +584,17 @@ fn a_hung_request_is_given_up_after_io_timeout_and_the_healthy_drive_beside_it_c
 )]
 fn ctrl_c_during_a_hung_request_prints_and_saves_within_2_s() {
     let d = FaultDisk::new(64 << 20, &["hang=40M-41M"]);
-    let dir = crate::helpers::scratch_dir();
-    let json_file = dir.path().join("run.json");
-    let out_file = dir.path().join("out.txt");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
-        .args(["--verify", "-w", "--yes", "-q", "--json-file"])
-        .arg(&json_file)
-        .arg(&d.dev)
-        .stdout(std::fs::File::create(&out_file).unwrap())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let until = Instant::now() + Duration::from_secs(30);
-    while d.stats().get("hung") == 0 {
-        assert!(Instant::now() < until, "nothing hung");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let mut run = Spawned::saving(&["--verify", "-w", "--yes", "-q"], &[&d.dev], &[]);
+    d.wait_counter(&mut run, "hung", 1);
     let t0 = Instant::now();
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(child.id() as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .unwrap();
-    let v = wait_json(&json_file, Duration::from_secs(2), |v| {
+    run.signal(nix::sys::signal::Signal::SIGINT);
+    // The promise under test: saved within 2 s of Ctrl-C.
+    let v = wait_json(&run.json_file, Duration::from_secs(2), |v| {
         v["disks"][0]["tests"][0]["outcome"] == "interrupted"
     });
     let took = t0.elapsed();
-    let text = std::fs::read_to_string(&out_file).unwrap_or_default();
     d.abort();
-    let _ = child.wait();
+    let (_, text, _) = run.finish();
     assert!(v.is_some(), "not saved within 2 s ({took:?}): {text}");
     assert!(text.contains("Write and verify"), "{text}");
 }
@@ -731,16 +656,8 @@ fn a_burn_in_killed_mid_write_verify_resumes_from_its_checkpoint_with_the_same_v
     };
     let _ = child.wait();
     // Writes the kernel had queued still land after the process died: count once
-    // the device is quiet.
-    let mut written = d.stats().get("write_bytes");
-    loop {
-        std::thread::sleep(Duration::from_millis(200));
-        let now = d.stats().get("write_bytes");
-        if now == written {
-            break;
-        }
-        written = now;
-    }
+    // the loop device has none in flight.
+    let written = d.settled().get("write_bytes");
     // The checkpoint left at the kill may be a later one than the one seen.
     let cp: serde_json::Value = serde_json::from_slice(&std::fs::read(&cp_file).unwrap()).unwrap();
     let resume_at = cp["done_to"].as_u64().unwrap();
@@ -798,22 +715,13 @@ fn a_burn_in_killed_mid_write_verify_resumes_from_its_checkpoint_with_the_same_v
 )]
 fn a_scan_gives_a_hung_request_up_after_io_timeout() {
     let d = FaultDisk::new(32 << 20, &["hang=20M-21M"]);
-    let dir = crate::helpers::scratch_dir();
-    let json_file = dir.path().join("run.json");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
-        .args(["--scan", "-q", "--io-timeout", "2", "--json-file"])
-        .arg(&json_file)
-        .arg(&d.dev)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let v = wait_json(&json_file, Duration::from_secs(15), |v| {
-        v["disks"][0]["tests"][0]["scan"]["unanswered"].is_object()
+    let mut run = Spawned::saving(&["--scan", "-q", "--io-timeout", "2"], &[&d.dev], &[]);
+    let v = run.wait_until("the scan to give the hung request up", |r| {
+        r.json()
+            .filter(|v| v["disks"][0]["tests"][0]["scan"]["unanswered"].is_object())
     });
     d.abort();
-    let _ = child.wait();
-    let v = v.expect("the scan was not given up");
+    run.finish();
     let scan = &v["disks"][0]["tests"][0]["scan"];
     let u = &scan["unanswered"];
     let waited = no_answer_for(u["reason"].as_str().unwrap());
@@ -836,26 +744,15 @@ fn a_drive_vanishing_before_the_write_verify_step_is_recognised_by_the_sectors_r
     // The drive vanishes during -t, the burn-in's first test: the write-verify pass
     // sees no sector read fine itself, and re-reads those the signature check read.
     let d = FaultDisk::new(64 << 20, &[]);
-    let dir = crate::helpers::scratch_dir();
-    let json_file = dir.path().join("run.json");
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
-        .args(["--burn-in", "-w", "--yes", "--qualify", "-q", "--json-file"])
-        .arg(&json_file)
-        .arg(&d.dev)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let until = Instant::now() + Duration::from_secs(60);
+    let args = ["--burn-in", "-w", "--yes", "--qualify", "-q"];
+    let mut run = Spawned::saving(&args, &[&d.dev], &[]);
     // Past the signature check's 12 MiB (8 at the start, 4 at the end), into -t.
-    while d.stats().get("read_bytes") < 24 << 20 {
-        assert!(Instant::now() < until, "no reads");
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    d.wait_counter(&mut run, "read_bytes", 24 << 20);
     d.control("vanish");
-    let out = child.wait_with_output().unwrap();
-    assert_ne!(out.status.code(), Some(0));
-    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json_file).unwrap()).unwrap();
+    let json_file = run.json_file.clone();
+    let (code, _, err) = run.finish();
+    assert_ne!(code, Some(0), "{err}");
+    let v = json(&std::fs::read_to_string(&json_file).unwrap());
     let steps = v["disks"][0]["burn_in"].as_array().unwrap();
     let status = |step: &str| steps.iter().find(|s| s["step"] == step).unwrap()["status"].clone();
     let verify = status("verify");
@@ -1012,39 +909,24 @@ fn stand_in_smartctl(dir: &std::path::Path, body: &str) -> std::ffi::OsString {
 fn a_signal_while_a_drive_hangs_saves_the_results_within_2_s() {
     let d = FaultDisk::new(64 << 20, &[]);
     d.control("add hang=32M-33M");
-    let dir = crate::helpers::scratch_dir();
-    for (sig, status) in [("-INT", 130), ("-TERM", 143)] {
-        let json_file = dir.path().join(format!("run{sig}.json"));
-        let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
-            .args(["-t", "-q", "--json-file"])
-            .arg(&json_file)
-            .arg(&d.dev)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let until = Instant::now() + Duration::from_secs(60);
-        while d.stats().get("hung") == 0 {
-            assert!(Instant::now() < until, "no read hung");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+    use nix::sys::signal::Signal;
+    for (sig, status) in [(Signal::SIGINT, 130), (Signal::SIGTERM, 143)] {
+        let mut run = Spawned::saving(&["-t", "-q"], &[&d.dev], &[]);
+        d.wait_counter(&mut run, "hung", 1);
         let t0 = Instant::now();
-        let kill = std::process::Command::new("kill")
-            .args([sig, &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(kill.success());
+        run.signal(sig);
         let interrupted =
             |v: &serde_json::Value| v["disks"][0]["tests"][0]["outcome"] == "interrupted";
-        let v = wait_json(&json_file, Duration::from_secs(10), interrupted);
+        let v = run.wait_until("the test saved interrupted", |r| {
+            r.json().filter(interrupted)
+        });
         let took = t0.elapsed();
         // Answer the hung read (EIO), so that the process can end.
         d.control("release");
-        let out = child.wait_with_output().unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(v.is_some(), "{sig}: no interrupted test saved: {err}");
+        let (code, _, err) = run.finish();
+        assert!(interrupted(&v), "{sig}: {err}");
         assert!(took < Duration::from_secs(2), "{sig}: saved after {took:?}");
-        assert_eq!(out.status.code(), Some(status), "{sig}: {err}");
+        assert_eq!(code, Some(status), "{sig}: {err}");
         assert!(err.contains("went unanswered"), "{sig}: {err}");
     }
 }
@@ -1078,26 +960,15 @@ struct GivenUp {
 /// saved failed, release the hung requests, and assert what every such run must
 /// show: "no answer for" between 2 s and 3 s, saved within 30 s, exit 1.
 fn given_up(d: &FaultDisk, args: &[&str]) -> GivenUp {
-    let dir = crate::helpers::scratch_dir();
-    let json_file = dir.path().join("run.json");
     let started = Instant::now();
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
-        .args(args)
-        .args(["-q", "--io-timeout", "2", "--json-file"])
-        .arg(&json_file)
-        .arg(&d.dev)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let all = [args, &["-q", "--io-timeout", "2"]].concat();
+    let mut run = Spawned::saving(&all, &[&d.dev], &[]);
     let failed = |v: &serde_json::Value| v["disks"][0]["tests"][0]["outcome"].is_object();
-    let v = wait_json(&json_file, Duration::from_secs(60), failed);
+    let v = run.wait_until("the first test saved failed", |r| r.json().filter(failed));
     let took = started.elapsed();
     let hung = d.stats().json["hung"].as_u64().unwrap();
     d.control("release");
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    let v = v.unwrap_or_else(|| panic!("{args:?}: no failed test saved within 60 s: {err}"));
+    let (code, _, err) = run.finish();
     let outcome = v["disks"][0]["tests"][0]["outcome"].to_string();
     let at = outcome
         .find("no answer for ")
@@ -1109,7 +980,7 @@ fn given_up(d: &FaultDisk, args: &[&str]) -> GivenUp {
         took < Duration::from_secs(30),
         "{args:?}: {took:?}: {outcome}"
     );
-    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+    assert_eq!(code, Some(1), "{args:?}: {err}");
     let byte = reason.rsplit(' ').next().unwrap().parse().unwrap();
     GivenUp {
         outcome,

@@ -203,37 +203,32 @@ fn a_closed_stdout_ends_quietly() {
 fn ctrl_c_stops_promptly_keeps_complete_lines_and_exits_130() {
     let dir = tempfile::tempdir().unwrap();
     let p = image(dir.path(), "img", 64 << 20);
-    let child = Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
-        .args(["-tv", "--settle", "0.4"])
-        .arg(&p)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    let mut run =
+        crate::helpers::Spawned::start(&["-tv", "--settle", "0.4", p.to_str().unwrap()], &[]);
+    // Ctrl-C once the full-stroke line is out (not after a guessed time): the
+    // seek lines are complete, the transfer rates not begun.
+    let full = "Seek times:\n\tFull stroke:\t  250 iter in ";
+    run.wait_until("the full-stroke seek line", |r| {
+        let out = r.stdout();
+        out.find(full)
+            .and_then(|at| out[at..].find('\n'))
+            .map(|_| ())
+    });
     let sent = Instant::now();
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(child.id() as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .unwrap();
-    let out = child.wait_with_output().unwrap();
+    run.signal(nix::sys::signal::Signal::SIGINT);
+    let (code, text, err) = run.finish();
     assert!(
         sent.elapsed() < Duration::from_secs(2),
         "took {:?} to stop",
         sent.elapsed()
     );
-    assert_eq!(out.status.code(), Some(130));
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        text.contains("Seek times:\n\tFull stroke:\t  250 iter in "),
-        "{text}"
-    );
+    assert_eq!(code, Some(130));
+    assert!(text.contains(full), "{text}");
     assert!(
         text.ends_with('\n') && !text.contains("Transfer rates"),
         "{text}"
     );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
+    assert!(err.contains("interrupted"), "{err}");
 }
 
 #[test]

@@ -99,3 +99,167 @@ impl Drop for LoopDev {
         let _ = std::fs::remove_file(&self.backing);
     }
 }
+
+/// The longest a test waits for a program it started that is still working: a
+/// ceiling against a hang, far above any run of the suite even on a loaded machine.
+/// A wait ends earlier as soon as what it waits for happens, or the program ends.
+pub const PATIENCE: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Poll `ready` (every `every`) until it gives a value. It gives up, panicking with
+/// `what` it waited for and what `seen` says now, when `ended` says the awaited work
+/// can no longer happen (e.g. the program exited; its words are in the panic), or
+/// after [`PATIENCE`].
+pub fn wait_for<T>(
+    what: &str,
+    every: std::time::Duration,
+    mut ready: impl FnMut() -> Option<T>,
+    mut ended: impl FnMut() -> Option<String>,
+    seen: impl Fn() -> String,
+) -> T {
+    let t0 = std::time::Instant::now();
+    loop {
+        if let Some(v) = ready() {
+            return v;
+        }
+        if let Some(why) = ended() {
+            // One last look: the state may have come with the end.
+            if let Some(v) = ready() {
+                return v;
+            }
+            panic!(
+                "gave up waiting for {what} after {:?}: {why}; saw: {}",
+                t0.elapsed(),
+                seen()
+            );
+        }
+        assert!(
+            t0.elapsed() < PATIENCE,
+            "gave up waiting for {what} after {:?}; saw: {}",
+            t0.elapsed(),
+            seen()
+        );
+        std::thread::sleep(every);
+    }
+}
+
+/// A seekprobe started in the background, its standard output and error going to
+/// files of its own (read while it runs), a `--json-file` path beside them.
+pub struct Spawned {
+    /// The running program.
+    pub child: process::Child,
+    /// Where it saves its run when `--json-file` [`Spawned::json_file`] is given.
+    pub json_file: PathBuf,
+    args: String,
+    out: PathBuf,
+    err: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Spawned {
+    /// Start seekprobe with `args` and `env` (in the test's working directory).
+    pub fn start<S: AsRef<OsStr>>(args: &[S], env: &[(&str, &OsStr)]) -> Spawned {
+        Spawned::launch(args, None::<&[&str]>, env)
+    }
+
+    /// Start seekprobe with `args`, then `--json-file` [`Spawned::json_file`], then
+    /// `disks`, and `env`.
+    pub fn saving<S: AsRef<OsStr>>(args: &[S], disks: &[&str], env: &[(&str, &OsStr)]) -> Spawned {
+        Spawned::launch(args, Some(disks), env)
+    }
+
+    fn launch<S: AsRef<OsStr>>(
+        args: &[S],
+        disks: Option<&[&str]>,
+        env: &[(&str, &OsStr)],
+    ) -> Spawned {
+        let dir = scratch_dir();
+        let (out, err) = (dir.path().join("stdout"), dir.path().join("stderr"));
+        let json_file = dir.path().join("run.json");
+        let mut all: Vec<std::ffi::OsString> = args.iter().map(|a| a.as_ref().to_owned()).collect();
+        if let Some(disks) = disks {
+            all.push("--json-file".into());
+            all.push(json_file.clone().into());
+            all.extend(disks.iter().map(std::ffi::OsString::from));
+        }
+        let child = process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+            .args(&all)
+            .envs(env.iter().copied())
+            .stdin(process::Stdio::null())
+            .stdout(std::fs::File::create(&out).unwrap())
+            .stderr(std::fs::File::create(&err).unwrap())
+            .spawn()
+            .expect("seekprobe starts");
+        let args = all
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join(" ");
+        Spawned {
+            child,
+            json_file,
+            args,
+            out,
+            err,
+            _dir: dir,
+        }
+    }
+
+    /// Its standard output so far.
+    pub fn stdout(&self) -> String {
+        std::fs::read_to_string(&self.out).unwrap_or_default()
+    }
+
+    /// Its standard error so far.
+    pub fn stderr(&self) -> String {
+        std::fs::read_to_string(&self.err).unwrap_or_default()
+    }
+
+    /// Its saved run ([`Spawned::json_file`]) when it is there and whole.
+    pub fn json(&self) -> Option<serde_json::Value> {
+        let bytes = std::fs::read(&self.json_file).ok()?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// Wait until `ready` gives a value (polled every 10 ms) while the program runs;
+    /// it panics with what the program printed if the program ends first.
+    pub fn wait_until<T>(&mut self, what: &str, mut ready: impl FnMut(&Spawned) -> Option<T>) -> T {
+        let status = |s: &mut Spawned| s.child.try_wait().unwrap();
+        let me = std::cell::RefCell::new(self);
+        wait_for(
+            what,
+            std::time::Duration::from_millis(10),
+            || ready(&me.borrow()),
+            || {
+                let st = status(&mut me.borrow_mut())?;
+                Some(format!("seekprobe {} ended ({st})", me.borrow().args))
+            },
+            || {
+                let s = me.borrow();
+                format!("stdout: {}\nstderr: {}", s.stdout(), s.stderr())
+            },
+        )
+    }
+
+    /// Send `sig` to it.
+    pub fn signal(&self, sig: nix::sys::signal::Signal) {
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(self.child.id() as i32), sig).unwrap();
+    }
+
+    /// Wait for its end: its exit status (None when a signal ended it), standard
+    /// output and standard error.
+    pub fn finish(&mut self) -> (Option<i32>, String, String) {
+        let status = self.child.wait().unwrap();
+        (status.code(), self.stdout(), self.stderr())
+    }
+}
+
+impl Drop for Spawned {
+    fn drop(&mut self) {
+        // A test that failed leaves no run behind (a run held in the kernel by a
+        // hung request ends when the device frees it; it is not waited for).
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.try_wait();
+        }
+    }
+}

@@ -11,7 +11,7 @@
 use std::path::Path;
 
 /// The longest a function of src/ may be, in lines.
-const MAX_LINES: usize = 120;
+pub(crate) const MAX_LINES: usize = 120;
 
 /// The longest a file of src/ may be, in lines.
 const MAX_FILE_LINES: usize = 700;
@@ -152,7 +152,7 @@ fn item_end(c: &[char], from: usize) -> Option<usize> {
 
 /// Every function with a body in `src` outside `#[cfg(test)]` items: its name, its
 /// first line (1-based) and its length in lines.
-fn functions(src: &str) -> Vec<(String, usize, usize)> {
+pub(crate) fn functions(src: &str) -> Vec<(String, usize, usize)> {
     let mut c = blank(src);
     // Blank every item under #[cfg(test)] first.
     let text: String = c.iter().collect();

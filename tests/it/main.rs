@@ -31,6 +31,7 @@ mod smart;
 mod smartwire;
 mod smr;
 mod terminal;
+mod test_lengths;
 mod verdict;
 mod verify;
 mod writes;

@@ -7,6 +7,7 @@
 use crate::helpers::seekprobe;
 use regex::Regex;
 use serde_json::Value;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
@@ -349,8 +350,16 @@ fn twenty_four_drives_with_every_test_fit_in_2_mib() {
 }
 
 /// Run Debian's headless chromium on `page` with `args`; its standard output
-/// and error. Bounded to two minutes; a fresh profile each time.
+/// and error. One Chromium at a time in the whole suite (a lock file in the target
+/// directory, so that it holds across the test processes of `cargo nextest` as
+/// across the threads of `cargo test`), a fresh profile each time. No deadline
+/// guessed from the machine's speed: it runs until it ends (the page loaded and
+/// printed), and is given up only when its processes used no CPU for a minute
+/// (hung), or after [`crate::helpers::PATIENCE`], saying what it had printed.
 fn chromium(page: &Path, args: &[&str]) -> (String, String) {
+    let lock = std::fs::File::create(Path::new(env!("CARGO_TARGET_TMPDIR")).join("chromium.lock"))
+        .unwrap();
+    lock.lock().unwrap();
     let profile = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let (out, err) = (dir.path().join("out"), dir.path().join("err"));
@@ -365,30 +374,74 @@ fn chromium(page: &Path, args: &[&str]) -> (String, String) {
         .args(["--enable-logging=stderr", "--v=0"])
         .args(args)
         .arg(format!("file://{}", page.display()))
+        .process_group(0)
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(&out).unwrap())
         .stderr(std::fs::File::create(&err).unwrap())
         .spawn()
         .expect("chromium runs");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!(
-                "chromium did not finish within 2 minutes on {}",
-                page.display()
-            );
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let group = child.id() as i32;
+    let _group = KillGroup(group);
+    let (mut cpu, mut busy_at) = (cpu_ticks(group), Instant::now());
+    let ended = crate::helpers::wait_for(
+        "chromium to end",
+        Duration::from_millis(50),
+        || child.try_wait().unwrap(),
+        || {
+            let now = cpu_ticks(group);
+            if now != cpu {
+                (cpu, busy_at) = (now, Instant::now());
+            }
+            let idle = busy_at.elapsed();
+            (idle > Duration::from_secs(60)).then(|| format!("no CPU used for {idle:?}"))
+        },
+        || {
+            let text = std::fs::read_to_string(&err).unwrap_or_default();
+            format!("{} on {}: {text}", args.join(" "), page.display())
+        },
+    );
+    eprintln!("chromium {}: {ended}", args.join(" "));
     (
         std::fs::read_to_string(out).unwrap(),
         std::fs::read_to_string(err).unwrap(),
     )
+}
+
+/// Chromium's process group, killed when the wait ends (its helpers, the
+/// renderer and the GPU process, left by a Chromium given up or ended).
+struct KillGroup(i32);
+
+impl Drop for KillGroup {
+    fn drop(&mut self) {
+        let _ = nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(self.0),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+}
+
+/// The CPU time (clock ticks) the processes of `group` used so far, the reaped
+/// children of each included: it grows while Chromium works, however slowly a
+/// busy machine lets it.
+fn cpu_ticks(group: i32) -> u64 {
+    let Ok(procs) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    procs
+        .flatten()
+        .filter_map(|p| std::fs::read_to_string(p.path().join("stat")).ok())
+        .filter_map(|stat| {
+            // After the command's ")": state, ppid, pgrp, ... utime is the 14th
+            // field, stime, cutime and cstime the next three.
+            let f: Vec<&str> = stat[stat.rfind(')')? + 2..].split(' ').collect();
+            (f.get(2)?.parse::<i32>().ok()? == group).then(|| {
+                f[11..15]
+                    .iter()
+                    .filter_map(|n| n.parse::<u64>().ok())
+                    .sum::<u64>()
+            })
+        })
+        .sum()
 }
 
 /// A script that measures each SVG as Chromium drew it, appended to a copy of

@@ -67,31 +67,25 @@ fn a_loop_device_passes_clean_and_ctrl_c_says_where_to_resume() {
     assert_eq!(code, 0, "{text}");
     assert!(text.contains("\tpass 1: 0 failed sectors\n"), "{text}");
     // Ctrl-C while reading back small blocks: the partial block says where to resume.
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
-        .args([
-            "--verify",
-            "-w",
-            "--yes",
-            "--quiet",
-            "--passes",
-            "3",
-            "--block-size",
-            "4K",
-        ])
-        .arg(&dev.dev)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(child.id() as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(out.status.code(), Some(130), "{text}");
+    // Ctrl-C in the first pass's read half: once the device has had 64 MiB more
+    // written (its sectors-written count, /sys/block/loopN/stat's 7th field).
+    let stat = format!("/sys/block/{}/stat", dev.short_name());
+    let written = || -> Option<u64> {
+        let text = std::fs::read_to_string(&stat).ok()?;
+        text.split_whitespace().nth(6)?.parse().ok()
+    };
+    let before = written().expect(&stat);
+    let args = ["--verify", "-w", "--yes", "--quiet", "--passes", "3"];
+    let mut job = crate::helpers::Spawned::start(
+        &[&args[..], &["--block-size", "4K", &dev.dev]].concat(),
+        &[],
+    );
+    job.wait_until("the first pass's writes", |_| {
+        (written()? >= before + (64 << 20) / 512).then_some(())
+    });
+    job.signal(nix::sys::signal::Signal::SIGINT);
+    let (code, text, _) = job.finish();
+    assert_eq!(code, Some(130), "{text}");
     let at = text.find(": resume with --start ").expect(&text);
     let start: u64 = text[at + 22..].lines().next().unwrap().parse().unwrap();
     assert!(start.is_multiple_of(4096) && start < 64 << 20, "{start}");
