@@ -21,6 +21,7 @@ mod path_check;
 mod registry;
 mod report;
 mod results;
+mod run_record;
 mod signatures;
 mod sim;
 mod smart;
