@@ -324,7 +324,7 @@ fn a_simulated_write_half_checkpoints_after_a_flush_and_resumes_from_any() {
     // Due at each block (1 MiB is more than 1% of 64 MiB), saved once the 4
     // writes in flight completed and the cache was flushed: every 4 MiB.
     let at: Vec<u64> = writes.iter().map(|c| c.done_to).collect();
-    assert_eq!(at, (1..=16).map(|i| i * 4 << 20).collect::<Vec<u64>>());
+    assert_eq!(at, (1..=16).map(|i| (i * 4) << 20).collect::<Vec<u64>>());
     for cp in [writes[0], writes[7], writes[15]] {
         let resumed = VerifyParams {
             resume: Some(cp.clone()),
