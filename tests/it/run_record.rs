@@ -287,3 +287,46 @@ fn a_full_file_system_names_the_run_file_and_keeps_its_last_save() {
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(saved["disks"][0]["name"], "sim:ssd?size=1M");
 }
+
+#[test]
+fn fourteen_healthy_drives_on_two_controllers_have_no_path_note() {
+    let mut args = vec!["--path-check".to_string()];
+    args.extend((1..=14).map(|i| format!("sim:hdd?seed={i}&controller=hba{}:12G", i % 2)));
+    let (code, out, err) = crate::helpers::run(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!out.contains("note: path:"), "{out}");
+    assert!(!out.contains("warning: path:"), "{out}");
+}
+
+#[test]
+fn the_burn_ins_path_check_is_logged_as_every_other_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let drives = ["sim:ssd?size=1M", "sim:ssd?size=1M&seed=2"];
+    let out = seekprobe()
+        .args([
+            "--burn-in",
+            "--parallel",
+            "-w",
+            "--yes",
+            "-q",
+            "--json-file",
+        ])
+        .arg(dir.path().join("run.json"))
+        .args(drives)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    for d in drives {
+        for end in [
+            "path check (--path-check) started",
+            "path check (--path-check): done",
+        ] {
+            let line = format!(" seekprobe: {d}: burn-in: {end}\n");
+            // Timestamped: 2026-12-02T15:11:56Z.
+            let at = err.find(&line).expect(&err);
+            let stamp = &err[err[..at].rfind('\n').map_or(0, |n| n + 1)..at];
+            assert!(stamp.ends_with('Z') && stamp.len() == 20, "{stamp:?}");
+        }
+    }
+}
