@@ -4,7 +4,8 @@
 //! checkpoint covers only what a flush of the drive's cache acknowledged: a real
 //! device's descriptor is flushed as the blocks complete; a target without one
 //! (a simulated drive) stops handing out writes, lets those in flight complete,
-//! and is flushed through the target ([`flush_due`]) before the half goes on.
+//! and is flushed through the target (`HalfFeed::flush_due`) before the half
+//! goes on.
 
 use super::feed::HalfFeed;
 use super::{PassState, Run, VerifyParams};
@@ -72,7 +73,7 @@ impl HalfFeed<'_, '_> {
     /// After a block completed (at `now_ns`): checkpoint when the done prefix
     /// moved 1% of the range or a minute passed. A write half's waits for a
     /// flush: at once through the descriptor, or, without one, once the writes in
-    /// flight completed ([`flush_due`]).
+    /// flight completed (`flush_due`).
     pub(super) fn checkpoint(&mut self, now_ns: u64) {
         let Some(s) = self.saver.as_deref_mut() else {
             return;
@@ -96,6 +97,20 @@ impl HalfFeed<'_, '_> {
             }
         }
         self.save_checkpoint(now_ns);
+    }
+
+    /// A write half without a descriptor to flush, stopped for its checkpoint
+    /// (`flush_wanted`, every write handed out completed): the drive's cache
+    /// flushed through `target` on its clock, then the checkpoint saved. False
+    /// when none was wanted; a flush that fails or flushes nothing saves none.
+    pub(super) fn flush_due(&mut self, target: &mut dyn Target) -> bool {
+        if !std::mem::take(&mut self.flush_wanted) {
+            return false;
+        }
+        if let Ok(true) = target.flush() {
+            self.save_checkpoint(target.clock().now_ns());
+        }
+        true
     }
 
     /// Save the checkpoint of the done prefix, made at `now_ns`.
@@ -131,20 +146,6 @@ impl HalfFeed<'_, '_> {
         s.last_bytes = prefix;
         s.last_ns = now_ns;
     }
-}
-
-/// A write half without a descriptor to flush, stopped for its checkpoint
-/// (`feed.flush_wanted`, every write handed out completed): the drive's cache
-/// flushed through `target` on its clock, then the checkpoint saved. False when
-/// none was wanted; a flush that fails or flushes nothing saves none.
-pub(super) fn flush_due(target: &mut dyn Target, feed: &mut HalfFeed<'_, '_>) -> bool {
-    if !std::mem::take(&mut feed.flush_wanted) {
-        return false;
-    }
-    if let Ok(true) = target.flush() {
-        feed.save_checkpoint(target.clock().now_ns());
-    }
-    true
 }
 
 impl Run<'_, '_> {

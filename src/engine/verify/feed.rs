@@ -6,7 +6,7 @@
 
 use super::Progress;
 use super::Saver;
-use super::sample::Sampler;
+use super::Sampler;
 use super::within;
 use crate::engine::in_order::{InBlockOrder, Timed};
 use crate::engine::liveness::Liveness;
@@ -74,7 +74,7 @@ pub(super) struct HalfFeed<'a, 's> {
     /// this pass's write half before a read half).
     pub(super) keeps_only: Option<KeepsOnly>,
     /// A write half's checkpoint waits for a flush through the target: nothing
-    /// more is handed out until it is done (`checkpoint::flush_due`).
+    /// more is handed out until it is done (`HalfFeed::flush_due`, checkpoint.rs).
     pub(super) flush_wanted: bool,
 }
 

@@ -33,6 +33,8 @@ mod feed;
 mod half;
 mod sample;
 use checkpoint::half_start;
+use feed::HalfFeed;
+use sample::Sampler;
 pub use checkpoint::{CHECKPOINT_NS, Saver};
 
 /// What to run.

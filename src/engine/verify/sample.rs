@@ -22,7 +22,7 @@
 //! drive is written at most about 6/256 (2.4 %) of the range past what it keeps,
 //! far inside the 25 % the issue allows.
 
-use super::feed::HalfFeed;
+use super::HalfFeed;
 use crate::device::{AlignedBuf, Target};
 use crate::engine::queued::{self, FeedRun};
 use crate::results::failures::ReadBack;
@@ -226,7 +226,7 @@ pub(super) fn run_write_half(
         // flushed and saved, the half goes on.
         if !clean {
             feed.flush_wanted = false;
-        } else if super::checkpoint::flush_due(target, feed) {
+        } else if feed.flush_due(target) {
             let more = queued::run_feed(target, block as u32, depth, feed, stop, io_timeout);
             run = joined(run, more);
             continue;
