@@ -106,23 +106,8 @@ fn fresh_name(dir: &Path, now: std::time::SystemTime) -> PathBuf {
 
 /// `secs` since the epoch as YYYYMMDDTHHMMSSZ (UTC).
 fn chrono_like(secs: u64) -> String {
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    // Howard Hinnant's civil_from_days.
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}{m:02}{d:02}T{:02}{:02}{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    let (y, m, d, h, mi, s) = crate::clock::civil_utc(secs as i64);
+    format!("{y:04}{m:02}{d:02}T{h:02}{mi:02}{s:02}Z")
 }
 
 /// The newest (by modification time) saved burn-in in `dir` that is unfinished.

@@ -5,8 +5,8 @@
 //! (`checkpoint.rs`).
 
 use super::Progress;
-use super::Saver;
 use super::Sampler;
+use super::Saver;
 use super::within;
 use crate::engine::in_order::{InBlockOrder, Timed};
 use crate::engine::liveness::Liveness;

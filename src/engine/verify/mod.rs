@@ -33,9 +33,9 @@ mod feed;
 mod half;
 mod sample;
 use checkpoint::half_start;
+pub use checkpoint::{CHECKPOINT_NS, Saver};
 use feed::HalfFeed;
 use sample::Sampler;
-pub use checkpoint::{CHECKPOINT_NS, Saver};
 
 /// What to run.
 #[derive(Debug, Clone, PartialEq)]

@@ -197,20 +197,37 @@ fn a_damaged_area_followed_by_good_sectors_stays_sector_findings() {
     assert_eq!(pass.failures.count(FailureKind::Corrupt), 81920);
 }
 
-#[test]
-fn a_run_resumed_in_the_read_half_of_a_fake_reads_back_only_what_was_kept() {
-    // 16 MiB and 40 sectors: the read half ends inside a block.
-    let uri = "sim:ssd?size=64M&keeps=16404480";
+/// One pass over the `size`-byte simulated drive `uri` in 1 MiB blocks, its
+/// checkpoints kept: the drive (holding what the pass wrote), the parameters,
+/// the result, how it stopped, the checkpoints in the order saved.
+fn one_pass_saved(
+    uri: &str,
+    size: u64,
+) -> (
+    crate::device::sim::SimTarget,
+    VerifyParams,
+    VerifyResult,
+    Option<Stop>,
+    Vec<Checkpoint>,
+) {
     let mut t = crate::device::sim::SimTarget::open(uri).unwrap();
     let p = VerifyParams {
         passes: 1,
-        ..params(64 << 20, 1 << 20)
+        ..params(size, 1 << 20)
     };
-    let stop = AtomicBool::new(false);
     let mut saved = Vec::new();
     let mut save = |c: &Checkpoint| saved.push(c.clone());
     let mut saver = Saver::new(&mut save);
-    let (whole, _, _) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, Some(&mut saver));
+    let stop = AtomicBool::new(false);
+    let (r, stopped, _) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, Some(&mut saver));
+    (t, p, r, stopped, saved)
+}
+
+#[test]
+fn a_run_resumed_in_the_read_half_of_a_fake_reads_back_only_what_was_kept() {
+    // 16 MiB and 40 sectors: the read half ends inside a block.
+    let (mut t, p, whole, _, saved) = one_pass_saved("sim:ssd?size=64M&keeps=16404480", 64 << 20);
+    let stop = AtomicBool::new(false);
     let k = whole.keeps_only.unwrap();
     assert_eq!(k.kept_bytes, 16404480);
     let reads: Vec<&Checkpoint> = saved
@@ -304,17 +321,9 @@ fn a_write_half_cut_short_is_not_written_again() {
 fn a_simulated_write_half_checkpoints_after_a_flush_and_resumes_from_any() {
     // A simulated drive lends no descriptor: the write half stops handing out
     // writes, flushes through the target and saves, every 1% of the range.
-    let uri = "sim:hdd?size=64M&corrupt=20000-20004";
-    let mut t = crate::device::sim::SimTarget::open(uri).unwrap();
-    let p = VerifyParams {
-        passes: 1,
-        ..params(64 << 20, 1 << 20)
-    };
+    let (mut t, p, whole, stopped, cps) =
+        one_pass_saved("sim:hdd?size=64M&corrupt=20000-20004", 64 << 20);
     let stop = AtomicBool::new(false);
-    let mut cps = Vec::new();
-    let mut save = |c: &Checkpoint| cps.push(c.clone());
-    let mut saver = Saver::new(&mut save);
-    let (whole, stopped, _) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, Some(&mut saver));
     assert!(stopped.is_none(), "{stopped:?}");
     assert_eq!(whole.passes[0].failures.count(FailureKind::Corrupt), 4);
     let writes: Vec<&Checkpoint> = cps
