@@ -421,10 +421,10 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
             let identity = t.info.identity();
             t.resume = (self.resume_from.as_deref()).and_then(|p| checkpoint::load(p, &identity));
             // Where the pass goes on from, said before it writes further.
+            let fits = (t.resume.as_ref())
+                .is_some_and(|cp| checkpoint::fits_plan(cp, test, &t.info, t.opts));
             let line = match &t.resume {
-                Some(cp) if checkpoint::fits_plan(cp, test, &t.info, t.opts) => {
-                    Some(checkpoint::resumed_line(cp))
-                }
+                Some(cp) if fits => Some(checkpoint::resumed_line(cp)),
                 Some(_) => Some(checkpoint::fresh_line(
                     "its checkpoint is of another range, block size or pass count",
                 )),
@@ -439,7 +439,8 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
             if let Some(cp) = &t.resume {
                 checkpoint::replay_on_simulated(t.target.as_mut(), cp);
             }
-            *self.last_saved.lock().unwrap_or_else(|e| e.into_inner()) = t.resume.clone();
+            *self.last_saved.lock().unwrap_or_else(|e| e.into_inner()) =
+                t.resume.clone().filter(|_| fits);
         }
         let outcome = t.run(test, self.cfg, disk, sink)?;
         t.resume = None;

@@ -17,7 +17,7 @@ mod live;
 mod man;
 mod output;
 mod path;
-pub mod run_file;
+mod run_file;
 mod start;
 mod status;
 mod subcommands;
