@@ -345,9 +345,14 @@ struct BurnIn<'t, 'a> {
     t: &'t mut Tests<'a>,
     cfg: &'t Config,
     checkpoint: Option<std::path::PathBuf>,
+    /// The last checkpoint the pass saved (or went on from), for the line said
+    /// when Ctrl-C stops it.
+    last_saved: std::sync::Arc<std::sync::Mutex<Option<crate::verify::checkpoint::Checkpoint>>>,
     /// The checkpoint file its pass goes on from (`--resume`): the matched saved
     /// disk's, by its saved name.
     resume_from: Option<std::path::PathBuf>,
+    /// The steps the saved run was interrupted in (`--resume`).
+    interrupted: Vec<crate::results::burnin::Step>,
     sink: &'t mut dyn Sink,
 }
 
@@ -363,17 +368,37 @@ impl<'t, 'a> BurnIn<'t, 'a> {
         saved: &[DiskResult],
     ) -> Self {
         let checkpoint = cfg.json_file.as_deref().map(|j| checkpoint::path(j, name));
+        let last_saved: std::sync::Arc<
+            std::sync::Mutex<Option<crate::verify::checkpoint::Checkpoint>>,
+        > = std::sync::Arc::default();
         if let Some(p) = checkpoint.clone() {
             let identity = t.info.identity();
-            t.checkpoint = Some(Box::new(move |cp| checkpoint::save(&p, &identity, cp)));
+            let last = std::sync::Arc::clone(&last_saved);
+            t.checkpoint = Some(Box::new(move |cp| {
+                checkpoint::save(&p, &identity, cp);
+                *last.lock().unwrap_or_else(|e| e.into_inner()) = Some(cp.clone());
+            }));
         }
         BurnIn {
             t,
             cfg,
             checkpoint,
+            last_saved,
             resume_from: checkpoint::resume_path(cfg.resume.as_deref(), saved),
+            interrupted: saved.first().map_or_else(Vec::new, |d| {
+                (d.burn_in.iter())
+                    .filter(|r| r.status == crate::results::burnin::Status::Interrupted)
+                    .map(|r| r.step)
+                    .collect()
+            }),
             sink,
         }
+    }
+
+    /// Whether the saved run was interrupted in `test`'s step.
+    fn interrupted_in(&self, test: TestKind) -> bool {
+        self.interrupted
+            .contains(&crate::results::burnin::Step::Test(test))
     }
 }
 
@@ -391,20 +416,39 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
         test: TestKind,
         disk: &mut DiskResult,
     ) -> io::Result<(Outcome, Option<String>)> {
+        let interrupted = self.interrupted_in(test);
         let (t, sink) = (&mut *self.t, &mut *self.sink);
         t.failed = None;
         if test.row().resumable {
             let identity = t.info.identity();
             t.resume = (self.resume_from.as_deref()).and_then(|p| checkpoint::load(p, &identity));
+            // Where the pass goes on from, said before it writes further.
+            let fits = (t.resume.as_ref())
+                .is_some_and(|cp| checkpoint::fits_plan(cp, test, &t.info, t.opts));
+            let line = match &t.resume {
+                Some(cp) if fits => Some(checkpoint::resumed_line(cp)),
+                Some(_) => Some(checkpoint::fresh_line(
+                    "its checkpoint is of another range, block size or pass count",
+                )),
+                None if interrupted => Some(checkpoint::fresh_line(
+                    "no checkpoint was saved before the interruption",
+                )),
+                None => None,
+            };
+            if let Some(line) = line {
+                sink.note(&t.info, &line);
+            }
             if let Some(cp) = &t.resume {
                 checkpoint::replay_on_simulated(t.target.as_mut(), cp);
             }
+            *self.last_saved.lock().unwrap_or_else(|e| e.into_inner()) =
+                t.resume.clone().filter(|_| fits);
         }
-        let cp = t.resume.clone();
         let outcome = t.run(test, self.cfg, disk, sink)?;
         t.resume = None;
-        if let Some(line) = cp.and_then(|cp| checkpoint::resumed_line(&cp, disk.tests.last())) {
-            sink.note(&t.info, &line);
+        if test.row().resumable && outcome == Outcome::Interrupted && self.checkpoint.is_some() {
+            let last = self.last_saved.lock().unwrap_or_else(|e| e.into_inner());
+            sink.note(&t.info, &checkpoint::stopped_line(last.as_ref()));
         }
         if test.row().resumable
             && outcome != Outcome::Interrupted

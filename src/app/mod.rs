@@ -19,6 +19,7 @@ mod output;
 mod path;
 mod plan;
 mod prompt;
+mod run_file;
 mod start;
 mod status;
 mod subcommands;
@@ -161,6 +162,10 @@ fn probe_main(
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
+    // Every burn-in is saved: without --json-file in a file of its own.
+    if !run_file::choose(&mut cfg, err)? {
+        return Ok(exit_status(Ending::Unusable));
+    }
     run_all(&cfg, &history::place(&matches), stop, out, err)
 }
 

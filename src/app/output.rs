@@ -77,9 +77,40 @@ pub(super) fn save_html(path: &Path, run: &Run) -> io::Result<()> {
     save_atomically(path, page.as_bytes())
 }
 
-/// Write the run to `path` atomically and durably ([`save_atomically`]).
+/// Write the run to `path` atomically and durably ([`save_atomically`]). A save
+/// that fails says what the file still holds: its last save, or nothing yet.
 pub(super) fn save_json(path: &Path, run: &Run) -> io::Result<()> {
-    save_atomically(path, json::to_json(run).as_bytes())
+    let before = path.is_file();
+    save_atomically(path, json::to_json(run).as_bytes()).map_err(|e| {
+        let kept = if before {
+            "the file keeps its last save"
+        } else {
+            "nothing is saved in the file yet"
+        };
+        io::Error::new(
+            e.kind(),
+            format!("{}; {kept}", crate::error::describe_io(&e)),
+        )
+    })
+}
+
+/// `e` as the system words it, without the temporary file tempfile names in its
+/// errors ("... (os error 28) at path \"DIR/.tmpXXXXXX\"": the user never named
+/// that file, and tempfile keeps the system's code only in its text).
+fn plain(e: io::Error) -> io::Error {
+    if e.raw_os_error().is_some() {
+        return e;
+    }
+    let text = e.to_string();
+    let Some((cause, _)) = text.split_once(" at path ") else {
+        return e;
+    };
+    let code =
+        (cause.rsplit_once("(os error ")).and_then(|(_, n)| n.strip_suffix(')')?.parse().ok());
+    match code {
+        Some(code) => io::Error::from_raw_os_error(code),
+        None => io::Error::new(e.kind(), cause.to_string()),
+    }
 }
 
 /// Write `bytes` to `path` atomically and durably: a fresh temporary file in the
@@ -107,10 +138,11 @@ pub(super) fn save_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     // 0600, would hide the metrics from a node_exporter running as another user).
     let mut tmp = tempfile::Builder::new()
         .permissions(std::fs::Permissions::from_mode(0o666))
-        .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
+        .tempfile_in(dir)
+        .map_err(plain)?;
+    tmp.write_all(bytes).map_err(plain)?;
     tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
+    tmp.persist(path).map_err(|e| plain(e.error))?;
     std::fs::File::open(dir)?.sync_all()
 }
 

@@ -38,8 +38,32 @@ pub(super) fn path_phase(cfg: &Config, run: &mut Run, stop: &AtomicBool) -> Path
         io_timeout: Some(cfg.beyond.io_timeout),
         ..Timing::default()
     };
+    // Logged as every other step: off a terminal, a timestamped line per drive
+    // as it starts and ends.
+    let what = if cfg.burn_in.is_some() {
+        "burn-in"
+    } else {
+        "test"
+    };
+    let board = crate::progress::Board::new(false, true, cfg.status_interval);
+    let mut logs: Vec<crate::progress::Progress> = (names.iter())
+        .map(|n| crate::progress::Progress::on(&board, n))
+        .collect();
+    let step = Step::Test(TestKind::PathCheck).name();
+    for log in &mut logs {
+        log.step_started(step, what);
+    }
     let began = std::time::Instant::now();
     let parts = pathcheck::run(&names, timing, stop);
+    for (log, p) in logs.iter_mut().zip(&parts) {
+        let status = match &p.error {
+            _ if p.interrupted => Status::Interrupted,
+            Some(why) => Status::Failed(why.clone()),
+            None => Status::Done,
+        };
+        let line = format!("{step}: {}", crate::report::burnin::status(&status));
+        log.step_ended(what, &line, p.error.is_some());
+    }
     let duration_s = Some(began.elapsed().as_secs_f64());
     let end = PathEnd {
         // As any test's I/O error: status 1, or in a judged run the verdicts' status.

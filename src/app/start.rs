@@ -99,7 +99,7 @@ pub(super) fn start(
 
 /// Whether a saved run is an unfinished burn-in, one that --resume could go on
 /// with: a drive it names without results or without a verdict.
-fn unfinished(run: &Run) -> bool {
+pub(super) fn unfinished(run: &Run) -> bool {
     run.burn_in.as_ref().is_some_and(|b| {
         b.disks.len() > run.disks.len() || run.disks.iter().any(|d| d.verdict.is_none())
     })

@@ -151,8 +151,8 @@ pub fn resume_command(command: &[String], file: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut skip = false;
     for a in command {
-        if skip {
-            skip = false;
+        // The file after --resume, when one follows it (a bare --resume has none).
+        if std::mem::take(&mut skip) && !a.starts_with('-') {
             continue;
         }
         if a == "--resume" {

@@ -280,8 +280,9 @@ pub struct Args {
 
     /// Continue an interrupted --burn-in saved in FILE.json (by --json-file): the
     /// steps each drive completed are kept, the rest run; FILE.json is rewritten
-    /// unless --json-file names another file
-    #[arg(long, value_name = "FILE.json")]
+    /// unless --json-file names another file. Without FILE.json (written last, or
+    /// before --): the newest unfinished burn-in saved without --json-file
+    #[arg(long, value_name = "FILE.json", num_args = 0..=1, default_missing_value = "-")]
     pub resume: Option<std::path::PathBuf>,
 
     /// With --resume: go on although the drive list changed (drives added, removed,

@@ -343,6 +343,7 @@ const CAPACITY_CHECK: Row = Row {
     writes: Writes::NeedsW,
     restores: true,
     options: &["settle"],
+    own_block: true,
     // Flash: seconds, before the write-verify pass (which finds a
     // fake capacity on the other drives).
     burn_in: Some(BurnInStep {

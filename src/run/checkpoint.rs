@@ -153,19 +153,31 @@ pub fn replay_on_simulated(target: &mut dyn crate::device::Target, cp: &Checkpoi
     }
 }
 
-/// Where a write-verify pass went on from, when it went on from `cp` (the pass
-/// `result` ran with its nonce and range), in words: "resumed at byte B".
-pub fn resumed_line(
+/// Whether the write-verify pass `test` plans on the drive of `info` with `opts`
+/// goes on from `cp` (its range, block and passes are the checkpoint's), as the
+/// engine decides when it starts.
+pub fn fits_plan(
     cp: &Checkpoint,
-    result: Option<&crate::results::TestResult>,
-) -> Option<String> {
+    test: crate::results::test_kind::TestKind,
+    info: &crate::results::device::DeviceInfo,
+    opts: &crate::probe::Options,
+) -> bool {
+    let Some(ss) = crate::results::settings::SectorSize::new(info.sector_size) else {
+        return false;
+    };
+    let Ok(plan) = crate::probe::plan(test, info.media_size_bytes, ss, opts) else {
+        return false;
+    };
+    plan.lines.iter().flat_map(|l| &l.steps).any(|s| {
+        matches!(s, crate::probe::Step::Verify { range, passes, .. }
+            if cp.fits(range.start, range.end, range.block, passes.get()))
+    })
+}
+
+/// Where a write-verify pass goes on from `cp`, in words: "resumed at byte B",
+/// said before it writes further.
+pub fn resumed_line(cp: &Checkpoint) -> String {
     use crate::results::verify::HalfKind;
-    let r = result?.verify()?;
-    let used =
-        r.nonce == cp.nonce && cp.fits(r.start_bytes, r.end_bytes, r.block_bytes, r.passes_planned);
-    if !used {
-        return None;
-    }
     let kept = match cp.half {
         HalfKind::Write => format!(
             "its writes below byte {} kept from the interrupted run, written again from there",
@@ -181,11 +193,38 @@ pub fn resumed_line(
         HalfKind::Write => "writing",
         HalfKind::Read => "reading back",
     };
-    Some(format!(
+    format!(
         "write-verify pass resumed at byte {} of pass {}, {half}: {kept}",
         cp.done_to,
         cp.pass + 1
-    ))
+    )
+}
+
+/// Where `--resume` goes on with a write-verify pass Ctrl-C stopped, its last
+/// checkpoint `last` (None: none was saved), in words.
+pub fn stopped_line(last: Option<&Checkpoint>) -> String {
+    use crate::results::verify::HalfKind;
+    match last {
+        Some(cp) => format!(
+            "write-verify pass: its last checkpoint is at byte {} of pass {}, {}: --resume goes on from there",
+            cp.done_to,
+            cp.pass + 1,
+            match cp.half {
+                HalfKind::Write => "writing",
+                HalfKind::Read => "reading back",
+            }
+        ),
+        None => {
+            "write-verify pass: no checkpoint was saved yet: --resume starts it again at byte 0"
+                .into()
+        }
+    }
+}
+
+/// What a resumed drive's write-verify pass goes on from when it has no
+/// checkpoint of its own to go on from (`why`), in words.
+pub fn fresh_line(why: &str) -> String {
+    format!("write-verify pass: {why}: it starts again at byte 0 of pass 1")
 }
 
 #[cfg(test)]

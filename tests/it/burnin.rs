@@ -418,7 +418,7 @@ fn compare_qualify(json: &Path) -> (Option<i32>, String) {
 /// Run `seekprobe ARGS --json-file JSON DISKS` (standard error to `stderr`) until
 /// `ready` holds (at most 300 s; `what` names what it waits for), then Ctrl-C it
 /// (SIGINT), which must end it with 130.
-fn interrupt_when(
+pub(crate) fn interrupt_when(
     args: &[&str],
     json: &Path,
     disks: &[&str],
@@ -449,7 +449,7 @@ fn interrupt_when(
 }
 
 /// The checkpoint file of `disk`'s write-verify pass beside `json`.
-fn checkpoint_of(json: &Path, disk: &str) -> PathBuf {
+pub(crate) fn checkpoint_of(json: &Path, disk: &str) -> PathBuf {
     let drive: String = disk
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })

@@ -8,7 +8,13 @@ use std::process;
 
 /// The seekprobe binary, ready to run.
 pub fn seekprobe() -> Command {
-    Command::cargo_bin("seekprobe").expect("the seekprobe binary is built")
+    let mut cmd = Command::cargo_bin("seekprobe").expect("the seekprobe binary is built");
+    // A burn-in without --json-file saves its run in a folder of the tests' own.
+    cmd.env(
+        "SEEKPROBE_RUNS_DIR",
+        std::env::temp_dir().join(format!("seekprobe-it-runs-{}", std::process::id())),
+    );
+    cmd
 }
 
 /// Run seekprobe with `args` to its end: its exit status (-1 when a signal ended

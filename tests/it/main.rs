@@ -25,6 +25,7 @@ mod plan;
 mod registry;
 mod report;
 mod results;
+mod run_record;
 mod signatures;
 mod sim;
 mod smart;

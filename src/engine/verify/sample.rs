@@ -222,6 +222,15 @@ pub(super) fn run_write_half(
     let mut run = queued::run_feed(target, block as u32, depth, feed, stop, io_timeout);
     loop {
         let clean = !run.interrupted && run.fatal.is_none() && feed.unanswered.is_none();
+        // Stopped for a checkpoint that waits for a flush through the target:
+        // flushed and saved, the half goes on.
+        if !clean {
+            feed.flush_wanted = false;
+        } else if feed.flush_due(target) {
+            let more = queued::run_feed(target, block as u32, depth, feed, stop, io_timeout);
+            run = joined(run, more);
+            continue;
+        }
         let Some(sampler) = feed.sampler.as_mut() else {
             return run;
         };
@@ -243,11 +252,17 @@ pub(super) fn run_write_half(
         }
         sampler.dismiss();
         let more = queued::run_feed(target, block as u32, depth, feed, stop, io_timeout);
-        run = FeedRun {
-            engine: more.engine,
-            interrupted: more.interrupted,
-            fatal: more.fatal,
-            abandoned: run.abandoned + more.abandoned,
-        };
+        run = joined(run, more);
+    }
+}
+
+/// A half's feed run in two goes, as one: how the second ended, the requests left
+/// behind by both.
+fn joined(first: FeedRun, more: FeedRun) -> FeedRun {
+    FeedRun {
+        engine: more.engine,
+        interrupted: more.interrupted,
+        fatal: more.fatal,
+        abandoned: first.abandoned + more.abandoned,
     }
 }

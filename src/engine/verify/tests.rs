@@ -1,6 +1,8 @@
 //! Unit tests of the write-and-verify pass on simulated drives and image files.
 use super::*;
 use crate::probe::scan::whole;
+use crate::results::failures::{FailureKind, ReadBack};
+use std::sync::atomic::Ordering;
 
 fn params(size: u64, block: u64) -> VerifyParams {
     VerifyParams {
@@ -195,20 +197,37 @@ fn a_damaged_area_followed_by_good_sectors_stays_sector_findings() {
     assert_eq!(pass.failures.count(FailureKind::Corrupt), 81920);
 }
 
-#[test]
-fn a_run_resumed_in_the_read_half_of_a_fake_reads_back_only_what_was_kept() {
-    // 16 MiB and 40 sectors: the read half ends inside a block.
-    let uri = "sim:ssd?size=64M&keeps=16404480";
+/// One pass over the `size`-byte simulated drive `uri` in 1 MiB blocks, its
+/// checkpoints kept: the drive (holding what the pass wrote), the parameters,
+/// the result, how it stopped, the checkpoints in the order saved.
+fn one_pass_saved(
+    uri: &str,
+    size: u64,
+) -> (
+    crate::device::sim::SimTarget,
+    VerifyParams,
+    VerifyResult,
+    Option<Stop>,
+    Vec<Checkpoint>,
+) {
     let mut t = crate::device::sim::SimTarget::open(uri).unwrap();
     let p = VerifyParams {
         passes: 1,
-        ..params(64 << 20, 1 << 20)
+        ..params(size, 1 << 20)
     };
-    let stop = AtomicBool::new(false);
     let mut saved = Vec::new();
     let mut save = |c: &Checkpoint| saved.push(c.clone());
     let mut saver = Saver::new(&mut save);
-    let (whole, _, _) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, Some(&mut saver));
+    let stop = AtomicBool::new(false);
+    let (r, stopped, _) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, Some(&mut saver));
+    (t, p, r, stopped, saved)
+}
+
+#[test]
+fn a_run_resumed_in_the_read_half_of_a_fake_reads_back_only_what_was_kept() {
+    // 16 MiB and 40 sectors: the read half ends inside a block.
+    let (mut t, p, whole, _, saved) = one_pass_saved("sim:ssd?size=64M&keeps=16404480", 64 << 20);
+    let stop = AtomicBool::new(false);
     let k = whole.keeps_only.unwrap();
     assert_eq!(k.kept_bytes, 16404480);
     let reads: Vec<&Checkpoint> = saved
@@ -296,4 +315,70 @@ fn a_write_half_cut_short_is_not_written_again() {
     let w = &r.passes[0].write;
     assert_eq!(w.slow.len(), 1, "{:?}", w.slow);
     assert_eq!(w.slow[0].timed, crate::results::SlowTiming::Queued);
+}
+
+#[test]
+fn a_simulated_write_half_checkpoints_after_a_flush_and_resumes_from_any() {
+    // A simulated drive lends no descriptor: the write half stops handing out
+    // writes, flushes through the target and saves, every 1% of the range.
+    let (mut t, p, whole, stopped, cps) =
+        one_pass_saved("sim:hdd?size=64M&corrupt=20000-20004", 64 << 20);
+    let stop = AtomicBool::new(false);
+    assert!(stopped.is_none(), "{stopped:?}");
+    assert_eq!(whole.passes[0].failures.count(FailureKind::Corrupt), 4);
+    let writes: Vec<&Checkpoint> = cps
+        .iter()
+        .filter(|c| c.half == HalfKind::Write && c.done_to > 0)
+        .collect();
+    // Due at each block (1 MiB is more than 1% of 64 MiB), saved once the 4
+    // writes in flight completed and the cache was flushed: every 4 MiB.
+    let at: Vec<u64> = writes.iter().map(|c| c.done_to).collect();
+    assert_eq!(at, (1..=16).map(|i| (i * 4) << 20).collect::<Vec<u64>>());
+    for cp in [writes[0], writes[7], writes[15]] {
+        let resumed = VerifyParams {
+            resume: Some(cp.clone()),
+            ..p.clone()
+        };
+        let (again, stopped, _) = run_verify(&mut t, &resumed, &stop, &mut |_, _, _| {}, None);
+        assert!(stopped.is_none(), "{stopped:?}");
+        assert_eq!(again.passes[0].write.bytes, (64 << 20) - cp.done_to);
+        assert_eq!(again.passes[0].failures, whole.passes[0].failures);
+    }
+}
+
+#[test]
+fn a_simulated_write_half_checkpoints_every_minute_on_its_clock() {
+    // 2 TB, its first 64 MiB 2 s a request: 1% of the range (20 GB) is far, so the
+    // checkpoints come from the minute of virtual time.
+    let uri = "sim:hdd?size=2T&slow=0-131072:2000";
+    let mut t = crate::device::sim::SimTarget::open(uri).unwrap();
+    let p = VerifyParams {
+        passes: 1,
+        queue_depth: QueueDepth::fixed::<1>(),
+        ..params(2_000_000_000_000, 1 << 20)
+    };
+    let stop = AtomicBool::new(false);
+    let mut cps = Vec::new();
+    let mut save = |c: &Checkpoint| cps.push(c.clone());
+    let mut saver = Saver::new(&mut save);
+    let (r, stopped, _) = run_verify(
+        &mut t,
+        &p,
+        &stop,
+        &mut |_, _, done| {
+            if done >= 45 << 20 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        },
+        Some(&mut saver),
+    );
+    assert!(matches!(stopped, Some(Stop::Interrupted)), "{stopped:?}");
+    assert!(r.passes[0].write.elapsed_ns > 90_000_000_000);
+    let writes: Vec<u64> = cps
+        .iter()
+        .filter(|c| c.half == HalfKind::Write && c.done_to > 0)
+        .map(|c| c.done_to)
+        .collect();
+    // 2 s a block: a checkpoint after 30 blocks (60 s), none after 45.
+    assert_eq!(writes, [30 << 20], "{writes:?}");
 }

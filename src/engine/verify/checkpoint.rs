@@ -1,0 +1,183 @@
+//! Where an interrupted write-verify run can go on from: a checkpoint at least
+//! every 1% of the range and every minute on the target's clock (a simulated
+//! drive's virtual one), handed to the [`Saver`] as it is made. A write half's
+//! checkpoint covers only what a flush of the drive's cache acknowledged: a real
+//! device's descriptor is flushed as the blocks complete; a target without one
+//! (a simulated drive) stops handing out writes, lets those in flight complete,
+//! and is flushed through the target (`HalfFeed::flush_due`) before the half
+//! goes on.
+
+use super::feed::HalfFeed;
+use super::{PassState, Run, VerifyParams};
+use crate::device::Target;
+use crate::probe::OpKind;
+use crate::results::failures::Failures;
+use crate::results::verify::{Half, HalfKind, Pass, VerifyResult};
+use crate::verify::checkpoint::Checkpoint;
+
+/// Checkpoints of the run, at least every 1% of the range and every minute,
+/// handed to `save` as they are made.
+pub struct Saver<'s> {
+    /// Saves a checkpoint (atomically, beside --json-file).
+    pub save: &'s mut dyn FnMut(&Checkpoint),
+    /// A duplicate of the target's descriptor for the flush of a write half's
+    /// checkpoint (None: no checkpoints of write halves).
+    pub(super) fd: Option<std::os::fd::OwnedFd>,
+    pub(super) last_bytes: u64,
+    pub(super) last_ns: u64,
+}
+
+/// The most time between two checkpoints.
+pub const CHECKPOINT_NS: u64 = 60_000_000_000;
+
+impl<'s> Saver<'s> {
+    /// A saver handing checkpoints to `save`.
+    pub fn new(save: &'s mut dyn FnMut(&Checkpoint)) -> Saver<'s> {
+        Saver {
+            save,
+            fd: None,
+            last_bytes: 0,
+            last_ns: 0,
+        }
+    }
+}
+
+/// The checkpoint at the start of `half` of pass `pass` of `p`'s run, before it
+/// found anything, after the completed `passes`.
+pub(super) fn half_start(
+    p: &VerifyParams,
+    nonce: u64,
+    passes: &[Pass],
+    pass: u32,
+    half: HalfKind,
+) -> Checkpoint {
+    Checkpoint {
+        nonce,
+        start_bytes: p.range.start,
+        end_bytes: p.range.end,
+        block_bytes: p.range.block,
+        passes_planned: p.passes,
+        passes: passes.to_vec(),
+        pass,
+        half,
+        done_to: p.range.start,
+        failures: Failures::new(),
+        unwritable: Vec::new(),
+        failed_blocks: Vec::new(),
+        keeps_only: None,
+        stamp_format: crate::verify::stamp::FORMAT,
+    }
+}
+
+impl HalfFeed<'_, '_> {
+    /// After a block completed (at `now_ns`): checkpoint when the done prefix
+    /// moved 1% of the range or a minute passed. A write half's waits for a
+    /// flush: at once through the descriptor, or, without one, once the writes in
+    /// flight completed (`flush_due`).
+    pub(super) fn checkpoint(&mut self, now_ns: u64) {
+        let Some(s) = self.saver.as_deref_mut() else {
+            return;
+        };
+        let span = self.range.end - self.range.start;
+        let due = self.prefix >= s.last_bytes + span.div_ceil(100)
+            || (now_ns >= s.last_ns + CHECKPOINT_NS && self.prefix > s.last_bytes);
+        if !due {
+            return;
+        }
+        // A write half's checkpoint covers only what a flush of the drive's cache
+        // acknowledged, after every block below the prefix completed.
+        if self.kind == OpKind::Write {
+            match s.fd.as_ref() {
+                Some(fd) if rustix::fs::fdatasync(fd).is_err() => return,
+                Some(_) => {}
+                None => {
+                    self.flush_wanted = true;
+                    return;
+                }
+            }
+        }
+        self.save_checkpoint(now_ns);
+    }
+
+    /// A write half without a descriptor to flush, stopped for its checkpoint
+    /// (`flush_wanted`, every write handed out completed): the drive's cache
+    /// flushed through `target` on its clock, then the checkpoint saved. False
+    /// when none was wanted; a flush that fails or flushes nothing saves none.
+    pub(super) fn flush_due(&mut self, target: &mut dyn Target) -> bool {
+        if !std::mem::take(&mut self.flush_wanted) {
+            return false;
+        }
+        if let Ok(true) = target.flush() {
+            self.save_checkpoint(target.clock().now_ns());
+        }
+        true
+    }
+
+    /// Save the checkpoint of the done prefix, made at `now_ns`.
+    fn save_checkpoint(&mut self, now_ns: u64) {
+        let Some(s) = self.saver.as_deref_mut() else {
+            return;
+        };
+        let prefix = self.prefix;
+        let cp = Checkpoint {
+            nonce: self.nonce,
+            start_bytes: self.range.start,
+            end_bytes: self.range.end,
+            block_bytes: self.range.block,
+            passes_planned: self.passes_planned,
+            passes: self.done_passes.to_vec(),
+            pass: self.pass,
+            half: self.half_kind,
+            done_to: prefix,
+            failures: self.failures.clone(),
+            unwritable: self.unwritable.to_vec(),
+            // The failed runs below the prefix (clipped to it: the resumed run
+            // reads the rest again).
+            failed_blocks: self
+                .failed
+                .iter()
+                .filter(|b| b.0 < prefix)
+                .map(|&(at, len)| (at, len.min(prefix - at)))
+                .collect(),
+            keeps_only: self.keeps_only,
+            stamp_format: crate::verify::stamp::FORMAT,
+        };
+        (s.save)(&cp);
+        s.last_bytes = prefix;
+        s.last_ns = now_ns;
+    }
+}
+
+impl Run<'_, '_> {
+    /// A whole write half's end: the drive's cache flushed (timed in `half`),
+    /// and, once it is, the checkpoint that resumes with the read half.
+    pub(super) fn flush_write_half(
+        &mut self,
+        r: &VerifyResult,
+        ps: &PassState<'_>,
+        half: &mut Half,
+    ) {
+        let t0 = self.target.clock().now_ns();
+        // Ok(false): nothing was flushed (`Target::flush`). Timed where it is
+        // carried out (a real device's I/O thread), the hand-over excluded; a flush
+        // that failed is timed here.
+        let (flushed, ns) = match self.target.flush_timed() {
+            Ok((flushed, ns)) => (flushed, ns),
+            Err(_) => (false, self.target.clock().now_ns() - t0),
+        };
+        half.flush_ns = Some(ns);
+        // The write half is done and flushed: a crash now resumes with the read
+        // half from its start.
+        if let (true, Some(s)) = (flushed, self.saver.as_deref_mut()) {
+            let cp = Checkpoint {
+                failures: ps.failures.clone(),
+                unwritable: ps.unwritable.clone(),
+                keeps_only: r.keeps_only,
+                ..half_start(self.p, self.nonce, &r.passes, ps.pass, HalfKind::Read)
+            };
+            (s.save)(&cp);
+            s.last_bytes = self.p.range.start;
+            s.last_ns = self.target.clock().now_ns();
+        }
+    }
+}

@@ -1,0 +1,356 @@
+//! One half of a pass: its blocks through the feed (`feed.rs`), then its slow
+//! blocks done again alone (`engine::confirm`) and its failed ones located to the
+//! sector (`engine::locate`); how the half ended decides whether the run goes on.
+
+use super::feed::HalfFeed;
+use super::sample::{self, Sampler};
+use super::{PassState, Run, within};
+use crate::device::AlignedBuf;
+use crate::engine::confirm::{Redo, confirm};
+use crate::engine::driver::NoAnswer;
+use crate::engine::in_order::InBlockOrder;
+use crate::engine::liveness::given_up;
+use crate::engine::locate::{Probe, locate};
+use crate::engine::queue::Stop;
+use crate::engine::queued;
+use crate::probe::OpKind;
+use crate::probe::scan::ScanRange;
+use crate::results::failures::{FailureKind, ReadBack};
+use crate::results::verify::{Half, HalfKind, Stopped, Unanswered, VerifyResult};
+use crate::verify::stamp::Stamper;
+use std::io;
+use std::sync::atomic::Ordering;
+
+/// How a half's feed ran, and what it left.
+struct FeedEnd {
+    run: queued::FeedRun,
+    half: Half,
+    /// Runs of failed blocks (offset, len), to locate.
+    failed: Vec<(u64, u64)>,
+    unanswered: Option<Unanswered>,
+    /// Where this half was to end: the range's end, or where it stopped writing
+    /// (or reading back) because the drive keeps only that much.
+    half_end: u64,
+}
+
+impl Run<'_, '_> {
+    /// Half `kind` of the pass `ps`: its blocks, its slow blocks confirmed, its
+    /// failed blocks located, a write half flushed. The half goes to `ps.halves`;
+    /// returns why the run stops here, if it does (`r` then says where).
+    pub(super) fn half(
+        &mut self,
+        r: &mut VerifyResult,
+        ps: &mut PassState<'_>,
+        kind: OpKind,
+    ) -> Option<Stop> {
+        let p = self.p;
+        let half_kind = if kind == OpKind::Write {
+            HalfKind::Write
+        } else {
+            HalfKind::Read
+        };
+        // Where this half starts: a resumed half from its checkpoint (a write
+        // half resumed in its read half is done: nothing written in this run).
+        let (from, earlier_failed) = match ps.resumed {
+            Some(c) if c.half == half_kind => (c.done_to, c.failed_blocks.clone()),
+            Some(c) if c.half == HalfKind::Read => (p.range.end, Vec::new()),
+            _ => (p.range.start, Vec::new()),
+        };
+        let FeedEnd {
+            run,
+            mut half,
+            mut failed,
+            unanswered,
+            half_end,
+        } = self.feed_half(r, ps, kind, from, earlier_failed);
+        r.engine = run.engine;
+        self.abandoned += run.abandoned;
+        // A drive that stops answering while its suspects are done again is given
+        // up as in the pass itself (never a clean half).
+        let gone = unanswered.is_some() || run.fatal.as_ref().and_then(NoAnswer::of).is_some();
+        let confirm_fatal = if gone {
+            None
+        } else {
+            self.confirm_half(kind, &mut half, &ps.stamper, &run, half_end)
+        };
+        // The watchdog gave a request up: the drive is given up too.
+        let unanswered = unanswered.or_else(|| {
+            let n = (run.fatal.as_ref().and_then(NoAnswer::of))
+                .or_else(|| confirm_fatal.as_ref().and_then(NoAnswer::of))?;
+            Some(Unanswered {
+                at_bytes: n.offset,
+                after_ns: self
+                    .target
+                    .clock()
+                    .now_ns()
+                    .saturating_sub(self.test_start_ns),
+                reason: n.to_string(),
+                read_only: false,
+            })
+        });
+        if let Some(u) = unanswered {
+            // The drive is gone: nothing more to learn from it. The failed
+            // blocks are not located (each read would fail the same way).
+            ps.halves.push(half);
+            let stop = given_up(&u);
+            r.unanswered = Some(u);
+            return Some(stop);
+        }
+        let cut = self.locate_half(kind, ps, &mut half, &mut failed);
+        // The confirmation's other failures (an engine error) end the half as
+        // failed, as the pass's own do.
+        let run_fatal = run.fatal.or(confirm_fatal);
+        let whole = !run.interrupted && cut.is_none() && run_fatal.is_none();
+        // A write half resumed in its read half wrote nothing in this run: no
+        // flush, and its checkpoint stays (`{half: Read, done_to: start}` would
+        // send a crash back to the read half's start).
+        if kind == OpKind::Write && whole && from < p.range.end {
+            self.flush_write_half(r, ps, &mut half);
+        }
+        let end = half.end_bytes;
+        ps.halves.push(half);
+        let interrupted = run.interrupted || cut.is_some() || self.stop.load(Ordering::Relaxed);
+        // A half that ended short without Ctrl-C (an engine that stopped handing
+        // out requests) is a failure, never a clean half.
+        let fatal = run_fatal.or_else(|| {
+            (!interrupted && end < half_end).then(|| {
+                io::Error::other(format!(
+                    "the {} engine ended the half at byte {end} of {}",
+                    run.engine.name(),
+                    p.range.end
+                ))
+            })
+        });
+        if let Some(error) = fatal {
+            return Some(Stop::Failed {
+                setup: false,
+                offset: end,
+                error,
+            });
+        }
+        if run.interrupted || cut.is_some() || self.stop.load(Ordering::Relaxed) && end < half_end {
+            r.stopped = Some(Stopped {
+                pass: ps.pass,
+                half: half_kind,
+                at_bytes: end,
+                // A failed block not redone sector by sector was not judged.
+                resume_start: if kind == OpKind::Read {
+                    cut.map_or(end, |c| c.min(end))
+                } else {
+                    p.range.start
+                },
+            });
+            return Some(Stop::Interrupted);
+        }
+        None
+    }
+
+    /// Run half `kind` of the pass `ps` from byte `from` through its feed, the
+    /// failed blocks of an interrupted run's half (`earlier_failed`) carried on.
+    fn feed_half(
+        &mut self,
+        r: &mut VerifyResult,
+        ps: &mut PassState<'_>,
+        kind: OpKind,
+        from: u64,
+        earlier_failed: Vec<(u64, u64)>,
+    ) -> FeedEnd {
+        let p = self.p;
+        let first = (from - p.range.start).div_ceil(p.range.block);
+        // A read half reads back only what the drive kept, when it keeps only
+        // the first bytes written.
+        let stop_at = match (kind, r.keeps_only) {
+            (OpKind::Read, Some(k)) => k.lost_from,
+            _ => p.range.end,
+        };
+        let mut feed = HalfFeed {
+            kind,
+            range: p.range,
+            ss: u64::from(ps.stamper.sector_size()),
+            stamper: &ps.stamper,
+            next: first,
+            total: (stop_at - p.range.start).div_ceil(p.range.block),
+            start_ns: None,
+            last_done: 0,
+            times: InBlockOrder::new(first),
+            slow_ns: (p.slow_ms * 1e6) as u64,
+            half: Half::new(self.regions, from),
+            failures: &mut ps.failures,
+            failed: earlier_failed,
+            unwritable: &ps.unwritable,
+            done_bytes: 0,
+            progress: &mut *self.progress,
+            pass: ps.pass,
+            half_kind: if kind == OpKind::Write {
+                HalfKind::Write
+            } else {
+                HalfKind::Read
+            },
+            live: &mut self.live,
+            test_start_ns: self.test_start_ns,
+            unanswered: None,
+            prefix: from,
+            ahead: Default::default(),
+            pending: Default::default(),
+            saver: self.saver.as_deref_mut(),
+            nonce: self.nonce,
+            passes_planned: p.passes,
+            done_passes: &r.passes,
+            stop_at,
+            sampler: (kind == OpKind::Write).then(|| Sampler::new(p.range.count(), first)),
+            keeps_only: r.keeps_only,
+            flush_wanted: false,
+        };
+        let (depth, stop, timeout) = (p.queue_depth, self.stop, p.io_timeout);
+        let run = if kind == OpKind::Write {
+            sample::run_write_half(self.target, &mut feed, depth, stop, timeout)
+        } else {
+            let block = p.range.block as u32;
+            queued::run_feed(self.target, block, depth, &mut feed, stop, timeout)
+        };
+        // The blocks that completed past one that never did (Ctrl-C, the drive
+        // given up).
+        while let Some(t) = feed.times.pop_any() {
+            feed.timed(t);
+        }
+        let HalfFeed {
+            half,
+            failed,
+            unanswered,
+            pending,
+            keeps_only,
+            ..
+        } = feed;
+        r.keeps_only = keeps_only;
+        // The verdicts of blocks completed past the prefix when the half ended
+        // (Ctrl-C, the drive given up).
+        for (lba, v) in pending.into_values().flatten() {
+            ps.failures.record(lba, v);
+        }
+        let half_end = match (kind, keeps_only) {
+            (OpKind::Write, Some(k)) if k.pass == ps.pass => k.written_to,
+            _ => stop_at,
+        };
+        FeedEnd {
+            run,
+            half,
+            failed,
+            unanswered,
+            half_end,
+        }
+    }
+
+    /// The half's slow blocks placed exactly (`engine::confirm`): each suspect
+    /// done again alone after the half. A read half reads them again; a write half
+    /// writes them again with the stamps the pass wrote there (so the read half's
+    /// checks hold as before), only within what the half wrote (`written_end`),
+    /// and only when it wrote all of it (not after Ctrl-C or an engine's failure,
+    /// when its blocks were not all written once). Returns the confirmation's
+    /// failure of the engine, if any.
+    fn confirm_half(
+        &mut self,
+        kind: OpKind,
+        half: &mut Half,
+        stamper: &Stamper,
+        run: &queued::FeedRun,
+        written_end: u64,
+    ) -> Option<io::Error> {
+        let p = self.p;
+        let fill = |b: &mut [u8], lba: u64| stamper.stamp(b, lba);
+        let (range, redo) = match kind {
+            OpKind::Write if run.interrupted || run.fatal.is_some() => return None,
+            OpKind::Write => {
+                let written = ScanRange {
+                    end: written_end.min(p.range.end),
+                    ..p.range
+                };
+                (written, Redo::Write(&fill))
+            }
+            _ => (p.range, Redo::Read),
+        };
+        let slow_ns = (p.slow_ms * 1e6) as u64;
+        let c = confirm(
+            self.target,
+            &range,
+            &half.slow,
+            slow_ns,
+            p.queue_depth,
+            redo,
+            (self.stop, p.io_timeout),
+        );
+        (half.slow, half.unconfirmed) = (c.slow, c.unconfirmed);
+        self.abandoned += c.abandoned;
+        c.fatal
+    }
+
+    /// The half's failed blocks located as ddrescue does (untimed), in address
+    /// order, until Ctrl-C, and their sectors recorded: a write's as unwritable
+    /// (added to `ps.unwritable`), a read's as unreadable. Returns the first byte
+    /// not located, when Ctrl-C cut it short.
+    fn locate_half(
+        &mut self,
+        kind: OpKind,
+        ps: &mut PassState<'_>,
+        half: &mut Half,
+        failed: &mut [(u64, u64)],
+    ) -> Option<u64> {
+        let (p, stop, target) = (self.p, self.stop, &mut *self.target);
+        failed.sort_unstable();
+        let s64 = u64::from(ps.stamper.sector_size());
+        let mut buf = AlignedBuf::new(p.range.block as usize);
+        let mut retried = 0u64;
+        let (stamper, unwritable, failures) = (&ps.stamper, &ps.unwritable, &mut ps.failures);
+        let located = locate(failed, p.range.block, s64, &mut |at, len| {
+            if stop.load(Ordering::Relaxed) {
+                return Probe::Stop;
+            }
+            let b = &mut buf[..len as usize];
+            let lba = at / s64;
+            match kind {
+                OpKind::Write => {
+                    stamper.stamp(b, lba);
+                    if target.write_at(b, at).is_err() {
+                        return Probe::Failed;
+                    }
+                }
+                OpKind::Read => {
+                    if target.read_at(b, at).is_err() {
+                        return Probe::Failed;
+                    }
+                    for (i, v) in stamper.check(b, lba).enumerate() {
+                        let l = lba + i as u64;
+                        if !within(unwritable, l) {
+                            failures.record(l, v);
+                        }
+                    }
+                }
+            }
+            retried += len;
+            Probe::Ok
+        });
+        half.retried_bytes += retried;
+        let mut new_unwritable = Vec::new();
+        for &(first, end) in &located.failed {
+            match kind {
+                OpKind::Write => {
+                    ps.failures
+                        .record_span(first, end - first, FailureKind::Unwritable);
+                    new_unwritable.push((first, end));
+                }
+                OpKind::Read if ps.unwritable.is_empty() => {
+                    ps.failures
+                        .record_span(first, end - first, FailureKind::Unreadable);
+                }
+                OpKind::Read => {
+                    for l in (first..end).filter(|&l| !within(&ps.unwritable, l)) {
+                        ps.failures.record(l, ReadBack::Unreadable);
+                    }
+                }
+            }
+        }
+        half.inferred = located.inferred.iter().map(|&(a, b)| [a, b - a]).collect();
+        ps.unwritable.extend(new_unwritable);
+        ps.unwritable.sort_unstable();
+        located.cut
+    }
+}
