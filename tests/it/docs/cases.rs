@@ -203,6 +203,18 @@ pub struct Setup {
 pub const SETUPS: &[Setup] = &[
     Setup {
         doc: "README.md",
+        before: "seekprobe --burn-in -w --qualify --parallel /dev/sd[b-e] --resume",
+        prepare: None,
+        // A burn-in without --json-file (saved in /var/lib/seekprobe/runs, the
+        // block's own tmpfs), stopped after its -t step as Ctrl-C would stop it.
+        steps: &[(
+            "SEEKPROBE_BURN_IN_STOP_AFTER=seek_transfer seekprobe --burn-in -w --qualify --parallel /dev/sd[b-e]",
+            130,
+            &["[..]--resume[..]"],
+        )],
+    },
+    Setup {
+        doc: "README.md",
         before: "seekprobe plan burnin.json --layout raidz2:6 --spares 1",
         prepare: None,
         // docs/plan.md's batch of 14 drives on two controllers, one failing.
@@ -340,6 +352,14 @@ pub const BURN_IN_S: u64 = 300;
 
 /// What the commands must do. A command without an entry must exit 0.
 pub const EXPECT: &[Expect] = &[
+    Expect {
+        doc: "README.md",
+        command: "seekprobe --burn-in -w --qualify --parallel /dev/sd[b-e] --resume",
+        lines: &["[..]resumed[..]"],
+        verdicts: &[("{dev1}", "PASS[..]", &[]), ("{dev2}", "PASS[..]", &[])],
+        limit_s: BURN_IN_S,
+        ..E
+    },
     Expect {
         doc: "README.md",
         command: "seekprobe plan burnin.json --layout raidz2:6 --spares 1",
