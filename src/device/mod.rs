@@ -14,6 +14,7 @@ pub mod linux;
 pub mod pass_watch;
 pub mod pio;
 pub mod sim;
+pub mod size_probe;
 pub mod watched;
 
 pub use aligned::AlignedBuf;
