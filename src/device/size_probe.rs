@@ -28,9 +28,11 @@ impl SizeProbe {
         })
     }
 
-    /// The size now, when it is not the one opened.
+    /// The size now, when it is not the one opened. A size of 0 is no size
+    /// change: a disk hot-removed reads 0 (the kernel's `del_gendisk`), and the
+    /// drive that is gone is told by the errors (the drive stopped answering).
     pub fn changed(&self) -> Option<u64> {
-        self.now().filter(|&to| to != self.opened_bytes)
+        self.now().filter(|&to| to != self.opened_bytes && to != 0)
     }
 
     /// The size change found at byte `at_bytes` of half `half` of pass `pass`,
