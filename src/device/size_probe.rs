@@ -1,31 +1,48 @@
 //! Reading a target's size again while a test runs: a block device's through
-//! `BLKGETSIZE64` (Linux), an image file's length. A size that changed under a
+//! `BLKGETSIZE64` (Linux), an image file's length, a simulated drive's `shrink=`. A size that changed under a
 //! write-verify pass (a bridge that re-enumerated, an HPA set, a loop device
 //! resized) stops the pass there (`engine::verify`).
 
 use crate::results::device::TargetKind;
 use crate::results::verify::{HalfKind, SizeChanged};
 use std::os::fd::{BorrowedFd, OwnedFd};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-/// A duplicate of a target's descriptor, to read its size through.
+/// What a target's size is read again through.
 #[derive(Debug)]
 pub struct SizeProbe {
-    fd: OwnedFd,
-    kind: TargetKind,
+    source: Source,
     /// The size the target was opened with, in bytes.
     pub opened_bytes: u64,
 }
 
+#[derive(Debug)]
+enum Source {
+    /// A duplicate of a real target's descriptor, and what the target is.
+    Fd(OwnedFd, TargetKind),
+    /// A simulated drive's size, as it shrinks (`shrink=`, docs/sim.md).
+    Shared(Arc<AtomicU64>),
+}
+
 impl SizeProbe {
-    /// Watch through a duplicate of `fd` (None: a simulated drive, whose size
-    /// never changes) a target of `kind` opened with `opened_bytes`.
+    /// Watch through a duplicate of `fd` (None: a target without one, which
+    /// cannot tell) a target of `kind` opened with `opened_bytes`.
     pub fn new(fd: Option<BorrowedFd<'_>>, kind: TargetKind, opened_bytes: u64) -> Option<Self> {
         let fd = fd?.try_clone_to_owned().ok()?;
         Some(SizeProbe {
-            fd,
-            kind,
+            source: Source::Fd(fd, kind),
             opened_bytes,
         })
+    }
+
+    /// Read a simulated drive's `size` as it changes; it was opened with
+    /// `opened_bytes`.
+    pub fn shared(size: Arc<AtomicU64>, opened_bytes: u64) -> SizeProbe {
+        SizeProbe {
+            source: Source::Shared(size),
+            opened_bytes,
+        }
     }
 
     /// The size now, when it is not the one opened. A size of 0 is no size
@@ -57,18 +74,22 @@ impl SizeProbe {
     /// The size in bytes now; None when it cannot be read (a FreeBSD disk, an
     /// error: nothing is concluded from it).
     pub fn now(&self) -> Option<u64> {
-        if self.kind == TargetKind::File {
-            return rustix::fs::fstat(&self.fd)
-                .ok()
-                .and_then(|st| u64::try_from(st.st_size).ok());
-        }
+        let fd = match &self.source {
+            Source::Shared(size) => return Some(size.load(Ordering::Relaxed)),
+            Source::Fd(fd, TargetKind::File) => {
+                let st = rustix::fs::fstat(fd).ok()?;
+                return u64::try_from(st.st_size).ok();
+            }
+            Source::Fd(fd, _) => fd,
+        };
         #[cfg(target_os = "linux")]
         {
             use std::os::fd::AsFd;
-            super::linux::media_size(self.fd.as_fd()).ok()
+            super::linux::media_size(fd.as_fd()).ok()
         }
         #[cfg(not(target_os = "linux"))]
         {
+            let _ = fd;
             None
         }
     }

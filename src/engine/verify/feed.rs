@@ -77,7 +77,7 @@ pub(super) struct HalfFeed<'a, 's> {
     /// A write half's checkpoint waits for a flush through the target: nothing
     /// more is handed out until it is done (`HalfFeed::flush_due`, checkpoint.rs).
     pub(super) flush_wanted: bool,
-    /// Reads the target's size again (None: a simulated drive).
+    /// Reads the target's size again (None: the target cannot tell).
     pub(super) size: Option<&'a SizeProbe>,
     /// Set when the size read again differs: nothing more is submitted.
     pub(super) size_changed: Option<SizeChanged>,

@@ -97,7 +97,7 @@ struct Run<'a, 's> {
     nonce: u64,
     /// The regions of each half's curve.
     regions: usize,
-    /// Reads the target's size again (None: a simulated drive).
+    /// Reads the target's size again (None: the target cannot tell).
     size: Option<SizeProbe>,
 }
 
@@ -167,10 +167,8 @@ pub fn run_verify(
         s.last_ns = target.clock().now_ns();
         s.last_bytes = p.range.start;
     }
-    let info = target.info();
-    let probe = SizeProbe::new(target.raw_fd(), info.kind, info.media_size_bytes);
     let mut run = Run {
-        size: probe,
+        size: target.size_probe(),
         test_start_ns: target.clock().now_ns(),
         live: Liveness::new(target.raw_fd(), u64::from(ss)).knowing(&p.known_good),
         target,
