@@ -261,9 +261,9 @@ impl Faults {
         }
         let keeps = keeps_of(spec, sector, size)?;
         let shrink = match spec.shrink {
-            Some((_, to)) if to == 0 || !to.is_multiple_of(sector) || to >= size => {
+            Some((at, to)) if to == 0 || !to.is_multiple_of(sector) || to >= size => {
                 return Err(format!(
-                    "shrink=..:{to}: the size it shrinks to must be whole {sector}-byte \
+                    "shrink={at}:{to}: the size it shrinks to must be whole {sector}-byte \
                      sectors, more than 0 and fewer than the drive's {size} bytes"
                 ));
             }
