@@ -14,6 +14,7 @@ pub mod linux;
 pub mod pass_watch;
 pub mod pio;
 pub mod sim;
+pub mod size_probe;
 pub mod watched;
 
 pub use aligned::AlignedBuf;
@@ -156,6 +157,13 @@ pub trait Target: Send {
     /// simulated drives.
     fn raw_fd(&self) -> Option<BorrowedFd<'_>> {
         None
+    }
+    /// What reads the target's size again while a test runs (`size_probe.rs`):
+    /// through a duplicate of [`Target::raw_fd`] by default; a simulated drive's
+    /// own with `shrink=`; None when it cannot tell.
+    fn size_probe(&self) -> Option<size_probe::SizeProbe> {
+        let i = self.info();
+        size_probe::SizeProbe::new(self.raw_fd(), i.kind, i.media_size_bytes)
     }
     /// The bytes the kernel has read from and written to this device since boot,
     /// all programs together (Linux block devices); None where it does not say.

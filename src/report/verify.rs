@@ -209,6 +209,9 @@ fn render(t: &TestResult, burn_in: bool) -> String {
     if let Some(u) = &r.unanswered {
         let _ = writeln!(s, "\t{}", u.line());
     }
+    if let Some(c) = &r.size_changed {
+        let _ = writeln!(s, "\t{}", c.line());
+    }
     if let Some(st) = &r.stopped {
         let what = match st.half {
             HalfKind::Write => "writing",

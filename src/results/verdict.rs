@@ -51,6 +51,10 @@ pub enum Code {
     /// The drive refused writes after writes had succeeded (EROFS, EPERM, EACCES):
     /// flash at its end of life turns read-only.
     TurnedReadOnly,
+    /// The device's size changed under a write-verify pass (a bridge that
+    /// re-enumerated, an HPA set): the pass stopped there; a drive whose size
+    /// changes under a test is not fit for a pool.
+    SizeChanged,
     /// A test asked for did not run (the device is too small for it, or an
     /// earlier test failed).
     TestNotRun,
@@ -133,11 +137,12 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order docs/verdict.md lists them.
-    pub const ALL: [Code; 37] = [
+    pub const ALL: [Code; 38] = [
         Code::NotProbed,
         Code::TestFailed,
         Code::StoppedAnswering,
         Code::TurnedReadOnly,
+        Code::SizeChanged,
         Code::TestNotRun,
         Code::TestInterrupted,
         Code::UnwritableSectors,

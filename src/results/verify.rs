@@ -184,6 +184,48 @@ pub struct VerifyResult {
     /// The drive kept only the first bytes written: the pass stopped writing there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keeps_only: Option<KeepsOnly>,
+    /// The device's size changed under the run, and the run was stopped there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size_changed: Option<SizeChanged>,
+}
+
+/// The device's size changed during a pass (a bridge that re-enumerated, an HPA
+/// set, a loop device resized): found when a request failed, or at a half's end,
+/// by reading the size again. The run stopped there: nothing past the new end was
+/// asked, and the blocks that failed for it are not failed sectors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SizeChanged {
+    /// The size the run opened, in bytes.
+    pub from_bytes: u64,
+    /// The size read again, in bytes.
+    pub to_bytes: u64,
+    /// The pass it was found in (0 first).
+    pub pass: u32,
+    /// The half it was found in.
+    pub half: HalfKind,
+    /// The byte of the request whose failure (or the half's end) found it.
+    pub at_bytes: u64,
+    /// When, in ns since the test's start.
+    pub after_ns: u64,
+}
+
+impl SizeChanged {
+    /// The finding's one line: "the device's size changed during the pass: from X
+    /// to Y bytes at byte B (pass P, writing, after T s)".
+    pub fn line(&self) -> String {
+        let what = match self.half {
+            HalfKind::Write => "writing",
+            HalfKind::Read => "reading back",
+        };
+        format!(
+            "the device's size changed during the pass: from {} to {} bytes at byte {} (pass {}, {what}, after {:.1} s)",
+            self.from_bytes,
+            self.to_bytes,
+            self.at_bytes,
+            self.pass + 1,
+            self.after_ns as f64 / 1e9
+        )
+    }
 }
 
 impl VerifyResult {

@@ -38,8 +38,12 @@ pub fn outcome(t: &TestResult) -> Vec<Finding> {
     let name = t.test.name();
     let unanswered = (t.verify().and_then(|v| v.unanswered.as_ref()))
         .or_else(|| t.scan().and_then(|s| s.unanswered.as_ref()));
+    let size_changed = t.verify().and_then(|v| v.size_changed.as_ref());
     let (code, reason) = match &t.outcome {
         Outcome::Complete => return Vec::new(),
+        Outcome::Failed(_) if let Some(c) = size_changed => {
+            (Code::SizeChanged, format!("{name}: {}", c.line()))
+        }
         Outcome::Failed(_) if let Some(u) = unanswered => (
             if u.read_only {
                 Code::TurnedReadOnly

@@ -372,9 +372,9 @@ mod tests {
         assert!(unqualified(&disk(skipped, false)).findings.is_empty());
     }
 
-    #[test]
-    fn a_drive_given_up_mid_test_is_one_finding_that_says_where() {
-        let verify = |read_only| crate::results::verify::VerifyResult {
+    /// A 1 GiB write-verify run of no pass.
+    fn verify_result() -> crate::results::verify::VerifyResult {
+        crate::results::verify::VerifyResult {
             nonce: 1,
             start_bytes: 0,
             end_bytes: 1 << 30,
@@ -386,13 +386,22 @@ mod tests {
             engine: crate::results::QueuedEngine::Threads,
             passes: Vec::new(),
             stopped: None,
+            unanswered: None,
+            keeps_only: None,
+            size_changed: None,
+        }
+    }
+
+    #[test]
+    fn a_drive_given_up_mid_test_is_one_finding_that_says_where() {
+        let verify = |read_only| crate::results::verify::VerifyResult {
             unanswered: Some(crate::results::verify::Unanswered {
                 at_bytes: 314_572_800,
                 after_ns: 2_100_000_000,
                 reason: "3 sectors that read fine earlier fail now".into(),
                 read_only,
             }),
-            keeps_only: None,
+            ..verify_result()
         };
         for (read_only, code, words) in [
             (false, Code::StoppedAnswering, "stopped answering"),
@@ -412,6 +421,32 @@ mod tests {
                 )
             );
         }
+    }
+
+    #[test]
+    fn a_size_that_changed_under_the_pass_is_one_finding_with_from_and_to() {
+        let mut t = TestResult::new(TestKind::Verify, 0.0, Engine::Sync);
+        let mut r = verify_result();
+        r.size_changed = Some(crate::results::verify::SizeChanged {
+            from_bytes: 1 << 30,
+            to_bytes: 1 << 29,
+            pass: 0,
+            half: crate::results::verify::HalfKind::Write,
+            at_bytes: 537_919_488,
+            after_ns: 4_200_000_000,
+        });
+        t.payload = crate::results::Payload::Verify(r);
+        t.outcome = Outcome::Failed("the device's size changed".into());
+        let f = test_findings(&t);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(
+            (f[0].code, f[0].severity),
+            (Code::SizeChanged, Severity::Fail)
+        );
+        assert_eq!(
+            f[0].reason,
+            "write and verify (--verify): the device's size changed during the pass: from 1073741824 to 536870912 bytes at byte 537919488 (pass 1, writing, after 4.2 s)"
+        );
     }
 
     #[test]

@@ -248,6 +248,7 @@ mod tests {
             stopped: None,
             unanswered: None,
             keeps_only: None,
+            size_changed: None,
         }
     }
 

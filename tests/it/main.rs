@@ -26,6 +26,7 @@ mod registry;
 mod report;
 mod results;
 mod run_record;
+mod shrink;
 mod signatures;
 mod sim;
 mod smart;

@@ -81,6 +81,15 @@ pub fn discard(file: &File, len: u64) -> io::Result<()> {
         .map_err(io::Error::from)
 }
 
+/// The size in bytes of the block device open as `fd` (`BLKGETSIZE64`), read
+/// again: a loop device resized, a bridge re-enumerated.
+pub fn media_size(fd: std::os::fd::BorrowedFd<'_>) -> io::Result<u64> {
+    let mut size: u64 = 0;
+    // SAFETY: fd is an open descriptor; BLKGETSIZE64 writes one u64 into `size`.
+    unsafe { ioctls::blkgetsize64(fd.as_raw_fd(), &mut size) }.map_err(io::Error::from)?;
+    Ok(size)
+}
+
 /// Whether the kernel reports the block device open as `file` read-only
 /// (`BLKROGET`: a read-only loop device, `blockdev --setro`, a write-protected disk).
 /// rustix offers no BLKROGET, hence nix's ioctl macro.

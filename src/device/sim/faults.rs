@@ -10,7 +10,9 @@
 //! capacity (`fake=BYTES`: the drive reports its full size but stores only BYTES;
 //! a byte at address `a` is kept at `a mod BYTES`, see [`Faults::physical`]), and a
 //! counterfeit that remaps (`keeps=BYTES`: the drive keeps the first BYTES written,
-//! wherever they are written, and drops the rest; keeps.rs).
+//! wherever they are written, and drops the rest; keeps.rs), and a drive whose
+//! size shrinks under a test (`shrink=AT:TO`: once AT bytes were written, its size
+//! reads TO and every access past TO fails).
 //!
 //! # Adding a fault
 //!
@@ -30,13 +32,17 @@
 use super::Kind;
 use super::keeps::Kept;
 use super::parse_range;
+use crate::device::size_probe::SizeProbe;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The fault keys accepted after `?`, with their values, for error messages.
 pub(super) const ACCEPTED_KEYS: &str = "bad=START-END[,START-END...] (logical sectors, end exclusive), \
 slow=START-END:MS[,...] (added milliseconds), lying_flush=0|1, \
 corrupt=START-END[,...] (reads altered without an error), unwritable=START-END[,...] (writes fail), \
 fake=BYTES[K|M|G|T|P] (stores only that much; addresses wrap), \
-keeps=BYTES[K|M|G|T|P] (keeps only the first BYTES written, wherever written)";
+keeps=BYTES[K|M|G|T|P] (keeps only the first BYTES written, wherever written), \
+shrink=AT:TO (bytes; once AT bytes were written the size is TO)";
 
 /// The faults a spec asks for, in logical sectors (end exclusive), as written.
 #[derive(Debug, Clone, Default)]
@@ -55,6 +61,8 @@ pub(super) struct FaultSpec {
     fake: Option<u64>,
     /// The bytes kept of those written first, wherever written (`keeps=`).
     keeps: Option<u64>,
+    /// Once this many bytes were written, the size becomes the second (`shrink=`).
+    shrink: Option<(u64, u64)>,
 }
 
 impl FaultSpec {
@@ -110,6 +118,15 @@ impl FaultSpec {
                     "expected the bytes kept of those written first, optionally with a binary suffix K, M, G, T or P (e.g. 256M)",
                 )?;
                 self.keeps = Some(bytes);
+            }
+            "shrink" => {
+                let bytes = |v| {
+                    super::parse_size(v).ok_or("expected AT:TO, bytes with an optional binary suffix K, M, G, T or P (e.g. 128M:64M)")
+                };
+                let (at, to) = value
+                    .split_once(':')
+                    .ok_or("expected AT:TO (e.g. 128M:64M)")?;
+                self.shrink = Some((bytes(at)?, bytes(to)?));
             }
             _ => return Ok(false),
         }
@@ -180,6 +197,19 @@ pub(super) struct Faults {
     fake: Option<u64>,
     /// A counterfeit that remaps: which addresses hold data (`keeps=`).
     keeps: Option<Kept>,
+    /// A size that shrinks (`shrink=`).
+    shrink: Option<Shrink>,
+}
+
+/// A drive whose size shrinks once `at` bytes were written (`shrink=AT:TO`).
+#[derive(Debug, Clone)]
+struct Shrink {
+    at: u64,
+    to: u64,
+    /// Bytes written so far.
+    written: u64,
+    /// The size it reads now, shared with its [`SizeProbe`]s.
+    size: Arc<AtomicU64>,
 }
 
 /// What the faults do to one read or write.
@@ -196,6 +226,19 @@ pub(super) struct Effect {
     pub(super) remapped: Vec<(u64, u64)>,
     /// A failed write: the byte offset of the first unwritable sector it met.
     pub(super) unwritable_at: Option<u64>,
+}
+
+impl Effect {
+    /// An access past the end of a drive that shrank: it fails, and nothing else.
+    fn failed() -> Effect {
+        Effect {
+            fail: true,
+            extra_ns: 0.0,
+            unreadable_at: None,
+            remapped: Vec::new(),
+            unwritable_at: None,
+        }
+    }
 }
 
 impl Faults {
@@ -217,8 +260,24 @@ impl Faults {
             ));
         }
         let keeps = keeps_of(spec, sector, size)?;
+        let shrink = match spec.shrink {
+            Some((at, to)) if to == 0 || !to.is_multiple_of(sector) || to >= size => {
+                return Err(format!(
+                    "shrink={at}:{to}: the size it shrinks to must be whole {sector}-byte \
+                     sectors, more than 0 and fewer than the drive's {size} bytes"
+                ));
+            }
+            Some((at, to)) => Some(Shrink {
+                at,
+                to,
+                written: 0,
+                size: Arc::new(AtomicU64::new(size)),
+            }),
+            None => None,
+        };
         let faults = Faults {
             keeps,
+            shrink,
             // Overlapping or touching ranges merged, so that a sector is remapped once.
             bad: merged(&spec.bad, sector)?,
             slow,
@@ -235,6 +294,17 @@ impl Faults {
     /// sectors inside the device, `len > 0`).
     pub(super) fn on_access(&mut self, kind: Kind, offset: u64, len: u64) -> Effect {
         let end = offset + len;
+        if let Some(s) = &mut self.shrink {
+            if s.written >= s.at {
+                s.size.store(s.to, Ordering::Relaxed);
+                if end > s.to {
+                    return Effect::failed();
+                }
+            }
+            if kind == Kind::Write {
+                s.written += len;
+            }
+        }
         let touches = |a: u64, b: u64| offset < b && a < end;
         let (unreadable_at, unwritable_at, remapped) = match kind {
             Kind::Read => (
@@ -260,6 +330,15 @@ impl Faults {
                 .map(|&(_, _, ns)| ns)
                 .sum(),
         }
+    }
+
+    /// With `shrink=`: the drive's size read again, shrinking as it does; the
+    /// drive was opened with `opened` bytes.
+    pub(super) fn size_probe(&self, opened: u64) -> Option<SizeProbe> {
+        Some(SizeProbe::shared(
+            self.shrink.as_ref()?.size.clone(),
+            opened,
+        ))
     }
 
     /// The first unreadable byte at or after `offset`, if any.
@@ -350,6 +429,12 @@ impl Faults {
         if let Some(f) = self.fake {
             d.push_str(&format!(
                 ", fake capacity: stores only {f} bytes, addresses wrap"
+            ));
+        }
+        if let Some(s) = &self.shrink {
+            d.push_str(&format!(
+                ", shrinks to {} bytes once {} bytes were written",
+                s.to, s.at
             ));
         }
         if let Some(k) = &self.keeps {

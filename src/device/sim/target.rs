@@ -528,6 +528,10 @@ impl Target for SimTarget {
         Some(self)
     }
 
+    fn size_probe(&self) -> Option<crate::device::size_probe::SizeProbe> {
+        self.faults.size_probe(self.info.media_size_bytes)
+    }
+
     fn smart_source(&mut self) -> Option<&mut dyn crate::smart::SmartSource> {
         Some(self)
     }

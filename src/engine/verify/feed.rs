@@ -8,6 +8,7 @@ use super::Progress;
 use super::Sampler;
 use super::Saver;
 use super::within;
+use crate::device::size_probe::SizeProbe;
 use crate::engine::in_order::{InBlockOrder, Timed};
 use crate::engine::liveness::Liveness;
 use crate::engine::locate::push_block;
@@ -16,7 +17,7 @@ use crate::probe::OpKind;
 use crate::probe::scan::{ScanRange, bucket};
 use crate::results::SlowRange;
 use crate::results::failures::{Failures, ReadBack};
-use crate::results::verify::{Half, HalfKind, KeepsOnly, Pass, Unanswered};
+use crate::results::verify::{Half, HalfKind, KeepsOnly, Pass, SizeChanged, Unanswered};
 use crate::verify::stamp::Stamper;
 
 /// One half's feed: hands out its blocks in order, collects their completions, and
@@ -76,7 +77,14 @@ pub(super) struct HalfFeed<'a, 's> {
     /// A write half's checkpoint waits for a flush through the target: nothing
     /// more is handed out until it is done (`HalfFeed::flush_due`, checkpoint.rs).
     pub(super) flush_wanted: bool,
+    /// Reads the target's size again (None: the target cannot tell).
+    pub(super) size: Option<&'a SizeProbe>,
+    /// Set when the size read again differs: nothing more is submitted.
+    pub(super) size_changed: Option<SizeChanged>,
 }
+
+/// Blocks completed between two readings of the size when none fails.
+const SIZE_EVERY: u64 = 16;
 
 impl HalfFeed<'_, '_> {
     /// The block at `offset` completed: move the done prefix on, and checkpoint when
@@ -141,6 +149,19 @@ impl HalfFeed<'_, '_> {
         }
     }
 
+    /// Read the target's size again (after a failed block, or every
+    /// [`SIZE_EVERY`] blocks): a size other than the one opened is recorded, found
+    /// at the block at `offset` completed at `now_ns`. Returns whether it changed.
+    pub(super) fn size_check(&mut self, offset: u64, now_ns: u64) -> bool {
+        if self.size_changed.is_none() {
+            let after_ns = now_ns.saturating_sub(self.test_start_ns);
+            self.size_changed = self
+                .size
+                .and_then(|s| s.found(self.pass, self.half_kind, offset, after_ns));
+        }
+        self.size_changed.is_some()
+    }
+
     fn region(&self, offset: u64) -> usize {
         let n = self.half.region_bytes.len() as u64;
         let span = self.range.end - self.range.start;
@@ -151,7 +172,7 @@ impl HalfFeed<'_, '_> {
 
 impl Feed for HalfFeed<'_, '_> {
     fn next(&mut self, _slot: usize, buf: Option<&mut [u8]>) -> Option<(u64, u32, OpKind)> {
-        if self.unanswered.is_some() || self.flush_wanted {
+        if self.unanswered.is_some() || self.size_changed.is_some() || self.flush_wanted {
             return None;
         }
         if let Some(offset) = self.sample_due() {
@@ -211,6 +232,10 @@ impl Feed for HalfFeed<'_, '_> {
                     }
                 }
             }
+            Err(_) if self.size_check(offset, c.done_ns) => {
+                // A block failed because the device shrank: no failed sectors.
+                return false;
+            }
             Err(e) => {
                 self.half.error_blocks += 1;
                 push_block(&mut self.failed, offset, len);
@@ -224,7 +249,9 @@ impl Feed for HalfFeed<'_, '_> {
                 }
             }
         }
-        if self.unanswered.is_some() {
+        if self.unanswered.is_some()
+            || (self.half.blocks.is_multiple_of(SIZE_EVERY) && self.size_check(offset, c.done_ns))
+        {
             return false;
         }
         self.completed(offset, c.done_ns);

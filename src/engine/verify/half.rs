@@ -16,7 +16,7 @@ use crate::engine::queued;
 use crate::probe::OpKind;
 use crate::probe::scan::ScanRange;
 use crate::results::failures::{FailureKind, ReadBack};
-use crate::results::verify::{Half, HalfKind, Stopped, Unanswered, VerifyResult};
+use crate::results::verify::{Half, HalfKind, SizeChanged, Stopped, Unanswered, VerifyResult};
 use crate::verify::stamp::Stamper;
 use std::io;
 use std::sync::atomic::Ordering;
@@ -31,6 +31,8 @@ struct FeedEnd {
     /// Where this half was to end: the range's end, or where it stopped writing
     /// (or reading back) because the drive keeps only that much.
     half_end: u64,
+    /// The device's size changed under the half.
+    size_changed: Option<SizeChanged>,
 }
 
 impl Run<'_, '_> {
@@ -62,9 +64,14 @@ impl Run<'_, '_> {
             mut failed,
             unanswered,
             half_end,
+            size_changed,
         } = self.feed_half(r, ps, kind, from, earlier_failed);
         r.engine = run.engine;
         self.abandoned += run.abandoned;
+        if let Some(stop) = self.size_stop(r, size_changed, ps.pass, half_kind, half.end_bytes) {
+            ps.halves.push(half);
+            return Some(stop);
+        }
         // A drive that stops answering while its suspects are done again is given
         // up as in the pass itself (never a clean half).
         let gone = unanswered.is_some() || run.fatal.as_ref().and_then(NoAnswer::of).is_some();
@@ -145,6 +152,31 @@ impl Run<'_, '_> {
         None
     }
 
+    /// The stop a size that changed makes, found by the half's feed (`found`: a
+    /// failed block) or read again now at the half's end (`at`), recorded in `r`:
+    /// the run stops there, nothing confirmed or located (the blocks past the new
+    /// end failed for it, not for their sectors).
+    fn size_stop(
+        &self,
+        r: &mut VerifyResult,
+        found: Option<SizeChanged>,
+        pass: u32,
+        half: HalfKind,
+        at: u64,
+    ) -> Option<Stop> {
+        let c = found.or_else(|| {
+            let after = self.target.clock().now_ns();
+            let after = after.saturating_sub(self.test_start_ns);
+            (self.size.as_ref()?).found(pass, half, at, after)
+        })?;
+        r.size_changed = Some(c);
+        Some(Stop::Failed {
+            setup: false,
+            offset: c.at_bytes,
+            error: io::Error::other(c.line()),
+        })
+    }
+
     /// Run half `kind` of the pass `ps` from byte `from` through its feed, the
     /// failed blocks of an interrupted run's half (`earlier_failed`) carried on.
     fn feed_half(
@@ -200,6 +232,8 @@ impl Run<'_, '_> {
             sampler: (kind == OpKind::Write).then(|| Sampler::new(p.range.count(), first)),
             keeps_only: r.keeps_only,
             flush_wanted: false,
+            size: self.size.as_ref(),
+            size_changed: None,
         };
         let (depth, stop, timeout) = (p.queue_depth, self.stop, p.io_timeout);
         let run = if kind == OpKind::Write {
@@ -219,6 +253,7 @@ impl Run<'_, '_> {
             unanswered,
             pending,
             keeps_only,
+            size_changed,
             ..
         } = feed;
         r.keeps_only = keeps_only;
@@ -237,6 +272,7 @@ impl Run<'_, '_> {
             failed,
             unanswered,
             half_end,
+            size_changed,
         }
     }
 

@@ -17,6 +17,7 @@
 use super::liveness::Liveness;
 use super::queue::Stop;
 use crate::device::Target;
+use crate::device::size_probe::SizeProbe;
 use crate::probe::OpKind;
 use crate::probe::scan::ScanRange;
 use crate::results::QueuedEngine;
@@ -96,6 +97,8 @@ struct Run<'a, 's> {
     nonce: u64,
     /// The regions of each half's curve.
     regions: usize,
+    /// Reads the target's size again (None: the target cannot tell).
+    size: Option<SizeProbe>,
 }
 
 /// One pass in progress: its stamps, its failures and the halves done.
@@ -111,8 +114,9 @@ struct PassState<'c> {
 }
 
 /// Run the passes of `p` on `target`. `progress` is told each half's bytes done.
-/// Stops only for Ctrl-C (the result says where, and the `--start` that resumes)
-/// or an engine that fails as a whole; failed requests are recorded and passed.
+/// Stops only for Ctrl-C (the result says where, and the `--start` that resumes),
+/// a drive given up, a size that changed ([`VerifyResult::size_changed`]) or an
+/// engine that fails as a whole; failed requests are recorded and passed.
 /// The count returned last is of the requests left behind unanswered (the
 /// watchdog or Ctrl-C): seekprobe can end only when the kernel gives them back.
 pub fn run_verify(
@@ -143,6 +147,7 @@ pub fn run_verify(
         stopped: None,
         unanswered: None,
         keeps_only: resume.and_then(|c| c.keeps_only),
+        size_changed: None,
     };
     // The sector size checked once, before any I/O: every pass's stamper follows.
     let size = match StampSize::new(ss) {
@@ -163,6 +168,7 @@ pub fn run_verify(
         s.last_bytes = p.range.start;
     }
     let mut run = Run {
+        size: target.size_probe(),
         test_start_ns: target.clock().now_ns(),
         live: Liveness::new(target.raw_fd(), u64::from(ss)).knowing(&p.known_good),
         target,

@@ -382,3 +382,53 @@ fn a_simulated_write_half_checkpoints_every_minute_on_its_clock() {
     // 2 s a block: a checkpoint after 30 blocks (60 s), none after 45.
     assert_eq!(writes, [30 << 20], "{writes:?}");
 }
+
+/// Verify the 64 MiB simulated drive whose `shrink=` is `rule` (2 passes, 1 MiB
+/// blocks): the run stopped by its size change, the change, and its only pass.
+fn shrunk(rule: &str) -> (crate::results::verify::SizeChanged, Pass) {
+    let uri = format!("sim:ssd?size=64M&shrink={rule}");
+    let mut t = crate::device::sim::SimTarget::open(&uri).unwrap();
+    let p = params(64 << 20, 1 << 20);
+    let (r, stopped, _) = run_verify(&mut t, &p, &AtomicBool::new(false), &mut |_, _, _| {}, None);
+    let c = r.size_changed.unwrap();
+    assert!(
+        matches!(stopped, Some(Stop::Failed { offset, .. }) if offset == c.at_bytes),
+        "{stopped:?}"
+    );
+    assert_eq!(r.passes.len(), 1);
+    let pass = r.passes.into_iter().next().unwrap();
+    assert!(pass.read.is_none());
+    assert!(pass.failures.is_empty(), "{:?}", pass.failures);
+    (c, pass)
+}
+
+#[test]
+fn a_drive_that_shrinks_while_written_stops_the_pass_with_no_failed_sector() {
+    // Once 40 MiB were written the drive's size reads 32 MiB, and every access
+    // past 32 MiB fails: the write at 40 MiB is the first to fail.
+    let (c, pass) = shrunk("40M:32M");
+    assert_eq!(
+        (c.from_bytes, c.to_bytes, c.pass, c.half, c.at_bytes),
+        (64 << 20, 32 << 20, 0, HalfKind::Write, 40 << 20)
+    );
+    assert!(c.after_ns > 0, "{c:?}");
+    assert_eq!(pass.write.error_blocks, 0);
+    // A size it shrinks to must be whole sectors below its own.
+    for bad in ["1M:64M", "1M:0", "1M:1000", "1M"] {
+        let uri = format!("sim:ssd?size=64M&shrink={bad}");
+        assert!(crate::device::sim::SimTarget::open(&uri).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn a_drive_that_shrinks_once_wholly_written_is_found_by_reading_its_size() {
+    // The whole drive written once, then its size reads 32 MiB from the next
+    // access on (the write half's read-back as it goes): no request failed, the
+    // size read again with the 64th block (every 16 blocks) finds it.
+    let (c, pass) = shrunk("64M:32M");
+    assert_eq!(
+        (c.from_bytes, c.to_bytes, c.pass, c.half, c.at_bytes),
+        (64 << 20, 32 << 20, 0, HalfKind::Write, 63 << 20)
+    );
+    assert_eq!((pass.write.blocks, pass.write.error_blocks), (64, 0));
+}

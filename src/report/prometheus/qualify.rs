@@ -403,6 +403,7 @@ mod tests {
             stopped,
             unanswered: None,
             keeps_only: None,
+            size_changed: None,
         });
         let mut x = Exposition::new();
         render_test(&mut x, &[], &t);
