@@ -211,7 +211,7 @@ fn usage_rows(h: &Health, row: &mut dyn FnMut(String, &str, bool)) {
         row(
             "unknown".into(),
             &format!(
-                "GiB written by the host ({}: raw {}, cannot fit the power-on hours)",
+                "GiB written by the host ({}: raw {}, unit not known or too large for the hours)",
                 w.source, w.raw
             ),
             false,

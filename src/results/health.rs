@@ -265,7 +265,7 @@ pub struct Usage {
     /// Every wear figure the drive reports (NVMe percentage used, the device
     /// statistics' endurance indicator, the vendors' wear attributes).
     pub wear: Vec<Wear>,
-    /// A written total that cannot fit the power-on hours: unknown, never a
+    /// A written total in a unit in doubt or that cannot fit the power-on hours: unknown, never a
     /// figure (`host_written_bytes` is None then).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_writes_unknown: Option<UnknownWrites>,

@@ -276,26 +276,40 @@ pub fn count(a: &AtaAttribute) -> Option<u64> {
 /// The percent of rated life used, from a wear attribute: 100 less the
 /// normalised value where the vendor puts life left there (a value above 100 is
 /// not a percentage and says nothing); the raw value where it counts the
-/// percent used; 100 less the raw value where it is the percent left (a raw
-/// value above 100 is no percentage: the normalised value is read then).
+/// percent used; where the raw value is the percent left, the larger wear of
+/// 100 less it and 100 less the normalised value (a raw value above 100 is no
+/// percentage: the normalised value alone is read then).
 pub fn wear_used(a: &AtaAttribute, scale: WearScale) -> Option<u64> {
-    let normalised = || a.value.filter(|v| *v <= 100).map(|v| 100 - u64::from(v));
     match scale {
-        WearScale::NormalizedLeft => normalised(),
+        WearScale::NormalizedLeft => normalised_used(a),
         WearScale::RawUsed => count(a),
-        WearScale::RawLeft => match count(a).filter(|left| *left <= 100) {
-            Some(left) => Some(100 - left),
-            None => normalised(),
-        },
+        WearScale::RawLeft => raw_left_used(a).max(normalised_used(a)),
     }
 }
 
-/// Where [`wear_used`] read the figure, for its source's name.
+/// 100 less the normalised value, where it is a percentage.
+fn normalised_used(a: &AtaAttribute) -> Option<u64> {
+    a.value.filter(|v| *v <= 100).map(|v| 100 - u64::from(v))
+}
+
+/// 100 less the raw value, where it is a percentage.
+fn raw_left_used(a: &AtaAttribute) -> Option<u64> {
+    count(a).filter(|left| *left <= 100).map(|left| 100 - left)
+}
+
+/// Where [`wear_used`] read the figure, for its source's name: for a raw
+/// percent left, the raw value unless the normalised value shows more wear.
 pub fn wear_place(a: &AtaAttribute, scale: WearScale) -> &'static str {
-    let raw_left = count(a).is_some_and(|left| left <= 100);
     match scale {
         WearScale::RawUsed => "raw value",
-        WearScale::RawLeft if raw_left => "raw value",
+        WearScale::RawLeft
+            if raw_left_used(a).is_some() && raw_left_used(a) >= normalised_used(a) =>
+        {
+            "raw value"
+        }
+        WearScale::RawLeft if raw_left_used(a).is_some() => {
+            "normalised value, more worn than the raw value"
+        }
         _ => "normalised value",
     }
 }
@@ -370,7 +384,7 @@ mod tests {
         let used = attr(202, "Perc_Rated_Life_Used", 3, "3");
         assert_eq!(wear_used(&used, WearScale::RawUsed), Some(3));
         // Phison's 231 and Silicon Motion's 169: the raw value is the life
-        // left, whatever the normalised value says.
+        // left, unless the normalised value shows more wear.
         let mut phison = attr(231, "SSD_Life_Left", 30, "30");
         phison.value = Some(100);
         let family = Some("Phison Driven SSDs");
@@ -397,5 +411,21 @@ mod tests {
         phison.raw.string = "4000".into();
         phison.value = Some(90);
         assert_eq!(wear_used(&phison, WearScale::RawLeft), Some(10));
+        assert_eq!(wear_place(&phison, WearScale::RawLeft), "normalised value");
+        // Raw 100 left but normalised 5: the more worn reading, 95% used.
+        phison.raw.value = Some(100);
+        phison.raw.string = "100".into();
+        phison.value = Some(5);
+        assert_eq!(wear_used(&phison, WearScale::RawLeft), Some(95));
+        assert_eq!(
+            wear_place(&phison, WearScale::RawLeft),
+            "normalised value, more worn than the raw value"
+        );
+        // Raw 30 left, normalised 90: the raw value's 70%.
+        phison.raw.value = Some(30);
+        phison.raw.string = "30".into();
+        phison.value = Some(90);
+        assert_eq!(wear_used(&phison, WearScale::RawLeft), Some(70));
+        assert_eq!(wear_place(&phison, WearScale::RawLeft), "raw value");
     }
 }

@@ -898,6 +898,15 @@ fn drivedb_verdicts() -> Vec<Verdict> {
             &[("note", "host-writes-unknown"), COMMAND_FAILED],
         ),
         (
+            "synthetic/WDC_WDS400T1R0A-not-in-database-241-20000-in-5-hours.json",
+            &[("note", "host-writes-unknown"), COMMAND_FAILED],
+        ),
+        ("synthetic/ADATA_SU650-hours-2e64-1.json", &[COMMAND_FAILED]),
+        (
+            "synthetic/ADATA_SU650-link-speed-overflow.json",
+            &[COMMAND_FAILED],
+        ),
+        (
             "synthetic/Micron_5300-199-crc-2000000.json",
             &[TIMEOUTS, ("warn", "crc-count")],
         ),
@@ -1506,8 +1515,8 @@ fn writes_crc_and_counter_rows() -> Vec<BlindSpot> {
             &[],
             0,
             &[
-                "\tunknown     \t# GiB written by the host (ATA 241 Total_LBAs_Written: raw 398, cannot fit the power-on hours)\n",
-                "note: host writes unknown: ATA 241 Total_LBAs_Written has a raw written total of 398, and as 512-byte LBAs it is 203776 bytes in 4994 power-on hours",
+                "\tunknown     \t# GiB written by the host (ATA 241 Total_LBAs_Written: raw 398, unit not known or too large for the hours)\n",
+                "note: host writes unknown: ATA 241 Total_LBAs_Written has a raw written total of 398, and its unit is not known: smartctl's drive database does not know this drive",
             ],
             &["# GiB written by the host (ATA 241 Total_LBAs_Written)\n"],
         ),
@@ -1520,6 +1529,44 @@ fn writes_crc_and_counter_rows() -> Vec<BlindSpot> {
                 "FAIL: --new cannot judge whether the drive is new: its host writes are unknown (ATA 241 Total_LBAs_Written raw 398",
             ],
             &[],
+        ),
+        row(
+            "20000 in 241 after 5 hours (a reseller's reset): unknown, not 0 GiB",
+            "synthetic/WDC_WDS400T1R0A-not-in-database-241-20000-in-5-hours.json",
+            &[],
+            0,
+            &[
+                "\tunknown     \t# GiB written by the host (ATA 241 Total_LBAs_Written: raw 20000, unit not known or too large for the hours)\n",
+                "has a raw written total of 20000, and its unit is not known",
+                "(10240000 bytes as 512-byte LBAs, 20000 GiB as GiB)",
+            ],
+            &["# GiB written by the host (ATA 241 Total_LBAs_Written)\n"],
+        ),
+        row(
+            "20000 in 241 after 5 hours cannot show a drive new",
+            "synthetic/WDC_WDS400T1R0A-not-in-database-241-20000-in-5-hours.json",
+            &["--new"],
+            1,
+            &[
+                "FAIL: --new cannot judge whether the drive is new: its host writes are unknown (ATA 241 Total_LBAs_Written raw 20000: 20000 LBAs or 20000 GiB, 64 GiB allowed)",
+            ],
+            &[SAYS_HEALTHY],
+        ),
+        row(
+            "2^64 - 1 power-on hours: no overflow, the 32 MiB count stands",
+            "synthetic/ADATA_SU650-hours-2e64-1.json",
+            &[],
+            0,
+            &["# GiB written by the host (ATA 241 Host_Writes_32MiB)\n"],
+            &["unknown", "panicked"],
+        ),
+        row(
+            "a link speed beyond 64 bits: no ceiling, the count stands",
+            "synthetic/ADATA_SU650-link-speed-overflow.json",
+            &[],
+            0,
+            &["# GiB written by the host (ATA 241 Host_Writes_32MiB)\n"],
+            &["unknown", "panicked"],
         ),
         row(
             "a hard disk drivedb does not know keeps its LBA count",
