@@ -353,7 +353,7 @@ pub fn names(drives: &[Drive], used: &[usize], said: &mut Said) {
         .count();
     if stable > 0 {
         said.why.push(format!(
-            "names: {stable} {} by a name that survives a reboot (Linux: /dev/disk/by-id, the WWN's first; FreeBSD: /dev/diskid, /dev/gpt)",
+            "names: {stable} {} by a name that survives a reboot (Linux: /dev/disk/by-id, the WWN's first; FreeBSD: /dev/diskid)",
             if stable == 1 { "drive is named" } else { "drives are named" }
         ));
     }
@@ -362,7 +362,7 @@ pub fn names(drives: &[Drive], used: &[usize], said: &mut Said) {
         .filter(|&&i| drives[i].naming == Naming::Unstable)
     {
         said.warnings.push(format!(
-            "{} has no name that survives a reboot in its run (no /dev/disk/by-id link, /dev/diskid or /dev/gpt label recorded): named by {}, which may name another drive after a reboot",
+            "{} has no name that survives a reboot in its run (no /dev/disk/by-id link or /dev/diskid name recorded): named by {}, which may name another drive after a reboot",
             drives[i].given, drives[i].name
         ));
     }
