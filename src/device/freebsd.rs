@@ -247,9 +247,9 @@ pub fn describe(file: &File, path: &Path, info: &mut DeviceInfo) -> io::Result<(
 }
 
 /// The disk's names that survive a reboot, as GEOM's labels give them: its
-/// /dev/diskid/ name (the disk_ident label, `DISK-` and its ident) first, then the
-/// /dev/gpt/ labels of its partitions, from GEOM's configuration
-/// (`kern.geom.conftxt`); empty when GEOM names none (a label withers once its
+/// /dev/diskid/ name (the disk_ident label, `DISK-` and its ident), from GEOM's
+/// configuration (`kern.geom.conftxt`); its partitions' /dev/gpt/ labels are not
+/// the disk's names and are left out; empty when GEOM names none (a label withers once its
 /// disk is opened by another name).
 fn stable_names(path: &Path) -> Vec<String> {
     let Some(disk) = path.file_name().and_then(|n| n.to_str()) else {
@@ -288,12 +288,14 @@ fn stable_names(path: &Path) -> Vec<String> {
     labels_of(&String::from_utf8_lossy(&buf), disk)
 }
 
-/// The diskid and GPT labels of `disk` in the text of `kern.geom.conftxt`: a line
-/// a GEOM provider, its depth first (`0 DISK ada0 …`, `1 PART ada0p1 …`,
-/// `2 LABEL gpt/data0 …`); the lines after a disk's depth-0 line, up to the next
-/// one, are its own.
+/// The diskid labels of `disk` (the whole disk's names) in the text of
+/// `kern.geom.conftxt`: a line a GEOM provider, its depth first (`0 DISK ada0 …`,
+/// `1 LABEL diskid/DISK-… …`, `1 PART ada0p1 …`, `2 LABEL gpt/data0 …`); the
+/// lines after a disk's depth-0 line, up to the next one, are its own. A GPT
+/// label names a partition, not the disk (`zpool create` on it would build on
+/// the partition), so none is kept.
 fn labels_of(conftxt: &str, disk: &str) -> Vec<String> {
-    let (mut mine, mut diskid, mut gpt) = (false, Vec::new(), Vec::new());
+    let (mut mine, mut diskid) = (false, Vec::new());
     for line in conftxt.lines() {
         let mut words = line.split_whitespace();
         let (Some(depth), Some(class), Some(name)) = (words.next(), words.next(), words.next())
@@ -302,15 +304,10 @@ fn labels_of(conftxt: &str, disk: &str) -> Vec<String> {
         };
         if depth == "0" {
             mine = class == "DISK" && name == disk;
-        } else if mine && class == "LABEL" {
-            if name.starts_with("diskid/") {
-                diskid.push(format!("/dev/{name}"));
-            } else if name.starts_with("gpt/") {
-                gpt.push(format!("/dev/{name}"));
-            }
+        } else if mine && class == "LABEL" && name.starts_with("diskid/") {
+            diskid.push(format!("/dev/{name}"));
         }
     }
-    diskid.extend(gpt);
     diskid
 }
 

@@ -163,18 +163,22 @@ impl Shape {
     }
 }
 
-/// A pool name zpool accepts: a letter first, then letters, digits, `_`, `-`,
-/// `.` or `:`, and none of zpool's reserved words.
+/// A pool name zpool accepts (zpool-create(8), OpenZFS's `pool_namecheck`): a
+/// letter first, then letters, digits, `_`, `-`, `.` or `:`; not one of the
+/// reserved words mirror, raidz, draid, spare and log, not beginning with mirror,
+/// raidz, draid or spare, and not `c` and a digit (a disk-like name).
 fn pool_name(s: &str) -> Result<String, String> {
     let ok = s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "_-.:".contains(c));
-    let reserved = ["mirror", "raidz", "draid", "spare", "log"]
-        .iter()
-        .any(|w| s.starts_with(w));
-    if !ok || reserved {
+    let reserved = s == "log"
+        || ["mirror", "raidz", "draid", "spare"]
+            .iter()
+            .any(|w| s.starts_with(w));
+    let disk_like = s.len() > 1 && s.starts_with('c') && s.as_bytes()[1].is_ascii_digit();
+    if !ok || reserved || disk_like {
         return Err(format!(
-            "{s:?}: a pool name starts with a letter, holds letters, digits, '_', '-', '.' or ':', and does not start with mirror, raidz, draid, spare or log"
+            "{s:?}: a pool name starts with a letter, holds letters, digits, '_', '-', '.' or ':', is not log, does not start with mirror, raidz, draid or spare, nor with c and a digit (zpool-create(8))"
         ));
     }
     Ok(s.to_string())
@@ -207,5 +211,13 @@ mod tests {
         assert!(pool_name("1tank").is_err());
         assert!(pool_name("mirror0").is_err());
         assert!(pool_name("ta nk").is_err());
+        assert!(pool_name("logs").is_ok());
+        assert!(pool_name("log").is_err());
+        assert!(pool_name("spares").is_err());
+        assert!(pool_name("draid2").is_err());
+        assert!(pool_name("c0").is_err());
+        assert!(pool_name("c1t0d0").is_err());
+        assert!(pool_name("cache").is_ok());
+        assert!(pool_name("c").is_ok());
     }
 }

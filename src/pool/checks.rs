@@ -5,7 +5,7 @@
 
 use super::args::{Kind, Shape};
 use super::drives::{Drive, Naming};
-use super::layout::{Layout, SLOW_SHARE, Speed, group, rate};
+use super::layout::{Layout, SLOW_SHARE, Speed, domains, rate, top};
 use crate::results::verdict::binary_size;
 use std::collections::BTreeMap;
 
@@ -32,21 +32,25 @@ fn and_list(items: &[String]) -> String {
     }
 }
 
-/// Each path's drives in each vdev: path name (None: unknown) → counts by vdev.
+/// Each failure domain's drives in each vdev: every level of each drive's path
+/// (the HBA, then the expander on it; see [`domains`]) → counts by vdev; drives
+/// of unknown path are left out.
 fn per_path(drives: &[Drive], l: &Layout) -> BTreeMap<String, Vec<usize>> {
     let mut m: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (v, vdev) in l.vdevs.iter().enumerate() {
         for &i in vdev {
             if drives[i].path.is_some() {
-                m.entry(group(drives, i))
-                    .or_insert_with(|| vec![0; l.vdevs.len()])[v] += 1;
+                for d in domains(drives, i) {
+                    m.entry(d).or_insert_with(|| vec![0; l.vdevs.len()])[v] += 1;
+                }
             }
         }
     }
     m
 }
 
-/// What losing one path costs each vdev: a warning for each path whose loss
+/// What losing one path costs each vdev: a warning for each failure domain (an
+/// HBA with every expander on it, an expander, a controller) whose loss
 /// takes more drives from a vdev than it can lose (naming the path as the path
 /// check does, and a whole vdev as such), a warning when the paths are too few
 /// to spread the vdevs at all, and a warning for drives whose path is unknown.
@@ -90,11 +94,18 @@ pub fn paths(drives: &[Drive], l: &Layout, shape: Shape, names: &[String], said:
             said.warnings.push(text);
         }
         let needed = shape.width.div_ceil(r.max(1));
-        if over && counts.len() < needed {
+        let hbas: std::collections::BTreeSet<String> = l
+            .vdevs
+            .iter()
+            .flatten()
+            .filter(|&&i| drives[i].path.is_some())
+            .map(|&i| top(drives, i))
+            .collect();
+        if over && hbas.len() < needed {
             said.warnings.push(format!(
                 "the drives sit on {} known {}, and {}-wide {} vdevs need at least {needed} (at most {r} drives of a vdev on each) to survive the loss of one: each vdev is spread over them as evenly as it goes",
-                counts.len(),
-                if counts.len() == 1 { "path" } else { "paths" },
+                hbas.len(),
+                if hbas.len() == 1 { "path" } else { "paths" },
                 shape.width,
                 shape.word()
             ));
@@ -255,16 +266,23 @@ pub fn spares(drives: &[Drive], l: &Layout, speed: Option<&Speed>, said: &mut Sa
     }
 }
 
-/// The pool's `ashift`: log2 of the largest physical sector of its drives, and
-/// at least 12 (4 KiB), so that a 4 KiB drive can replace one later; with the
-/// evidence in words.
-pub fn ashift(drives: &[Drive], used: &[usize]) -> (u32, String) {
+/// The largest `ashift` OpenZFS accepts (`ASHIFT_MAX`, 64 KiB): zpool refuses
+/// more.
+pub const ASHIFT_MAX: u32 = 16;
+
+/// The pool's `ashift`: log2 of the largest physical sector of its drives, at
+/// least 12 (4 KiB), so that a 4 KiB drive can replace one later, and at most
+/// [`ASHIFT_MAX`] (a RAID controller's stripe reported as the physical sector,
+/// FreeBSD's stripesize, gives more), with a warning naming each drive that
+/// reports more; with the evidence in words.
+pub fn ashift(drives: &[Drive], used: &[usize], said: &mut Said) -> u32 {
     let largest = used
         .iter()
         .map(|&i| drives[i].physical_sector_bytes.max(512))
         .max()
         .unwrap_or(512);
-    let shift = largest.next_power_of_two().trailing_zeros().max(12);
+    let wanted = largest.next_power_of_two().trailing_zeros();
+    let shift = wanted.clamp(12, ASHIFT_MAX);
     let mut kinds: BTreeMap<(u32, u32), usize> = BTreeMap::new();
     for &i in used {
         let d = &drives[i];
@@ -282,7 +300,24 @@ pub fn ashift(drives: &[Drive], used: &[usize]) -> (u32, String) {
             )
         })
         .collect();
-    let why = if largest >= 4096 {
+    let why = if wanted > ASHIFT_MAX {
+        for &i in used {
+            let d = &drives[i];
+            if d.physical_sector_bytes.next_power_of_two().trailing_zeros() > ASHIFT_MAX {
+                said.warnings.push(format!(
+                    "ashift: {} reports a physical sector of {} bytes, more than the {} bytes of OpenZFS's largest ashift ({ASHIFT_MAX}), which zpool refuses: likely a RAID controller's stripe, not the drive's sector; ashift={ASHIFT_MAX} is set instead",
+                    d.given,
+                    d.physical_sector_bytes,
+                    1u64 << ASHIFT_MAX
+                ));
+            }
+        }
+        format!(
+            "ashift={shift}: the largest physical sector in the pool is {largest} bytes ({}), beyond OpenZFS's largest ashift, so {ASHIFT_MAX} ({} bytes)",
+            and_list(&of),
+            1u64 << ASHIFT_MAX
+        )
+    } else if largest >= 4096 {
         format!(
             "ashift={shift}: 2^{shift} = {} bytes, the largest physical sector in the pool ({})",
             1u64 << shift,
@@ -294,7 +329,8 @@ pub fn ashift(drives: &[Drive], used: &[usize]) -> (u32, String) {
             and_list(&of)
         )
     };
-    (shift, why)
+    said.why.push(why);
+    shift
 }
 
 /// How the drives are named: a note for simulated drives, a warning for each
@@ -317,7 +353,7 @@ pub fn names(drives: &[Drive], used: &[usize], said: &mut Said) {
         .count();
     if stable > 0 {
         said.why.push(format!(
-            "names: {stable} {} by a name that survives a reboot (Linux: /dev/disk/by-id, the WWN's first; FreeBSD: /dev/diskid, /dev/gpt)",
+            "names: {stable} {} by a name that survives a reboot (Linux: /dev/disk/by-id, the WWN's first; FreeBSD: /dev/diskid)",
             if stable == 1 { "drive is named" } else { "drives are named" }
         ));
     }
@@ -326,8 +362,104 @@ pub fn names(drives: &[Drive], used: &[usize], said: &mut Said) {
         .filter(|&&i| drives[i].naming == Naming::Unstable)
     {
         said.warnings.push(format!(
-            "{} has no name that survives a reboot in its run (no /dev/disk/by-id link, /dev/diskid or /dev/gpt label recorded): named by {}, which may name another drive after a reboot",
+            "{} has no name that survives a reboot in its run (no /dev/disk/by-id link or /dev/diskid name recorded): named by {}, which may name another drive after a reboot",
             drives[i].given, drives[i].name
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pool::drives::test_drive;
+
+    #[test]
+    fn losing_an_hba_counts_the_drives_of_every_expander_on_it() {
+        let d = vec![
+            test_drive("expander 2:0 on pci 0000:03:00.0"),
+            test_drive("expander 2:1 on pci 0000:03:00.0"),
+            test_drive("pci 0000:03:00.0"),
+            test_drive("pci 0000:04:00.0"),
+        ];
+        let l = Layout {
+            vdevs: vec![vec![0, 1, 2], vec![3]],
+            ..Layout::default()
+        };
+        let names = ["raidz1-0".to_string(), "raidz1-1".to_string()];
+        let mut said = Said::default();
+        paths(&d, &l, Shape::parse("raidz1:3").unwrap(), &names, &mut said);
+        assert!(
+            said.warnings.iter().any(|w| w.starts_with(
+                "pci 0000:03:00.0: its failure takes a whole vdev (all 3 drives of raidz1-0)"
+            )),
+            "{said:?}"
+        );
+        assert!(
+            !said.why.iter().any(|w| w.starts_with("paths: ")),
+            "{said:?}"
+        );
+        assert!(
+            !said.warnings.iter().any(|w| w.starts_with("expander")),
+            "{said:?}"
+        );
+    }
+
+    #[test]
+    fn two_expanders_over_a_mirror_are_two_drives_of_one_hba() {
+        let d = vec![
+            test_drive("expander 2:0 on pci 0000:03:00.0"),
+            test_drive("expander 2:1 on pci 0000:03:00.0"),
+        ];
+        let l = Layout {
+            vdevs: vec![vec![0, 1]],
+            ..Layout::default()
+        };
+        let mut said = Said::default();
+        paths(
+            &d,
+            &l,
+            Shape::parse("mirror").unwrap(),
+            &["mirror-0".into()],
+            &mut said,
+        );
+        assert_eq!(
+            said.warnings[0],
+            "pci 0000:03:00.0: its failure takes a whole vdev (all 2 drives of mirror-0): the pool is lost with it",
+        );
+        assert!(
+            said.warnings[1].starts_with("the drives sit on 1 known path"),
+            "{said:?}"
+        );
+    }
+
+    fn sectors(phys: &[u32]) -> Vec<Drive> {
+        phys.iter()
+            .enumerate()
+            .map(|(i, &p)| {
+                let mut d = test_drive("hba0");
+                d.given = format!("d{i}");
+                d.physical_sector_bytes = p;
+                d
+            })
+            .collect()
+    }
+
+    #[test]
+    fn ashift_is_at_least_12_and_at_most_16_with_a_warning_naming_the_drive() {
+        let mut said = Said::default();
+        assert_eq!(ashift(&sectors(&[512, 512]), &[0, 1], &mut said), 12);
+        assert_eq!(ashift(&sectors(&[4096, 8192]), &[0, 1], &mut said), 13);
+        assert_eq!(ashift(&sectors(&[65536]), &[0], &mut said), 16);
+        assert!(said.warnings.is_empty(), "{said:?}");
+        assert_eq!(ashift(&sectors(&[4096, 1 << 20]), &[0, 1], &mut said), 16);
+        assert_eq!(said.warnings.len(), 1, "{said:?}");
+        assert!(
+            said.warnings[0].starts_with("ashift: d1 reports a physical sector of 1048576 bytes"),
+            "{said:?}"
+        );
+        assert!(
+            said.why.last().unwrap().starts_with("ashift=16: "),
+            "{said:?}"
+        );
     }
 }

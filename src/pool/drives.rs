@@ -93,11 +93,12 @@ pub fn of(run: &Run, d: &DiskResult, file: &str) -> (Drive, Option<Verdict>) {
     let judged = d.verdict.is_some() || run.burn_in.is_some();
     let verdict = judged.then(|| crate::verdict::in_run(run, d));
     let info = d.info.as_ref();
-    let (name, naming) = match info {
-        Some(i) if i.kind == TargetKind::Simulated => (d.name.clone(), Naming::Simulated),
-        Some(i) if !i.stable_names.is_empty() => (i.stable_names[0].clone(), Naming::Stable),
-        Some(i) => (i.path.clone(), Naming::Unstable),
-        None => (d.name.clone(), Naming::Unstable),
+    let stable = info.and_then(|i| whole_disk_name(&i.stable_names));
+    let (name, naming) = match (info, stable) {
+        (Some(i), _) if i.kind == TargetKind::Simulated => (d.name.clone(), Naming::Simulated),
+        (Some(_), Some(n)) => (n, Naming::Stable),
+        (Some(i), None) => (i.path.clone(), Naming::Unstable),
+        (None, _) => (d.name.clone(), Naming::Unstable),
     };
     let drive = Drive {
         given: d.name.clone(),
@@ -123,6 +124,13 @@ pub fn of(run: &Run, d: &DiskResult, file: &str) -> (Drive, Option<Verdict>) {
         host: run.record.host.clone(),
     };
     (drive, verdict)
+}
+
+/// The first of `names` that names the whole disk: not a FreeBSD GPT label
+/// (`/dev/gpt/`, a partition's name), which runs saved before they were left
+/// out of `stable_names` may hold.
+fn whole_disk_name(names: &[String]) -> Option<String> {
+    names.iter().find(|n| !n.starts_with("/dev/gpt/")).cloned()
 }
 
 /// Every rate measured of `d`, best source first.
@@ -198,5 +206,28 @@ pub fn verdict_bars(verdict: Option<&Verdict>, with_warnings: bool) -> Option<St
             list(Severity::Warning)
         )),
         State::Fail | State::Incomplete => Some(format!("{}: {}", v.word(), list(Severity::Fail))),
+    }
+}
+
+/// A simulated passing drive of 2 GiB on `path` (4 KiB physical sectors, a
+/// transfer rate of 100 bytes/s), for the plan's unit tests.
+#[cfg(test)]
+pub(crate) fn test_drive(path: &str) -> Drive {
+    Drive {
+        given: String::new(),
+        run: String::new(),
+        name: String::new(),
+        naming: Naming::Simulated,
+        serial: None,
+        model: None,
+        size_bytes: 1 << 31,
+        logical_sector_bytes: 512,
+        physical_sector_bytes: 4096,
+        path: Some(path.into()),
+        path_checked: true,
+        rates: vec![(100.0, RateSource::Transfer)],
+        smr: None,
+        verdict: "PASS".into(),
+        host: None,
     }
 }

@@ -1,8 +1,8 @@
 //! Which passing drive goes where: how many vdevs the drives make, which become
 //! spares or are left over (a drive far slower than the rest first, then the
 //! drives of the path that holds the most, so the rest spread evenly), and each
-//! vdev's drives: each path's drives dealt over the vdevs as evenly as they go
-//! (at most its share in each), drives of like size and speed together (the
+//! vdev's drives: each HBA's, then each path's (expander's), drives dealt over
+//! the vdevs as evenly as they go (at most its share in each), drives of like size and speed together (the
 //! largest and fastest in the first vdev). Pure.
 
 use super::args::Shape;
@@ -87,12 +87,37 @@ pub fn median(mut v: Vec<f64>) -> f64 {
 /// The group a drive's path puts it in: its path's name (with its host when the
 /// runs come from several), or a group of its own when the path is unknown.
 pub fn group(drives: &[Drive], i: usize) -> String {
+    domains(drives, i).pop().unwrap_or_default()
+}
+
+/// The failure domains of drive `i`, widest first, each named as the path check
+/// names it (with its host when the runs come from several): for a drive behind
+/// an expander (`expander 2:0 on pci 0000:03:00.0`) the HBA it hangs on
+/// (`pci 0000:03:00.0`), whose loss takes every expander on it, then the
+/// expander; else its path alone (`controller hba0`, `pci …`); a domain of its
+/// own (`#i`) when the path is unknown.
+pub fn domains(drives: &[Drive], i: usize) -> Vec<String> {
+    let Some(path) = &drives[i].path else {
+        return vec![format!("#{i}")];
+    };
     let hosts: std::collections::BTreeSet<_> = drives.iter().map(|d| &d.host).collect();
-    match (&drives[i].path, hosts.len() > 1) {
-        (Some(p), false) => p.clone(),
-        (Some(p), true) => format!("{p} on {}", drives[i].host.as_deref().unwrap_or("?")),
-        (None, _) => format!("#{i}"),
+    let on_host = |p: &str| match hosts.len() > 1 {
+        false => p.to_string(),
+        true => format!("{p} on {}", drives[i].host.as_deref().unwrap_or("?")),
+    };
+    let hba = path
+        .strip_prefix("expander ")
+        .and_then(|e| e.split_once(" on "))
+        .map(|(_, hba)| hba);
+    match hba {
+        Some(hba) => vec![on_host(hba), on_host(path)],
+        None => vec![on_host(path)],
     }
+}
+
+/// The widest failure domain of drive `i` (its HBA): see [`domains`].
+pub fn top(drives: &[Drive], i: usize) -> String {
+    domains(drives, i).swap_remove(0)
 }
 
 /// Arrange the passing drives `pool` in vdevs of `shape`, with up to `spares`
@@ -132,13 +157,15 @@ pub fn arrange(
 }
 
 /// Which of `kept` to set aside next (its position): a drive far slower than the
-/// pool first; then one of another size than most; then one of the path holding
-/// the most drives; among those the smallest, then the slowest, then the last.
+/// pool first; then one of another size than most; then one of the HBA, then
+/// of the path, holding the most drives; among those the smallest, then the slowest, then the last.
 fn removal(drives: &[Drive], kept: &[usize], speed: Option<&Speed>) -> usize {
     let mut count: BTreeMap<String, usize> = BTreeMap::new();
     let mut sizes: BTreeMap<u64, usize> = BTreeMap::new();
     for &i in kept {
-        *count.entry(group(drives, i)).or_default() += 1;
+        for d in domains(drives, i) {
+            *count.entry(d).or_default() += 1;
+        }
         *sizes.entry(drives[i].size_bytes).or_default() += 1;
     }
     let most = sizes
@@ -154,6 +181,7 @@ fn removal(drives: &[Drive], kept: &[usize], speed: Option<&Speed>) -> usize {
             slow(x)
                 .cmp(&slow(y))
                 .then(odd(x).cmp(&odd(y)))
+                .then(count[&top(drives, x)].cmp(&count[&top(drives, y)]))
                 .then(count[&group(drives, x)].cmp(&count[&group(drives, y)]))
                 .then(drives[y].size_bytes.cmp(&drives[x].size_bytes))
                 .then(rate(y).total_cmp(&rate(x)))
@@ -163,9 +191,10 @@ fn removal(drives: &[Drive], kept: &[usize], speed: Option<&Speed>) -> usize {
 }
 
 /// Deal the drives `kept` into `vdevs` vdevs of `shape.width`: largest and
-/// fastest first, each into the first vdev with room where its path holds fewer
-/// than its share (its drives over the vdevs, rounded up), else into the vdev
-/// with room where its path holds the fewest.
+/// fastest first, each into the first vdev with room where its HBA and its path
+/// (its expander) each hold fewer than their share (their drives over the vdevs,
+/// rounded up), else where its HBA does, else into the vdev with room where its
+/// HBA, then its path, holds the fewest.
 fn deal(
     drives: &[Drive],
     kept: &[usize],
@@ -184,19 +213,29 @@ fn deal(
     });
     let mut total: BTreeMap<String, usize> = BTreeMap::new();
     for &i in kept {
-        *total.entry(group(drives, i)).or_default() += 1;
+        for d in domains(drives, i) {
+            *total.entry(d).or_default() += 1;
+        }
     }
     let mut out: Vec<Vec<usize>> = vec![Vec::new(); vdevs];
     for i in order {
-        let g = group(drives, i);
-        let share = total[&g].div_ceil(vdevs);
-        let held = |v: &Vec<usize>| v.iter().filter(|&&j| group(drives, j) == g).count();
+        let (t, g) = (top(drives, i), group(drives, i));
+        let share = |d: &String| total[d].div_ceil(vdevs);
+        let held = |v: usize, d: &String| {
+            let on = |j: &usize| domains(drives, *j).contains(d);
+            out[v].iter().filter(|j| on(j)).count()
+        };
         let room: Vec<usize> = (0..vdevs).filter(|&v| out[v].len() < shape.width).collect();
         let to = room
             .iter()
             .copied()
-            .find(|&v| held(&out[v]) < share)
-            .or_else(|| room.iter().copied().min_by_key(|&v| (held(&out[v]), v)))
+            .find(|&v| held(v, &t) < share(&t) && held(v, &g) < share(&g))
+            .or_else(|| room.iter().copied().find(|&v| held(v, &t) < share(&t)))
+            .or_else(|| {
+                room.iter()
+                    .copied()
+                    .min_by_key(|&v| (held(v, &t), held(v, &g), v))
+            })
             .unwrap_or(0);
         out[to].push(i);
     }
@@ -210,26 +249,11 @@ fn deal(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pool::drives::Naming;
 
     fn drive(path: &str, rate: f64) -> Drive {
-        Drive {
-            given: String::new(),
-            run: String::new(),
-            name: String::new(),
-            naming: Naming::Simulated,
-            serial: None,
-            model: None,
-            size_bytes: 1 << 31,
-            logical_sector_bytes: 512,
-            physical_sector_bytes: 4096,
-            path: Some(path.into()),
-            path_checked: true,
-            rates: vec![(rate, RateSource::Transfer)],
-            smr: None,
-            verdict: "PASS".into(),
-            host: None,
-        }
+        let mut d = crate::pool::drives::test_drive(path);
+        d.rates = vec![(rate, RateSource::Transfer)];
+        d
     }
 
     fn paths(drives: &[Drive], v: &[usize]) -> Vec<String> {
@@ -268,6 +292,24 @@ mod tests {
         for v in &l.vdevs {
             assert_eq!(paths(&d, v), ["a", "b"]);
             assert_eq!(d[v[0]].rates, d[v[1]].rates, "{v:?}");
+        }
+    }
+
+    #[test]
+    fn drives_behind_two_expanders_of_one_hba_are_spread_by_the_hba_first() {
+        let (e0, e1) = (
+            "expander 2:0 on pci 0000:03:00.0",
+            "expander 2:1 on pci 0000:03:00.0",
+        );
+        let mut d = vec![drive(e0, 1.0), drive(e0, 1.0), drive(e1, 1.0)];
+        d.extend((0..3).map(|_| drive("pci 0000:04:00.0", 1.0)));
+        assert_eq!(domains(&d, 0), ["pci 0000:03:00.0", e0]);
+        assert_eq!(domains(&d, 3), ["pci 0000:04:00.0"]);
+        let pool: Vec<usize> = (0..6).collect();
+        let l = arrange(&d, &pool, Shape::parse("mirror:2").unwrap(), 0, None).unwrap();
+        for v in &l.vdevs {
+            let hbas: Vec<String> = v.iter().map(|&i| top(&d, i)).collect();
+            assert_eq!(hbas, ["pci 0000:03:00.0", "pci 0000:04:00.0"], "{l:?}");
         }
     }
 

@@ -181,7 +181,8 @@ pub fn plan(runs: &[(String, Run)], a: &PlanArgs) -> Plan {
 /// Which drives may join the pool (their indexes), and each other drive with
 /// why it may not: its verdict, the same drive already taken or left out in
 /// another run (a drive in several runs joins once, and only when every run
-/// passes it), drive-managed SMR in raidz. A DM-SMR drive that joins a mirror or
+/// passes it; the same drive: the same serial, or two drives not simulated with
+/// the same stable name, or without one the same path), drive-managed SMR in raidz. A DM-SMR drive that joins a mirror or
 /// stripe gets a warning.
 fn select(
     all: &[Read],
@@ -190,10 +191,13 @@ fn select(
 ) -> (Vec<usize>, Vec<(usize, String)>) {
     let same = |i: usize, j: usize| {
         let ((d, _, id), (e, _, eid)) = (&all[i], &all[j]);
-        i != j
-            && eid == id
+        let real = |x: &Drive| x.naming != drives::Naming::Simulated;
+        let by_serial = eid == id
             && id.as_ref().is_some_and(|x| x.is_known())
-            && (e.given == d.given || e.naming != drives::Naming::Simulated)
+            && (e.given == d.given || real(e));
+        // Without a serial: the same stable name, or (without one) the same path.
+        let by_name = real(d) && real(e) && d.name == e.name;
+        i != j && (by_serial || by_name)
     };
     let bars: Vec<Option<String>> = all
         .iter()
@@ -286,9 +290,7 @@ fn fill(
         ));
     }
     if a.target == Target::Zfs {
-        let (shift, why) = checks::ashift(drives, &used);
-        plan.ashift = Some(shift);
-        said.why.push(why);
+        plan.ashift = Some(checks::ashift(drives, &used, said));
     } else {
         let largest = used
             .iter()
@@ -351,5 +353,87 @@ pub(crate) fn count(n: usize, what: &str) -> String {
         format!("1 {what}")
     } else {
         format!("{n} {what}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::{State, Verdict};
+
+    fn args(layout: &str) -> PlanArgs {
+        PlanArgs {
+            files: Vec::new(),
+            layout: Shape::parse(layout).unwrap(),
+            spares: 0,
+            with_warnings: false,
+            target: Target::Zfs,
+            name: "tank".into(),
+            json: false,
+        }
+    }
+
+    fn verdict(state: State) -> Option<Verdict> {
+        Some(Verdict {
+            state,
+            findings: Vec::new(),
+        })
+    }
+
+    /// A real drive named `name` (stable when it starts with /dev/disk/), no serial.
+    fn real(name: &str, run: &str, state: State) -> Read {
+        let mut d = drives::test_drive("hba0");
+        d.given = name.into();
+        d.name = name.into();
+        d.run = run.into();
+        d.naming = if name.starts_with("/dev/disk/") {
+            drives::Naming::Stable
+        } else {
+            drives::Naming::Unstable
+        };
+        (d, verdict(state), None)
+    }
+
+    #[test]
+    fn a_drive_without_a_serial_in_two_runs_joins_once_by_its_stable_name_or_path() {
+        let mut all = Vec::new();
+        for run in ["a.json", "b.json"] {
+            for n in ["/dev/disk/by-id/wwn-0x5000", "/dev/disk/by-id/wwn-0x5001"] {
+                all.push(real(n, run, State::Pass));
+            }
+            all.push(real("/dev/loop0", run, State::Pass));
+        }
+        let mut said = checks::Said::default();
+        let (pool, out) = select(&all, &args("raidz1:3"), &mut said);
+        assert_eq!(pool, [0, 1, 2]);
+        assert_eq!(out.iter().map(|o| o.0).collect::<Vec<_>>(), [3, 4, 5]);
+        assert!(out[0].1.contains("the same drive as"), "{out:?}");
+    }
+
+    #[test]
+    fn a_drive_without_a_serial_failed_in_one_run_joins_from_none() {
+        let all = vec![
+            real("/dev/disk/by-id/wwn-0x5000", "a.json", State::Pass),
+            real("/dev/disk/by-id/wwn-0x5000", "b.json", State::Fail),
+            real("/dev/disk/by-id/wwn-0x5001", "a.json", State::Pass),
+        ];
+        let mut said = checks::Said::default();
+        let (pool, out) = select(&all, &args("mirror"), &mut said);
+        assert_eq!(pool, [2]);
+        assert!(out[0].1.contains("which left it out"), "{out:?}");
+    }
+
+    #[test]
+    fn simulated_drives_without_a_serial_of_other_names_are_other_drives() {
+        let mut all = Vec::new();
+        for i in 0..2 {
+            let mut d = drives::test_drive("hba0");
+            d.given = format!("sim:hdd?seed={i}");
+            d.name = "same".into();
+            all.push((d, verdict(State::Pass), None));
+        }
+        let mut said = checks::Said::default();
+        let (pool, _) = select(&all, &args("mirror"), &mut said);
+        assert_eq!(pool, [0, 1]);
     }
 }
