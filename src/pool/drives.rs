@@ -13,7 +13,7 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Naming {
-    /// By a name that survives a reboot (/dev/disk/by-id, /dev/diskid, /dev/gpt).
+    /// By a name that survives a reboot (/dev/disk/by-id, /dev/diskid).
     Stable,
     /// A simulated drive, by the whole `sim:` name it was given.
     Simulated,
