@@ -8,7 +8,7 @@
 //!
 //! Three engines share these semantics and return the same [`QueuedRun`]: each is a
 //! [`super::queue::Backend`] run by the one driver loop, [`super::driver::drive`]:
-//! - `"virtual"`: simulated drives ([`Target::queue_model`]), a discrete-event
+//! - `"virtual"`: simulated drives ([`crate::device::Simulated`]), a discrete-event
 //!   simulation in virtual time (`virtual_queue.rs`);
 //! - `"io_uring"` (Linux): one ring, registered buffers and file, batched submission
 //!   and reaping (`uring.rs`);
@@ -61,7 +61,7 @@ pub fn run_random_reads(
 /// The engine that will serve `target`: the simulation's model, else io_uring on
 /// Linux (which may still fall back to threads), else the thread pool.
 fn engine_name(target: &mut dyn Target) -> QueuedEngine {
-    if target.queue_model().is_some() {
+    if target.simulated().is_some() {
         virtual_queue::NAME
     } else if cfg!(target_os = "linux") {
         QueuedEngine::IoUring
@@ -79,7 +79,7 @@ pub fn run_stream(
     stop: &AtomicBool,
 ) -> QueuedRun {
     let engine = engine_name(target);
-    if let Some(model) = target.queue_model() {
+    if let Some(model) = crate::device::queue_model(target) {
         return virtual_queue::run(model, stream, params, stop);
     }
     let Some(fd) = target
@@ -142,7 +142,7 @@ pub fn run_feed(
     io_timeout: Option<std::time::Duration>,
 ) -> FeedRun {
     let mut out = FeedRun {
-        engine: if target.queue_model().is_some() {
+        engine: if target.simulated().is_some() {
             virtual_queue::NAME
         } else {
             THREADS
@@ -151,7 +151,7 @@ pub fn run_feed(
         fatal: None,
         abandoned: 0,
     };
-    if let Some(model) = target.queue_model() {
+    if let Some(model) = crate::device::queue_model(target) {
         let mut q = virtual_queue::VirtualQueue::new(model, len, depth).with_buffers();
         (out.interrupted, out.fatal, out.abandoned) = drive_feed(&mut q, feed, depth, stop, None);
         let now = q.now_ns();
