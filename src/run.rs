@@ -169,14 +169,9 @@ pub fn probe_disk_resuming(
         }
     }
     let after = (flow == Flow::Continue).then_some(&cfg.smart);
-    smart_watch::keep(t.temps.as_ref(), disk.smart.as_mut());
-    smart_end(
-        (t.target.as_mut(), t.temps.as_ref()),
-        &mut disk,
-        &t.info,
-        after,
-        sink,
-    )?;
+    let (target, watch) = (t.target.as_mut(), t.temps.as_ref());
+    smart_watch::keep(watch, disk.smart.as_mut());
+    smart_end((target, watch), &mut disk, &t.info, after, sink)?;
     Ok((disk, flow))
 }
 
@@ -265,7 +260,7 @@ impl Tests<'_> {
         let target = &mut self.target;
         // A real drive's queued passes: its temperature sampled from a side
         // thread, and held by --max-temp, while the pass runs (run/pass_temps.rs).
-        let _watch = (test.row().pass)
+        let watch = (test.row().pass)
             .then(|| self.temps.as_ref()?.pass(target.as_ref()))
             .flatten();
         let before = (target.device_io_bytes(), target.own_io_bytes());
@@ -281,6 +276,7 @@ impl Tests<'_> {
                 .map(|f| f as &mut dyn FnMut(&_)),
             resume: self.resume.take(),
             known_good: &self.known_good,
+            watch: watch.as_ref().map(|w| w as &dyn device::PassWatch),
         };
         let run = exec::run_test(test, self.opts, &mut cx)?;
         let result = run.result;

@@ -23,7 +23,7 @@ use super::threads;
 #[cfg(target_os = "linux")]
 use super::uring;
 use super::virtual_queue;
-use crate::device::Target;
+use crate::device::{PassWatch, Target};
 use crate::probe::iops::OffsetGen;
 use crate::results::QueuedEngine;
 use crate::results::settings::{QueueDepth, SectorSize};
@@ -123,8 +123,9 @@ pub struct FeedRun {
 
 /// Run the requests of `feed` (reads and writes of at most `len` bytes, the
 /// slots' buffers lent to it) `depth` deep on `target`: the virtual queue (with
-/// buffers) for a simulated drive, else the thread pool, on every system. The one
-/// loop is [`super::driver::drive_feed`].
+/// buffers) for a simulated drive, else the thread pool, on every system, held
+/// while the pass's `watch` says so (a real drive's temperature). The one loop is
+/// [`super::driver::drive_feed`].
 ///
 /// Not io_uring, because a feed works on its buffers between completions (the
 /// verify pass stamps and checks 1 MiB there, about 0.1 ms) on the thread that
@@ -135,11 +136,10 @@ pub struct FeedRun {
 /// device a verify pass runs as fast either way: docs/performance.md.)
 pub fn run_feed(
     target: &mut dyn Target,
-    len: u32,
-    depth: QueueDepth,
+    (len, depth): (u32, QueueDepth),
     feed: &mut dyn Feed,
     stop: &AtomicBool,
-    io_timeout: Option<std::time::Duration>,
+    (io_timeout, watch): (Option<std::time::Duration>, Option<&dyn PassWatch>),
 ) -> FeedRun {
     let mut out = FeedRun {
         engine: if target.simulated().is_some() {
@@ -168,8 +168,14 @@ pub fn run_feed(
         ));
         return out;
     };
-    (out.interrupted, out.fatal, out.abandoned) =
-        threads::drive_pool(fd, target.clock(), len, depth, feed, stop, io_timeout);
+    (out.interrupted, out.fatal, out.abandoned) = threads::drive_pool(
+        fd,
+        target.clock(),
+        (len, depth),
+        feed,
+        stop,
+        (io_timeout, watch),
+    );
     out
 }
 

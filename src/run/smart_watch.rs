@@ -152,15 +152,16 @@ fn celsius(read: Result<SmartRead, SmartctlError>) -> Option<i64> {
 impl Watch {
     /// For a queued pass of a real drive (`target`, the wrapped drive): a watch
     /// kept while the pass runs, its temperature sampled from a side thread
-    /// ([`super::pass_temps`]) and asked by the drive loop before each submission;
+    /// ([`super::pass_temps`]) and asked by the drive loop before each submission
+    /// ([`crate::exec::Context::watch`]);
     /// dropping it ends the watch. None for a simulated drive: its queued
     /// requests are sampled as the virtual queue serves them.
     pub fn pass(&self, target: &dyn Target) -> Option<super::pass_temps::SideSampler> {
         let path = self.smartctl.clone()?;
-        let fd = std::os::fd::AsRawFd::as_raw_fd(&target.raw_fd()?);
+        // Without a descriptor no pass of it is queued on the pool.
+        target.raw_fd()?;
         let every = real_every_s();
         Some(super::pass_temps::start(
-            fd,
             path,
             self.device.clone(),
             self.samples.clone(),
