@@ -153,10 +153,11 @@ pub fn probe_disk_resuming(
     }
     if cfg.smart.wanted() {
         // SMART before the tests, then the drive's self-tests (--smart-test).
-        let (r, go_on) = smart_before_and_self_tests(t.target.as_mut(), cfg, stop, sink);
+        let watch = t.temps.as_ref();
+        let (r, go_on) = smart_before_and_self_tests((t.target.as_mut(), watch), cfg, stop, sink);
         disk.smart = Some(r);
         if !go_on {
-            smart_end(t.target.as_mut(), &mut disk, &t.info, None, sink)?;
+            smart_end((t.target.as_mut(), watch), &mut disk, &t.info, None, sink)?;
             return Ok((disk, Flow::Interrupted));
         }
     }
@@ -168,8 +169,9 @@ pub fn probe_disk_resuming(
         }
     }
     let after = (flow == Flow::Continue).then_some(&cfg.smart);
-    smart_watch::keep(t.temps.as_ref(), disk.smart.as_mut());
-    smart_end(t.target.as_mut(), &mut disk, &t.info, after, sink)?;
+    let (target, watch) = (t.target.as_mut(), t.temps.as_ref());
+    smart_watch::keep(watch, disk.smart.as_mut());
+    smart_end((target, watch), &mut disk, &t.info, after, sink)?;
     Ok((disk, flow))
 }
 
@@ -177,14 +179,15 @@ pub fn probe_disk_resuming(
 /// self-tests in order. False when Ctrl-C stopped a self-test (it was aborted on
 /// the drive).
 pub fn smart_before_and_self_tests(
-    target: &mut dyn Target,
+    (target, watch): (&mut dyn Target, Option<&smart_watch::Watch>),
     cfg: &Config,
     stop: &AtomicBool,
     sink: &mut dyn Sink,
 ) -> (SmartResult, bool) {
-    let mut r = session::smart_before(target, &cfg.smart);
+    let mut r = session::smart_before(target, watch, &cfg.smart);
     let go_on = session::smart_self_tests(
         target,
+        watch,
         &mut r,
         &cfg.smart.self_tests,
         &cfg.smart,
@@ -198,7 +201,7 @@ pub fn smart_before_and_self_tests(
 /// None after Ctrl-C, when only what was read is kept), then hand the result to
 /// the sink. Nothing when SMART was not asked for.
 pub fn smart_end(
-    target: &mut dyn Target,
+    (target, watch): (&mut dyn Target, Option<&smart_watch::Watch>),
     disk: &mut DiskResult,
     info: &crate::results::device::DeviceInfo,
     settings: Option<&SmartSettings>,
@@ -208,7 +211,7 @@ pub fn smart_end(
         return Ok(());
     };
     if let Some(settings) = settings {
-        session::smart_after(target, r, settings);
+        session::smart_after(target, watch, r, settings);
     }
     sink.smart_done(info, r)
 }
@@ -217,7 +220,7 @@ pub fn smart_end(
 struct Tests<'a> {
     target: Box<dyn Target>,
     /// The temperature samples of long work, when watched.
-    temps: Option<smart_watch::Handle>,
+    temps: Option<smart_watch::Watch>,
     info: crate::results::device::DeviceInfo,
     engine: SyncEngine,
     /// The plans' options, as config made them.
@@ -257,7 +260,9 @@ impl Tests<'_> {
         let target = &mut self.target;
         // A real drive's queued passes: its temperature sampled from a side
         // thread, and held by --max-temp, while the pass runs (run/pass_temps.rs).
-        let _watch = (test.row().pass).then(|| target.watch_pass()).flatten();
+        let watch = (test.row().pass)
+            .then(|| self.temps.as_ref()?.pass(target.as_ref()))
+            .flatten();
         let before = (target.device_io_bytes(), target.own_io_bytes());
         let mut cx = Context {
             target: target.as_mut(),
@@ -271,6 +276,7 @@ impl Tests<'_> {
                 .map(|f| f as &mut dyn FnMut(&_)),
             resume: self.resume.take(),
             known_good: &self.known_good,
+            watch: watch.as_ref().map(|w| w as &dyn device::PassWatch),
         };
         let run = exec::run_test(test, self.opts, &mut cx)?;
         let result = run.result;
@@ -465,7 +471,8 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
     }
 
     fn smart_before(&mut self) -> SmartResult {
-        session::smart_before(self.t.target.as_mut(), &self.cfg.smart)
+        let watch = self.t.temps.as_ref();
+        session::smart_before(self.t.target.as_mut(), watch, &self.cfg.smart)
     }
 
     fn self_test(
@@ -476,6 +483,7 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
         let (stop, sink) = (self.t.stop, &mut *self.sink);
         session::smart_self_tests(
             self.t.target.as_mut(),
+            self.t.temps.as_ref(),
             smart,
             &[kind],
             &self.cfg.smart,
@@ -486,7 +494,8 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
 
     fn smart_after(&mut self, smart: &mut SmartResult) {
         smart_watch::keep(self.t.temps.as_ref(), Some(&mut *smart));
-        session::smart_after(self.t.target.as_mut(), smart, &self.cfg.smart);
+        let watch = self.t.temps.as_ref();
+        session::smart_after(self.t.target.as_mut(), watch, smart, &self.cfg.smart);
     }
 
     fn discard(&mut self) -> burnin::runner::Discarded {

@@ -3,8 +3,7 @@
 use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 /// The alignment of every I/O buffer: a page, which covers any logical sector size
 /// up to 4096 and satisfies O_DIRECT everywhere.
@@ -62,26 +61,34 @@ impl Drop for AlignedBuf {
     }
 }
 
-/// Whether any buffer was quarantined (the common case, none, costs one load).
-static ANY_QUARANTINED: AtomicBool = AtomicBool::new(false);
-/// The address ranges of buffers that requests given up unanswered may still fill.
-static QUARANTINE: Mutex<Vec<(usize, usize)>> = Mutex::new(Vec::new());
+/// The address ranges of buffers that requests given up unanswered may still
+/// fill; unset until the first (the common case, none, costs one load).
+///
+/// The one static of the device layer, and why it stays one: the memory is the
+/// allocator's, and whoever drops the [`AlignedBuf`] (any engine, on any thread,
+/// long after the request) frees it, while the watchdog that gave the request up
+/// saw only a borrowed slice of it. Whether an address may still be written by
+/// the kernel is a fact of the process's memory, as the allocator's own state is,
+/// not of one value that could carry it; making the watchdog own the buffers it
+/// hands out would cost a copy of every request's data (`watched.rs` says why
+/// there is none).
+static QUARANTINE: OnceLock<Mutex<Vec<(usize, usize)>>> = OnceLock::new();
 
 /// Keep the memory of `len` bytes at `ptr` from ever being freed: a request the
 /// watchdog gave up (`super::watched`) may still be filled or read by the kernel.
 /// The [`AlignedBuf`] holding it leaks it when dropped.
 pub(super) fn quarantine(ptr: usize, len: usize) {
-    let mut q = QUARANTINE.lock().unwrap_or_else(|e| e.into_inner());
+    let q = QUARANTINE.get_or_init(|| Mutex::new(Vec::new()));
+    let mut q = q.lock().unwrap_or_else(|e| e.into_inner());
     q.push((ptr, len.max(1)));
-    ANY_QUARANTINED.store(true, Ordering::Release);
 }
 
 /// Whether the buffer of `len` bytes at `ptr` holds quarantined memory.
 fn quarantined(ptr: usize, len: usize) -> bool {
-    if !ANY_QUARANTINED.load(Ordering::Acquire) {
+    let Some(q) = QUARANTINE.get() else {
         return false;
-    }
-    let q = QUARANTINE.lock().unwrap_or_else(|e| e.into_inner());
+    };
+    let q = q.lock().unwrap_or_else(|e| e.into_inner());
     let end = ptr + len.max(1);
     q.iter().any(|&(p, l)| p < end && p + l > ptr)
 }

@@ -180,35 +180,39 @@ pub trait Target: Send {
     /// (`--io-timeout`, [`watched`]): a real device's request unanswered past it
     /// fails with a [`watched::NoAnswer`] error. Simulated drives never hang.
     fn set_io_timeout(&mut self, _limit: std::time::Duration) {}
-    /// For simulated drives: the model that serves queued requests in virtual time.
-    fn queue_model(&mut self) -> Option<&mut dyn QueueModel> {
+    /// What only a simulated drive offers beside this I/O contract ([`Simulated`]:
+    /// its queue model, its own SMART, its controller); None for a real device.
+    fn simulated(&mut self) -> Option<&mut dyn Simulated> {
         None
     }
-    /// The target's own SMART, when it answers it itself (simulated drives, from
-    /// their model); None for a real device, which is asked through smartctl
-    /// ([`crate::smart::source_for`] picks).
+}
+
+/// What only a simulated drive does, reached through [`Target::simulated`]: the
+/// engines, the SMART steps and the path check ask it instead of the system.
+pub trait Simulated {
+    /// The model that serves queued requests in virtual time.
+    fn queue_model(&mut self) -> &mut dyn QueueModel;
+    /// The drive's own SMART, answered from its model (a real device is asked
+    /// through smartctl: [`crate::smart::source_for`] picks); None for a model
+    /// without SMART (the engines' test drives).
     fn smart_source(&mut self) -> Option<&mut dyn crate::smart::SmartSource> {
         None
     }
-    /// For a queued pass of a real drive: a watch kept while the pass runs (its
-    /// temperature sampled from a side thread, `run/pass_temps.rs`), registered
-    /// under the drive's descriptor so that the drive loop asks it before each
-    /// submission ([`pass_watch`]); dropping it ends the watch. None: the pass is
-    /// not watched (simulated drives are sampled on their virtual clock).
-    fn watch_pass(&mut self) -> Option<Box<dyn std::any::Any + Send>> {
+    /// The simulated controller the drive sits on (`controller=NAME:RATE`), its
+    /// name and bandwidth in bytes/s; None without one (a real device's path is
+    /// read from the system: `--path-check`).
+    fn controller(&mut self) -> Option<(&str, u64)> {
         None
     }
-    /// For simulated drives: the simulated controller the drive sits on
-    /// (`controller=NAME:RATE`), its name and bandwidth in bytes/s; None for a real
-    /// device, whose path is read from the system (`--path-check`).
-    fn sim_controller(&self) -> Option<(&str, u64)> {
-        None
-    }
-    /// Tell the target how many drives run at once (the path check's together
-    /// phases). Real drives feel it physically and ignore it; simulated drives,
-    /// each on its own virtual clock, model their shared controller and vibration
-    /// from it (docs/sim.md).
+    /// Hear how many drives run at once (the path check's together phases). Real
+    /// drives feel it physically; a simulated drive, on its own virtual clock,
+    /// models its shared controller and vibration from it (docs/sim.md).
     fn set_together(&mut self, _together: Together) {}
+}
+
+/// The queue model of `target`, when it is a simulated drive.
+pub fn queue_model(target: &mut dyn Target) -> Option<&mut dyn QueueModel> {
+    target.simulated().map(|s| s.queue_model())
 }
 
 /// How many drives run at once, as the path check tells each target.

@@ -103,7 +103,7 @@ impl Subject for Virtual {
             spec += &format!("&bad={}-{}", readable / 512, MEDIA / 512);
         }
         let mut target = crate::device::sim::SimTarget::open(&spec).unwrap();
-        let model = crate::device::Target::queue_model(&mut target).expect("a queue model");
+        let model = crate::device::Simulated::queue_model(&mut target);
         let mut q = super::virtual_queue::VirtualQueue::new(model, LEN, depth);
         f(&mut q)
     }

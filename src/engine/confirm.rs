@@ -24,7 +24,7 @@
 
 use super::queue::{Completion, Feed, Request};
 use super::queued;
-use crate::device::Target;
+use crate::device::{PassWatch, Target};
 use crate::probe::OpKind;
 use crate::probe::scan::ScanRange;
 use crate::results::settings::QueueDepth;
@@ -32,6 +32,10 @@ use crate::results::{SlowRange, SlowTiming};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+
+/// What a confirmation answers to besides its requests: Ctrl-C, the watchdog's
+/// limit (`--io-timeout`) and the pass's watch (a real drive's temperature).
+pub type Limits<'a> = (&'a AtomicBool, Option<Duration>, Option<&'a dyn PassWatch>);
 
 /// How a suspect block is done again.
 #[derive(Clone, Copy)]
@@ -100,7 +104,7 @@ pub fn confirm(
     slow_ns: u64,
     depth: QueueDepth,
     redo: Redo<'_>,
-    (stop, io_timeout): (&AtomicBool, Option<Duration>),
+    (stop, io_timeout, watch): Limits<'_>,
 ) -> Confirmed {
     let mut out = Confirmed {
         slow: queued.to_vec(),
@@ -117,7 +121,14 @@ pub fn confirm(
     }
     let ss = u64::from(target.info().sector_size);
     let blocks = suspects(queued, range, ss, depth);
-    let first = alone(target, range, &blocks, redo, (stop, io_timeout), &mut out);
+    let first = alone(
+        target,
+        range,
+        &blocks,
+        redo,
+        (stop, io_timeout, watch),
+        &mut out,
+    );
     let Some(first) = first else {
         // Not every suspect was done again: the pass's own ranges stand.
         return out;
@@ -129,7 +140,14 @@ pub fn confirm(
         .filter(|t| t.1.is_some_and(|ns| ns >= slow_ns))
         .map(|t| t.0)
         .collect();
-    let Some(second) = alone(target, range, &again, redo, (stop, io_timeout), &mut out) else {
+    let Some(second) = alone(
+        target,
+        range,
+        &again,
+        redo,
+        (stop, io_timeout, watch),
+        &mut out,
+    ) else {
         return out;
     };
     let mut slow = Vec::new();
@@ -169,7 +187,7 @@ fn alone(
     range: &ScanRange,
     blocks: &[u64],
     redo: Redo<'_>,
-    (stop, io_timeout): (&AtomicBool, Option<Duration>),
+    (stop, io_timeout, watch): Limits<'_>,
     out: &mut Confirmed,
 ) -> Option<Vec<(u64, Option<u64>)>> {
     if blocks.is_empty() {
@@ -185,11 +203,10 @@ fn alone(
     };
     let run = queued::run_feed(
         target,
-        range.block as u32,
-        QueueDepth::fixed::<1>(),
+        (range.block as u32, QueueDepth::fixed::<1>()),
         &mut feed,
         stop,
-        io_timeout,
+        (io_timeout, watch),
     );
     out.redone += feed.times.len() as u64;
     out.abandoned += run.abandoned;
@@ -297,7 +314,7 @@ mod tests {
             50_000_000,
             QueueDepth::fixed::<4>(),
             Redo::Read,
-            (&AtomicBool::new(false), None),
+            (&AtomicBool::new(false), None, None),
         );
         assert!(c.fatal.is_none());
         assert_eq!(c.redone, 10, "blocks 3-11, then block 8 once more");
@@ -320,7 +337,7 @@ mod tests {
             50_000_000,
             QueueDepth::fixed::<4>(),
             Redo::Read,
-            (&AtomicBool::new(false), None),
+            (&AtomicBool::new(false), None, None),
         );
         assert!(c.slow.is_empty(), "{:?}", c.slow);
         assert_eq!((c.unconfirmed, c.redone), (2, 10));
@@ -339,12 +356,12 @@ mod tests {
             1,
             QueueDepth::fixed::<1>(),
             Redo::Read,
-            (&go, None),
+            (&go, None, None),
         );
         assert_eq!((c.redone, c.slow[0].timed), (0, SlowTiming::Alone));
         let stop = AtomicBool::new(true);
         let d4 = QueueDepth::fixed::<4>();
-        let c = confirm(&mut t, &r, &q, 1, d4, Redo::Read, (&stop, None));
+        let c = confirm(&mut t, &r, &q, 1, d4, Redo::Read, (&stop, None, None));
         assert_eq!((c.redone, c.slow.as_slice()), (0, q.as_slice()));
     }
 
@@ -365,7 +382,7 @@ mod tests {
             50_000_000,
             QueueDepth::fixed::<2>(),
             Redo::Write(&fill),
-            (&AtomicBool::new(false), None),
+            (&AtomicBool::new(false), None, None),
         );
         assert_eq!(filled.get(), 6, "blocks 0-4, then block 2 once more");
         assert_eq!(c.redone, 6);

@@ -8,7 +8,7 @@
 //!
 //! Three engines share these semantics and return the same [`QueuedRun`]: each is a
 //! [`super::queue::Backend`] run by the one driver loop, [`super::driver::drive`]:
-//! - `"virtual"`: simulated drives ([`Target::queue_model`]), a discrete-event
+//! - `"virtual"`: simulated drives ([`crate::device::Simulated`]), a discrete-event
 //!   simulation in virtual time (`virtual_queue.rs`);
 //! - `"io_uring"` (Linux): one ring, registered buffers and file, batched submission
 //!   and reaping (`uring.rs`);
@@ -23,7 +23,7 @@ use super::threads;
 #[cfg(target_os = "linux")]
 use super::uring;
 use super::virtual_queue;
-use crate::device::Target;
+use crate::device::{PassWatch, Target};
 use crate::probe::iops::OffsetGen;
 use crate::results::QueuedEngine;
 use crate::results::settings::{QueueDepth, SectorSize};
@@ -61,7 +61,7 @@ pub fn run_random_reads(
 /// The engine that will serve `target`: the simulation's model, else io_uring on
 /// Linux (which may still fall back to threads), else the thread pool.
 fn engine_name(target: &mut dyn Target) -> QueuedEngine {
-    if target.queue_model().is_some() {
+    if target.simulated().is_some() {
         virtual_queue::NAME
     } else if cfg!(target_os = "linux") {
         QueuedEngine::IoUring
@@ -79,7 +79,7 @@ pub fn run_stream(
     stop: &AtomicBool,
 ) -> QueuedRun {
     let engine = engine_name(target);
-    if let Some(model) = target.queue_model() {
+    if let Some(model) = crate::device::queue_model(target) {
         return virtual_queue::run(model, stream, params, stop);
     }
     let Some(fd) = target
@@ -123,8 +123,9 @@ pub struct FeedRun {
 
 /// Run the requests of `feed` (reads and writes of at most `len` bytes, the
 /// slots' buffers lent to it) `depth` deep on `target`: the virtual queue (with
-/// buffers) for a simulated drive, else the thread pool, on every system. The one
-/// loop is [`super::driver::drive_feed`].
+/// buffers) for a simulated drive, else the thread pool, on every system, held
+/// while the pass's `watch` says so (a real drive's temperature). The one loop is
+/// [`super::driver::drive_feed`].
 ///
 /// Not io_uring, because a feed works on its buffers between completions (the
 /// verify pass stamps and checks 1 MiB there, about 0.1 ms) on the thread that
@@ -135,14 +136,13 @@ pub struct FeedRun {
 /// device a verify pass runs as fast either way: docs/performance.md.)
 pub fn run_feed(
     target: &mut dyn Target,
-    len: u32,
-    depth: QueueDepth,
+    (len, depth): (u32, QueueDepth),
     feed: &mut dyn Feed,
     stop: &AtomicBool,
-    io_timeout: Option<std::time::Duration>,
+    (io_timeout, watch): (Option<std::time::Duration>, Option<&dyn PassWatch>),
 ) -> FeedRun {
     let mut out = FeedRun {
-        engine: if target.queue_model().is_some() {
+        engine: if target.simulated().is_some() {
             virtual_queue::NAME
         } else {
             THREADS
@@ -151,7 +151,7 @@ pub fn run_feed(
         fatal: None,
         abandoned: 0,
     };
-    if let Some(model) = target.queue_model() {
+    if let Some(model) = crate::device::queue_model(target) {
         let mut q = virtual_queue::VirtualQueue::new(model, len, depth).with_buffers();
         (out.interrupted, out.fatal, out.abandoned) = drive_feed(&mut q, feed, depth, stop, None);
         let now = q.now_ns();
@@ -168,8 +168,14 @@ pub fn run_feed(
         ));
         return out;
     };
-    (out.interrupted, out.fatal, out.abandoned) =
-        threads::drive_pool(fd, target.clock(), len, depth, feed, stop, io_timeout);
+    (out.interrupted, out.fatal, out.abandoned) = threads::drive_pool(
+        fd,
+        target.clock(),
+        (len, depth),
+        feed,
+        stop,
+        (io_timeout, watch),
+    );
     out
 }
 

@@ -12,7 +12,7 @@ use super::queue::{Completion, Feed, Request};
 use super::sync::Stop;
 use super::threads;
 use crate::clock::Clock;
-use crate::device::{AlignedBuf, Target};
+use crate::device::{AlignedBuf, PassWatch, Target};
 use crate::probe::OpKind;
 use crate::probe::scan::{BUCKET_LIMITS_MS, ScanRange, bucket};
 use crate::results::device::Rotation;
@@ -88,7 +88,7 @@ pub fn run_scan(
     range: &ScanRange,
     slow_ms: f64,
     stop: &AtomicBool,
-    (io_timeout, known_good): (Option<Duration>, &[u64]),
+    (io_timeout, known_good, watch): (Option<Duration>, &[u64], Option<&dyn PassWatch>),
     mut on_block: impl FnMut(u64),
 ) -> (ScanResult, Option<Stop>, usize) {
     let ss = u64::from(target.info().sector_size);
@@ -142,7 +142,7 @@ pub fn run_scan(
             depth,
             stop,
             &mut record,
-            io_timeout,
+            (io_timeout, watch),
         ),
         None => (sync_pass(target, range, stop, &mut record), None, 0),
     };
@@ -162,7 +162,7 @@ pub fn run_scan(
             slow_ns,
             depth,
             Redo::Read,
-            (stop, io_timeout),
+            (stop, io_timeout, watch),
         );
         (r.slow, r.unconfirmed) = (c.slow, c.unconfirmed);
         abandoned += c.abandoned;
@@ -280,7 +280,7 @@ fn threaded_pass(
     depth: QueueDepth,
     stop: &AtomicBool,
     record: &mut impl FnMut(Block, u64) -> bool,
-    io_timeout: Option<Duration>,
+    limits: (Option<Duration>, Option<&dyn PassWatch>),
 ) -> (u64, Option<NoAnswer>, usize) {
     let total = range.count();
     let mut feed = InOrder {
@@ -294,11 +294,10 @@ fn threaded_pass(
     let (_, fatal, abandoned) = threads::drive_pool(
         fd,
         clock,
-        range.block as u32,
-        depth,
+        (range.block as u32, depth),
         &mut feed,
         stop,
-        io_timeout,
+        limits,
     );
     (
         feed.order.next_index(),
@@ -364,7 +363,7 @@ mod tests {
             &r,
             50.0,
             &AtomicBool::new(false),
-            (None, &[]),
+            (None, &[], None),
             |_| {},
         );
         assert!(stop.is_none());
@@ -400,7 +399,7 @@ mod tests {
         let r = whole(64 << 20, 1 << 20);
         let stop = AtomicBool::new(false);
         let mut n = 0;
-        let (s, why, _) = run_scan(&mut t, &r, 50.0, &stop, (None, &[]), |_| {
+        let (s, why, _) = run_scan(&mut t, &r, 50.0, &stop, (None, &[], None), |_| {
             n += 1;
             if n == 10 {
                 stop.store(true, Ordering::Relaxed);
@@ -428,7 +427,7 @@ mod tests {
             &r,
             50.0,
             &AtomicBool::new(false),
-            (None, &[]),
+            (None, &[], None),
             |done| seen.push(done),
         );
         assert!(stop.is_none());
@@ -445,7 +444,7 @@ mod tests {
         // Ctrl-C: what was taken is finished, and the end says where it stopped.
         let flag = AtomicBool::new(false);
         let mut n = 0;
-        let (s, stop, _) = run_scan(t.as_mut(), &r, 50.0, &flag, (None, &[]), |_| {
+        let (s, stop, _) = run_scan(t.as_mut(), &r, 50.0, &flag, (None, &[], None), |_| {
             n += 1;
             if n == 10 {
                 flag.store(true, Ordering::Relaxed);

@@ -19,8 +19,8 @@
 use super::driver::{drive, drive_feed_watched};
 use super::queue::{Backend, Completion, Fatal, Feed, QueuedParams, QueuedRun, Request, Stop};
 use crate::clock::Clock;
-use crate::device::AlignedBuf;
 use crate::device::pio::{read_exact_at, write_all_at};
+use crate::device::{AlignedBuf, PassWatch};
 use crate::probe::OpKind;
 use crate::probe::iops::OffsetGen;
 use crate::results::QueuedEngine;
@@ -224,27 +224,21 @@ pub fn run(
 /// flight, `depth` deep in buffers of `len` bytes, timed by `clock`: whether
 /// Ctrl-C ended it, a fatal error (a thread that could not be created, or a
 /// request unanswered for `io_timeout`: [`super::driver::NoAnswer`]), and the
-/// requests left behind unanswered. A watch registered for `fd`
-/// ([`crate::device::pass_watch`]) holds the feed while it says so.
+/// requests left behind unanswered. The pass's `watch` (a real drive's
+/// temperature, `--max-temp`) holds the feed while it says so.
 pub fn drive_pool(
     fd: RawFd,
     clock: &dyn Clock,
-    len: u32,
-    depth: QueueDepth,
+    (len, depth): (u32, QueueDepth),
     feed: &mut dyn Feed,
     stop: &AtomicBool,
-    io_timeout: Option<Duration>,
+    (io_timeout, watch): (Option<Duration>, Option<&dyn PassWatch>),
 ) -> (bool, Fatal, usize) {
     // SAFETY: as in `run`: the caller's target owns the descriptor and outlives
     // this call; the threads use a duplicate of it.
     let fd = unsafe { BorrowedFd::borrow_raw(fd) };
     match Threads::start(fd, clock, len, depth) {
-        Ok(mut pool) => {
-            // The pass's watch, when the run registered one for this drive
-            // (a real drive's temperature: `--max-temp` holds the feed).
-            let watch = crate::device::pass_watch::of(std::os::fd::AsRawFd::as_raw_fd(&fd));
-            drive_feed_watched(&mut pool, feed, depth, stop, io_timeout, watch.as_deref())
-        }
+        Ok(mut pool) => drive_feed_watched(&mut pool, feed, depth, stop, io_timeout, watch),
         Err(error) => (false, Some(error), 0),
     }
 }

@@ -190,7 +190,7 @@ pub fn run(
 mod tests {
     use super::*;
     use crate::clock::VirtualClock;
-    use crate::device::Target;
+    use crate::device::{Simulated, Target};
     use crate::engine::queue::Stop;
     use crate::engine::queued::run_random_reads;
     use crate::results::device::{DeviceInfo, TargetKind};
@@ -286,8 +286,14 @@ mod tests {
         fn quiesce(&mut self) -> io::Result<()> {
             Ok(())
         }
-        fn queue_model(&mut self) -> Option<&mut dyn QueueModel> {
+        fn simulated(&mut self) -> Option<&mut dyn Simulated> {
             Some(self)
+        }
+    }
+
+    impl Simulated for Drive {
+        fn queue_model(&mut self) -> &mut dyn QueueModel {
+            self
         }
     }
 

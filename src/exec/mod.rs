@@ -52,6 +52,9 @@ pub struct Context<'a> {
     /// or a write-verify pass that has seen none itself when its requests keep
     /// failing (`engine::liveness`).
     pub known_good: &'a [u64],
+    /// The pass's watch, for the queued passes of a real drive whose temperature
+    /// the run watches (`--max-temp` holds them); None: not watched.
+    pub watch: Option<&'a dyn crate::device::PassWatch>,
 }
 
 /// What one test's plan gave: its result, and the bypassed bytes, warnings and abandoned

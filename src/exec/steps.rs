@@ -368,7 +368,7 @@ impl Walk<'_, '_> {
             range,
             slow_ms,
             cx.stop,
-            (cx.io_timeout, cx.known_good),
+            (cx.io_timeout, cx.known_good, cx.watch),
             |done| {
                 let now = share(done, total, steps as u64) as usize;
                 progress.tell(now, (), |_| "reading".into());
@@ -458,7 +458,7 @@ impl Walk<'_, '_> {
         let (r, stop, abandoned) = run_verify(
             cx.target,
             &params,
-            cx.stop,
+            (cx.stop, cx.watch),
             &mut |pass, half, done| {
                 let now = share(done, total, 100) as usize;
                 let half_index = pass as usize * 2 + usize::from(half == HalfKind::Read);

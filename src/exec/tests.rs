@@ -44,6 +44,7 @@ fn with_sim<R>(
             stop: &stop,
             sink: &mut log,
             io_timeout: None,
+            watch: None,
             checkpoint: None,
             resume: None,
             known_good: &[],

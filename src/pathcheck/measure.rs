@@ -147,8 +147,8 @@ pub fn seek_stress(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device::Together;
     use crate::device::sim::SimTarget;
+    use crate::device::{Simulated, Together};
 
     #[test]
     fn a_shared_controller_caps_the_sequential_rate_on_the_virtual_clock() {

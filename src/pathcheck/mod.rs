@@ -65,9 +65,9 @@ pub fn run(names: &[String], timing: Timing, stop: &AtomicBool) -> Vec<PathDrive
         })
         .collect();
     let mut drives: Vec<PathDrive> = opened
-        .iter()
+        .iter_mut()
         .map(|t| PathDrive {
-            group: t.as_ref().map(|t| path_of(t.as_ref())).unwrap_or_default(),
+            group: t.as_mut().map(|t| path_of(t.as_mut())).unwrap_or_default(),
             drives_together: 0,
             positions: Vec::new(),
             seek_alone_iops: 0.0,
@@ -103,8 +103,8 @@ pub fn run(names: &[String], timing: Timing, stop: &AtomicBool) -> Vec<PathDrive
 
 /// The path `t` sits on: a simulated drive's controller, else what the system
 /// says (Linux: sysfs), else unknown.
-pub fn path_of(t: &dyn Target) -> PathGroup {
-    if let Some((name, rate)) = t.sim_controller() {
+pub fn path_of(t: &mut dyn Target) -> PathGroup {
+    if let Some((name, rate)) = t.simulated().and_then(|s| s.controller()) {
         return PathGroup {
             name: format!("controller {name}"),
             detail: String::new(),
@@ -118,9 +118,17 @@ pub fn path_of(t: &dyn Target) -> PathGroup {
     PathGroup::default()
 }
 
+/// Tell `t` how many drives run at once: only a simulated drive needs to hear it
+/// (a real one feels it).
+fn tell_together(t: &mut dyn Target, now: Together) {
+    if let Some(s) = t.simulated() {
+        s.set_together(now);
+    }
+}
+
 /// Each position's sequential rate and the seek stress with the drive alone.
 fn alone(t: &mut dyn Target, d: &mut PathDrive, timing: Timing, stop: &AtomicBool) {
-    t.set_together(Together::default());
+    tell_together(t, Together::default());
     let size = t.info().media_size_bytes;
     for p in POSITIONS {
         let at = (size as f64 * p) as u64;
@@ -168,10 +176,13 @@ fn together(
             };
             let barrier = &barrier;
             s.spawn(move || {
-                t.set_together(Together {
-                    drives: reading,
-                    on_controller,
-                });
+                tell_together(
+                    t.as_mut(),
+                    Together {
+                        drives: reading,
+                        on_controller,
+                    },
+                );
                 // Every thread waits at every barrier, whatever its drive did.
                 for k in 0..POSITIONS.len() {
                     barrier.wait();
@@ -201,7 +212,7 @@ fn together(
                         Err(cut) => cut.record(d, "seek stress together"),
                     }
                 }
-                t.set_together(Together::default());
+                tell_together(t.as_mut(), Together::default());
             });
         }
     });

@@ -5,16 +5,14 @@
 //! [`crate::smart::temperature::EVERY_REAL_S`] into the run's [`Sampler`], and every
 //! [`crate::smart::temperature::PAUSED_EVERY_S`] while the drive is above `--max-temp`; the
 //! drive loop asks it before each submission
-//! ([`crate::engine::driver::drive_feed_watched`]), finding it by the drive's
-//! descriptor ([`crate::device::pass_watch`]). Dropping the watch stops the
+//! ([`crate::engine::driver::drive_feed_watched`]), handed to the pass through the
+//! executor's context ([`crate::exec::Context::watch`]). Dropping the watch stops the
 //! thread (a smartctl still running is left to finish, bounded by smartctl's own
 //! timeout, and its reading is not recorded).
 
 use crate::device::PassWatch;
-use crate::device::pass_watch::{self, Registration};
 use crate::smart::smartctl::{self, SmartRead};
 use crate::smart::temperature::Sampler;
-use std::os::fd::RawFd;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -26,11 +24,9 @@ type Handle = Arc<Mutex<Sampler>>;
 /// How often the side thread looks at its stop flag and the clock.
 const TICK: Duration = Duration::from_millis(100);
 
-/// The watch of one queued pass: the side thread and the sampler it fills,
-/// registered under the drive's descriptor while the guard lives.
+/// The watch of one queued pass: the side thread and the sampler it fills.
 pub struct SideSampler {
     side: Arc<Side>,
-    _registered: Registration,
 }
 
 struct Side {
@@ -38,11 +34,10 @@ struct Side {
     stop: Arc<AtomicBool>,
 }
 
-/// Start sampling `device` (open as `fd`) through `smartctl` into `sampler`, its
+/// Start sampling `device` through `smartctl` into `sampler`, its
 /// times counted from `base_s` (the run's seconds now) onwards; `paused_every_s`
 /// apart while the drive is held, for `max_pause_s` at most.
 pub fn start(
-    fd: RawFd,
     smartctl: PathBuf,
     device: String,
     sampler: Handle,
@@ -88,11 +83,8 @@ pub fn start(
         // Without the thread the pass runs unsampled, as before; never held.
         stop.store(true, Ordering::Relaxed);
     }
-    let side = Arc::new(Side { sampler, stop });
-    let registered = pass_watch::register(fd, side.clone());
     SideSampler {
-        side,
-        _registered: registered,
+        side: Arc::new(Side { sampler, stop }),
     }
 }
 
@@ -108,10 +100,11 @@ fn end_long_pause(s: &mut Sampler, now_s: f64, max_pause_s: f64) {
     }
 }
 
-impl PassWatch for Side {
+impl PassWatch for SideSampler {
     fn held(&self) -> bool {
-        !self.stop.load(Ordering::Relaxed)
-            && self.sampler.lock().expect("temperature sampler").paused()
+        let side = &self.side;
+        !side.stop.load(Ordering::Relaxed)
+            && side.sampler.lock().expect("temperature sampler").paused()
     }
 }
 

@@ -3,9 +3,12 @@
 //! anything runs ([`preflight`]), read the health before the tests
 //! ([`smart_before`]), run the drive's self-tests ([`smart_self_tests`]), read it
 //! again after them and judge ([`smart_after`]). Each asks the target through
-//! [`source_for`]: smartctl for a real device, the model for a simulated drive.
-//! Nothing here prints; progress goes to a callback.
+//! [`source_for`]: smartctl for a real device, the model for a simulated drive;
+//! a real drive whose temperature the run watches through the [`Watch`], which
+//! samples it between a self-test's polls. Nothing here prints; progress goes to
+//! a callback.
 
+use super::smart_watch::Watch;
 use crate::device::Target;
 use crate::results::health::LoggedOutcome;
 use crate::results::smart::{SelfTestKind, SelfTestOutcome, SelfTestRecord, SmartResult};
@@ -32,19 +35,30 @@ pub fn preflight(disks: &[String], settings: &SmartSettings) -> Result<(), Smart
     Ok(())
 }
 
-/// The source of a target: its own (simulated) or smartctl on its path.
-fn source(target: &mut dyn Target) -> Result<Box<dyn SmartSource + '_>, SmartctlError> {
+/// The source of a target: its own (simulated), the watch's (a watched real
+/// drive), or smartctl on its path.
+fn source<'a>(
+    target: &'a mut dyn Target,
+    watch: Option<&'a Watch>,
+) -> Result<Box<dyn SmartSource + 'a>, SmartctlError> {
+    if let Some(w) = watch.filter(|w| w.smart_of_real_drive()) {
+        return Ok(w.smart(target.clock()).expect("a real drive's smartctl"));
+    }
     let path = target.info().path.clone();
-    source_for(target.smart_source(), &path)
+    source_for(target.simulated().and_then(|s| s.smart_source()), &path)
 }
 
 /// Read the health before the tests: a result with `before` set and its
 /// findings (the rules of `settings` on it, so a run stopped before
 /// [`smart_after`] keeps what it read: a failing drive stays failing), or with
 /// the no-SMART note, or with the error.
-pub fn smart_before(target: &mut dyn Target, settings: &SmartSettings) -> SmartResult {
+pub fn smart_before(
+    target: &mut dyn Target,
+    watch: Option<&Watch>,
+    settings: &SmartSettings,
+) -> SmartResult {
     let mut r = SmartResult::default();
-    match source(target).and_then(|mut s| s.read()) {
+    match source(target, watch).and_then(|mut s| s.read()) {
         Ok(SmartRead::Health { health, .. }) => r.before = Some(*health),
         Ok(SmartRead::NoSmart { note }) => r.note = Some(note),
         Err(e) => r.error = Some(e.to_string()),
@@ -61,28 +75,29 @@ pub fn smart_before(target: &mut dyn Target, settings: &SmartSettings) -> SmartR
 /// `settings`), however the tests ended.
 pub fn smart_self_tests(
     target: &mut dyn Target,
+    watch: Option<&Watch>,
     r: &mut SmartResult,
     kinds: &[SelfTestKind],
     settings: &SmartSettings,
     stop: &dyn Fn() -> bool,
     on_progress: &mut dyn FnMut(&SelfTestProgress),
 ) -> bool {
-    let go_on = self_tests(target, r, kinds, stop, on_progress);
+    let go_on = self_tests((target, watch), r, kinds, stop, on_progress);
     r.findings = findings(r, settings);
     go_on
 }
 
 /// [`smart_self_tests`] without the judging.
 fn self_tests(
-    target: &mut dyn Target,
+    (target, watch): (&mut dyn Target, Option<&Watch>),
     r: &mut SmartResult,
     kinds: &[SelfTestKind],
     stop: &dyn Fn() -> bool,
     on_progress: &mut dyn FnMut(&SelfTestProgress),
 ) -> bool {
-    // A simulated drive has a virtual queue model (also through the temperature
-    // watcher, whose own SMART source stands for smartctl on a real drive).
-    let simulated = target.queue_model().is_some();
+    // A simulated drive (also through the temperature watcher; a watched real
+    // drive's SMART is the watch's smartctl).
+    let simulated = target.simulated().is_some();
     let poll = if simulated { POLL_SIMULATED } else { POLL_REAL };
     for &kind in kinds {
         let skipped = |status: String| SelfTestRecord {
@@ -100,7 +115,7 @@ fn self_tests(
                 .push(skipped("skipped: the device has no SMART".into()));
             continue;
         }
-        let mut src = match source(target) {
+        let mut src = match source(target, watch) {
             Ok(s) => s,
             Err(e) => {
                 r.error = Some(e.to_string());
@@ -156,11 +171,16 @@ fn self_tests(
 /// Read the health after the tests and judge the drive again: the rules on before and
 /// after, and the self-tests that ran (each failed one a failure with its first
 /// error's LBA, in place of the rule on the log's last entry).
-pub fn smart_after(target: &mut dyn Target, r: &mut SmartResult, settings: &SmartSettings) {
+pub fn smart_after(
+    target: &mut dyn Target,
+    watch: Option<&Watch>,
+    r: &mut SmartResult,
+    settings: &SmartSettings,
+) {
     if r.error.is_some() || !r.judged() {
         return;
     }
-    match source(target).and_then(|mut s| s.read()) {
+    match source(target, watch).and_then(|mut s| s.read()) {
         Ok(SmartRead::Health { health, .. }) => r.after = Some(*health),
         Ok(SmartRead::NoSmart { note }) => {
             r.error = Some(format!("SMART could not be read after the tests: {note}"))
@@ -278,10 +298,11 @@ mod tests {
         // The whole drive: its long test takes hours of virtual time.
         let mut t = SimTarget::open("sim:hdd").unwrap();
         let kinds = [SelfTestKind::Long, SelfTestKind::Short];
-        let mut r = smart_before(&mut t, &settings(&kinds));
+        let mut r = smart_before(&mut t, None, &settings(&kinds));
         let polls = Cell::new(0);
         let go_on = smart_self_tests(
             &mut t,
+            None,
             &mut r,
             &kinds,
             &settings(&kinds),
@@ -291,7 +312,7 @@ mod tests {
         assert!(!go_on);
         assert_eq!(r.self_tests.len(), 1, "the short test was not started");
         assert_eq!(r.self_tests[0].outcome, SelfTestOutcome::Interrupted);
-        smart_after(&mut t, &mut r, &settings(&kinds));
+        smart_after(&mut t, None, &mut r, &settings(&kinds));
         let last = r.after.as_ref().unwrap().last_self_test.clone().unwrap();
         assert_eq!(last.outcome, LoggedOutcome::Aborted, "aborted on the drive");
         assert!(r.findings.is_empty(), "{:?}", r.findings);
@@ -301,9 +322,10 @@ mod tests {
     fn an_unoffered_kind_is_skipped_and_a_clean_drive_passes() {
         let mut t = SimTarget::open("sim:ssd?size=1G").unwrap();
         let kinds = [SelfTestKind::Conveyance, SelfTestKind::Short];
-        let mut r = smart_before(&mut t, &settings(&kinds));
+        let mut r = smart_before(&mut t, None, &settings(&kinds));
         assert!(smart_self_tests(
             &mut t,
+            None,
             &mut r,
             &kinds,
             &settings(&kinds),
@@ -314,7 +336,7 @@ mod tests {
         assert_eq!(r.self_tests[1].outcome, SelfTestOutcome::Passed);
         // Two minutes of the drive's virtual clock, polled every minute.
         assert_eq!(r.self_tests[1].elapsed_s, 120.0);
-        smart_after(&mut t, &mut r, &settings(&kinds));
+        smart_after(&mut t, None, &mut r, &settings(&kinds));
         assert!(r.findings.is_empty(), "{:?}", r.findings);
         assert!(r.error.is_none() && r.note.is_none());
     }
@@ -323,7 +345,7 @@ mod tests {
     fn what_was_read_is_judged_at_once_so_a_stopped_run_keeps_its_failures() {
         let mut t = SimTarget::open("sim:hdd?size=1G&smart=failing").unwrap();
         let s = settings(&[]);
-        let r = smart_before(&mut t, &s);
+        let r = smart_before(&mut t, None, &s);
         assert!(r.after.is_none());
         assert!(r.failures().next().is_some(), "{:?}", r.findings);
         assert_eq!(r.findings, findings(&r, &s));

@@ -5,10 +5,12 @@
 //! clock, from its model). Above the limit the drive's writes pause, the clock
 //! letting time pass (a real sleep, or virtual time), until it has cooled 5 °C
 //! below, at most [`MAX_PAUSE_S`]. The samples and pauses go to a shared
-//! [`Handle`] the run keeps in the drive's SMART result ([`keep`]).
+//! [`Handle`] the run keeps in the drive's SMART result ([`keep`]), through the
+//! [`Watch`] it holds: which also samples a real drive between the polls of its
+//! self-tests ([`Watch::smart`]) and during its queued passes ([`Watch::pass`]).
 
 use crate::clock::{Clock, VirtualClock};
-use crate::device::{IoData, QueueModel, Target};
+use crate::device::{IoData, QueueModel, Simulated, Target};
 use crate::probe::Op;
 use crate::results::device::DeviceInfo;
 use crate::results::smart::{SelfTestKind, SmartResult};
@@ -31,19 +33,31 @@ pub type Handle = Arc<Mutex<Sampler>>;
 pub struct Watched {
     inner: Box<dyn Target>,
     smartctl: Option<SmartctlSource>,
-    /// smartctl's path (real drives), for the side thread of a queued pass.
-    smartctl_path: Option<std::path::PathBuf>,
     sampler: Handle,
     t0_ns: u64,
     vclock: Option<VirtualClock>,
     parallelism: usize,
 }
 
+/// What the run holds of a watched drive: its samples, and what samples a real
+/// drive where the wrapper's own requests cannot (a self-test's polls, a queued
+/// pass).
+pub struct Watch {
+    /// The samples, shared with the wrapper.
+    pub samples: Handle,
+    /// smartctl's path, for a real drive (None: simulated, or no smartctl).
+    smartctl: Option<std::path::PathBuf>,
+    /// The drive's path, as smartctl is given it.
+    device: String,
+    /// The drive's clock when the watch began: samples count from it.
+    t0_ns: u64,
+}
+
 /// Wrap `target` for long work: the limit is `max_temp` (`--max-temp`), else
 /// the drive's own (read now), else 60 °C. Returns the wrapped target and the
-/// handle to its samples.
-pub fn wrap(mut target: Box<dyn Target>, max_temp: Option<i64>) -> (Box<dyn Target>, Handle) {
-    let simulated = target.smart_source().is_some();
+/// run's watch of it.
+pub fn wrap(mut target: Box<dyn Target>, max_temp: Option<i64>) -> (Box<dyn Target>, Watch) {
+    let simulated = (target.simulated()).is_some_and(|s| s.smart_source().is_some());
     let smartctl_path = (!simulated).then(|| smartctl::find().ok()).flatten();
     let smartctl = (smartctl_path.clone()).map(|p| SmartctlSource::new(p, &target.info().path));
     let every = if simulated {
@@ -51,15 +65,17 @@ pub fn wrap(mut target: Box<dyn Target>, max_temp: Option<i64>) -> (Box<dyn Targ
     } else {
         real_every_s()
     };
-    let (vclock, parallelism) = match target.queue_model() {
+    let (vclock, parallelism) = match crate::device::queue_model(target.as_mut()) {
         Some(q) => (Some(q.virtual_clock().clone()), q.parallelism()),
         None => (None, 1),
     };
     let t0_ns = target.clock().now_ns();
+    let device = target.info().path.clone();
+    // A model without SMART of its own is sampled on its virtual clock too.
+    let real = smartctl_path.filter(|_| vclock.is_none());
     let mut w = Watched {
         inner: target,
         smartctl,
-        smartctl_path,
         sampler: Arc::new(Mutex::new(Sampler::new(0, "", every))),
         t0_ns,
         vclock,
@@ -72,7 +88,13 @@ pub fn wrap(mut target: Box<dyn Target>, max_temp: Option<i64>) -> (Box<dyn Targ
     let (limit, source) = temperature::limit(max_temp, drive_limit);
     let handle = Arc::new(Mutex::new(Sampler::new(limit, source, every)));
     w.sampler = handle.clone();
-    (Box::new(w), handle)
+    let watch = Watch {
+        samples: handle,
+        smartctl: real,
+        device,
+        t0_ns,
+    };
+    (Box::new(w), watch)
 }
 
 /// How often a real drive is sampled: [`temperature::EVERY_REAL_S`], or the
@@ -92,7 +114,7 @@ pub fn for_run(
     target: Box<dyn Target>,
     long_work: bool,
     smart: &crate::smart::record::SmartSettings,
-) -> (Box<dyn Target>, Option<Handle>) {
+) -> (Box<dyn Target>, Option<Watch>) {
     if long_work && smart.read {
         let (t, h) = wrap(target, smart.max_temp);
         (t, Some(h))
@@ -103,8 +125,8 @@ pub fn for_run(
 
 /// What the live line shows of the samples: the latest reading and whether the
 /// drive's work is paused for heat.
-pub fn now(handle: &Handle) -> super::sink::TemperatureNow {
-    let h = handle.clone();
+pub fn now(watch: &Watch) -> super::sink::TemperatureNow {
+    let h = watch.samples.clone();
     Box::new(move || {
         let s = h.lock().unwrap_or_else(|e| e.into_inner());
         let last = s.log.samples.last()?;
@@ -113,9 +135,102 @@ pub fn now(handle: &Handle) -> super::sink::TemperatureNow {
 }
 
 /// Put what the handle gathered into the drive's SMART result.
-pub fn keep(handle: Option<&Handle>, smart: Option<&mut SmartResult>) {
-    if let (Some(h), Some(r)) = (handle, smart) {
-        r.temperature = Some(h.lock().expect("temperature sampler").log.clone());
+pub fn keep(watch: Option<&Watch>, smart: Option<&mut SmartResult>) {
+    if let (Some(w), Some(r)) = (watch, smart) {
+        r.temperature = Some(w.samples.lock().expect("temperature sampler").log.clone());
+    }
+}
+
+/// The temperature of a reading, when it has one.
+fn celsius(read: Result<SmartRead, SmartctlError>) -> Option<i64> {
+    match read {
+        Ok(SmartRead::Health { health, .. }) => health.temperature_c,
+        _ => None,
+    }
+}
+
+impl Watch {
+    /// For a queued pass of a real drive (`target`, the wrapped drive): a watch
+    /// kept while the pass runs, its temperature sampled from a side thread
+    /// ([`super::pass_temps`]) and asked by the drive loop before each submission
+    /// ([`crate::exec::Context::watch`]);
+    /// dropping it ends the watch. None for a simulated drive: its queued
+    /// requests are sampled as the virtual queue serves them.
+    pub fn pass(&self, target: &dyn Target) -> Option<super::pass_temps::SideSampler> {
+        let path = self.smartctl.clone()?;
+        // Without a descriptor no pass of it is queued on the pool.
+        target.raw_fd()?;
+        let every = real_every_s();
+        Some(super::pass_temps::start(
+            path,
+            self.device.clone(),
+            self.samples.clone(),
+            self.now_s(target.clock()),
+            temperature::PAUSED_EVERY_S.min(every),
+            MAX_PAUSE_S,
+        ))
+    }
+
+    /// A real drive's SMART through smartctl, a sample due taken between the
+    /// polls of a self-test (timed on `clock`, the drive's); None for a simulated
+    /// drive (its own source, through the wrapper, samples it) or without smartctl.
+    pub fn smart<'a>(&'a self, clock: &'a dyn Clock) -> Option<Box<dyn SmartSource + 'a>> {
+        let path = self.smartctl.clone()?;
+        Some(Box::new(Polled {
+            smartctl: SmartctlSource::new(path, &self.device),
+            watch: self,
+            clock,
+        }))
+    }
+
+    /// Whether [`Watch::smart`] gives the drive's SMART.
+    pub fn smart_of_real_drive(&self) -> bool {
+        self.smartctl.is_some()
+    }
+
+    fn now_s(&self, clock: &dyn Clock) -> f64 {
+        clock.now_ns().saturating_sub(self.t0_ns) as f64 / 1e9
+    }
+}
+
+/// A real drive's smartctl, sampled between a self-test's polls ([`Watch::smart`]).
+struct Polled<'a> {
+    smartctl: SmartctlSource,
+    watch: &'a Watch,
+    clock: &'a dyn Clock,
+}
+
+impl SmartSource for Polled<'_> {
+    fn device(&self) -> String {
+        self.watch.device.clone()
+    }
+    fn read(&mut self) -> Result<SmartRead, SmartctlError> {
+        self.smartctl.read()
+    }
+    fn supports(&mut self, kind: SelfTestKind) -> Result<bool, SmartctlError> {
+        self.smartctl.supports(kind)
+    }
+    fn start_self_test(&mut self, kind: SelfTestKind) -> Result<SelfTestStarted, SmartctlError> {
+        self.smartctl.start_self_test(kind)
+    }
+    fn poll_self_test(&mut self) -> Result<SelfTestPoll, SmartctlError> {
+        self.smartctl.poll_self_test()
+    }
+    fn abort_self_test(&mut self) -> Result<(), SmartctlError> {
+        self.smartctl.abort_self_test()
+    }
+    fn now(&self) -> Duration {
+        Duration::from_nanos(self.clock.now_ns())
+    }
+    fn pause(&mut self, d: Duration, interrupted: &dyn Fn() -> bool) {
+        self.smartctl.pause(d, interrupted);
+        let samples = &self.watch.samples;
+        let due = (samples.lock().expect("temperature sampler")).due(self.watch.now_s(self.clock));
+        if due {
+            let now = self.watch.now_s(self.clock);
+            let c = celsius(self.smartctl.read());
+            samples.lock().expect("temperature sampler").record(now, c);
+        }
     }
 }
 
@@ -125,7 +240,8 @@ impl Watched {
     }
 
     fn source_read(&mut self) -> Result<SmartRead, SmartctlError> {
-        match (self.inner.smart_source(), self.smartctl.as_mut()) {
+        let own = self.inner.simulated().and_then(|s| s.smart_source());
+        match (own, self.smartctl.as_mut()) {
             (Some(s), _) => s.read(),
             (None, Some(s)) => s.read(),
             (None, None) => Err(SmartctlError::NotInstalled),
@@ -133,10 +249,7 @@ impl Watched {
     }
 
     fn read_celsius(&mut self) -> Option<i64> {
-        match self.source_read() {
-            Ok(SmartRead::Health { health, .. }) => health.temperature_c,
-            _ => None,
-        }
+        celsius(self.source_read())
     }
 
     fn sample(&mut self) -> Action {
@@ -236,35 +349,32 @@ impl Target for Watched {
     fn own_io_bytes(&self) -> u64 {
         self.inner.own_io_bytes()
     }
-    fn queue_model(&mut self) -> Option<&mut dyn QueueModel> {
+    /// A simulated drive's queue model and SMART come through the wrapper, which
+    /// samples as they are asked (a real drive's SMART: [`Watch::smart`]).
+    fn simulated(&mut self) -> Option<&mut dyn Simulated> {
         if self.vclock.is_some() {
             Some(self)
         } else {
             None
         }
     }
+}
+
+/// The inner simulated drive's own, with the wrapper sampling between.
+impl Simulated for Watched {
+    fn queue_model(&mut self) -> &mut dyn QueueModel {
+        self
+    }
     fn smart_source(&mut self) -> Option<&mut dyn SmartSource> {
         Some(self)
     }
-    /// A real drive's queued pass is sampled from a side thread
-    /// ([`super::pass_temps`]); a simulated drive's requests are sampled as the
-    /// virtual queue serves them ([`QueueModel`] below), so it needs none.
-    fn watch_pass(&mut self) -> Option<Box<dyn std::any::Any + Send>> {
-        if self.vclock.is_some() || self.inner.smart_source().is_some() {
-            return None;
+    fn controller(&mut self) -> Option<(&str, u64)> {
+        self.inner.simulated()?.controller()
+    }
+    fn set_together(&mut self, together: crate::device::Together) {
+        if let Some(s) = self.inner.simulated() {
+            s.set_together(together);
         }
-        let path = self.smartctl_path.clone()?;
-        let fd = std::os::fd::AsRawFd::as_raw_fd(&self.inner.raw_fd()?);
-        let every = real_every_s();
-        Some(Box::new(super::pass_temps::start(
-            fd,
-            path,
-            self.inner.info().path.clone(),
-            self.sampler.clone(),
-            self.now_s(),
-            temperature::PAUSED_EVERY_S.min(every),
-            MAX_PAUSE_S,
-        )))
     }
 }
 
@@ -280,6 +390,12 @@ impl Watched {
         }
         self.sample_if_due();
     }
+
+    /// The inner drive's queue model (the wrapper is asked for it only when the
+    /// inner drive is simulated).
+    fn inner_model(&mut self) -> &mut dyn QueueModel {
+        crate::device::queue_model(self.inner.as_mut()).expect("a queue model")
+    }
 }
 
 /// Queued requests of a simulated drive are sampled as they are served (writes
@@ -290,20 +406,14 @@ impl QueueModel for Watched {
     }
     fn service_ns(&mut self, op: &Op, start_ns: u64) -> io::Result<u64> {
         self.queued_at(start_ns);
-        self.inner
-            .queue_model()
-            .expect("a queue model")
-            .service_ns(op, start_ns)
+        self.inner_model().service_ns(op, start_ns)
     }
     fn virtual_clock(&self) -> &VirtualClock {
         self.vclock.as_ref().expect("a queue model")
     }
     fn service_data(&mut self, op: &Op, start_ns: u64, data: IoData<'_>) -> io::Result<u64> {
         self.queued_at(start_ns);
-        self.inner
-            .queue_model()
-            .expect("a queue model")
-            .service_data(op, start_ns, data)
+        self.inner_model().service_data(op, start_ns, data)
     }
 }
 
@@ -346,7 +456,8 @@ impl Watched {
         &mut self,
         f: impl FnOnce(&mut dyn SmartSource) -> Result<T, SmartctlError>,
     ) -> Result<T, SmartctlError> {
-        match (self.inner.smart_source(), self.smartctl.as_mut()) {
+        let own = self.inner.simulated().and_then(|s| s.smart_source());
+        match (own, self.smartctl.as_mut()) {
             (Some(s), _) => f(s),
             (None, Some(s)) => f(s),
             (None, None) => Err(SmartctlError::NotInstalled),
@@ -362,7 +473,8 @@ mod tests {
     use crate::results::smart::TemperatureLog;
 
     fn sim(spec: &str, max_temp: Option<i64>) -> (Box<dyn Target>, Handle) {
-        wrap(Box::new(SimTarget::open(spec).unwrap()), max_temp)
+        let (t, w) = wrap(Box::new(SimTarget::open(spec).unwrap()), max_temp);
+        (t, w.samples)
     }
 
     /// A real drive's stand-in that records the piece size of each split write.
@@ -404,7 +516,6 @@ mod tests {
         let mut w = Watched {
             inner: Box::new(inner),
             smartctl: None,
-            smartctl_path: None,
             sampler: Arc::new(Mutex::new(Sampler::new(0, "", 300.0))),
             t0_ns: 0,
             vclock: None,
@@ -508,9 +619,8 @@ mod tests {
         // The virtual queue moves the drive's clock only when its run ends: the
         // samples of a long queued pass come from the requests' start times.
         let (mut t, h) = sim("sim:hdd?size=64G", None);
-        let q = t
-            .queue_model()
-            .expect("a simulated drive has a queue model");
+        let q =
+            crate::device::queue_model(t.as_mut()).expect("a simulated drive has a queue model");
         let op = Op {
             offset: 0,
             len: 1 << 20,
@@ -528,9 +638,10 @@ mod tests {
         // The whole default drive: its long self-test takes hours of virtual time.
         let (mut t, h) = sim("sim:hdd", None);
         let settings = crate::smart::record::SmartSettings::default();
-        let mut r = session::smart_before(t.as_mut(), &settings);
+        let mut r = session::smart_before(t.as_mut(), None, &settings);
         assert!(session::smart_self_tests(
             t.as_mut(),
+            None,
             &mut r,
             &[SelfTestKind::Long],
             &settings,

@@ -2,7 +2,7 @@
 //! health now, starts a self-test, polls its progress, aborts it and reads its
 //! outcome. A real drive answers through smartctl ([`SmartctlSource`]); a
 //! simulated drive answers from its model (`crate::device::sim`, through
-//! `Target::smart_source`). [`source_for`] picks the one a target has and
+//! `Simulated::smart_source`, reached through `Target::simulated`). [`source_for`] picks the one a target has and
 //! [`run_self_test`] follows a self-test to its end, polling on the source's own
 //! clock (real time sleeps; a simulated drive's virtual clock just moves on).
 
@@ -88,7 +88,7 @@ impl<S: SmartSource + ?Sized> SmartSource for &mut S {
 }
 
 /// The source for a target: its own model when it has one (`own`, from
-/// `Target::smart_source`, i.e. a simulated drive), else smartctl on `device`
+/// `Simulated::smart_source`, reached through `Target::simulated`, i.e. a simulated drive), else smartctl on `device`
 /// (the target's path). Without smartctl on the PATH a real device gives
 /// [`SmartctlError::NotInstalled`], which names the package; a simulated drive
 /// needs no smartctl.

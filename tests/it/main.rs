@@ -27,6 +27,7 @@ mod report;
 mod results;
 mod run_record;
 mod shrink;
+mod side_channels;
 mod signatures;
 mod sim;
 mod smart;

@@ -572,7 +572,7 @@ fn a_loop_devices_smart_source_gives_the_note_and_refuses_self_tests() {
 
 #[test]
 fn a_simulated_drive_answers_smart_without_smartctl() {
-    use seekprobe::device::Target;
+    use seekprobe::device::{Simulated, Target};
     use seekprobe::smart::source::source_for;
     let mut t = seekprobe::device::sim::SimTarget::open("sim:hdd?bad=1000-1003").unwrap();
     let path = t.info().path.clone();

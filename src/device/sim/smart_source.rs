@@ -123,6 +123,7 @@ impl SmartSource for SimTarget {
 mod tests {
     use super::super::smart::HOUR_NS;
     use super::*;
+    use crate::device::Simulated;
     use crate::results::Severity;
     use crate::results::health::{AtaCounters, Health, SelfTestResult};
     use crate::smart::rules::{RuleOptions, findings};

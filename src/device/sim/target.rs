@@ -15,7 +15,7 @@ use super::spec::parse_spec;
 use super::store::Store;
 use super::{JITTER_STREAM, Kind, MIB, MS, SERIAL_STREAM};
 use crate::clock::{Clock, VirtualClock};
-use crate::device::{IoData, QueueModel, Target, Together};
+use crate::device::{IoData, QueueModel, Simulated, Target, Together};
 use crate::error::ProbeError;
 use crate::probe::{Op, OpKind};
 use crate::results::device::{DeviceInfo, IoMode, Rotation, TargetKind};
@@ -524,19 +524,25 @@ impl Target for SimTarget {
         Ok(true)
     }
 
-    fn queue_model(&mut self) -> Option<&mut dyn QueueModel> {
-        Some(self)
-    }
-
     fn size_probe(&self) -> Option<crate::device::size_probe::SizeProbe> {
         self.faults.size_probe(self.info.media_size_bytes)
+    }
+
+    fn simulated(&mut self) -> Option<&mut dyn Simulated> {
+        Some(self)
+    }
+}
+
+impl Simulated for SimTarget {
+    fn queue_model(&mut self) -> &mut dyn QueueModel {
+        self
     }
 
     fn smart_source(&mut self) -> Option<&mut dyn crate::smart::SmartSource> {
         Some(self)
     }
 
-    fn sim_controller(&self) -> Option<(&str, u64)> {
+    fn controller(&mut self) -> Option<(&str, u64)> {
         self.shared
             .controller
             .as_ref()

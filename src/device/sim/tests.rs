@@ -5,7 +5,7 @@ use super::hdd::Hdd;
 use super::model::Model;
 use super::{MS, SimTarget};
 use crate::clock::Clock;
-use crate::device::Target;
+use crate::device::{Simulated, Target};
 use crate::error::ProbeError;
 use crate::probe::Op;
 use crate::probe::{Phase, plan};
@@ -589,7 +589,7 @@ fn hdd5400_is_slower_than_hdd() {
 fn the_queue_model_does_not_advance_the_clock() {
     let mut t = open("sim:ssd?bad=8-9");
     let op = Op::read_sectors(0, 8, 512);
-    let q = t.queue_model().unwrap();
+    let q = t.queue_model();
     assert_eq!(q.parallelism(), 8);
     let ns = q.service_ns(&op, 1_000).unwrap();
     assert!((60_000..90_000).contains(&ns), "{ns}");

@@ -235,12 +235,12 @@ impl Run<'_, '_> {
             size: self.size.as_ref(),
             size_changed: None,
         };
-        let (depth, stop, timeout) = (p.queue_depth, self.stop, p.io_timeout);
+        let (depth, stop, limits) = (p.queue_depth, self.stop, (p.io_timeout, self.watch));
         let run = if kind == OpKind::Write {
-            sample::run_write_half(self.target, &mut feed, depth, stop, timeout)
+            sample::run_write_half(self.target, &mut feed, depth, stop, limits)
         } else {
             let block = p.range.block as u32;
-            queued::run_feed(self.target, block, depth, &mut feed, stop, timeout)
+            queued::run_feed(self.target, (block, depth), &mut feed, stop, limits)
         };
         // The blocks that completed past one that never did (Ctrl-C, the drive
         // given up).
@@ -312,7 +312,7 @@ impl Run<'_, '_> {
             slow_ns,
             p.queue_depth,
             redo,
-            (self.stop, p.io_timeout),
+            (self.stop, p.io_timeout, self.watch),
         );
         (half.slow, half.unconfirmed) = (c.slow, c.unconfirmed);
         self.abandoned += c.abandoned;

@@ -16,8 +16,8 @@
 
 use super::liveness::Liveness;
 use super::queue::Stop;
-use crate::device::Target;
 use crate::device::size_probe::SizeProbe;
+use crate::device::{PassWatch, Target};
 use crate::probe::OpKind;
 use crate::probe::scan::ScanRange;
 use crate::results::QueuedEngine;
@@ -85,6 +85,8 @@ struct Run<'a, 's> {
     target: &'a mut dyn Target,
     p: &'a VerifyParams,
     stop: &'a AtomicBool,
+    /// The pass's watch (a real drive's temperature holds the feed).
+    watch: Option<&'a dyn PassWatch>,
     progress: Progress<'a>,
     saver: Option<&'a mut Saver<'s>>,
     /// Whether the drive still answers, over the whole run.
@@ -113,7 +115,8 @@ struct PassState<'c> {
     halves: Vec<Half>,
 }
 
-/// Run the passes of `p` on `target`. `progress` is told each half's bytes done.
+/// Run the passes of `p` on `target`, held while the pass's `watch` says so (a
+/// real drive's temperature). `progress` is told each half's bytes done.
 /// Stops only for Ctrl-C (the result says where, and the `--start` that resumes),
 /// a drive given up, a size that changed ([`VerifyResult::size_changed`]) or an
 /// engine that fails as a whole; failed requests are recorded and passed.
@@ -122,7 +125,7 @@ struct PassState<'c> {
 pub fn run_verify(
     target: &mut dyn Target,
     p: &VerifyParams,
-    stop: &AtomicBool,
+    (stop, watch): (&AtomicBool, Option<&dyn PassWatch>),
     progress: Progress<'_>,
     mut saver: Option<&mut Saver<'_>>,
 ) -> (VerifyResult, Option<Stop>, usize) {
@@ -174,6 +177,7 @@ pub fn run_verify(
         target,
         p,
         stop,
+        watch,
         progress,
         saver,
         abandoned: 0,

@@ -23,7 +23,7 @@
 //! far inside the 25 % the issue allows.
 
 use super::HalfFeed;
-use crate::device::{AlignedBuf, Target};
+use crate::device::{AlignedBuf, PassWatch, Target};
 use crate::engine::queued::{self, FeedRun};
 use crate::results::failures::ReadBack;
 use crate::results::settings::QueueDepth;
@@ -216,10 +216,10 @@ pub(super) fn run_write_half(
     feed: &mut HalfFeed<'_, '_>,
     depth: QueueDepth,
     stop: &AtomicBool,
-    io_timeout: Option<std::time::Duration>,
+    limits: (Option<std::time::Duration>, Option<&dyn PassWatch>),
 ) -> FeedRun {
     let block = feed.range.block;
-    let mut run = queued::run_feed(target, block as u32, depth, feed, stop, io_timeout);
+    let mut run = queued::run_feed(target, (block as u32, depth), feed, stop, limits);
     loop {
         let clean = !run.interrupted && run.fatal.is_none() && feed.unanswered.is_none();
         // Stopped for a checkpoint that waits for a flush through the target:
@@ -227,7 +227,7 @@ pub(super) fn run_write_half(
         if !clean {
             feed.flush_wanted = false;
         } else if feed.flush_due(target) {
-            let more = queued::run_feed(target, block as u32, depth, feed, stop, io_timeout);
+            let more = queued::run_feed(target, (block as u32, depth), feed, stop, limits);
             run = joined(run, more);
             continue;
         }
@@ -251,7 +251,7 @@ pub(super) fn run_write_half(
             return run;
         }
         sampler.dismiss();
-        let more = queued::run_feed(target, block as u32, depth, feed, stop, io_timeout);
+        let more = queued::run_feed(target, (block as u32, depth), feed, stop, limits);
         run = joined(run, more);
     }
 }

@@ -31,7 +31,7 @@ fn ctrl_c_during_the_retries_stops_them_and_the_pass_resumes_from_its_start() {
     let (r, stopped, _) = run_verify(
         &mut t,
         &p,
-        &stop,
+        (&stop, None),
         &mut |_, half, done| {
             if half == HalfKind::Write && done == 16 << 20 {
                 stop.store(true, Ordering::Relaxed);
@@ -65,7 +65,13 @@ fn a_run_resumed_from_any_read_half_checkpoint_has_the_whole_runs_failures() {
     let mut cps = Vec::new();
     let mut save = |c: &Checkpoint| cps.push(c.clone());
     let mut saver = Saver::new(&mut save);
-    let (whole, stopped, _) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, Some(&mut saver));
+    let (whole, stopped, _) = run_verify(
+        &mut t,
+        &p,
+        (&stop, None),
+        &mut |_, _, _| {},
+        Some(&mut saver),
+    );
     assert!(stopped.is_none(), "{stopped:?}");
     let want = &whole.passes[0].failures;
     assert!(!want.is_empty());
@@ -97,7 +103,13 @@ fn a_run_resumed_from_any_read_half_checkpoint_has_the_whole_runs_failures() {
             }
         };
         let mut saver = Saver::new(&mut save);
-        let (r, stopped, _) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, Some(&mut saver));
+        let (r, stopped, _) = run_verify(
+            &mut t,
+            &p,
+            (&stop, None),
+            &mut |_, _, _| {},
+            Some(&mut saver),
+        );
         assert!(stopped.is_none(), "{stopped:?}");
         assert_eq!(&r.passes[0].failures, want, "resumed at {}", cp.done_to);
         assert!(behind.is_empty(), "resumed at {}: {behind:?}", cp.done_to);
@@ -121,7 +133,7 @@ fn an_image_file_passes_clean_with_both_halves_timed() {
     let (r, stop, _) = run_verify(
         t.as_mut(),
         &p,
-        &AtomicBool::new(false),
+        (&AtomicBool::new(false), None),
         &mut |_, _, d| seen = seen.max(d),
         None,
     );
@@ -156,7 +168,7 @@ fn a_drive_that_keeps_only_the_first_256_mib_written_is_named_early_with_the_kep
     let mut t = crate::device::sim::SimTarget::open("sim:ssd?size=1G&keeps=256M").unwrap();
     let p = params(1 << 30, 1 << 20);
     let stop = AtomicBool::new(false);
-    let (r, stopped, _) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, None);
+    let (r, stopped, _) = run_verify(&mut t, &p, (&stop, None), &mut |_, _, _| {}, None);
     assert!(stopped.is_none(), "{stopped:?}");
     let k = r.keeps_only.expect("the fake is named");
     assert_eq!(
@@ -188,7 +200,7 @@ fn a_damaged_area_followed_by_good_sectors_stays_sector_findings() {
         ..params(256 << 20, 1 << 20)
     };
     let stop = AtomicBool::new(false);
-    let (r, stopped, _) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, None);
+    let (r, stopped, _) = run_verify(&mut t, &p, (&stop, None), &mut |_, _, _| {}, None);
     assert!(stopped.is_none(), "{stopped:?}");
     assert_eq!(r.keeps_only, None);
     let pass = &r.passes[0];
@@ -219,7 +231,13 @@ fn one_pass_saved(
     let mut save = |c: &Checkpoint| saved.push(c.clone());
     let mut saver = Saver::new(&mut save);
     let stop = AtomicBool::new(false);
-    let (r, stopped, _) = run_verify(&mut t, &p, &stop, &mut |_, _, _| {}, Some(&mut saver));
+    let (r, stopped, _) = run_verify(
+        &mut t,
+        &p,
+        (&stop, None),
+        &mut |_, _, _| {},
+        Some(&mut saver),
+    );
     (t, p, r, stopped, saved)
 }
 
@@ -245,7 +263,8 @@ fn a_run_resumed_in_the_read_half_of_a_fake_reads_back_only_what_was_kept() {
             resume: Some(cp.clone()),
             ..p.clone()
         };
-        let (again, stopped, _) = run_verify(&mut t, &resumed, &stop, &mut |_, _, _| {}, None);
+        let (again, stopped, _) =
+            run_verify(&mut t, &resumed, (&stop, None), &mut |_, _, _| {}, None);
         assert!(stopped.is_none(), "{stopped:?}");
         assert_eq!(again.keeps_only, Some(k));
         assert_eq!(again.passes.len(), 1);
@@ -263,7 +282,13 @@ fn a_slow_write_block_is_written_again_alone_and_placed_exactly() {
     let uri = "sim:ssd?size=64M&slow=16384-18432:120";
     let mut t = crate::device::sim::SimTarget::open(uri).unwrap();
     let p = params(64 << 20, 1 << 20);
-    let (r, stopped, _) = run_verify(&mut t, &p, &AtomicBool::new(false), &mut |_, _, _| {}, None);
+    let (r, stopped, _) = run_verify(
+        &mut t,
+        &p,
+        (&AtomicBool::new(false), None),
+        &mut |_, _, _| {},
+        None,
+    );
     assert!(stopped.is_none(), "{stopped:?}");
     assert_eq!(r.passes.len(), 2);
     for pass in &r.passes {
@@ -303,7 +328,7 @@ fn a_write_half_cut_short_is_not_written_again() {
     let (r, stopped, _) = run_verify(
         &mut t,
         &p,
-        &stop,
+        (&stop, None),
         &mut |_, half, done| {
             if half == HalfKind::Write && done >= 12 << 20 {
                 stop.store(true, Ordering::Relaxed);
@@ -339,7 +364,8 @@ fn a_simulated_write_half_checkpoints_after_a_flush_and_resumes_from_any() {
             resume: Some(cp.clone()),
             ..p.clone()
         };
-        let (again, stopped, _) = run_verify(&mut t, &resumed, &stop, &mut |_, _, _| {}, None);
+        let (again, stopped, _) =
+            run_verify(&mut t, &resumed, (&stop, None), &mut |_, _, _| {}, None);
         assert!(stopped.is_none(), "{stopped:?}");
         assert_eq!(again.passes[0].write.bytes, (64 << 20) - cp.done_to);
         assert_eq!(again.passes[0].failures, whole.passes[0].failures);
@@ -364,7 +390,7 @@ fn a_simulated_write_half_checkpoints_every_minute_on_its_clock() {
     let (r, stopped, _) = run_verify(
         &mut t,
         &p,
-        &stop,
+        (&stop, None),
         &mut |_, _, done| {
             if done >= 45 << 20 {
                 stop.store(true, Ordering::Relaxed);
@@ -389,7 +415,13 @@ fn shrunk(rule: &str) -> (crate::results::verify::SizeChanged, Pass) {
     let uri = format!("sim:ssd?size=64M&shrink={rule}");
     let mut t = crate::device::sim::SimTarget::open(&uri).unwrap();
     let p = params(64 << 20, 1 << 20);
-    let (r, stopped, _) = run_verify(&mut t, &p, &AtomicBool::new(false), &mut |_, _, _| {}, None);
+    let (r, stopped, _) = run_verify(
+        &mut t,
+        &p,
+        (&AtomicBool::new(false), None),
+        &mut |_, _, _| {},
+        None,
+    );
     let c = r.size_changed.unwrap();
     assert!(
         matches!(stopped, Some(Stop::Failed { offset, .. }) if offset == c.at_bytes),

@@ -52,7 +52,7 @@ fn a_healthy_disk_passes_write_and_verify_without_a_slow_block() {
     let (r, stop, _) = crate::engine::verify::run_verify(
         &mut t,
         &p,
-        &AtomicBool::new(false),
+        (&AtomicBool::new(false), None),
         &mut |_, _, _| {},
         None,
     );
