@@ -2,7 +2,7 @@
 //! failures is accepted by `mke2fs -l` and `e2fsck -l` on a test image, and the
 //! file system's bad-block inode then holds exactly those blocks (`dumpe2fs -b`).
 
-use crate::helpers::tool;
+use crate::helpers::{Finish, run_file, tool};
 use seekprobe::results::failures::{FailureKind, Failures, ReadBack};
 use seekprobe::verify::badblocks;
 use std::collections::BTreeSet;
@@ -20,18 +20,10 @@ fn list_file(dir: &Path, name: &str, f: &Failures, sector_size: u32) -> PathBuf 
 
 /// The bad-block inode's blocks, as `dumpe2fs -b` prints them.
 fn bad_block_inode(image: &Path) -> BTreeSet<u64> {
-    let out = Command::new(tool("dumpe2fs"))
+    Command::new(tool("dumpe2fs"))
         .arg("-b")
         .arg(image)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
+        .stdout_of_success()
         .lines()
         .map(|l| l.trim().parse().expect("one block number a line"))
         .collect()
@@ -43,8 +35,7 @@ fn bad_block_inode(image: &Path) -> BTreeSet<u64> {
     ignore = "needs mke2fs, e2fsck and dumpe2fs (apt-get install e2fsprogs)"
 )]
 fn mke2fs_and_e2fsck_accept_the_list() {
-    let dir = tempfile::tempdir().unwrap();
-    let image = dir.path().join("fs.img");
+    let (dir, image) = run_file("fs.img");
     std::fs::File::create(&image)
         .unwrap()
         .set_len(64 << 20)

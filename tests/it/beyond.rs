@@ -1,7 +1,7 @@
 //! Beyond diskinfo: the zone curve, the seek profile, the measured rotation rate and
 //! the surface scan, checked against the simulated drive's own model.
 
-use crate::helpers::{image, seekprobe};
+use crate::helpers::{Finish, image, run_file, seekprobe};
 use seekprobe::device::sim::SimTarget;
 use seekprobe::probe::seek_profile;
 use seekprobe::results::settings::SectorSize;
@@ -203,7 +203,7 @@ fn the_new_tests_render_again_from_json_and_run_on_files() {
     let dir = tempfile::tempdir().unwrap();
     let img = image(dir.path(), "img", 64 << 20);
     let json = dir.path().join("run.json");
-    let out = seekprobe()
+    let live = seekprobe()
         .args([
             "--zones=10",
             "--seek-profile",
@@ -216,14 +216,7 @@ fn the_new_tests_render_again_from_json_and_run_on_files() {
         .arg(&json)
         .arg(&img)
         .arg("sim:hdd?size=1G")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let live = String::from_utf8(out.stdout).unwrap();
+        .stdout_of_success();
     for block in [
         "Zone transfer curve (10 samples of 6 MiB):",
         "Seek profile (",
@@ -275,10 +268,9 @@ fn the_block_sweep_reads_and_with_w_writes_by_request_size() {
         "nothing is written without -w"
     );
     // With -w: a write column, the writes inside the image, which never grows.
-    let dir = tempfile::tempdir().unwrap();
-    let img = dir.path().join("img");
+    let (_dir, img) = run_file("img");
     std::fs::write(&img, vec![3u8; 16 << 20]).unwrap();
-    let out = seekprobe()
+    let text = seekprobe()
         .args([
             "--block-sweep",
             "-w",
@@ -288,14 +280,7 @@ fn the_block_sweep_reads_and_with_w_writes_by_request_size() {
             "0.05",
         ])
         .arg(&img)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+        .stdout_of_success();
     assert!(
         text.contains("QD1 write MB/s") && text.contains("\t   8 MiB"),
         "{text}"
@@ -479,8 +464,7 @@ fn the_full_stroke_agrees_with_diskinfo_s_full_stroke_line_within_three_percent(
 
 #[test]
 fn the_seek_figures_print_with_their_uncertainty_and_the_curve_is_drawn_beside_the_bins() {
-    let dir = tempfile::tempdir().unwrap();
-    let plot = dir.path().join("seek.svg");
+    let (_dir, plot) = run_file("seek.svg");
     let out = seekprobe()
         .args(["--seek-profile", "--seed", "5", "--quiet", "--plot"])
         .arg(&plot)

@@ -1,7 +1,7 @@
 //! `--burn-in`: the preset's steps on simulated drives, its verdicts, the JSON
 //! saved after each step, and `--resume` after an interruption.
 
-use crate::helpers::seekprobe;
+use crate::helpers::{run_file, seekprobe};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -11,6 +11,20 @@ use std::sync::OnceLock;
 const CLEAN: &str = "sim:hdd?size=64M";
 const PEER: &str = "sim:hdd?size=64M&seed=3";
 const BAD: &str = "sim:hdd?size=64M&bad=1000-1003";
+
+/// The steps of a flash drive's burn-in, in order.
+pub(crate) const FLASH_STEPS: [&str; 10] = [
+    "smart_before",
+    "short_self_test",
+    "conveyance_self_test",
+    "seek_transfer",
+    "zones",
+    "capacity_check",
+    "verify",
+    "discard",
+    "long_self_test",
+    "smart_after",
+];
 
 /// Run a burn-in of `disks` saving to `json`, with extra `args`; the exit status
 /// and standard output.
@@ -43,8 +57,7 @@ struct Whole {
 fn whole() -> &'static Whole {
     static RUN: OnceLock<Whole> = OnceLock::new();
     RUN.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let json = dir.path().join("whole.json");
+        let (dir, json) = run_file("whole.json");
         let (code, text) = burn_in(&json, &[CLEAN, PEER], &[], None);
         Whole {
             _dir: dir,
@@ -107,8 +120,7 @@ fn a_clean_burn_in_passes_and_lists_every_step_in_order() {
 
 #[test]
 fn flash_gets_the_capacity_check_then_one_write_verify_pass_then_a_discard() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("run.json");
+    let (dir, json) = run_file("run.json");
     let (code, text) = burn_in(
         &json,
         &["sim:ssd?size=64M", "sim:ssd?size=2T&fake=64G"],
@@ -126,22 +138,7 @@ fn flash_gets_the_capacity_check_then_one_write_verify_pass_then_a_discard() {
         .into_iter()
         .map(|(id, _)| id)
         .collect();
-    assert_eq!(
-        ids,
-        [
-            "smart_before",
-            "short_self_test",
-            "conveyance_self_test",
-            "seek_transfer",
-            "zones",
-            "capacity_check",
-            "verify",
-            "discard",
-            "long_self_test",
-            "smart_after"
-        ],
-        "{text}"
-    );
+    assert_eq!(ids, FLASH_STEPS, "{text}");
     let v = saved(&json);
     let status = |disk, id: &str| {
         steps(&v, disk)
@@ -174,8 +171,7 @@ fn flash_gets_the_capacity_check_then_one_write_verify_pass_then_a_discard() {
 
 #[test]
 fn a_burn_in_finds_a_rotating_drive_whose_flush_lies() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("run.json");
+    let (_dir, json) = run_file("run.json");
     let liar = "sim:hdd?size=64M&lying_flush=1";
     let (code, text) = burn_in(&json, &[liar], &[], None);
     assert_eq!(code, 3, "{text}");
@@ -239,8 +235,7 @@ fn an_interrupted_burn_in_resumes_and_ends_with_the_same_verdict() {
 
 #[test]
 fn resume_refuses_another_burn_in() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("run.json");
+    let (dir, json) = run_file("run.json");
     burn_in(&json, &[CLEAN, PEER], &[], Some("seek_transfer"));
     let (code, text) = burn_in(&json, &[CLEAN], &["--resume", json.to_str().unwrap()], None);
     assert_eq!(code, 1);
@@ -272,8 +267,7 @@ fn resume_refuses_another_burn_in() {
 fn resume_names_a_changed_drive_and_starts_it_afresh_once_confirmed() {
     // A simulated drive's serial number is the same at every size: the size tells
     // them apart, and results measured on 1 MiB are not kept for 2 MiB.
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("run.json");
+    let (dir, json) = run_file("run.json");
     burn_in(&json, &["sim:ssd?size=1M"], &[], Some("seek_transfer"));
     let resume = ["--resume", json.to_str().unwrap()];
     let (code, text) = burn_in(&json, &["sim:ssd?size=2M"], &resume, None);
@@ -373,8 +367,7 @@ fn docs_json_md_documents_the_burn_in_fields() {
 
 #[test]
 fn a_drive_with_bad_sectors_fails_naming_its_smart_counters() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("run.json");
+    let (_dir, json) = run_file("run.json");
     let (code, text) = burn_in(&json, &[CLEAN, PEER, BAD], &[], None);
     assert_eq!(code, 3, "{text}");
     let v = saved(&json);
@@ -463,8 +456,7 @@ fn twins_interrupted_in_the_second_pass_resume_each_on_its_own_steps() {
     // tell them apart. Ctrl-C during the second drive's write-verify pass, then the
     // printed --resume command: the corrupt drive fails naming its sectors.
     const TWIN: &str = "sim:hdd?size=64M&corrupt=5000-5004";
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("twins.json");
+    let (dir, json) = run_file("twins.json");
     let err_path = dir.path().join("stderr");
     let cp = checkpoint_of(&json, TWIN);
     interrupt_when(
@@ -523,8 +515,7 @@ fn twins_interrupted_in_the_second_pass_resume_each_on_its_own_steps() {
 
 #[test]
 fn a_drive_that_cannot_be_opened_has_its_block_and_verdict() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("run.json");
+    let (dir, json) = run_file("run.json");
     let missing = dir.path().join("sdz");
     let missing = missing.to_str().unwrap();
     let (code, text) = burn_in(&json, &[missing, CLEAN], &[], None);
@@ -539,8 +530,7 @@ fn a_drive_that_cannot_be_opened_has_its_block_and_verdict() {
 
 #[test]
 fn an_unfinished_burn_in_file_is_never_replaced_silently() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("run.json");
+    let (dir, json) = run_file("run.json");
     let (code, _) = burn_in(&json, &["sim:ssd?size=1M"], &[], Some("seek_transfer"));
     assert_eq!(code, 130);
     let before = std::fs::read(&json).unwrap();
@@ -575,8 +565,7 @@ fn a_renamed_drive_goes_on_from_its_own_checkpoint_not_its_new_names() {
     // must go on from its own (X1's) and find its corrupt sectors, not pass.
     const X1: &str = "sim:hdd?size=64M&corrupt=5000-5004";
     const X2: &str = "sim:hdd?corrupt=5000-5004&size=64M";
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("renamed.json");
+    let (_dir, json) = run_file("renamed.json");
     let cp = checkpoint_of(&json, X1);
     interrupt_when(
         &["--burn-in", "-w", "--yes", "--qualify", "--zones=8", "-q"],
@@ -616,8 +605,7 @@ fn a_renamed_drive_goes_on_from_its_own_checkpoint_not_its_new_names() {
 
 #[test]
 fn a_burn_in_stopped_between_steps_is_incomplete_to_compare_qualify_exit_4() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("stopped.json");
+    let (_dir, json) = run_file("stopped.json");
     let (code, text) = burn_in(&json, &["sim:ssd?size=16M"], &[], Some("seek_transfer"));
     assert_eq!(code, 130, "{text}");
     let (status, stdout) = compare_qualify(&json);
@@ -633,8 +621,7 @@ fn a_burn_in_stopped_between_steps_is_incomplete_to_compare_qualify_exit_4() {
 
 #[test]
 fn a_smart_failure_read_before_the_burn_in_stopped_fails_the_drive_exit_3() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("stopped.json");
+    let (_dir, json) = run_file("stopped.json");
     let failing = "sim:hdd?size=16M&smart=failing";
     let (code, text) = burn_in(&json, &[failing], &[], Some("smart_before"));
     assert_eq!(code, 130, "{text}");
@@ -652,8 +639,7 @@ fn a_smart_failure_read_before_the_burn_in_stopped_fails_the_drive_exit_3() {
 fn a_drive_that_finished_before_ctrl_c_stopped_another_is_judged_on_its_steps() {
     const DONE: &str = "sim:ssd?size=1M";
     const LONG: &str = "sim:hdd?size=200G";
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("partly.json");
+    let (_dir, json) = run_file("partly.json");
     // The small drive's last step saved: it has finished, the large one has not.
     let finished = || {
         std::fs::read_to_string(&json)
@@ -719,8 +705,7 @@ fn a_checkpoint_of_an_older_seekprobes_stamps_is_refused_not_read_back() {
     // sector it wrote would read back as corrupt, a false FAIL: refused instead,
     // naming the checkpoint, what is wrong and what to do.
     use seekprobe::verify::checkpoint::Checkpoint;
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("run.json");
+    let (_dir, json) = run_file("run.json");
     let (code, text) = burn_in(&json, &[CLEAN], &[], Some("seek_transfer"));
     assert_eq!(code, 130, "{text}");
     let info = &saved(&json)["disks"][0]["info"];

@@ -2,7 +2,7 @@
 //! device over a tmpfs smaller than the device (a real device that cannot store
 //! what it claims).
 
-use crate::helpers::{LoopDev, image, seekprobe};
+use crate::helpers::{LoopDev, image, run_file, seekprobe};
 use std::path::{Path, PathBuf};
 use std::process;
 use std::sync::OnceLock;
@@ -33,8 +33,7 @@ pub struct Batch {
 pub fn fake_among_honest() -> &'static Batch {
     static RUN: OnceLock<Batch> = OnceLock::new();
     RUN.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let json = dir.path().join("run.json");
+        let (_dir, json) = run_file("run.json");
         let out = seekprobe()
             .args(["--capacity-check", "-w", "--yes", "-q", "--qualify"])
             // The drives at the same time: the text is printed in order all the same.

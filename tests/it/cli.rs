@@ -1,6 +1,6 @@
 //! The command line: diskinfo's rules, help and version.
 
-use crate::helpers::seekprobe;
+use crate::helpers::{Finish, refused, run_file, seekprobe};
 use predicates::prelude::*;
 
 #[test]
@@ -35,13 +35,10 @@ fn p_and_s_exclude_other_options() {
 
 #[test]
 fn sync_write_and_write_options_require_w() {
-    seekprobe()
-        .args(["-S", "x"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains(
-            "-S writes to the disk: add -w to allow writing, or drop -S",
-        ));
+    refused(
+        &["-S", "x"],
+        "-S writes to the disk: add -w to allow writing, or drop -S",
+    );
     for (args, msg) in [
         (
             &["--force", "x"][..],
@@ -116,11 +113,7 @@ fn a_disk_is_required_and_unknown_options_fail() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("DISK"));
-    seekprobe()
-        .args(["--bogus", "x"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("--bogus"));
+    refused(&["--bogus", "x"], "--bogus");
     seekprobe().args(["--settle", "-3", "x"]).assert().code(1);
 }
 
@@ -208,13 +201,10 @@ fn p_and_s_accept_w_and_l_as_diskinfo_does() {
         .assert()
         .success()
         .stdout(predicate::str::starts_with("sim:hdd\t"));
-    seekprobe()
-        .args(["compare", "--baseline", "b.json", "a.json"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains(
-            "--baseline applies to --qualify; add --qualify or drop --baseline",
-        ));
+    refused(
+        &["compare", "--baseline", "b.json", "a.json"],
+        "--baseline applies to --qualify; add --qualify or drop --baseline",
+    );
 }
 
 /// -c prints diskinfo's arithmetic (`dt * 100 / 2048`) on every sector size: on a
@@ -222,8 +212,7 @@ fn p_and_s_accept_w_and_l_as_diskinfo_does() {
 /// records; the JSON carries the sector-correct ones.
 #[test]
 fn c_prints_diskinfos_arithmetic_on_4096_byte_sectors() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("c.json");
+    let (_dir, json) = run_file("c.json");
     let out = seekprobe()
         .args(["-c", "--quiet", "--json-file"])
         .arg(&json)
@@ -345,19 +334,15 @@ fn smart_help_gives_the_exit_statuses_of_docs_verdict_md() {
 
 #[test]
 fn a_sim_fault_past_the_end_is_refused() {
-    seekprobe()
-        .arg("sim:hdd?size=1G&bad=3000000-3000010")
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains(
-            "bad=3000000-3000010: past the end of the drive, whose sectors are 0-2097152",
-        ));
+    refused(
+        &["sim:hdd?size=1G&bad=3000000-3000010"],
+        "bad=3000000-3000010: past the end of the drive, whose sectors are 0-2097152",
+    );
 }
 
 #[test]
 fn an_output_into_a_missing_directory_names_the_directory_not_a_temporary_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let run = dir.path().join("run.json");
+    let (dir, run) = run_file("run.json");
     seekprobe()
         .args(["-c", "-q", "--json-file"])
         .arg(&run)
@@ -369,15 +354,13 @@ fn an_output_into_a_missing_directory_names_the_directory_not_a_temporary_file()
         (vec!["report", "-o"], "r.html"),
         (vec!["render", "--prometheus"], "m.prom"),
     ] {
-        let out = seekprobe()
+        let (code, _, err) = seekprobe()
             .args(&args[..1])
             .arg(&run)
             .args(&args[1..])
             .arg(missing.join(file))
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{err}");
+            .outcome();
+        assert_eq!(code, 1, "{err}");
         assert!(
             err.contains(&format!(
                 "the directory {} does not exist",

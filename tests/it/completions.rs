@@ -3,7 +3,7 @@
 //! (COMP_WORDS, COMP_CWORD); zsh's and fish's scripts are read for every
 //! subcommand and option (neither shell is needed to run the tests).
 
-use crate::helpers::run;
+use crate::helpers::{run, run_file};
 
 /// The script `seekprobe generate SHELL` prints.
 fn script(shell: &str) -> String {
@@ -60,8 +60,7 @@ fn bash(script_file: &std::path::Path, words: &[&str]) -> Vec<String> {
 
 #[test]
 fn bash_completes_every_subcommand_and_only_its_own_options() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("seekprobe.bash");
+    let (_dir, file) = run_file("seekprobe.bash");
     std::fs::write(&file, script("bash")).unwrap();
     assert_eq!(bash(&file, &["seekprobe", "hist"]), ["history"]);
     let first = bash(&file, &["seekprobe", ""]);

@@ -3,27 +3,11 @@
 //! asserting the exact sectors, the verdict, and the device's own request counts.
 
 use crate::faultdisk::FaultDisk;
-use crate::helpers::{Spawned, run};
+use crate::helpers::{LoopDev, Spawned, run, verify_ranges};
 use std::time::{Duration, Instant};
 
 fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
-}
-
-/// The failed ranges of pass `p` of the first test's verify: (kind, start, sectors).
-fn ranges(v: &serde_json::Value, p: usize) -> Vec<(String, u64, u64)> {
-    v["disks"][0]["tests"][0]["verify"]["passes"][p]["failures"]["ranges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            (
-                r["kind"].as_str().unwrap().to_string(),
-                r["start_lba"].as_u64().unwrap(),
-                r["sectors"].as_u64().unwrap(),
-            )
-        })
-        .collect()
 }
 
 fn r(kind: &str, start: u64, sectors: u64) -> (String, u64, u64) {
@@ -78,7 +62,7 @@ fn write_errors_corrupt_reads_and_misdirected_writes_are_found_by_verify() {
     // 9000-9007 read back the stamps of 20000-20007 (misdirected), 20000-20007 what
     // was there before (zeros: corrupt).
     assert_eq!(
-        ranges(&v, 0),
+        verify_ranges(&v, 0),
         [
             r("unwritable", 1000, 3),
             r("corrupt", 5000, 2),
@@ -103,8 +87,8 @@ fn writes_silently_dropped_read_back_the_previous_pass() {
     let v = json(&out);
     // Pass 1 reads the zeros that were there; pass 2 its own stamps of pass 1? No:
     // pass 1's writes were dropped too, so pass 2 reads zeros again.
-    assert_eq!(ranges(&v, 0), [r("corrupt", 4096, 8)]);
-    assert_eq!(ranges(&v, 1), [r("corrupt", 4096, 8)]);
+    assert_eq!(verify_ranges(&v, 0), [r("corrupt", 4096, 8)]);
+    assert_eq!(verify_ranges(&v, 1), [r("corrupt", 4096, 8)]);
     assert_eq!(d.stored(4096 * 512, 4096), vec![0; 4096]);
 }
 
@@ -130,8 +114,8 @@ fn writes_dropped_after_a_first_pass_read_back_stale_stamps() {
     let (code, text, _) = run.finish();
     assert_eq!(code, Some(1), "{text}");
     let v = json(&text);
-    assert_eq!(ranges(&v, 0), []);
-    assert_eq!(ranges(&v, 1), [r("stale", 100, 8)]);
+    assert_eq!(verify_ranges(&v, 0), []);
+    assert_eq!(verify_ranges(&v, 1), [r("stale", 100, 8)]);
 }
 
 #[test]
@@ -331,7 +315,10 @@ fn a_device_unreadable_over_its_last_900_mib_is_scanned_in_seconds_with_exact_ed
             .get("unanswered")
             .is_none()
     );
-    assert_eq!(ranges(&v, 0), [r("unreadable", 100001, 524288 - 100001)]);
+    assert_eq!(
+        verify_ranges(&v, 0),
+        [r("unreadable", 100001, 524288 - 100001)]
+    );
     let read = &v["disks"][0]["tests"][0]["verify"]["passes"][0]["read"];
     assert!(!read["inferred"].as_array().unwrap().is_empty(), "{read}");
     eprintln!("verify of 206 MB unreadable: {:?}", t0.elapsed());
@@ -362,7 +349,10 @@ fn unreadable_signature_areas_refuse_without_force_naming_the_offset_and_run_wit
             .get("unanswered")
             .is_none()
     );
-    assert_eq!(ranges(&v, 0), [r("unreadable", 196608, 524288 - 196608)]);
+    assert_eq!(
+        verify_ranges(&v, 0),
+        [r("unreadable", 196608, 524288 - 196608)]
+    );
 }
 
 #[test]
@@ -388,7 +378,7 @@ fn a_drive_that_turns_read_only_mid_pass_is_one_finding_with_its_byte() {
     let at = u["at_bytes"].as_u64().unwrap();
     assert!((32 << 20..256 << 20).contains(&at), "{u}");
     // One finding, not a failure per sector.
-    assert_eq!(ranges(&v, 0), []);
+    assert_eq!(verify_ranges(&v, 0), []);
 }
 
 #[test]
@@ -398,8 +388,7 @@ fn a_drive_that_turns_read_only_mid_pass_is_one_finding_with_its_byte() {
 )]
 fn a_drive_vanishing_in_a_burn_in_skips_its_remaining_steps_and_the_other_drive_goes_on() {
     let d = FaultDisk::new(64 << 20, &[]);
-    let dir = crate::helpers::scratch_dir();
-    let good = crate::helpers::LoopDev::new(dir.path(), 64 << 20, true, None);
+    let good = LoopDev::scratch(64 << 20, true, None);
     let args = ["--burn-in", "-w", "--yes", "--qualify", "-q", "--parallel"];
     let mut run = Spawned::saving(&args, &[&d.dev, &good.dev], &[]);
     // The zone curve writes 100 samples of 655 KiB (64 MiB), then the write-verify
@@ -497,8 +486,7 @@ fn wait_json(
 fn a_hung_request_is_given_up_after_io_timeout_and_the_healthy_drive_beside_it_completes() {
     // Requests touching 32-33 MiB never answer.
     let d = FaultDisk::new(64 << 20, &["hang=32M-33M"]);
-    let dir = crate::helpers::scratch_dir();
-    let good = crate::helpers::LoopDev::new(dir.path(), 64 << 20, true, None);
+    let good = LoopDev::scratch(64 << 20, true, None);
     let t0 = Instant::now();
     let args = [
         "--verify",
@@ -782,15 +770,8 @@ fn a_device_keeping_only_its_first_64_mib_written_is_named_early_by_verify() {
     // A 256 MiB device that keeps the first 64 MiB written, wherever written, and
     // drops the rest (a counterfeit that remaps).
     let d = FaultDisk::new(256 << 20, &["keeps=64M"]);
-    let (code, out, err) = run(&[
-        "--verify",
-        "-w",
-        "--yes",
-        "--qualify",
-        "--json",
-        "-q",
-        &d.dev,
-    ]);
+    let qualify = ["--verify", "-w", "--yes", "--qualify", "--json", "-q"];
+    let (code, out, err) = run(&[&qualify[..], &[d.dev.as_str()]].concat());
     assert_eq!(code, 3, "{out}{err}");
     let v = json(&out);
     let k = &v["disks"][0]["tests"][0]["verify"]["keeps_only"];
@@ -816,7 +797,7 @@ fn a_device_keeping_only_its_first_64_mib_written_is_named_early_by_verify() {
             .contains("keeps only the first 64.0 MiB written"),
         "{findings}"
     );
-    assert_eq!(ranges(&v, 0), []);
+    assert_eq!(verify_ranges(&v, 0), []);
 }
 
 /// A drive whose every read takes 20 s (a dying drive retrying each read), burnt

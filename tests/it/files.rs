@@ -1,6 +1,6 @@
 //! Image files, bad inputs, closed pipes and Ctrl-C.
 
-use crate::helpers::{image, seekprobe};
+use crate::helpers::{Finish, image, refused, run_file, seekprobe};
 use predicates::prelude::*;
 use std::io::{BufRead, BufReader};
 use std::os::unix::fs::MetadataExt;
@@ -162,20 +162,13 @@ fn media_too_small_for_t_says_which_limit() {
 fn ctv_on_a_file_prints_every_line_in_diskinfo_format() {
     let dir = tempfile::tempdir().unwrap();
     let p = image(dir.path(), "img", 64 << 20);
-    let out = seekprobe().arg("-ctv").arg(&p).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = seekprobe().arg("-ctv").arg(&p).stdout_of_success();
     crate::loopdev::assert_ctv_format(&text, &p.display().to_string());
 }
 
 #[test]
 fn a_closed_stdout_ends_quietly() {
-    let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("img");
+    let (_dir, p) = run_file("img");
     std::fs::write(&p, vec![1u8; 64 << 20]).unwrap();
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
         .args(["-ctv", "--settle", "0.05"])
@@ -233,8 +226,7 @@ fn ctrl_c_stops_promptly_keeps_complete_lines_and_exits_130() {
 
 #[test]
 fn a_test_the_media_is_too_small_for_does_not_stop_the_others() {
-    let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("img");
+    let (_dir, p) = run_file("img");
     std::fs::write(&p, vec![7u8; 5 << 20]).unwrap();
     seekprobe()
         .args(["-ct", "--quiet"])
@@ -252,19 +244,15 @@ fn a_test_the_media_is_too_small_for_does_not_stop_the_others() {
 
 #[test]
 fn an_inverted_scan_range_is_refused() {
-    seekprobe()
-        .args(["--scan", "--start", "100", "--end", "50", "sim:ssd?size=1G"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains(
-            "--end 50 is not after --start 100",
-        ));
+    refused(
+        &["--scan", "--start", "100", "--end", "50", "sim:ssd?size=1G"],
+        "--end 50 is not after --start 100",
+    );
 }
 
 #[test]
 fn output_files_never_land_on_a_disk_and_no_disk_is_named_twice() {
-    let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("img");
+    let (dir, p) = run_file("img");
     std::fs::write(&p, vec![5u8; 4 << 20]).unwrap();
     seekprobe()
         .arg("-v")
@@ -278,13 +266,10 @@ fn output_files_never_land_on_a_disk_and_no_disk_is_named_twice() {
             "that is one of the disks being probed",
         ));
     assert_eq!(std::fs::metadata(&p).unwrap().len(), 4 << 20);
-    seekprobe()
-        .args(["--zones=2", "--plot", "/dev/null", "sim:ssd"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains(
-            "--plot /dev/null: not a regular file",
-        ));
+    refused(
+        &["--zones=2", "--plot", "/dev/null", "sim:ssd"],
+        "--plot /dev/null: not a regular file",
+    );
     seekprobe()
         .arg(&p)
         .arg(dir.path().join(".").join("img"))

@@ -3,7 +3,7 @@
 //! Each is reported as ignored where its tool is missing (build.rs looks for
 //! them; .ci/run installs both).
 
-use crate::helpers::seekprobe;
+use crate::helpers::{run_file, seekprobe};
 use predicates::prelude::*;
 use std::path::Path;
 use std::process::Command;
@@ -154,8 +154,7 @@ fn values(text: &str, family: &str, labels: &[&str]) -> Vec<f64> {
 
 #[test]
 fn what_qualification_finds_is_in_the_metrics() {
-    let dir = tempfile::tempdir().unwrap();
-    let prom = dir.path().join("m.prom");
+    let (_dir, prom) = run_file("m.prom");
     let run = |args: &[&str]| {
         let out = seekprobe()
             .arg("-q")
@@ -197,8 +196,7 @@ fn what_qualification_finds_is_in_the_metrics() {
 
 #[test]
 fn prometheus_refuses_what_json_file_refuses() {
-    let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("m.prom");
+    let (dir, p) = run_file("m.prom");
     seekprobe()
         .args(["-t", "--json-file"])
         .arg(&p)
@@ -232,8 +230,7 @@ fn prometheus_refuses_what_json_file_refuses() {
 
 #[test]
 fn label_values_with_quotes_and_backslashes_are_escaped() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("r.json");
+    let (dir, json) = run_file("r.json");
     seekprobe()
         .args(["-q", "-t", "--json-file"])
         .arg(&json)
@@ -495,8 +492,7 @@ fn runs_of_other_versions_compare_when_their_schema_matches_and_are_refused_othe
 
 #[test]
 fn qualifying_nothing_is_refused_and_one_drive_alone_is_judged_on_its_findings() {
-    let dir = tempfile::tempdir().unwrap();
-    let one = dir.path().join("one.json");
+    let (dir, one) = run_file("one.json");
     seekprobe()
         .args(["-q", "-t", "--json-file"])
         .arg(&one)

@@ -20,12 +20,98 @@ pub fn seekprobe() -> Command {
 /// Run seekprobe with `args` to its end: its exit status (-1 when a signal ended
 /// it), standard output and standard error. The integration tests' one run helper.
 pub fn run<S: AsRef<OsStr>>(args: &[S]) -> (i32, String, String) {
-    let out = seekprobe().args(args).output().expect("seekprobe runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    seekprobe().args(args).outcome()
+}
+
+/// Run seekprobe with `args` to its end, asserting that it refuses them: exit
+/// status 1, and standard error saying `says`.
+pub fn refused<S: AsRef<OsStr>>(args: &[S], says: &str) {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains(says), "expected {says:?} in: {err}");
+}
+
+/// A command run to its end, seekprobe's ([`seekprobe`]) or another program's.
+pub trait Finish {
+    /// Its output; panics when the program cannot be started.
+    fn output_of(&mut self) -> process::Output;
+
+    /// Its exit status (-1 when a signal ended it), standard output and standard
+    /// error (lossily decoded).
+    fn outcome(&mut self) -> (i32, String, String) {
+        let out = self.output_of();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    /// Its standard output, which must be UTF-8, after asserting that it exited
+    /// 0 (the panic carries its standard error).
+    fn stdout_of_success(&mut self) -> String {
+        let out = self.output_of();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("its standard output is UTF-8")
+    }
+}
+
+impl Finish for Command {
+    fn output_of(&mut self) -> process::Output {
+        self.output().expect("the program runs")
+    }
+}
+
+impl Finish for process::Command {
+    fn output_of(&mut self) -> process::Output {
+        self.output().expect("the program runs")
+    }
+}
+
+/// Run seekprobe with `args`, then `--json-file` (a file in a fresh directory),
+/// then `disks`, to its end: its exit status, standard output and error, and the
+/// run it saved (the test fails when it saved none).
+pub fn run_saved(args: &[&str], disks: &[&str]) -> (i32, String, String, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    let (code, out, err) = seekprobe()
+        .args(args)
+        .arg("--json-file")
+        .arg(&json)
+        .args(disks)
+        .outcome();
+    let saved = std::fs::read(&json).unwrap_or_else(|e| panic!("no saved run ({e}): {out}{err}"));
+    let v = serde_json::from_slice(&saved).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    (code, out, err, v)
+}
+
+/// The failed ranges of pass `pass` of the first drive's first test's verify, in
+/// a saved run: (kind, start sector, sectors).
+pub fn verify_ranges(v: &serde_json::Value, pass: usize) -> Vec<(String, u64, u64)> {
+    v["disks"][0]["tests"][0]["verify"]["passes"][pass]["failures"]["ranges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["kind"].as_str().unwrap().to_string(),
+                r["start_lba"].as_u64().unwrap(),
+                r["sectors"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// A fresh temporary directory and the path of the file `name` in it (not made):
+/// where a test has seekprobe save its run.
+pub fn run_file(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    (dir, path)
 }
 
 /// A file of `len` bytes (sparse) in a temporary directory under `dir`.
@@ -64,6 +150,8 @@ pub struct LoopDev {
     /// The device node, e.g. /dev/loop3.
     pub dev: String,
     backing: PathBuf,
+    /// The scratch directory of [`LoopDev::scratch`], removed after the backing file.
+    _dir: Option<tempfile::TempDir>,
 }
 
 impl LoopDev {
@@ -88,7 +176,19 @@ impl LoopDev {
             String::from_utf8_lossy(&out.stderr)
         );
         let dev = String::from_utf8(out.stdout).unwrap().trim().to_string();
-        LoopDev { dev, backing }
+        LoopDev {
+            dev,
+            backing,
+            _dir: None,
+        }
+    }
+
+    /// [`LoopDev::new`] in a [`scratch_dir`] of its own, removed with it.
+    pub fn scratch(len: u64, direct_io: bool, sector_size: Option<u32>) -> LoopDev {
+        let dir = scratch_dir();
+        let mut l = LoopDev::new(dir.path(), len, direct_io, sector_size);
+        l._dir = Some(dir);
+        l
     }
 
     /// The short name, e.g. loop3.

@@ -3,7 +3,7 @@
 //! drives and timelines listed, acknowledged SMART counts, parallel writers, a
 //! corrupt file, imports.
 
-use crate::helpers::run;
+use crate::helpers::{run, run_file};
 use std::path::Path;
 
 const HDD: &str = "sim:hdd?seed=";
@@ -38,8 +38,7 @@ fn serials(db: &Path) -> Vec<String> {
 
 #[test]
 fn a_lone_drive_is_judged_against_the_earlier_drives_of_its_model() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("history.db");
+    let (_dir, db) = run_file("history.db");
     let three: Vec<String> = (1..=3).map(|s| format!("{HDD}{s}")).collect();
     let (code, out, err) = qualify(&db, &three);
     assert_eq!(code, 0, "{out}{err}");
@@ -182,8 +181,7 @@ fn two_runs_writing_to_one_database_at_once_are_both_recorded() {
 
 #[test]
 fn a_corrupt_database_changes_nothing_but_one_message_naming_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("history.db");
+    let (_dir, db) = run_file("history.db");
     std::fs::write(&db, vec![0x5a; 16384]).unwrap();
     let disks = ["sim:hdd?seed=1", "sim:hdd?seed=2&slow=0-409600:5"];
     let (code, out, err) = run(&[
@@ -201,8 +199,7 @@ fn a_corrupt_database_changes_nothing_but_one_message_naming_it() {
 
 #[test]
 fn saved_runs_and_other_databases_are_imported_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("host1.json");
+    let (dir, json) = run_file("host1.json");
     let (code, _, err) = run(&[
         "-t",
         "--no-history",
@@ -231,8 +228,7 @@ fn saved_runs_and_other_databases_are_imported_once() {
 
 #[test]
 fn a_drive_worse_than_its_own_qualification_gets_a_drift_warning() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("history.db");
+    let (_dir, db) = run_file("history.db");
     let three: Vec<String> = (1..=3).map(|s| format!("{HDD}{s}")).collect();
     let (code, out, err) = qualify(&db, &three);
     assert_eq!(code, 0, "{out}{err}");
@@ -249,8 +245,7 @@ fn a_drive_worse_than_its_own_qualification_gets_a_drift_warning() {
 
 #[test]
 fn a_finding_that_counts_nothing_cannot_be_acknowledged_nor_silenced_by_a_forced_ack() {
-    let dir = tempfile::tempdir().unwrap();
-    let db_path = dir.path().join("history.db");
+    let (dir, db_path) = run_file("history.db");
     let db = db_arg(&db_path);
     let report = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/smartctl/synthetic/ST3500418AS_11-pending-8.json");

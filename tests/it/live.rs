@@ -1,6 +1,7 @@
 //! Long runs in sight: the exit status whatever happens to standard output, the
 //! live lines of each drive on standard error (off a terminal and on one).
 
+use crate::helpers::run_file;
 use std::process::Command;
 
 fn binary() -> std::path::PathBuf {
@@ -38,8 +39,7 @@ fn a_closed_standard_output_keeps_the_verdicts_status() {
 /// the text of that file at the first moment every one of `wanted` is in it,
 /// whether the run was still going then, and its exit status.
 fn stderr_while_running(args: &[&str], wanted: &[String]) -> (String, bool, Option<i32>) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("stderr");
+    let (dir, path) = run_file("stderr");
     let mut child = Command::new(binary())
         .args(args)
         .current_dir(dir.path())

@@ -1,7 +1,7 @@
 //! Loop devices (root only; CI runs as root): the exact diskinfo format on real
 //! block devices, short names, 4Kn sectors and loop devices without direct I/O.
 
-use crate::helpers::{LoopDev, seekprobe};
+use crate::helpers::{Finish, LoopDev, seekprobe};
 use predicates::prelude::*;
 use regex::Regex;
 use std::path::Path;
@@ -119,8 +119,7 @@ pub fn assert_ctv_format(text: &str, name: &str) {
 #[test]
 #[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn ctv_on_a_256_mib_direct_io_loop_device_is_diskinfo_exact() {
-    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
-    let l = LoopDev::new(dir.path(), 256 << 20, true, None);
+    let l = LoopDev::scratch(256 << 20, true, None);
     let out = seekprobe().arg("-ctv").arg(&l.dev).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
@@ -145,8 +144,7 @@ fn ctv_on_a_256_mib_direct_io_loop_device_is_diskinfo_exact() {
 #[test]
 #[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn short_names_are_found_under_dev() {
-    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
-    let l = LoopDev::new(dir.path(), 16 << 20, true, None);
+    let l = LoopDev::scratch(16 << 20, true, None);
     seekprobe()
         .arg("-v")
         .arg(l.short_name())
@@ -169,8 +167,7 @@ fn short_names_are_found_under_dev() {
 #[test]
 #[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn a_loop_device_without_direct_io_is_flagged() {
-    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
-    let l = LoopDev::new(dir.path(), 16 << 20, false, None);
+    let l = LoopDev::scratch(16 << 20, false, None);
     seekprobe().arg("-t").arg(&l.dev).assert().success().stderr(
         predicate::str::contains("without direct I/O")
             .and(predicate::str::contains("--direct-io=on")),
@@ -180,15 +177,8 @@ fn a_loop_device_without_direct_io_is_flagged() {
 #[test]
 #[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn four_k_native_sectors_work() {
-    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
-    let l = LoopDev::new(dir.path(), 64 << 20, true, Some(4096));
-    let out = seekprobe().arg("-ctv").arg(&l.dev).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let l = LoopDev::scratch(64 << 20, true, Some(4096));
+    let text = seekprobe().arg("-ctv").arg(&l.dev).stdout_of_success();
     assert!(text.contains("\t4096        \t# sectorsize\n\t67108864    \t# mediasize in bytes (64M)\n\t16384       \t# mediasize in sectors\n"), "{text}");
     assert!(text.contains("\ttime to read 20480 sectors"), "{text}");
     assert!(
@@ -201,19 +191,12 @@ fn four_k_native_sectors_work() {
 #[test]
 #[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn random_reads_on_a_loop_device_use_io_uring_and_print_diskinfo_s_block() {
-    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
-    let l = LoopDev::new(dir.path(), 64 << 20, true, None);
-    let out = seekprobe()
+    let l = LoopDev::scratch(64 << 20, true, None);
+    let json = seekprobe()
         .args(["-i", "--duration", "0.1", "--json"])
         .arg(&l.dev)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        .stdout_of_success();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     let test = &v["disks"][0]["tests"][0];
     let engine = test["engine"].as_str().unwrap();
     assert!(engine == "io_uring" || engine == "threads", "{engine}");
@@ -227,7 +210,7 @@ fn random_reads_on_a_loop_device_use_io_uring_and_print_diskinfo_s_block() {
     let text = seekprobe()
         .arg("render")
         .arg("-")
-        .write_stdin(out.stdout)
+        .write_stdin(json)
         .output()
         .unwrap();
     let text = String::from_utf8(text.stdout).unwrap();
@@ -241,8 +224,7 @@ fn random_reads_on_a_loop_device_use_io_uring_and_print_diskinfo_s_block() {
 #[test]
 #[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn other_io_on_the_device_during_a_test_is_flagged() {
-    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
-    let l = LoopDev::new(dir.path(), 64 << 20, true, None);
+    let l = LoopDev::scratch(64 << 20, true, None);
     let dev = l.dev.clone();
     // Another reader starts during the first settle pause of -c.
     let other = std::thread::spawn(move || {

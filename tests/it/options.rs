@@ -5,7 +5,7 @@
 //! drive no reference, reading that creates nothing, compare reading only a named
 //! file).
 
-use crate::helpers::run;
+use crate::helpers::{run, run_file};
 use seekprobe::config::Config;
 use std::path::Path;
 
@@ -196,8 +196,7 @@ fn a_run_is_imported_once_whichever_form_it_came_in() {
 
 #[test]
 fn history_is_written_anywhere_on_the_command_line() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("h.db");
+    let (_dir, db) = run_file("h.db");
     let (code, _, err) = qualify(&db, &[], &[format!("{HDD}1")]);
     assert_eq!(code, 0, "{err}");
     let db = s(&db);
@@ -221,8 +220,7 @@ fn history_is_written_anywhere_on_the_command_line() {
 
 #[test]
 fn an_acknowledged_drive_passes_but_is_never_a_reference() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("h.db");
+    let (_dir, db) = run_file("h.db");
     let three: Vec<String> = (1..=3).map(|n| format!("{HDD}{n}")).collect();
     let (code, out, err) = qualify(&db, &[], &three);
     assert_eq!(code, 0, "{out}{err}");
@@ -276,8 +274,7 @@ fn an_acknowledged_drive_passes_but_is_never_a_reference() {
 
 #[test]
 fn reading_the_history_creates_nothing_and_a_failed_import_leaves_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("none.db");
+    let (dir, db) = run_file("none.db");
     let (code, out, err) = run(&["history", "--history", &s(&db)]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("0 drive(s)"), "{out}");
@@ -336,8 +333,7 @@ fn reading_the_history_creates_nothing_and_a_failed_import_leaves_nothing() {
 
 #[test]
 fn compare_judges_with_the_history_only_when_it_is_named_and_records_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("h.db");
+    let (dir, db) = run_file("h.db");
     let three: Vec<String> = (1..=3).map(|n| format!("{HDD}{n}")).collect();
     let (code, out, err) = qualify(&db, &[], &three);
     assert_eq!(code, 0, "{out}{err}");

@@ -4,7 +4,7 @@
 //! Chromium (Debian's chromium: the DOM, every SVG drawn,
 //! no console message, a screenshot kept under target/report/).
 
-use crate::helpers::seekprobe;
+use crate::helpers::{run_file, seekprobe};
 use regex::Regex;
 use serde_json::Value;
 use std::os::unix::process::CommandExt;
@@ -142,8 +142,7 @@ fn rows(html: &str) -> Vec<(String, String)> {
 #[test]
 fn the_report_of_a_burn_in_has_a_row_per_drive_and_every_failing_reason() {
     let b = burn_in();
-    let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("report.html");
+    let (_dir, page) = run_file("report.html");
     let (code, err) = report(&[&b.json], &page);
     // Written: exit 0, though two drives fail.
     assert_eq!(code, 0, "{err}");
@@ -201,8 +200,7 @@ fn the_report_of_a_burn_in_has_a_row_per_drive_and_every_failing_reason() {
 #[test]
 fn the_same_run_given_twice_counts_its_drives_once() {
     let b = burn_in();
-    let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("twice.html");
+    let (_dir, page) = run_file("twice.html");
     let (code, err) = report(&[&b.json, &b.json], &page);
     assert_eq!(code, 0, "{err}");
     let html = std::fs::read_to_string(&page).unwrap();
@@ -216,8 +214,7 @@ fn the_same_run_given_twice_counts_its_drives_once() {
 
 #[test]
 fn report_refuses_an_unreadable_run_and_an_output_that_is_an_input() {
-    let dir = tempfile::tempdir().unwrap();
-    let bad = dir.path().join("bad.json");
+    let (dir, bad) = run_file("bad.json");
     std::fs::write(&bad, "not json").unwrap();
     let page = dir.path().join("r.html");
     let (code, err) = report(&[&bad], &page);
@@ -231,8 +228,7 @@ fn report_refuses_an_unreadable_run_and_an_output_that_is_an_input() {
 
 #[test]
 fn html_writes_the_page_of_a_probing_run() {
-    let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("run.html");
+    let (_dir, page) = run_file("run.html");
     let out = seekprobe()
         .args(["-t", "--html"])
         .arg(&page)
@@ -596,8 +592,7 @@ var p=document.createElement("pre");p.id="focus-check";p.textContent=f.join("\n"
 )]
 fn the_sort_headers_are_buttons_the_keyboard_reaches() {
     let b = burn_in();
-    let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("report.html");
+    let (dir, page) = run_file("report.html");
     assert_eq!(report(&[&b.json], &page).0, 0);
     let html = std::fs::read_to_string(&page).unwrap();
     let probe = dir.path().join("focus.html");
@@ -639,8 +634,7 @@ fn pdf_pages(pdf: &Path) -> usize {
 )]
 fn a_printed_burn_in_takes_a_page_a_drive_plus_one() {
     let b = burn_in();
-    let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("report.html");
+    let (dir, page) = run_file("report.html");
     assert_eq!(report(&[&b.json], &page).0, 0);
     let html = std::fs::read_to_string(&page).unwrap();
     for paper in ["A4", "letter"] {
@@ -672,8 +666,7 @@ fn a_printed_burn_in_takes_a_page_a_drive_plus_one() {
 )]
 fn chromium_shows_the_four_states_of_a_burn_in_and_its_record() {
     let (b, stopped) = (burn_in(), &stopped().json);
-    let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("report.html");
+    let (dir, page) = run_file("report.html");
     assert_eq!(report(&[&b.json, stopped], &page).0, 0);
     let html = std::fs::read_to_string(&page).unwrap();
     let drives = DRIVES.len() + 1;

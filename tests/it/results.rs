@@ -1,6 +1,6 @@
 //! Results as data: JSON round trips, re-rendering and the table view.
 
-use crate::helpers::{image, seekprobe};
+use crate::helpers::{image, run_file, seekprobe};
 use predicates::prelude::*;
 
 #[test]
@@ -107,8 +107,7 @@ fn json_output_is_the_whole_run_with_units_in_the_names() {
 
 #[test]
 fn render_refuses_what_is_not_a_saved_run() {
-    let dir = tempfile::tempdir().unwrap();
-    let bad = dir.path().join("bad.json");
+    let (dir, bad) = run_file("bad.json");
     std::fs::write(&bad, "{\"schema_version\": 99}").unwrap();
     seekprobe()
         .arg("render")

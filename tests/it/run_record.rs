@@ -4,7 +4,7 @@
 //! and a save that fails naming the run file.
 
 use crate::burnin::{checkpoint_of, interrupt_when};
-use crate::helpers::seekprobe;
+use crate::helpers::{Finish, run_file, seekprobe};
 use std::path::Path;
 
 /// Run seekprobe with `args`, its run files in `runs`: status, stdout, stderr.
@@ -24,8 +24,7 @@ fn run_in(runs: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, Str
 
 #[test]
 fn a_burn_in_without_json_file_names_its_file_and_a_bare_resume_goes_on_with_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let runs = dir.path().join("runs");
+    let (_dir, runs) = run_file("runs");
     let burn_in = ["--burn-in", "-w", "--yes", "-q", "sim:ssd?size=1M"];
     let stop = [("SEEKPROBE_BURN_IN_STOP_AFTER", "seek_transfer")];
     let (code, _, err) = run_in(&runs, &burn_in, &stop);
@@ -74,8 +73,7 @@ fn a_burn_in_without_json_file_names_its_file_and_a_bare_resume_goes_on_with_it(
 #[test]
 fn a_simulated_drive_stopped_while_writing_resumes_at_its_checkpoint_before_writing_on() {
     const DRIVE: &str = "sim:hdd?size=256M";
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("run.json");
+    let (dir, json) = run_file("run.json");
     let cp = checkpoint_of(&json, DRIVE);
     let err_path = dir.path().join("stderr");
     let writing = || {
@@ -134,8 +132,7 @@ fn a_simulated_drive_stopped_while_writing_resumes_at_its_checkpoint_before_writ
 #[test]
 fn a_resumed_pass_without_a_checkpoint_says_it_starts_again() {
     const DRIVE: &str = "sim:hdd?size=256M";
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("run.json");
+    let (_dir, json) = run_file("run.json");
     let cp = checkpoint_of(&json, DRIVE);
     interrupt_when(
         &["--burn-in", "-w", "--yes", "-q", "--zones=4"],
@@ -147,14 +144,12 @@ fn a_resumed_pass_without_a_checkpoint_says_it_starts_again() {
     );
     // The checkpoint lost (as when Ctrl-C comes before the first one is saved).
     std::fs::remove_file(&cp).unwrap();
-    let out = seekprobe()
+    let (code, _, err) = seekprobe()
         .args(["--burn-in", "-w", "--yes", "-q", "--zones=4", "--resume"])
         .arg(&json)
         .arg(DRIVE)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+        .outcome();
+    assert_eq!(code, 0, "{err}");
     assert!(
         err.contains("write-verify pass: no checkpoint was saved before the interruption: it starts again at byte 0 of pass 1"),
         "{err}"
@@ -167,19 +162,9 @@ fn live_and_rendered(json: &Path, args: &[&str]) -> (String, String) {
         .args(args)
         .arg("--json-file")
         .arg(json)
-        .output()
-        .unwrap();
-    assert!(
-        live.status.success(),
-        "{}",
-        String::from_utf8_lossy(&live.stderr)
-    );
-    let rendered = seekprobe().arg("render").arg(json).output().unwrap();
-    assert!(rendered.status.success());
-    (
-        String::from_utf8(live.stdout).unwrap(),
-        String::from_utf8(rendered.stdout).unwrap(),
-    )
+        .stdout_of_success();
+    let rendered = seekprobe().arg("render").arg(json).stdout_of_success();
+    (live, rendered)
 }
 
 #[test]
@@ -266,14 +251,12 @@ fn a_full_file_system_names_the_run_file_and_keeps_its_last_save() {
     // Room for the first saves only.
     std::fs::write(fs.0.path().join("filler"), vec![0u8; 200_000]).unwrap();
     let json = fs.0.path().join("run.json");
-    let out = seekprobe()
+    let (code, _, err) = seekprobe()
         .args(["--burn-in", "-w", "--yes", "-q", "--json-file"])
         .arg(&json)
         .arg("sim:ssd?size=1M")
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+        .outcome();
+    assert_eq!(code, 1, "{err}");
     assert!(
         err.contains(&format!(
             "seekprobe: {}: cannot save the results: no space left on device (errno 28); the file keeps its last save",
@@ -302,7 +285,7 @@ fn fourteen_healthy_drives_on_two_controllers_have_no_path_note() {
 fn the_burn_ins_path_check_is_logged_as_every_other_step() {
     let dir = tempfile::tempdir().unwrap();
     let drives = ["sim:ssd?size=1M", "sim:ssd?size=1M&seed=2"];
-    let out = seekprobe()
+    let (code, _, err) = seekprobe()
         .args([
             "--burn-in",
             "--parallel",
@@ -313,10 +296,8 @@ fn the_burn_ins_path_check_is_logged_as_every_other_step() {
         ])
         .arg(dir.path().join("run.json"))
         .args(drives)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+        .outcome();
+    assert_eq!(code, 0, "{err}");
     for d in drives {
         for end in [
             "path check (--path-check) started",

@@ -4,7 +4,7 @@
 //! (from, to, where), a failing `size_changed` finding, the pass stopped there and
 //! no flood of failed sectors (needs root and /dev/loop-control).
 
-use crate::helpers::{LoopDev, Spawned, scratch_dir};
+use crate::helpers::{LoopDev, Spawned};
 use std::process::Command;
 
 /// Sectors written to the loop device `name` since boot (/sys/block/NAME/stat).
@@ -33,8 +33,7 @@ fn under<'v>(v: &'v serde_json::Value, key: &str, acc: &mut Vec<&'v serde_json::
 #[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn a_loop_device_halved_mid_pass_is_named_and_the_pass_stops() {
     const SIZE: u64 = 256 << 20;
-    let dir = scratch_dir();
-    let ld = LoopDev::new(dir.path(), SIZE, false, None);
+    let ld = LoopDev::scratch(SIZE, false, None);
     let name = ld.short_name().to_string();
     let backing = std::fs::read_to_string(format!("/sys/block/{name}/loop/backing_file"))
         .unwrap()

@@ -48,18 +48,7 @@ fn blank(dir: &Path, name: &str, mib: u64) -> PathBuf {
 /// `libblkid KEY=VALUE` (`named`): refused and unchanged without --force.
 fn refused_unchanged(target: &Path, named: &str) {
     let before = sha256(target);
-    let out = seekprobe()
-        .args(["-S", "-w", "--yes", "--write-duration", "0"])
-        .arg(target)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        "",
-        "nothing of -S printed"
-    );
+    let err = crate::writes::sync_write_refused(&[], target);
     let re = regex::Regex::new(&format!(
         r"refusing to write: libblkid [0-9.]+ found: .*\(libblkid {}[,)].* at byte [0-9]+",
         regex::escape(named)
@@ -108,6 +97,20 @@ fn packed_image(make: impl Fn(&Path, &Path), named: &str) {
     refused_unchanged(&img, named);
 }
 
+/// Tests of the gate on images made by Debian's tools: each `name: make(args) if
+/// HAS else "why";` is the test `name`, which calls `make(args)` ([`mkfs_image`] or
+/// [`packed_image`]); it is ignored, saying `why`, where build.rs did not find the
+/// tool (`HAS` unset).
+macro_rules! image_tests {
+    ($($name:ident: $make:ident($($arg:expr),*) if $has:ident else $why:literal;)*) => {$(
+        #[test]
+        #[cfg_attr(not($has), ignore = $why)]
+        fn $name() {
+            $make($($arg),*);
+        }
+    )*};
+}
+
 #[test]
 #[cfg_attr(
     not(seekprobe_has_mkfs_ext4),
@@ -119,50 +122,52 @@ fn ext4() {
     forced_writes(&dir.path().join("fs.img"));
 }
 
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mkfs_xfs),
-    ignore = "needs mkfs.xfs (apt-get install xfsprogs)"
-)]
-fn xfs() {
+image_tests! {
     // xfsprogs 5.19 and later refuse file systems under 300 MiB.
-    let _ = mkfs_image(300, "mkfs.xfs", &["-q", "-f"], "TYPE=xfs");
-}
-
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mkfs_btrfs),
-    ignore = "needs mkfs.btrfs (apt-get install btrfs-progs)"
-)]
-fn btrfs() {
-    let _ = mkfs_image(128, "mkfs.btrfs", &["-q", "-f"], "TYPE=btrfs");
-}
-
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mkfs_vfat),
-    ignore = "needs mkfs.vfat (apt-get install dosfstools)"
-)]
-fn vfat() {
-    let _ = mkfs_image(32, "mkfs.vfat", &[], "TYPE=vfat");
-}
-
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mkntfs),
-    ignore = "needs mkntfs (apt-get install ntfs-3g)"
-)]
-fn ntfs() {
-    let _ = mkfs_image(32, "mkntfs", &["-F", "-Q", "-q"], "TYPE=ntfs");
-}
-
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mkswap),
-    ignore = "needs mkswap (apt-get install util-linux)"
-)]
-fn swap() {
-    let _ = mkfs_image(32, "mkswap", &[], "TYPE=swap");
+    xfs: mkfs_image(300, "mkfs.xfs", &["-q", "-f"], "TYPE=xfs")
+        if seekprobe_has_mkfs_xfs else "needs mkfs.xfs (apt-get install xfsprogs)";
+    btrfs: mkfs_image(128, "mkfs.btrfs", &["-q", "-f"], "TYPE=btrfs")
+        if seekprobe_has_mkfs_btrfs else "needs mkfs.btrfs (apt-get install btrfs-progs)";
+    vfat: mkfs_image(32, "mkfs.vfat", &[], "TYPE=vfat")
+        if seekprobe_has_mkfs_vfat else "needs mkfs.vfat (apt-get install dosfstools)";
+    ntfs: mkfs_image(32, "mkntfs", &["-F", "-Q", "-q"], "TYPE=ntfs")
+        if seekprobe_has_mkntfs else "needs mkntfs (apt-get install ntfs-3g)";
+    swap: mkfs_image(32, "mkswap", &[], "TYPE=swap")
+        if seekprobe_has_mkswap else "needs mkswap (apt-get install util-linux)";
+    f2fs: mkfs_image(64, "mkfs.f2fs", &["-q", "-f"], "TYPE=f2fs")
+        if seekprobe_has_mkfs_f2fs else "needs mkfs.f2fs (apt-get install f2fs-tools)";
+    exfat: mkfs_image(32, "mkfs.exfat", &[], "TYPE=exfat")
+        if seekprobe_has_mkfs_exfat else "needs mkfs.exfat (apt-get install exfatprogs)";
+    // Its default segments need a little more than 128 MiB.
+    nilfs2: mkfs_image(160, "mkfs.nilfs2", &["-q", "-f"], "TYPE=nilfs2")
+        if seekprobe_has_mkfs_nilfs2 else "needs mkfs.nilfs2 (apt-get install nilfs-tools)";
+    jfs: mkfs_image(32, "mkfs.jfs", &["-q"], "TYPE=jfs")
+        if seekprobe_has_mkfs_jfs else "needs mkfs.jfs (apt-get install jfsutils)";
+    reiserfs: mkfs_image(64, "mkfs.reiserfs", &["-q", "-f"], "TYPE=reiserfs")
+        if seekprobe_has_mkfs_reiserfs else "needs mkfs.reiserfs (apt-get install reiserfsprogs)";
+    minix: mkfs_image(32, "mkfs.minix", &[], "TYPE=minix")
+        if seekprobe_has_mkfs_minix else "needs mkfs.minix (apt-get install util-linux)";
+    udf: mkfs_image(32, "mkudffs", &[], "TYPE=udf")
+        if seekprobe_has_mkudffs else "needs mkudffs (apt-get install udftools)";
+    bfs: mkfs_image(32, "mkfs.bfs", &[], "TYPE=bfs")
+        if seekprobe_has_mkfs_bfs else "needs mkfs.bfs (apt-get install util-linux)";
+    gfs2: mkfs_image(64, "mkfs.gfs2", &["-O", "-p", "lock_nolock", "-J", "8"], "TYPE=gfs2")
+        if seekprobe_has_mkfs_gfs2 else "needs mkfs.gfs2 (apt-get install gfs2-utils)";
+    ocfs2: mkfs_image(64, "mkfs.ocfs2", &["-q", "-M", "local"], "TYPE=ocfs2")
+        if seekprobe_has_mkfs_ocfs2 else "needs mkfs.ocfs2 (apt-get install ocfs2-tools)";
+    bcache: mkfs_image(32, "make-bcache", &["-B"], "TYPE=bcache")
+        if seekprobe_has_make_bcache else "needs make-bcache (apt-get install bcache-tools)";
+    cramfs: packed_image(|src, img| run("mkfs.cramfs", &[path(src), path(img)], b""), "TYPE=cramfs")
+        if seekprobe_has_mkfs_cramfs else "needs mkfs.cramfs (apt-get install util-linux)";
+    squashfs: packed_image(
+        |src, img| run("mksquashfs", &[path(src), path(img), "-quiet", "-noappend"], b""),
+        "TYPE=squashfs"
+    )
+        if seekprobe_has_mksquashfs else "needs mksquashfs (apt-get install squashfs-tools)";
+    erofs: packed_image(|src, img| run("mkfs.erofs", &["--quiet", path(img), path(src)], b""), "TYPE=erofs")
+        if seekprobe_has_mkfs_erofs else "needs mkfs.erofs (apt-get install erofs-utils)";
+    romfs: packed_image(|src, img| run("genromfs", &["-d", path(src), "-f", path(img)], b""), "TYPE=romfs")
+        if seekprobe_has_genromfs else "needs genromfs (apt-get install genromfs)";
 }
 
 #[test]
@@ -201,169 +206,9 @@ fn luks2() {
 )]
 fn lvm2_physical_volume_on_a_loop_device() {
     // pvcreate wants a block device: the one case made through a loop device.
-    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
-    let l = LoopDev::new(dir.path(), 32 << 20, true, None);
+    let l = LoopDev::scratch(32 << 20, true, None);
     run("pvcreate", &["-q", "-y", "-ff", &l.dev], b"");
     refused_unchanged(Path::new(&l.dev), "TYPE=LVM2_member");
-}
-
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mkfs_f2fs),
-    ignore = "needs mkfs.f2fs (apt-get install f2fs-tools)"
-)]
-fn f2fs() {
-    let _ = mkfs_image(64, "mkfs.f2fs", &["-q", "-f"], "TYPE=f2fs");
-}
-
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mkfs_exfat),
-    ignore = "needs mkfs.exfat (apt-get install exfatprogs)"
-)]
-fn exfat() {
-    let _ = mkfs_image(32, "mkfs.exfat", &[], "TYPE=exfat");
-}
-
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mkfs_nilfs2),
-    ignore = "needs mkfs.nilfs2 (apt-get install nilfs-tools)"
-)]
-fn nilfs2() {
-    // Its default segments need a little more than 128 MiB.
-    let _ = mkfs_image(160, "mkfs.nilfs2", &["-q", "-f"], "TYPE=nilfs2");
-}
-
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mkfs_jfs),
-    ignore = "needs mkfs.jfs (apt-get install jfsutils)"
-)]
-fn jfs() {
-    let _ = mkfs_image(32, "mkfs.jfs", &["-q"], "TYPE=jfs");
-}
-
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mkfs_reiserfs),
-    ignore = "needs mkfs.reiserfs (apt-get install reiserfsprogs)"
-)]
-fn reiserfs() {
-    let _ = mkfs_image(64, "mkfs.reiserfs", &["-q", "-f"], "TYPE=reiserfs");
-}
-
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mkfs_minix),
-    ignore = "needs mkfs.minix (apt-get install util-linux)"
-)]
-fn minix() {
-    let _ = mkfs_image(32, "mkfs.minix", &[], "TYPE=minix");
-}
-
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mkudffs),
-    ignore = "needs mkudffs (apt-get install udftools)"
-)]
-fn udf() {
-    let _ = mkfs_image(32, "mkudffs", &[], "TYPE=udf");
-}
-
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mkfs_bfs),
-    ignore = "needs mkfs.bfs (apt-get install util-linux)"
-)]
-fn bfs() {
-    let _ = mkfs_image(32, "mkfs.bfs", &[], "TYPE=bfs");
-}
-
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mkfs_gfs2),
-    ignore = "needs mkfs.gfs2 (apt-get install gfs2-utils)"
-)]
-fn gfs2() {
-    let _ = mkfs_image(
-        64,
-        "mkfs.gfs2",
-        &["-O", "-p", "lock_nolock", "-J", "8"],
-        "TYPE=gfs2",
-    );
-}
-
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mkfs_ocfs2),
-    ignore = "needs mkfs.ocfs2 (apt-get install ocfs2-tools)"
-)]
-fn ocfs2() {
-    let _ = mkfs_image(64, "mkfs.ocfs2", &["-q", "-M", "local"], "TYPE=ocfs2");
-}
-
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_make_bcache),
-    ignore = "needs make-bcache (apt-get install bcache-tools)"
-)]
-fn bcache() {
-    let _ = mkfs_image(32, "make-bcache", &["-B"], "TYPE=bcache");
-}
-
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mkfs_cramfs),
-    ignore = "needs mkfs.cramfs (apt-get install util-linux)"
-)]
-fn cramfs() {
-    packed_image(
-        |src, img| run("mkfs.cramfs", &[path(src), path(img)], b""),
-        "TYPE=cramfs",
-    );
-}
-
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mksquashfs),
-    ignore = "needs mksquashfs (apt-get install squashfs-tools)"
-)]
-fn squashfs() {
-    packed_image(
-        |src, img| {
-            run(
-                "mksquashfs",
-                &[path(src), path(img), "-quiet", "-noappend"],
-                b"",
-            )
-        },
-        "TYPE=squashfs",
-    );
-}
-
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mkfs_erofs),
-    ignore = "needs mkfs.erofs (apt-get install erofs-utils)"
-)]
-fn erofs() {
-    packed_image(
-        |src, img| run("mkfs.erofs", &["--quiet", path(img), path(src)], b""),
-        "TYPE=erofs",
-    );
-}
-
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_genromfs),
-    ignore = "needs genromfs (apt-get install genromfs)"
-)]
-fn romfs() {
-    packed_image(
-        |src, img| run("genromfs", &["-d", path(src), "-f", path(img)], b""),
-        "TYPE=romfs",
-    );
 }
 
 #[test]
@@ -416,15 +261,13 @@ fn a_built_in_finding_libblkid_misses_still_counts() {
         .unwrap();
     f.flush().unwrap();
     let before = sha256(&img);
-    seekprobe()
-        .args(["-S", "-w", "--yes", "--write-duration", "0"])
-        .arg(&img)
-        .assert()
-        .code(1)
-        .stdout("")
-        .stderr(predicate::str::contains(
-            "the built-in signature check found: a ZFS pool member (vdev label 0) at byte 131072",
-        ));
+    let err = crate::writes::sync_write_refused(&[], &img);
+    assert!(
+        err.contains(
+            "the built-in signature check found: a ZFS pool member (vdev label 0) at byte 131072"
+        ),
+        "{err}"
+    );
     assert_eq!(sha256(&img), before);
     // --force writes past what the built-in list found (once, for this prober).
     forced_writes(&img);
@@ -482,14 +325,10 @@ fn libblkid_needing_more_of_the_drive_than_was_read_for_it_refuses_the_drive() {
         .unwrap();
     f.write_all_at(&[0x55, 0xAA], 102_400 * 512 + 510).unwrap();
     let before = sha256(&img);
-    seekprobe()
-        .args(["-S", "-w", "--yes", "--write-duration", "0"])
-        .arg(&img)
-        .assert()
-        .code(1)
-        .stdout("")
-        .stderr(predicate::str::contains(
-            "refusing to write: libblkid needed bytes 52428800-52429312, outside the 8388608 bytes at the start and 4194304 at the end read for it",
-        ));
+    let err = crate::writes::sync_write_refused(&[], &img);
+    assert!(
+        err.contains("refusing to write: libblkid needed bytes 52428800-52429312, outside the 8388608 bytes at the start and 4194304 at the end read for it"),
+        "{err}"
+    );
     assert_eq!(sha256(&img), before);
 }

@@ -1,7 +1,7 @@
 //! Simulated drives: the published figures, determinism, faults, -i and -S, and
 //! qualification of a batch — exact, in milliseconds of wall time.
 
-use crate::helpers::{run, seekprobe};
+use crate::helpers::{run, run_file, run_saved, seekprobe};
 use crate::loopdev::assert_ctv_format;
 use crate::writes::assert_sync_write_block;
 use predicates::prelude::*;
@@ -157,8 +157,7 @@ fn an_io_error_mid_test_names_path_test_offset_and_errno_and_skips_the_rest() {
 
 #[test]
 fn a_json_run_of_every_test_renders_the_same_text() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("run.json");
+    let (_dir, json) = run_file("run.json");
     let out = seekprobe()
         .args([
             "-ctiSw",
@@ -212,8 +211,7 @@ fn qualification_fails_the_slow_drive_of_the_model_and_only_it() {
 
 #[test]
 fn a_baseline_and_saved_runs_are_compared_without_probing_again() {
-    let dir = tempfile::tempdir().unwrap();
-    let base = dir.path().join("base.json");
+    let (dir, base) = run_file("base.json");
     let slow = dir.path().join("slow.json");
     seekprobe()
         .args(["-t", "--json-file"])
@@ -328,8 +326,7 @@ fn verbose_on_a_simulated_dm_smr_drive_shows_the_smr_hints_after_the_header() {
 // The child is reaped by wait4 below, which std's Child cannot see.
 #[allow(clippy::zombie_processes)]
 fn peak_rss_kib(args: &[&str]) -> (i32, u64, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
+    let (_dir, out) = run_file("out");
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_seekprobe"))
         .args(args)
         .stdout(std::fs::File::create(&out).unwrap())
@@ -379,8 +376,6 @@ fn a_verify_whose_writes_all_fail_keeps_its_memory_flat() {
 
 #[test]
 fn a_burn_in_of_a_simulated_batch_finds_exactly_the_injected_faults() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("b.json");
     let disks = [
         "sim:hdd?size=64M",
         "sim:hdd?size=64M&seed=2",
@@ -388,20 +383,9 @@ fn a_burn_in_of_a_simulated_batch_finds_exactly_the_injected_faults() {
         "sim:hdd?size=64M&corrupt=5000-5004",
         "sim:ssd?size=64M&fake=32M",
     ];
-    let mut args = vec![
-        "--burn-in",
-        "-w",
-        "--yes",
-        "--qualify",
-        "--parallel",
-        "--json-file",
-    ];
-    args.push(json.to_str().unwrap());
-    args.extend(disks);
-    let (code, _, err) = run(&args);
+    let burn_in = ["--burn-in", "-w", "--yes", "--qualify", "--parallel"];
+    let (code, _, err, v) = run_saved(&burn_in, &disks);
     assert_eq!(code, 3, "{err}");
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     // A drive's verdict: `disks[i].verdict` (the one judge, docs/json.md), or the
     // run's `verdicts[i]` before it.
     let verdict = |i: usize| -> serde_json::Value {

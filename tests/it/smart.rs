@@ -2,7 +2,7 @@
 //! parses to the values it holds, `seekprobe smart` judges them, and the real
 //! smartctl on a loop device gives the "no SMART" note.
 
-use crate::helpers::{LoopDev, seekprobe};
+use crate::helpers::{LoopDev, refused, run_file, seekprobe};
 use predicates::prelude::*;
 use seekprobe::results::health::{Health, NvmeWarning, Protocol};
 use seekprobe::smart::{Report, SmartRead, smartctl};
@@ -468,8 +468,7 @@ fn standard_input_and_bad_input() {
         .stdout(predicate::str::starts_with(
             "SMART health (/dev/nvme0, INTEL SSDPE2KX080T8, NVMe, smartctl 7.3)\n\tPASSED",
         ));
-    let dir = tempfile::tempdir().unwrap();
-    let bad = dir.path().join("bad.json");
+    let (dir, bad) = run_file("bad.json");
     std::fs::write(&bad, "{\"rows\": [").unwrap();
     seekprobe()
         .arg("smart")
@@ -502,11 +501,10 @@ fn standard_input_and_bad_input() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("not a regular file"));
-    seekprobe()
-        .args(["smart", "--threshold", "bogus=1", "x.json"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("unknown counter"));
+    refused(
+        &["smart", "--threshold", "bogus=1", "x.json"],
+        "unknown counter",
+    );
 }
 
 #[test]
@@ -591,8 +589,7 @@ fn a_simulated_drive_answers_smart_without_smartctl() {
 
 #[test]
 fn a_report_without_smart_beside_one_with_it_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let none = dir.path().join("none.json");
+    let (_dir, none) = run_file("none.json");
     std::fs::write(&none, r#"{"json_format_version":[1,0],"smartctl":{"version":[7,3],"messages":[{"string":"/dev/loop1: Unable to detect device type","severity":"error"}],"exit_status":1}}"#).unwrap();
     let failing = data_dir().join("nvme-null-SAMSUNG_MZWLL3T2HAJQ-00005-nvme0.json");
     for (a, b) in [(&failing, &none), (&none, &failing)] {
@@ -1039,8 +1036,7 @@ fn the_figures_named_in_the_issue() {
         .code(1)
         .stderr(predicate::str::contains("Permission denied"));
     // Over 16 MiB: refused before it is parsed.
-    let dir = tempfile::tempdir().unwrap();
-    let big = dir.path().join("big.json");
+    let (_dir, big) = run_file("big.json");
     let f = std::fs::File::create(&big).unwrap();
     f.set_len((16 << 20) + 1).unwrap();
     seekprobe()

@@ -2,7 +2,7 @@
 //! printed after diskinfo's text, the JSON, the verdicts of --qualify, and the
 //! errors before anything runs.
 
-use crate::helpers::{LoopDev, image, run, seekprobe};
+use crate::helpers::{LoopDev, image, run, run_file, seekprobe};
 
 #[test]
 fn without_smartctl_on_the_path_it_fails_before_touching_the_disk() {
@@ -84,8 +84,7 @@ fn clean_simulated_drives_pass_qualification_with_their_smart() {
 
 #[test]
 fn bad_sectors_found_by_the_long_self_test_fail_the_drive() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("run.json");
+    let (_dir, json) = run_file("run.json");
     let (code, out, err) = run(&[
         "--smart-test",
         "short,long",
@@ -164,8 +163,7 @@ fn smart_options_need_what_they_apply_to() {
 /// highest in the text and in Prometheus; `--max-temp` is its limit.
 #[test]
 fn a_burn_in_records_the_drives_temperatures() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("b.json");
+    let (dir, json) = run_file("b.json");
     let prom = dir.path().join("b.prom");
     let out = seekprobe()
         .args([

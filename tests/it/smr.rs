@@ -2,10 +2,13 @@
 //! simulated drives (virtual time), in --qualify and the JSON, on flash, and on a
 //! loop device.
 
-use crate::helpers::{LoopDev, seekprobe};
+use crate::helpers::{LoopDev, refused, run_file, seekprobe};
 use predicates::prelude::*;
 use std::path::PathBuf;
 use std::sync::OnceLock;
+
+/// The hidden-SMR check with its writes confirmed.
+const SMR_CHECK: [&str; 3] = ["--smr-check", "-w", "--yes"];
 
 /// The check of sim:smr beside two conventional drives, with --qualify, its plot
 /// and its saved run: each drive writes up to 40 GiB through the binary, seconds
@@ -22,8 +25,7 @@ struct Batch {
 fn batch() -> &'static Batch {
     static RUN: OnceLock<Batch> = OnceLock::new();
     RUN.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let json = dir.path().join("smr.json");
+        let (dir, json) = run_file("smr.json");
         let out = seekprobe()
             .args(["--smr-check", "-w", "--yes", "--qualify", "--seed", "1"])
             // The drives at the same time: the text is printed in order all the same.
@@ -155,20 +157,14 @@ fn flash_is_not_applicable_and_nothing_is_written() {
 /// Options: --smr-check needs -w; the budget is checked.
 #[test]
 fn smr_check_needs_w_and_a_valid_budget() {
-    seekprobe()
-        .args(["--smr-check", "sim:hdd"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains(
-            "--smr-check applies only with -w; add -w or drop --smr-check",
-        ));
-    seekprobe()
-        .args(["-t", "--smr-budget", "8G", "sim:hdd"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains(
-            "--smr-budget applies to --smr-check",
-        ));
+    refused(
+        &["--smr-check", "sim:hdd"],
+        "--smr-check applies only with -w; add -w or drop --smr-check",
+    );
+    refused(
+        &["-t", "--smr-budget", "8G", "sim:hdd"],
+        "--smr-budget applies to --smr-check",
+    );
     for bad in ["0", "8G,8G", "10m,20m", "abc", "5x"] {
         seekprobe()
             .args(["--smr-check", "-w", "--yes", "--smr-budget", bad, "sim:hdd"])
@@ -182,14 +178,8 @@ fn smr_check_needs_w_and_a_valid_budget() {
 #[test]
 fn a_small_budget_cannot_tell_and_says_what_to_try() {
     seekprobe()
-        .args([
-            "--smr-check",
-            "-w",
-            "--yes",
-            "--smr-budget",
-            "2G,10m",
-            "sim:hdd",
-        ])
+        .args(SMR_CHECK)
+        .args(["--smr-budget", "2G,10m", "sim:hdd"])
         .assert()
         .success()
         .stderr(predicate::str::contains("2.0 GiB or 10 min"))
@@ -238,14 +228,8 @@ fn a_saved_run_renders_the_same_and_compare_qualifies_it() {
     let again = seekprobe().arg("render").arg(smr).output().unwrap();
     assert_eq!(String::from_utf8_lossy(&again.stdout), live.text);
     seekprobe()
-        .args([
-            "--smr-check",
-            "-w",
-            "--yes",
-            "--smr-budget",
-            "40G",
-            "--json-file",
-        ])
+        .args(SMR_CHECK)
+        .args(["--smr-budget", "40G", "--json-file"])
         .arg(&hdd)
         .arg("sim:hdd")
         .assert()

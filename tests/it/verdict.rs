@@ -3,9 +3,12 @@
 //! agreement of the text, the JSON, the table and the metrics, and a mirror pair of
 //! a loop device and a faulty simulated drive.
 
-use crate::helpers::{LoopDev, run, scratch_dir};
+use crate::helpers::{LoopDev, run, run_file, run_saved};
 use serde_json::Value;
 use std::path::Path;
+
+/// The qualifying burn-in of these tests (its zone curve short).
+const BURN_IN: [&str; 6] = ["--burn-in", "-w", "--yes", "--qualify", "--zones=8", "-q"];
 
 fn saved(json: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap()
@@ -42,18 +45,8 @@ fn a_clean_verify_passes_with_status_0() {
 
 #[test]
 fn corrupt_sectors_fail_the_drive_naming_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("run.json");
     let disk = "sim:ssd?size=64M&corrupt=100-108";
-    let (code, out, err) = run(&[
-        "--verify",
-        "-w",
-        "--yes",
-        "--qualify",
-        "--json-file",
-        json.to_str().unwrap(),
-        disk,
-    ]);
+    let (code, out, err, v) = run_saved(&["--verify", "-w", "--yes", "--qualify"], &[disk]);
     assert_eq!(code, 3, "{out}{err}");
     assert!(
         qualification(&out).contains(&format!(
@@ -61,7 +54,6 @@ fn corrupt_sectors_fail_the_drive_naming_them() {
         )),
         "{out}"
     );
-    let v = saved(&json);
     let f = &v["disks"][0]["verdict"]["findings"][0];
     assert_eq!(v["disks"][0]["verdict"]["pass"], false);
     assert_eq!(f["severity"], "fail");
@@ -87,21 +79,8 @@ fn unreadable_sectors_of_a_scan_fail_the_drive_with_status_3() {
 
 #[test]
 fn a_mirror_pair_of_simulated_drives_fails_only_the_broken_one() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("run.json");
     let (clean, bad) = ("sim:hdd?size=64M", "sim:hdd?size=64M&bad=100-108");
-    let (code, out, err) = run(&[
-        "--burn-in",
-        "-w",
-        "--yes",
-        "--qualify",
-        "--zones=8",
-        "-q",
-        "--json-file",
-        json.to_str().unwrap(),
-        clean,
-        bad,
-    ]);
+    let (code, out, err, v) = run_saved(&BURN_IN, &[clean, bad]);
     assert_eq!(code, 3, "{out}{err}");
     let clean_block = &out[out.find(&format!("Burn-in of {clean}:\n")).unwrap()..];
     let clean_block = &clean_block[..clean_block.find("\nBurn-in of ").unwrap()];
@@ -119,7 +98,6 @@ fn a_mirror_pair_of_simulated_drives_fails_only_the_broken_one() {
     // The healthy drive's timings are not called 73% better than a midpoint.
     assert!(!out.contains("better than the group median"), "{out}");
     assert!(!out.contains("worse than the group median"), "{out}");
-    let v = saved(&json);
     assert_eq!(v["disks"][0]["verdict"]["pass"], true);
     assert_eq!(codes(&v, 0), ["group_too_small"]);
     assert_eq!(v["disks"][1]["verdict"]["pass"], false);
@@ -153,8 +131,7 @@ fn another_model_in_the_batch_passes_with_a_warning() {
 #[test]
 fn a_slower_drive_of_the_same_model_fails_naming_the_slower_figures() {
     let slow = "sim:hdd?seed=4&slow=0-409600:5";
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("run.json");
+    let (_dir, json) = run_file("run.json");
     let (code, out, err) = run(&[
         "-t",
         "-q",
@@ -284,8 +261,7 @@ fn metric(prom: &str, name: &str, disk: &str, extra: &str) -> Option<f64> {
 
 #[test]
 fn text_json_table_and_metrics_agree_on_every_drive_s_verdict() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("run.json");
+    let (dir, json) = run_file("run.json");
     let prom = dir.path().join("run.prom");
     let disks = [
         "sim:hdd?size=64M",
@@ -401,24 +377,10 @@ fn every_finding_code_is_documented_in_docs_verdict_md() {
 #[test]
 #[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn a_mirror_pair_of_a_loop_device_and_a_faulty_drive_fails_only_the_faulty_one() {
-    let dir = scratch_dir();
-    let dev = LoopDev::new(dir.path(), 64 << 20, true, None);
+    let dev = LoopDev::scratch(64 << 20, true, None);
     let bad = "sim:hdd?size=64M&bad=100-108";
-    let json = dir.path().join("run.json");
-    let (code, out, err) = run(&[
-        "--burn-in",
-        "-w",
-        "--yes",
-        "--qualify",
-        "--zones=8",
-        "-q",
-        "--json-file",
-        json.to_str().unwrap(),
-        &dev.dev,
-        bad,
-    ]);
+    let (code, out, err, v) = run_saved(&BURN_IN, &[&dev.dev, bad]);
     assert_eq!(code, 3, "{out}{err}");
-    let v = saved(&json);
     assert_eq!(v["disks"][0]["verdict"]["pass"], true, "{out}{err}");
     assert_eq!(v["disks"][1]["verdict"]["pass"], false, "{out}");
     let mine = &out[out.find(&format!("Burn-in of {}:\n", dev.dev)).unwrap()..];
@@ -520,17 +482,8 @@ fn compare_qualify_of_runs_of_different_tests_judges_each_figure_among_those_tha
 
 #[test]
 fn a_drive_too_small_for_a_test_is_incomplete_exit_4_and_a_failing_one_decides_3() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("run.json");
     let small = "sim:hdd?size=64K";
-    let (code, out, err) = run(&[
-        "-t",
-        "-q",
-        "--qualify",
-        "--json-file",
-        json.to_str().unwrap(),
-        small,
-    ]);
+    let (code, out, err, v) = run_saved(&["-t", "-q", "--qualify"], &[small]);
     // Not failed, not judged whole: run it again (4), not send it back (3).
     assert_eq!(code, 4, "{out}{err}");
     let q = qualification(&out);
@@ -539,7 +492,6 @@ fn a_drive_too_small_for_a_test_is_incomplete_exit_4_and_a_failing_one_decides_3
         q.contains("too small for the seek and transfer (-t) test"),
         "{q}"
     );
-    let v = saved(&json);
     assert_eq!(v["disks"][0]["verdict"]["state"], "incomplete");
     assert_eq!(v["disks"][0]["verdict"]["pass"], false);
     // With a drive that fails beside it: 3 decides.
@@ -588,8 +540,7 @@ fn stopped_after_the_first_test(args: &[&str], json: &Path) {
 
 #[test]
 fn a_smart_failure_read_before_ctrl_c_fails_the_drive_not_incomplete() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("q6.json");
+    let (_dir, json) = run_file("q6.json");
     let failing = "sim:hdd?size=300G&smart=failing";
     let args = [
         "-c",

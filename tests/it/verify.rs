@@ -1,7 +1,7 @@
 //! `--verify`: a clean pass on an image file and on a loop device, the text
 //! rendered again from the JSON, and Ctrl-C with the `--start` that resumes.
 
-use crate::helpers::{LoopDev, run, seekprobe};
+use crate::helpers::{LoopDev, run, run_file, run_saved, seekprobe, verify_ranges};
 
 #[test]
 fn an_image_file_passes_clean_and_render_prints_the_same_block() {
@@ -61,8 +61,7 @@ fn verify_needs_write_and_its_options_need_verify() {
 #[test]
 #[cfg_attr(not(seekprobe_loop), ignore = "needs root and loop devices")]
 fn a_loop_device_passes_clean_and_ctrl_c_says_where_to_resume() {
-    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
-    let dev = LoopDev::new(dir.path(), 64 << 20, true, None);
+    let dev = LoopDev::scratch(64 << 20, true, None);
     let (code, text, _) = run(&["--verify", "-w", "--yes", "--quiet", &dev.dev]);
     assert_eq!(code, 0, "{text}");
     assert!(text.contains("\tpass 1: 0 failed sectors\n"), "{text}");
@@ -106,26 +105,9 @@ fn a_loop_device_passes_clean_and_ctrl_c_says_where_to_resume() {
     );
 }
 
-/// The failed ranges of the JSON's first verify pass: (kind, start, sectors).
-fn ranges(v: &serde_json::Value) -> Vec<(String, u64, u64)> {
-    v["disks"][0]["tests"][0]["verify"]["passes"][0]["failures"]["ranges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            (
-                r["kind"].as_str().unwrap().to_string(),
-                r["start_lba"].as_u64().unwrap(),
-                r["sectors"].as_u64().unwrap(),
-            )
-        })
-        .collect()
-}
-
 #[test]
 fn simulated_faults_are_found_exactly_with_their_kinds_and_exit_1() {
-    let dir = tempfile::tempdir().unwrap();
-    let list = dir.path().join("bad.txt");
+    let (_dir, list) = run_file("bad.txt");
     let out = seekprobe()
         .args(["--verify", "-w", "--yes", "--json", "--bad-blocks"])
         .arg(&list)
@@ -135,7 +117,7 @@ fn simulated_faults_are_found_exactly_with_their_kinds_and_exit_1() {
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
-        ranges(&v),
+        verify_ranges(&v, 0),
         [
             ("unwritable".to_string(), 1000, 3),
             ("corrupt".to_string(), 5000, 2),
@@ -165,7 +147,7 @@ fn simulated_faults_are_found_exactly_with_their_kinds_and_exit_1() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let r = ranges(&v);
+    let r = verify_ranges(&v, 0);
     assert!(r.iter().all(|(k, _, _)| k == "misdirected"), "{r:?}");
     assert_eq!(r.iter().map(|x| x.2).sum::<u64>(), 3 * 32768, "{r:?}");
     let found = &v["disks"][0]["tests"][0]["verify"]["passes"][0]["failures"]["ranges"][0];
@@ -222,23 +204,14 @@ fn the_readme_burn_in_demo_with_a_drive_that_remaps_ends_pass_fail_fail() {
     // The README's demo, small: a healthy drive, one with 4 corrupt sectors, and one
     // that keeps only the first 16 MiB written (a rotating drive: its burn-in has
     // the write-verify pass).
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("b.json");
-    let (code, text, err) = run(&[
-        "--burn-in",
-        "-w",
-        "--yes",
-        "--qualify",
-        "--parallel",
-        "--json-file",
-        json.to_str().unwrap(),
+    let disks = [
         "sim:hdd?size=64M",
         "sim:hdd?size=64M&corrupt=5000-5004",
         "sim:hdd?size=64M&keeps=16M",
-    ]);
+    ];
+    let burn_in = ["--burn-in", "-w", "--yes", "--qualify", "--parallel"];
+    let (code, text, err, v) = run_saved(&burn_in, &disks);
     assert_eq!(code, 3, "{text}{err}");
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let codes = |i: usize| -> Vec<String> {
         v["disks"][i]["verdict"]["findings"]
             .as_array()

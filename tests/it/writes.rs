@@ -1,7 +1,7 @@
 //! -S and the write-safety rules: nothing written without -w, confirmation,
 //! signatures, devices in use, --preserve, files that never grow.
 
-use crate::helpers::{LoopDev, image, seekprobe};
+use crate::helpers::{Finish, LoopDev, image, seekprobe};
 use predicates::prelude::*;
 use regex::Regex;
 use std::path::Path;
@@ -56,21 +56,28 @@ pub fn assert_sync_write_block(text: &str, sector_size: u32, largest: u32) {
     );
 }
 
+/// Run `-S -w --yes --write-duration 0` with `extra` on `target`, asserting that
+/// the write gate refuses it: exit 1 and nothing of -S printed. Its standard error.
+pub fn sync_write_refused(extra: &[&str], target: impl AsRef<std::ffi::OsStr>) -> String {
+    let (code, out, err) = seekprobe()
+        .args(["-S", "-w", "--yes", "--write-duration", "0"])
+        .args(extra)
+        .arg(target)
+        .outcome();
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(out, "", "nothing of -S printed");
+    err
+}
+
 #[test]
 fn sync_writes_on_a_file_print_diskinfo_s_block_and_never_grow_it() {
     let dir = tempfile::tempdir().unwrap();
     let img = image(dir.path(), "img", (16 << 20) + 100);
-    let out = seekprobe()
+    let text = seekprobe()
         .args(["-Sw", "--yes", "--write-duration", "0"])
         .arg(&img)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_sync_write_block(&String::from_utf8(out.stdout).unwrap(), 512, 8 << 20);
+        .stdout_of_success();
+    assert_sync_write_block(&text, 512, 8 << 20);
     assert_eq!(std::fs::metadata(&img).unwrap().len(), (16 << 20) + 100);
 }
 
@@ -126,8 +133,7 @@ fn a_file_system_image_is_refused_without_force_and_left_unchanged() {
 #[test]
 #[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn an_ext4_loop_device_is_refused_and_a_mounted_one_even_with_force() {
-    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
-    let l = LoopDev::new(dir.path(), 32 << 20, true, None);
+    let l = LoopDev::scratch(32 << 20, true, None);
     assert!(
         Command::new("mkfs.ext4")
             .args(["-q", "-F", &l.dev])
@@ -177,21 +183,14 @@ fn an_ext4_loop_device_is_refused_and_a_mounted_one_even_with_force() {
 #[test]
 #[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn preserve_restores_every_block_of_a_loop_device() {
-    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
-    let l = LoopDev::new(dir.path(), 16 << 20, true, None);
+    let l = LoopDev::scratch(16 << 20, true, None);
     fill(Path::new(&l.dev));
     let before = checksum(Path::new(&l.dev));
-    let out = seekprobe()
+    let text = seekprobe()
         .args(["-Sw", "--yes", "--preserve", "--write-duration", "0.05"])
         .arg(&l.dev)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_sync_write_block(&String::from_utf8(out.stdout).unwrap(), 512, 8 << 20);
+        .stdout_of_success();
+    assert_sync_write_block(&text, 512, 8 << 20);
     assert_eq!(
         checksum(Path::new(&l.dev)),
         before,
@@ -202,8 +201,7 @@ fn preserve_restores_every_block_of_a_loop_device() {
 #[test]
 #[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn an_image_file_backing_a_loop_device_is_refused() {
-    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
-    let l = LoopDev::new(dir.path(), 8 << 20, false, None);
+    let l = LoopDev::scratch(8 << 20, false, None);
     let backing =
         std::fs::read_to_string(format!("/sys/block/{}/loop/backing_file", l.short_name()))
             .unwrap();
@@ -221,8 +219,7 @@ fn an_image_file_backing_a_loop_device_is_refused() {
 #[test]
 #[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
 fn a_block_device_backing_a_loop_device_is_refused() {
-    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
-    let lower = LoopDev::new(dir.path(), 8 << 20, true, None);
+    let lower = LoopDev::scratch(8 << 20, true, None);
     let out = Command::new("losetup")
         .args(["-f", "--show", &lower.dev])
         .output()
@@ -255,17 +252,12 @@ fn a_read_only_loop_device_is_refused_before_anything_is_opened_for_writing() {
     let dir = tempfile::tempdir_in("/dev/shm").unwrap();
     let backing = image(dir.path(), "ro.img", 8 << 20);
     fill(&backing);
-    let out = Command::new("losetup")
+    let dev = Command::new("losetup")
         .args(["-f", "--show", "-r"])
         .arg(&backing)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let dev = String::from_utf8(out.stdout).unwrap().trim().to_string();
+        .stdout_of_success()
+        .trim()
+        .to_string();
     struct Detach(String);
     impl Drop for Detach {
         fn drop(&mut self) {
@@ -274,18 +266,7 @@ fn a_read_only_loop_device_is_refused_before_anything_is_opened_for_writing() {
     }
     let _guard = Detach(dev.clone());
     let before = checksum(&backing);
-    let out = seekprobe()
-        .args(["-Sw", "--yes", "--force", "--write-duration", "0"])
-        .arg(&dev)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        "",
-        "nothing of -S printed"
-    );
+    let err = sync_write_refused(&["--force"], &dev);
     assert_eq!(err.lines().count(), 1, "one line: {err}");
     assert!(
         err.contains(&format!(
