@@ -21,22 +21,6 @@ const MAX_FILE_LINES: usize = 700;
 /// may be added to it.
 const SPLIT_UNDER_WAY: &[&str] = &[];
 
-/// Every `.rs` file under `dir` that is not test code, with its path relative to src/.
-fn sources(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        let name = p.file_name().unwrap().to_string_lossy().to_string();
-        if p.is_dir() {
-            if name != "tests" {
-                sources(root, &p, out);
-            }
-        } else if name.ends_with(".rs") && name != "tests.rs" && !name.ends_with("_tests.rs") {
-            let rel = p.strip_prefix(root).unwrap().to_string_lossy().to_string();
-            out.push((rel, std::fs::read_to_string(&p).unwrap()));
-        }
-    }
-}
-
 /// `src` with every comment, string and character literal replaced by spaces (new
 /// lines kept, so line numbers hold), leaving only the code's own braces.
 fn blank(src: &str) -> Vec<char> {
@@ -211,10 +195,8 @@ fn the_counter_matches_braces_past_strings_comments_and_test_code() {
 
 #[test]
 fn no_function_of_src_is_longer_than_120_lines() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    sources(&root, &root, &mut files);
-    assert!(files.iter().any(|(p, _)| p == "config.rs"), "src/ was read");
+    let files = crate::source_tree::src_files();
+    assert!(files.contains_key("config.rs"), "src/ was read");
     let mut long: Vec<String> = Vec::new();
     for (path, src) in &files {
         for (name, line, lines) in functions(src) {

@@ -33,6 +33,7 @@ mod sim;
 mod smart;
 mod smartwire;
 mod smr;
+mod source_tree;
 mod terminal;
 mod test_lengths;
 mod verdict;

@@ -7,41 +7,6 @@
 //! (docs/architecture.md, "Adding a test"); and the registry's ids are written
 //! in the registry alone.
 
-use std::collections::BTreeMap;
-use std::path::Path;
-
-/// Every non-test source file of src/ (relative path, '/'-separated) and its code
-/// without the unit-test module at its end.
-fn sources() -> BTreeMap<String, String> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            let name = p.file_name().unwrap().to_string_lossy().to_string();
-            if p.is_dir() {
-                if name != "tests" {
-                    walk(root, &p, out);
-                }
-            } else if name.ends_with(".rs") && name != "tests.rs" && !name.ends_with("_tests.rs") {
-                let src = std::fs::read_to_string(&p).unwrap();
-                let code = match src.find("#[cfg(test)]\nmod tests") {
-                    Some(i) => src[..i].to_string(),
-                    None => src,
-                };
-                let rel = p
-                    .strip_prefix(root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                out.insert(rel, code);
-            }
-        }
-    }
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut out = BTreeMap::new();
-    walk(&src, &src, &mut out);
-    out
-}
-
 /// The variants of `enum TestKind`, read from the registry.
 fn kinds(registry: &str) -> Vec<String> {
     let start = registry.find("pub enum TestKind {").unwrap();
@@ -67,7 +32,7 @@ fn names(code: &str, kind: &str) -> bool {
 
 #[test]
 fn each_kind_of_test_is_named_by_at_most_four_files_of_src() {
-    let src = sources();
+    let src = crate::source_tree::src_code();
     let kinds = kinds(&src["results/test_kind.rs"]);
     assert!(kinds.len() >= 11, "{kinds:?}");
     let mut over = Vec::new();
@@ -95,7 +60,7 @@ fn each_kind_of_test_is_named_by_at_most_four_files_of_src() {
 /// another name would escape it.
 #[test]
 fn no_file_of_src_names_a_kind_another_way() {
-    for (f, code) in sources() {
+    for (f, code) in crate::source_tree::src_code() {
         for hidden in ["TestKind::*", "TestKind::{", "TestKind as "] {
             assert!(!code.contains(hidden), "{f} holds `{hidden}`");
         }
@@ -138,7 +103,7 @@ const IDS_BEING_MOVED: &[(&str, &str)] = &[
 /// an id cannot drift from its test (as `iops` did from `random_reads`).
 #[test]
 fn each_id_of_the_registry_is_written_in_the_registry_alone() {
-    let src = sources();
+    let src = crate::source_tree::src_code();
     let ids = ids(&src["results/test_kind.rs"]);
     assert!(ids.len() >= 12, "{ids:?}");
     let mut over = Vec::new();
