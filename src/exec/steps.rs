@@ -378,7 +378,9 @@ impl Walk<'_, '_> {
         run.bypass_bytes += scan.bytes_read + scan.error_blocks * scan.block_bytes;
         run.abandoned += abandoned;
         run.result.payload = Payload::Scan(scan);
-        self.end(stop, "scan", false)
+        // A failure names the step by its test's id, as the registry writes it.
+        let what = run.result.test.id();
+        self.end(stop, what, false)
     }
 
     /// --smr-check's read probes, `spacing` apart: the baseline, or the probes

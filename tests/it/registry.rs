@@ -89,9 +89,6 @@ const IDS_BEING_MOVED: &[(&str, &str)] = &[
     // declaration per option on another branch.
     ("config/rules.rs", "option rules"),
     ("config.rs", "option checks"),
-    // The scan step names its failure "scan" (`Walk::end`): the result's
-    // `test.id()` would do.
-    ("exec/steps.rs", "the scan step's name"),
     // The saved form's payload fields (`scan`, `verify`, `command_overhead`),
     // named in the error for a result that carries two: the JSON's field names,
     // equal to their tests' ids.
