@@ -14,7 +14,7 @@
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use seekprobe::app;
-use seekprobe::device::{self, OpenOptions, Target};
+use seekprobe::device::{self, OpenOptions, Stop, Target};
 use seekprobe::engine::sync::SyncEngine;
 use seekprobe::probe::{self, MIB};
 use seekprobe::report::{self, Format, diskinfo, json};
@@ -23,7 +23,6 @@ use seekprobe::results::stats::{Histogram, Summary};
 use seekprobe::results::test_kind::{PhaseId, TestKind};
 use std::ffi::OsString;
 use std::hint::black_box;
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -36,6 +35,8 @@ fn open_sim() -> Box<dyn Target> {
         &OpenOptions {
             io: true,
             write: false,
+            limit: Duration::from_secs(120),
+            stop: Stop::default(),
         },
     )
     .expect("sim:hdd opens")
@@ -56,7 +57,7 @@ fn latencies(n: usize) -> Vec<u64> {
 fn sim_run() -> Run {
     let args = ["seekprobe", "-t", "--json", "--quiet", SIM].map(OsString::from);
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let status = app::main_with(args, Arc::new(AtomicBool::new(false)), &mut out, &mut err);
+    let status = app::main_with(args, Stop::default(), &mut out, &mut err);
     assert_eq!(status, 0, "{}", String::from_utf8_lossy(&err));
     json::from_json(std::str::from_utf8(&out).expect("UTF-8")).expect("the run's JSON")
 }

@@ -231,6 +231,15 @@ fn check_scan_and_verify(a: &Args) -> Result<(BlockSize, Passes), ConfigError> {
     Ok((block_size, passes))
 }
 
+/// The option `name`'s value `v` in seconds, at least `min` and at most an hour.
+fn seconds(name: &'static str, v: f64, min: f64) -> Result<Duration, ConfigError> {
+    if v.is_finite() && (min..=3600.0).contains(&v) {
+        Ok(Duration::from_secs_f64(v))
+    } else {
+        Err(ConfigError::BadSeconds(name, v.to_string(), min))
+    }
+}
+
 /// The smallest logical sector: --block-size, --start and --end are whole
 /// numbers of it, so that no drive rounds them silently.
 const SECTOR: u64 = 512;
@@ -311,13 +320,6 @@ impl Config {
     /// Check the values of arguments whose combination [`Config::from_matches`] has
     /// accepted; `tests` are the tests they ask for, in the order they run.
     fn from_args(a: Args, tests: Vec<TestKind>) -> Result<Config, ConfigError> {
-        let seconds = |name, v: f64, min: f64| {
-            if v.is_finite() && (min..=3600.0).contains(&v) {
-                Ok(Duration::from_secs_f64(v))
-            } else {
-                Err(ConfigError::BadSeconds(name, v.to_string(), min))
-            }
-        };
         let settle = seconds("--settle", a.settle, 0.0)?;
         let duration = seconds("--duration", a.duration, 0.001)?;
         let write_duration = seconds("--write-duration", a.write_duration, 0.0)?;
@@ -363,18 +365,20 @@ impl Config {
         }
         let (block_size, passes) = check_scan_and_verify(&a)?;
         let mode = Mode::of(&a);
+        // In the order they were always checked: the first bad one is reported.
+        let compare = a.compare || a.judge.qualify;
+        let qualify = Qualify::from_args(a.judge)?;
+        let io_timeout = seconds("--io-timeout", a.io_timeout, 0.1)?;
+        let smr_idle = seconds("--smr-idle", a.smr_idle, 0.0)?;
         let smart = crate::smart::SmartSettings {
             // --burn-in reads SMART and runs the self-tests as its steps.
             read: a.smart || !a.smart_test.is_empty() || a.burn_in,
             self_tests: a.smart_test.clone(),
             rules: a.smart_rules.options(),
             max_temp: a.max_temp,
+            // Held to --io-timeout, as every request to the drive.
+            smartctl_limit: io_timeout,
         };
-        // In the order they were always checked: the first bad one is reported.
-        let compare = a.compare || a.judge.qualify;
-        let qualify = Qualify::from_args(a.judge)?;
-        let io_timeout = seconds("--io-timeout", a.io_timeout, 0.1)?;
-        let smr_idle = seconds("--smr-idle", a.smr_idle, 0.0)?;
         Ok(Config {
             mode,
             with_name: a.with_name,

@@ -1,9 +1,8 @@
 //! The `seekprobe` binary: a thin wrapper around [`seekprobe::app`].
 
-use seekprobe::device::watched;
+use seekprobe::device::Stop;
 use std::io::Write;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize};
 
 fn main() {
     // The child that runs libblkid on a copy of a drive's signature areas.
@@ -11,32 +10,29 @@ fn main() {
     if std::env::var_os(seekprobe::safety::CHILD_ENV).is_some() {
         std::process::exit(seekprobe::safety::child_main());
     }
-    let stop = Arc::new(AtomicBool::new(false));
-    // Ctrl-C (and SIGTERM, SIGHUP) raise the flag; the engines stop within one I/O
-    // (a pause within 50 ms), a request a drive leaves unanswered is given up within
-    // a second (device::watched), what was measured is printed and saved. A second
-    // signal does not kill the program: with --preserve a block may be waiting to
-    // be written back.
-    // Which signal it was: the exit status is 128 plus its number
-    // (app::status::exit_status decides it).
-    let signal = Arc::new(AtomicUsize::new(0));
+    // Ctrl-C (and SIGTERM, SIGHUP) raise the stop's flag; the engines stop within
+    // one I/O (a pause within 50 ms), a request a drive leaves unanswered is given
+    // up within a second (device::watched), what was measured is printed and
+    // saved. A second signal does not kill the program: with --preserve a block
+    // may be waiting to be written back. The stop records which signal it was:
+    // the exit status is 128 plus its number (app::status::exit_status decides it).
+    let stop = Stop::default();
     for sig in [
         signal_hook::consts::SIGINT,
         signal_hook::consts::SIGTERM,
         signal_hook::consts::SIGHUP,
     ] {
-        let _ = signal_hook::flag::register_usize(sig, Arc::clone(&signal), sig as usize);
-        let _ = signal_hook::flag::register(sig, Arc::clone(&stop));
+        let _ =
+            signal_hook::flag::register_usize(sig, Arc::clone(stop.signal_slot()), sig as usize);
+        let _ = signal_hook::flag::register(sig, Arc::clone(stop.flag()));
     }
-    seekprobe::app::record_signal_in(signal);
-    watched::stop_on(Arc::clone(&stop));
     let code = seekprobe::app::main_with(
         std::env::args_os(),
-        stop,
+        stop.clone(),
         &mut std::io::stdout().lock(),
         &mut std::io::stderr(),
     );
-    let left = watched::left_behind();
+    let left = stop.left_behind();
     if left > 0 {
         let _ = std::io::stdout().flush();
         let _ = writeln!(

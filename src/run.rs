@@ -46,7 +46,7 @@ pub enum Flow {
 pub fn probe_disk(
     name: &str,
     cfg: &Config,
-    stop: &AtomicBool,
+    stop: &device::Stop,
     sink: &mut dyn Sink,
 ) -> io::Result<(DiskResult, Flow)> {
     probe_disk_resuming(name, cfg, stop, sink, &[])
@@ -54,11 +54,12 @@ pub fn probe_disk(
 
 /// [`probe_disk`], continuing a saved burn-in (`--resume`): `saved` holds the
 /// saved disk matched to this drive (`burnin::resume`, by identity, then name),
-/// if any; it keeps the steps it completed, and only the others run.
+/// if any; it keeps the steps it completed, and only the others run. The drive
+/// is opened with `stop` (Ctrl-C), which its watchdog keeps.
 pub fn probe_disk_resuming(
     name: &str,
     cfg: &Config,
-    stop: &AtomicBool,
+    stop: &device::Stop,
     sink: &mut dyn Sink,
     saved: &[DiskResult],
 ) -> io::Result<(DiskResult, Flow)> {
@@ -69,9 +70,12 @@ pub fn probe_disk_resuming(
     let own: Vec<TestKind> = (cfg.tests.iter().copied())
         .filter(|t| !t.row().together)
         .collect();
+    // Every request is held to --io-timeout, the open's first read included.
     let opts = OpenOptions {
         io: describe && !own.is_empty(),
         write: cfg.writes(None),
+        limit: cfg.beyond.io_timeout,
+        stop: stop.clone(),
     };
     let fail = |mut disk: DiskResult, sink: &mut dyn Sink, e: ProbeError, refused: bool| {
         sink.failed(name, &e)?;
@@ -82,15 +86,10 @@ pub fn probe_disk_resuming(
         });
         Ok::<_, io::Error>((disk, Flow::Continue))
     };
-    // Every request and smartctl run is held to --io-timeout, the open's included.
-    device::watched::set_default_limit(cfg.beyond.io_timeout);
-    crate::smart::smartctl::set_timeout(cfg.beyond.io_timeout);
     let mut target = match device::open(name, &opts) {
         Ok(t) => t,
         Err(e) => return fail(disk, sink, e, false),
     };
-    // Every request from here on, the signature check's included (--io-timeout).
-    target.set_io_timeout(cfg.beyond.io_timeout);
     let mut prober_warning = None;
     let mut known_good = Vec::new();
     // --smr-check writes nothing on flash (decided here, before any write): a disk

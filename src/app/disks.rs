@@ -7,13 +7,13 @@ use super::output::{cannot_write, save_html, save_prometheus};
 use super::prompt::Confirmed;
 use super::verdicts::judged;
 use crate::config::{Config, Mode};
+use crate::device::Stop;
 use crate::progress::{Board, Progress};
 use crate::report::Format;
 use crate::results::device::{DeviceInfo, TargetKind};
 use crate::results::{DiskResult, Run};
 use crate::run::{Flow, probe_disk_resuming};
 use std::io::{self, Write};
-use std::sync::atomic::AtomicBool;
 
 /// How the disks of a run went.
 pub(super) struct Probed {
@@ -32,7 +32,7 @@ pub(super) struct Probed {
 /// run, and add each to `run` in the order named.
 pub(super) fn probe_disks(
     cfg: &Config,
-    (stop, confirmed): (&AtomicBool, &Confirmed),
+    (stop, confirmed): (&Stop, &Confirmed),
     (run, saved, saver): (&mut Run, &[Option<DiskResult>], Option<&Saver>),
     out: &mut dyn Write,
     err: &mut dyn Write,

@@ -3,11 +3,10 @@
 
 use crate::cli::Args;
 use crate::config::Config;
+use crate::device::Stop;
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::Path;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 mod disks;
 mod ending;
@@ -30,19 +29,19 @@ use ending::{print_run, save_again, say_interrupted};
 use inputs::*;
 use output::write_end_files;
 use start::{Start, start};
-pub use status::{
-    EXIT_FAILURE, EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_OK, EXIT_QUALIFY, record_signal_in,
-};
+pub use status::{EXIT_FAILURE, EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_OK, EXIT_QUALIFY};
 use status::{Ending, exit_status};
 use subcommands::*;
 use verdicts::{Conclusion, conclude};
 
 /// Run the program with these arguments; returns the exit status. A closed standard
 /// output drops the rest of the text quietly; the run goes on to its end and its
-/// status is that of its verdicts, as with the output open.
+/// status is that of its verdicts, as with the output open. `stop` is the
+/// process's (Ctrl-C raises it): the drives opened keep it, and an interrupted
+/// run ends with 128 plus the signal it records.
 pub fn main_with(
     args: impl IntoIterator<Item = OsString>,
-    stop: Arc<AtomicBool>,
+    stop: Stop,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
@@ -141,7 +140,7 @@ impl Write for Closable<'_> {
 
 fn probe_main(
     raw: Vec<OsString>,
-    stop: &AtomicBool,
+    stop: &Stop,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<i32> {
@@ -174,7 +173,7 @@ fn probe_main(
 fn run_all(
     cfg: &Config,
     place: &crate::ledger::Place,
-    stop: &AtomicBool,
+    stop: &Stop,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<i32> {
@@ -239,7 +238,7 @@ fn run_all(
     let verdicts: Vec<crate::results::Verdict> =
         run.disks.iter().filter_map(|d| d.verdict.clone()).collect();
     Ok(exit_status(Ending::Run {
-        signal: probed.interrupted.then(status::stopping_signal),
+        signal: probed.interrupted.then(|| stop.signal()),
         written,
         failed: probed.failed,
         verdicts: end.judged.then_some(&verdicts[..]),

@@ -5,19 +5,20 @@
 //! a burn-in it is a step of each drive's (its `StepRecord`), the last one.
 
 use crate::config::{Config, Mode};
+use crate::device::Stop;
 use crate::pathcheck::{self, Timing};
 use crate::results::burnin::{Status, Step, StepRecord};
 use crate::results::path::PathDrive;
 use crate::results::test_kind::TestKind;
 use crate::results::{Code, DiskResult, Run};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 /// Run the path check over the run's disks when it was asked for (or under
 /// `--burn-in --parallel` of two drives or more, where it is the burn-in's last
 /// step over all its drives), putting each disk's part in it, and in a burn-in
 /// the step's record in each drive's list. How it ended: a drive's read failed or
 /// went unanswered, or Ctrl-C stopped it.
-pub(super) fn path_phase(cfg: &Config, run: &mut Run, stop: &AtomicBool) -> PathEnd {
+pub(super) fn path_phase(cfg: &Config, run: &mut Run, stop: &Stop) -> PathEnd {
     let asked = cfg.tests.contains(&TestKind::PathCheck);
     let burn_in_step = cfg.burn_in.is_some() && cfg.parallel && run.disks.len() > 1;
     if !(asked || burn_in_step) || cfg.mode != Mode::Describe {

@@ -12,7 +12,7 @@
 use super::status::Ending;
 use crate::burnin::Medium;
 use crate::config::Config;
-use crate::device::OpenOptions;
+use crate::device::{OpenOptions, Stop};
 use crate::results::burnin::Step;
 use crate::results::device::{DeviceInfo, Identity, TargetKind};
 use crate::results::test_kind::TestKind;
@@ -52,14 +52,13 @@ enum Seen {
 /// to ask on without --yes, any other answer, Ctrl-C).
 pub(super) fn confirm(
     cfg: &Config,
-    stop: &AtomicBool,
+    stop: &Stop,
     err: &mut dyn Write,
 ) -> io::Result<Result<Confirmed, Ending<'static>>> {
     if cfg.yes || !cfg.writes(None) {
         return Ok(Ok(Confirmed::new()));
     }
-    crate::device::watched::set_default_limit(cfg.beyond.io_timeout);
-    let seen: Vec<Seen> = cfg.disks.iter().map(|d| survey(d, cfg)).collect();
+    let seen: Vec<Seen> = cfg.disks.iter().map(|d| survey(d, cfg, stop)).collect();
     let asked: Vec<&Writable> = seen
         .iter()
         .filter_map(|s| match s {
@@ -90,7 +89,7 @@ pub(super) fn confirm(
             err,
             "seekprobe: interrupted at the question: nothing was written"
         )?;
-        return Ok(Err(Ending::Interrupted(super::status::stopping_signal())));
+        return Ok(Err(Ending::Interrupted(stop.signal())));
     }
     let answer = answer.unwrap_or_default();
     if answer.trim() != "yes" {
@@ -111,11 +110,14 @@ pub(super) fn confirm(
 }
 
 /// Open drive `name` as the run will, and find whether it will be written and
-/// what it holds (its signatures, read as before its first write).
-fn survey(name: &str, cfg: &Config) -> Seen {
+/// what it holds (its signatures, read as before its first write): held to the
+/// run's limit from the open's first read on, given up after `stop` as the run's.
+fn survey(name: &str, cfg: &Config, stop: &Stop) -> Seen {
     let opts = OpenOptions {
         io: true,
         write: true,
+        limit: cfg.beyond.io_timeout,
+        stop: stop.clone(),
     };
     let mut target = match crate::device::open(name, &opts) {
         Ok(t) => t,
@@ -128,7 +130,6 @@ fn survey(name: &str, cfg: &Config) -> Seen {
     if !cfg.writes(Some(&info)) {
         return Seen::Aside(format!("{name}: no test given writes on this drive"));
     }
-    target.set_io_timeout(cfg.beyond.io_timeout);
     let refused = |why: String| {
         Seen::Aside(format!(
             "{name}: refused, not written: {why}; if its data may be destroyed, wipe it (wipefs -a) or pass --force"

@@ -29,7 +29,7 @@ pub(super) struct Start {
 /// ending (after saying why on `err`) when the run cannot start.
 pub(super) fn start(
     cfg: &Config,
-    stop: &std::sync::atomic::AtomicBool,
+    stop: &crate::device::Stop,
     err: &mut dyn Write,
 ) -> io::Result<Result<Start, Ending<'static>>> {
     let refused = Ok(Err(Ending::Unusable));
@@ -41,7 +41,7 @@ pub(super) fn start(
         Some(path) => match load_resumable(path, cfg) {
             Ok(r) => {
                 run.started_unix_s = r.started_unix_s.or(run.started_unix_s);
-                match resumed(cfg, &r, err)? {
+                match resumed(cfg, stop, &r, err)? {
                     Some(slots) => slots,
                     None => return refused,
                 }
@@ -177,9 +177,11 @@ fn keep_aside(path: &std::path::Path, names: &[String], err: &mut dyn Write) -> 
 
 /// The saved disk each drive named goes on from, after saying on `err` what is
 /// kept for each; None (after saying why) when the drive list changed and
-/// --resume-changed was not given.
+/// --resume-changed was not given. The drives are opened to be identified
+/// alone, with the run's limit and `stop`, as the run will open them.
 fn resumed(
     cfg: &Config,
+    stop: &crate::device::Stop,
     saved: &Run,
     err: &mut dyn Write,
 ) -> io::Result<Option<Vec<Option<DiskResult>>>> {
@@ -187,6 +189,8 @@ fn resumed(
     let opts = crate::device::OpenOptions {
         io: false,
         write: false,
+        limit: cfg.beyond.io_timeout,
+        stop: stop.clone(),
     };
     let new: Vec<NewDrive> = cfg
         .disks

@@ -4,8 +4,6 @@
 //! happened to standard output (a closed pipe drops the text, not the status).
 
 use crate::results::{State, Verdict};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
 
 /// Exit status: every drive passed (or, without --qualify, was probed with no
 /// failing finding); a subcommand wrote its output.
@@ -22,25 +20,6 @@ pub const EXIT_INCOMPLETE: i32 = 4;
 /// Exit status after Ctrl-C (128 + SIGINT).
 pub const EXIT_INTERRUPTED: i32 = 130;
 
-/// The signal that stopped the run, as the binary's handlers record it (0: none
-/// recorded, taken as SIGINT).
-static SIGNAL: OnceLock<Arc<AtomicUsize>> = OnceLock::new();
-
-/// Where the binary's signal handlers record the number of the signal that stops
-/// the run (SIGINT, SIGTERM, SIGHUP), so that [`exit_status`] ends with 128 plus
-/// it. Set once, by main.
-pub fn record_signal_in(signal: Arc<AtomicUsize>) {
-    let _ = SIGNAL.set(signal);
-}
-
-/// The signal that stopped the run: the one recorded, SIGINT (2) when none was.
-pub(super) fn stopping_signal() -> i32 {
-    match SIGNAL.get().map(|s| s.load(Ordering::Relaxed)) {
-        Some(n @ 1..=64) => n as i32,
-        _ => 2,
-    }
-}
-
 /// How a command ended, as far as its exit status goes.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Ending<'a> {
@@ -49,7 +28,7 @@ pub(super) enum Ending<'a> {
     /// A subcommand, the help or the version wrote its output.
     Written,
     /// A signal stopped the run: its number (SIGINT 2 after Ctrl-C, SIGTERM 15,
-    /// SIGHUP 1).
+    /// SIGHUP 1), as the run's [`crate::device::Stop`] recorded it.
     Interrupted(i32),
     /// The drives were judged (--qualify, --burn-in, `compare --qualify`,
     /// `seekprobe smart`): their verdicts.

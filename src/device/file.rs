@@ -13,7 +13,7 @@ use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::Path;
 
 /// How a target is to be opened.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone)]
 pub struct OpenOptions {
     /// Open for reading data (tests), not only for identification: use direct I/O
     /// and check that it works.
@@ -21,6 +21,15 @@ pub struct OpenOptions {
     /// Open for writing as well (`-w`): exclusively for a block device (O_EXCL, which
     /// fails while it is mounted or held). The caller checks signatures first.
     pub write: bool,
+    /// The request limit (`--io-timeout`, [`super::watched`]) a real device holds
+    /// every request sent through [`Target::read_at`], [`Target::write_at`],
+    /// [`Target::flush`] and [`Target::quiesce`] to, from the open's first read on:
+    /// one unanswered past it fails with a [`super::watched::NoAnswer`] error.
+    /// Simulated drives never hang.
+    pub limit: std::time::Duration,
+    /// The process's stop: a real device's watchdog keeps a clone (a request
+    /// unanswered after it is raised is given up; those given up are counted).
+    pub stop: super::Stop,
 }
 
 /// Open a target named as the user gave it: `sim:…`, a path, or a short device name
@@ -72,10 +81,9 @@ pub fn open(name: &str, opts: &OpenOptions) -> Result<Box<dyn Target>, ProbeErro
             sector_size: info.sector_size,
         });
     }
-    let limit = super::watched::default_limit();
     let clock = MonotonicClock::new();
-    let watchdog =
-        super::watched::Watchdog::new(&file, limit, clock).map_err(|e| open_error(&path, e))?;
+    let watchdog = super::watched::Watchdog::new(&file, opts.limit, opts.stop.clone(), clock)
+        .map_err(|e| open_error(&path, e))?;
     let mut target = FileTarget {
         file,
         info,
@@ -422,10 +430,6 @@ impl Target for FileTarget {
     fn read_timed(&mut self, buf: &mut [u8], offset: u64) -> io::Result<u64> {
         self.io_bytes += buf.len() as u64;
         self.watchdog.read(buf, offset)
-    }
-
-    fn set_io_timeout(&mut self, limit: std::time::Duration) {
-        self.watchdog.set_limit(limit);
     }
 
     fn device_io_bytes(&self) -> Option<(u64, u64)> {

@@ -15,11 +15,13 @@ pub mod pass_watch;
 pub mod pio;
 pub mod sim;
 pub mod size_probe;
+mod stop;
 pub mod watched;
 
 pub use aligned::AlignedBuf;
 pub use file::{OpenOptions, open};
 pub use pass_watch::PassWatch;
+pub use stop::Stop;
 
 use crate::clock::{Clock, VirtualClock};
 use crate::probe::Op;
@@ -175,11 +177,6 @@ pub trait Target: Send {
     fn own_io_bytes(&self) -> u64 {
         0
     }
-    /// Hold every later request sent through [`Target::read_at`],
-    /// [`Target::write_at`], [`Target::flush`] and [`Target::quiesce`] to `limit`
-    /// (`--io-timeout`, [`watched`]): a real device's request unanswered past it
-    /// fails with a [`watched::NoAnswer`] error. Simulated drives never hang.
-    fn set_io_timeout(&mut self, _limit: std::time::Duration) {}
     /// What only a simulated drive offers beside this I/O contract ([`Simulated`]:
     /// its queue model, its own SMART, its controller); None for a real device.
     fn simulated(&mut self) -> Option<&mut dyn Simulated> {

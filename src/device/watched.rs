@@ -4,9 +4,10 @@
 //! is given up ([`NoAnswer`]): the caller goes on (its test fails there, the other
 //! drives go on) and the worker is left to the kernel, which may hold it as long as
 //! it likes; every later request to that device is refused at once with the same
-//! [`NoAnswer`], so that a drive is given up once. After Ctrl-C or SIGTERM
-//! ([`stop_on`]) a request unanswered for [`GRACE`] is given up too
-//! ([`interrupted`]), so that the run's results are written within 2 s.
+//! [`NoAnswer`], so that a drive is given up once. After Ctrl-C or SIGTERM (the
+//! [`Stop`] the device was opened with) a request unanswered for [`GRACE`] is
+//! given up too ([`interrupted`]), so that the run's results are written within
+//! 2 s. Every request given up is counted in that [`Stop`] (main says so at exit).
 //!
 //! The worker reads into and writes from the caller's buffer (no copy: the time of
 //! a copy would show up as the device's). When a request is given up, the buffer
@@ -41,44 +42,17 @@
 //! for the kernel. Here only the worker is held; the caller gives up, records the
 //! finding and goes on. Its cost, the hand-over, lies outside every figure (above).
 
+use super::Stop;
 use crate::clock::Clock;
 use std::fs::File;
 use std::io;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};
-use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// The request limit without `--io-timeout`, in seconds (docs/testing.md says why:
 /// above the kernel's own SCSI timeout of 30 s with a retry, a drive's error
 /// recovery, a spin-up from standby and a drive-managed SMR drive's cleaning stall).
 pub const DEFAULT_TIMEOUT_S: f64 = 120.0;
-
-/// The limit a device opened from now on starts with, in ns; 0: the default.
-static DEFAULT_NS: AtomicU64 = AtomicU64::new(0);
-
-/// Requests given up in this process, whose threads the kernel may still hold.
-static LEFT: AtomicUsize = AtomicUsize::new(0);
-
-/// Devices opened from now on hold their requests (the open's first read
-/// included) to `limit` (`--io-timeout`), until [`crate::device::Target::set_io_timeout`].
-pub fn set_default_limit(limit: Duration) {
-    DEFAULT_NS.store(limit.as_nanos() as u64, Ordering::Relaxed);
-}
-
-/// The limit a device opened now starts with.
-pub fn default_limit() -> Duration {
-    match DEFAULT_NS.load(Ordering::Relaxed) {
-        0 => Duration::from_secs_f64(DEFAULT_TIMEOUT_S),
-        ns => Duration::from_nanos(ns),
-    }
-}
-
-/// How many requests this process gave up unanswered: while the kernel holds
-/// them, the process cannot end (main says so).
-pub fn left_behind() -> usize {
-    LEFT.load(Ordering::Relaxed)
-}
 
 /// The slowest whole-drive discard (TRIM, UNMAP, `DIOCGDELETE`) waited for, in
 /// bytes a second, beyond the request limit: 1 GB/s.
@@ -177,18 +151,6 @@ pub fn interrupted(e: &io::Error) -> bool {
     e.get_ref().is_some_and(|e| e.is::<Abandoned>())
 }
 
-static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
-
-/// The process's stop flag (raised by Ctrl-C, SIGTERM, SIGHUP): a request still
-/// unanswered [`GRACE`] after it is raised is given up. Set once, by main.
-pub fn stop_on(flag: Arc<AtomicBool>) {
-    let _ = STOP.set(flag);
-}
-
-fn stopping() -> bool {
-    STOP.get().is_some_and(|f| f.load(Ordering::Relaxed))
-}
-
 /// A request as the worker runs it. The buffers are the caller's, passed as
 /// addresses: the caller waits for the answer or quarantines the buffer.
 enum Job {
@@ -216,10 +178,13 @@ type Call = Box<dyn FnOnce(&File) -> io::Result<bool> + Send>;
 /// the target's clock, read by the worker right before and after it.
 type Answer = (u64, io::Result<bool>, u64);
 
-/// A device's worker thread and the limit its requests are held to.
+/// A device's worker thread, the limit its requests are held to and the stop
+/// that ends its waits.
 #[derive(Debug)]
 pub struct Watchdog {
     limit: Duration,
+    /// Raised, a request unanswered for [`GRACE`] is given up; counts those given up.
+    stop: Stop,
     /// How long the caller polls for an answer before it sleeps ([`caller_spin`]).
     spin: Duration,
     jobs: Sender<(u64, Job)>,
@@ -239,9 +204,15 @@ impl std::fmt::Debug for Job {
 
 impl Watchdog {
     /// A worker for `file` (a duplicate of its descriptor is moved to it), with
-    /// requests held to `limit` and timed on `clock` (the target's own, so that a
-    /// latency is in the target's time).
-    pub fn new(file: &File, limit: Duration, clock: impl Clock + 'static) -> io::Result<Watchdog> {
+    /// requests held to `limit`, given up [`GRACE`] after `stop` is raised, and
+    /// timed on `clock` (the target's own, so that a latency is in the target's
+    /// time).
+    pub fn new(
+        file: &File,
+        limit: Duration,
+        stop: Stop,
+        clock: impl Clock + 'static,
+    ) -> io::Result<Watchdog> {
         let file = file.try_clone()?;
         let (jobs, jobs_rx) = channel::<(u64, Job)>();
         let (answers_tx, answers) = channel();
@@ -250,6 +221,7 @@ impl Watchdog {
             .spawn(move || work(&file, &clock, &jobs_rx, &answers_tx))?;
         Ok(Watchdog {
             limit,
+            stop,
             spin: caller_spin(),
             jobs,
             answers,
@@ -257,11 +229,6 @@ impl Watchdog {
             given_up: None,
             last: None,
         })
-    }
-
-    /// Hold every later request to `limit`.
-    pub fn set_limit(&mut self, limit: Duration) {
-        self.limit = limit;
     }
 
     /// Read `buf.len()` bytes at `at` (as [`super::pio::read_exact_at`]); the
@@ -389,7 +356,7 @@ impl Watchdog {
                 self.give_up(io::ErrorKind::TimedOut, Some(n), buf);
                 return Err(n.error());
             }
-            if stopping() {
+            if self.stop.stopping() {
                 let since = *stopped_at.get_or_insert_with(Instant::now);
                 if since.elapsed() >= GRACE {
                     self.give_up(io::ErrorKind::Interrupted, None, buf);
@@ -402,7 +369,7 @@ impl Watchdog {
     fn give_up(&mut self, how: io::ErrorKind, n: Option<NoAnswer>, buf: Option<(usize, usize)>) {
         self.given_up = Some(how);
         self.last = n;
-        LEFT.fetch_add(1, Ordering::Relaxed);
+        self.stop.leave_one();
         if let Some((ptr, len)) = buf {
             super::aligned::quarantine(ptr, len);
         }
@@ -580,7 +547,8 @@ mod tests {
         let f = tempfile::tempfile().unwrap();
         f.set_len(1 << 16).unwrap();
         let clock = VirtualClock::new();
-        let mut w = Watchdog::new(&f, Duration::from_secs(5), clock.clone()).unwrap();
+        let mut w =
+            Watchdog::new(&f, Duration::from_secs(5), Stop::default(), clock.clone()).unwrap();
         // A call that takes 7 µs on the clock: 7 µs, to the ns, however long the
         // hand-over to the worker and back took in real time.
         let c = clock.clone();
@@ -601,7 +569,13 @@ mod tests {
     fn requests_pass_through_and_a_hung_one_is_given_up_once() {
         let f = tempfile::tempfile().unwrap();
         f.set_len(1 << 16).unwrap();
-        let mut w = Watchdog::new(&f, Duration::from_millis(200), MonotonicClock::new()).unwrap();
+        let mut w = Watchdog::new(
+            &f,
+            Duration::from_millis(200),
+            Stop::default(),
+            MonotonicClock::new(),
+        )
+        .unwrap();
         let mut b = AlignedBuf::new(4096);
         b.fill(7);
         w.write(&b, 4096).unwrap();
@@ -632,7 +606,8 @@ mod tests {
         let f = tempfile::tempfile().unwrap();
         f.set_len(1 << 20).unwrap();
         let clock = VirtualClock::new();
-        let mut w = Watchdog::new(&f, Duration::from_secs(5), clock.clone()).unwrap();
+        let mut w =
+            Watchdog::new(&f, Duration::from_secs(5), Stop::default(), clock.clone()).unwrap();
         // 300 KiB in 128 KiB pieces: two from the piece threads, the last 44 KiB
         // from the worker; twice, so the threads are reused.
         for (at, seed) in [(4096u64, 3u8), (65536, 11)] {
@@ -651,6 +626,30 @@ mod tests {
     }
 
     #[test]
+    fn after_the_stop_a_hung_request_is_given_up_within_the_grace_and_counted() {
+        let f = tempfile::tempfile().unwrap();
+        let stop = Stop::default();
+        let mut w = Watchdog::new(
+            &f,
+            Duration::from_secs(60),
+            stop.clone(),
+            MonotonicClock::new(),
+        )
+        .unwrap();
+        stop.flag()
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        let t = Instant::now();
+        let hang = |_: &File| {
+            std::thread::sleep(Duration::from_secs(3));
+            Ok(true)
+        };
+        let e = w.call(7, hang).unwrap_err();
+        assert!(interrupted(&e), "{e}");
+        assert!(t.elapsed() >= GRACE && t.elapsed() < Duration::from_secs(2));
+        assert_eq!(stop.left_behind(), 1);
+    }
+
+    #[test]
     fn a_discard_is_held_to_its_own_limit_and_refused_once_given_up() {
         let s = Duration::from_secs;
         assert_eq!(discard_limit(s(120), 0), s(120));
@@ -658,7 +657,7 @@ mod tests {
         assert_eq!(discard_limit(s(120), 4_000_000_000_000), s(4120));
         let f = tempfile::tempfile().unwrap();
         let ms = Duration::from_millis;
-        let mut w = Watchdog::new(&f, ms(100), MonotonicClock::new()).unwrap();
+        let mut w = Watchdog::new(&f, ms(100), Stop::default(), MonotonicClock::new()).unwrap();
         // Longer than the request limit, within its own: answered.
         let slow = |t: u64| {
             move |_: &File| {

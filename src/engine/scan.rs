@@ -418,6 +418,8 @@ mod tests {
         let opts = crate::device::OpenOptions {
             io: true,
             write: false,
+            limit: Duration::from_secs(120),
+            stop: crate::device::Stop::default(),
         };
         let mut t = crate::device::open(path.to_str().unwrap(), &opts).unwrap();
         let r = whole(8 << 20, 64 << 10);

@@ -11,7 +11,7 @@
 
 pub mod measure;
 
-use crate::device::{OpenOptions, Target, Together};
+use crate::device::{OpenOptions, Stop, Target, Together};
 use crate::results::path::{PathDrive, PathGroup, PositionRate};
 use std::sync::Barrier;
 use std::sync::atomic::AtomicBool;
@@ -49,20 +49,18 @@ const SEED: u64 = 1;
 
 /// Run the path check on the drives named `names` (as on the command line); one
 /// result a drive, in order (a drive that could not be opened has its error).
-pub fn run(names: &[String], timing: Timing, stop: &AtomicBool) -> Vec<PathDrive> {
+pub fn run(names: &[String], timing: Timing, stop: &Stop) -> Vec<PathDrive> {
     let opts = OpenOptions {
         io: true,
         write: false,
+        limit: (timing.io_timeout).unwrap_or(Duration::from_secs_f64(
+            crate::device::watched::DEFAULT_TIMEOUT_S,
+        )),
+        stop: stop.clone(),
     };
     let mut opened: Vec<Result<Box<dyn Target>, String>> = names
         .iter()
-        .map(|n| {
-            let mut t = crate::device::open(n, &opts).map_err(|e| e.to_string())?;
-            if let Some(limit) = timing.io_timeout {
-                t.set_io_timeout(limit);
-            }
-            Ok(t)
-        })
+        .map(|n| crate::device::open(n, &opts).map_err(|e| e.to_string()))
         .collect();
     let mut drives: Vec<PathDrive> = opened
         .iter_mut()

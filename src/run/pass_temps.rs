@@ -11,9 +11,8 @@
 //! timeout, and its reading is not recorded).
 
 use crate::device::PassWatch;
-use crate::smart::smartctl::{self, SmartRead};
+use crate::smart::smartctl::{SmartRead, Smartctl};
 use crate::smart::temperature::Sampler;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -38,7 +37,7 @@ struct Side {
 /// times counted from `base_s` (the run's seconds now) onwards; `paused_every_s`
 /// apart while the drive is held, for `max_pause_s` at most.
 pub fn start(
-    smartctl: PathBuf,
+    smartctl: Smartctl,
     device: String,
     sampler: Handle,
     base_s: f64,
@@ -65,7 +64,7 @@ pub fn start(
                     }
                 };
                 if due {
-                    let c = match smartctl::read(&smartctl, &device) {
+                    let c = match smartctl.read(&device) {
                         Ok(SmartRead::Health { health, .. }) => health.temperature_c,
                         _ => None,
                     };

@@ -36,16 +36,21 @@ pub fn preflight(disks: &[String], settings: &SmartSettings) -> Result<(), Smart
 }
 
 /// The source of a target: its own (simulated), the watch's (a watched real
-/// drive), or smartctl on its path.
+/// drive), or smartctl on its path, each run of it held to `limit`.
 fn source<'a>(
     target: &'a mut dyn Target,
     watch: Option<&'a Watch>,
+    limit: Duration,
 ) -> Result<Box<dyn SmartSource + 'a>, SmartctlError> {
     if let Some(w) = watch.filter(|w| w.smart_of_real_drive()) {
         return Ok(w.smart(target.clock()).expect("a real drive's smartctl"));
     }
     let path = target.info().path.clone();
-    source_for(target.simulated().and_then(|s| s.smart_source()), &path)
+    source_for(
+        target.simulated().and_then(|s| s.smart_source()),
+        &path,
+        limit,
+    )
 }
 
 /// Read the health before the tests: a result with `before` set and its
@@ -58,7 +63,7 @@ pub fn smart_before(
     settings: &SmartSettings,
 ) -> SmartResult {
     let mut r = SmartResult::default();
-    match source(target, watch).and_then(|mut s| s.read()) {
+    match source(target, watch, settings.smartctl_limit).and_then(|mut s| s.read()) {
         Ok(SmartRead::Health { health, .. }) => r.before = Some(*health),
         Ok(SmartRead::NoSmart { note }) => r.note = Some(note),
         Err(e) => r.error = Some(e.to_string()),
@@ -82,16 +87,17 @@ pub fn smart_self_tests(
     stop: &dyn Fn() -> bool,
     on_progress: &mut dyn FnMut(&SelfTestProgress),
 ) -> bool {
-    let go_on = self_tests((target, watch), r, kinds, stop, on_progress);
+    let limit = settings.smartctl_limit;
+    let go_on = self_tests((target, watch), r, (kinds, limit), stop, on_progress);
     r.findings = findings(r, settings);
     go_on
 }
 
-/// [`smart_self_tests`] without the judging.
+/// [`smart_self_tests`] without the judging; smartctl held to `limit`.
 fn self_tests(
     (target, watch): (&mut dyn Target, Option<&Watch>),
     r: &mut SmartResult,
-    kinds: &[SelfTestKind],
+    (kinds, limit): (&[SelfTestKind], Duration),
     stop: &dyn Fn() -> bool,
     on_progress: &mut dyn FnMut(&SelfTestProgress),
 ) -> bool {
@@ -115,7 +121,7 @@ fn self_tests(
                 .push(skipped("skipped: the device has no SMART".into()));
             continue;
         }
-        let mut src = match source(target, watch) {
+        let mut src = match source(target, watch, limit) {
             Ok(s) => s,
             Err(e) => {
                 r.error = Some(e.to_string());
@@ -180,7 +186,7 @@ pub fn smart_after(
     if r.error.is_some() || !r.judged() {
         return;
     }
-    match source(target, watch).and_then(|mut s| s.read()) {
+    match source(target, watch, settings.smartctl_limit).and_then(|mut s| s.read()) {
         Ok(SmartRead::Health { health, .. }) => r.after = Some(*health),
         Ok(SmartRead::NoSmart { note }) => {
             r.error = Some(format!("SMART could not be read after the tests: {note}"))
@@ -281,8 +287,7 @@ mod tests {
         SmartSettings {
             read: true,
             self_tests: kinds.to_vec(),
-            rules: Default::default(),
-            max_temp: None,
+            ..SmartSettings::default()
         }
     }
 

@@ -14,7 +14,7 @@ use crate::device::{IoData, QueueModel, Simulated, Target};
 use crate::probe::Op;
 use crate::results::device::DeviceInfo;
 use crate::results::smart::{SelfTestKind, SmartResult};
-use crate::smart::smartctl::{self, SmartRead, SmartctlError};
+use crate::smart::smartctl::{self, SmartRead, Smartctl, SmartctlError};
 use crate::smart::source::{SelfTestPoll, SelfTestStarted, SmartSource, SmartctlSource};
 use crate::smart::temperature::{self, Action, Sampler};
 use std::io;
@@ -45,8 +45,8 @@ pub struct Watched {
 pub struct Watch {
     /// The samples, shared with the wrapper.
     pub samples: Handle,
-    /// smartctl's path, for a real drive (None: simulated, or no smartctl).
-    smartctl: Option<std::path::PathBuf>,
+    /// smartctl and its limit, for a real drive (None: simulated, or no smartctl).
+    smartctl: Option<Smartctl>,
     /// The drive's path, as smartctl is given it.
     device: String,
     /// The drive's clock when the watch began: samples count from it.
@@ -54,11 +54,19 @@ pub struct Watch {
 }
 
 /// Wrap `target` for long work: the limit is `max_temp` (`--max-temp`), else
-/// the drive's own (read now), else 60 °C. Returns the wrapped target and the
-/// run's watch of it.
-pub fn wrap(mut target: Box<dyn Target>, max_temp: Option<i64>) -> (Box<dyn Target>, Watch) {
+/// the drive's own (read now), else 60 °C; a real drive's smartctl is held to
+/// `smartctl_limit` (`--io-timeout`). Returns the wrapped target and the run's
+/// watch of it.
+pub fn wrap(
+    mut target: Box<dyn Target>,
+    (max_temp, smartctl_limit): (Option<i64>, Duration),
+) -> (Box<dyn Target>, Watch) {
     let simulated = (target.simulated()).is_some_and(|s| s.smart_source().is_some());
-    let smartctl_path = (!simulated).then(|| smartctl::find().ok()).flatten();
+    let found = (!simulated).then(|| smartctl::find().ok()).flatten();
+    let smartctl_path = found.map(|path| Smartctl {
+        path,
+        limit: smartctl_limit,
+    });
     let smartctl = (smartctl_path.clone()).map(|p| SmartctlSource::new(p, &target.info().path));
     let every = if simulated {
         temperature::EVERY_SIMULATED_S
@@ -116,7 +124,7 @@ pub fn for_run(
     smart: &crate::smart::record::SmartSettings,
 ) -> (Box<dyn Target>, Option<Watch>) {
     if long_work && smart.read {
-        let (t, h) = wrap(target, smart.max_temp);
+        let (t, h) = wrap(target, (smart.max_temp, smart.smartctl_limit));
         (t, Some(h))
     } else {
         (target, None)
@@ -157,12 +165,12 @@ impl Watch {
     /// dropping it ends the watch. None for a simulated drive: its queued
     /// requests are sampled as the virtual queue serves them.
     pub fn pass(&self, target: &dyn Target) -> Option<super::pass_temps::SideSampler> {
-        let path = self.smartctl.clone()?;
+        let smartctl = self.smartctl.clone()?;
         // Without a descriptor no pass of it is queued on the pool.
         target.raw_fd()?;
         let every = real_every_s();
         Some(super::pass_temps::start(
-            path,
+            smartctl,
             self.device.clone(),
             self.samples.clone(),
             self.now_s(target.clock()),
@@ -175,9 +183,9 @@ impl Watch {
     /// polls of a self-test (timed on `clock`, the drive's); None for a simulated
     /// drive (its own source, through the wrapper, samples it) or without smartctl.
     pub fn smart<'a>(&'a self, clock: &'a dyn Clock) -> Option<Box<dyn SmartSource + 'a>> {
-        let path = self.smartctl.clone()?;
+        let smartctl = self.smartctl.clone()?;
         Some(Box::new(Polled {
-            smartctl: SmartctlSource::new(path, &self.device),
+            smartctl: SmartctlSource::new(smartctl, &self.device),
             watch: self,
             clock,
         }))
@@ -333,9 +341,6 @@ impl Target for Watched {
     fn flush_timed(&mut self) -> io::Result<(bool, u64)> {
         self.inner.flush_timed()
     }
-    fn set_io_timeout(&mut self, limit: std::time::Duration) {
-        self.inner.set_io_timeout(limit);
-    }
 
     fn discard(&mut self) -> io::Result<bool> {
         self.inner.discard()
@@ -473,7 +478,10 @@ mod tests {
     use crate::results::smart::TemperatureLog;
 
     fn sim(spec: &str, max_temp: Option<i64>) -> (Box<dyn Target>, Handle) {
-        let (t, w) = wrap(Box::new(SimTarget::open(spec).unwrap()), max_temp);
+        let (t, w) = wrap(
+            Box::new(SimTarget::open(spec).unwrap()),
+            (max_temp, Duration::from_secs(120)),
+        );
         (t, w.samples)
     }
 

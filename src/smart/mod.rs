@@ -30,5 +30,5 @@ mod writes;
 pub use model::Report;
 pub use record::SmartSettings;
 pub use rules::{RuleOptions, findings};
-pub use smartctl::{SmartRead, SmartctlError};
+pub use smartctl::{SmartRead, Smartctl, SmartctlError};
 pub use source::{SmartSource, source_for};

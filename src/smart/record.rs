@@ -9,7 +9,7 @@ use crate::results::smart::{SelfTestKind, SmartResult};
 use crate::results::{Finding, Severity};
 
 /// What a run asks of SMART (checked options).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SmartSettings {
     /// Read the health before the tests and after them (`--smart`, implied by
     /// `--smart-test`).
@@ -21,6 +21,22 @@ pub struct SmartSettings {
     /// The temperature limit of long work (`--max-temp`; None: the drive's own,
     /// else 60 °C).
     pub max_temp: Option<i64>,
+    /// How long one smartctl run may take before it is killed (`--io-timeout`,
+    /// as every request to the drive).
+    pub smartctl_limit: std::time::Duration,
+}
+
+impl Default for SmartSettings {
+    /// Nothing asked; smartctl held to [`super::smartctl::DEFAULT_TIMEOUT`].
+    fn default() -> SmartSettings {
+        SmartSettings {
+            read: false,
+            self_tests: Vec::new(),
+            rules: RuleOptions::default(),
+            max_temp: None,
+            smartctl_limit: super::smartctl::DEFAULT_TIMEOUT,
+        }
+    }
 }
 
 impl SmartSettings {

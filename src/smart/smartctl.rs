@@ -7,7 +7,6 @@ use crate::results::health::{ExitStatus, Health};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
 use thiserror::Error;
 
 /// Why smartctl could not give a report.
@@ -142,36 +141,48 @@ pub fn classify(report: Report) -> Result<SmartRead, String> {
     })
 }
 
-/// How long a smartctl run may take, in ns; 0: [`DEFAULT_TIMEOUT`].
-static TIMEOUT_NS: AtomicU64 = AtomicU64::new(0);
-
-/// The limit of a smartctl run without [`set_timeout`] (seekprobe's default
-/// `--io-timeout`).
+/// The limit of a smartctl run where no `--io-timeout` is given: the option's
+/// default.
 pub const DEFAULT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
 
-/// Hold every later smartctl run to `limit` (`--io-timeout`, set once a run).
-pub fn set_timeout(limit: std::time::Duration) {
-    TIMEOUT_NS.store(limit.as_nanos() as u64, Ordering::Relaxed);
+/// smartctl as seekprobe runs it: the binary (e.g. from [`find`]) and how long
+/// one run of it may take (`--io-timeout`) before it is killed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Smartctl {
+    /// The binary.
+    pub path: PathBuf,
+    /// How long a run may take: a smartctl still running then (a drive that does
+    /// not answer its commands) is killed, [`SmartctlError::NoAnswer`].
+    pub limit: std::time::Duration,
 }
 
-fn timeout() -> std::time::Duration {
-    match TIMEOUT_NS.load(Ordering::Relaxed) {
-        0 => DEFAULT_TIMEOUT,
-        ns => std::time::Duration::from_nanos(ns),
+impl Smartctl {
+    /// Run `smartctl ARGS` and parse its JSON. smartctl's exit status is a bit
+    /// mask that is non-zero on healthy drives too, so it is read from the JSON,
+    /// not taken as success or failure. Killed after the limit.
+    pub fn run_json(&self, args: &[String], device: &str) -> Result<Report, SmartctlError> {
+        run_within(&self.path, args, device, self.limit)
+    }
+
+    /// Read a device's SMART health: `smartctl --json=c -x DEVICE`. A path that
+    /// does not exist is an error here, not "no SMART": smartctl says the same
+    /// thing ("Unable to detect device type") for both.
+    pub fn read(&self, device: &str) -> Result<SmartRead, SmartctlError> {
+        if !Path::new(device).exists() {
+            return Err(SmartctlError::NoDevice {
+                device: device.into(),
+            });
+        }
+        let report = self.run_json(&info_args(device), device)?;
+        classify(report).map_err(|msg| SmartctlError::Refused {
+            device: device.into(),
+            what: "read SMART".into(),
+            msg,
+        })
     }
 }
 
-/// Run `smartctl ARGS` and parse its JSON. smartctl's exit status is a bit mask
-/// that is non-zero on healthy drives too, so it is read from the JSON, not
-/// taken as success or failure.
-///
-/// A smartctl that does not end within [`set_timeout`]'s limit (a drive that does
-/// not answer its commands) is killed: [`SmartctlError::NoAnswer`].
-pub fn run_json(smartctl: &Path, args: &[String], device: &str) -> Result<Report, SmartctlError> {
-    run_within(smartctl, args, device, timeout())
-}
-
-/// [`run_json`], killing smartctl after `limit`.
+/// [`Smartctl::run_json`] of `smartctl`, killing it after `limit`.
 fn run_within(
     smartctl: &Path,
     args: &[String],
@@ -220,23 +231,6 @@ fn run_within(
     let text = String::from_utf8_lossy(&out);
     Report::from_json(&text).map_err(|msg| SmartctlError::BadOutput {
         device: device.into(),
-        msg,
-    })
-}
-
-/// Read a device's SMART health: `smartctl --json=c -x DEVICE`. A path that does
-/// not exist is an error here, not "no SMART": smartctl says the same thing
-/// ("Unable to detect device type") for both.
-pub fn read(smartctl: &Path, device: &str) -> Result<SmartRead, SmartctlError> {
-    if !Path::new(device).exists() {
-        return Err(SmartctlError::NoDevice {
-            device: device.into(),
-        });
-    }
-    let report = run_json(smartctl, &info_args(device), device)?;
-    classify(report).map_err(|msg| SmartctlError::Refused {
-        device: device.into(),
-        what: "read SMART".into(),
         msg,
     })
 }

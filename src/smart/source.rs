@@ -7,10 +7,9 @@
 //! clock (real time sleeps; a simulated drive's virtual clock just moves on).
 
 use super::selftest;
-use super::smartctl::{self, SmartRead, SmartctlError};
+use super::smartctl::{self, SmartRead, Smartctl, SmartctlError};
 use crate::results::health::SelfTestResult;
 use crate::results::smart::SelfTestKind;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// A self-test that was started: what the drive says of its duration.
@@ -89,23 +88,28 @@ impl<S: SmartSource + ?Sized> SmartSource for &mut S {
 
 /// The source for a target: its own model when it has one (`own`, from
 /// `Simulated::smart_source`, reached through `Target::simulated`, i.e. a simulated drive), else smartctl on `device`
-/// (the target's path). Without smartctl on the PATH a real device gives
-/// [`SmartctlError::NotInstalled`], which names the package; a simulated drive
-/// needs no smartctl.
+/// (the target's path), each run of it held to `limit` (`--io-timeout`). Without
+/// smartctl on the PATH a real device gives [`SmartctlError::NotInstalled`],
+/// which names the package; a simulated drive needs no smartctl.
 pub fn source_for<'a>(
     own: Option<&'a mut dyn SmartSource>,
     device: &str,
+    limit: Duration,
 ) -> Result<Box<dyn SmartSource + 'a>, SmartctlError> {
     match own {
         Some(s) => Ok(Box::new(s)),
-        None => Ok(Box::new(SmartctlSource::new(smartctl::find()?, device))),
+        None => {
+            let path = smartctl::find()?;
+            let smartctl = Smartctl { path, limit };
+            Ok(Box::new(SmartctlSource::new(smartctl, device)))
+        }
     }
 }
 
 /// A real drive, asked through smartctl.
 #[derive(Debug)]
 pub struct SmartctlSource {
-    smartctl: PathBuf,
+    smartctl: Smartctl,
     device: String,
     origin: Instant,
     /// The running test: its kind, when it started, the log's last entry before
@@ -125,10 +129,10 @@ struct RunningTest {
 const PAUSE_SLICE: Duration = Duration::from_millis(200);
 
 impl SmartctlSource {
-    /// smartctl (`path`, e.g. from [`smartctl::find`]) on `device`.
-    pub fn new(path: PathBuf, device: &str) -> SmartctlSource {
+    /// `smartctl` (its binary and the limit of a run) on `device`.
+    pub fn new(smartctl: Smartctl, device: &str) -> SmartctlSource {
         SmartctlSource {
-            smartctl: path,
+            smartctl,
             device: device.to_string(),
             origin: Instant::now(),
             running: None,
@@ -136,11 +140,7 @@ impl SmartctlSource {
     }
 
     fn poll_report(&self) -> Result<super::Report, SmartctlError> {
-        smartctl::run_json(
-            &self.smartctl,
-            &selftest::poll_args(&self.device),
-            &self.device,
-        )
+        (self.smartctl).run_json(&selftest::poll_args(&self.device), &self.device)
     }
 
     /// The report's first message, or smartctl's exit status in words.
@@ -175,7 +175,7 @@ impl SmartSource for SmartctlSource {
     }
 
     fn read(&mut self) -> Result<SmartRead, SmartctlError> {
-        smartctl::read(&self.smartctl, &self.device)
+        self.smartctl.read(&self.device)
     }
 
     fn supports(&mut self, kind: SelfTestKind) -> Result<bool, SmartctlError> {
@@ -189,7 +189,7 @@ impl SmartSource for SmartctlSource {
             return Err(self.refusal(&before, "read the self-test status"));
         }
         let args = selftest::start_args(kind, &self.device);
-        let r = smartctl::run_json(&self.smartctl, &args, &self.device)?;
+        let r = self.smartctl.run_json(&args, &self.device)?;
         if command_failed(&r) {
             return Err(self.refusal(&r, &format!("start a {} self-test", kind.arg())));
         }
@@ -244,11 +244,7 @@ impl SmartSource for SmartctlSource {
     }
 
     fn abort_self_test(&mut self) -> Result<(), SmartctlError> {
-        let r = smartctl::run_json(
-            &self.smartctl,
-            &selftest::abort_args(&self.device),
-            &self.device,
-        )?;
+        let r = (self.smartctl).run_json(&selftest::abort_args(&self.device), &self.device)?;
         self.running = None;
         if command_failed(&r) {
             return Err(self.refusal(&r, "abort the self-test"));

@@ -1,6 +1,8 @@
 //! No side channels (issue 39): src/ outside test code declares no `static` but
-//! those listed here, each with why it is there ([`ALLOWED`], [`STILL_TO_GO`]); a
-//! `thread_local!` cache is no side channel. And the `Target` trait is the I/O
+//! those listed here, each with why it is there ([`ALLOWED`]); a `thread_local!`
+//! cache is no side channel. The request limit, the stop flag and its signal, the
+//! count of requests given up and smartctl's limit are passed as values
+//! (`device::OpenOptions`, `device::Stop`, `smart::Smartctl`). And the `Target` trait is the I/O
 //! contract alone: what only a simulated drive offers is `Simulated`'s, and a
 //! queued pass's watch is handed to the engines, not asked of the target.
 
@@ -18,18 +20,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "QUARANTINE",
         "memory a hung request may still fill: a fact of the process's memory (the file says why)",
     ),
-];
-
-/// TEMPORARY (issue 39): statics that are still to be passed as values. Nothing
-/// may be added; each is removed as the value it stands for is carried by those
-/// who need it (the request limit, the stop flag, the count of requests given up,
-/// smartctl's limit, the stopping signal).
-const STILL_TO_GO: &[(&str, &str)] = &[
-    ("device/watched.rs", "DEFAULT_NS"),
-    ("device/watched.rs", "LEFT"),
-    ("device/watched.rs", "STOP"),
-    ("smart/smartctl.rs", "TIMEOUT_NS"),
-    ("app/status.rs", "SIGNAL"),
 ];
 
 /// Every `.rs` file under `dir` that is not test code (tests.rs, `*_tests.rs`,
@@ -103,10 +93,7 @@ fn src_declares_no_static_but_the_listed_ones() {
             found.push((rel.clone(), name));
         }
     }
-    let listed = |rel: &str, name: &str| {
-        ALLOWED.iter().any(|(f, n, _)| *f == rel && *n == name)
-            || STILL_TO_GO.iter().any(|(f, n)| *f == rel && *n == name)
-    };
+    let listed = |rel: &str, name: &str| ALLOWED.iter().any(|(f, n, _)| *f == rel && *n == name);
     let stray: Vec<String> = (found.iter())
         .filter(|(rel, name)| !listed(rel, name))
         .map(|(rel, name)| format!("src/{rel}: static {name}"))
@@ -118,7 +105,6 @@ fn src_declares_no_static_but_the_listed_ones() {
     );
     // A list entry whose static is gone is removed with it.
     let gone: Vec<String> = (ALLOWED.iter().map(|(f, n, _)| (*f, *n)))
-        .chain(STILL_TO_GO.iter().copied())
         .filter(|(f, n)| !found.iter().any(|(rel, name)| rel == f && name == n))
         .map(|(f, n)| format!("src/{f}: static {n}"))
         .collect();

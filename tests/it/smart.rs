@@ -526,7 +526,11 @@ fn the_real_smartctl_on_a_loop_device_finds_no_smart() {
     let bin = smartctl::find().expect("smartctl is on the PATH (build.rs found it)");
     let dir = tempfile::tempdir().unwrap();
     let dev = LoopDev::new(dir.path(), 16 << 20, false, None);
-    match smartctl::read(&bin, &dev.dev).unwrap() {
+    let smartctl = smartctl::Smartctl {
+        path: bin,
+        limit: smartctl::DEFAULT_TIMEOUT,
+    };
+    match smartctl.read(&dev.dev).unwrap() {
         // smartctl's own wording varies between versions: only that it says why.
         SmartRead::NoSmart { note } => {
             assert!(!note.trim().is_empty());
@@ -551,7 +555,11 @@ fn a_loop_devices_smart_source_gives_the_note_and_refuses_self_tests() {
     let bin = smartctl::find().expect("smartctl is on the PATH (build.rs found it)");
     let dir = tempfile::tempdir().unwrap();
     let dev = LoopDev::new(dir.path(), 16 << 20, false, None);
-    let mut src = SmartctlSource::new(bin, &dev.dev);
+    let smartctl = smartctl::Smartctl {
+        path: bin,
+        limit: smartctl::DEFAULT_TIMEOUT,
+    };
+    let mut src = SmartctlSource::new(smartctl, &dev.dev);
     assert_eq!(src.device(), dev.dev);
     match src.read().unwrap() {
         SmartRead::NoSmart { note } => assert!(!note.trim().is_empty()),
@@ -576,7 +584,7 @@ fn a_simulated_drive_answers_smart_without_smartctl() {
     let path = t.info().path.clone();
     let mut buf = vec![0u8; 512];
     assert!(t.read_at(&mut buf, 1001 * 512).is_err());
-    let mut src = source_for(t.smart_source(), &path).unwrap();
+    let mut src = source_for(t.smart_source(), &path, smartctl::DEFAULT_TIMEOUT).unwrap();
     match src.read().unwrap() {
         SmartRead::Health { health, .. } => {
             let ata = health.ata.unwrap();

@@ -125,6 +125,8 @@ fn an_image_file_passes_clean_with_both_halves_timed() {
     let opts = crate::device::OpenOptions {
         io: true,
         write: true,
+        limit: std::time::Duration::from_secs(120),
+        stop: crate::device::Stop::default(),
     };
     let mut t = crate::device::open(path.to_str().unwrap(), &opts).unwrap();
     let size = (8 << 20) + 1536;
