@@ -22,28 +22,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// Every `.rs` file under `dir` that is not test code (tests.rs, `*_tests.rs`,
-/// tests/ folders), with its path relative to src/, cut at its unit-test module.
-fn sources(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        let name = p.file_name().unwrap().to_string_lossy().to_string();
-        if p.is_dir() {
-            if name != "tests" {
-                sources(root, &p, out);
-            }
-        } else if name.ends_with(".rs") && name != "tests.rs" && !name.ends_with("_tests.rs") {
-            let rel = p.strip_prefix(root).unwrap().to_string_lossy().to_string();
-            let text = std::fs::read_to_string(&p).unwrap();
-            let code = match text.find("#[cfg(test)]\nmod tests") {
-                Some(at) => text[..at].to_string(),
-                None => text,
-            };
-            out.push((rel, code));
-        }
-    }
-}
-
 /// The `static` items of `code` outside `thread_local!` blocks: their names.
 fn statics(code: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -84,11 +62,8 @@ fn the_static_finder_skips_thread_locals_and_reads_visibility() {
 
 #[test]
 fn src_declares_no_static_but_the_listed_ones() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    sources(&root, &root, &mut files);
     let mut found = Vec::new();
-    for (rel, code) in &files {
+    for (rel, code) in &crate::source_tree::src_code() {
         for name in statics(code) {
             found.push((rel.clone(), name));
         }
