@@ -103,7 +103,9 @@ fn off_a_terminal_each_drive_has_its_step_lines_while_the_burn_in_runs() {
 
 #[test]
 fn off_a_terminal_a_verify_run_of_several_drives_has_status_lines() {
-    let disks = ["sim:hdd?size=256M", "sim:hdd?size=256M&seed=3"];
+    // Each verify must outlast the 1 s status interval: a 1G one takes about 3 s
+    // here (a 256M one was over in 0.8 s on an idle machine, before any status).
+    let disks = ["sim:hdd?size=1G", "sim:hdd?size=1G&seed=3"];
     let wanted: Vec<String> = disks
         .iter()
         .map(|d| format!("seekprobe: {d}: status: write and verify (--verify)"))
