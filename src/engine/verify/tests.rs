@@ -50,6 +50,19 @@ fn ctrl_c_during_the_retries_stops_them_and_the_pass_resumes_from_its_start() {
     assert!(pass.failures.is_empty(), "{:?}", pass.failures);
 }
 
+/// One pass run on `t` to its end (no Ctrl-C), every checkpoint it saves handed
+/// to `save`: the result and how it stopped.
+fn run_saving(
+    t: &mut dyn Target,
+    p: &VerifyParams,
+    save: &mut dyn FnMut(&Checkpoint),
+) -> (VerifyResult, Option<Stop>) {
+    let stop = AtomicBool::new(false);
+    let mut saver = Saver::new(save);
+    let (r, stopped, _) = run_verify(t, p, (&stop, None), &mut |_, _, _| {}, Some(&mut saver));
+    (r, stopped)
+}
+
 #[test]
 fn a_run_resumed_from_any_read_half_checkpoint_has_the_whole_runs_failures() {
     // Blocks 2 and 3 slow, so that block 4 (corrupt) completes before them and
@@ -61,17 +74,8 @@ fn a_run_resumed_from_any_read_half_checkpoint_has_the_whole_runs_failures() {
         queue_depth: QueueDepth::fixed::<8>(),
         ..params(16 << 20, 1 << 20)
     };
-    let stop = AtomicBool::new(false);
     let mut cps = Vec::new();
-    let mut save = |c: &Checkpoint| cps.push(c.clone());
-    let mut saver = Saver::new(&mut save);
-    let (whole, stopped, _) = run_verify(
-        &mut t,
-        &p,
-        (&stop, None),
-        &mut |_, _, _| {},
-        Some(&mut saver),
-    );
+    let (whole, stopped) = run_saving(&mut t, &p, &mut |c| cps.push(c.clone()));
     assert!(stopped.is_none(), "{stopped:?}");
     let want = &whole.passes[0].failures;
     assert!(!want.is_empty());
@@ -102,14 +106,7 @@ fn a_run_resumed_from_any_read_half_checkpoint_has_the_whole_runs_failures() {
                 behind.push(c.done_to);
             }
         };
-        let mut saver = Saver::new(&mut save);
-        let (r, stopped, _) = run_verify(
-            &mut t,
-            &p,
-            (&stop, None),
-            &mut |_, _, _| {},
-            Some(&mut saver),
-        );
+        let (r, stopped) = run_saving(&mut t, &p, &mut save);
         assert!(stopped.is_none(), "{stopped:?}");
         assert_eq!(&r.passes[0].failures, want, "resumed at {}", cp.done_to);
         assert!(behind.is_empty(), "resumed at {}: {behind:?}", cp.done_to);
@@ -230,16 +227,7 @@ fn one_pass_saved(
         ..params(size, 1 << 20)
     };
     let mut saved = Vec::new();
-    let mut save = |c: &Checkpoint| saved.push(c.clone());
-    let mut saver = Saver::new(&mut save);
-    let stop = AtomicBool::new(false);
-    let (r, stopped, _) = run_verify(
-        &mut t,
-        &p,
-        (&stop, None),
-        &mut |_, _, _| {},
-        Some(&mut saver),
-    );
+    let (r, stopped) = run_saving(&mut t, &p, &mut |c| saved.push(c.clone()));
     (t, p, r, stopped, saved)
 }
 
