@@ -1,11 +1,13 @@
 //! The command line, as clap definitions only (also used for the man page and
 //! shell completions).
 
+mod option;
 mod probe;
 mod shared;
 mod subcommands;
 mod values;
 
+pub use option::{Applies, BesideId, Decl, Opt};
 pub use probe::Args;
 pub use shared::{HistoryFileArgs, JudgeArgs, SmartRuleArgs};
 pub use subcommands::*;

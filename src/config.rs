@@ -14,8 +14,8 @@ use std::time::Duration;
 use thiserror::Error;
 
 mod rules;
-pub use rules::{Needs, RuleError, needs, plotted_tests};
-use rules::{check_rules, looks_like_zone_count, tests_given};
+pub use rules::{Needs, RuleError, needs, plotted_tests, tuning};
+use rules::{check_rules, looks_like_a_count, tests_given};
 
 /// What to print for each disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -193,11 +193,17 @@ pub enum ConfigError {
     /// A bad --slow-ms.
     #[error("--slow-ms {0}: expected a number of milliseconds above 0, up to 3600000")]
     BadSlowMs(String),
-    /// `--zones 50`: the number was read as a disk.
+    /// `--zones 50`: the number of an option whose value is written with `=` was
+    /// read as a disk.
     #[error(
-        "{0}: no such disk; to give --zones a number, write --zones={0} (with =, or the number is read as a disk)"
+        "{value}: no such disk; to give {flag} a number, write {flag}={value} (with =, or the number is read as a disk)"
     )]
-    ZonesNeedEquals(String),
+    NeedsEquals {
+        /// The option, as `--zones`.
+        flag: String,
+        /// What was read as a disk.
+        value: String,
+    },
     /// clap's matches did not fit the arguments (a bug).
     #[error("{0}")]
     Parse(String),
@@ -283,19 +289,27 @@ impl Config {
         use clap::FromArgMatches;
         let given = |id: &str| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
         let disks = m.get_many::<String>("disks").map_or(0, |d| d.len());
-        // `--zones 50`: clap reads 50 as the first disk, right after the flag (told
-        // first: the rules would count it as a disk).
-        if given("zones")
-            && let (Some(at), Some(disks), Some(indices)) = (
-                m.index_of("zones"),
-                m.get_many::<String>("disks"),
-                m.indices_of("disks"),
-            )
-            && let Some((d, _)) = disks
-                .zip(indices)
-                .find(|(d, i)| *i == at + 1 && looks_like_zone_count(d))
-        {
-            return Err(ConfigError::ZonesNeedEquals(d.clone()));
+        // `--zones 50`: clap reads 50 as the first disk, right after an option whose
+        // value is written with = (told first: the rules would count it as a disk).
+        let cmd = <Args as clap::CommandFactory>::command();
+        for arg in cmd.get_arguments().filter(|a| a.is_require_equals_set()) {
+            let id = arg.get_id().as_str();
+            if given(id)
+                && let (Some(at), Some(disks), Some(indices)) = (
+                    m.index_of(id),
+                    m.get_many::<String>("disks"),
+                    m.indices_of("disks"),
+                )
+                && let Some((d, _)) = disks
+                    .zip(indices)
+                    .find(|(d, i)| *i == at + 1 && looks_like_a_count(d))
+            {
+                let flag = format!("--{}", arg.get_long().unwrap_or(id));
+                return Err(ConfigError::NeedsEquals {
+                    flag,
+                    value: d.clone(),
+                });
+            }
         }
         check_rules(&given, disks)?;
         let a = Args::from_arg_matches(m).map_err(|e| ConfigError::Parse(e.to_string()))?;
@@ -605,7 +619,13 @@ mod tests {
     #[test]
     fn a_zone_count_read_as_a_disk_says_to_write_equals() {
         let e = parse(&["--zones", "50"]).unwrap_err();
-        assert_eq!(e, ConfigError::ZonesNeedEquals("50".into()));
+        assert_eq!(
+            e,
+            ConfigError::NeedsEquals {
+                flag: "--zones".into(),
+                value: "50".into()
+            }
+        );
         assert!(e.to_string().contains("write --zones=50"), "{e}");
         assert!(parse(&["--zones=50", "x"]).is_ok());
         assert!(parse(&["--zones", "-t", "50"]).is_ok());

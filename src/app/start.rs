@@ -70,7 +70,7 @@ pub(super) fn start(
     }
     // The budget of the test that --smr-budget tunes is said before it writes.
     if cfg.mode == Mode::Describe
-        && (cfg.tests.iter()).any(|t| t.row().options.contains(&"smr_budget"))
+        && (cfg.tests.iter()).any(|&t| crate::config::tuning(t).contains(&"smr_budget"))
     {
         let b = &cfg.options;
         writeln!(

@@ -7,7 +7,7 @@
 //! --burn-in does, from its steps.
 
 use crate::burnin;
-use crate::cli::Args;
+use crate::cli::{Applies, Args, BesideId};
 use crate::results::test_kind::{Row, TestKind, Writes};
 use thiserror::Error;
 
@@ -34,12 +34,8 @@ pub enum RuleError {
 /// ([`burnin::tests`]): it writes and draws as they do.
 const BURN_IN: &str = "burn_in";
 
-/// The options of its steps' tests that --burn-in passes on; the others (--start,
-/// --block-size, --bad-blocks, ...) would change its steps and are refused beside it.
-const BURN_IN_TAKES: &[&str] = &["settle", "zone_size", "passes", "io_timeout", "max_temp"];
-
-/// The options that read SMART health (what --new and --threshold apply to, with
-/// --burn-in, which reads SMART too).
+/// The options that read SMART health (what the options that run on any test
+/// apply to besides the tests).
 const SMART: &[&str] = &["smart", "smart_test"];
 
 /// The tests the burn-in runs, on either medium, without the optional --smr-check.
@@ -64,13 +60,26 @@ fn writing() -> Vec<&'static str> {
     tests_where(|r| r.writes != Writes::No)
 }
 
-/// The tests (and --burn-in) that option `opt` tunes.
-fn taking(opt: &str) -> Vec<&'static str> {
+/// The options that tune test `t` (those declared `Tunes` it), in their
+/// declarations' order.
+pub fn tuning(t: TestKind) -> Vec<&'static str> {
+    Args::declared()
+        .into_iter()
+        .filter(
+            |(_, o)| matches!(o.applies, Applies::Tunes { tests, .. } if tests.contains(&t.id())),
+        )
+        .map(|(id, _)| id)
+        .collect()
+}
+
+/// The tests (by id, in the table's order) that the tuning option declared
+/// `tests` tunes, and --burn-in after them when `burn_in`.
+fn tuned(tests: &[&str], burn_in: bool) -> Vec<&'static str> {
     TestKind::ALL
         .into_iter()
-        .filter(|t| t.row().options.contains(&opt))
         .map(TestKind::id)
-        .chain(BURN_IN_TAKES.contains(&opt).then_some(BURN_IN))
+        .filter(|id| tests.contains(id))
+        .chain(burn_in.then_some(BURN_IN))
         .collect()
 }
 
@@ -117,66 +126,48 @@ pub enum Needs {
     },
 }
 
-/// The options -p and -s accept besides the disks, as diskinfo does.
-const ID_OUTPUT_OK: &[&str] = &["physical_path", "ident", "with_name", "write", "disks"];
-/// The options whose use with -p or -s diskinfo refuses with its own message
-/// (-c, -i, -t, -S and -v all set diskinfo's opt_v).
-const DISKINFO_EXCLUSIVE: &[&str] = &[
-    "command_overhead",
-    "seek_transfer",
-    "random_reads",
-    "sync_write",
-    "verbose",
-];
+/// How -p and -s take option `id` (its declaration); Refused for an id
+/// not declared.
+fn beside_id(id: &str) -> BesideId {
+    Args::option(id).map_or(BesideId::Refused, |o| o.beside_id)
+}
 
-/// What the option with clap id `id` needs; None for an id this table does not
-/// know (a test fails for every option of the command line without a rule).
+/// What the option with clap id `id` needs, read from its declaration
+/// (cli/probe.rs); None for an id not declared (a test fails for every option of
+/// the command line without a declaration).
 pub fn needs(id: &str) -> Option<Needs> {
-    let any = |any| Needs::AnyOf { any, all: vec![] };
+    let any = |any: Vec<&'static str>| Needs::AnyOf { any, all: vec![] };
     let with_write = |any| Needs::AnyOf {
         any,
         all: vec!["write"],
     };
-    Some(match id {
-        "disks" | "help" | "version" | "physical_path" | "ident" | "verbose" | "format"
-        | "json" | "json_file" | "html" | "prometheus" | "smart" | "smart_test" => Needs::Nothing,
-        // The drive history (docs/history.md) records and judges any run.
-        "history" | "no_history" => Needs::Nothing,
-        // The record's free-text fields (docs/report.md).
-        "operator" | "ticket" => Needs::Nothing,
-        // A test needs -w when it always writes.
-        id if let Some(t) = test_of(id) => match t.row().writes {
-            Writes::NeedsW => with_write(vec![t.id()]),
+    let any_run = || any([tests_where(|_| true), SMART.to_vec()].concat());
+    Some(match Args::option(id)?.applies {
+        Applies::Alone => Needs::Nothing,
+        Applies::Test => match test_of(id)?.row().writes {
+            Writes::NeedsW => with_write(vec![test_of(id)?.id()]),
             Writes::No | Writes::WithW => Needs::Nothing,
         },
-        // The burn-in, and its --resume, write as its steps do.
-        "burn_in" | "resume" => with_write(vec![BURN_IN]),
-        "no_discard" => any(vec![BURN_IN]),
-        "write" => any([writing(), vec!["physical_path", "ident"]].concat()),
-        "force" | "yes" => with_write(writing()),
-        "preserve" => with_write(
+        Applies::Tunes { tests, burn_in } => any(tuned(tests, burn_in)),
+        Applies::With {
+            any: of,
+            write: false,
+        } => any(of.to_vec()),
+        Applies::With {
+            any: of,
+            write: true,
+        } => with_write(of.to_vec()),
+        Applies::AnyRun => any_run(),
+        Applies::Writing { or, write: false } => any([writing(), or.to_vec()].concat()),
+        Applies::Writing { or, write: true } => with_write([writing(), or.to_vec()].concat()),
+        Applies::Restoring => with_write(
             TestKind::ALL
                 .into_iter()
                 .filter(|t| t.row().restores)
                 .map(TestKind::id)
                 .collect(),
         ),
-        "plot" => any(tests_where(|r| r.plots)),
-        "with_name" => any(vec!["physical_path", "ident"]),
-        "compare" | "qualify" | "quiet" | "parallel" => {
-            any([tests_where(|_| true), SMART.to_vec()].concat())
-        }
-        "new" | "new_max_hours" | "thresholds" => any([SMART, &[BURN_IN]].concat()),
-        "max_deviation" | "baseline" => any(vec!["qualify"]),
-        // Every request of every test, and smartctl's runs, are watched.
-        "io_timeout" => any([tests_where(|_| true), SMART.to_vec()].concat()),
-        "resume_changed" => any(vec!["resume"]),
-        "new_run" => any(vec![BURN_IN]),
-        "status_interval" => Needs::Nothing,
-        opt => match taking(opt) {
-            tests if tests.is_empty() => return None,
-            tests => any(tests),
-        },
+        Applies::Plotted => any(tests_where(|r| r.plots)),
     })
 }
 
@@ -237,11 +228,11 @@ pub(super) fn check_rules(given: &dyn Fn(&str) -> bool, disks: usize) -> Result<
         if given("physical_path") && given("ident") {
             return Err(RuleError::ExclusiveOutput);
         }
-        if ids.iter().any(|id| DISKINFO_EXCLUSIVE.contains(id)) {
+        if ids.iter().any(|id| beside_id(id) == BesideId::Diskinfo) {
             return Err(RuleError::ExclusiveOutput);
         }
         let which = if given("physical_path") { "-p" } else { "-s" };
-        if let Some(id) = ids.iter().find(|id| !ID_OUTPUT_OK.contains(id)) {
+        if let Some(id) = ids.iter().find(|id| beside_id(id) != BesideId::Accepted) {
             return Err(RuleError::DoesNotApply(format!(
                 "{} cannot be used with {which}, which only prints the disk's {}; drop {}",
                 flag(id),
@@ -254,7 +245,11 @@ pub(super) fn check_rules(given: &dyn Fn(&str) -> bool, disks: usize) -> Result<
             )));
         }
     }
-    if given("sync_write") && !given("write") {
+    // diskinfo's own test that writes (-S), without -w: diskinfo's words.
+    let diskinfo_writes = TestKind::ALL
+        .into_iter()
+        .find(|t| t.row().writes == Writes::NeedsW && beside_id(t.id()) == BesideId::Diskinfo);
+    if diskinfo_writes.is_some_and(|t| given(t.id())) && !given("write") {
         return Err(RuleError::SyncWriteNeedsWrite);
     }
     if given("json") && given("format") {
@@ -360,7 +355,7 @@ fn between_options(given: &dyn Fn(&str) -> bool, disks: usize) -> Result<(), Rul
 
 /// A disk argument that is really the value of `--zones 50` (written without `=`,
 /// so clap took it for a disk): all digits, and no such file or device.
-pub(super) fn looks_like_zone_count(disk: &str) -> bool {
+pub(super) fn looks_like_a_count(disk: &str) -> bool {
     !disk.is_empty()
         && disk.bytes().all(|b| b.is_ascii_digit())
         && !std::path::Path::new(disk).exists()
@@ -486,30 +481,63 @@ mod tests {
         }
     }
 
-    /// The table of tests names options clap defines, and each test's id selects
-    /// that test alone; --burn-in passes on only options one of its tests takes.
+    /// The declarations name tests and options clap defines, each test's id
+    /// selects that test alone, every clap option is declared, and --burn-in
+    /// passes on only options one of its tests takes.
     #[test]
-    fn the_table_of_tests_speaks_clap() {
+    fn the_declarations_speak_clap_and_the_table_of_tests() {
         let cmd = Args::command();
         let arg = |id: &str| cmd.get_arguments().find(|a| a.get_id() == id);
         for t in TestKind::ALL {
             let a = arg(t.id()).unwrap_or_else(|| panic!("{t:?}: no option {}", t.id()));
             assert!(a.get_long().is_some(), "{t:?}");
+            assert_eq!(
+                Args::option(t.id()).unwrap().applies,
+                Applies::Test,
+                "{t:?}"
+            );
             assert_eq!(tests_given(&|id| id == t.id()), [t]);
-            for o in t.row().options {
-                assert!(
-                    arg(o).is_some(),
-                    "{t:?} takes {o}, which clap does not define"
-                );
-            }
         }
-        let runs = burn_in_tests();
-        for o in BURN_IN_TAKES {
+        let declared = Args::declared();
+        for a in cmd.get_arguments() {
+            let id = a.get_id().as_str();
             assert!(
-                runs.iter().any(|t| t.row().options.contains(o)),
-                "--burn-in takes {o}, which none of its tests takes"
+                declared.iter().any(|(d, _)| *d == id),
+                "--{id} is not declared"
             );
         }
+        let runs = burn_in_tests();
+        for (id, o) in &declared {
+            assert!(
+                arg(id).is_some(),
+                "{id} is declared but clap does not define it"
+            );
+            match o.applies {
+                Applies::Test => assert!(test_of(id).is_some(), "{id} selects no test"),
+                Applies::Tunes { tests, burn_in } => {
+                    for t in tests {
+                        assert!(test_of(t).is_some(), "{id} tunes {t}, which is no test");
+                    }
+                    assert!(
+                        !burn_in || runs.iter().any(|r| tests.contains(&r.id())),
+                        "--burn-in takes {id}, which none of its tests takes"
+                    );
+                }
+                Applies::With { any, .. } | Applies::Writing { or: any, .. } => {
+                    for w in any {
+                        assert!(
+                            arg(w).is_some(),
+                            "{id} applies to {w}, which clap does not define"
+                        );
+                    }
+                }
+                Applies::Alone | Applies::AnyRun | Applies::Restoring | Applies::Plotted => {}
+            }
+        }
+        assert_eq!(
+            tuning(TestKind::RandomReads),
+            ["seed", "queue_depth", "duration", "settle"]
+        );
         assert!(writing().contains(&BURN_IN) && tests_where(|r| r.plots).contains(&BURN_IN));
         assert_eq!(
             plotted_tests(),
@@ -653,9 +681,9 @@ mod tests {
                 with_p.extend(me.clone());
             }
             let r = check(&with_p);
-            if DISKINFO_EXCLUSIVE.contains(&id) || id == "ident" {
+            if beside_id(id) == BesideId::Diskinfo || id == "ident" {
                 assert_eq!(r, Err(RuleError::ExclusiveOutput), "{with_p:?}");
-            } else if ID_OUTPUT_OK.contains(&id) {
+            } else if beside_id(id) == BesideId::Accepted {
                 assert_eq!(r, Ok(()), "{with_p:?}");
             } else {
                 let e = r.expect_err(&format!("{with_p:?}")).to_string();

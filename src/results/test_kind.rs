@@ -79,9 +79,6 @@ pub struct Row {
     pub restores: bool,
     /// Whether `--plot` draws its results.
     pub plots: bool,
-    /// The options (clap ids) that tune it and mean nothing without a test that
-    /// takes them, such as `--settle` or `--seed`.
-    pub options: &'static [&'static str],
     /// Whether its end block is printed even when no phase completed (seekprobe's
     /// own tests, whose block says what was measured).
     pub own_block: bool,
@@ -172,7 +169,6 @@ const BASE: Row = Row {
     writes: Writes::No,
     restores: false,
     plots: false,
-    options: &[],
     own_block: false,
     pass: false,
     long: false,
@@ -192,7 +188,6 @@ const COMMAND_OVERHEAD: Row = Row {
     id: "command_overhead",
     name: "command overhead (-c)",
     header: "I/O command overhead:\n",
-    options: &["settle"],
     ..BASE
 };
 
@@ -201,7 +196,6 @@ const SEEK_TRANSFER: Row = Row {
     id: "seek_transfer",
     name: "seek and transfer (-t)",
     header: "Seek times:\n",
-    options: &["settle"],
     burn_in: Some(BurnInStep {
         id: "seek_transfer",
         name: "seek and transfer (-t)",
@@ -216,7 +210,6 @@ const RANDOM_READS: Row = Row {
     id: "random_reads",
     name: "random reads (-i)",
     header: "Asynchronous random reads:\n",
-    options: &["settle", "seed", "queue_depth", "duration"],
     queued: true,
     ..BASE
 };
@@ -228,7 +221,6 @@ const SYNC_WRITE: Row = Row {
     header: "Synchronous random writes:\n",
     writes: Writes::NeedsW,
     restores: true,
-    options: &["settle", "seed", "write_duration"],
     other_io_checked: false,
     // Rotating drives only: without a revolution to compare with,
     // the flushes' timing means nothing.
@@ -249,7 +241,6 @@ const ZONES: Row = Row {
     name: "zone curve (--zones)",
     writes: Writes::WithW,
     plots: true,
-    options: &["settle", "zone_size"],
     own_block: true,
     burn_in: Some(BurnInStep {
         id: "zones",
@@ -266,7 +257,6 @@ const SEEK_PROFILE: Row = Row {
     id: "seek_profile",
     name: "seek profile (--seek-profile)",
     plots: true,
-    options: &["settle", "seed", "seek_samples"],
     own_block: true,
     html: HtmlBlock::Folded,
     ..BASE
@@ -277,14 +267,6 @@ const SCAN: Row = Row {
     id: "scan",
     name: "surface scan (--scan)",
     plots: true,
-    options: &[
-        "block_size",
-        "start",
-        "end",
-        "slow_ms",
-        "io_timeout",
-        "max_temp",
-    ],
     own_block: true,
     pass: true,
     long: true,
@@ -299,7 +281,6 @@ const BLOCK_SWEEP: Row = Row {
     id: "block_sweep",
     name: "block sweep (--block-sweep)",
     writes: Writes::WithW,
-    options: &["settle", "queue_depth", "sweep_duration"],
     own_block: true,
     ..BASE
 };
@@ -309,18 +290,6 @@ const VERIFY: Row = Row {
     id: "verify",
     name: "write and verify (--verify)",
     writes: Writes::NeedsW,
-    options: &[
-        "settle",
-        "passes",
-        "bad_blocks",
-        "bad_blocks_size",
-        "block_size",
-        "start",
-        "end",
-        "slow_ms",
-        "io_timeout",
-        "max_temp",
-    ],
     own_block: true,
     pass: true,
     long: true,
@@ -342,7 +311,6 @@ const CAPACITY_CHECK: Row = Row {
     name: "capacity check (--capacity-check)",
     writes: Writes::NeedsW,
     restores: true,
-    options: &["settle"],
     own_block: true,
     // Flash: seconds, before the write-verify pass (which finds a
     // fake capacity on the other drives).
@@ -364,7 +332,6 @@ const SMR_CHECK: Row = Row {
     name: "hidden-SMR check (--smr-check)",
     writes: Writes::NeedsW,
     plots: true,
-    options: &["settle", "seed", "max_temp", "smr_budget", "smr_idle"],
     own_block: true,
     long: true,
     burn_in: Some(BurnInStep {
@@ -386,7 +353,6 @@ const SMR_CHECK: Row = Row {
 const PATH_CHECK: Row = Row {
     id: "path_check",
     name: "path check (--path-check)",
-    options: &["io_timeout"],
     other_io_checked: false,
     together: true,
     burn_in: Some(BurnInStep {
