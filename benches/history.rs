@@ -8,10 +8,10 @@
 //! ```
 //!
 //! The database is built once, in a temporary directory, through the same
-//! `Ledger::record` a run uses (10 runs of 10,000 drives each).
+//! `HistoryDb::record` a run uses (10 runs of 10,000 drives each).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use seekprobe::ledger::{Ledger, Origin, Place};
+use seekprobe::history::{HistoryDb, Origin, Place};
 use seekprobe::results::device::{DeviceInfo, TargetKind};
 use seekprobe::results::health::Health;
 use seekprobe::results::smart::SmartResult;
@@ -72,7 +72,7 @@ fn run(i: usize) -> Run {
 fn history(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let place = Place::Named(dir.path().join("history.db"));
-    let mut ledger = Ledger::open(&place).unwrap();
+    let mut db = HistoryDb::open(&place).unwrap();
     let origin = Origin {
         host: "bench".into(),
         command: "seekprobe -t --qualify".into(),
@@ -80,7 +80,7 @@ fn history(c: &mut Criterion) {
     };
     let start = Instant::now();
     for i in 0..RUNS {
-        assert_eq!(ledger.record(&run(i), &origin).unwrap(), DRIVES);
+        assert_eq!(db.record(&run(i), &origin).unwrap(), DRIVES);
     }
     eprintln!(
         "recorded {RUNS} runs of {DRIVES} drives in {:.1} s ({:.2} ms a drive)",
@@ -91,16 +91,16 @@ fn history(c: &mut Criterion) {
     g.sample_size(10);
     g.bench_function("drives_10000x10", |b| {
         b.iter(|| {
-            let rows = ledger.drives().unwrap();
+            let rows = db.drives().unwrap();
             assert_eq!(rows.len(), DRIVES);
-            black_box(seekprobe::ledger::show::drives(
+            black_box(seekprobe::history::show::drives(
                 &rows,
                 seekprobe::cli::HistoryFormat::Table,
             ))
         })
     });
     g.bench_function("timeline", |b| {
-        b.iter(|| black_box(ledger.timeline("ZL004242").unwrap()))
+        b.iter(|| black_box(db.timeline("ZL004242").unwrap()))
     });
     g.finish();
 }

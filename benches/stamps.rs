@@ -15,7 +15,7 @@
 
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use seekprobe::verify::stamp::{StampSize, Stamper};
+use seekprobe::stamps::stamp::{StampSize, Stamper};
 use std::hint::black_box;
 use std::time::Duration;
 

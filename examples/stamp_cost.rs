@@ -16,7 +16,7 @@
 
 use seekprobe::device::Target;
 use seekprobe::device::sim::SimTarget;
-use seekprobe::verify::stamp::{StampSize, Stamper};
+use seekprobe::stamps::stamp::{StampSize, Stamper};
 
 const BLOCK: usize = 1 << 20;
 /// Blocks between a block's write and its read-back in `interleaved`.

@@ -45,7 +45,7 @@ pub fn complete(result: &mut TestResult, info: &DeviceInfo) {
         // Concluded even without samples: on flash, not applicable.
         Payload::Smr { analysis, samples } => {
             let none = Default::default();
-            *analysis = Some(crate::smr::analysis::analyse_samples(
+            *analysis = Some(crate::smr::behaviour::analyse_samples(
                 info,
                 samples.as_ref().unwrap_or(&none),
             ));

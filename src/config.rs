@@ -2,7 +2,7 @@
 //! diskinfo's rules enforced before any work.
 
 use crate::cli::Args;
-use crate::probe;
+use crate::plans;
 use crate::report::Format;
 use crate::results::settings::{
     BlockSize, Deviation, EndNotAfterStart, MAX_PASSES, Passes, QueueDepth, ScanSpan,
@@ -42,7 +42,7 @@ pub struct Config {
     pub tests: Vec<TestKind>,
     /// What shapes the tests' plans, every value checked here and carried as it is
     /// to the plans and the engines.
-    pub options: probe::Options,
+    pub options: plans::Options,
     /// The disks, in order.
     pub disks: Vec<String>,
     /// How results are printed on standard output.
@@ -93,7 +93,7 @@ pub struct Config {
 }
 
 /// Settings of --scan and --verify that the executor and the program use, not the
-/// plans (those are in [`probe::Options`]).
+/// plans (those are in [`plans::Options`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Beyond {
     /// How long a request to a drive may go unanswered (--io-timeout).
@@ -228,7 +228,7 @@ fn check_scan_and_verify(a: &Args) -> Result<(BlockSize, Passes), ConfigError> {
             a.bad_blocks_size
         ))
     })?;
-    if let Err(e) = crate::verify::badblocks::check_block_size(bad_blocks_size) {
+    if let Err(e) = crate::stamps::badblocks::check_block_size(bad_blocks_size) {
         return Err(ConfigError::Parse(e.to_string()));
     }
     if !(a.slow_ms.is_finite() && a.slow_ms > 0.0 && a.slow_ms <= 3_600_000.0) {
@@ -372,7 +372,7 @@ impl Config {
         let sweep_duration = seconds("--sweep-duration", a.sweep_duration, 0.0)?;
         let zones = a
             .zones
-            .map_or(Some(probe::zones::DEFAULT_ZONES), NonZeroU32::new)
+            .map_or(Some(plans::zones::DEFAULT_ZONES), NonZeroU32::new)
             .ok_or(ConfigError::Zero("--zones"))?;
         if a.zone_size == 0 {
             return Err(ConfigError::Zero("--zone-size"));
@@ -399,7 +399,7 @@ impl Config {
             // A drive's own tests (not the path check, across the drives).
             verbose: a.verbose || tests.iter().any(|t| !t.row().together) || smart.wanted(),
             tests,
-            options: probe::Options {
+            options: plans::Options {
                 settle,
                 seed: a.seed.unwrap_or_else(random_seed),
                 write: a.write,
@@ -417,7 +417,7 @@ impl Config {
                 smr_budget: a.smr_budget.unwrap_or_default(),
                 smr_idle,
                 verify_passes: passes,
-                verify_nonce: crate::verify::stamp::Stamper::fresh_nonce(),
+                verify_nonce: crate::stamps::stamp::Stamper::fresh_nonce(),
             },
             disks: a.disks,
             format: if a.json { Format::Json } else { a.format },
@@ -457,7 +457,7 @@ impl Config {
     /// --smr-check, on flash); without, every test counts.
     pub fn writes(&self, disk: Option<&crate::results::device::DeviceInfo>) -> bool {
         let here =
-            |t: TestKind| !t.row().skips_flash || disk.is_none_or(crate::smr::analysis::applies);
+            |t: TestKind| !t.row().skips_flash || disk.is_none_or(crate::smr::behaviour::applies);
         self.mode == Mode::Describe && TestKind::run_writes(&self.tests, self.write, here)
     }
 }

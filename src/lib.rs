@@ -2,7 +2,7 @@
 //! command overhead — with FreeBSD `diskinfo -tv`'s exact output where users expect it.
 //!
 //! The data flows one way: command line → [`config::Config`] → [`device::Target`] →
-//! pure plans ([`probe`]) → the [`engine`] executes them against a [`clock::Clock`] →
+//! pure plans ([`plans`]) → the [`engine`] executes them against a [`clock::Clock`] →
 //! plain results ([`results`]) → reporters ([`report`]), which never measure.
 
 pub mod analysis;
@@ -16,19 +16,19 @@ pub mod device;
 pub mod engine;
 pub mod error;
 pub mod exec;
-pub mod ledger;
+pub mod history;
 pub mod pathcheck;
+pub mod plans;
 pub mod pool;
-pub mod probe;
+pub mod prober;
 pub mod progress;
 pub mod report;
 pub mod results;
 pub mod rng;
-pub mod run;
 pub mod safety;
 pub mod smart;
 pub mod smr;
+pub mod stamps;
 pub mod stats;
 pub mod validity;
 pub mod verdict;
-pub mod verify;

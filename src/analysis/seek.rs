@@ -4,7 +4,7 @@
 //! revolution; the estimators take the wait out from both ends of the
 //! distribution instead of averaging it.
 
-use crate::probe::seek_profile::{self, RadialMap};
+use crate::plans::seek_profile::{self, RadialMap};
 use crate::results::{SeekCurveFit, SeekFigure, SeekFloor, SeekSamples, SeekSet};
 
 /// The relative uncertainty of the revolution measured from the spread (the 1st and

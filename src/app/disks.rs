@@ -8,11 +8,11 @@ use super::prompt::Confirmed;
 use super::verdicts::judged;
 use crate::config::{Config, Mode};
 use crate::device::Stop;
+use crate::prober::{Flow, probe_disk_resuming};
 use crate::progress::{Board, Progress};
 use crate::report::Format;
 use crate::results::device::{DeviceInfo, TargetKind};
 use crate::results::{DiskResult, Run};
-use crate::run::{Flow, probe_disk_resuming};
 use std::io::{self, Write};
 
 /// How the disks of a run went.

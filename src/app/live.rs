@@ -5,12 +5,12 @@
 use super::output::save_json;
 use crate::error::ProbeError;
 use crate::exec::Observer;
+use crate::prober::Sink;
 use crate::progress::{Cost, Progress};
 use crate::report::{self, diskinfo};
 use crate::results::device::DeviceInfo;
 use crate::results::test_kind::{LiveProgress, TestKind};
 use crate::results::{DiskResult, Run, TestResult, Warning};
-use crate::run::Sink;
 use crate::safety::Found;
 use std::io::{self, Write};
 use std::path::Path;
@@ -173,7 +173,7 @@ impl Sink for LiveText<'_> {
         self.progress.clock_from(clock);
     }
 
-    fn temperature_watched(&mut self, now: crate::run::TemperatureNow) {
+    fn temperature_watched(&mut self, now: crate::prober::TemperatureNow) {
         self.progress.temperature_from(now);
     }
 

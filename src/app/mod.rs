@@ -10,7 +10,6 @@ use std::path::Path;
 
 mod disks;
 mod ending;
-mod history;
 mod inputs;
 mod live;
 mod man;
@@ -19,6 +18,7 @@ mod path;
 mod plan;
 mod prompt;
 mod run_file;
+mod run_history;
 mod start;
 mod status;
 mod subcommands;
@@ -165,14 +165,14 @@ fn probe_main(
     if !run_file::choose(&mut cfg, err)? {
         return Ok(exit_status(Ending::Unusable));
     }
-    run_all(&cfg, &history::place(&matches), stop, out, err)
+    run_all(&cfg, &run_history::place(&matches), stop, out, err)
 }
 
 /// Probe every disk (in order, or all at once with --parallel); then the comparison
 /// and verdicts when asked for. The exit status is decided at the end.
 fn run_all(
     cfg: &Config,
-    place: &crate::ledger::Place,
+    place: &crate::history::Place,
     stop: &Stop,
     out: &mut dyn Write,
     err: &mut dyn Write,
@@ -208,7 +208,7 @@ fn run_all(
     for line in disks::twin_serials(&run) {
         writeln!(err, "seekprobe: warning: {line}")?;
     }
-    let mut history = history::RunHistory::open(place, &run, err)?;
+    let mut history = run_history::RunHistory::open(place, &run, err)?;
     let earlier = history.earlier(&run, err)?;
     // After Ctrl-C the disks are not compared, and their verdicts (a --qualify
     // run's, saved with it) do not decide the exit status.

@@ -172,7 +172,7 @@ pub(super) fn save_bad_blocks(
     path: &Path,
     run: &Run,
     block_size: u32,
-) -> Result<(), crate::verify::badblocks::BadBlocksError> {
+) -> Result<(), crate::stamps::badblocks::BadBlocksError> {
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
         return Err(io::Error::other("not a regular file").into());
     }
@@ -190,7 +190,7 @@ pub(super) fn save_bad_blocks(
         }
     }
     let mut list = Vec::new();
-    crate::verify::badblocks::write(&mut list, spans, sector, block_size)?;
+    crate::stamps::badblocks::write(&mut list, spans, sector, block_size)?;
     save_atomically(path, &list)?;
     Ok(())
 }

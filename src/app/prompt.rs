@@ -135,7 +135,7 @@ fn survey(name: &str, cfg: &Config, stop: &Stop) -> Seen {
             "{name}: refused, not written: {why}; if its data may be destroyed, wipe it (wipefs -a) or pass --force"
         ))
     };
-    let (d, unreadable) = match crate::run::read_signatures(target.as_mut()) {
+    let (d, unreadable) = match crate::prober::read_signatures(target.as_mut()) {
         Ok(r) => r,
         Err(e) => {
             return Seen::Aside(format!(
@@ -169,7 +169,7 @@ fn survey(name: &str, cfg: &Config, stop: &Stop) -> Seen {
 /// What the tests of `cfg` write on the drive `info`, a line a test, in the
 /// order they run.
 fn writes_on(cfg: &Config, info: &DeviceInfo) -> Vec<String> {
-    let here = |t: TestKind| !t.row().skips_flash || crate::smr::analysis::applies(info);
+    let here = |t: TestKind| !t.row().skips_flash || crate::smr::behaviour::applies(info);
     let Some(settings) = cfg.burn_in else {
         return (cfg.tests.iter().copied())
             .filter(|&t| t.writes(cfg.write) && here(t))
@@ -204,7 +204,7 @@ fn test_writes(t: TestKind, cfg: &Config, info: &DeviceInfo) -> String {
         TestKind::Zones => format!(
             "{} ranges of {} over the whole drive, each written after it is read",
             o.zones,
-            binary_size(crate::probe::zones::sample_bytes(
+            binary_size(crate::plans::zones::sample_bytes(
                 info.media_size_bytes,
                 info.sector_size,
                 o.zones,

@@ -61,7 +61,7 @@ pub(super) fn start(
         path: path.clone(),
         run: std::sync::Mutex::new((run.clone(), slots)),
     });
-    if let Err(e) = crate::run::smart_session::preflight(&cfg.disks, &cfg.smart) {
+    if let Err(e) = crate::prober::smart_session::preflight(&cfg.disks, &cfg.smart) {
         writeln!(
             err,
             "seekprobe: --smart and --smart-test read the drives through smartctl: {e}"
@@ -160,9 +160,9 @@ fn keep_aside(path: &std::path::Path, names: &[String], err: &mut dyn Write) -> 
         return Ok(false);
     }
     for name in names {
-        let cp = crate::run::checkpoint::path(path, name);
+        let cp = crate::prober::checkpoint_file::path(path, name);
         if cp.exists() {
-            let _ = std::fs::rename(&cp, crate::run::checkpoint::path(&kept, name));
+            let _ = std::fs::rename(&cp, crate::prober::checkpoint_file::path(&kept, name));
         }
     }
     writeln!(
@@ -295,7 +295,7 @@ fn header(cfg: &Config) -> Run {
             smr_check: b.smr_check,
         }),
         record: crate::results::record::RunRecord {
-            host: Some(crate::ledger::host()).filter(|h| !h.is_empty()),
+            host: Some(crate::history::host()).filter(|h| !h.is_empty()),
             command: cfg.command.clone(),
             tool_commit: option_env!("SEEKPROBE_GIT_COMMIT").map(str::to_string),
             ended_unix_s: None,
@@ -308,7 +308,7 @@ fn header(cfg: &Config) -> Run {
 /// What --smr-check will do, with its budget, said on standard error before
 /// anything is written.
 fn smr_budget_note(b: &crate::results::smr::Budget, idle: std::time::Duration) -> String {
-    use crate::probe::smr::{PROBE_SPACING_S, PROBES};
+    use crate::plans::smr::{PROBE_SPACING_S, PROBES};
     let idle = idle.as_secs_f64();
     let spacing = PROBE_SPACING_S.min(idle);
     let time = if b.seconds >= 60.0 && b.seconds % 60.0 == 0.0 {

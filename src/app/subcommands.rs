@@ -139,7 +139,7 @@ pub(super) fn compare_main(
         return Ok(exit_status(Ending::Unusable));
     }
     // One drive is judged on its own findings; its timings get a note.
-    let earlier = super::history::of_saved(&a.history, &refs, err)?;
+    let earlier = super::run_history::of_saved(&a.history, &refs, err)?;
     let (cmp, mut verdicts) = comparison_and_verdicts(
         &refs,
         q.as_ref(),
@@ -217,7 +217,7 @@ pub(super) fn report_main(
         })
         .collect();
     let all: Vec<&crate::results::Run> = runs.iter().map(|(_, r, _)| r).collect();
-    let earlier = super::history::earlier_runs(&a.history, &all, err)?;
+    let earlier = super::run_history::earlier_runs(&a.history, &all, err)?;
     let page = report::html::render_with(&sources, &earlier);
     if let Err(e) = save_atomically(&a.output, page.as_bytes()) {
         cannot_write(err, &a.output, "write the report", &e)?;
@@ -237,7 +237,7 @@ pub(super) fn history_main(
         Ok(a) => a,
         Err(code) => return Ok(code),
     };
-    match crate::ledger::show::command(&a, out)? {
+    match crate::history::show::command(&a, out)? {
         Ok(()) => Ok(exit_status(Ending::Written)),
         Err(msg) => {
             writeln!(err, "seekprobe: {msg}")?;
@@ -361,7 +361,7 @@ pub(super) fn smart_main(
         s.push_str(&text::render_vanished(before, after));
     }
     let findings = findings(before, after, &a.rules.options());
-    let mut history = super::history::SmartHistory::open(&a.history, err)?;
+    let mut history = super::run_history::SmartHistory::open(&a.history, err)?;
     let findings =
         history.acknowledge((now.serial.as_deref(), now.model.as_deref()), findings, err)?;
     s.push_str(&text::render_findings(&findings));

@@ -2,7 +2,7 @@
 //! readings, self-tests, and the registry's tests whose row has a `burn_in`, those
 //! across the drives last), and what a drive's record of them says (the records are plain
 //! data in the results, re-exported here). The steps run through the ordinary
-//! tests: [`runner`] walks [`steps`] for each drive, which `crate::run` hands it.
+//! tests: [`runner`] walks [`steps`] for each drive, which `crate::prober` hands it.
 //!
 //! Beside the runner, pure data and pure functions: no I/O. `crate::app` saves the
 //! run after each step and resumes a saved one.

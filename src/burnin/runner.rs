@@ -16,7 +16,7 @@ use crate::results::{DiskFailure, DiskResult, Outcome, TestResult};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The drive under burn-in as the ordinary run drives it (run.rs implements it):
+/// The drive under burn-in as the ordinary run drives it (prober.rs implements it):
 /// each method runs what one kind of step needs, or tells the run's sink what
 /// happened.
 pub trait Drive {

@@ -67,13 +67,13 @@ pub struct Args {
     pub write_duration: f64 => Opt::tunes(&["sync_write"]),
 
     /// Requests kept in flight by -i
-    #[arg(long, value_name = "N", default_value_t = crate::probe::iops::DEFAULT_QUEUE_DEPTH as u32)]
+    #[arg(long, value_name = "N", default_value_t = crate::plans::iops::DEFAULT_QUEUE_DEPTH as u32)]
     pub queue_depth: u32 => Opt::tunes(&["random_reads", "block_sweep"]),
 
     /// Seconds per request size of -i: new requests are issued while less than this
     /// has passed (TIME: seconds, or
     /// with a unit: 500ms, 30s, 10m, 1h)
-    #[arg(long, value_name = "TIME", value_parser = parse_seconds, default_value_t = crate::probe::iops::DEFAULT_DURATION.as_secs_f64())]
+    #[arg(long, value_name = "TIME", value_parser = parse_seconds, default_value_t = crate::plans::iops::DEFAULT_DURATION.as_secs_f64())]
     pub duration: f64 => Opt::tunes(&["random_reads"]),
 
     /// Print the fields one per line with a comment
@@ -147,7 +147,7 @@ pub struct Args {
 
     /// Timed reads at random distances for --seek-profile (the rotation, the track map,
     /// the full and a third of the stroke and the hops of 1 to 64 tracks take 2688 more)
-    #[arg(long, value_name = "N", default_value_t = crate::probe::seek_profile::DEFAULT_SAMPLES)]
+    #[arg(long, value_name = "N", default_value_t = crate::plans::seek_profile::DEFAULT_SAMPLES)]
     pub seek_samples: u32 => Opt::tunes(&["seek_profile"]),
 
     /// A read-only surface scan: every block once, latencies bucketed, unreadable
@@ -217,7 +217,7 @@ pub struct Args {
     /// Seconds --smr-check leaves the disk idle before its read probes (which then
     /// come 2 s apart, or closer after a shorter idle); 0 probes at once (TIME: seconds, or
     /// with a unit: 500ms, 30s, 10m, 1h)
-    #[arg(long, value_name = "TIME", value_parser = parse_seconds, default_value_t = crate::probe::smr::IDLE_S)]
+    #[arg(long, value_name = "TIME", value_parser = parse_seconds, default_value_t = crate::plans::smr::IDLE_S)]
     pub smr_idle: f64 => Opt::tunes(&["smr_check"]),
 
     /// Draw the zone curve with the access times over the disk, the scan map, and the

@@ -24,7 +24,7 @@ pub use pass_watch::PassWatch;
 pub use stop::Stop;
 
 use crate::clock::{Clock, VirtualClock};
-use crate::probe::Op;
+use crate::plans::Op;
 use crate::results::device::{DeviceInfo, IoMode, Rotation, TargetKind};
 use std::io;
 use std::os::fd::BorrowedFd;

@@ -1,5 +1,5 @@
 //! The watch of a queued pass (a real drive's temperature, `--max-temp`): the run
-//! starts it for the pass's length (`run/pass_temps.rs`) and hands it to the
+//! starts it for the pass's length (`prober/pass_temps.rs`) and hands it to the
 //! engines through the executor's context ([`crate::exec::Context::watch`]), down
 //! to the drive loop, which asks it before each submission
 //! ([`crate::engine::driver::drive_feed_watched`]).

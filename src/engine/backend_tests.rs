@@ -13,8 +13,8 @@
 use super::driver::{drive, drive_feed};
 use super::queue::{Backend, Completion, Feed, QueuedParams, QueuedRun, Request, Stop};
 use crate::clock::MonotonicClock;
-use crate::probe::OpKind;
-use crate::probe::iops::OffsetGen;
+use crate::plans::OpKind;
+use crate::plans::iops::OffsetGen;
 use crate::results::QueuedEngine;
 use crate::results::settings::QueueDepth;
 use std::io::{self, Write};

@@ -25,8 +25,8 @@
 use super::queue::{Completion, Feed, Request};
 use super::queued;
 use crate::device::{PassWatch, Target};
-use crate::probe::OpKind;
-use crate::probe::scan::ScanRange;
+use crate::plans::OpKind;
+use crate::plans::scan::ScanRange;
 use crate::results::settings::QueueDepth;
 use crate::results::{SlowRange, SlowTiming};
 use std::io;
@@ -263,7 +263,7 @@ impl Feed for Again<'_> {
 mod tests {
     use super::*;
     use crate::device::sim::SimTarget;
-    use crate::probe::scan::whole;
+    use crate::plans::scan::whole;
 
     fn slow(first_sector: u64, sectors: u64, max_ns: u64) -> SlowRange {
         SlowRange {

@@ -9,8 +9,8 @@
 
 use super::queue::{Backend, Completion, Fatal, Feed, QueuedParams, QueuedRun, Request, Stop};
 use crate::device::PassWatch;
-use crate::probe::OpKind;
-use crate::probe::iops::OffsetGen;
+use crate::plans::OpKind;
+use crate::plans::iops::OffsetGen;
 use crate::results::settings::QueueDepth;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -24,7 +24,7 @@ use super::threads;
 use super::uring;
 use super::virtual_queue;
 use crate::device::{PassWatch, Target};
-use crate::probe::iops::OffsetGen;
+use crate::plans::iops::OffsetGen;
 use crate::results::QueuedEngine;
 use crate::results::settings::{QueueDepth, SectorSize};
 use std::io;

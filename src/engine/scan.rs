@@ -13,8 +13,8 @@ use super::sync::Stop;
 use super::threads;
 use crate::clock::Clock;
 use crate::device::{AlignedBuf, PassWatch, Target};
-use crate::probe::OpKind;
-use crate::probe::scan::{BUCKET_LIMITS_MS, ScanRange, bucket};
+use crate::plans::OpKind;
+use crate::plans::scan::{BUCKET_LIMITS_MS, ScanRange, bucket};
 use crate::results::device::Rotation;
 use crate::results::settings::QueueDepth;
 use crate::results::verify::Unanswered;
@@ -351,7 +351,7 @@ impl<F: FnMut(Block, u64) -> bool> Feed for InOrder<'_, F> {
 mod tests {
     use super::*;
     use crate::device::sim::SimTarget;
-    use crate::probe::scan::whole;
+    use crate::plans::scan::whole;
 
     #[test]
     fn every_injected_bad_and_slow_range_is_found_and_nothing_else() {

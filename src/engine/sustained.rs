@@ -5,9 +5,9 @@
 
 use super::sync::{Stop, SyncEngine};
 use crate::device::Target;
-use crate::probe::Op;
+use crate::plans::Op;
 use crate::results::smr::{Budget, RateWindow, WriteSample};
-use crate::smr::analysis::{WINDOW_S, find_collapse};
+use crate::smr::behaviour::{WINDOW_S, find_collapse};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -125,7 +125,7 @@ pub fn sustained_writes(
 mod tests {
     use super::*;
     use crate::clock::{Clock, VirtualClock};
-    use crate::probe::OpKind;
+    use crate::plans::OpKind;
     use crate::results::device::{DeviceInfo, TargetKind};
     use std::io;
 

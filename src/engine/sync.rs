@@ -1,7 +1,7 @@
 //! The synchronous engine: one positioned operation at a time, as diskinfo does.
 
 use crate::device::{AlignedBuf, Target};
-use crate::probe::{Op, OpKind, Phase};
+use crate::plans::{Op, OpKind, Phase};
 use crate::results::PhaseResult;
 use crate::results::stats::Summary;
 use std::io;

@@ -21,8 +21,8 @@ use super::queue::{Backend, Completion, Fatal, Feed, QueuedParams, QueuedRun, Re
 use crate::clock::Clock;
 use crate::device::pio::{read_exact_at, write_all_at};
 use crate::device::{AlignedBuf, PassWatch};
-use crate::probe::OpKind;
-use crate::probe::iops::OffsetGen;
+use crate::plans::OpKind;
+use crate::plans::iops::OffsetGen;
 use crate::results::QueuedEngine;
 use crate::results::settings::QueueDepth;
 use std::io;

@@ -8,7 +8,7 @@ use crate::analysis;
 use crate::device::Target;
 use crate::engine::sync::SyncEngine;
 use crate::error::ProbeError;
-use crate::probe::{self, Plan};
+use crate::plans::{self, Plan};
 use crate::results::device::DeviceInfo;
 use crate::results::settings::SectorSize;
 use crate::results::test_kind::TestKind;
@@ -45,9 +45,9 @@ pub struct Context<'a> {
     /// the drive is given up (--io-timeout); None: no limit.
     pub io_timeout: Option<Duration>,
     /// Where a write-verify pass's checkpoints go (a burn-in saving to a file).
-    pub checkpoint: Option<&'a mut dyn FnMut(&crate::verify::checkpoint::Checkpoint)>,
+    pub checkpoint: Option<&'a mut dyn FnMut(&crate::stamps::checkpoint::Checkpoint)>,
     /// The checkpoint an interrupted write-verify pass goes on from (--resume).
-    pub resume: Option<crate::verify::checkpoint::Checkpoint>,
+    pub resume: Option<crate::stamps::checkpoint::Checkpoint>,
     /// Byte offsets of sectors that read fine earlier in the run, re-read by a scan
     /// or a write-verify pass that has seen none itself when its requests keep
     /// failing (`engine::liveness`).
@@ -95,15 +95,15 @@ pub fn skipped(test: TestKind, settle: Duration, why: String) -> TestResult {
 /// observer failed.
 pub fn run_test(
     test: TestKind,
-    opts: &probe::Options,
+    opts: &plans::Options,
     cx: &mut Context<'_>,
 ) -> io::Result<Executed> {
     let info = cx.target.info();
     // Where the device's sector size becomes a type: the plans and the engines
     // trust it from here on.
     let planned = SectorSize::new(info.sector_size)
-        .ok_or_else(|| probe::TooSmall("it reports no sector size".into()))
-        .and_then(|ss| probe::plan(test, info.media_size_bytes, ss, opts));
+        .ok_or_else(|| plans::TooSmall("it reports no sector size".into()))
+        .and_then(|ss| plans::plan(test, info.media_size_bytes, ss, opts));
     match planned {
         Ok(plan) => execute(&plan, opts.settle, cx),
         Err(why) => {

@@ -12,11 +12,11 @@ use crate::engine::sync::{Stop, pause, run_paused_pairs};
 use crate::engine::sync_write::{WriteParams, run_sync_writes};
 use crate::engine::verify::{Saver, VerifyParams, run_verify};
 use crate::error::ProbeError;
-use crate::probe::iops::OffsetGen;
-use crate::probe::scan::ScanRange;
-use crate::probe::seek_profile::{self, Pair};
-use crate::probe::smr::Writes;
-use crate::probe::{Op, PairsKind, Phase, ProbeSet, QueuedStep, Step, Stream};
+use crate::plans::iops::OffsetGen;
+use crate::plans::scan::ScanRange;
+use crate::plans::seek_profile::{self, Pair};
+use crate::plans::smr::Writes;
+use crate::plans::{Op, PairsKind, Phase, ProbeSet, QueuedStep, Step, Stream};
 use crate::results::device::DeviceInfo;
 use crate::results::settings::{Passes, QueueDepth, SectorSize};
 use crate::results::smr::Budget;
@@ -64,7 +64,7 @@ impl Walk<'_, '_> {
                         samples: None,
                     };
                 }
-                Ok(crate::smr::analysis::applies(self.info))
+                Ok(crate::smr::behaviour::applies(self.info))
             }
             Step::Sync {
                 phase,

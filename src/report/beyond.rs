@@ -3,7 +3,7 @@
 //! line.
 
 use super::chart::{curve, curve_from_zero};
-use crate::probe::scan::BUCKET_LIMITS_MS;
+use crate::plans::scan::BUCKET_LIMITS_MS;
 use crate::results::{SeekAnalysis, SeekFigure, TestResult};
 use std::fmt::Write;
 
@@ -443,7 +443,7 @@ const STALLS_LISTED: usize = 10;
 /// the read probes, and the write rate over time as a chart.
 pub fn smr_check(t: &TestResult) -> String {
     use crate::results::smr::SmrConclusion;
-    use crate::smr::analysis::{STALL_S, WINDOW_S};
+    use crate::smr::behaviour::{STALL_S, WINDOW_S};
     let Some(a) = &t.smr() else {
         return String::new();
     };

@@ -130,7 +130,7 @@ fn smr_panel(d: &DiskResult) -> bool {
 /// The write rate of --smr-check over time, a step per 30-s window, with the
 /// stalls as points (their length on the right axis) and the verdict as caption.
 fn draw_smr<'a>(area: &Area<'a>, d: &DiskResult) -> DrawResult<'a> {
-    use crate::smr::analysis::WINDOW_S;
+    use crate::smr::behaviour::WINDOW_S;
     let Some(a) = d.tests.iter().find_map(|t| t.smr()) else {
         return Ok(());
     };

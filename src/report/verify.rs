@@ -3,7 +3,7 @@
 //! buckets, the slow ranges and every failed range with its kind; where an
 //! interrupted run stopped and the `--start` that resumes it.
 
-use crate::probe::scan::BUCKET_LIMITS_MS;
+use crate::plans::scan::BUCKET_LIMITS_MS;
 use crate::results::TestResult;
 use crate::results::failures::{FailedRange, FailureKind};
 use crate::results::verify::{Half, HalfKind, VerifyResult};

@@ -1,6 +1,6 @@
 //! The hidden-SMR check's data (`--smr-check`: its budget, samples and analysis)
 //! and the signs of shingled recording in a device's description: plain data,
-//! computed by `smr::analysis` and `smr::signs`.
+//! computed by `smr::behaviour` and `smr::signs`.
 
 use serde::{Deserialize, Serialize};
 
@@ -39,7 +39,7 @@ pub struct SmrSamples {
     pub idle_s: f64,
 }
 
-/// The write rate over one window of `smr::analysis::WINDOW_S`.
+/// The write rate over one window of `smr::behaviour::WINDOW_S`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct RateWindow {
     /// Start of the window, seconds since the first write.
@@ -50,7 +50,7 @@ pub struct RateWindow {
     pub rate_bytes_per_s: f64,
 }
 
-/// A write that took at least `smr::analysis::STALL_S`.
+/// A write that took at least `smr::behaviour::STALL_S`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Stall {
     /// When it completed, seconds since the first write.
@@ -88,7 +88,7 @@ pub struct SmrAnalysis {
     pub write_seconds: f64,
     /// The write rate over time (full windows; the last, partial one left out).
     pub windows: Vec<RateWindow>,
-    /// Writes that took `smr::analysis::STALL_S` or more.
+    /// Writes that took `smr::behaviour::STALL_S` or more.
     pub stalls: Vec<Stall>,
     /// The best window rate before the collapse (or over the whole test), bytes/s.
     pub level_bytes_per_s: f64,
@@ -106,7 +106,7 @@ pub struct SmrAnalysis {
 }
 
 /// The idle period of runs saved before `idle_s` was recorded: the plan's
-/// `probe::smr::IDLE_S` of then, which stays this value if the plan's changes.
+/// `plans::smr::IDLE_S` of then, which stays this value if the plan's changes.
 pub const IDLE_S_OF_OLD_RUNS: f64 = 5.0;
 
 fn default_idle_s() -> f64 {

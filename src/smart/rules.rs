@@ -104,7 +104,7 @@ pub fn findings(before: &Health, after: Option<&Health>, opts: &RuleOptions) -> 
     }
     nvme_state(now, &mut out);
     counters(before, after, opts, &mut out);
-    super::history::findings(now, opts.new_drive, &mut out);
+    super::self_test_log::findings(now, opts.new_drive, &mut out);
     if opts.new_drive {
         super::newness::findings(before, opts.new_max_hours, &opts.thresholds, &mut out);
     } else {

@@ -5,7 +5,7 @@
 //! and the pure decisions of the sampler ([`Sampler`]): when a sample is due,
 //! when a reading above the limit pauses the drive's writes, and when it has
 //! cooled 5 °C below the limit to resume them. The sampling itself (reading the
-//! drive, letting time pass) is the watcher's (run/smart_watch.rs).
+//! drive, letting time pass) is the watcher's (prober/smart_watch.rs).
 
 use crate::results::smart::{Pause, Sample, TemperatureLog};
 

@@ -4,7 +4,7 @@
 
 use crate::helpers::{Finish, run_file, tool};
 use seekprobe::results::failures::{FailureKind, Failures, ReadBack};
-use seekprobe::verify::badblocks;
+use seekprobe::stamps::badblocks;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -3,7 +3,7 @@
 
 use crate::helpers::{Finish, image, run_file, seekprobe};
 use seekprobe::device::sim::SimTarget;
-use seekprobe::probe::seek_profile;
+use seekprobe::plans::seek_profile;
 use seekprobe::results::settings::SectorSize;
 
 fn json_of(args: &[&str]) -> (i32, serde_json::Value, String) {

@@ -704,7 +704,7 @@ fn a_checkpoint_of_an_older_seekprobes_stamps_is_refused_not_read_back() {
     // another format (format 1: no stamp_format in its checkpoint). Resumed, every
     // sector it wrote would read back as corrupt, a false FAIL: refused instead,
     // naming the checkpoint, what is wrong and what to do.
-    use seekprobe::verify::checkpoint::Checkpoint;
+    use seekprobe::stamps::checkpoint::Checkpoint;
     let (_dir, json) = run_file("run.json");
     let (code, text) = burn_in(&json, &[CLEAN], &[], Some("seek_transfer"));
     assert_eq!(code, 130, "{text}");

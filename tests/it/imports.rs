@@ -164,7 +164,7 @@ fn the_files_of_src_import_each_other_without_a_circle() {
         }
     }
     assert!(
-        graph["run"].contains("exec") && graph["probe::plan"].contains("probe"),
+        graph["prober"].contains("exec") && graph["plans::plan"].contains("plans"),
         "the reader of references is broken: {graph:?}"
     );
     // Depth-first search; a module met again on the current path closes a circle.
@@ -203,12 +203,12 @@ fn the_files_of_src_import_each_other_without_a_circle() {
 #[test]
 fn the_reader_finds_crate_and_super_paths_and_braced_lists() {
     let src = "use super::{Phase, zones::X};\nuse crate::engine::queued::{self, QueuedParams};\nlet x = super::super::clock::now(); // crate::ignored\n";
-    let r = references("probe::plan", &code(src));
+    let r = references("plans::plan", &code(src));
     assert_eq!(
         r,
         [
-            "probe::Phase",
-            "probe::zones",
+            "plans::Phase",
+            "plans::zones",
             "crate::engine::queued::self",
             "crate::engine::queued::QueuedParams",
             "crate::clock::now",

@@ -5,7 +5,7 @@
 //! A [`Store`] is a map of disjoint extents. An extent holds either **bytes**,
 //! pointing into a shared, immutable content buffer, or **stamps**: a run of
 //! sectors that are, byte for byte, the stamps of consecutive LBAs of one pass
-//! (`crate::verify::stamp`), kept as (stamper, first LBA) and written again by
+//! (`crate::stamps::stamp`), kept as (stamper, first LBA) and written again by
 //! [`Stamper::stamp`] when read. A write is sorted sector by sector: a sector that
 //! [`Stamper::exact_run`] finds to be exactly the stamp its header names joins a
 //! stamp run (consecutive runs merge, so a whole write-and-verify pass over a 2 TB
@@ -34,7 +34,7 @@
 //! whole model in a read-only scan of a large drive, and no reader compares content
 //! it has not written. From the first write on, every read fills the whole buffer.
 
-use crate::verify::stamp::{self, StampSize, Stamper};
+use crate::stamps::stamp::{self, StampSize, Stamper};
 use std::collections::BTreeMap;
 use std::io;
 use std::sync::Arc;

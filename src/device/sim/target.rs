@@ -17,7 +17,7 @@ use super::{JITTER_STREAM, Kind, MIB, MS, SERIAL_STREAM};
 use crate::clock::{Clock, VirtualClock};
 use crate::device::{IoData, QueueModel, Simulated, Target, Together};
 use crate::error::ProbeError;
-use crate::probe::{Op, OpKind};
+use crate::plans::{Op, OpKind};
 use crate::results::device::{DeviceInfo, IoMode, Rotation, TargetKind};
 use crate::rng::{self, Rng};
 use rustix::io::Errno;

@@ -13,12 +13,12 @@ use crate::engine::in_order::{InBlockOrder, Timed};
 use crate::engine::liveness::Liveness;
 use crate::engine::locate::push_block;
 use crate::engine::queue::{Completion, Feed, Request};
-use crate::probe::OpKind;
-use crate::probe::scan::{ScanRange, bucket};
+use crate::plans::OpKind;
+use crate::plans::scan::{ScanRange, bucket};
 use crate::results::SlowRange;
 use crate::results::failures::{Failures, ReadBack};
 use crate::results::verify::{Half, HalfKind, KeepsOnly, Pass, SizeChanged, Unanswered};
-use crate::verify::stamp::Stamper;
+use crate::stamps::stamp::Stamper;
 
 /// One half's feed: hands out its blocks in order, collects their completions, and
 /// records the failures and checkpoints.

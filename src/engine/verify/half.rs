@@ -13,11 +13,11 @@ use crate::engine::liveness::given_up;
 use crate::engine::locate::{Probe, locate};
 use crate::engine::queue::Stop;
 use crate::engine::queued;
-use crate::probe::OpKind;
-use crate::probe::scan::ScanRange;
+use crate::plans::OpKind;
+use crate::plans::scan::ScanRange;
 use crate::results::failures::{FailureKind, ReadBack};
 use crate::results::verify::{Half, HalfKind, SizeChanged, Stopped, Unanswered, VerifyResult};
-use crate::verify::stamp::Stamper;
+use crate::stamps::stamp::Stamper;
 use std::io;
 use std::sync::atomic::Ordering;
 

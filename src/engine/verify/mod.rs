@@ -18,25 +18,25 @@ use super::liveness::Liveness;
 use super::queue::Stop;
 use crate::device::size_probe::SizeProbe;
 use crate::device::{PassWatch, Target};
-use crate::probe::OpKind;
-use crate::probe::scan::ScanRange;
+use crate::plans::OpKind;
+use crate::plans::scan::ScanRange;
 use crate::results::QueuedEngine;
 use crate::results::failures::Failures;
 use crate::results::settings::QueueDepth;
 use crate::results::verify::{Half, HalfKind, Pass, REGIONS, VerifyResult};
-use crate::verify::checkpoint::Checkpoint;
-use crate::verify::stamp::{StampSize, Stamper};
+use crate::stamps::checkpoint::Checkpoint;
+use crate::stamps::stamp::{StampSize, Stamper};
 use std::io;
 use std::sync::atomic::AtomicBool;
 
-mod checkpoint;
 mod feed;
 mod half;
 mod sample;
-use checkpoint::half_start;
-pub use checkpoint::{CHECKPOINT_NS, Saver};
+mod saver;
 use feed::HalfFeed;
 use sample::Sampler;
+use saver::half_start;
+pub use saver::{CHECKPOINT_NS, Saver};
 
 /// What to run.
 #[derive(Debug, Clone, PartialEq)]

@@ -28,7 +28,7 @@ use crate::engine::queued::{self, FeedRun};
 use crate::results::failures::ReadBack;
 use crate::results::settings::QueueDepth;
 use crate::results::verify::KeepsOnly;
-use crate::verify::stamp::Stamper;
+use crate::stamps::stamp::Stamper;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 

@@ -1,6 +1,6 @@
 //! Unit tests of the write-and-verify pass on simulated drives and image files.
 use super::*;
-use crate::probe::scan::whole;
+use crate::plans::scan::whole;
 use crate::results::failures::{FailureKind, ReadBack};
 use std::sync::atomic::Ordering;
 

@@ -400,7 +400,7 @@ pub fn scan_map(s: &ScanResult) -> Option<String> {
 /// --smr-check's write rate over time, a step per window, with the stalls as
 /// red points at the top.
 pub fn smr_chart(a: &SmrAnalysis) -> Option<String> {
-    use crate::smr::analysis::WINDOW_S;
+    use crate::smr::behaviour::WINDOW_S;
     if a.windows.is_empty() {
         return None;
     }

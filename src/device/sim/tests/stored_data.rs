@@ -2,9 +2,9 @@
 use super::open;
 use crate::clock::Clock;
 use crate::device::{IoData, QueueModel, Target};
-use crate::probe::{Op, OpKind};
+use crate::plans::{Op, OpKind};
 use crate::results::failures::ReadBack;
-use crate::verify::stamp::{StampSize, Stamper};
+use crate::stamps::stamp::{StampSize, Stamper};
 use std::io;
 
 const MIB: u64 = 1 << 20;

@@ -3,7 +3,7 @@
 //! written back in one command.
 use super::open;
 use crate::device::Target;
-use crate::probe::scan::whole;
+use crate::plans::scan::whole;
 use std::sync::atomic::AtomicBool;
 
 const MIB: u64 = 1 << 20;

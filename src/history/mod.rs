@@ -101,7 +101,7 @@ pub fn default_path() -> Option<PathBuf> {
 }
 
 /// An open history database.
-pub struct Ledger {
+pub struct HistoryDb {
     conn: Connection,
     path: PathBuf,
     /// Where it is: what it takes, and whether simulated drives serve as
@@ -109,10 +109,10 @@ pub struct Ledger {
     place: Place,
 }
 
-impl Ledger {
+impl HistoryDb {
     /// Open (or create) the database of `place`, upgrading an older schema. Err:
     /// why it cannot be used, naming the file.
-    pub fn open(place: &Place) -> Result<Ledger, String> {
+    pub fn open(place: &Place) -> Result<HistoryDb, String> {
         let path = place.path().ok_or("history is off (--no-history)")?;
         let named = matches!(place, Place::Named(_));
         if !named && let Some(dir) = path.parent() {
@@ -124,28 +124,28 @@ impl Ledger {
                 )
             })?;
         }
-        Ledger::connect(place, Connection::open(path))
+        HistoryDb::connect(place, Connection::open(path))
     }
 
     /// Open the database of `place` to read it: Ok(None) when there is no such
     /// file (reading creates nothing, neither the file nor its directory).
-    pub fn open_existing(place: &Place) -> Result<Option<Ledger>, String> {
+    pub fn open_existing(place: &Place) -> Result<Option<HistoryDb>, String> {
         use rusqlite::OpenFlags;
         let path = place.path().ok_or("history is off (--no-history)")?;
         if !path.exists() {
             return Ok(None);
         }
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        Ledger::connect(place, Connection::open_with_flags(path, flags)).map(Some)
+        HistoryDb::connect(place, Connection::open_with_flags(path, flags)).map(Some)
     }
 
-    fn connect(place: &Place, conn: rusqlite::Result<Connection>) -> Result<Ledger, String> {
+    fn connect(place: &Place, conn: rusqlite::Result<Connection>) -> Result<HistoryDb, String> {
         let path = place.path().ok_or("history is off (--no-history)")?;
         let shown = path.display();
         let mut conn =
             conn.map_err(|e| format!("history database {shown}: cannot open it: {e}"))?;
         schema::prepare(&mut conn).map_err(|e| format!("history database {shown}: {e}"))?;
-        Ok(Ledger {
+        Ok(HistoryDb {
             conn,
             path: path.to_path_buf(),
             place: place.clone(),

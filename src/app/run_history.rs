@@ -3,7 +3,7 @@
 //! run at its end. A database that cannot be used is named once on stderr and
 //! left alone; the run, its verdicts and its exit status are the same as without.
 
-use crate::ledger::{Ledger, Origin, Place};
+use crate::history::{HistoryDb, Origin, Place};
 use crate::results::{DiskResult, Run};
 use crate::verdict::earlier::History;
 use std::io::{self, Write};
@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 /// The database of a run, while it can be used.
 pub(super) struct RunHistory {
-    ledger: Option<Ledger>,
+    db: Option<HistoryDb>,
 }
 
 /// The place `--history FILE` and `--no-history` choose, from the matches.
@@ -25,27 +25,27 @@ impl RunHistory {
     /// simulated drives or loop devices never touches the default file).
     pub(super) fn open(place: &Place, run: &Run, err: &mut dyn Write) -> io::Result<RunHistory> {
         if !run.disks.iter().any(|d| place.records(d)) {
-            return Ok(RunHistory { ledger: None });
+            return Ok(RunHistory { db: None });
         }
-        match Ledger::open(place) {
-            Ok(l) => Ok(RunHistory { ledger: Some(l) }),
+        match HistoryDb::open(place) {
+            Ok(l) => Ok(RunHistory { db: Some(l) }),
             Err(e) => {
                 say(err, &e)?;
-                Ok(RunHistory { ledger: None })
+                Ok(RunHistory { db: None })
             }
         }
     }
 
     /// What the history knows of the run's drives (nothing without a database).
     pub(super) fn earlier(&mut self, run: &Run, err: &mut dyn Write) -> io::Result<History> {
-        let Some(l) = &self.ledger else {
+        let Some(l) = &self.db else {
             return Ok(History::default());
         };
         let disks: Vec<&DiskResult> = run.disks.iter().collect();
         match l.history(&disks) {
             Ok(h) => Ok(h),
             Err(e) => {
-                self.ledger = None;
+                self.db = None;
                 say(err, &e)?;
                 Ok(History::default())
             }
@@ -59,16 +59,16 @@ impl RunHistory {
         command: &[String],
         err: &mut dyn Write,
     ) -> io::Result<()> {
-        let Some(l) = &mut self.ledger else {
+        let Some(l) = &mut self.db else {
             return Ok(());
         };
         let origin = Origin {
-            host: crate::ledger::host(),
+            host: crate::history::host(),
             command: command.join(" "),
             source: "recorded".into(),
         };
         if let Err(e) = l.record(run, &origin) {
-            self.ledger = None;
+            self.db = None;
             say(err, &e)?;
         }
         Ok(())
@@ -86,7 +86,7 @@ fn say(err: &mut dyn Write, e: &str) -> io::Result<()> {
 /// file named so: `history import` takes saved runs): the drive's acknowledged
 /// findings become notes, and the report is recorded as a run of its drive.
 pub(super) struct SmartHistory {
-    ledger: Option<Ledger>,
+    db: Option<HistoryDb>,
 }
 
 impl SmartHistory {
@@ -96,13 +96,13 @@ impl SmartHistory {
         err: &mut dyn Write,
     ) -> io::Result<SmartHistory> {
         let Some(path) = file.history.as_ref().filter(|_| !file.no_history) else {
-            return Ok(SmartHistory { ledger: None });
+            return Ok(SmartHistory { db: None });
         };
-        match Ledger::open(&Place::Named(path.clone())) {
-            Ok(l) => Ok(SmartHistory { ledger: Some(l) }),
+        match HistoryDb::open(&Place::Named(path.clone())) {
+            Ok(l) => Ok(SmartHistory { db: Some(l) }),
             Err(e) => {
                 say(err, &e)?;
-                Ok(SmartHistory { ledger: None })
+                Ok(SmartHistory { db: None })
             }
         }
     }
@@ -116,13 +116,13 @@ impl SmartHistory {
         mut rules: Vec<crate::results::Finding>,
         err: &mut dyn Write,
     ) -> io::Result<Vec<crate::results::Finding>> {
-        let (Some(l), Some(serial)) = (&self.ledger, serial) else {
+        let (Some(l), Some(serial)) = (&self.db, serial) else {
             return Ok(rules);
         };
         let acks = match l.acknowledged(serial, model) {
             Ok(a) => a,
             Err(e) => {
-                self.ledger = None;
+                self.db = None;
                 say(err, &e)?;
                 return Ok(rules);
             }
@@ -152,7 +152,7 @@ impl SmartHistory {
         err: &mut dyn Write,
     ) -> io::Result<()> {
         use crate::results::device::{DeviceInfo, TargetKind};
-        let Some(l) = &mut self.ledger else {
+        let Some(l) = &mut self.db else {
             return Ok(());
         };
         let now = after.unwrap_or(before);
@@ -182,7 +182,7 @@ impl SmartHistory {
             verbose: false,
             settle_s: 0.0,
             disks: vec![d],
-            started_unix_s: Some(crate::ledger::now() as u64),
+            started_unix_s: Some(crate::history::now() as u64),
             burn_in: None,
             record: Default::default(),
         };
@@ -191,12 +191,12 @@ impl SmartHistory {
             .map(|a| a.to_string_lossy().into_owned())
             .collect();
         let origin = Origin {
-            host: crate::ledger::host(),
+            host: crate::history::host(),
             command: format!("seekprobe {}", command.join(" ")),
             source: "recorded".into(),
         };
         if let Err(e) = l.record(&run, &origin) {
-            self.ledger = None;
+            self.db = None;
             say(err, &e)?;
         }
         Ok(())
@@ -215,7 +215,7 @@ pub(super) fn of_saved(
     let Some(path) = file.history.as_ref().filter(|_| !file.no_history) else {
         return Ok(History::default());
     };
-    match Ledger::open_existing(&Place::Named(path.clone()))
+    match HistoryDb::open_existing(&Place::Named(path.clone()))
         .and_then(|l| l.map_or_else(|| Ok(History::default()), |l| l.history(disks)))
     {
         Ok(h) => Ok(h),
@@ -238,7 +238,7 @@ pub(super) fn earlier_runs(
     let Some(path) = file.history.as_ref().filter(|_| !file.no_history) else {
         return Ok(Vec::new());
     };
-    let ledger = match Ledger::open_existing(&Place::Named(path.clone())) {
+    let db = match HistoryDb::open_existing(&Place::Named(path.clone())) {
         Ok(Some(l)) => l,
         Ok(None) => return Ok(Vec::new()),
         Err(e) => {
@@ -259,7 +259,7 @@ pub(super) fn earlier_runs(
         if out.iter().any(|(s, _)| s == &serial) {
             continue;
         }
-        let rows = match ledger.timeline(&serial) {
+        let rows = match db.timeline(&serial) {
             Ok(r) => r,
             Err(e) => {
                 say(err, &e)?;
@@ -270,7 +270,7 @@ pub(super) fn earlier_runs(
             .into_iter()
             .filter(|r| !shown.contains(&r.started_unix_s))
             .map(|r| EarlierRun {
-                when: crate::ledger::utc(r.started_unix_s),
+                when: crate::history::utc(r.started_unix_s),
                 host: r.host,
                 verdict: r.verdict.unwrap_or_default().to_uppercase(),
                 figures: r

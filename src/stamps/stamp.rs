@@ -32,7 +32,7 @@
 //! are this run's and it is, byte for byte, the stamp of the LBA and pass its
 //! header names (so a torn or altered sector is never taken for another LBA's).
 //! A sector of format 1 is not a stamp of this format: it is corrupt (no run of
-//! format 1 can be resumed by this one: see `crate::verify::checkpoint`).
+//! format 1 can be resumed by this one: see `crate::stamps::checkpoint`).
 
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;

@@ -168,7 +168,7 @@ pub enum Step {
         set: ProbeSet,
     },
     /// Writes one at a time, each completion timed, until `budget` runs out or the
-    /// write rate collapses (`crate::smr::analysis::find_collapse`, checked between
+    /// write rate collapses (`crate::smr::behaviour::find_collapse`, checked between
     /// writes, outside the timing); Ctrl-C stops it too (--smr-check).
     SustainedWrites {
         /// Endless random writes; only the budget or a collapse stops them.

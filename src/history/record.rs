@@ -4,7 +4,7 @@
 //! in one transaction. A run already recorded (the same run imported again from
 //! its --json-file) is skipped.
 
-use super::Ledger;
+use super::HistoryDb;
 use crate::compare;
 use crate::results::device::Identity;
 use crate::results::{Code, DiskResult, Run, verdict::Verdict};
@@ -75,7 +75,7 @@ fn timings_judged(v: &Verdict) -> bool {
         .any(|f| f.code == Code::GroupTooSmall && f.reason.starts_with("timings not judged"))
 }
 
-impl Ledger {
+impl HistoryDb {
     /// Record `run`'s drives that the place takes. Ok(the number of drives
     /// recorded): 0 when none is taken or the run is already there.
     pub fn record(&mut self, run: &Run, origin: &Origin) -> Result<usize, String> {

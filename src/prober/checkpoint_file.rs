@@ -12,7 +12,7 @@
 
 use crate::results::DiskResult;
 use crate::results::device::Identity;
-use crate::verify::checkpoint::Checkpoint;
+use crate::stamps::checkpoint::Checkpoint;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -94,12 +94,12 @@ pub fn load(path: &Path, identity: &Identity) -> Option<Checkpoint> {
 
 /// Why the checkpoint saved at `path` for the drive of `identity` cannot be resumed
 /// by this seekprobe, if it cannot: it was written by a seekprobe whose stamps
-/// differ (another [`crate::verify::stamp::FORMAT`]), so every sector written
+/// differ (another [`crate::stamps::stamp::FORMAT`]), so every sector written
 /// before the stop would read back as corrupt, a false FAIL. None when there is no
 /// such file, or it is not this drive's (it is not resumed from anyway).
 pub fn refusal(path: &Path, identity: &Identity) -> Option<String> {
     let cp = load(path, identity)?;
-    let now = crate::verify::stamp::FORMAT;
+    let now = crate::stamps::stamp::FORMAT;
     let age = if cp.stamp_format < now {
         "an older"
     } else {
@@ -131,10 +131,10 @@ pub fn replay_on_simulated(target: &mut dyn crate::device::Target, cp: &Checkpoi
         return;
     }
     let ss = u64::from(info.sector_size);
-    let Ok(size) = crate::verify::stamp::StampSize::new(info.sector_size) else {
+    let Ok(size) = crate::stamps::stamp::StampSize::new(info.sector_size) else {
         return;
     };
-    let stamper = crate::verify::stamp::Stamper::new(cp.nonce, cp.pass, size);
+    let stamper = crate::stamps::stamp::Stamper::new(cp.nonce, cp.pass, size);
     // A write half wrote up to its checkpoint; a read half's pass wrote it all.
     let end = match cp.half {
         HalfKind::Write => cp.done_to,
@@ -160,16 +160,16 @@ pub fn fits_plan(
     cp: &Checkpoint,
     test: crate::results::test_kind::TestKind,
     info: &crate::results::device::DeviceInfo,
-    opts: &crate::probe::Options,
+    opts: &crate::plans::Options,
 ) -> bool {
     let Some(ss) = crate::results::settings::SectorSize::new(info.sector_size) else {
         return false;
     };
-    let Ok(plan) = crate::probe::plan(test, info.media_size_bytes, ss, opts) else {
+    let Ok(plan) = crate::plans::plan(test, info.media_size_bytes, ss, opts) else {
         return false;
     };
     plan.lines.iter().flat_map(|l| &l.steps).any(|s| {
-        matches!(s, crate::probe::Step::Verify { range, passes, .. }
+        matches!(s, crate::plans::Step::Verify { range, passes, .. }
             if cp.fits(range.start, range.end, range.block, passes.get()))
     })
 }
@@ -257,7 +257,7 @@ mod tests {
             unwritable: Vec::new(),
             failed_blocks: Vec::new(),
             keeps_only: None,
-            stamp_format: crate::verify::stamp::FORMAT,
+            stamp_format: crate::stamps::stamp::FORMAT,
         }
     }
 

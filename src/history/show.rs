@@ -2,7 +2,7 @@
 //! unack, as a table (comfy-table) or JSON.
 
 use super::query::{DriveRow, RunRow};
-use super::{Ledger, Place};
+use super::{HistoryDb, Place};
 use crate::cli::{HistoryAction, HistoryArgs, HistoryFormat};
 use comfy_table::{Table, presets};
 use std::io::{self, Write};
@@ -35,7 +35,7 @@ pub fn command(a: &HistoryArgs, out: &mut dyn Write) -> io::Result<Result<(), St
     if let Some(HistoryAction::Import { files }) = &a.action {
         return import_all(&place, &path, files, out);
     }
-    let mut ledger = match Ledger::open_existing(&place) {
+    let mut db = match HistoryDb::open_existing(&place) {
         Ok(Some(l)) => l,
         Ok(None) if a.action.is_none() && a.serial.is_none() => {
             let format = a.format.unwrap_or(HistoryFormat::Table);
@@ -52,33 +52,31 @@ pub fn command(a: &HistoryArgs, out: &mut dyn Write) -> io::Result<Result<(), St
     let format = a.format.unwrap_or(HistoryFormat::Table);
     match &a.action {
         None => match &a.serial {
-            None => match ledger.drives() {
+            None => match db.drives() {
                 Ok(rows) => out.write_all(drives(&rows, format).as_bytes()).map(Ok),
                 Err(e) => Ok(Err(e)),
             },
-            Some(s) => match ledger.timeline(s) {
+            Some(s) => match db.timeline(s) {
                 Ok(rows) if rows.is_empty() => Ok(Err(format!(
                     "no drive with serial {s} in {}; `seekprobe history` lists the drives",
-                    ledger.path().display()
+                    db.path().display()
                 ))),
                 Ok(rows) => out.write_all(timeline(s, &rows, format).as_bytes()).map(Ok),
                 Err(e) => Ok(Err(e)),
             },
         },
         Some(HistoryAction::Import { .. }) => unreachable!("imported above"),
-        Some(HistoryAction::Ack { serial, code }) => {
-            match ledger.ack(serial, code, &super::who()) {
-                Ok(reasons) => {
-                    for r in reasons {
-                        writeln!(out, "acknowledged for {serial}: {r}")?;
-                    }
-                    Ok(Ok(()))
+        Some(HistoryAction::Ack { serial, code }) => match db.ack(serial, code, &super::who()) {
+            Ok(reasons) => {
+                for r in reasons {
+                    writeln!(out, "acknowledged for {serial}: {r}")?;
                 }
-                Err(e) => Ok(Err(e)),
+                Ok(Ok(()))
             }
-        }
+            Err(e) => Ok(Err(e)),
+        },
         Some(HistoryAction::Unack { serial, code }) => {
-            match ledger.unack(serial, code, &super::who()) {
+            match db.unack(serial, code, &super::who()) {
                 Ok(0) => Ok(Err(format!("{serial} has no acknowledged {code} finding"))),
                 Ok(n) => {
                     writeln!(out, "{n} acknowledgement(s) of {code} undone for {serial}").map(Ok)
@@ -110,9 +108,9 @@ fn import_all(
         .map(Path::to_path_buf);
     let new_file = !path.exists();
     let mut lines = Vec::new();
-    let result = Ledger::open(place).and_then(|mut ledger| {
+    let result = HistoryDb::open(place).and_then(|mut db| {
         for (f, source) in files.iter().zip(sources) {
-            let n = super::import(&mut ledger, f, source)?;
+            let n = super::import(&mut db, f, source)?;
             lines.push(format!(
                 "{}: {} run(s) imported, {} already there\n",
                 f.display(),

@@ -1,7 +1,7 @@
 //! Where an interrupted write-and-verify pass can go on from (`--burn-in --resume`
 //! after a crash or a power cut): plain data, made by the verify engine at least
 //! every 1% of the range and every minute, saved atomically beside `--json-file`
-//! by the burn-in (`crate::run`, its `checkpoint` module).
+//! by the burn-in (`crate::prober`, its `checkpoint_file` module).
 //!
 //! A checkpoint covers only what the drive acknowledged: in a write half, the blocks
 //! below `done_to` were written and a flush of the drive's cache returned after
@@ -49,7 +49,7 @@ pub struct Checkpoint {
     /// written: its read half reads back only those.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keeps_only: Option<KeepsOnly>,
-    /// The format of the stamps the run wrote ([`crate::verify::stamp::FORMAT`]);
+    /// The format of the stamps the run wrote ([`crate::stamps::stamp::FORMAT`]);
     /// 1 in a file saved before the field existed. A run of another format is not
     /// resumed: what it wrote would read back as corrupt.
     #[serde(default = "format_1")]
@@ -93,7 +93,7 @@ impl Checkpoint {
         let blocks_done = self.failed_blocks.iter().all(|&(at, len)| {
             len > 0 && at >= start && at.checked_add(len).is_some_and(|e| e <= self.done_to)
         });
-        same && self.stamp_format == crate::verify::stamp::FORMAT
+        same && self.stamp_format == crate::stamps::stamp::FORMAT
             && self.pass < passes
             && self.passes.len() == self.pass as usize
             && (start..=end).contains(&self.done_to)
@@ -123,7 +123,7 @@ mod tests {
             unwritable: vec![(10, 12), (40, 41)],
             failed_blocks: vec![(65536, 65536)],
             keeps_only: None,
-            stamp_format: crate::verify::stamp::FORMAT,
+            stamp_format: crate::stamps::stamp::FORMAT,
         }
     }
 

@@ -1,7 +1,7 @@
 //! The capacity check (`--capacity-check`): is the drive as big as it says?
 //!
 //! [`plan`] picks a few hundred probe blocks over the whole reported size; the
-//! executor stamps them (with [`crate::verify::stamp::Stamper`]) **in the order
+//! executor stamps them (with [`crate::stamps::stamp::Stamper`]) **in the order
 //! given, from the end of the device toward its start**, flushes, reads them all
 //! back and hands each block's verdict ([`block_verdict`]) to [`analyse`], which
 //! concludes how much the drive really stores. [`refine`] then names the probes of
@@ -420,7 +420,7 @@ mod tests {
 
     #[test]
     fn real_stamps_on_a_drive_that_wraps_at_8_mib_of_256() {
-        use crate::verify::stamp::{StampSize, Stamper};
+        use crate::stamps::stamp::{StampSize, Stamper};
         let (reported, real, ss, block) = (256 * MIB, 8 * MIB, 512u32, 64 << 10);
         let mut store = vec![0u8; real as usize];
         let st = Stamper::new(Stamper::fresh_nonce(), 0, StampSize::new(ss).unwrap());

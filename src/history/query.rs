@@ -2,7 +2,7 @@
 //! judge needs of a run's drives (the earlier drives of their models, their own
 //! first qualification, their acknowledged findings); acknowledging a finding.
 
-use super::{Ledger, Place};
+use super::{HistoryDb, Place};
 use crate::results::{DiskResult, Finding, Severity};
 use crate::verdict::earlier::{
     Acknowledgement, DriveHistory, EarlierDrive, History, ModelHistory, Qualification, code_name,
@@ -62,7 +62,7 @@ pub struct RunRow {
     pub version: String,
 }
 
-impl Ledger {
+impl HistoryDb {
     /// Every drive known, by model then serial.
     pub fn drives(&self) -> Result<Vec<DriveRow>, String> {
         let fail = |e| self.fail("read the drives", e);

@@ -11,7 +11,7 @@
 
 use crate::clock::{Clock, VirtualClock};
 use crate::device::{IoData, QueueModel, Simulated, Target};
-use crate::probe::Op;
+use crate::plans::Op;
 use crate::results::device::DeviceInfo;
 use crate::results::smart::{SelfTestKind, SmartResult};
 use crate::smart::smartctl::{self, SmartRead, Smartctl, SmartctlError};
@@ -632,7 +632,7 @@ mod tests {
         let op = Op {
             offset: 0,
             len: 1 << 20,
-            kind: crate::probe::OpKind::Write,
+            kind: crate::plans::OpKind::Write,
         };
         for k in 0..=36u64 {
             q.service_ns(&op, k * 300_000_000_000).unwrap();

@@ -4,7 +4,7 @@
 //! burn-in's steps are walked by [`crate::burnin::runner`], to which the disk's
 //! tests are handed as its `Drive`. Nothing here prints.
 
-pub mod checkpoint;
+pub mod checkpoint_file;
 pub mod pass_temps;
 mod sink;
 pub mod smart_session;
@@ -20,7 +20,7 @@ use crate::device::{self, OpenOptions, Target};
 use crate::engine::sync::SyncEngine;
 use crate::error::ProbeError;
 use crate::exec::{self, Context};
-use crate::probe::{self, MIB};
+use crate::plans::{self, MIB};
 use crate::results::smart::SmartResult;
 use crate::results::test_kind::TestKind;
 use crate::results::{DiskFailure, DiskResult, Outcome, Warning, WarningCode};
@@ -223,14 +223,14 @@ struct Tests<'a> {
     info: crate::results::device::DeviceInfo,
     engine: SyncEngine,
     /// The plans' options, as config made them.
-    opts: &'a probe::Options,
+    opts: &'a plans::Options,
     /// The first test that failed: the ones after it are skipped.
     failed: Option<TestKind>,
     stop: &'a AtomicBool,
     /// Saves the write-verify pass's checkpoints (a burn-in with --json-file).
-    checkpoint: Option<checkpoint::SaveFn>,
+    checkpoint: Option<checkpoint_file::SaveFn>,
     /// The checkpoint the next write-verify pass goes on from (--resume).
-    resume: Option<crate::verify::checkpoint::Checkpoint>,
+    resume: Option<crate::stamps::checkpoint::Checkpoint>,
     /// Byte offsets of sectors that read fine before the tests (the signature check).
     known_good: Vec<u64>,
 }
@@ -258,7 +258,7 @@ impl Tests<'_> {
         let info = &self.info;
         let target = &mut self.target;
         // A real drive's queued passes: its temperature sampled from a side
-        // thread, and held by --max-temp, while the pass runs (run/pass_temps.rs).
+        // thread, and held by --max-temp, while the pass runs (prober/pass_temps.rs).
         let watch = (test.row().pass)
             .then(|| self.temps.as_ref()?.pass(target.as_ref()))
             .flatten();
@@ -352,7 +352,7 @@ struct BurnIn<'t, 'a> {
     checkpoint: Option<std::path::PathBuf>,
     /// The last checkpoint the pass saved (or went on from), for the line said
     /// when Ctrl-C stops it.
-    last_saved: std::sync::Arc<std::sync::Mutex<Option<crate::verify::checkpoint::Checkpoint>>>,
+    last_saved: std::sync::Arc<std::sync::Mutex<Option<crate::stamps::checkpoint::Checkpoint>>>,
     /// The checkpoint file its pass goes on from (`--resume`): the matched saved
     /// disk's, by its saved name.
     resume_from: Option<std::path::PathBuf>,
@@ -372,15 +372,18 @@ impl<'t, 'a> BurnIn<'t, 'a> {
         sink: &'t mut dyn Sink,
         saved: &[DiskResult],
     ) -> Self {
-        let checkpoint = cfg.json_file.as_deref().map(|j| checkpoint::path(j, name));
+        let checkpoint = cfg
+            .json_file
+            .as_deref()
+            .map(|j| checkpoint_file::path(j, name));
         let last_saved: std::sync::Arc<
-            std::sync::Mutex<Option<crate::verify::checkpoint::Checkpoint>>,
+            std::sync::Mutex<Option<crate::stamps::checkpoint::Checkpoint>>,
         > = std::sync::Arc::default();
         if let Some(p) = checkpoint.clone() {
             let identity = t.info.identity();
             let last = std::sync::Arc::clone(&last_saved);
             t.checkpoint = Some(Box::new(move |cp| {
-                checkpoint::save(&p, &identity, cp);
+                checkpoint_file::save(&p, &identity, cp);
                 *last.lock().unwrap_or_else(|e| e.into_inner()) = Some(cp.clone());
             }));
         }
@@ -389,7 +392,7 @@ impl<'t, 'a> BurnIn<'t, 'a> {
             cfg,
             checkpoint,
             last_saved,
-            resume_from: checkpoint::resume_path(cfg.resume.as_deref(), saved),
+            resume_from: checkpoint_file::resume_path(cfg.resume.as_deref(), saved),
             interrupted: saved.first().map_or_else(Vec::new, |d| {
                 (d.burn_in.iter())
                     .filter(|r| r.status == crate::results::burnin::Status::Interrupted)
@@ -426,16 +429,17 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
         t.failed = None;
         if test.row().resumable {
             let identity = t.info.identity();
-            t.resume = (self.resume_from.as_deref()).and_then(|p| checkpoint::load(p, &identity));
+            t.resume =
+                (self.resume_from.as_deref()).and_then(|p| checkpoint_file::load(p, &identity));
             // Where the pass goes on from, said before it writes further.
             let fits = (t.resume.as_ref())
-                .is_some_and(|cp| checkpoint::fits_plan(cp, test, &t.info, t.opts));
+                .is_some_and(|cp| checkpoint_file::fits_plan(cp, test, &t.info, t.opts));
             let line = match &t.resume {
-                Some(cp) if fits => Some(checkpoint::resumed_line(cp)),
-                Some(_) => Some(checkpoint::fresh_line(
+                Some(cp) if fits => Some(checkpoint_file::resumed_line(cp)),
+                Some(_) => Some(checkpoint_file::fresh_line(
                     "its checkpoint is of another range, block size or pass count",
                 )),
-                None if interrupted => Some(checkpoint::fresh_line(
+                None if interrupted => Some(checkpoint_file::fresh_line(
                     "no checkpoint was saved before the interruption",
                 )),
                 None => None,
@@ -444,7 +448,7 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
                 sink.note(&t.info, &line);
             }
             if let Some(cp) = &t.resume {
-                checkpoint::replay_on_simulated(t.target.as_mut(), cp);
+                checkpoint_file::replay_on_simulated(t.target.as_mut(), cp);
             }
             *self.last_saved.lock().unwrap_or_else(|e| e.into_inner()) =
                 t.resume.clone().filter(|_| fits);
@@ -453,20 +457,20 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
         t.resume = None;
         if test.row().resumable && outcome == Outcome::Interrupted && self.checkpoint.is_some() {
             let last = self.last_saved.lock().unwrap_or_else(|e| e.into_inner());
-            sink.note(&t.info, &checkpoint::stopped_line(last.as_ref()));
+            sink.note(&t.info, &checkpoint_file::stopped_line(last.as_ref()));
         }
         if test.row().resumable
             && outcome != Outcome::Interrupted
             && let Some(p) = &self.checkpoint
         {
-            checkpoint::remove(p);
+            checkpoint_file::remove(p);
         }
         Ok((outcome, disk.tests.last().and_then(stopped_answering)))
     }
 
     fn resume_refused(&self) -> Option<String> {
         let p = self.resume_from.as_deref()?;
-        checkpoint::refusal(p, &self.t.info.identity())
+        checkpoint_file::refusal(p, &self.t.info.identity())
     }
 
     fn smart_before(&mut self) -> SmartResult {

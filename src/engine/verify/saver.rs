@@ -10,10 +10,10 @@
 use super::feed::HalfFeed;
 use super::{PassState, Run, VerifyParams};
 use crate::device::Target;
-use crate::probe::OpKind;
+use crate::plans::OpKind;
 use crate::results::failures::Failures;
 use crate::results::verify::{Half, HalfKind, Pass, VerifyResult};
-use crate::verify::checkpoint::Checkpoint;
+use crate::stamps::checkpoint::Checkpoint;
 
 /// Checkpoints of the run, at least every 1% of the range and every minute,
 /// handed to `save` as they are made.
@@ -65,7 +65,7 @@ pub(super) fn half_start(
         unwritable: Vec::new(),
         failed_blocks: Vec::new(),
         keeps_only: None,
-        stamp_format: crate::verify::stamp::FORMAT,
+        stamp_format: crate::stamps::stamp::FORMAT,
     }
 }
 
@@ -140,7 +140,7 @@ impl HalfFeed<'_, '_> {
                 .map(|&(at, len)| (at, len.min(prefix - at)))
                 .collect(),
             keeps_only: self.keeps_only,
-            stamp_format: crate::verify::stamp::FORMAT,
+            stamp_format: crate::stamps::stamp::FORMAT,
         };
         (s.save)(&cp);
         s.last_bytes = prefix;

@@ -3,7 +3,7 @@
 //! identity, is skipped).
 
 use super::record::Origin;
-use super::{Ledger, Place};
+use super::{HistoryDb, Place};
 use rusqlite::{Connection, OpenFlags, params};
 use std::path::Path;
 
@@ -42,11 +42,11 @@ pub fn read(path: &Path) -> Result<Source, String> {
     Ok(Source::Run(Box::new(run)))
 }
 
-/// Import one file, read by [`read`], into `ledger`. Err: why the file cannot be
+/// Import one file, read by [`read`], into `db`. Err: why the file cannot be
 /// imported, naming it.
-pub fn import(ledger: &mut Ledger, path: &Path, source: Source) -> Result<Imported, String> {
+pub fn import(db: &mut HistoryDb, path: &Path, source: Source) -> Result<Imported, String> {
     let run = match source {
-        Source::Database => return ledger.import_database(path),
+        Source::Database => return db.import_database(path),
         Source::Run(run) => run,
     };
     // The file's name is the host (docs/history.md); the command, the run's own.
@@ -59,8 +59,8 @@ pub fn import(ledger: &mut Ledger, path: &Path, source: Source) -> Result<Import
         command: run.record.command.join(" "),
         source: format!("imported from {}", path.display()),
     };
-    let n = ledger.record(&run, &origin)?;
-    let taken = run.disks.iter().any(|d| ledger.place.records(d));
+    let n = db.record(&run, &origin)?;
+    let taken = run.disks.iter().any(|d| db.place.records(d));
     Ok(if n > 0 {
         Imported { runs: 1, known: 0 }
     } else {
@@ -91,7 +91,7 @@ fn open_other(path: &Path) -> Result<Connection, String> {
     Ok(other)
 }
 
-impl Ledger {
+impl HistoryDb {
     fn import_database(&mut self, path: &Path) -> Result<Imported, String> {
         let shown = path.display();
         let other = open_other(path)?;
