@@ -5,7 +5,7 @@
 //! the run does not start (exit 1), nothing is written, no drive is judged.
 //!
 //! The answer is kept as the drives confirmed (the path opened and the drive's
-//! identity): each drive's own check before its first write (`run::writable`)
+//! identity): each drive's own check before its first write (`prober::writable`)
 //! reads its signatures again, and a drive that is not the one named here (a
 //! drive swapped or renamed during a long batch) is not written.
 

@@ -2,9 +2,9 @@
 //! needs beside it on the command line to mean something (a test it applies to, -w,
 //! --qualify), checked once, with diskinfo's own rules for -p, -s and -S first,
 //! then the rules between options that are each fine alone (--preserve beside a
-//! test it cannot restore, --bad-blocks for several disks). What a test takes,
-//! writes and draws comes from the table of tests ([`TestKind::row`]); what
-//! --burn-in does, from its steps.
+//! test it cannot restore, --bad-blocks for several disks). What an option applies
+//! to comes from its declaration ([`crate::cli::Opt`]); what a test writes and
+//! draws, from the table of tests ([`TestKind::row`]); --burn-in's, from its steps.
 
 use crate::burnin;
 use crate::cli::{Applies, Args, BesideId};

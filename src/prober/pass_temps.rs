@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The run's sampler of the drive (`run::smart_watch::Handle`).
+/// The run's sampler of the drive (`prober::smart_watch::Handle`).
 type Handle = Arc<Mutex<Sampler>>;
 
 /// How often the side thread looks at its stop flag and the clock.

@@ -40,7 +40,7 @@ pub trait Sink: Observer {
     fn checkpoint(&mut self, _disk: &DiskResult) -> io::Result<()> {
         Ok(())
     }
-    /// The drive's temperature is watched for the run (`run::smart_watch`):
+    /// The drive's temperature is watched for the run (`prober::smart_watch`):
     /// `now` gives its latest reading in °C and whether its work is paused for
     /// heat, whenever asked (the live line's).
     fn temperature_watched(&mut self, _now: TemperatureNow) {}

@@ -8,7 +8,7 @@
 //! highest such sector. The span may include sectors that read fine, so a list
 //! built from [`Failures::covered`] errs toward marking more blocks bad, never
 //! fewer; the counts per kind stay exact. Plain data of --verify's results, with
-//! the [`ReadBack`] of a read-back sector that `verify::stamp` judges.
+//! the [`ReadBack`] of a read-back sector that `stamps::stamp` judges.
 
 use serde::{Deserialize, Serialize};
 
@@ -38,7 +38,7 @@ pub enum ReadBack {
         found_pass: u32,
     },
     /// The read failed with an I/O error (recorded by the caller, never by
-    /// `verify::stamp::Stamper::check`).
+    /// `stamps::stamp::Stamper::check`).
     Unreadable,
 }
 
