@@ -22,7 +22,7 @@ pub mod zones;
 
 use crate::results::test_kind::PhaseId;
 pub use options::Options;
-pub use plan::{Line, PairsKind, Plan, ProbeSet, QueuedStep, Step, Stream, plan};
+pub use plan::{Line, PairsKind, Plan, ProbeSet, QueuedStep, Step, Stream, VERIFY_DEPTH, plan};
 
 use serde::{Deserialize, Serialize};
 

@@ -75,8 +75,14 @@ fn a_loop_device_halved_mid_pass_is_named_and_the_pass_stops() {
     assert_eq!(c["from_bytes"], SIZE, "{c}");
     assert_eq!(c["to_bytes"], now, "{c}");
     assert_eq!(c["pass"], 0, "{c}");
+    // Where the pass noticed: the block whose answer it was handling then. The
+    // kernel counts a write when the device completes it, before seekprobe takes
+    // its answer, so up to the pass's requests in flight (VERIFY_DEPTH blocks of
+    // the default 1 MiB) may be counted beyond it: on a busy machine the pass
+    // noticed at 127 MiB of the 128 MiB the test had seen written.
+    let in_flight = u64::from(seekprobe::plans::VERIFY_DEPTH.get()) << 20;
     let at = c["at_bytes"].as_u64().unwrap();
-    assert!((SIZE / 2..=SIZE).contains(&at), "{c}");
+    assert!((SIZE / 2 - in_flight..=SIZE).contains(&at), "{c}");
     let findings = v["disks"][0]["verdict"]["findings"].as_array().unwrap();
     let f = (findings.iter().find(|f| f["code"] == "size_changed"))
         .unwrap_or_else(|| panic!("no size_changed finding: {findings:?}"));
