@@ -202,7 +202,9 @@ macro_rules! options {
             pub fn declared() -> Vec<(&'static str, $crate::cli::Opt)> {
                 let mut all = Vec::new();
                 $(
-                    match $crate::cli::Decl::from($decl) {
+                    // Built at compile time: a declaration that cannot be (an
+                    // `Opt` method on the wrong kind) fails the build.
+                    match $crate::cli::Decl::from(const { $decl }) {
                         $crate::cli::Decl::One(o) => all.push((stringify!($field), o)),
                         $crate::cli::Decl::Group(g) => all.extend(g()),
                     }

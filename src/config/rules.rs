@@ -144,9 +144,9 @@ pub fn needs(id: &str) -> Option<Needs> {
     let any_run = || any([tests_where(|_| true), SMART.to_vec()].concat());
     Some(match Args::option(id)?.applies {
         Applies::Alone => Needs::Nothing,
-        Applies::Test => match test_of(id)?.row().writes {
-            Writes::NeedsW => with_write(vec![test_of(id)?.id()]),
-            Writes::No | Writes::WithW => Needs::Nothing,
+        Applies::Test => match test_of(id)? {
+            t if t.row().writes == Writes::NeedsW => with_write(vec![t.id()]),
+            _ => Needs::Nothing,
         },
         Applies::Tunes { tests, burn_in } => any(tuned(tests, burn_in)),
         Applies::With {
