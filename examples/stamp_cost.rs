@@ -14,8 +14,8 @@
 //! each block back 4 blocks after writing it (a pass that reads back as it
 //! writes). It prints the blocks that failed the check (0 expected).
 
-use seekprobe::device::Target;
 use seekprobe::device::sim::SimTarget;
+use seekprobe::device::{AlignedBuf, Target};
 use seekprobe::stamps::stamp::{StampSize, Stamper};
 
 const BLOCK: usize = 1 << 20;
@@ -33,20 +33,20 @@ fn main() {
     };
     let mut t = SimTarget::open(&format!("sim:hdd?size={mib}M")).expect("the simulated drive");
     let s = Stamper::new(0x5EED, 0, StampSize::new(512).expect("512-byte sectors"));
-    let mut w = seekprobe::device::AlignedBuf::new(BLOCK);
-    let mut r = seekprobe::device::AlignedBuf::new(BLOCK);
+    let mut w = AlignedBuf::new(BLOCK);
+    let mut r = AlignedBuf::new(BLOCK);
     let mut bad = 0;
-    let mut read_back = |t: &mut SimTarget, i: usize, r: &mut [u8]| {
+    let mut read_back = |t: &mut SimTarget, i: usize, r: &mut AlignedBuf| {
         let at = (i * BLOCK) as u64;
-        t.read_at(r, at).expect("read");
+        t.read_at(r.for_read(..), at).expect("read");
         if !s.all_ok(r, at / 512) {
             bad += 1;
         }
     };
-    let write = |t: &mut SimTarget, i: usize, w: &mut [u8]| {
+    let write = |t: &mut SimTarget, i: usize, w: &mut AlignedBuf| {
         let at = (i * BLOCK) as u64;
         s.stamp(w, at / 512);
-        t.write_at(w, at).expect("write");
+        t.write_at(w.for_write(..), at).expect("write");
     };
     match mode {
         "halves" => {

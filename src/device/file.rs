@@ -1,7 +1,7 @@
 //! Opening a path (block device, FreeBSD disk, or regular file) and reading it with
 //! positioned, direct I/O.
 
-use super::{AlignedBuf, Target};
+use super::{AlignedBuf, ReadBuf, Target, WriteBuf};
 use crate::clock::{Clock, MonotonicClock};
 use crate::error::ProbeError;
 use crate::results::device::{DeviceInfo, IoMode, TargetKind};
@@ -374,7 +374,7 @@ impl FileTarget {
     /// system accepts it, else buffered with the reason recorded.
     fn ensure_readable(&mut self) -> Result<(), ProbeError> {
         let mut buf = AlignedBuf::new(self.info.sector_size as usize);
-        let first = self.watchdog.read(&mut buf, 0).map(|_| ());
+        let first = self.watchdog.read(buf.for_read(..), 0).map(|_| ());
         let direct = is_direct(&self.file);
         self.info.io_mode = match (first, direct) {
             (Ok(()), true) => IoMode::Direct,
@@ -387,7 +387,7 @@ impl FileTarget {
             (Err(e), true) if Errno::from_io_error(&e) == Some(Errno::INVAL) && self.info.kind == TargetKind::File => {
                 set_direct(&self.file, false).map_err(|e| self.read_error("open", 0, e))?;
                 self.watchdog
-                    .read(&mut buf, 0)
+                    .read(buf.for_read(..), 0)
                     .map_err(|e| self.read_error("open", 0, e))?;
                 IoMode::Buffered(format!(
                     "the file system refused {}-byte direct reads; the page cache is dropped before each test",
@@ -422,12 +422,12 @@ impl Target for FileTarget {
         &self.clock
     }
 
-    fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    fn read_at(&mut self, buf: ReadBuf<'_>, offset: u64) -> io::Result<()> {
         self.read_timed(buf, offset).map(|_| ())
     }
 
     /// Timed by the I/O thread around the read alone (the hand-over excluded).
-    fn read_timed(&mut self, buf: &mut [u8], offset: u64) -> io::Result<u64> {
+    fn read_timed(&mut self, buf: ReadBuf<'_>, offset: u64) -> io::Result<u64> {
         self.io_bytes += buf.len() as u64;
         self.watchdog.read(buf, offset)
     }
@@ -447,18 +447,23 @@ impl Target for FileTarget {
         self.io_bytes
     }
 
-    fn write_at(&mut self, buf: &[u8], offset: u64) -> io::Result<()> {
+    fn write_at(&mut self, buf: WriteBuf<'_>, offset: u64) -> io::Result<()> {
         self.write_timed(buf, offset).map(|_| ())
     }
 
     /// Timed by the I/O thread around the write alone (the hand-over excluded).
-    fn write_timed(&mut self, buf: &[u8], offset: u64) -> io::Result<u64> {
+    fn write_timed(&mut self, buf: WriteBuf<'_>, offset: u64) -> io::Result<u64> {
         self.write_pieces_timed(buf, offset, u32::MAX)
     }
 
     /// The pieces but the last from the I/O thread's piece threads, timed by the I/O
     /// thread from the first piece to the last answer, under the request limit.
-    fn write_pieces_timed(&mut self, buf: &[u8], offset: u64, piece: u32) -> io::Result<u64> {
+    fn write_pieces_timed(
+        &mut self,
+        buf: WriteBuf<'_>,
+        offset: u64,
+        piece: u32,
+    ) -> io::Result<u64> {
         // Never past the last whole sector, and never extending a file.
         let limit = self.info.sectors() * u64::from(self.info.sector_size);
         if offset

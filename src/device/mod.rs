@@ -18,7 +18,7 @@ pub mod size_probe;
 mod stop;
 pub mod watched;
 
-pub use aligned::AlignedBuf;
+pub use aligned::{AlignedBuf, ReadBuf, WriteBuf};
 pub use file::{OpenOptions, open};
 pub use pass_watch::PassWatch;
 pub use stop::Stop;
@@ -98,15 +98,17 @@ pub trait Target: Send {
     fn info(&self) -> &DeviceInfo;
     /// The clock that times this target's operations (virtual for simulations).
     fn clock(&self) -> &dyn Clock;
-    /// Read exactly `buf.len()` bytes at byte `offset`. `buf` is page-aligned; its
-    /// length and `offset` are multiples of the logical sector size.
-    fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<()>;
+    /// Read exactly `buf.len()` bytes at byte `offset`. `buf` is part of an
+    /// [`AlignedBuf`] (so page-aligned), lent with its memory ([`ReadBuf`]: a
+    /// request a real device gives up keeps that memory until the kernel answers);
+    /// its length and `offset` are multiples of the logical sector size.
+    fn read_at(&mut self, buf: ReadBuf<'_>, offset: u64) -> io::Result<()>;
     /// Prepare for a timed phase: write back dirty data (as diskinfo's sync()) and,
     /// where the page cache cannot be bypassed, drop what it holds of the target.
     fn quiesce(&mut self) -> io::Result<()>;
     /// Write exactly `buf` at byte `offset` (aligned as for [`Target::read_at`]).
     /// Only targets opened for writing accept it.
-    fn write_at(&mut self, _buf: &[u8], _offset: u64) -> io::Result<()> {
+    fn write_at(&mut self, _buf: WriteBuf<'_>, _offset: u64) -> io::Result<()> {
         Err(io::Error::new(
             io::ErrorKind::Unsupported,
             "the target is not open for writing",
@@ -122,14 +124,14 @@ pub trait Target: Send {
     /// device's I/O thread, [`watched`]), so that the tool's own work around it
     /// (the hand-over to that thread) is no part of the figure. The default times
     /// the call (a simulated drive's virtual clock moves by the read alone).
-    fn read_timed(&mut self, buf: &mut [u8], offset: u64) -> io::Result<u64> {
+    fn read_timed(&mut self, buf: ReadBuf<'_>, offset: u64) -> io::Result<u64> {
         let t0 = self.clock().now_ns();
         self.read_at(buf, offset)?;
         Ok(self.clock().now_ns().saturating_sub(t0))
     }
     /// [`Target::write_at`], and the write's latency in ns, timed as
     /// [`Target::read_timed`] times a read.
-    fn write_timed(&mut self, buf: &[u8], offset: u64) -> io::Result<u64> {
+    fn write_timed(&mut self, buf: WriteBuf<'_>, offset: u64) -> io::Result<u64> {
         let t0 = self.clock().now_ns();
         self.write_at(buf, offset)?;
         Ok(self.clock().now_ns().saturating_sub(t0))
@@ -138,7 +140,12 @@ pub trait Target: Send {
     /// but the last issued at once, then all awaited (diskinfo's `parwrite`), timed
     /// from the first piece to the last answer where they are carried out. The
     /// default writes the whole buffer as one request (a simulated drive).
-    fn write_pieces_timed(&mut self, buf: &[u8], offset: u64, _piece: u32) -> io::Result<u64> {
+    fn write_pieces_timed(
+        &mut self,
+        buf: WriteBuf<'_>,
+        offset: u64,
+        _piece: u32,
+    ) -> io::Result<u64> {
         self.write_timed(buf, offset)
     }
     /// [`Target::flush`], and the flush's latency in ns, timed as

@@ -10,9 +10,11 @@
 //! 2 s. Every request given up is counted in that [`Stop`] (main says so at exit).
 //!
 //! The worker reads into and writes from the caller's buffer (no copy: the time of
-//! a copy would show up as the device's). When a request is given up, the buffer
-//! is handed to [`super::aligned::quarantine`] so that its memory is never freed
-//! while the kernel may still fill it.
+//! a copy would show up as the device's). Each request carries a [`Hold`] on that
+//! buffer's memory ([`super::ReadBuf`], [`super::WriteBuf`]), dropped by the worker
+//! once the kernel answered: a request given up keeps the memory it may still
+//! fill allocated until then (for ever, if the kernel never answers), whenever
+//! the caller drops its buffer.
 //!
 //! The worker reads the target's clock ([`Clock`]) right before and after each
 //! request and hands the time back with its answer ([`Watchdog::read`],
@@ -42,7 +44,8 @@
 //! for the kernel. Here only the worker is held; the caller gives up, records the
 //! finding and goes on. Its cost, the hand-over, lies outside every figure (above).
 
-use super::Stop;
+use super::aligned::Hold;
+use super::{ReadBuf, Stop, WriteBuf};
 use crate::clock::Clock;
 use std::fs::File;
 use std::io;
@@ -152,12 +155,14 @@ pub fn interrupted(e: &io::Error) -> bool {
 }
 
 /// A request as the worker runs it. The buffers are the caller's, passed as
-/// addresses: the caller waits for the answer or quarantines the buffer.
+/// addresses with a hold on their memory: the caller's borrow lasts while it
+/// waits for the answer, the hold until the worker is done with the request.
 enum Job {
     Read {
         ptr: usize,
         len: usize,
         at: u64,
+        hold: Hold,
     },
     /// A write in pieces of `piece` bytes (the last the rest): all but the last
     /// written at once by the worker's piece threads, the last by the worker, all
@@ -167,6 +172,7 @@ enum Job {
         len: usize,
         at: u64,
         piece: usize,
+        hold: Hold,
     },
     Call(Call),
 }
@@ -233,15 +239,15 @@ impl Watchdog {
 
     /// Read `buf.len()` bytes at `at` (as [`super::pio::read_exact_at`]); the
     /// read's latency in ns, timed by the worker around the read alone.
-    pub fn read(&mut self, buf: &mut [u8], at: u64) -> io::Result<u64> {
-        let (ptr, len) = (buf.as_mut_ptr() as usize, buf.len());
-        self.run(at, Job::Read { ptr, len, at }, Some((ptr, len)))
+    pub fn read(&mut self, mut buf: ReadBuf<'_>, at: u64) -> io::Result<u64> {
+        let (ptr, len, hold) = (buf.as_mut_ptr() as usize, buf.len(), buf.hold());
+        self.run(at, Job::Read { ptr, len, at, hold })
             .map(|(_, ns)| ns)
     }
 
     /// Write all of `buf` at `at` (as [`super::pio::write_all_at`]); the write's
     /// latency in ns, timed by the worker around the write alone.
-    pub fn write(&mut self, buf: &[u8], at: u64) -> io::Result<u64> {
+    pub fn write(&mut self, buf: WriteBuf<'_>, at: u64) -> io::Result<u64> {
         self.write_pieces(buf, at, buf.len())
     }
 
@@ -252,16 +258,17 @@ impl Watchdog {
     /// hand-out to the last piece's answer, timed by the worker. Held to the
     /// request limit as one request: a piece that hangs gives the drive up as any
     /// request does.
-    pub fn write_pieces(&mut self, buf: &[u8], at: u64, piece: usize) -> io::Result<u64> {
-        let (ptr, len) = (buf.as_ptr() as usize, buf.len());
+    pub fn write_pieces(&mut self, buf: WriteBuf<'_>, at: u64, piece: usize) -> io::Result<u64> {
+        let (ptr, len, hold) = (buf.as_ptr() as usize, buf.len(), buf.hold());
         let piece = piece.max(1);
         let job = Job::Write {
             ptr,
             len,
             at,
             piece,
+            hold,
         };
-        self.run(at, job, Some((ptr, len))).map(|(_, ns)| ns)
+        self.run(at, job).map(|(_, ns)| ns)
     }
 
     /// Run `f` on the device's descriptor on the worker (a flush, a sync), held to
@@ -281,7 +288,7 @@ impl Watchdog {
         at: u64,
         f: impl FnOnce(&File) -> io::Result<bool> + Send + 'static,
     ) -> io::Result<(bool, u64)> {
-        self.run(at, Job::Call(Box::new(f)), None)
+        self.run(at, Job::Call(Box::new(f)))
     }
 
     /// As [`Watchdog::call`], held to `limit` instead of the request limit (a
@@ -314,7 +321,7 @@ impl Watchdog {
         }
     }
 
-    fn run(&mut self, at: u64, job: Job, buf: Option<(usize, usize)>) -> io::Result<(bool, u64)> {
+    fn run(&mut self, at: u64, job: Job) -> io::Result<(bool, u64)> {
         if self.given_up.is_some() {
             return Err(self.refused(at));
         }
@@ -353,26 +360,25 @@ impl Watchdog {
             let waited = start.elapsed();
             if waited >= self.limit {
                 let n = NoAnswer { offset: at, waited };
-                self.give_up(io::ErrorKind::TimedOut, Some(n), buf);
+                self.give_up(io::ErrorKind::TimedOut, Some(n));
                 return Err(n.error());
             }
             if self.stop.stopping() {
                 let since = *stopped_at.get_or_insert_with(Instant::now);
                 if since.elapsed() >= GRACE {
-                    self.give_up(io::ErrorKind::Interrupted, None, buf);
+                    self.give_up(io::ErrorKind::Interrupted, None);
                     return Err(self.refused(at));
                 }
             }
         }
     }
 
-    fn give_up(&mut self, how: io::ErrorKind, n: Option<NoAnswer>, buf: Option<(usize, usize)>) {
+    /// Give the request in flight up: the job the worker holds keeps its
+    /// buffer's memory ([`Hold`]) until the kernel answers.
+    fn give_up(&mut self, how: io::ErrorKind, n: Option<NoAnswer>) {
         self.given_up = Some(how);
         self.last = n;
         self.stop.leave_one();
-        if let Some((ptr, len)) = buf {
-            super::aligned::quarantine(ptr, len);
-        }
     }
 
     /// The request given up, if one was (not after Ctrl-C).
@@ -406,12 +412,17 @@ fn work(file: &File, clock: &dyn Clock, jobs: &Receiver<(u64, Job)>, answers: &S
             }
             continue;
         }
+        // The request's hold on the caller's buffer, let go once the answer is
+        // sent: letting go (an atomic count, or freeing the memory of a buffer
+        // whose caller gave the request up) is no part of the request's time.
+        let held: Option<Hold>;
         let t0 = clock.now_ns();
         let r = match job {
-            Job::Read { ptr, len, at } => {
+            Job::Read { ptr, len, at, hold } => {
+                held = Some(hold);
                 // SAFETY: the caller's buffer of `len` bytes at `ptr` is borrowed
                 // mutably until it receives this answer; when it stops waiting,
-                // the buffer is quarantined (never freed) instead.
+                // `held` keeps the memory allocated until this read returns.
                 let buf = unsafe { std::slice::from_raw_parts_mut(ptr as *mut u8, len) };
                 super::pio::read_exact_at(file, buf, at).map(|()| true)
             }
@@ -420,16 +431,26 @@ fn work(file: &File, clock: &dyn Clock, jobs: &Receiver<(u64, Job)>, answers: &S
                 len,
                 at,
                 piece,
-            } if len > piece => pieces.write(file, ptr, len, at, piece).map(|()| true),
-            Job::Write { ptr, len, at, .. } => {
-                // SAFETY: as for a read; the buffer is only read.
-                let buf = unsafe { std::slice::from_raw_parts(ptr as *const u8, len) };
-                super::pio::write_all_at(file, buf, at).map(|()| true)
+                hold,
+            } => {
+                held = Some(hold);
+                if len > piece {
+                    pieces.write(file, ptr, len, at, piece).map(|()| true)
+                } else {
+                    // SAFETY: as for a read; the buffer is only read.
+                    let buf = unsafe { std::slice::from_raw_parts(ptr as *const u8, len) };
+                    super::pio::write_all_at(file, buf, at).map(|()| true)
+                }
             }
-            Job::Call(f) => f(file),
+            Job::Call(f) => {
+                held = None;
+                f(file)
+            }
         };
         let ns = clock.now_ns().saturating_sub(t0);
-        if answers.send((seq, r, ns)).is_err() {
+        let sent = answers.send((seq, r, ns));
+        drop(held);
+        if sent.is_err() {
             return;
         }
     }
@@ -475,8 +496,8 @@ impl PieceThreads {
                     for (ptr, len, at) in rx {
                         let write = std::panic::AssertUnwindSafe(|| {
                             // SAFETY: a piece of the caller's buffer, borrowed until
-                            // the worker answers (which waits for this piece's
-                            // answer) or quarantined when the caller stops waiting.
+                            // the worker answers, which waits for this piece's
+                            // answer, and held by the worker (`held`) until then.
                             let buf = unsafe { std::slice::from_raw_parts(ptr as *const u8, len) };
                             super::pio::write_all_at(&file, buf, at)
                         });
@@ -541,6 +562,7 @@ mod tests {
     use super::*;
     use crate::clock::{MonotonicClock, VirtualClock};
     use crate::device::AlignedBuf;
+    use std::sync::{Arc, Condvar, Mutex};
 
     #[test]
     fn the_worker_times_the_request_alone_on_the_targets_clock() {
@@ -561,8 +583,60 @@ mod tests {
         // The clock moving between requests (the caller's time) is in neither.
         clock.advance(1_000_000);
         let mut b = AlignedBuf::new(4096);
-        assert_eq!(w.read(&mut b, 0).unwrap(), 0);
-        assert_eq!(w.write(&b, 4096).unwrap(), 0);
+        assert_eq!(w.read(b.for_read(..), 0).unwrap(), 0);
+        assert_eq!(w.write(b.for_write(..), 4096).unwrap(), 0);
+    }
+
+    /// A clock whose first reading waits until [`Gate::open`]: the worker reads it
+    /// right before each request, so a request on it hangs there, as on a drive
+    /// the kernel holds.
+    #[derive(Clone, Default)]
+    struct Gate(Arc<(Mutex<bool>, Condvar)>);
+
+    impl Gate {
+        fn open(&self) {
+            *self.0.0.lock().unwrap() = true;
+            self.0.1.notify_all();
+        }
+    }
+
+    impl Clock for Gate {
+        fn now_ns(&self) -> u64 {
+            let (open, cv) = &*self.0;
+            drop(cv.wait_while(open.lock().unwrap(), |o| !*o).unwrap());
+            0
+        }
+        fn sleep(&self, d: Duration) {
+            std::thread::sleep(d);
+        }
+        fn shared(&self) -> Arc<dyn Clock> {
+            Arc::new(self.clone())
+        }
+    }
+
+    #[test]
+    fn a_read_given_up_holds_its_buffer_until_the_worker_is_done_with_it() {
+        let f = tempfile::tempfile().unwrap();
+        f.set_len(1 << 16).unwrap();
+        let gate = Gate::default();
+        let limit = Duration::from_millis(100);
+        let mut w = Watchdog::new(&f, limit, Stop::default(), gate.clone()).unwrap();
+        let mut b = AlignedBuf::new(4096);
+        let e = w.read(b.for_read(..), 0).unwrap_err();
+        assert!(NoAnswer::of(&e).is_some(), "{e}");
+        // Given up, the request still holds the memory it would read into: the
+        // buffer dropped now would leave its memory to the request.
+        assert_eq!(b.holders(), 2, "the hung request holds the buffer");
+        gate.open();
+        // Once the read is done, the worker lets go (waited for that, not a time).
+        let t = Instant::now();
+        while b.holders() > 1 {
+            assert!(
+                t.elapsed() < Duration::from_secs(60),
+                "still held after the read"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 
     #[test]
@@ -578,9 +652,9 @@ mod tests {
         .unwrap();
         let mut b = AlignedBuf::new(4096);
         b.fill(7);
-        w.write(&b, 4096).unwrap();
+        w.write(b.for_write(..), 4096).unwrap();
         let mut r = AlignedBuf::new(4096);
-        w.read(&mut r, 4096).unwrap();
+        w.read(r.for_read(..), 4096).unwrap();
         assert!(r.iter().all(|&x| x == 7));
         // A call that does not answer within the limit: given up, named.
         let e = w
@@ -595,7 +669,7 @@ mod tests {
         assert!(e.to_string().starts_with("no answer for 0.2"), "{e}");
         // Every later request is refused at once, naming the first.
         let t = Instant::now();
-        let e = w.read(&mut r, 0).unwrap_err();
+        let e = w.read(r.for_read(..), 0).unwrap_err();
         assert_eq!(NoAnswer::of(&e), Some(n));
         assert!(t.elapsed() < Duration::from_millis(100));
     }
@@ -615,14 +689,14 @@ mod tests {
             for (i, x) in b.iter_mut().enumerate() {
                 *x = (i % 253) as u8 ^ seed;
             }
-            assert_eq!(w.write_pieces(&b, at, 128 << 10).unwrap(), 0);
+            assert_eq!(w.write_pieces(b.for_write(..), at, 128 << 10).unwrap(), 0);
             let mut back = vec![0u8; b.len()];
             f.read_exact_at(&mut back, at).unwrap();
             assert!(back == b[..], "the pieces landed whole at {at}");
         }
         // One piece (a piece size at least the write): the worker writes it alone.
         let b = AlignedBuf::new(4096);
-        assert_eq!(w.write_pieces(&b, 0, 1 << 20).unwrap(), 0);
+        assert_eq!(w.write_pieces(b.for_write(..), 0, 1 << 20).unwrap(), 0);
     }
 
     #[test]

@@ -84,7 +84,7 @@ pub fn run_capacity_check(
                     break 'rounds;
                 }
                 let mut old = AlignedBuf::new(op.len as usize);
-                if let Err(e) = target.read_at(&mut old, op.offset) {
+                if let Err(e) = target.read_at(old.for_read(..), op.offset) {
                     run.stop = Some(failed(op.offset, e));
                     break 'rounds;
                 }
@@ -97,10 +97,10 @@ pub fn run_capacity_check(
                 run.stop = Some(Stop::Interrupted);
                 break 'rounds;
             }
-            let b = &mut buf[..op.len as usize];
-            st.stamp(b, op.offset / u64::from(ss));
+            let n = op.len as usize;
+            st.stamp(&mut buf[..n], op.offset / u64::from(ss));
             run.bytes += u64::from(op.len);
-            if target.write_at(b, op.offset).is_err() {
+            if target.write_at(buf.for_write(..n), op.offset).is_err() {
                 run.failed_writes += 1;
             }
         }
@@ -113,9 +113,9 @@ pub fn run_capacity_check(
                 run.stop = Some(Stop::Interrupted);
                 break 'rounds;
             }
-            let b = &mut buf[..op.len as usize];
-            let verdict = match target.read_at(b, op.offset) {
-                Ok(()) => capacity::block_verdict(st.check(b, op.offset / u64::from(ss))),
+            let n = op.len as usize;
+            let verdict = match target.read_at(buf.for_read(..n), op.offset) {
+                Ok(()) => capacity::block_verdict(st.check(&buf[..n], op.offset / u64::from(ss))),
                 Err(_) => ReadBack::Unreadable,
             };
             run.bytes += u64::from(op.len);
@@ -134,7 +134,7 @@ pub fn run_capacity_check(
     // ends with what it held before the first probe reached it.
     // A failed restore is reported (the first one), and the others still run.
     for (offset, old) in saved.iter().rev() {
-        match target.write_at(old, *offset) {
+        match target.write_at(old.for_write(..), *offset) {
             Ok(()) => run.bytes += old.len() as u64,
             Err(e) => {
                 if run.stop.is_none() {

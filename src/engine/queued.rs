@@ -183,6 +183,7 @@ pub fn run_feed(
 mod tests {
     use super::*;
     use crate::clock::{Clock, VirtualClock};
+    use crate::device::ReadBuf;
     use crate::results::device::{DeviceInfo, TargetKind};
     use std::time::Duration;
 
@@ -199,7 +200,7 @@ mod tests {
         fn clock(&self) -> &dyn Clock {
             &self.clock
         }
-        fn read_at(&mut self, _buf: &mut [u8], _offset: u64) -> io::Result<()> {
+        fn read_at(&mut self, _buf: ReadBuf<'_>, _offset: u64) -> io::Result<()> {
             Ok(())
         }
         fn quiesce(&mut self) -> io::Result<()> {
@@ -345,8 +346,8 @@ mod tests {
         fn clock(&self) -> &dyn Clock {
             &self.clock
         }
-        fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<()> {
-            std::os::unix::fs::FileExt::read_exact_at(&self.file, buf, offset)
+        fn read_at(&mut self, mut buf: ReadBuf<'_>, offset: u64) -> io::Result<()> {
+            std::os::unix::fs::FileExt::read_exact_at(&self.file, &mut buf, offset)
         }
         fn quiesce(&mut self) -> io::Result<()> {
             Ok(())

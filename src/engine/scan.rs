@@ -228,7 +228,7 @@ fn locate_failed(
     let located = locate(failed, range.block, ss, &mut |at, len| {
         if stop.load(Ordering::Relaxed) {
             Probe::Stop
-        } else if target.read_at(&mut buf[..len as usize], at).is_ok() {
+        } else if target.read_at(buf.for_read(..len as usize), at).is_ok() {
             Probe::Ok
         } else {
             Probe::Failed
@@ -257,7 +257,7 @@ fn sync_pass(
             break;
         }
         let t0 = target.clock().now_ns();
-        let res = target.read_at(&mut buf[..len as usize], offset);
+        let res = target.read_at(buf.for_read(..len as usize), offset);
         let t1 = target.clock().now_ns();
         done += 1;
         if !record((i as u64, offset, len, t1 - t0, res), t1) {

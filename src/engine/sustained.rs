@@ -125,6 +125,7 @@ pub fn sustained_writes(
 mod tests {
     use super::*;
     use crate::clock::{Clock, VirtualClock};
+    use crate::device::{ReadBuf, WriteBuf};
     use crate::plans::OpKind;
     use crate::results::device::{DeviceInfo, TargetKind};
     use std::io;
@@ -146,14 +147,14 @@ mod tests {
         fn clock(&self) -> &dyn Clock {
             &self.clock
         }
-        fn read_at(&mut self, _buf: &mut [u8], _offset: u64) -> io::Result<()> {
+        fn read_at(&mut self, _buf: ReadBuf<'_>, _offset: u64) -> io::Result<()> {
             self.clock.advance(5_000_000);
             Ok(())
         }
         fn quiesce(&mut self) -> io::Result<()> {
             Ok(())
         }
-        fn write_at(&mut self, buf: &[u8], _offset: u64) -> io::Result<()> {
+        fn write_at(&mut self, buf: WriteBuf<'_>, _offset: u64) -> io::Result<()> {
             let t = if self.written < self.after {
                 self.fast
             } else {

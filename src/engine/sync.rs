@@ -113,11 +113,11 @@ impl SyncEngine {
         match op.kind {
             OpKind::Read => {
                 self.reserve(len, 0);
-                target.read_timed(&mut self.buf[..len], op.offset)
+                target.read_timed(self.buf.for_read(..len), op.offset)
             }
             OpKind::Write => {
                 self.reserve(0, len);
-                target.write_timed(&self.pattern[..len], op.offset)
+                target.write_timed(self.pattern.for_write(..len), op.offset)
             }
         }
     }
@@ -267,6 +267,7 @@ pub fn run_paused_pairs(
 mod tests {
     use super::*;
     use crate::clock::{Clock, VirtualClock};
+    use crate::device::ReadBuf;
     use crate::results::device::{DeviceInfo, TargetKind};
     use crate::results::test_kind::PhaseId;
 
@@ -288,7 +289,7 @@ mod tests {
         fn clock(&self) -> &dyn Clock {
             &self.clock
         }
-        fn read_at(&mut self, _buf: &mut [u8], offset: u64) -> io::Result<()> {
+        fn read_at(&mut self, _buf: ReadBuf<'_>, offset: u64) -> io::Result<()> {
             self.log.push(offset);
             self.clock.advance(1000 + offset / 512);
             if offset == self.bad {

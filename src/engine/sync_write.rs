@@ -58,8 +58,9 @@ pub fn run_sync_writes(
     }
     // Split by the target (a real device's I/O thread hands the pieces to threads
     // of its own), timed there around all the pieces, under the request limit.
-    let write =
-        |target: &mut dyn Target, offset: u64| target.write_pieces_timed(&data, offset, PIECE);
+    let write = |target: &mut dyn Target, offset: u64| {
+        target.write_pieces_timed(data.for_write(..), offset, PIECE)
+    };
     run_loop(target, offsets, params, stop, write)
 }
 
@@ -99,7 +100,7 @@ fn run_loop(
                 break 'batches;
             }
             if let Some(b) = backup.as_mut()
-                && let Err(e) = target.read_at(b, offset)
+                && let Err(e) = target.read_at(b.for_read(..), offset)
             {
                 run.stop = fail(offset, e);
                 break 'batches;
@@ -118,7 +119,9 @@ fn run_loop(
             }
             if let Some(b) = backup.as_ref() {
                 // Restore before anything else, even after an error or Ctrl-C.
-                let restored = target.write_at(b, offset).and_then(|_| target.flush());
+                let restored = target
+                    .write_at(b.for_write(..), offset)
+                    .and_then(|_| target.flush());
                 if let Err(e) = restored {
                     run.stop = fail(offset, e);
                     break 'batches;

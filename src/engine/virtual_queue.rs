@@ -190,7 +190,7 @@ pub fn run(
 mod tests {
     use super::*;
     use crate::clock::VirtualClock;
-    use crate::device::{Simulated, Target};
+    use crate::device::{ReadBuf, Simulated, Target};
     use crate::engine::queue::Stop;
     use crate::engine::queued::run_random_reads;
     use crate::results::device::{DeviceInfo, TargetKind};
@@ -277,7 +277,7 @@ mod tests {
         fn clock(&self) -> &dyn Clock {
             &self.clock
         }
-        fn read_at(&mut self, _buf: &mut [u8], offset: u64) -> io::Result<()> {
+        fn read_at(&mut self, _buf: ReadBuf<'_>, offset: u64) -> io::Result<()> {
             let now = self.clock.now_ns();
             let t = self.service(offset, now)?;
             self.clock.advance(t);
@@ -381,12 +381,13 @@ mod tests {
             p.len,
         )
         .unwrap();
-        let mut buf = vec![0u8; p.len as usize];
+        let mut buf = AlignedBuf::new(p.len as usize);
         let mut hist = Histogram::new();
         let start = sync.clock.now_ns();
         let mut last = start;
         while last - start < 50_000_000 {
-            sync.read_at(&mut buf, stream.next_offset()).unwrap();
+            sync.read_at(buf.for_read(..), stream.next_offset())
+                .unwrap();
             let now = sync.clock.now_ns();
             hist.record(now - last);
             last = now;

@@ -104,7 +104,7 @@ pub fn sequential(
             at = start;
         }
         busy_ns += t
-            .read_timed(&mut buf[..], at)
+            .read_timed(buf.for_read(..), at)
             .map_err(|e| Cut::of(format!("a read of {len} bytes at byte {at}"), &e))?;
         bytes += len;
         at += len;

@@ -145,10 +145,10 @@ pub fn replay_on_simulated(target: &mut dyn crate::device::Target, cp: &Checkpoi
     let mut at = cp.start_bytes;
     while at < end {
         let len = (end - at).min(cp.block_bytes);
-        let block = &mut buf[..len as usize];
-        stamper.stamp(block, at / ss);
+        let n = len as usize;
+        stamper.stamp(&mut buf[..n], at / ss);
         // A block the drive refuses stays unwritten, as in the interrupted run.
-        let _ = target.write_at(block, at);
+        let _ = target.write_at(buf.for_write(..n), at);
         at += len;
     }
 }

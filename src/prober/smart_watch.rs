@@ -10,7 +10,7 @@
 //! self-tests ([`Watch::smart`]) and during its queued passes ([`Watch::pass`]).
 
 use crate::clock::{Clock, VirtualClock};
-use crate::device::{IoData, QueueModel, Simulated, Target};
+use crate::device::{IoData, QueueModel, ReadBuf, Simulated, Target, WriteBuf};
 use crate::plans::Op;
 use crate::results::device::DeviceInfo;
 use crate::results::smart::{SelfTestKind, SmartResult};
@@ -310,14 +310,14 @@ impl Target for Watched {
     fn clock(&self) -> &dyn Clock {
         self.inner.clock()
     }
-    fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    fn read_at(&mut self, buf: ReadBuf<'_>, offset: u64) -> io::Result<()> {
         self.sample_if_due();
         self.inner.read_at(buf, offset)
     }
     fn quiesce(&mut self) -> io::Result<()> {
         self.inner.quiesce()
     }
-    fn write_at(&mut self, buf: &[u8], offset: u64) -> io::Result<()> {
+    fn write_at(&mut self, buf: WriteBuf<'_>, offset: u64) -> io::Result<()> {
         self.before_write();
         self.inner.write_at(buf, offset)
     }
@@ -326,15 +326,20 @@ impl Target for Watched {
     }
     // The timed requests go to the inner target's own timing: a temperature
     // sample (or a pause for --max-temp) before one is no part of its latency.
-    fn read_timed(&mut self, buf: &mut [u8], offset: u64) -> io::Result<u64> {
+    fn read_timed(&mut self, buf: ReadBuf<'_>, offset: u64) -> io::Result<u64> {
         self.sample_if_due();
         self.inner.read_timed(buf, offset)
     }
-    fn write_timed(&mut self, buf: &[u8], offset: u64) -> io::Result<u64> {
+    fn write_timed(&mut self, buf: WriteBuf<'_>, offset: u64) -> io::Result<u64> {
         self.before_write();
         self.inner.write_timed(buf, offset)
     }
-    fn write_pieces_timed(&mut self, buf: &[u8], offset: u64, piece: u32) -> io::Result<u64> {
+    fn write_pieces_timed(
+        &mut self,
+        buf: WriteBuf<'_>,
+        offset: u64,
+        piece: u32,
+    ) -> io::Result<u64> {
         self.before_write();
         self.inner.write_pieces_timed(buf, offset, piece)
     }
@@ -499,13 +504,13 @@ mod tests {
         fn clock(&self) -> &dyn Clock {
             &self.clock
         }
-        fn read_at(&mut self, _: &mut [u8], _: u64) -> io::Result<()> {
+        fn read_at(&mut self, _: ReadBuf<'_>, _: u64) -> io::Result<()> {
             Ok(())
         }
         fn quiesce(&mut self) -> io::Result<()> {
             Ok(())
         }
-        fn write_pieces_timed(&mut self, _: &[u8], _: u64, piece: u32) -> io::Result<u64> {
+        fn write_pieces_timed(&mut self, _: WriteBuf<'_>, _: u64, piece: u32) -> io::Result<u64> {
             self.seen.lock().unwrap().push(piece);
             Ok(0)
         }
@@ -530,7 +535,8 @@ mod tests {
             parallelism: 1,
         };
         let buf = crate::device::AlignedBuf::new(1 << 20);
-        w.write_pieces_timed(&buf, 0, 128 << 10).unwrap();
+        w.write_pieces_timed(buf.for_write(..), 0, 128 << 10)
+            .unwrap();
         assert_eq!(*seen.lock().unwrap(), [128 << 10]);
     }
 
@@ -545,7 +551,7 @@ mod tests {
         let end = t.clock().now_ns() + secs * 1_000_000_000;
         let mut at = 0;
         while t.clock().now_ns() < end {
-            t.read_at(&mut buf, at).unwrap();
+            t.read_at(buf.for_read(..), at).unwrap();
             at = (at + (1 << 20)) % size;
         }
     }
@@ -567,7 +573,7 @@ mod tests {
         let end = t.clock().now_ns() + secs * 1_000_000_000;
         let mut at = 0;
         while t.clock().now_ns() < end && !done(&h.lock().unwrap().log) {
-            t.write_at(&buf, at).unwrap();
+            t.write_at(buf.for_write(..), at).unwrap();
             at = (at + size / 3 + (7 << 20)) % size / LEN * LEN;
         }
     }

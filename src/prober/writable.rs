@@ -136,7 +136,7 @@ pub fn read_signatures(
     let mut tail = AlignedBuf::new(tail_len as usize);
     let mut unreadable = None;
     for (buf, at) in [(&mut head, 0), (&mut tail, whole - tail_len)] {
-        let Err(e) = target.read_at(buf, at) else {
+        let Err(e) = target.read_at(buf.for_read(..), at) else {
             continue;
         };
         if unanswered(&e) {
@@ -147,10 +147,10 @@ pub fn read_signatures(
         let mut hung = None;
         let first = crate::engine::locate::first_failed(at, buf.len() as u64, ss, &mut |o, n| {
             use crate::engine::locate::Probe;
-            let p = &mut piece[..n as usize];
-            match target.read_at(p, o) {
+            let n = n as usize;
+            match target.read_at(piece.for_read(..n), o) {
                 Ok(()) => {
-                    buf[(o - at) as usize..(o - at + n) as usize].copy_from_slice(p);
+                    buf[(o - at) as usize..][..n].copy_from_slice(&piece[..n]);
                     Probe::Ok
                 }
                 Err(e) if unanswered(&e) => {

@@ -281,8 +281,8 @@ fn analyse_after_idle(
 mod tests {
     use super::*;
     use crate::clock::Clock;
-    use crate::device::Target;
     use crate::device::sim::SimTarget;
+    use crate::device::{AlignedBuf, Target};
     use crate::plans::smr::{self, IDLE_S, PROBE_SPACING_S};
     use crate::results::device::TargetKind;
 
@@ -298,14 +298,15 @@ mod tests {
             seed,
         )
         .unwrap();
-        let mut buf = vec![0u8; 1 << 20];
+        let mut buf = AlignedBuf::new(1 << 20);
         let now = |t: &SimTarget| t.virtual_clock().now_ns();
         let mut probe = |t: &mut SimTarget| -> Vec<u64> {
             plan.probes
                 .iter()
                 .map(|op| {
                     let s = now(t);
-                    t.read_at(&mut buf[..op.len as usize], op.offset).unwrap();
+                    t.read_at(buf.for_read(..op.len as usize), op.offset)
+                        .unwrap();
                     now(t) - s
                 })
                 .collect()
@@ -359,7 +360,8 @@ mod tests {
             .map(|op| {
                 t.virtual_clock().advance((PROBE_SPACING_S * 1e9) as u64);
                 let s = now(&t);
-                t.read_at(&mut buf[..op.len as usize], op.offset).unwrap();
+                t.read_at(buf.for_read(..op.len as usize), op.offset)
+                    .unwrap();
                 now(&t) - s
             })
             .collect();

@@ -582,8 +582,8 @@ fn a_simulated_drive_answers_smart_without_smartctl() {
     use seekprobe::smart::source::source_for;
     let mut t = seekprobe::device::sim::SimTarget::open("sim:hdd?bad=1000-1003").unwrap();
     let path = t.info().path.clone();
-    let mut buf = vec![0u8; 512];
-    assert!(t.read_at(&mut buf, 1001 * 512).is_err());
+    let mut buf = seekprobe::device::AlignedBuf::new(512);
+    assert!(t.read_at(buf.for_read(..), 1001 * 512).is_err());
     let mut src = source_for(t.smart_source(), &path, smartctl::DEFAULT_TIMEOUT).unwrap();
     match src.read().unwrap() {
         SmartRead::Health { health, .. } => {

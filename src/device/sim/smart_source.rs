@@ -123,7 +123,7 @@ impl SmartSource for SimTarget {
 mod tests {
     use super::super::smart::HOUR_NS;
     use super::*;
-    use crate::device::Simulated;
+    use crate::device::{AlignedBuf, Simulated};
     use crate::results::Severity;
     use crate::results::health::{AtaCounters, Health, SelfTestResult};
     use crate::smart::rules::{RuleOptions, findings};
@@ -174,27 +174,28 @@ mod tests {
             (Some(0), Some(0)),
             "unknown until read"
         );
-        let mut buf = vec![0u8; 4096];
+        let mut buf = AlignedBuf::new(4096);
         // One 8-sector read over the range: the drive stops at 1000.
-        assert!(t.read_at(&mut buf, 996 * 512).is_err());
+        assert!(t.read_at(buf.for_read(..), 996 * 512).is_err());
         let c = ata(&mut t);
         assert_eq!((c.pending, c.reported_uncorrectable), (Some(1), Some(1)));
         // Each sector read on its own: all three pending, read twice no more.
-        let mut one = vec![0u8; 512];
+        let mut one = AlignedBuf::new(512);
         for s in [1000u64, 1001, 1002, 1002] {
-            assert!(t.read_at(&mut one, s * 512).is_err(), "sector {s}");
+            assert!(t.read_at(one.for_read(..), s * 512).is_err(), "sector {s}");
         }
         let c = ata(&mut t);
         assert_eq!((c.pending, c.reported_uncorrectable), (Some(3), Some(5)));
-        assert!(t.read_at(&mut one, 1003 * 512).is_ok());
+        assert!(t.read_at(one.for_read(..), 1003 * 512).is_ok());
         // Rewriting them remaps them: reallocated 3, pending 0, and they read.
-        t.write_at(&vec![0u8; 3 * 512], 1000 * 512).unwrap();
+        t.write_at(AlignedBuf::new(3 * 512).for_write(..), 1000 * 512)
+            .unwrap();
         let c = ata(&mut t);
         assert_eq!((c.reallocated, c.pending), (Some(3), Some(0)));
         for s in 996..1008u64 {
-            assert!(t.read_at(&mut one, s * 512).is_ok(), "sector {s}");
+            assert!(t.read_at(one.for_read(..), s * 512).is_ok(), "sector {s}");
         }
-        assert!(t.read_at(&mut buf, 996 * 512).is_ok());
+        assert!(t.read_at(buf.for_read(..), 996 * 512).is_ok());
         // The new-drive rules see the reallocations; the health is otherwise good.
         let f = findings(&health(&mut t), None, &new_drive());
         let rules: Vec<&str> = f.iter().map(|f| f.rule.as_str()).collect();
@@ -208,14 +209,17 @@ mod tests {
     fn a_write_remaps_only_the_sectors_it_covers() {
         let mut t = open("sim:ssd?bad=100-110&bad=105-120");
         // One write over sectors 104..108 remaps 104..108 of the merged 100..120.
-        t.write_at(&[0u8; 2048], 104 * 512).unwrap();
+        t.write_at(AlignedBuf::new(2048).for_write(..), 104 * 512)
+            .unwrap();
         assert_eq!(ata(&mut t).reallocated, Some(4));
-        let mut one = [0u8; 512];
-        assert!(t.read_at(&mut one, 103 * 512).is_err());
-        assert!(t.read_at(&mut one, 107 * 512).is_ok());
-        assert!(t.read_at(&mut one, 108 * 512).is_err());
-        t.write_at(&[0u8; 8192], 96 * 512).unwrap();
-        t.write_at(&[0u8; 8192], 112 * 512).unwrap();
+        let mut one = AlignedBuf::new(512);
+        assert!(t.read_at(one.for_read(..), 103 * 512).is_err());
+        assert!(t.read_at(one.for_read(..), 107 * 512).is_ok());
+        assert!(t.read_at(one.for_read(..), 108 * 512).is_err());
+        t.write_at(AlignedBuf::new(8192).for_write(..), 96 * 512)
+            .unwrap();
+        t.write_at(AlignedBuf::new(8192).for_write(..), 112 * 512)
+            .unwrap();
         let c = ata(&mut t);
         assert_eq!((c.reallocated, c.pending), (Some(20), Some(0)));
     }
@@ -248,7 +252,8 @@ mod tests {
                 .any(|f| f.rule == "pending" && f.severity == Severity::Fail)
         );
         // Rewritten, the sector is remapped and the next long test passes.
-        t.write_at(&[0u8; 1536], 1000 * 512).unwrap();
+        t.write_at(AlignedBuf::new(1536).for_write(..), 1000 * 512)
+            .unwrap();
         let r = self_test(&mut t, SelfTestKind::Long);
         assert_eq!(
             (r.outcome, r.first_error_lba),
@@ -414,14 +419,14 @@ mod tests {
     fn crc_errors_rise_one_per_thousand_commands_up_to_n() {
         let mut t = open("sim:hdd?crc=3");
         let before = health(&mut t);
-        let mut buf = vec![0u8; 4096];
+        let mut buf = AlignedBuf::new(4096);
         for i in 0..2500u64 {
-            t.read_at(&mut buf, i * 4096).unwrap();
+            t.read_at(buf.for_read(..), i * 4096).unwrap();
         }
         let mid = health(&mut t);
         assert_eq!(mid.ata.as_ref().unwrap().udma_crc_errors, Some(2));
         for i in 0..5000u64 {
-            t.read_at(&mut buf, i * 4096).unwrap();
+            t.read_at(buf.for_read(..), i * 4096).unwrap();
         }
         let after = health(&mut t);
         assert_eq!(after.ata.as_ref().unwrap().udma_crc_errors, Some(3));
@@ -437,10 +442,10 @@ mod tests {
         for spec in ["sim:hdd", "sim:hdd5400", "sim:ssd", "sim:nvme"] {
             let mut t = open(spec);
             let before = health(&mut t);
-            let mut buf = vec![0u8; 1 << 20];
+            let mut buf = AlignedBuf::new(1 << 20);
             for i in 0..64u64 {
-                t.read_at(&mut buf, i << 20).unwrap();
-                t.write_at(&buf, i << 20).unwrap();
+                t.read_at(buf.for_read(..), i << 20).unwrap();
+                t.write_at(buf.for_write(..), i << 20).unwrap();
             }
             let r = self_test(&mut t, SelfTestKind::Short);
             assert_eq!(r.outcome, LoggedOutcome::Passed, "{spec}");

@@ -166,14 +166,14 @@ impl Smr {
 #[cfg(test)]
 mod tests {
     use crate::clock::Clock;
-    use crate::device::Target;
     use crate::device::sim::SimTarget;
+    use crate::device::{AlignedBuf, Target};
     use crate::results::device::ZoneMode;
 
     fn write_ms(t: &mut SimTarget, offset: u64, len: usize) -> f64 {
-        let buf = vec![0u8; len];
+        let buf = AlignedBuf::new(len);
         let s = t.virtual_clock().now_ns();
-        t.write_at(&buf, offset).unwrap();
+        t.write_at(buf.for_write(..), offset).unwrap();
         (t.virtual_clock().now_ns() - s) as f64 / 1e6
     }
 

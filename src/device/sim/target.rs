@@ -15,7 +15,7 @@ use super::spec::parse_spec;
 use super::store::Store;
 use super::{JITTER_STREAM, Kind, MIB, MS, SERIAL_STREAM};
 use crate::clock::{Clock, VirtualClock};
-use crate::device::{IoData, QueueModel, Simulated, Target, Together};
+use crate::device::{IoData, QueueModel, ReadBuf, Simulated, Target, Together, WriteBuf};
 use crate::error::ProbeError;
 use crate::plans::{Op, OpKind};
 use crate::results::device::{DeviceInfo, IoMode, Rotation, TargetKind};
@@ -504,8 +504,8 @@ impl Target for SimTarget {
 
     /// The buffer gets what was written there (zeros where nothing was; before
     /// the first write it is left as it is: see docs/sim.md, "Stored data").
-    fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<()> {
-        self.timed(Kind::Read, offset, IoData::Read(buf))
+    fn read_at(&mut self, mut buf: ReadBuf<'_>, offset: u64) -> io::Result<()> {
+        self.timed(Kind::Read, offset, IoData::Read(&mut buf))
     }
 
     /// Nothing to do: the simulation has no page cache, and sync() does not flush a
@@ -514,8 +514,8 @@ impl Target for SimTarget {
         Ok(())
     }
 
-    fn write_at(&mut self, buf: &[u8], offset: u64) -> io::Result<()> {
-        self.timed(Kind::Write, offset, IoData::Write(buf))
+    fn write_at(&mut self, buf: WriteBuf<'_>, offset: u64) -> io::Result<()> {
+        self.timed(Kind::Write, offset, IoData::Write(&buf))
     }
 
     fn flush(&mut self) -> io::Result<bool> {

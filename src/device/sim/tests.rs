@@ -5,7 +5,7 @@ use super::hdd::Hdd;
 use super::model::Model;
 use super::{MS, SimTarget};
 use crate::clock::Clock;
-use crate::device::{Simulated, Target};
+use crate::device::{AlignedBuf, Simulated, Target};
 use crate::error::ProbeError;
 use crate::plans::Op;
 use crate::plans::{Phase, plan};
@@ -49,9 +49,10 @@ fn bad_sim_msg(spec: &str) -> String {
 /// (diskinfo: one second; seekprobe's default: none), then the timed ops.
 /// Returns the elapsed ns and each op's ns.
 fn run_phase_with(t: &mut SimTarget, ph: &Phase, settle: Duration) -> (u64, Vec<u64>) {
-    let mut buf = vec![0u8; ph.all_ops().map(|o| o.len as usize).max().unwrap_or(0)];
+    let mut buf = AlignedBuf::new(ph.all_ops().map(|o| o.len as usize).max().unwrap_or(0));
     for op in &ph.setup {
-        t.read_at(&mut buf[..op.len as usize], op.offset).unwrap();
+        t.read_at(buf.for_read(..op.len as usize), op.offset)
+            .unwrap();
     }
     t.quiesce().unwrap();
     t.clock().sleep(settle);
@@ -59,7 +60,8 @@ fn run_phase_with(t: &mut SimTarget, ph: &Phase, settle: Duration) -> (u64, Vec<
     let mut each = Vec::with_capacity(ph.ops.len());
     for op in &ph.ops {
         let a = t.clock().now_ns();
-        t.read_at(&mut buf[..op.len as usize], op.offset).unwrap();
+        t.read_at(buf.for_read(..op.len as usize), op.offset)
+            .unwrap();
         each.push(t.clock().now_ns() - a);
     }
     (t.clock().now_ns() - t0, each)
@@ -208,7 +210,7 @@ fn full_stroke_mean_matches_the_analytic_expectation() {
         )
     };
     let mut pick = rng::seeded(99);
-    let mut buf = vec![0u8; 512];
+    let mut buf = AlignedBuf::new(512);
     let n = 4000;
     let t0 = t.clock().now_ns();
     for i in 0..n {
@@ -217,7 +219,7 @@ fn full_stroke_mean_matches_the_analytic_expectation() {
         } else {
             last_start / 512 + rng::below(&mut pick, (end - last_start) / 512)
         };
-        t.read_at(&mut buf, sector * 512).unwrap();
+        t.read_at(buf.for_read(..), sector * 512).unwrap();
     }
     let measured = (t.clock().now_ns() - t0) as f64 / f64::from(n);
     let expected = d + rev / 2.0 + fixed;
@@ -276,26 +278,32 @@ fn same_seed_same_timings_different_seed_different() {
 fn bad_ranges_fail_exactly_the_reads_that_overlap_them() {
     for preset in ["hdd", "ssd", "nvme"] {
         let mut t = open(&format!("sim:{preset}?bad=1000-1008,5000-5001"));
-        let mut one = vec![0u8; 512];
-        let mut eight = vec![0u8; 4096];
+        let mut one = AlignedBuf::new(512);
+        let mut eight = AlignedBuf::new(4096);
         let eio = |r: io::Result<()>| {
             r.err().and_then(|e| e.raw_os_error()) == Some(rustix::io::Errno::IO.raw_os_error())
         };
         for s in [999u64, 1008, 4999, 5001, 0, 2000] {
-            assert!(t.read_at(&mut one, s * 512).is_ok(), "{preset}: sector {s}");
+            assert!(
+                t.read_at(one.for_read(..), s * 512).is_ok(),
+                "{preset}: sector {s}"
+            );
         }
         for s in [1000u64, 1003, 1007, 5000] {
-            assert!(eio(t.read_at(&mut one, s * 512)), "{preset}: sector {s}");
+            assert!(
+                eio(t.read_at(one.for_read(..), s * 512)),
+                "{preset}: sector {s}"
+            );
         }
         // Multi-sector reads: overlapping at either end fails, touching does not.
-        assert!(eio(t.read_at(&mut eight, 993 * 512)));
-        assert!(eio(t.read_at(&mut eight, 1007 * 512)));
-        assert!(t.read_at(&mut eight, 992 * 512).is_ok());
-        assert!(t.read_at(&mut eight, 1008 * 512).is_ok());
+        assert!(eio(t.read_at(eight.for_read(..), 993 * 512)));
+        assert!(eio(t.read_at(eight.for_read(..), 1007 * 512)));
+        assert!(t.read_at(eight.for_read(..), 992 * 512).is_ok());
+        assert!(t.read_at(eight.for_read(..), 1008 * 512).is_ok());
         // A write over a bad sector remaps it (smart.rs): it reads afterwards.
-        t.write_at(&one, 1004 * 512).unwrap();
-        assert!(t.read_at(&mut one, 1004 * 512).is_ok());
-        assert!(eio(t.read_at(&mut one, 1003 * 512)));
+        t.write_at(one.for_write(..), 1004 * 512).unwrap();
+        assert!(t.read_at(one.for_read(..), 1004 * 512).is_ok());
+        assert!(eio(t.read_at(one.for_read(..), 1003 * 512)));
     }
 }
 
@@ -304,10 +312,10 @@ fn slow_ranges_add_exactly_their_latency() {
     for preset in ["hdd", "ssd"] {
         let mut plain = open(&format!("sim:{preset}?seed=5"));
         let mut slow = open(&format!("sim:{preset}?seed=5&slow=3000-3100:7.5"));
-        let mut buf = vec![0u8; 4096];
+        let mut buf = AlignedBuf::new(4096);
         let mut each = |t: &mut SimTarget, s: u64| {
             let a = t.clock().now_ns();
-            t.read_at(&mut buf, s * 512).unwrap();
+            t.read_at(buf.for_read(..), s * 512).unwrap();
             t.clock().now_ns() - a
         };
         // Before the slow range both drives agree exactly.
@@ -422,11 +430,11 @@ fn overrides_give_a_consistent_description() {
     assert!(i.descr.as_deref().unwrap().contains("10000 rpm"));
     // The model covers exactly the media: the last sector reads, the next does not.
     let mut t = t;
-    let mut buf = vec![0u8; 4096];
-    assert!(t.read_at(&mut buf, (1 << 40) - 4096).is_ok());
-    assert!(t.read_at(&mut buf, 1 << 40).is_err());
+    let mut buf = AlignedBuf::new(4096);
+    assert!(t.read_at(buf.for_read(..), (1 << 40) - 4096).is_ok());
+    assert!(t.read_at(buf.for_read(..), 1 << 40).is_err());
     assert!(
-        t.read_at(&mut buf, 512).is_err(),
+        t.read_at(buf.for_read(..), 512).is_err(),
         "misaligned for 4096-byte sectors"
     );
 
@@ -464,19 +472,19 @@ fn small_and_odd_sizes_run_the_whole_test() {
     }
     // A one-sector drive opens and reads.
     let mut t = open("sim:hdd?size=512");
-    let mut buf = vec![0u8; 512];
-    t.read_at(&mut buf, 0).unwrap();
-    assert!(t.read_at(&mut buf, 512).is_err());
+    let mut buf = AlignedBuf::new(512);
+    t.read_at(buf.for_read(..), 0).unwrap();
+    assert!(t.read_at(buf.for_read(..), 512).is_err());
 }
 
 #[test]
 fn lying_flush_is_instant_honest_flush_writes_back() {
     let write_some = |t: &mut SimTarget| {
-        let buf = vec![0u8; 4096];
+        let buf = AlignedBuf::new(4096);
         let n = t.info().media_size_bytes / 4096;
         for i in 0..8u64 {
             t.write_at(
-                &buf,
+                buf.for_write(..),
                 (i * 7919 % n) * (n / 8 / 7919).max(1) * 4096 % (n * 4096),
             )
             .unwrap();

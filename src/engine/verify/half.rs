@@ -340,20 +340,20 @@ impl Run<'_, '_> {
             if stop.load(Ordering::Relaxed) {
                 return Probe::Stop;
             }
-            let b = &mut buf[..len as usize];
+            let n = len as usize;
             let lba = at / s64;
             match kind {
                 OpKind::Write => {
-                    stamper.stamp(b, lba);
-                    if target.write_at(b, at).is_err() {
+                    stamper.stamp(&mut buf[..n], lba);
+                    if target.write_at(buf.for_write(..n), at).is_err() {
                         return Probe::Failed;
                     }
                 }
                 OpKind::Read => {
-                    if target.read_at(b, at).is_err() {
+                    if target.read_at(buf.for_read(..n), at).is_err() {
                         return Probe::Failed;
                     }
-                    for (i, v) in stamper.check(b, lba).enumerate() {
+                    for (i, v) in stamper.check(&buf[..n], lba).enumerate() {
                         let l = lba + i as u64;
                         if !within(unwritable, l) {
                             failures.record(l, v);

@@ -139,7 +139,7 @@ impl Sampler {
 /// failed read counts as lost: nothing says it was kept).
 fn lost(target: &mut dyn Target, stamper: &Stamper, ss: u64, offset: u64) -> bool {
     let mut buf = AlignedBuf::new(ss as usize);
-    if target.read_at(&mut buf[..], offset).is_err() {
+    if target.read_at(buf.for_read(..), offset).is_err() {
         return true;
     }
     stamper.check(&buf[..], offset / ss).next() != Some(ReadBack::Ok)
@@ -161,7 +161,7 @@ fn confirm(target: &mut dyn Target, stamper: &Stamper, ss: u64, front: u64, end:
     let mut buf = AlignedBuf::new(ss as usize);
     for &x in &at {
         stamper.stamp(&mut buf[..], x / ss);
-        if target.write_at(&buf[..], x).is_err() {
+        if target.write_at(buf.for_write(..), x).is_err() {
             return false;
         }
     }
@@ -170,7 +170,7 @@ fn confirm(target: &mut dyn Target, stamper: &Stamper, ss: u64, front: u64, end:
     }
     for &x in &at {
         let mut b = AlignedBuf::new(ss as usize);
-        if target.read_at(&mut b[..], x).is_err() {
+        if target.read_at(b.for_read(..), x).is_err() {
             return false;
         }
         if stamper.check(&b[..], x / ss).next() == Some(ReadBack::Ok) {

@@ -1,5 +1,6 @@
 //! Unit tests of the write-and-verify pass on simulated drives and image files.
 use super::*;
+use crate::device::AlignedBuf;
 use crate::plans::scan::whole;
 use crate::results::failures::{FailureKind, ReadBack};
 use std::sync::atomic::Ordering;
@@ -298,8 +299,8 @@ fn a_slow_write_block_is_written_again_alone_and_placed_exactly() {
         assert!(pass.failures.is_empty(), "{:?}", pass.failures);
     }
     // The drive holds the last pass's stamps everywhere.
-    let mut data = vec![0u8; 64 << 20];
-    t.read_at(&mut data, 0).unwrap();
+    let mut data = AlignedBuf::new(64 << 20);
+    t.read_at(data.for_read(..), 0).unwrap();
     let s = Stamper::new(42, 1, StampSize::B512);
     assert!(s.all_ok(&data, 0));
 }

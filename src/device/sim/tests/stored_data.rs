@@ -1,7 +1,7 @@
 //! What a simulated drive stores, and its data faults (fake=, keeps=, corrupt=, unwritable=).
 use super::open;
 use crate::clock::Clock;
-use crate::device::{IoData, QueueModel, Target};
+use crate::device::{AlignedBuf, IoData, QueueModel, Target};
 use crate::plans::{Op, OpKind};
 use crate::results::failures::ReadBack;
 use crate::stamps::stamp::{StampSize, Stamper};
@@ -18,11 +18,12 @@ fn round_trip(
     sectors: u64,
 ) -> (io::Result<()>, Vec<ReadBack>) {
     let ss = u64::from(st.sector_size());
-    let mut buf = vec![0u8; (sectors * ss) as usize];
+    let mut buf = AlignedBuf::new((sectors * ss) as usize);
     st.stamp(&mut buf, lba);
-    let w = t.write_at(&buf, lba * ss);
-    let mut back = vec![0xeeu8; buf.len()];
-    t.read_at(&mut back, lba * ss).unwrap();
+    let w = t.write_at(buf.for_write(..), lba * ss);
+    let mut back = AlignedBuf::new(buf.len());
+    back.fill(0xee);
+    t.read_at(back.for_read(..), lba * ss).unwrap();
     (w, st.check(&back, lba).collect())
 }
 
@@ -39,11 +40,11 @@ fn a_clean_drive_reads_back_what_was_written_and_zeros_elsewhere() {
         }
         // Overwritten in part by another pass: both show.
         let st1 = Stamper::new(1, 1, StampSize::new(ss as u32).unwrap());
-        let mut b = vec![0u8; (2 * ss) as usize];
+        let mut b = AlignedBuf::new((2 * ss) as usize);
         st1.stamp(&mut b, 78);
-        t.write_at(&b, 78 * ss).unwrap();
-        let mut back = vec![0u8; (8 * ss) as usize];
-        t.read_at(&mut back, 77 * ss).unwrap();
+        t.write_at(b.for_write(..), 78 * ss).unwrap();
+        let mut back = AlignedBuf::new((8 * ss) as usize);
+        t.read_at(back.for_read(..), 77 * ss).unwrap();
         let v: Vec<ReadBack> = st.check(&back, 77).collect();
         assert!(v[0].is_ok() && v[3..].iter().all(|v| v.is_ok()));
         assert!(!v[1].is_ok() && !v[2].is_ok(), "{v:?}");
@@ -52,8 +53,9 @@ fn a_clean_drive_reads_back_what_was_written_and_zeros_elsewhere() {
                 .all(|v| v.is_ok())
         );
         // Never written: zeros.
-        let mut z = vec![0xffu8; 4096];
-        t.read_at(&mut z, 500 * MIB).unwrap();
+        let mut z = AlignedBuf::new(4096);
+        z.fill(0xff);
+        t.read_at(z.for_read(..), 500 * MIB).unwrap();
         assert!(z.iter().all(|&b| b == 0));
     }
 }
@@ -73,8 +75,9 @@ fn past_a_fake_capacity_addresses_wrap_and_read_back_misdirected() {
     w.unwrap();
     let (_, v) = round_trip(&mut t, &st, 1000, 16);
     assert!(v.iter().all(|v| v.is_ok()));
-    let mut back = vec![0u8; 16 * 512];
-    t.read_at(&mut back, (2 * real + 1000) * 512).unwrap();
+    let mut back = AlignedBuf::new(16 * 512);
+    t.read_at(back.for_read(..), (2 * real + 1000) * 512)
+        .unwrap();
     let v: Vec<ReadBack> = st.check(&back, 2 * real + 1000).collect();
     for (i, v) in v.iter().enumerate() {
         assert_eq!(
@@ -89,8 +92,8 @@ fn past_a_fake_capacity_addresses_wrap_and_read_back_misdirected() {
     let (w, v) = round_trip(&mut t, &st, real - 4, 8);
     w.unwrap();
     assert!(v.iter().all(|v| v.is_ok()));
-    let mut head = vec![0u8; 4 * 512];
-    t.read_at(&mut head, 0).unwrap();
+    let mut head = AlignedBuf::new(4 * 512);
+    t.read_at(head.for_read(..), 0).unwrap();
     assert!(
         st.check(&head, real).all(|v| v.is_ok()),
         "the tail wrapped to 0"
@@ -107,11 +110,11 @@ fn corrupt_ranges_read_back_altered_without_an_error() {
     assert_eq!(bad, [4, 5, 6, 7]);
     assert!(bad.iter().all(|&i| v[i] == ReadBack::Corrupt));
     // The same alteration on every read, one bit a sector.
-    let mut a = vec![0u8; 512];
-    let mut b = vec![0u8; 512];
-    t.read_at(&mut a, 101 * 512).unwrap();
-    t.read_at(&mut b, 101 * 512).unwrap();
-    assert_eq!(a, b);
+    let mut a = AlignedBuf::new(512);
+    let mut b = AlignedBuf::new(512);
+    t.read_at(a.for_read(..), 101 * 512).unwrap();
+    t.read_at(b.for_read(..), 101 * 512).unwrap();
+    assert_eq!(a[..], b[..]);
     let mut want = vec![0u8; 512];
     st.stamp(&mut want, 101);
     let flipped: u32 = a.iter().zip(&want).map(|(x, y)| (x ^ y).count_ones()).sum();
@@ -141,8 +144,8 @@ fn libc_eio() -> i32 {
 #[test]
 fn a_rewritten_bad_sector_is_remapped_and_reads_back() {
     let mut t = open("sim:ssd?size=64M&bad=10-12");
-    let mut buf = vec![0u8; 4096];
-    assert!(t.read_at(&mut buf, 8 * 512).is_err());
+    let mut buf = AlignedBuf::new(4096);
+    assert!(t.read_at(buf.for_read(..), 8 * 512).is_err());
     let st = Stamper::new(5, 0, StampSize::new(512).unwrap());
     let (w, v) = round_trip(&mut t, &st, 8, 8);
     w.unwrap();
@@ -153,7 +156,7 @@ fn a_rewritten_bad_sector_is_remapped_and_reads_back() {
 fn the_queue_model_moves_the_same_data() {
     let mut t = open("sim:ssd?size=256M&fake=64M");
     let st = Stamper::new(2, 0, StampSize::new(512).unwrap());
-    let mut buf = vec![0u8; 4096];
+    let mut buf = AlignedBuf::new(4096);
     st.stamp(&mut buf, 8);
     let op = |offset, kind| Op {
         offset,
@@ -163,7 +166,7 @@ fn the_queue_model_moves_the_same_data() {
     let q: &mut dyn QueueModel = &mut t;
     q.service_data(&op(4096, OpKind::Write), 0, IoData::Write(&buf))
         .unwrap();
-    let mut back = vec![0u8; 4096];
+    let mut back = AlignedBuf::new(4096);
     q.service_data(
         &op(4096 + 64 * MIB, OpKind::Read),
         0,
@@ -175,9 +178,9 @@ fn the_queue_model_moves_the_same_data() {
         "wrapped, through the queue"
     );
     // And through the Target the same.
-    let mut back2 = vec![0u8; 4096];
-    t.read_at(&mut back2, 4096).unwrap();
-    assert_eq!(back, back2);
+    let mut back2 = AlignedBuf::new(4096);
+    t.read_at(back2.for_read(..), 4096).unwrap();
+    assert_eq!(back[..], back2[..]);
     // A buffer of the wrong length is refused.
     let q: &mut dyn QueueModel = &mut t;
     assert!(

@@ -2,7 +2,7 @@
 //! figure, and a write-and-verify pass without the periodic stall of a cache
 //! written back in one command.
 use super::open;
-use crate::device::Target;
+use crate::device::{AlignedBuf, Target};
 use crate::plans::scan::whole;
 use std::sync::atomic::AtomicBool;
 
@@ -15,10 +15,10 @@ fn a_sequential_write_pass_runs_at_the_published_average_rate() {
     // 156 MB/s (docs/sim.md, "Writes, the write cache, flush").
     let mut t = open("sim:hdd?size=20G");
     let size = t.info().media_size_bytes;
-    let buf = vec![0u8; MIB as usize];
+    let buf = AlignedBuf::new(MIB as usize);
     let t0 = t.clock().now_ns();
     for k in 0..size / MIB {
-        t.write_at(&buf, k * MIB).unwrap();
+        t.write_at(buf.for_write(..), k * MIB).unwrap();
     }
     t.flush().unwrap();
     let secs = (t.clock().now_ns() - t0) as f64 / 1e9;
