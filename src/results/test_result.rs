@@ -131,58 +131,72 @@ impl Serialize for TestResult {
     }
 }
 
+/// The payload fields `w` holds, as its JSON names them (read from the JSON form
+/// itself: they are the file format's names, not the tests').
+fn payload_fields(w: &Wire) -> Vec<String> {
+    const SHARED: [&str; 5] = ["test", "settle_s", "engine", "phases", "outcome"];
+    match serde_json::to_value(w) {
+        Ok(serde_json::Value::Object(m)) => (m.into_iter())
+            .map(|(k, _)| k)
+            .filter(|k| !SHARED.contains(&k.as_str()))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 impl<'de> Deserialize<'de> for TestResult {
     /// A saved result; more than one kind's payload is refused.
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<TestResult, D::Error> {
         let w = Wire::deserialize(d)?;
-        let mut kinds = Vec::new();
+        let held = [
+            w.command_overhead.is_some(),
+            w.zone_curve.is_some() || w.write_curve.is_some(),
+            w.seek_samples.is_some() || w.seek_analysis.is_some(),
+            w.scan.is_some(),
+            w.verify.is_some(),
+            w.capacity.is_some(),
+            w.smr.is_some(),
+        ];
+        if held.iter().filter(|&&h| h).count() > 1 {
+            return Err(serde::de::Error::custom(format!(
+                "a {} test result carries more than one test's payload ({}): one at most",
+                w.test.id(),
+                payload_fields(&w).join(", ")
+            )));
+        }
         let mut payload = Payload::None;
-        let mut one = |name: &'static str, p: Payload| {
-            kinds.push(name);
-            payload = p;
-        };
         if let Some(c) = w.command_overhead.map(Cow::into_owned) {
-            one("command_overhead", Payload::CommandOverhead(c));
+            payload = Payload::CommandOverhead(c);
         }
         if w.zone_curve.is_some() || w.write_curve.is_some() {
             let (read, write) = (
                 w.zone_curve.map(Cow::into_owned),
                 w.write_curve.map(Cow::into_owned),
             );
-            one("zone_curve", Payload::Zones { read, write });
+            payload = Payload::Zones { read, write };
         }
         if w.seek_samples.is_some() || w.seek_analysis.is_some() {
             let (samples, analysis) = (
                 w.seek_samples.map(Cow::into_owned),
                 w.seek_analysis.map(Cow::into_owned),
             );
-            one("seek_samples", Payload::SeekProfile { samples, analysis });
+            payload = Payload::SeekProfile { samples, analysis };
         }
         if let Some(x) = w.scan.map(Cow::into_owned) {
-            one("scan", Payload::Scan(x));
+            payload = Payload::Scan(x);
         }
         if let Some(x) = w.verify.map(Cow::into_owned) {
-            one("verify", Payload::Verify(x));
+            payload = Payload::Verify(x);
         }
         if let Some(x) = w.capacity.map(Cow::into_owned) {
-            one("capacity", Payload::Capacity(x));
+            payload = Payload::Capacity(x);
         }
         if let Some(x) = w.smr.map(Cow::into_owned) {
             let analysis = Some(x);
-            one(
-                "smr",
-                Payload::Smr {
-                    analysis,
-                    samples: None,
-                },
-            );
-        }
-        if kinds.len() > 1 {
-            return Err(serde::de::Error::custom(format!(
-                "a {} test result carries {}: one kind's at most",
-                w.test.id(),
-                kinds.join(" and ")
-            )));
+            payload = Payload::Smr {
+                analysis,
+                samples: None,
+            };
         }
         Ok(TestResult {
             test: w.test,
@@ -363,6 +377,9 @@ mod tests {
         let e = serde_json::from_str::<TestResult>(&both)
             .unwrap_err()
             .to_string();
-        assert!(e.contains("carries command_overhead and zone_curve"), "{e}");
+        assert!(
+            e.contains("carries more than one test's payload (command_overhead, write_curve)"),
+            "{e}"
+        );
     }
 }

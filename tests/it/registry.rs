@@ -88,10 +88,6 @@ const IDS_BEING_MOVED: &[(&str, &str)] = &[
     // The one place options are declared (issue 39): an option that tunes a test
     // names it by the clap id of the option that selects it, which is its id.
     ("cli/probe.rs", "the options' declarations"),
-    // The saved form's payload fields (`scan`, `verify`, `command_overhead`),
-    // named in the error for a result that carries two: the JSON's field names,
-    // equal to their tests' ids: the file format's, not a test's identity.
-    ("results/test_result.rs", "the payload's JSON fields"),
 ];
 
 /// A test's id is written once, in the registry: every other file of src/ reads
