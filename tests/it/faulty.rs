@@ -652,6 +652,7 @@ fn a_burn_in_killed_mid_write_verify_resumes_from_its_checkpoint_with_the_same_v
     assert!(resume_at >= done_to && resume_at < size, "{cp}");
     let out = burn_in(&d.dev, &json, true).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), whole_code, "{text}");
     assert_eq!(verdict(&text), verdict(&whole_text), "{text}");
     assert!(!cp_file.exists(), "the checkpoint outlived its pass");
@@ -674,7 +675,7 @@ fn a_burn_in_killed_mid_write_verify_resumes_from_its_checkpoint_with_the_same_v
     assert!(located > 0 && located < 1 << 20, "{located}");
     assert!(
         (size - resume_at + located..=size - resume_at + (2 << 20)).contains(&rewritten),
-        "resumed at {resume_at}: {rewritten} bytes written again"
+        "resumed at {resume_at} (seen at the kill: {done_to}): {rewritten} bytes written again; the resumed run:\n{text}\n{said}"
     );
     let f = &verify["verify"]["passes"][0]["failures"]["ranges"];
     assert_eq!(f[0]["kind"], "unwritable", "{f}");
