@@ -156,20 +156,6 @@ pub struct ReadBuf<'a> {
 }
 
 impl ReadBuf<'_> {
-    /// The bytes of `range` of this part (counted from its start), lent on.
-    ///
-    /// # Panics
-    /// When `range` reaches past this part.
-    pub fn part(&mut self, range: impl RangeBounds<usize>) -> ReadBuf<'_> {
-        let (s, e) = bounds(&range, self.len());
-        let _ = &self[s..e];
-        ReadBuf {
-            buf: &mut *self.buf,
-            start: self.start + s,
-            end: self.start + e,
-        }
-    }
-
     /// A hold on the memory these bytes are in.
     pub(super) fn hold(&self) -> Hold {
         Hold {
@@ -191,12 +177,6 @@ impl DerefMut for ReadBuf<'_> {
     }
 }
 
-impl<'a> From<&'a mut AlignedBuf> for ReadBuf<'a> {
-    fn from(buf: &'a mut AlignedBuf) -> ReadBuf<'a> {
-        buf.for_read(..)
-    }
-}
-
 /// Part of an [`AlignedBuf`] lent to one write ([`super::Target::write_at`]): the
 /// bytes written, and the buffer they belong to, as in [`ReadBuf`].
 #[derive(Clone, Copy)]
@@ -206,21 +186,7 @@ pub struct WriteBuf<'a> {
     end: usize,
 }
 
-impl<'a> WriteBuf<'a> {
-    /// The bytes of `range` of this part (counted from its start).
-    ///
-    /// # Panics
-    /// When `range` reaches past this part.
-    pub fn part(self, range: impl RangeBounds<usize>) -> WriteBuf<'a> {
-        let (s, e) = bounds(&range, self.len());
-        let _ = &self[s..e];
-        WriteBuf {
-            buf: self.buf,
-            start: self.start + s,
-            end: self.start + e,
-        }
-    }
-
+impl WriteBuf<'_> {
     /// A hold on the memory these bytes are in.
     pub(super) fn hold(&self) -> Hold {
         Hold {
@@ -233,12 +199,6 @@ impl Deref for WriteBuf<'_> {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
         &self.buf[self.start..self.end]
-    }
-}
-
-impl<'a> From<&'a AlignedBuf> for WriteBuf<'a> {
-    fn from(buf: &'a AlignedBuf) -> WriteBuf<'a> {
-        buf.for_write(..)
     }
 }
 
@@ -264,16 +224,15 @@ mod tests {
     fn parts_lend_the_bytes_they_name() {
         let mut b = AlignedBuf::new(4096);
         {
-            let mut r = b.for_read(512..2048);
-            assert_eq!(r.len(), 1536);
-            let mut p = r.part(512..);
-            assert_eq!(p.len(), 1024);
-            p.fill(9);
+            let mut r = b.for_read(1024..2048);
+            assert_eq!(r.len(), 1024);
+            r.fill(9);
         }
         assert!(b[..1024].iter().all(|&x| x == 0));
         assert!(b[1024..2048].iter().all(|&x| x == 9));
         assert!(b[2048..].iter().all(|&x| x == 0));
-        let w = b.for_write(1024..).part(..1024);
+        let w = b.for_write(1024..=2047);
+        assert_eq!(w.len(), 1024);
         assert!(w.iter().all(|&x| x == 9));
     }
 
