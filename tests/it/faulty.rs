@@ -486,7 +486,12 @@ fn wait_json(
 fn a_hung_request_is_given_up_after_io_timeout_and_the_healthy_drive_beside_it_completes() {
     // Requests touching 32-33 MiB never answer.
     let d = FaultDisk::new(64 << 20, &["hang=32M-33M"]);
-    let good = LoopDev::scratch(64 << 20, true, None);
+    // The healthy drive answers the reads of its sector at 40 MiB after 1.5 s.
+    // Each pass reads it at least once (twice as verify reads now), so its 4
+    // passes take at least 6 s however fast the machine: its test outlasts the
+    // hung drive's 5 s watchdog. (A plain loop device's 50 passes once took 4.8 s
+    // on an idle machine and ended before the watchdog fired.)
+    let good = FaultDisk::new(64 << 20, &["slow-reads=81920s-81921s,1500"]);
     let t0 = Instant::now();
     let args = [
         "--verify",
@@ -496,10 +501,12 @@ fn a_hung_request_is_given_up_after_io_timeout_and_the_healthy_drive_beside_it_c
         "--parallel",
         "--io-timeout",
         "5",
+        "--passes",
+        "4",
+        // Its 1.5 s reads are not listed as slow blocks, nor read again to place them.
+        "--slow-ms",
+        "4000",
     ];
-    // The healthy drive's test (about 0.2 s a pass on this 2-CPU machine when
-    // idle, longer under load) outlasts the hung drive's watchdog.
-    let args = [&args[..], &["--passes", "50"]].concat();
     let mut run = Spawned::saving(&args, &[&d.dev, &good.dev], &[]);
     let done = |v: &serde_json::Value| {
         v["disks"].as_array().is_some_and(|d| {
