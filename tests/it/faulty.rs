@@ -527,11 +527,12 @@ fn a_hung_request_is_given_up_after_io_timeout_and_the_healthy_drive_beside_it_c
     let waited = no_answer_for(u["reason"].as_str().unwrap());
     assert!((5.0..5.0 + 1.0).contains(&waited), "{u}");
     let at = u["at_bytes"].as_u64().unwrap();
-    // The block at 32 MiB, or one of the blocks in flight before it (VERIFY_DEPTH
-    // of 1 MiB): the kernel merges neighbours into one request, which waits on the
-    // hung part, and the oldest is given up first (30 MiB once and 28 MiB once,
-    // four tests at a time beside a busy CPU).
-    let in_flight = u64::from(seekprobe::plans::VERIFY_DEPTH.get()) << 20;
+    // The block at 32 MiB, or one of the others in flight with it (VERIFY_DEPTH
+    // of 1 MiB, so at most three before it): the kernel merges neighbours into one
+    // request, which waits on the hung part, and the oldest is given up first (30
+    // MiB once, four tests at a time). 28 MiB, seen once beside a busy CPU, is not
+    // explained by that and stays a failure (docs/testing.md).
+    let in_flight = u64::from(seekprobe::plans::VERIFY_DEPTH.get() - 1) << 20;
     assert!(((32 << 20) - in_flight..33 << 20).contains(&at), "{u}");
     assert_eq!(
         v["disks"][1]["tests"][0]["outcome"], "complete",
