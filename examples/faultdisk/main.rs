@@ -6,7 +6,7 @@
 //! faultdisk BACKING MOUNTPOINT [--size BYTES] [RULE]...
 //!   read-error=A-B  write-error=A-B  drop-writes=A-B  corrupt-reads=A-B
 //!   misdirect=A-B,TO  wrap=N  slow-reads=A-B,MS  hang=A-B  vanish-after=N  count=A-B
-//!   keeps=N  hang-after=N
+//!   keeps=N  hang-after=N  hang-flushes-after=N
 //! ```
 //!
 //! Beside `disk` the mount holds `stats` (JSON: requests and bytes served, and each
@@ -54,6 +54,7 @@ struct State {
 enum Hung {
     Read(ReplyData),
     Write(ReplyWrite),
+    Flush(ReplyEmpty),
 }
 
 struct FaultDisk {
@@ -298,6 +299,7 @@ impl FaultDisk {
                         match h {
                             Hung::Read(r) => r.error(Errno::EIO),
                             Hung::Write(r) => r.error(Errno::EIO),
+                            Hung::Flush(r) => r.error(Errno::EIO),
                         }
                     }
                 }
@@ -447,6 +449,15 @@ impl Filesystem for FaultDisk {
         if ino == DISK && s.vanished {
             return reply.error(Errno::EIO);
         }
+        let answered = s.flushes;
+        if ino == DISK
+            && s.rules
+                .iter()
+                .any(|r| matches!(r.kind, Kind::HangFlushesAfter(n) if answered >= n))
+        {
+            s.hung.push(Hung::Flush(reply));
+            return;
+        }
         s.flushes += 1;
         drop(s);
         match self.backing.sync_data() {
@@ -488,7 +499,7 @@ fn usage() -> ! {
         "usage: faultdisk BACKING MOUNTPOINT [--size BYTES] [RULE]...\n\
          rules: read-error=A-B write-error=A-B drop-writes=A-B corrupt-reads=A-B\n\
          misdirect=A-B,TO wrap=N slow-reads=A-B,MS hang=A-B vanish-after=N count=A-B keeps=N\n\
-         hang-after=N\n\
+         hang-after=N hang-flushes-after=N\n\
          (bytes, or with a K, M, G, T or s (sectors) suffix)"
     );
     std::process::exit(2)

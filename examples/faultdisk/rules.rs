@@ -59,6 +59,10 @@ pub enum Kind {
     /// Once this many bytes have been read and written in all, no request is
     /// answered any more (a drive that hangs in the middle of a test).
     HangAfter(u64),
+    /// Once this many cache flushes (fsync) were answered in all, no flush is
+    /// answered any more (a drive that hangs on FLUSH CACHE); reads and writes
+    /// are served.
+    HangFlushesAfter(u64),
     /// No fault: counts the requests touching the range.
     Count(Span),
 }
@@ -122,7 +126,8 @@ fn span(s: &str) -> Result<Span, BadRule> {
 impl Rule {
     /// Parse `KIND=ARGS`: `read-error=A-B`, `write-error=A-B`, `drop-writes=A-B`,
     /// `corrupt-reads=A-B`, `misdirect=A-B,TO`, `wrap=N`, `slow-reads=A-B,MS`,
-    /// `hang=A-B`, `vanish-after=N`, `hang-after=N`, `count=A-B`, `keeps=N`.
+    /// `hang=A-B`, `vanish-after=N`, `hang-after=N`, `hang-flushes-after=N`,
+    /// `count=A-B`, `keeps=N`.
     pub fn parse(text: &str) -> Result<Rule, BadRule> {
         let (name, args) = text
             .split_once('=')
@@ -155,6 +160,10 @@ impl Rule {
             "hang" => Kind::Hang(span(args)?),
             "vanish-after" => Kind::VanishAfter(bytes(args)?),
             "hang-after" => Kind::HangAfter(bytes(args)?),
+            "hang-flushes-after" => Kind::HangFlushesAfter(
+                args.parse()
+                    .map_err(|_| BadRule(format!("{args:?} is not a count of flushes")))?,
+            ),
             "count" => Kind::Count(span(args)?),
             _ => return Err(BadRule(format!("unknown kind {name:?}"))),
         };

@@ -75,7 +75,7 @@ pub(super) struct HalfFeed<'a, 's> {
     /// this pass's write half before a read half).
     pub(super) keeps_only: Option<KeepsOnly>,
     /// A write half's checkpoint waits for a flush through the target: nothing
-    /// more is handed out until it is done (`HalfFeed::flush_due`, checkpoint.rs).
+    /// more is handed out until it is done (`HalfFeed::flush_due`, saver.rs).
     pub(super) flush_wanted: bool,
     /// Reads the target's size again (None: the target cannot tell).
     pub(super) size: Option<&'a SizeProbe>,

@@ -111,8 +111,16 @@ impl Run<'_, '_> {
         // A write half resumed in its read half wrote nothing in this run: no
         // flush, and its checkpoint stays (`{half: Read, done_to: start}` would
         // send a crash back to the read half's start).
-        if kind == OpKind::Write && whole && from < p.range.end {
-            self.flush_write_half(r, ps, &mut half);
+        if kind == OpKind::Write
+            && whole
+            && from < p.range.end
+            && let Some(u) = self.flush_write_half(r, ps, &mut half)
+        {
+            // The drive stopped answering at the flush: given up as in the pass.
+            ps.halves.push(half);
+            let stop = given_up(&u);
+            r.unanswered = Some(u);
+            return Some(stop);
         }
         let end = half.end_bytes;
         ps.halves.push(half);

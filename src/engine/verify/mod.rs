@@ -166,7 +166,6 @@ pub fn run_verify(
         }
     };
     if let Some(s) = saver.as_deref_mut() {
-        s.fd = target.raw_fd().and_then(|fd| fd.try_clone_to_owned().ok());
         s.last_ns = target.clock().now_ns();
         s.last_bytes = p.range.start;
     }

@@ -1,18 +1,21 @@
 //! Where an interrupted write-verify run can go on from: a checkpoint at least
 //! every 1% of the range and every minute on the target's clock (a simulated
 //! drive's virtual one), handed to the [`Saver`] as it is made. A write half's
-//! checkpoint covers only what a flush of the drive's cache acknowledged: a real
-//! device's descriptor is flushed as the blocks complete; a target without one
-//! (a simulated drive) stops handing out writes, lets those in flight complete,
-//! and is flushed through the target (`HalfFeed::flush_due`) before the half
-//! goes on.
+//! checkpoint covers only what a flush of the drive's cache acknowledged: the
+//! half stops handing out writes, lets those in flight complete, and flushes
+//! through the target (`HalfFeed::flush_due`) before it goes on. The target's
+//! watchdog holds that flush to `--io-timeout` as every request: a drive that
+//! does not answer it is given up ([`flush_unanswered`]). (An `fdatasync` from
+//! the pass's own thread, as before, waited for a hung drive for ever: a loop
+//! device's flush waits behind a hung write, docs/testing.md.)
 
 use super::feed::HalfFeed;
 use super::{PassState, Run, VerifyParams};
 use crate::device::Target;
+use crate::engine::driver::NoAnswer;
 use crate::plans::OpKind;
 use crate::results::failures::Failures;
-use crate::results::verify::{Half, HalfKind, Pass, VerifyResult};
+use crate::results::verify::{Half, HalfKind, Pass, Unanswered, VerifyResult};
 use crate::stamps::checkpoint::Checkpoint;
 
 /// Checkpoints of the run, at least every 1% of the range and every minute,
@@ -20,9 +23,6 @@ use crate::stamps::checkpoint::Checkpoint;
 pub struct Saver<'s> {
     /// Saves a checkpoint (atomically, beside --json-file).
     pub save: &'s mut dyn FnMut(&Checkpoint),
-    /// A duplicate of the target's descriptor for the flush of a write half's
-    /// checkpoint (None: no checkpoints of write halves).
-    pub(super) fd: Option<std::os::fd::OwnedFd>,
     pub(super) last_bytes: u64,
     pub(super) last_ns: u64,
 }
@@ -35,7 +35,6 @@ impl<'s> Saver<'s> {
     pub fn new(save: &'s mut dyn FnMut(&Checkpoint)) -> Saver<'s> {
         Saver {
             save,
-            fd: None,
             last_bytes: 0,
             last_ns: 0,
         }
@@ -72,8 +71,8 @@ pub(super) fn half_start(
 impl HalfFeed<'_, '_> {
     /// After a block completed (at `now_ns`): checkpoint when the done prefix
     /// moved 1% of the range or a minute passed. A write half's waits for a
-    /// flush: at once through the descriptor, or, without one, once the writes in
-    /// flight completed (`flush_due`).
+    /// flush through the target, once the writes in flight completed
+    /// (`flush_due`).
     pub(super) fn checkpoint(&mut self, now_ns: u64) {
         let Some(s) = self.saver.as_deref_mut() else {
             return;
@@ -87,28 +86,30 @@ impl HalfFeed<'_, '_> {
         // A write half's checkpoint covers only what a flush of the drive's cache
         // acknowledged, after every block below the prefix completed.
         if self.kind == OpKind::Write {
-            match s.fd.as_ref() {
-                Some(fd) if rustix::fs::fdatasync(fd).is_err() => return,
-                Some(_) => {}
-                None => {
-                    self.flush_wanted = true;
-                    return;
-                }
-            }
+            self.flush_wanted = true;
+            return;
         }
         self.save_checkpoint(now_ns);
     }
 
-    /// A write half without a descriptor to flush, stopped for its checkpoint
-    /// (`flush_wanted`, every write handed out completed): the drive's cache
-    /// flushed through `target` on its clock, then the checkpoint saved. False
-    /// when none was wanted; a flush that fails or flushes nothing saves none.
+    /// A write half stopped for its checkpoint (`flush_wanted`, every write
+    /// handed out completed): the drive's cache flushed through `target` on its
+    /// clock, then the checkpoint saved. False when none was wanted. A flush that
+    /// fails or flushes nothing saves none; one given up by the target's watchdog
+    /// gives the drive up (`unanswered`: nothing more is handed out).
     pub(super) fn flush_due(&mut self, target: &mut dyn Target) -> bool {
         if !std::mem::take(&mut self.flush_wanted) {
             return false;
         }
-        if let Ok(true) = target.flush() {
-            self.save_checkpoint(target.clock().now_ns());
+        match target.flush() {
+            Ok(true) => self.save_checkpoint(target.clock().now_ns()),
+            Ok(false) => {}
+            Err(e) => {
+                if let Some(n) = NoAnswer::of(&e) {
+                    let after = target.clock().now_ns().saturating_sub(self.test_start_ns);
+                    self.unanswered = Some(flush_unanswered(n, self.prefix, after));
+                }
+            }
         }
         true
     }
@@ -150,20 +151,26 @@ impl HalfFeed<'_, '_> {
 
 impl Run<'_, '_> {
     /// A whole write half's end: the drive's cache flushed (timed in `half`),
-    /// and, once it is, the checkpoint that resumes with the read half.
+    /// and, once it is, the checkpoint that resumes with the read half. Some when
+    /// the target's watchdog gave the flush up: the drive stopped answering.
     pub(super) fn flush_write_half(
         &mut self,
         r: &VerifyResult,
         ps: &PassState<'_>,
         half: &mut Half,
-    ) {
+    ) -> Option<Unanswered> {
         let t0 = self.target.clock().now_ns();
         // Ok(false): nothing was flushed (`Target::flush`). Timed where it is
         // carried out (a real device's I/O thread), the hand-over excluded; a flush
         // that failed is timed here.
         let (flushed, ns) = match self.target.flush_timed() {
             Ok((flushed, ns)) => (flushed, ns),
-            Err(_) => (false, self.target.clock().now_ns() - t0),
+            Err(e) => {
+                let now = self.target.clock().now_ns();
+                half.flush_ns = Some(now - t0);
+                let after = now.saturating_sub(self.test_start_ns);
+                return NoAnswer::of(&e).map(|n| flush_unanswered(n, half.end_bytes, after));
+            }
         };
         half.flush_ns = Some(ns);
         // The write half is done and flushed: a crash now resumes with the read
@@ -179,5 +186,21 @@ impl Run<'_, '_> {
             s.last_bytes = self.p.range.start;
             s.last_ns = self.target.clock().now_ns();
         }
+        None
+    }
+}
+
+/// The drive given up on a cache flush the target's watchdog gave up (`n`), with
+/// the writes below `written` done, `after_ns` into the test: stopped at
+/// `written`, the flush named as the request.
+pub(super) fn flush_unanswered(n: NoAnswer, written: u64, after_ns: u64) -> Unanswered {
+    Unanswered {
+        at_bytes: written,
+        after_ns,
+        reason: format!(
+            "no answer for {} s to a cache flush of the writes below byte {written}",
+            n.waited.as_secs_f64()
+        ),
+        read_only: false,
     }
 }
