@@ -128,9 +128,7 @@ pub fn run(
         let fake = matches!(step, Step::Test(k) if k.row().pass) && fake_capacity(&disk);
         let mut unanswered = false;
         let status = match (kept, step) {
-            (None, _) if gone.is_some() => {
-                Status::Skipped(format!("skipped: {}", gone.as_deref().unwrap_or_default()))
-            }
+            (None, _) if gone.is_some() => Status::Skipped(gone.clone().unwrap_or_default()),
             (None, _) if fake => Status::Skipped(
                 "the capacity check found that the drive stores less than it reports".into(),
             ),

@@ -421,7 +421,7 @@ fn a_drive_vanishing_in_a_burn_in_skips_its_remaining_steps_and_the_other_drive_
         after["skipped"]
             .as_str()
             .unwrap()
-            .starts_with("skipped: the drive stopped answering at byte "),
+            .starts_with("the drive stopped answering at byte "),
         "{after}"
     );
     assert_eq!(status(1, "verify"), "done");
@@ -666,6 +666,11 @@ fn a_drive_that_hangs_on_a_checkpoints_flush_is_given_up_after_io_timeout() {
     );
     assert!(text.contains("verdict: FAIL"), "{text}");
     assert!(text.contains("to a cache flush"), "{text}");
+    // The steps after it are skipped for it, said once.
+    assert!(
+        text.contains("long self-test                       skipped: the drive stopped answering"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -859,7 +864,7 @@ fn a_drive_vanishing_before_the_write_verify_step_is_recognised_by_the_sectors_r
         status("smart_after")["skipped"]
             .as_str()
             .unwrap()
-            .starts_with("skipped: the drive stopped answering"),
+            .starts_with("the drive stopped answering"),
         "{steps:?}"
     );
     assert!(d.stats().get("failed") < 200, "{:?}", d.stats());
