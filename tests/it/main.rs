@@ -15,6 +15,7 @@ mod fleet;
 mod golden;
 mod helpers;
 mod history;
+mod hung_flush;
 mod imports;
 mod lengths;
 mod live;

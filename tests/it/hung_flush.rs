@@ -1,0 +1,117 @@
+//! A drive that never answers a cache flush: the write-verify pass's flushes (a
+//! burn-in's checkpoint in the write half, and the flush at the half's end) go
+//! through the drive's I/O thread, held to --io-timeout as every request
+//! (docs/testing.md, "A drive that stops answering"). faultdisk's
+//! `hang-flushes-after=N` keeps every flush after the N-th unanswered.
+
+use crate::faultdisk::FaultDisk;
+use crate::helpers::Spawned;
+
+/// A burn-in's write half flushes the drive's cache for each checkpoint: a drive
+/// that never answers that flush is given up after --io-timeout, as on a read or a
+/// write, and the burn-in ends. (The flush was an fdatasync on the pass's own
+/// thread, which no watchdog held: the run waited for the kernel for ever.)
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn a_drive_that_hangs_on_a_checkpoints_flush_is_given_up_after_io_timeout() {
+    let size = 256u64 << 20;
+    let d = FaultDisk::new(size, &[]);
+    let args = ["--burn-in", "-w", "--yes", "-q", "--io-timeout", "2"];
+    let mut run = Spawned::saving(&args, &[&d.dev], &[]);
+    let mut cp_file = run.json_file.clone().into_os_string();
+    cp_file.push(format!(
+        ".{}.verify-checkpoint",
+        d.dev.trim_start_matches("/dev/")
+    ));
+    let done_to = run.wait_until("the write half's first checkpoint", |_| {
+        let cp = std::fs::read(&cp_file).ok()?;
+        let cp: serde_json::Value = serde_json::from_slice(&cp).ok()?;
+        (cp["half"] == "write" && cp["done_to"].as_u64()? > 0).then(|| cp["done_to"].as_u64())?
+    });
+    // From now on the drive answers reads and writes, and no cache flush.
+    d.control("add hang-flushes-after=0");
+    let verify = |v: &serde_json::Value| {
+        v["disks"][0]["tests"]
+            .as_array()?
+            .iter()
+            .find(|t| t["verify"]["unanswered"].is_object())
+            .cloned()
+    };
+    let t = run.wait_until("the write-verify pass given up", |r| {
+        r.json().as_ref().and_then(verify)
+    });
+    assert!(d.stats().get("hung") >= 1, "{:?}", d.stats());
+    d.abort();
+    let (code, text, _) = run.finish();
+    // Judged: FAIL.
+    assert_eq!(code, Some(3), "{text}");
+    let u = &t["verify"]["unanswered"];
+    let reason = u["reason"].as_str().unwrap();
+    let at = u["at_bytes"].as_u64().unwrap();
+    let (waited, rest) = reason
+        .strip_prefix("no answer for ")
+        .and_then(|r| r.split_once(" s to a cache flush of the writes below byte "))
+        .unwrap_or_else(|| panic!("{u}"));
+    let waited: f64 = waited.parse().unwrap();
+    assert!((2.0..2.0 + 1.0).contains(&waited), "{u}");
+    assert_eq!(rest.parse::<u64>().unwrap(), at, "{u}");
+    // The flush of a later checkpoint, or of the write half's end.
+    assert!(
+        (done_to..=size).contains(&at),
+        "checkpoint at {done_to}: {u}"
+    );
+    assert!(text.contains("verdict: FAIL"), "{text}");
+    assert!(text.contains("to a cache flush"), "{text}");
+    // The steps after it are skipped for it, said once.
+    assert!(
+        text.contains("long self-test                       skipped: the drive stopped answering"),
+        "{text}"
+    );
+}
+
+/// The flush at a write half's end goes through the same watchdog: a drive that
+/// never answers it is given up there, before the read half.
+#[test]
+#[cfg_attr(
+    not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+    ignore = "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)"
+)]
+fn a_drive_that_hangs_on_the_write_halfs_flush_is_given_up_after_io_timeout() {
+    let size = 64u64 << 20;
+    let d = FaultDisk::new(size, &[]);
+    // Added once the loop device is attached: losetup's switch to direct I/O
+    // flushes the file too, and would hang.
+    d.control("add hang-flushes-after=0");
+    let args = ["--verify", "-w", "--yes", "-q", "--io-timeout", "2"];
+    let mut run = Spawned::saving(&args, &[&d.dev], &[]);
+    let v = run.wait_until("the write-verify pass given up", |r| {
+        r.json()
+            .filter(|v| v["disks"][0]["tests"][0]["verify"]["unanswered"].is_object())
+    });
+    assert_eq!(d.stats().get("hung"), 1, "{:?}", d.stats());
+    d.abort();
+    let (code, text, _) = run.finish();
+    assert_eq!(code, Some(1), "{text}");
+    let verify = &v["disks"][0]["tests"][0]["verify"];
+    let u = &verify["unanswered"];
+    assert_eq!(u["at_bytes"], size, "{u}");
+    let reason = u["reason"].as_str().unwrap();
+    let waited: f64 = reason
+        .strip_prefix("no answer for ")
+        .and_then(|r| {
+            r.strip_suffix(&format!(
+                " s to a cache flush of the writes below byte {size}"
+            ))
+        })
+        .unwrap_or_else(|| panic!("{u}"))
+        .parse()
+        .unwrap();
+    assert!((2.0..2.0 + 1.0).contains(&waited), "{u}");
+    // The whole range written, and nothing read back.
+    let pass = &verify["passes"][0];
+    assert_eq!(pass["write"]["bytes"], size, "{pass}");
+    assert!(pass["read"].is_null(), "{pass}");
+}
