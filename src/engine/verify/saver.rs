@@ -101,13 +101,21 @@ impl HalfFeed<'_, '_> {
         if !std::mem::take(&mut self.flush_wanted) {
             return false;
         }
-        match target.flush() {
-            Ok(true) => self.save_checkpoint(target.clock().now_ns()),
-            Ok(false) => {}
-            Err(e) => {
-                if let Some(n) = NoAnswer::of(&e) {
-                    let after = target.clock().now_ns().saturating_sub(self.test_start_ns);
-                    self.unanswered = Some(flush_unanswered(n, self.prefix, after));
+        let r = target.flush();
+        let now = target.clock().now_ns();
+        match r {
+            Ok(true) => self.save_checkpoint(now),
+            Err(e) if NoAnswer::of(&e).is_some() => {
+                let n = NoAnswer::of(&e).expect("matched");
+                let after = now.saturating_sub(self.test_start_ns);
+                self.unanswered = Some(flush_unanswered(n, self.prefix, after));
+            }
+            // Nothing flushed (a drive that cannot, or an error): no checkpoint,
+            // and the next try waits for the next 1% or minute, not the next block.
+            _ => {
+                if let Some(s) = self.saver.as_deref_mut() {
+                    s.last_bytes = self.prefix;
+                    s.last_ns = now;
                 }
             }
         }
