@@ -7,6 +7,24 @@
 use crate::faultdisk::FaultDisk;
 use crate::helpers::Spawned;
 
+/// The byte a drive given up at a flush (`u`: the pass's `unanswered`) was given
+/// up at, checked: its reason names the flush, the same byte, and a wait of
+/// `--io-timeout 2` to within a second.
+fn given_up_at_a_flush(u: &serde_json::Value) -> u64 {
+    let at = u["at_bytes"].as_u64().unwrap();
+    let waited: f64 = (u["reason"].as_str())
+        .and_then(|r| r.strip_prefix("no answer for "))
+        .and_then(|r| {
+            r.strip_suffix(&format!(
+                " s to a cache flush of the writes below byte {at}"
+            ))
+        })
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("{u}"));
+    assert!((2.0..2.0 + 1.0).contains(&waited), "{u}");
+    at
+}
+
 /// A burn-in's write half flushes the drive's cache for each checkpoint: a drive
 /// that never answers that flush is given up after --io-timeout, as on a read or a
 /// write, and the burn-in ends. (The flush was an fdatasync on the pass's own
@@ -49,15 +67,7 @@ fn a_drive_that_hangs_on_a_checkpoints_flush_is_given_up_after_io_timeout() {
     // Judged: FAIL.
     assert_eq!(code, Some(3), "{text}");
     let u = &t["verify"]["unanswered"];
-    let reason = u["reason"].as_str().unwrap();
-    let at = u["at_bytes"].as_u64().unwrap();
-    let (waited, rest) = reason
-        .strip_prefix("no answer for ")
-        .and_then(|r| r.split_once(" s to a cache flush of the writes below byte "))
-        .unwrap_or_else(|| panic!("{u}"));
-    let waited: f64 = waited.parse().unwrap();
-    assert!((2.0..2.0 + 1.0).contains(&waited), "{u}");
-    assert_eq!(rest.parse::<u64>().unwrap(), at, "{u}");
+    let at = given_up_at_a_flush(u);
     // The flush of a later checkpoint, or of the write half's end.
     assert!(
         (done_to..=size).contains(&at),
@@ -96,20 +106,7 @@ fn a_drive_that_hangs_on_the_write_halfs_flush_is_given_up_after_io_timeout() {
     let (code, text, _) = run.finish();
     assert_eq!(code, Some(1), "{text}");
     let verify = &v["disks"][0]["tests"][0]["verify"];
-    let u = &verify["unanswered"];
-    assert_eq!(u["at_bytes"], size, "{u}");
-    let reason = u["reason"].as_str().unwrap();
-    let waited: f64 = reason
-        .strip_prefix("no answer for ")
-        .and_then(|r| {
-            r.strip_suffix(&format!(
-                " s to a cache flush of the writes below byte {size}"
-            ))
-        })
-        .unwrap_or_else(|| panic!("{u}"))
-        .parse()
-        .unwrap();
-    assert!((2.0..2.0 + 1.0).contains(&waited), "{u}");
+    assert_eq!(given_up_at_a_flush(&verify["unanswered"]), size);
     // The whole range written, and nothing read back.
     let pass = &verify["passes"][0];
     assert_eq!(pass["write"]["bytes"], size, "{pass}");

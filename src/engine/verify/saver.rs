@@ -103,21 +103,18 @@ impl HalfFeed<'_, '_> {
         }
         let r = target.flush();
         let now = target.clock().now_ns();
-        match r {
-            Ok(true) => self.save_checkpoint(now),
-            Err(e) if NoAnswer::of(&e).is_some() => {
-                let n = NoAnswer::of(&e).expect("matched");
-                let after = now.saturating_sub(self.test_start_ns);
-                self.unanswered = Some(flush_unanswered(n, self.prefix, after));
-            }
+        let after = now.saturating_sub(self.test_start_ns);
+        if let Ok(true) = r {
+            self.save_checkpoint(now);
+        } else if let Some(u) =
+            (r.as_ref().err()).and_then(|e| flush_unanswered(e, self.prefix, after))
+        {
+            self.unanswered = Some(u);
+        } else if let Some(s) = self.saver.as_deref_mut() {
             // Nothing flushed (a drive that cannot, or an error): no checkpoint,
             // and the next try waits for the next 1% or minute, not the next block.
-            _ => {
-                if let Some(s) = self.saver.as_deref_mut() {
-                    s.last_bytes = self.prefix;
-                    s.last_ns = now;
-                }
-            }
+            s.last_bytes = self.prefix;
+            s.last_ns = now;
         }
         true
     }
@@ -175,9 +172,13 @@ impl Run<'_, '_> {
             Ok((flushed, ns)) => (flushed, ns),
             Err(e) => {
                 let now = self.target.clock().now_ns();
-                half.flush_ns = Some(now - t0);
                 let after = now.saturating_sub(self.test_start_ns);
-                return NoAnswer::of(&e).map(|n| flush_unanswered(n, half.end_bytes, after));
+                let given_up = flush_unanswered(&e, half.end_bytes, after);
+                // A flush given up has no time of the drive's: only the limit waited.
+                if given_up.is_none() {
+                    half.flush_ns = Some(now - t0);
+                }
+                return given_up;
             }
         };
         half.flush_ns = Some(ns);
@@ -198,11 +199,13 @@ impl Run<'_, '_> {
     }
 }
 
-/// The drive given up on a cache flush the target's watchdog gave up (`n`), with
-/// the writes below `written` done, `after_ns` into the test: stopped at
-/// `written`, the flush named as the request.
-pub(super) fn flush_unanswered(n: NoAnswer, written: u64, after_ns: u64) -> Unanswered {
-    Unanswered {
+/// The drive given up, when the flush's error `e` says the target's watchdog
+/// gave it up, with the writes below `written` done, `after_ns` into the test:
+/// stopped at `written`, the flush named as the request. None for any other
+/// error.
+fn flush_unanswered(e: &std::io::Error, written: u64, after_ns: u64) -> Option<Unanswered> {
+    let n = NoAnswer::of(e)?;
+    Some(Unanswered {
         at_bytes: written,
         after_ns,
         reason: format!(
@@ -210,5 +213,5 @@ pub(super) fn flush_unanswered(n: NoAnswer, written: u64, after_ns: u64) -> Unan
             n.waited.as_secs_f64()
         ),
         read_only: false,
-    }
+    })
 }
