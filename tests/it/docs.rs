@@ -382,6 +382,7 @@ fn substitute(text: &str, devices: &Devices, places: &Places) -> String {
     let mut t = t
         .replace("{repo}", env!("CARGO_MANIFEST_DIR"))
         .replace("{cargo}", env!("CARGO"))
+        .replace("{profile}", &crate::helpers::cargo_profile())
         .replace("{target_debug}", &places.target_debug.display().to_string());
     for (k, d) in devices.all().iter().enumerate() {
         t = t.replace(&format!("{{dev{}}}", k + 1), d);
@@ -422,10 +423,9 @@ fn run_block(cmds: &[DocCommand], block: &[usize]) -> Vec<(usize, Ran)> {
     let texts: Vec<&str> = kinds.iter().map(|(_, t)| *t).collect();
     let devices = Devices::attach(&texts);
     let dir = crate::helpers::scratch_dir();
-    let profile = std::env::current_exe().unwrap();
     let places = Places {
         tmp: dir.path().to_path_buf(),
-        target_debug: profile.parent().unwrap().parent().unwrap().to_path_buf(),
+        target_debug: crate::helpers::profile_dir(),
     };
     for p in prepare {
         p(dir.path());

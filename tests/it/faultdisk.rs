@@ -11,16 +11,17 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// The faultdisk binary, built once per test run when `cargo test --test it` did
-/// not build the examples.
+/// not build the examples, with the profile of this test binary (see
+/// [`crate::helpers::cargo_profile`]).
 fn binary() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| {
-        // target/debug/deps/it-HASH -> target/debug/examples/faultdisk
-        let exe = std::env::current_exe().unwrap();
-        let profile = exe.parent().unwrap().parent().unwrap();
-        let bin = profile.join("examples").join("faultdisk");
+        let bin = crate::helpers::profile_dir()
+            .join("examples")
+            .join("faultdisk");
         let status = Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "--example", "faultdisk"])
+            .args(["build", "--quiet", "--example", "faultdisk", "--profile"])
+            .arg(crate::helpers::cargo_profile())
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .status()
             .expect("cargo runs");

@@ -106,6 +106,28 @@ pub fn verify_ranges(v: &serde_json::Value, pass: usize) -> Vec<(String, u64, u6
         .collect()
 }
 
+/// The folder of the target directory this test binary was built into
+/// (target/debug/deps/it-HASH -> target/debug): where cargo put the seekprobe
+/// binary and the examples.
+pub fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().unwrap().parent().unwrap().to_path_buf()
+}
+
+/// The cargo profile that builds into [`profile_dir`], for a test's own `cargo
+/// build` of an example. `cargo test` builds into target/debug with the `test`
+/// profile and builds the examples with it too, so cargo finds them fresh; the
+/// `dev` profile of a plain `cargo build` differs from Cargo.toml's
+/// `[profile.test]` (full debug info) and would build every dependency and the
+/// seekprobe library again, two minutes of CPU on a fresh clone. `cargo test
+/// --release` builds into target/release; any other profile's folder is its name.
+pub fn cargo_profile() -> String {
+    match profile_dir().file_name().and_then(|n| n.to_str()) {
+        Some("debug") | None => "test".to_string(),
+        Some(name) => name.to_string(),
+    }
+}
+
 /// A fresh temporary directory and the path of the file `name` in it (not made):
 /// where a test has seekprobe save its run.
 pub fn run_file(name: &str) -> (tempfile::TempDir, PathBuf) {

@@ -11,8 +11,9 @@ use std::path::Path;
 
 /// What a piece of a command becomes.
 pub enum To {
-    /// This text; `{repo}`, `{target_debug}` and `{cargo}` stand for the
-    /// repository, the build's target/debug folder and cargo.
+    /// This text; `{repo}`, `{target_debug}`, `{cargo}` and `{profile}` stand for the
+    /// repository, the build's target/debug folder, cargo and the tests' cargo
+    /// profile (`helpers::cargo_profile`).
     Text(&'static str),
     /// N loop devices the harness attached (64 MiB each, direct I/O), their
     /// paths separated by spaces; the same text in a block names the same ones.
@@ -44,6 +45,13 @@ pub const SUBSTITUTIONS: &[Substitution] = &[
         from: "cargo run --",
         to: To::Text("seekprobe"),
         why: "the freshly built binary",
+    },
+    Substitution {
+        from: "cargo build --example",
+        to: To::Text(
+            "\"{cargo}\" build --profile {profile} --manifest-path \"{repo}/Cargo.toml\" --example",
+        ),
+        why: "the tests' own profile, whose dependencies `cargo test` built: the dev profile would build them all again (two minutes of CPU), into the same target/debug/examples",
     },
     Substitution {
         from: "cargo build",
