@@ -10,6 +10,14 @@ use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+/// The `--io-timeout`, in seconds, of the tests whose faulty device hangs. A
+/// healthy request must be answered well within it on a busy machine too: the
+/// loop device serves faultdisk's requests one at a time, so a request waits for
+/// all those handed out before it. Beside a busy CPU (issue 40's first done-when),
+/// a scan's read of 1 MiB handed out at its start, sixth in that line, once went
+/// unanswered for 2 s, the limit then, 15 MiB before the hanging area.
+pub const HUNG_IO_TIMEOUT_S: u64 = 5;
+
 /// The faultdisk binary, built once per test run when `cargo test --test it` did
 /// not build the examples, with the profile of this test binary (see
 /// [`crate::helpers::cargo_profile`]).

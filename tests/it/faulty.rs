@@ -2,7 +2,7 @@
 //! device: the kernel returns real EIO), each against the test that must find it,
 //! asserting the exact sectors, the verdict, and the device's own request counts.
 
-use crate::faultdisk::FaultDisk;
+use crate::faultdisk::{FaultDisk, HUNG_IO_TIMEOUT_S};
 use crate::helpers::{LoopDev, Spawned, run, verify_ranges};
 use std::time::{Duration, Instant};
 
@@ -756,7 +756,8 @@ fn a_burn_in_killed_mid_write_verify_resumes_from_its_checkpoint_with_the_same_v
 )]
 fn a_scan_gives_a_hung_request_up_after_io_timeout() {
     let d = FaultDisk::new(32 << 20, &["hang=20M-21M"]);
-    let mut run = Spawned::saving(&["--scan", "-q", "--io-timeout", "2"], &[&d.dev], &[]);
+    let timeout = HUNG_IO_TIMEOUT_S.to_string();
+    let mut run = Spawned::saving(&["--scan", "-q", "--io-timeout", &timeout], &[&d.dev], &[]);
     let v = run.wait_until("the scan to give the hung request up", |r| {
         r.json()
             .filter(|v| v["disks"][0]["tests"][0]["scan"]["unanswered"].is_object())
@@ -766,7 +767,8 @@ fn a_scan_gives_a_hung_request_up_after_io_timeout() {
     let scan = &v["disks"][0]["tests"][0]["scan"];
     let u = &scan["unanswered"];
     let waited = no_answer_for(u["reason"].as_str().unwrap());
-    assert!((2.0..2.0 + 1.0).contains(&waited), "{u}");
+    let limit = HUNG_IO_TIMEOUT_S as f64;
+    assert!((limit..limit + 1.0).contains(&waited), "{u}");
     // A block at or just before 20 MiB: a loop device reports no rotation, so the
     // scan keeps 8 blocks of 1 MiB in flight, and the loop device reads its backing
     // file through the page cache, whose readahead from a block just before the
@@ -990,12 +992,14 @@ struct GivenUp {
     hung: u64,
 }
 
-/// Run `args` with `--io-timeout 2` on `d` (which hangs) until its first test is
-/// saved failed, release the hung requests, and assert what every such run must
-/// show: "no answer for" between 2 s and 3 s, saved within 30 s, exit 1.
+/// Run `args` with `--io-timeout` [`HUNG_IO_TIMEOUT_S`] on `d` (which hangs) until
+/// its first test is saved failed, release the hung requests, and assert what every
+/// such run must show: "no answer for" that limit to a second more, saved within
+/// 30 s, exit 1.
 fn given_up(d: &FaultDisk, args: &[&str]) -> GivenUp {
     let started = Instant::now();
-    let all = [args, &["-q", "--io-timeout", "2"]].concat();
+    let timeout = HUNG_IO_TIMEOUT_S.to_string();
+    let all = [args, &["-q", "--io-timeout", &timeout]].concat();
     let mut run = Spawned::saving(&all, &[&d.dev], &[]);
     let failed = |v: &serde_json::Value| v["disks"][0]["tests"][0]["outcome"].is_object();
     let v = run.wait_until("the first test saved failed", |r| r.json().filter(failed));
@@ -1009,7 +1013,11 @@ fn given_up(d: &FaultDisk, args: &[&str]) -> GivenUp {
         .unwrap_or_else(|| panic!("{args:?}: {outcome}"));
     let reason = outcome[at..].trim_end_matches(['"', '}']);
     let waited = no_answer_for(reason);
-    assert!((2.0..3.0).contains(&waited), "{args:?}: {outcome}");
+    let limit = HUNG_IO_TIMEOUT_S as f64;
+    assert!(
+        (limit..limit + 1.0).contains(&waited),
+        "{args:?}: {outcome}"
+    );
     assert!(
         took < Duration::from_secs(30),
         "{args:?}: {took:?}: {outcome}"

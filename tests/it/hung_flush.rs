@@ -4,12 +4,12 @@
 //! (docs/testing.md, "A drive that stops answering"). faultdisk's
 //! `hang-flushes-after=N` keeps every flush after the N-th unanswered.
 
-use crate::faultdisk::FaultDisk;
+use crate::faultdisk::{FaultDisk, HUNG_IO_TIMEOUT_S};
 use crate::helpers::Spawned;
 
 /// The byte a drive given up at a flush (`u`: the pass's `unanswered`) was given
 /// up at, checked: its reason names the flush, the same byte, and a wait of
-/// `--io-timeout 2` to within a second.
+/// `--io-timeout` [`HUNG_IO_TIMEOUT_S`] to within a second.
 fn given_up_at_a_flush(u: &serde_json::Value) -> u64 {
     let at = u["at_bytes"].as_u64().unwrap();
     let waited: f64 = (u["reason"].as_str())
@@ -21,7 +21,8 @@ fn given_up_at_a_flush(u: &serde_json::Value) -> u64 {
         })
         .and_then(|w| w.parse().ok())
         .unwrap_or_else(|| panic!("{u}"));
-    assert!((2.0..2.0 + 1.0).contains(&waited), "{u}");
+    let limit = HUNG_IO_TIMEOUT_S as f64;
+    assert!((limit..limit + 1.0).contains(&waited), "{u}");
     at
 }
 
@@ -37,7 +38,8 @@ fn given_up_at_a_flush(u: &serde_json::Value) -> u64 {
 fn a_drive_that_hangs_on_a_checkpoints_flush_is_given_up_after_io_timeout() {
     let size = 256u64 << 20;
     let d = FaultDisk::new(size, &[]);
-    let args = ["--burn-in", "-w", "--yes", "-q", "--io-timeout", "2"];
+    let timeout = HUNG_IO_TIMEOUT_S.to_string();
+    let args = ["--burn-in", "-w", "--yes", "-q", "--io-timeout", &timeout];
     let mut run = Spawned::saving(&args, &[&d.dev], &[]);
     let mut cp_file = run.json_file.clone().into_os_string();
     cp_file.push(format!(
@@ -95,7 +97,8 @@ fn a_drive_that_hangs_on_the_write_halfs_flush_is_given_up_after_io_timeout() {
     // Added once the loop device is attached: losetup's switch to direct I/O
     // flushes the file too, and would hang.
     d.control("add hang-flushes-after=0");
-    let args = ["--verify", "-w", "--yes", "-q", "--io-timeout", "2"];
+    let timeout = HUNG_IO_TIMEOUT_S.to_string();
+    let args = ["--verify", "-w", "--yes", "-q", "--io-timeout", &timeout];
     let mut run = Spawned::saving(&args, &[&d.dev], &[]);
     let v = run.wait_until("the write-verify pass given up", |r| {
         r.json()
