@@ -51,7 +51,7 @@ pub const SUBSTITUTIONS: &[Substitution] = &[
         to: To::Text(
             "\"{cargo}\" build --profile {profile} --manifest-path \"{repo}/Cargo.toml\" --example",
         ),
-        why: "the tests' own profile, whose dependencies `cargo test` built: the dev profile would build them all again (two minutes of CPU), into the same target/debug/examples",
+        why: "the tests' own profile, whose dependencies `cargo test` built: the dev profile would build them all and seekprobe again while the tests run; the example lands in the same target/debug/examples",
     },
     Substitution {
         from: "cargo build",
