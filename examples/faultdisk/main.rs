@@ -104,6 +104,7 @@ impl FaultDisk {
             "reads": s.reads, "writes": s.writes, "read_bytes": s.read_bytes,
             "write_bytes": s.write_bytes, "failed": s.failed, "flushes": s.flushes,
             "hung": s.hung.len(), "vanished": s.vanished, "rules": rules,
+            "kept": s.kept.spans(),
         });
         format!("{v}\n")
     }

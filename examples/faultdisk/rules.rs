@@ -317,6 +317,11 @@ impl Kept {
         self.mapped(a, b)
     }
 
+    /// Every part that holds data, sorted: `[first byte, just past the last]`.
+    pub fn spans(&self) -> Vec<[u64; 2]> {
+        self.spans.iter().map(|(&a, &b)| [a, b]).collect()
+    }
+
     /// The parts of `[a, b)` that hold data, sorted.
     pub fn mapped(&self, a: u64, b: u64) -> Vec<(u64, u64)> {
         let from = self.spans.range(..=a).next_back().map_or(a, |(&s, _)| s);
