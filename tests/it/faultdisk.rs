@@ -18,6 +18,13 @@ use std::time::{Duration, Instant};
 /// unanswered for 2 s, the limit then, 15 MiB before the hanging area.
 pub const HUNG_IO_TIMEOUT_S: u64 = 5;
 
+/// Whether a watchdog's "no answer for `waited` s" is the wait of
+/// [`HUNG_IO_TIMEOUT_S`]: at least that, by up to a second (the watchdog polls).
+pub fn waited_the_hung_limit(waited: f64) -> bool {
+    let limit = HUNG_IO_TIMEOUT_S as f64;
+    (limit..limit + 1.0).contains(&waited)
+}
+
 /// The faultdisk binary, built once per test run when `cargo test --test it` did
 /// not build the examples, with the profile of this test binary (see
 /// [`crate::helpers::cargo_profile`]).

@@ -2,7 +2,7 @@
 //! device: the kernel returns real EIO), each against the test that must find it,
 //! asserting the exact sectors, the verdict, and the device's own request counts.
 
-use crate::faultdisk::{FaultDisk, HUNG_IO_TIMEOUT_S};
+use crate::faultdisk::{FaultDisk, HUNG_IO_TIMEOUT_S, waited_the_hung_limit};
 use crate::helpers::{LoopDev, Spawned, run, verify_ranges};
 use std::time::{Duration, Instant};
 
@@ -767,8 +767,7 @@ fn a_scan_gives_a_hung_request_up_after_io_timeout() {
     let scan = &v["disks"][0]["tests"][0]["scan"];
     let u = &scan["unanswered"];
     let waited = no_answer_for(u["reason"].as_str().unwrap());
-    let limit = HUNG_IO_TIMEOUT_S as f64;
-    assert!((limit..limit + 1.0).contains(&waited), "{u}");
+    assert!(waited_the_hung_limit(waited), "{u}");
     // A block at or just before 20 MiB: a loop device reports no rotation, so the
     // scan keeps 8 blocks of 1 MiB in flight, and the loop device reads its backing
     // file through the page cache, whose readahead from a block just before the
@@ -1060,11 +1059,7 @@ fn given_up(d: &FaultDisk, args: &[&str]) -> GivenUp {
         .unwrap_or_else(|| panic!("{args:?}: {outcome}"));
     let reason = outcome[at..].trim_end_matches(['"', '}']);
     let waited = no_answer_for(reason);
-    let limit = HUNG_IO_TIMEOUT_S as f64;
-    assert!(
-        (limit..limit + 1.0).contains(&waited),
-        "{args:?}: {outcome}"
-    );
+    assert!(waited_the_hung_limit(waited), "{args:?}: {outcome}");
     assert!(
         took < Duration::from_secs(30),
         "{args:?}: {took:?}: {outcome}"

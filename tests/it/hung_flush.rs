@@ -4,7 +4,7 @@
 //! (docs/testing.md, "A drive that stops answering"). faultdisk's
 //! `hang-flushes-after=N` keeps every flush after the N-th unanswered.
 
-use crate::faultdisk::{FaultDisk, HUNG_IO_TIMEOUT_S};
+use crate::faultdisk::{FaultDisk, HUNG_IO_TIMEOUT_S, waited_the_hung_limit};
 use crate::helpers::Spawned;
 
 /// The byte a drive given up at a flush (`u`: the pass's `unanswered`) was given
@@ -21,8 +21,7 @@ fn given_up_at_a_flush(u: &serde_json::Value) -> u64 {
         })
         .and_then(|w| w.parse().ok())
         .unwrap_or_else(|| panic!("{u}"));
-    let limit = HUNG_IO_TIMEOUT_S as f64;
-    assert!((limit..limit + 1.0).contains(&waited), "{u}");
+    assert!(waited_the_hung_limit(waited), "{u}");
     at
 }
 
