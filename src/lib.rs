@@ -28,6 +28,7 @@ pub mod rng;
 pub mod safety;
 pub mod smart;
 pub mod smr;
+pub mod sshsig;
 pub mod stamps;
 pub mod stats;
 pub mod validity;

@@ -1,0 +1,239 @@
+//! An allowed_signers file, as `ssh-keygen -Y verify -f FILE` reads it
+//! (ssh-keygen(1), "ALLOWED SIGNERS"): a line per key, `principals [options]
+//! keytype base64 [comment]`, blank lines and `#` comments skipped. The key is
+//! read by `ssh-key`, the options by its authorized_keys options parser (they
+//! come before the key there too); this file splits the fields and applies the
+//! options that limit a key: `namespaces="..."` (a pattern list) and
+//! `valid-after` / `valid-before` (YYYYMMDD[HHMM[SS]], UTC with a trailing `Z`,
+//! else local time), against the time of the check, as ssh-keygen does. A
+//! `cert-authority` line names a CA whose certificates sign: seekprobe signs and
+//! checks plain keys, so such a line allows none of them.
+
+use ssh_key::PublicKey;
+use ssh_key::authorized_keys::ConfigOpts;
+use std::path::Path;
+
+/// One key line: who it names, the key, and its options.
+#[derive(Debug, Clone)]
+struct Line {
+    principals: Vec<String>,
+    options: ConfigOpts,
+    key: PublicKey,
+}
+
+/// An allowed_signers file as read.
+#[derive(Debug, Clone)]
+pub struct AllowedSigners {
+    /// The file as named (for the messages).
+    pub file: String,
+    lines: Vec<Line>,
+}
+
+impl AllowedSigners {
+    /// Read `path`; Err names the file and the line that cannot be read.
+    pub fn read(path: &Path) -> Result<AllowedSigners, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("{}: {}", path.display(), crate::error::describe_io(&e)))?;
+        Self::parse(&path.display().to_string(), &text)
+    }
+
+    /// The file's `text`, named `file`.
+    pub fn parse(file: &str, text: &str) -> Result<AllowedSigners, String> {
+        let mut lines = Vec::new();
+        for (n, raw) in text.lines().enumerate() {
+            let line = raw.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let (principals, rest) = split_principals(line)
+                .ok_or_else(|| format!("{file}, line {}: no key after the principals", n + 1))?;
+            let (options, key) = key_and_options(rest.trim_start()).map_err(|e| {
+                format!(
+                    "{file}, line {}: not `principals [options] keytype key` ({e})",
+                    n + 1
+                )
+            })?;
+            lines.push(Line {
+                principals: principals.split(',').map(str::to_string).collect(),
+                options,
+                key,
+            });
+        }
+        Ok(AllowedSigners {
+            file: file.to_string(),
+            lines,
+        })
+    }
+
+    /// The principals of every line that allows `key` to sign in `namespace` now;
+    /// None when no line does.
+    pub fn principals(&self, key: &PublicKey, namespace: &str) -> Option<Vec<String>> {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        let mut who: Vec<String> = Vec::new();
+        for l in &self.lines {
+            if l.key.key_data() != key.key_data() || !allows(l.options.iter(), namespace, now) {
+                continue;
+            }
+            for p in &l.principals {
+                if !who.contains(p) {
+                    who.push(p.clone());
+                }
+            }
+        }
+        (!who.is_empty()).then_some(who)
+    }
+}
+
+/// The principals field (in double quotes when it holds spaces) and the rest.
+fn split_principals(line: &str) -> Option<(&str, &str)> {
+    if let Some(quoted) = line.strip_prefix('"') {
+        let end = quoted.find('"')?;
+        return Some((&quoted[..end], &quoted[end + 1..]));
+    }
+    line.split_once([' ', '\t'])
+}
+
+/// The options (none when the line goes on with the key) and the key of what
+/// follows the principals; the options end at the first blank outside quotes.
+fn key_and_options(rest: &str) -> Result<(ConfigOpts, PublicKey), ssh_key::Error> {
+    if let Ok(key) = rest.parse() {
+        return Ok((ConfigOpts::default(), key));
+    }
+    let mut quoted = false;
+    let end = rest
+        .find(|c: char| {
+            quoted ^= c == '"';
+            !quoted && c.is_whitespace()
+        })
+        .unwrap_or(rest.len());
+    let options = ConfigOpts::new(&rest[..end])?;
+    Ok((options, rest[end..].trim_start().parse()?))
+}
+
+/// Whether a line with these options allows a signature in `namespace` at `now`
+/// (Unix seconds).
+fn allows<'a>(options: impl Iterator<Item = &'a str>, namespace: &str, now: i64) -> bool {
+    for opt in options {
+        let (name, value) = match opt.split_once('=') {
+            Some((n, v)) => (n, v.trim_matches('"')),
+            None => (opt, ""),
+        };
+        let ok = match name.to_ascii_lowercase().as_str() {
+            "cert-authority" => false,
+            "namespaces" => pattern_list(value, namespace),
+            "valid-after" => time_of(value).is_some_and(|t| now >= t),
+            "valid-before" => time_of(value).is_some_and(|t| now <= t),
+            // ssh-keygen refuses a line with an option it does not know.
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether `word` matches the comma-separated pattern list `list` (ssh_config(5)
+/// PATTERNS: `*` and `?` wildcards; a pattern after `!` that matches refuses).
+fn pattern_list(list: &str, word: &str) -> bool {
+    let mut matched = false;
+    for p in list.split(',').map(str::trim) {
+        match p.strip_prefix('!') {
+            Some(neg) if glob(neg.as_bytes(), word.as_bytes()) => return false,
+            Some(_) => {}
+            None => matched |= glob(p.as_bytes(), word.as_bytes()),
+        }
+    }
+    matched
+}
+
+/// A `*` and `?` wildcard match of the whole of `s`.
+fn glob(p: &[u8], s: &[u8]) -> bool {
+    match (p.first(), s.first()) {
+        (None, None) => true,
+        (Some(b'*'), _) => glob(&p[1..], s) || (!s.is_empty() && glob(p, &s[1..])),
+        (Some(b'?'), Some(_)) => glob(&p[1..], &s[1..]),
+        (Some(a), Some(b)) if a == b => glob(&p[1..], &s[1..]),
+        _ => false,
+    }
+}
+
+/// A `valid-after` / `valid-before` time in Unix seconds: YYYYMMDD, YYYYMMDDHHMM or
+/// YYYYMMDDHHMMSS, UTC with a trailing `Z`, else the local time zone's (as
+/// ssh-keygen reads it); None when it is none of these.
+fn time_of(value: &str) -> Option<i64> {
+    let (digits, utc) = match value.strip_suffix(['Z', 'z']) {
+        Some(d) => (d, true),
+        None => (value, false),
+    };
+    if !matches!(digits.len(), 8 | 12 | 14) || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let field = |at: usize| digits.get(at..at + 2).map_or(Ok(0), str::parse::<i32>);
+    let mut tm = libc_tm();
+    tm.tm_year = digits[..4].parse::<i32>().ok()? - 1900;
+    tm.tm_mon = field(4).ok()? - 1;
+    tm.tm_mday = field(6).ok()?;
+    tm.tm_hour = field(8).ok()?;
+    tm.tm_min = field(10).ok()?;
+    tm.tm_sec = field(12).ok()?;
+    tm.tm_isdst = -1;
+    let t = if utc {
+        // SAFETY: `tm` is a valid, exclusively borrowed `struct tm`; timegm only
+        // reads and normalises it.
+        unsafe { libc::timegm(&mut tm) }
+    } else {
+        // SAFETY: as above; mktime reads the local time zone as well.
+        unsafe { libc::mktime(&mut tm) }
+    };
+    (t != -1).then_some(t)
+}
+
+/// An all-zero `struct tm` (its fields are integers and one nullable pointer).
+fn libc_tm() -> libc::tm {
+    // SAFETY: every field of `struct tm` is an integer or a pointer for which zero
+    // (null) is a valid value.
+    unsafe { std::mem::zeroed() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_limit_a_key_by_namespace_and_time() {
+        let now = time_of("20260101Z").unwrap();
+        assert_eq!(now, 1_767_225_600);
+        let opts = |s: &'static str| s.split(',').filter(|o| !o.is_empty());
+        assert!(allows(opts(""), "seekprobe-record", now));
+        assert!(allows(
+            opts("namespaces=\"seekprobe-*\""),
+            "seekprobe-record",
+            now
+        ));
+        assert!(!allows(opts("namespaces=\"git\""), "seekprobe-record", now));
+        assert!(!allows(
+            opts("namespaces=\"*,!seekprobe-record\""),
+            "seekprobe-record",
+            now
+        ));
+        assert!(allows(opts("valid-after=\"20251231Z\""), "x", now));
+        assert!(!allows(opts("valid-before=\"202512312359Z\""), "x", now));
+        assert!(!allows(opts("cert-authority"), "x", now));
+        assert!(!allows(opts("valid-after=\"tomorrow\""), "x", now));
+        assert_eq!(time_of("20260101000001Z"), Some(now + 1));
+    }
+
+    #[test]
+    fn principals_may_be_quoted_and_lines_name_their_fault() {
+        assert_eq!(
+            split_principals("\"a b@x,c\" ssh-ed25519 AAAA"),
+            Some(("a b@x,c", " ssh-ed25519 AAAA"))
+        );
+        let bad = AllowedSigners::parse("f", "# c\n\nalice@x ssh-ed25519 @@@\n").unwrap_err();
+        assert!(bad.starts_with("f, line 3: "), "{bad}");
+        assert!(AllowedSigners::parse("f", "alice@x\n").is_err());
+    }
+}

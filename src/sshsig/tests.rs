@@ -1,0 +1,126 @@
+//! Unit tests of the record's signature: a key file signs, its signature holds over
+//! the very bytes and nothing else, in its namespace only, and an allowed_signers
+//! file names the signer or refuses the key. (tests/it/record_sig.rs checks the same
+//! against OpenSSH's own ssh-keygen and ssh-agent.)
+
+use super::allowed::AllowedSigners;
+use super::signer::Signer;
+use super::*;
+use ssh_key::private::Ed25519Keypair;
+use ssh_key::{LineEnding, PrivateKey};
+
+fn key(seed: u8) -> PrivateKey {
+    PrivateKey::from(Ed25519Keypair::from_seed(&[seed; 32]))
+}
+
+/// A key file of `key` in a scratch folder, and the signer it opens as (no agent).
+fn signer(dir: &Path, key: &PrivateKey) -> Signer {
+    let path = dir.join("id_ed25519");
+    std::fs::write(&path, key.to_openssh(LineEnding::LF).unwrap().as_bytes()).unwrap();
+    Signer::open_with(&path, None).unwrap()
+}
+
+fn allowed_line(who: &str, key: &PrivateKey) -> String {
+    format!("{who} {}\n", key.public_key().to_openssh().unwrap())
+}
+
+#[test]
+fn a_signature_holds_over_its_record_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let (k, other) = (key(1), key(2));
+    let s = signer(dir.path(), &k);
+    assert_eq!(s.fingerprint(), fingerprint(k.public_key()));
+    let record = br#"{"schema_version":1,"disks":[{"verdict":{"state":"pass"}}]}"#;
+    let pem = s.sign(record).unwrap();
+    assert!(pem.starts_with("-----BEGIN SSH SIGNATURE-----\n"), "{pem}");
+    let key = fingerprint(k.public_key());
+    assert_eq!(
+        check(record, Some(&pem), None),
+        Seal::Holds {
+            key: key.clone(),
+            signers: None
+        }
+    );
+    // One byte changed.
+    let mut changed = record.to_vec();
+    changed[48] = b'f';
+    let seal = check(&changed, Some(&pem), None);
+    assert!(
+        matches!(&seal, Seal::Broken { key: Some(k), why } if *k == key && why.starts_with("the record was changed after it was signed")),
+        "{seal:?}"
+    );
+    assert_eq!(check(record, None, None), Seal::Unsigned);
+    // The allowed signers name the signer, or refuse its key by its fingerprint.
+    let both = allowed_line("alice@example.com,ops@example.com", &k);
+    let a = AllowedSigners::parse("allowed", &both).unwrap();
+    assert_eq!(
+        check(record, Some(&pem), Some(&a)),
+        Seal::Holds {
+            key: key.clone(),
+            signers: Some(vec!["alice@example.com".into(), "ops@example.com".into()])
+        }
+    );
+    let only_other = AllowedSigners::parse("allowed", &allowed_line("bob@x", &other)).unwrap();
+    let seal = check(record, Some(&pem), Some(&only_other));
+    assert_eq!(
+        seal,
+        Seal::NotAllowed {
+            key: key.clone(),
+            file: "allowed".into()
+        }
+    );
+    assert!(seal.describe().contains(&key), "{}", seal.describe());
+    // A line that allows the key only for git's signatures does not allow it here.
+    let git = format!(
+        "alice@x namespaces=\"git\" {}\n",
+        k.public_key().to_openssh().unwrap()
+    );
+    let a = AllowedSigners::parse("allowed", &git).unwrap();
+    assert!(matches!(
+        check(record, Some(&pem), Some(&a)),
+        Seal::NotAllowed { .. }
+    ));
+}
+
+#[test]
+fn a_signature_of_another_namespace_or_no_signature_at_all_is_named() {
+    let k = key(3);
+    let record = b"{}";
+    let git = k.sign("git", HASH, record).unwrap();
+    let seal = check(record, Some(&git.to_pem(LineEnding::LF).unwrap()), None);
+    assert!(
+        matches!(&seal, Seal::Broken { why, .. } if why.contains("namespace \"git\"")),
+        "{seal:?}"
+    );
+    let seal = check(record, Some("-----BEGIN SSH SIGNATURE-----\nAAAA\n"), None);
+    assert!(
+        matches!(&seal, Seal::Broken { key: None, why } if why.starts_with("it is not an SSH signature")),
+        "{seal:?}"
+    );
+    assert_eq!(
+        beside(Path::new("/r/run.json")),
+        Path::new("/r/run.json.sig")
+    );
+}
+
+#[test]
+fn a_key_that_cannot_sign_says_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let k = key(4);
+    let public = dir.path().join("id.pub");
+    std::fs::write(&public, k.public_key().to_openssh().unwrap()).unwrap();
+    let e = Signer::open_with(&public, None).unwrap_err();
+    assert!(
+        e.contains("a public key, and no ssh-agent is set (SSH_AUTH_SOCK)"),
+        "{e}"
+    );
+    let junk = dir.path().join("junk");
+    std::fs::write(&junk, "hello").unwrap();
+    let e = Signer::open_with(&junk, None).unwrap_err();
+    assert!(
+        e.contains("neither an OpenSSH private key nor a public key"),
+        "{e}"
+    );
+    let e = Signer::open_with(&dir.path().join("none"), None).unwrap_err();
+    assert!(e.contains("no such file"), "{e}");
+}
