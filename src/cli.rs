@@ -24,12 +24,22 @@ pub const SYNOPSIS: &str = "seekprobe [-citSvw] [OPTIONS] disk ...
        seekprobe smart FILE.json [AFTER.json]
        seekprobe plan RUN.json ... --layout L [--spares N] [--for zfs|mdadm]
        seekprobe history [SERIAL | import FILE... | ack SERIAL CODE | unack SERIAL CODE]
+       seekprobe sign RUN.json --key KEY
+       seekprobe verify-record RUN.json [--allowed-signers FILE]
        seekprobe generate man|bash|zsh|fish|elvish|powershell
        seekprobe help [SUBCOMMAND] | version";
 
 /// The subcommands: the first argument that names one is not a disk.
-pub const SUBCOMMANDS: [&str; 7] = [
-    "render", "compare", "report", "generate", "smart", "history", "plan",
+pub const SUBCOMMANDS: [&str; 9] = [
+    "render",
+    "compare",
+    "report",
+    "generate",
+    "smart",
+    "history",
+    "plan",
+    "sign",
+    "verify-record",
 ];
 
 /// The subcommand a first argument that names none was probably meant to be
@@ -50,7 +60,11 @@ pub fn meant_subcommand(word: &str) -> Option<&'static str> {
         }
         row[b.len()]
     }
-    if word.len() < 4 || !word.chars().all(|c| c.is_ascii_lowercase()) {
+    // Lower-case letters, and hyphens inside (`verify-recrod`), never an option.
+    if word.len() < 4
+        || word.starts_with('-')
+        || !word.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+    {
         return None;
     }
     SUBCOMMANDS
@@ -78,6 +92,9 @@ Examples:
   seekprobe -t --qualify --parallel /dev/sd[b-e]   judge a batch of new drives
   seekprobe compare host1.json host2.json      compare runs saved on many hosts
   seekprobe report run.json -o report.html     the batch's qualification report, one HTML page
+  seekprobe sign run.json --key ~/.ssh/id_ed25519   sign the record (run.json.sig, docs/record.md)
+  seekprobe verify-record run.json --allowed-signers allowed_signers
+                                  who signed it, and each drive's identity and verdict
   seekprobe smart --new sdb-smartctl.json      judge a saved smartctl --json -x report
   seekprobe -t --smart --smart-test short,long --new --qualify /dev/sd[b-e]
                                   SMART before and after, self-tests, verdicts

@@ -90,6 +90,9 @@ pub struct Config {
     pub operator: Option<String>,
     /// `--ticket`: see `operator`.
     pub ticket: Option<String>,
+    /// `--sign-key`: the SSH key the run file is signed with at the end (opened,
+    /// and so checked, by the program before anything runs: `sshsig::signer`).
+    pub sign_key: Option<PathBuf>,
 }
 
 /// Settings of --scan and --verify that the executor and the program use, not the
@@ -446,6 +449,7 @@ impl Config {
             smart,
             operator: a.operator,
             ticket: a.ticket,
+            sign_key: a.sign_key,
         })
     }
 }

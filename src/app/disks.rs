@@ -173,7 +173,7 @@ fn finish_disk(
         failed = true;
     }
     if let Some(path) = &cfg.html
-        && let Err(e) = save_html(path, run)
+        && let Err(e) = save_html(path, run, None)
     {
         cannot_write(err, path, "write the report", &e)?;
         failed = true;

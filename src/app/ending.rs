@@ -7,24 +7,53 @@ use super::output::{save_html, save_prometheus};
 use crate::config::{Config, Mode};
 use crate::report::{self, Format};
 use crate::results::Run;
+use crate::sshsig::signer::Signer;
 use std::io::{self, Write};
 
 /// Write the run's files again, now with the verdicts (`compared`: the disks were
 /// compared or judged, as the metrics show; or the path check ran after them); a
-/// failure to write one was said after the disk.
-pub(super) fn save_again(cfg: &Config, run: &Run, saver: Option<&Saver>, compared: bool) {
+/// failure to write one was said after the disk. With `--sign-key` (`signing`:
+/// its key, and whether a signal stopped the run) the run file, now final, is
+/// signed before the page is written, which shows it; false when it could not be
+/// signed (said here).
+pub(super) fn save_again(
+    cfg: &Config,
+    run: &Run,
+    saver: Option<&Saver>,
+    compared: bool,
+    signing: (Option<&Signer>, bool),
+    err: &mut dyn Write,
+) -> io::Result<bool> {
     let path_checked = run.disks.iter().any(|d| d.path_check.is_some());
     if (compared || path_checked)
         && let Some(path) = &cfg.prometheus
     {
         let _ = save_prometheus(path, run);
     }
-    if let Some(saver) = saver {
-        let _ = saver.finish(&run.disks, run.record.ended_unix_s);
+    let saved = saver.map(|s| s.finish(&run.disks, run.record.ended_unix_s).is_ok());
+    let (signer, interrupted) = signing;
+    let mut seal = None;
+    if let (Some(signer), Some(file)) = (signer, &cfg.json_file) {
+        if interrupted || saved != Some(true) {
+            let why = if interrupted {
+                "the run was interrupted"
+            } else {
+                "its last save failed"
+            };
+            writeln!(
+                err,
+                "seekprobe: {}: not signed: {why}; the run that completes it signs it (or `seekprobe sign {} --key KEY`)",
+                file.display(),
+                file.display()
+            )?;
+        } else {
+            seal = super::signing::sign_saved(file, signer, err)?;
+        }
     }
     if let Some(path) = &cfg.html {
-        let _ = save_html(path, run);
+        let _ = save_html(path, run, seal.as_ref());
     }
+    Ok(signer.is_none() || interrupted || seal.is_some())
 }
 
 /// Print the run in its format (diskinfo's text was printed live), then `after`

@@ -34,13 +34,6 @@ pub(super) fn load_run(path: &Path) -> Result<Run, String> {
     json::from_json(&read_input(path, "a run saved with --json-file")?)
 }
 
-/// [`load_run`], with the SHA-256 of the bytes read (the page's footer).
-pub(super) fn load_run_hashed(path: &Path) -> Result<(Run, String), String> {
-    let text = read_input(path, "a run saved with --json-file")?;
-    let sha = crate::report::html::record::sha256_hex(text.as_bytes());
-    Ok((json::from_json(&text)?, sha))
-}
-
 /// The text of `path`, or of standard input for `-`. Only a regular file is opened
 /// (a FIFO without a writer would block); otherwise the error says to give `what`.
 pub(super) fn read_input(path: &Path, what: &str) -> Result<String, String> {

@@ -19,6 +19,7 @@ mod plan;
 mod prompt;
 mod run_file;
 mod run_history;
+mod signing;
 mod start;
 mod status;
 mod subcommands;
@@ -91,6 +92,8 @@ pub fn main_with(
         Some("smart") => smart_main(&args[1..], out, err),
         Some("history") => history_main(&args[1..], out, err),
         Some("plan") => plan::plan_main(&args[1..], out, err),
+        Some("sign") => signing::sign_main(&args[1..], out, err),
+        Some("verify-record") => signing::verify_main(&args[1..], out, err),
         _ => probe_main(args, &stop, out, err),
     };
     match result {
@@ -180,6 +183,9 @@ fn run_all(
     let Ok(baseline) = load_baseline(cfg.qualify.as_ref(), err)? else {
         return Ok(exit_status(Ending::Unusable));
     };
+    let Ok(signer) = signing::open_key(cfg, err)? else {
+        return Ok(exit_status(Ending::Unusable));
+    };
     if let Err(msg) = check_paths(cfg) {
         writeln!(err, "seekprobe: {msg}")?;
         return Ok(exit_status(Ending::Unusable));
@@ -227,9 +233,10 @@ fn run_all(
     if cfg.format == crate::report::Format::Diskinfo {
         end.text.insert_str(0, &crate::report::path::render(&run));
     }
-    save_again(cfg, &run, saver, end.compared);
+    let signing = (signer.as_ref(), probed.interrupted);
+    let signed = save_again(cfg, &run, saver, end.compared, signing, err)?;
     print_run(cfg, &run, &end.text, out)?;
-    let written = write_end_files(cfg, &run, err)?;
+    let written = write_end_files(cfg, &run, err)? && signed;
     out.flush()?;
     history.record(&run, &cfg.command, err)?;
     if probed.interrupted {

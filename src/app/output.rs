@@ -65,7 +65,12 @@ pub(super) fn write_plot(path: &Path, run: &Run, err: &mut dyn Write) -> io::Res
 /// Write the qualification report of `run` (its drives from this host) to `path`
 /// atomically and durably ([`save_atomically`]), so a browser never shows half a
 /// page.
-pub(super) fn save_html(path: &Path, run: &Run) -> io::Result<()> {
+/// `seal`: the run file's signature, once the run signed it (`--sign-key`).
+pub(super) fn save_html(
+    path: &Path,
+    run: &Run,
+    seal: Option<&crate::sshsig::Seal>,
+) -> io::Result<()> {
     let host = nix::unistd::gethostname()
         .map(|h| h.to_string_lossy().into_owned())
         .unwrap_or_default();
@@ -73,6 +78,7 @@ pub(super) fn save_html(path: &Path, run: &Run) -> io::Result<()> {
         host,
         run,
         saved: None,
+        seal: seal.cloned(),
     }]);
     save_atomically(path, page.as_bytes())
 }

@@ -46,15 +46,17 @@ pub(super) fn render_main(
         Ok(a) => a,
         Err(code) => return Ok(code),
     };
-    let run = match load_run(&a.file) {
-        Ok(r) => r,
-        Err(msg) => {
-            writeln!(err, "seekprobe: {}: {msg}", a.file.display())?;
-            return Ok(exit_status(Ending::Unusable));
-        }
+    let files = std::slice::from_ref(&a.file);
+    let Ok(mut runs) = super::signing::read_all_sealed(files, &a.signers, err)? else {
+        return Ok(exit_status(Ending::Unusable));
     };
+    let (run, _, seal) = runs.remove(0);
     out.write_all(report::render(&run, a.format).as_bytes())?;
     out.flush()?;
+    // On standard error: standard output stays the run's text (or JSON).
+    if let Some(seal) = seal {
+        writeln!(err, "seekprobe: {}: {}", a.file.display(), seal.describe())?;
+    }
     if let Some(path) = &a.prometheus
         && identity(&path.to_string_lossy()).is_some()
         && identity(&path.to_string_lossy()) == identity(&a.file.to_string_lossy())
@@ -180,43 +182,34 @@ pub(super) fn report_main(
         Err(code) => return Ok(code),
     };
     let target = identity(&a.output.to_string_lossy());
-    let mut runs = Vec::new();
-    for path in &a.files {
-        if target.is_some() && identity(&path.to_string_lossy()) == target {
-            writeln!(
-                err,
-                "seekprobe: report -o {}: that is a saved run being read; name another file",
-                a.output.display()
-            )?;
-            return Ok(exit_status(Ending::Unusable));
-        }
-        match super::inputs::load_run_hashed(path) {
-            Ok((run, sha256)) => {
-                let host = match path.file_stem() {
-                    Some(s) if path != Path::new("-") => s.to_string_lossy().into_owned(),
-                    _ => String::new(),
-                };
-                let saved = report::html::record::SavedFile {
-                    name: path.display().to_string(),
-                    sha256,
-                };
-                runs.push((host, run, saved));
-            }
-            Err(msg) => {
-                writeln!(err, "seekprobe: {}: {msg}", path.display())?;
-                return Ok(exit_status(Ending::Unusable));
-            }
-        }
+    if (a.files.iter()).any(|p| target.is_some() && identity(&p.to_string_lossy()) == target) {
+        writeln!(
+            err,
+            "seekprobe: report -o {}: that is a saved run being read; name another file",
+            a.output.display()
+        )?;
+        return Ok(exit_status(Ending::Unusable));
     }
+    let Ok(read) = super::signing::read_all_sealed(&a.files, &a.signers, err)? else {
+        return Ok(exit_status(Ending::Unusable));
+    };
+    let runs: Vec<_> = a.files.iter().zip(read).collect();
     let sources: Vec<report::html::Source> = runs
         .iter()
-        .map(|(host, run, saved)| report::html::Source {
-            host: host.clone(),
+        .map(|(path, (run, sha256, seal))| report::html::Source {
+            host: match path.file_stem() {
+                Some(s) if path.as_path() != Path::new("-") => s.to_string_lossy().into_owned(),
+                _ => String::new(),
+            },
             run,
-            saved: Some(saved.clone()),
+            saved: Some(report::html::record::SavedFile {
+                name: path.display().to_string(),
+                sha256: sha256.clone(),
+            }),
+            seal: seal.clone(),
         })
         .collect();
-    let all: Vec<&crate::results::Run> = runs.iter().map(|(_, r, _)| r).collect();
+    let all: Vec<&crate::results::Run> = runs.iter().map(|(_, (r, _, _))| r).collect();
     let earlier = super::run_history::earlier_runs(&a.history, &all, err)?;
     let page = report::html::render_with(&sources, &earlier);
     if let Err(e) = save_atomically(&a.output, page.as_bytes()) {

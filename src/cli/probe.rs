@@ -131,6 +131,14 @@ pub struct Args {
     #[arg(long, value_name = "ID")]
     pub ticket: Option<String> => Opt::alone(),
 
+    /// Sign the run file (--json-file, or a burn-in's own file) with this ed25519
+    /// SSH key once the run ends: FILE.sig beside it, which `ssh-keygen -Y verify
+    /// -n seekprobe-record` and `seekprobe verify-record` check (docs/record.md).
+    /// An OpenSSH private key file, or its .pub when an ssh-agent (SSH_AUTH_SOCK)
+    /// holds it; checked before anything runs
+    #[arg(long, value_name = "KEY")]
+    pub sign_key: Option<std::path::PathBuf> => Opt::with(&["json_file", "burn_in"]),
+
     /// The transfer rate at N evenly spaced positions over the whole device (a zone
     /// curve; N defaults to 100). Write the number with =, as --zones=50
     #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "100")]

@@ -1,4 +1,5 @@
-//! The subcommands' arguments (render, compare, report, generate, smart, history).
+//! The subcommands' arguments (render, compare, report, generate, smart, history,
+//! sign, verify-record).
 
 use super::shared::{HistoryFileArgs, JudgeArgs, SmartRuleArgs};
 use crate::report::Format;
@@ -23,6 +24,58 @@ pub struct RenderArgs {
     /// Also write the saved run's figures in Prometheus' text format to a file
     #[arg(long, value_name = "FILE.prom")]
     pub prometheus: Option<std::path::PathBuf>,
+
+    /// Who may sign the record (--allowed-signers FILE).
+    #[command(flatten)]
+    pub signers: SignersArgs,
+}
+
+/// The allowed signers a record's signature is checked against (docs/record.md).
+#[derive(Debug, clap::Args)]
+pub struct SignersArgs {
+    /// An allowed_signers file, as `ssh-keygen -Y verify -f` reads it: the record's
+    /// signature (RUN.json.sig beside it) must be by one of its keys, whose
+    /// identity is then named
+    #[arg(long, value_name = "FILE")]
+    pub allowed_signers: Option<std::path::PathBuf>,
+}
+
+/// `seekprobe sign RUN.json --key KEY`: sign a saved run with an SSH key
+/// (RUN.json.sig, which `ssh-keygen -Y verify -n seekprobe-record` checks).
+#[derive(Debug, Parser)]
+#[command(name = "seekprobe sign", bin_name = "seekprobe sign", version)]
+pub struct SignArgs {
+    /// A run saved with --json-file
+    #[arg(value_name = "RUN.json")]
+    pub file: std::path::PathBuf,
+
+    /// The ed25519 key to sign with: an OpenSSH private key file, or its .pub
+    /// when an ssh-agent (SSH_AUTH_SOCK) holds it; the agent signs when it holds
+    /// the key, as with `ssh-keygen -Y sign`
+    #[arg(long, value_name = "KEY")]
+    pub key: std::path::PathBuf,
+}
+
+/// `seekprobe verify-record RUN.json [--allowed-signers FILE]`: check a saved
+/// run's signature (RUN.json.sig) and say who signed it, when the run ended and
+/// each drive's identity and verdict.
+#[derive(Debug, Parser)]
+#[command(
+    name = "seekprobe verify-record",
+    bin_name = "seekprobe verify-record",
+    version
+)]
+#[command(
+    after_help = "Exit status: 0 when the signature holds (by an allowed signer, when --allowed-signers is given); 1 otherwise: no signature, a record changed after it was signed, a key not among the allowed signers, a signature of another namespace, or a file that cannot be read."
+)]
+pub struct VerifyRecordArgs {
+    /// A run saved with --json-file, its signature beside it as RUN.json.sig
+    #[arg(value_name = "RUN.json")]
+    pub file: std::path::PathBuf,
+
+    /// Who may sign the record (--allowed-signers FILE).
+    #[command(flatten)]
+    pub signers: SignersArgs,
 }
 
 /// `seekprobe compare A.json B.json ...`: compare saved runs (each may hold several
@@ -65,6 +118,10 @@ pub struct ReportArgs {
     /// With --history FILE: each drive's section lists its earlier runs in FILE.
     #[command(flatten)]
     pub history: HistoryFileArgs,
+
+    /// Who may sign the records (--allowed-signers FILE).
+    #[command(flatten)]
+    pub signers: SignersArgs,
 }
 
 /// What `seekprobe generate` prints.
@@ -204,6 +261,8 @@ pub fn subcommand(name: &'static str) -> Option<clap::Command> {
         "smart" => SmartArgs::command(),
         "history" => HistoryArgs::command(),
         "plan" => crate::pool::args::PlanArgs::command(),
+        "sign" => SignArgs::command(),
+        "verify-record" => VerifyRecordArgs::command(),
         _ => return None,
     };
     Some(c.name(name).bin_name(format!("seekprobe {name}")))

@@ -29,6 +29,9 @@ pub struct Source<'a> {
     /// The saved file it was read from, with its SHA-256, for the footer (None
     /// for `--html`: no file was read).
     pub saved: Option<record::SavedFile>,
+    /// What the record's signature (RUN.json.sig) says of it; None when it was
+    /// not looked for (standard input, or a run's own page before it is signed).
+    pub seal: Option<crate::sshsig::Seal>,
 }
 
 /// The page of these runs' drives: failing drives first, otherwise in the order
@@ -72,6 +75,7 @@ pub fn render_with(sources: &[Source], earlier: &[(String, Vec<drive::EarlierRun
     let mut sorted: Vec<Option<Drive>> = drives.into_iter().map(Some).collect();
     let drives: Vec<Drive> = order.iter().filter_map(|&i| sorted[i].take()).collect();
     let mut heading = heading(sources);
+    notices.extend(record::seal_notices(&heading.runs));
     notices.extend(shared_serials(&drives));
     heading.notices = notices;
     let verbose = sources.iter().any(|s| s.run.verbose);

@@ -1,10 +1,12 @@
 //! The page's record of its runs: for each run the host, command line, start and
-//! end, operator and ticket, seekprobe's and smartctl's versions; and the footer's
-//! SHA-256 of each saved run read, so a copy of the page can be checked against
-//! its file (issue 33, "a record").
+//! end, operator and ticket, seekprobe's and smartctl's versions, and whether its
+//! SSH signature holds and by which key (docs/record.md); and the footer's SHA-256
+//! of each saved run read, so a copy of the page can be checked against its file
+//! (issue 33, "a record").
 
 use super::Source;
 use crate::results::Run;
+use crate::sshsig::Seal;
 use maud::{Markup, html};
 
 /// One run's record, in words, as the page shows it.
@@ -26,6 +28,8 @@ pub struct RunView {
     pub tool: String,
     /// smartctl's versions the drives were read with (SMART), distinct.
     pub smartctl: Vec<String>,
+    /// What its signature says, when it was looked for.
+    pub seal: Option<Seal>,
 }
 
 /// A saved run as read, for the footer: its file's name and the SHA-256 of its bytes.
@@ -94,6 +98,30 @@ pub fn view(s: &Source) -> RunView {
             None => format!("{} {}", run.tool, run.tool_version),
         },
         smartctl,
+        seal: s.seal.clone(),
+    }
+}
+
+/// A notice at the top of the page for each run whose signature does not vouch
+/// for it (changed after it was signed, another key, another namespace): the
+/// reader must not miss it in a column.
+pub fn seal_notices(runs: &[RunView]) -> Vec<String> {
+    runs.iter()
+        .filter_map(|r| match &r.seal {
+            Some(s) if !s.holds() && *s != Seal::Unsigned => {
+                Some(format!("The record of {}: {}.", r.host, s.describe()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The signature cell's class: it holds, or it does not vouch for the record.
+fn seal_class(seal: &Seal) -> &'static str {
+    match seal {
+        Seal::Holds { .. } => "seal holds",
+        Seal::Unsigned => "seal unsigned",
+        _ => "seal broken",
     }
 }
 
@@ -111,10 +139,11 @@ fn quoted(a: &str) -> String {
 /// The runs' record: a row per run (one run: one row).
 pub fn table(runs: &[RunView]) -> Markup {
     let any = |f: fn(&RunView) -> bool| runs.iter().any(f);
-    let (op, ticket, smart) = (
+    let (op, ticket, smart, sealed) = (
         any(|r| !r.operator.is_empty()),
         any(|r| !r.ticket.is_empty()),
         any(|r| !r.smartctl.is_empty()),
+        any(|r| r.seal.is_some()),
     );
     html! {
         div.scroll {
@@ -124,6 +153,7 @@ pub fn table(runs: &[RunView]) -> Markup {
                         th { "host" } th { "command line" } th { "started" } th { "ended" }
                         @if op { th { "operator" } } @if ticket { th { "ticket" } }
                         th { "seekprobe" } @if smart { th { "smartctl" } }
+                        @if sealed { th { "signature" } }
                     }
                 }
                 tbody {
@@ -137,6 +167,12 @@ pub fn table(runs: &[RunView]) -> Markup {
                             @if ticket { td.ticket { (r.ticket) } }
                             td.tool { (r.tool) }
                             @if smart { td.smartctl { (r.smartctl.join(", ")) } }
+                            @if sealed {
+                                @match &r.seal {
+                                    Some(s) => td class=(seal_class(s)) { b { (s.state()) } ": " (s.describe()) },
+                                    None => td.seal { "not looked for (read from standard input)" },
+                                }
+                            }
                         }
                     }
                 }

@@ -49,6 +49,7 @@ fn page(r: &Run) -> String {
         host: "h<1>".into(),
         run: r,
         saved: None,
+        seal: None,
     }])
 }
 
@@ -461,11 +462,13 @@ fn the_same_run_twice_counts_once_and_shared_serials_are_marked() {
             host: "run.json".into(),
             run: &r,
             saved: None,
+            seal: None,
         },
         Source {
             host: "run.json".into(),
             run: &r,
             saved: None,
+            seal: None,
         },
     ]);
     assert!(html.contains("2 drives:"), "{html}");
@@ -527,6 +530,7 @@ fn the_record_shows_the_recorded_host_command_steps_firmware_and_checksum() {
             name: "burnin.json".into(),
             sha256: sha256_hex(b"abc"),
         }),
+        seal: None,
     }]);
     // The recorded host, not the file's name, in the table and the drive's section.
     assert!(html.contains("rack7-node3"), "{html}");

@@ -1,0 +1,295 @@
+//! The record's SSH signature in the program (docs/record.md): `seekprobe sign`,
+//! `seekprobe verify-record`, a run's `--sign-key` (the key opened before anything
+//! runs, the run file signed once it is final), and what `render` and `report`
+//! say of a saved run's signature. The signing and checking are `sshsig`'s.
+
+use super::inputs::read_input;
+use super::output::{cannot_write, save_atomically};
+use super::status::{Ending, exit_status};
+use super::subcommands::parse;
+use crate::cli::{SignArgs, SignersArgs, VerifyRecordArgs};
+use crate::config::Config;
+use crate::report::json;
+use crate::results::Run;
+use crate::sshsig::{self, Seal, allowed::AllowedSigners, signer::Signer};
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::path::Path;
+
+/// `--sign-key`'s key, opened before the run starts (a burn-in that signs at its
+/// end learns at its start that the key cannot sign): Ok(None) without one;
+/// Err(()) after saying why it cannot sign.
+pub(super) fn open_key(
+    cfg: &Config,
+    err: &mut dyn Write,
+) -> io::Result<Result<Option<Signer>, ()>> {
+    let Some(path) = &cfg.sign_key else {
+        return Ok(Ok(None));
+    };
+    match Signer::open(path) {
+        Ok(s) => Ok(Ok(Some(s))),
+        Err(e) => {
+            writeln!(err, "seekprobe: --sign-key {e}")?;
+            Ok(Err(()))
+        }
+    }
+}
+
+/// Sign the run file `run_file` as it is now with `signer`: its signature written
+/// beside it ([`sshsig::beside`]); the seal it makes, or None after saying why
+/// it could not be signed.
+pub(super) fn sign_saved(
+    run_file: &Path,
+    signer: &Signer,
+    err: &mut dyn Write,
+) -> io::Result<Option<Seal>> {
+    let record = match std::fs::read(run_file) {
+        Ok(b) => b,
+        Err(e) => {
+            cannot_write(err, run_file, "be signed: it cannot be read", &e)?;
+            return Ok(None);
+        }
+    };
+    let sig_path = sshsig::beside(run_file);
+    let pem = match signer.sign(&record) {
+        Ok(p) => p,
+        Err(e) => {
+            writeln!(
+                err,
+                "seekprobe: {}: not signed: {e}; it is saved unsigned (`seekprobe sign {} --key KEY` signs it later)",
+                run_file.display(),
+                run_file.display()
+            )?;
+            return Ok(None);
+        }
+    };
+    if let Err(e) = save_atomically(&sig_path, pem.as_bytes()) {
+        cannot_write(err, &sig_path, "write the signature", &e)?;
+        return Ok(None);
+    }
+    Ok(Some(Seal::Holds {
+        key: signer.fingerprint(),
+        signers: None,
+    }))
+}
+
+/// The allowed signers `--allowed-signers` names, read; Err(()) after saying why
+/// they cannot be.
+fn read_allowed(
+    args: &SignersArgs,
+    err: &mut dyn Write,
+) -> io::Result<Result<Option<AllowedSigners>, ()>> {
+    let Some(path) = &args.allowed_signers else {
+        return Ok(Ok(None));
+    };
+    match AllowedSigners::read(path) {
+        Ok(a) => Ok(Ok(Some(a))),
+        Err(e) => {
+            writeln!(err, "seekprobe: --allowed-signers {e}")?;
+            Ok(Err(()))
+        }
+    }
+}
+
+/// A saved run read for a report: the run, the SHA-256 of its bytes, and what its
+/// signature says (None for standard input); Err says why it cannot be read.
+pub(super) type Sealed = (Run, String, Option<Seal>);
+
+/// Read the saved run at `path` with its signature ([`Sealed`]).
+pub(super) fn read_sealed(path: &Path, allowed: Option<&AllowedSigners>) -> Result<Sealed, String> {
+    let text = read_input(path, "a run saved with --json-file")?;
+    let sha = crate::report::html::record::sha256_hex(text.as_bytes());
+    let seal = sshsig::check_file(path, text.as_bytes(), allowed);
+    Ok((json::from_json(&text)?, sha, seal))
+}
+
+/// The runs `paths` names, each [`read_sealed`] with the allowed signers of
+/// `args`; Err(()) after naming the file that cannot be read.
+pub(super) fn read_all_sealed(
+    paths: &[std::path::PathBuf],
+    args: &SignersArgs,
+    err: &mut dyn Write,
+) -> io::Result<Result<Vec<Sealed>, ()>> {
+    let Ok(allowed) = read_allowed(args, err)? else {
+        return Ok(Err(()));
+    };
+    let mut runs = Vec::new();
+    for path in paths {
+        match read_sealed(path, allowed.as_ref()) {
+            Ok(r) => runs.push(r),
+            Err(msg) => {
+                writeln!(err, "seekprobe: {}: {msg}", path.display())?;
+                return Ok(Err(()));
+            }
+        }
+    }
+    Ok(Ok(runs))
+}
+
+/// `seekprobe sign RUN.json --key KEY`: RUN.json.sig, an SSHSIG signature of the
+/// run file's bytes in the namespace `seekprobe-record`. Exit status 0 when it is
+/// written; 1 when the run or the key cannot be used or the file not written.
+pub(super) fn sign_main(
+    args: &[OsString],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<i32> {
+    let a: SignArgs = match parse(args, out, err) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    let file = a.file.display();
+    if a.file == Path::new("-") {
+        writeln!(
+            err,
+            "seekprobe: sign: give the run file itself: its signature is written beside it"
+        )?;
+        return Ok(exit_status(Ending::Unusable));
+    }
+    let run = match read_input(&a.file, "a run saved with --json-file")
+        .and_then(|t| json::from_json(&t))
+    {
+        Ok(r) => r,
+        Err(msg) => {
+            writeln!(
+                err,
+                "seekprobe: {file}: {msg}; only a run seekprobe saved is signed"
+            )?;
+            return Ok(exit_status(Ending::Unusable));
+        }
+    };
+    let signer = match Signer::open(&a.key) {
+        Ok(s) => s,
+        Err(e) => {
+            writeln!(err, "seekprobe: sign: --key {e}")?;
+            return Ok(exit_status(Ending::Unusable));
+        }
+    };
+    let Some(_) = sign_saved(&a.file, &signer, err)? else {
+        return Ok(exit_status(Ending::Unusable));
+    };
+    writeln!(
+        out,
+        "{}: {file} signed by {} ({}), namespace {}",
+        sshsig::beside(&a.file).display(),
+        signer.fingerprint(),
+        signer.by(),
+        sshsig::NAMESPACE
+    )?;
+    if run.record.ended_unix_s.is_none() {
+        writeln!(
+            err,
+            "seekprobe: note: {file} records no end: the run may still be going, and its next save will not match this signature"
+        )?;
+    }
+    Ok(exit_status(Ending::Written))
+}
+
+/// `seekprobe verify-record RUN.json [--allowed-signers FILE]`: whether the
+/// signature beside the run holds, who signed, when the run ended, and each
+/// drive's identity and verdict. Exit status 0 when it holds (by an allowed
+/// signer, with --allowed-signers); 1 otherwise, the refusal naming why.
+pub(super) fn verify_main(
+    args: &[OsString],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<i32> {
+    let a: VerifyRecordArgs = match parse(args, out, err) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
+    };
+    let file = a.file.display();
+    if a.file == Path::new("-") {
+        writeln!(
+            err,
+            "seekprobe: verify-record: give the run file itself: its signature is looked for beside it"
+        )?;
+        return Ok(exit_status(Ending::Unusable));
+    }
+    let Ok(allowed) = read_allowed(&a.signers, err)? else {
+        return Ok(exit_status(Ending::Unusable));
+    };
+    let text = match read_input(&a.file, "a run saved with --json-file") {
+        Ok(t) => t,
+        Err(msg) => {
+            writeln!(err, "seekprobe: {file}: {msg}")?;
+            return Ok(exit_status(Ending::Unusable));
+        }
+    };
+    let seal =
+        sshsig::check_file(&a.file, text.as_bytes(), allowed.as_ref()).unwrap_or(Seal::Unsigned);
+    if !seal.holds() {
+        let sig = sshsig::beside(&a.file);
+        let why = match &seal {
+            Seal::Unsigned => format!(
+                "unsigned: no signature {} beside it (`seekprobe sign {file} --key KEY` signs it)",
+                sig.display()
+            ),
+            other => other.describe(),
+        };
+        writeln!(err, "seekprobe: verify-record: {file}: refused: {why}")?;
+        return Ok(exit_status(Ending::Unusable));
+    }
+    let run = match json::from_json(&text) {
+        Ok(r) => r,
+        Err(msg) => {
+            writeln!(
+                err,
+                "seekprobe: verify-record: {file}: {}, but the record cannot be read: {msg}",
+                seal.describe()
+            )?;
+            return Ok(exit_status(Ending::Unusable));
+        }
+    };
+    out.write_all(summary(&a.file, &seal, &run).as_bytes())?;
+    Ok(exit_status(Ending::Written))
+}
+
+/// What a record whose signature holds says: the signer, the run's host, tool,
+/// command, start and end, and each drive's identity and verdict.
+fn summary(path: &Path, seal: &Seal, run: &Run) -> String {
+    use std::fmt::Write as _;
+    let r = &run.record;
+    let time = |t: Option<u64>| t.map_or("not recorded".into(), crate::report::html::utc);
+    let mut s = format!("{}: {}\n", path.display(), seal.describe());
+    let commit = r
+        .tool_commit
+        .as_ref()
+        .map_or(String::new(), |c| format!(", commit {c}"));
+    let _ = writeln!(s, "  host: {}", r.host.as_deref().unwrap_or("not recorded"));
+    let _ = writeln!(s, "  tool: {} {}{commit}", run.tool, run.tool_version);
+    let _ = writeln!(s, "  command: {}", crate::burnin::shell_line(&r.command));
+    let _ = writeln!(s, "  started: {}", time(run.started_unix_s));
+    let _ = writeln!(s, "  ended: {}", time(r.ended_unix_s));
+    for (label, v) in [("operator", &r.operator), ("ticket", &r.ticket)] {
+        if let Some(v) = v {
+            let _ = writeln!(s, "  {label}: {v}");
+        }
+    }
+    for d in &run.disks {
+        let v = crate::verdict::in_run(run, d);
+        let first = v
+            .reasons()
+            .first()
+            .map_or(String::new(), |r| format!(": {r}"));
+        let _ = writeln!(s, "  {}: {}{first}", d.name, v.word());
+        let _ = writeln!(s, "    {}", identity(d));
+    }
+    s
+}
+
+/// A drive's identity in one line: model, serial, WWN and size.
+fn identity(d: &crate::results::DiskResult) -> String {
+    let Some(i) = &d.info else {
+        return "not opened: no identity recorded".into();
+    };
+    let or = |v: &Option<String>| v.clone().unwrap_or_else(|| "not reported".into());
+    format!(
+        "model {}, serial {}, WWN {}, {} bytes ({})",
+        or(&i.descr),
+        or(&i.ident),
+        or(&i.wwn),
+        i.media_size_bytes,
+        crate::results::verdict::binary_size(i.media_size_bytes)
+    )
+}
