@@ -11,7 +11,10 @@
 //!   `seekprobe_no_chromium`: `promtool` (Debian's prometheus package),
 //!   `ansible-playbook` (ansible-core, which .ci/run installs in
 //!   /opt/seekprobe-ansible), `smartctl` (smartmontools) or `chromium` (Debian's
-//!   chromium, for the HTML report) is missing.
+//!   chromium, for the HTML report) is missing;
+//! - `seekprobe_no_openssh`: OpenSSH's `ssh-keygen`, `ssh-agent` or `ssh-add`
+//!   (Debian's openssh-client) is missing, for the record's signature tests
+//!   (tests/it/record_sig.rs), which check seekprobe against OpenSSH itself.
 //!
 //! It also embeds the git commit seekprobe is built from (`SEEKPROBE_GIT_COMMIT`,
 //! the record's `tool_commit`): the one given in that variable at build time, else
@@ -81,6 +84,7 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_ansible)");
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_smartctl)");
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_chromium)");
+    println!("cargo::rustc-check-cfg=cfg(seekprobe_no_openssh)");
     // Cargo scans a watched directory recursively: watch the venv's one file (when
     // it is there) rather than /opt; promtool and smartctl land in /usr/bin or
     // /usr/sbin, watched below.
@@ -94,6 +98,13 @@ fn main() {
     // tests/it/report.rs opens the HTML report in Debian's headless chromium.
     if on_path("chromium").is_none() {
         println!("cargo::rustc-cfg=seekprobe_no_chromium");
+    }
+    // tests/it/record_sig.rs signs and verifies with OpenSSH's own tools.
+    if ["ssh-keygen", "ssh-agent", "ssh-add"]
+        .iter()
+        .any(|t| on_path(t).is_none())
+    {
+        println!("cargo::rustc-cfg=seekprobe_no_openssh");
     }
     if on_path("smartctl").is_none() {
         println!("cargo::rustc-cfg=seekprobe_no_smartctl");

@@ -1,10 +1,13 @@
-//! Files a run or a subcommand reads: saved runs (a baseline, a burn-in to resume)
-//! and smartctl reports, from a path or standard input.
+//! Files a run or a subcommand reads: saved runs (a baseline, a burn-in to resume;
+//! with their signature for render and report), allowed_signers files and smartctl
+//! reports, from a path or standard input.
 
+use crate::cli::SignersArgs;
 use crate::compare::{self};
 use crate::config::{Config, Qualify};
 use crate::report::json;
 use crate::results::Run;
+use crate::sshsig::{self, Seal, allowed::AllowedSigners};
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -32,6 +35,59 @@ pub(super) fn load_baseline(
 /// (a FIFO without a writer would block).
 pub(super) fn load_run(path: &Path) -> Result<Run, String> {
     json::from_json(&read_input(path, "a run saved with --json-file")?)
+}
+
+/// The allowed signers `--allowed-signers` names, read; Err(()) after saying why
+/// they cannot be.
+pub(super) fn read_allowed(
+    args: &SignersArgs,
+    err: &mut dyn Write,
+) -> io::Result<Result<Option<AllowedSigners>, ()>> {
+    let Some(path) = &args.allowed_signers else {
+        return Ok(Ok(None));
+    };
+    match AllowedSigners::read(path) {
+        Ok(a) => Ok(Ok(Some(a))),
+        Err(e) => {
+            writeln!(err, "seekprobe: --allowed-signers {e}")?;
+            Ok(Err(()))
+        }
+    }
+}
+
+/// A saved run read for a report: the run, the SHA-256 of its bytes, and what its
+/// signature says (None for standard input); Err says why it cannot be read.
+pub(super) type Sealed = (Run, String, Option<Seal>);
+
+/// Read the saved run at `path` with its signature ([`Sealed`]).
+pub(super) fn read_sealed(path: &Path, allowed: Option<&AllowedSigners>) -> Result<Sealed, String> {
+    let text = read_input(path, "a run saved with --json-file")?;
+    let sha = crate::report::html::record::sha256_hex(text.as_bytes());
+    let seal = sshsig::check_file(path, text.as_bytes(), allowed);
+    Ok((json::from_json(&text)?, sha, seal))
+}
+
+/// The runs `paths` names, each [`read_sealed`] with the allowed signers of
+/// `args`; Err(()) after naming the file that cannot be read.
+pub(super) fn read_all_sealed(
+    paths: &[std::path::PathBuf],
+    args: &SignersArgs,
+    err: &mut dyn Write,
+) -> io::Result<Result<Vec<Sealed>, ()>> {
+    let Ok(allowed) = read_allowed(args, err)? else {
+        return Ok(Err(()));
+    };
+    let mut runs = Vec::new();
+    for path in paths {
+        match read_sealed(path, allowed.as_ref()) {
+            Ok(r) => runs.push(r),
+            Err(msg) => {
+                writeln!(err, "seekprobe: {}: {msg}", path.display())?;
+                return Ok(Err(()));
+            }
+        }
+    }
+    Ok(Ok(runs))
 }
 
 /// The text of `path`, or of standard input for `-`. Only a regular file is opened

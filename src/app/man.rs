@@ -22,11 +22,11 @@ fn roff(s: &str) -> String {
 const EXIT_STATUS: &[(&str, &str)] = &[
     (
         "0",
-        "every drive passes (--qualify, --burn-in, compare --qualify); without --qualify, every disk was probed with no failing finding; smart: healthy; render, report, generate, compare: the output was written",
+        "every drive passes (--qualify, --burn-in, compare --qualify); without --qualify, every disk was probed with no failing finding; smart: healthy; render, report, generate, compare: the output was written; sign: the signature was written; verify-record: the signature holds",
     ),
     (
         "1",
-        "a command line or an input file that cannot be used, or an output that cannot be written; without --qualify, a disk with a failing finding (it could not be opened, a test failed, sectors failed, a fake capacity); smart: the report cannot be read or judged",
+        "a command line or an input file that cannot be used, or an output that cannot be written; without --qualify, a disk with a failing finding (it could not be opened, a test failed, sectors failed, a fake capacity); smart: the report cannot be read or judged; sign: the key or run cannot be used; verify-record: refused (unsigned, changed after it was signed, not an allowed signer, another namespace)",
     ),
     (
         "3",

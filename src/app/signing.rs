@@ -3,15 +3,15 @@
 //! runs, the run file signed once it is final), and what `render` and `report`
 //! say of a saved run's signature. The signing and checking are `sshsig`'s.
 
-use super::inputs::read_input;
+use super::inputs::{read_allowed, read_input};
 use super::output::{cannot_write, save_atomically};
 use super::status::{Ending, exit_status};
 use super::subcommands::parse;
-use crate::cli::{SignArgs, SignersArgs, VerifyRecordArgs};
+use crate::cli::{SignArgs, VerifyRecordArgs};
 use crate::config::Config;
 use crate::report::json;
-use crate::results::Run;
-use crate::sshsig::{self, Seal, allowed::AllowedSigners, signer::Signer};
+use crate::results::{Run, Severity};
+use crate::sshsig::{self, Seal, signer::Signer};
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::Path;
@@ -71,59 +71,6 @@ pub(super) fn sign_saved(
         key: signer.fingerprint(),
         signers: None,
     }))
-}
-
-/// The allowed signers `--allowed-signers` names, read; Err(()) after saying why
-/// they cannot be.
-fn read_allowed(
-    args: &SignersArgs,
-    err: &mut dyn Write,
-) -> io::Result<Result<Option<AllowedSigners>, ()>> {
-    let Some(path) = &args.allowed_signers else {
-        return Ok(Ok(None));
-    };
-    match AllowedSigners::read(path) {
-        Ok(a) => Ok(Ok(Some(a))),
-        Err(e) => {
-            writeln!(err, "seekprobe: --allowed-signers {e}")?;
-            Ok(Err(()))
-        }
-    }
-}
-
-/// A saved run read for a report: the run, the SHA-256 of its bytes, and what its
-/// signature says (None for standard input); Err says why it cannot be read.
-pub(super) type Sealed = (Run, String, Option<Seal>);
-
-/// Read the saved run at `path` with its signature ([`Sealed`]).
-pub(super) fn read_sealed(path: &Path, allowed: Option<&AllowedSigners>) -> Result<Sealed, String> {
-    let text = read_input(path, "a run saved with --json-file")?;
-    let sha = crate::report::html::record::sha256_hex(text.as_bytes());
-    let seal = sshsig::check_file(path, text.as_bytes(), allowed);
-    Ok((json::from_json(&text)?, sha, seal))
-}
-
-/// The runs `paths` names, each [`read_sealed`] with the allowed signers of
-/// `args`; Err(()) after naming the file that cannot be read.
-pub(super) fn read_all_sealed(
-    paths: &[std::path::PathBuf],
-    args: &SignersArgs,
-    err: &mut dyn Write,
-) -> io::Result<Result<Vec<Sealed>, ()>> {
-    let Ok(allowed) = read_allowed(args, err)? else {
-        return Ok(Err(()));
-    };
-    let mut runs = Vec::new();
-    for path in paths {
-        match read_sealed(path, allowed.as_ref()) {
-            Ok(r) => runs.push(r),
-            Err(msg) => {
-                writeln!(err, "seekprobe: {}: {msg}", path.display())?;
-                return Ok(Err(()));
-            }
-        }
-    }
-    Ok(Ok(runs))
 }
 
 /// `seekprobe sign RUN.json --key KEY`: RUN.json.sig, an SSHSIG signature of the
@@ -268,10 +215,10 @@ fn summary(path: &Path, seal: &Seal, run: &Run) -> String {
     }
     for d in &run.disks {
         let v = crate::verdict::in_run(run, d);
-        let first = v
-            .reasons()
-            .first()
-            .map_or(String::new(), |r| format!(": {r}"));
+        // Its first failing reason, else its first warning.
+        let first = (v.of(Severity::Fail).chain(v.of(Severity::Warning)))
+            .next()
+            .map_or(String::new(), |f| format!(": {}", f.reason));
         let _ = writeln!(s, "  {}: {}{first}", d.name, v.word());
         let _ = writeln!(s, "    {}", identity(d));
     }

@@ -47,7 +47,7 @@ pub(super) fn render_main(
         Err(code) => return Ok(code),
     };
     let files = std::slice::from_ref(&a.file);
-    let Ok(mut runs) = super::signing::read_all_sealed(files, &a.signers, err)? else {
+    let Ok(mut runs) = super::inputs::read_all_sealed(files, &a.signers, err)? else {
         return Ok(exit_status(Ending::Unusable));
     };
     let (run, _, seal) = runs.remove(0);
@@ -190,7 +190,7 @@ pub(super) fn report_main(
         )?;
         return Ok(exit_status(Ending::Unusable));
     }
-    let Ok(read) = super::signing::read_all_sealed(&a.files, &a.signers, err)? else {
+    let Ok(read) = super::inputs::read_all_sealed(&a.files, &a.signers, err)? else {
         return Ok(exit_status(Ending::Unusable));
     };
     let runs: Vec<_> = a.files.iter().zip(read).collect();

@@ -267,7 +267,7 @@ fn ansible_playbook() -> std::path::PathBuf {
 
 /// Run examples/ansible/qualify.yml against two local hosts with these drives;
 /// its exit status and output.
-fn run_playbook(dir: &Path, host1: &[&str], host2: &[&str], extra: &[&str]) -> (i32, String) {
+pub fn run_playbook(dir: &Path, host1: &[&str], host2: &[&str], extra: &[&str]) -> (i32, String) {
     let list = |d: &[&str]| {
         let q: Vec<String> = d.iter().map(|s| format!("{s:?}")).collect();
         format!("[{}]", q.join(", "))

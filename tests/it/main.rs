@@ -23,6 +23,7 @@ mod loopdev;
 mod options;
 mod path_check;
 mod plan;
+mod record_sig;
 mod registry;
 mod report;
 mod results;

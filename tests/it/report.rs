@@ -352,7 +352,7 @@ fn twenty_four_drives_with_every_test_fit_in_2_mib() {
 /// guessed from the machine's speed: it runs until it ends (the page loaded and
 /// printed), and is given up only when its processes used no CPU for a minute
 /// (hung), or after [`crate::helpers::PATIENCE`], saying what it had printed.
-fn chromium(page: &Path, args: &[&str]) -> (String, String) {
+pub fn chromium(page: &Path, args: &[&str]) -> (String, String) {
     let lock = std::fs::File::create(Path::new(env!("CARGO_TARGET_TMPDIR")).join("chromium.lock"))
         .unwrap();
     lock.lock().unwrap();

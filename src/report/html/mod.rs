@@ -75,7 +75,7 @@ pub fn render_with(sources: &[Source], earlier: &[(String, Vec<drive::EarlierRun
     let mut sorted: Vec<Option<Drive>> = drives.into_iter().map(Some).collect();
     let drives: Vec<Drive> = order.iter().filter_map(|&i| sorted[i].take()).collect();
     let mut heading = heading(sources);
-    notices.extend(record::seal_notices(&heading.runs));
+    notices.extend(record::seal_notices(sources));
     notices.extend(shared_serials(&drives));
     heading.notices = notices;
     let verbose = sources.iter().any(|s| s.run.verbose);

@@ -41,7 +41,7 @@ details summary{cursor:pointer;color:#245;margin:.3em 0}
 a{color:#245}
 td.host{white-space:nowrap}
 table.record{font-size:.85em}code.command{overflow-wrap:anywhere}td.duration{white-space:nowrap}
-td.seal{overflow-wrap:anywhere;min-width:14em}td.seal.holds b{color:var(--pass)}td.seal.broken{color:var(--fail)}
+td.seal{overflow-wrap:anywhere}td.seal.holds b{color:var(--pass)}td.seal.broken{color:var(--fail)}
 footer{margin-top:1.6em;border-top:1px solid #ddd}footer code{overflow-wrap:anywhere}ul.sha256{list-style:none;padding:0}
 @media (max-width:600px){body{font-size:14px;padding:6px}th,td{padding:.2em .3em}
   pre{white-space:pre-wrap;overflow-wrap:anywhere}

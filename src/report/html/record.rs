@@ -103,13 +103,15 @@ pub fn view(s: &Source) -> RunView {
 }
 
 /// A notice at the top of the page for each run whose signature does not vouch
-/// for it (changed after it was signed, another key, another namespace): the
-/// reader must not miss it in a column.
-pub fn seal_notices(runs: &[RunView]) -> Vec<String> {
-    runs.iter()
-        .filter_map(|r| match &r.seal {
-            Some(s) if !s.holds() && *s != Seal::Unsigned => {
-                Some(format!("The record of {}: {}.", r.host, s.describe()))
+/// for it (changed after it was signed, another key, another namespace), naming
+/// its file: the reader must not miss it in a column.
+pub fn seal_notices(sources: &[&Source]) -> Vec<String> {
+    sources
+        .iter()
+        .filter_map(|s| match &s.seal {
+            Some(seal) if !seal.holds() && *seal != Seal::Unsigned => {
+                let file = s.saved.as_ref().map_or(host(s), |f| f.name.as_str());
+                Some(format!("The record {file}: {}.", seal.describe()))
             }
             _ => None,
         })
@@ -169,6 +171,7 @@ pub fn table(runs: &[RunView]) -> Markup {
                             @if smart { td.smartctl { (r.smartctl.join(", ")) } }
                             @if sealed {
                                 @match &r.seal {
+                                    Some(Seal::Unsigned) => td.seal.unsigned { b { "unsigned" } },
                                     Some(s) => td class=(seal_class(s)) { b { (s.state()) } ": " (s.describe()) },
                                     None => td.seal { "not looked for (read from standard input)" },
                                 }
