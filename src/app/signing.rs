@@ -73,6 +73,19 @@ pub(super) fn sign_saved(
     }))
 }
 
+/// Whether `file` is standard input (`-`), refused by `cmd` (said): a signature is
+/// kept beside a file.
+fn stdin_refused(cmd: &str, file: &Path, err: &mut dyn Write) -> io::Result<bool> {
+    if file != Path::new("-") {
+        return Ok(false);
+    }
+    writeln!(
+        err,
+        "seekprobe: {cmd}: give the run file itself, not standard input: its signature is kept beside it (RUN.json.sig)"
+    )?;
+    Ok(true)
+}
+
 /// `seekprobe sign RUN.json --key KEY`: RUN.json.sig, an SSHSIG signature of the
 /// run file's bytes in the namespace `seekprobe-record`. Exit status 0 when it is
 /// written; 1 when the run or the key cannot be used or the file not written.
@@ -86,11 +99,7 @@ pub(super) fn sign_main(
         Err(code) => return Ok(code),
     };
     let file = a.file.display();
-    if a.file == Path::new("-") {
-        writeln!(
-            err,
-            "seekprobe: sign: give the run file itself: its signature is written beside it"
-        )?;
+    if stdin_refused("sign", &a.file, err)? {
         return Ok(exit_status(Ending::Unusable));
     }
     let run = match read_input(&a.file, "a run saved with --json-file")
@@ -146,11 +155,7 @@ pub(super) fn verify_main(
         Err(code) => return Ok(code),
     };
     let file = a.file.display();
-    if a.file == Path::new("-") {
-        writeln!(
-            err,
-            "seekprobe: verify-record: give the run file itself: its signature is looked for beside it"
-        )?;
+    if stdin_refused("verify-record", &a.file, err)? {
         return Ok(exit_status(Ending::Unusable));
     }
     let Ok(allowed) = read_allowed(&a.signers, err)? else {
