@@ -16,10 +16,12 @@
 //!   (Debian's openssh-client) is missing, for the record's signature tests
 //!   (tests/it/record_sig.rs), which check seekprobe against OpenSSH itself.
 //!
-//! It also embeds the git commit seekprobe is built from (`SEEKPROBE_GIT_COMMIT`,
-//! the record's `tool_commit`): the one given in that variable at build time, else
-//! `git rev-parse HEAD` of this checkout; nothing when git or the checkout is
-//! absent (a crate built from its tarball).
+//! It also embeds the git commit seekprobe is built from (`SEEKPROBE_COMMIT`, the
+//! record's `tool_commit`): the one given in `SEEKPROBE_GIT_COMMIT` at build time,
+//! else `git rev-parse HEAD` of this checkout, else the commit `cargo package` wrote
+//! in the crate's .cargo_vcs_info.json (a crate built from its tarball has no git);
+//! nothing when none is known. `SEEKPROBE_VERSION` is what `--version` prints after
+//! the name: the version and that commit, or that the commit is unknown.
 //!
 //! Tests carry `#[cfg_attr(not(CFG), ignore = "why")]` (or `cfg_attr(CFG, ...)` for
 //! the `no` ones). The script runs again when the user (USER, SUDO_USER), PATH,
@@ -79,7 +81,7 @@ fn on_path(tool: &str) -> Option<PathBuf> {
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
-    git_commit();
+    version(git_commit().or_else(packaged_commit));
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_promtool)");
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_ansible)");
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_smartctl)");
@@ -157,28 +159,27 @@ fn git(args: &[&str]) -> Option<String> {
     (out.status.success() && !text.trim().is_empty()).then(|| text.trim().to_string())
 }
 
-/// Embed the commit built from as `SEEKPROBE_GIT_COMMIT` (read with
-/// `option_env!`): a value given at build time wins; else this checkout's HEAD,
-/// only when the crate's folder is the top of the checkout (never the commit of
-/// another repository the sources happen to lie in). Runs again when HEAD moves:
-/// HEAD itself, the branch it names, and packed-refs.
-fn git_commit() {
+/// The commit built from: `SEEKPROBE_GIT_COMMIT` given at build time wins; else
+/// this checkout's HEAD, only when the crate's folder is the top of the checkout
+/// (never the commit of another repository the sources happen to lie in). Runs
+/// again when HEAD moves: HEAD itself, the branch it names, and packed-refs.
+fn git_commit() -> Option<String> {
     println!("cargo::rerun-if-env-changed=SEEKPROBE_GIT_COMMIT");
-    if std::env::var_os("SEEKPROBE_GIT_COMMIT").is_some() {
-        return;
+    if let Some(given) = std::env::var_os("SEEKPROBE_GIT_COMMIT") {
+        return Some(given.to_string_lossy().into_owned());
     }
     let manifest = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
     let top = git(&["rev-parse", "--show-toplevel"]).map(PathBuf::from);
     let same = |a: &Path, b: &Path| a.canonicalize().ok() == b.canonicalize().ok();
     match (&manifest, &top) {
         (Some(m), Some(t)) if same(m, t) => {}
-        _ => return,
+        _ => return None,
     }
     let (Some(dir), Some(common)) = (
         git(&["rev-parse", "--absolute-git-dir"]),
         git(&["rev-parse", "--git-common-dir"]),
     ) else {
-        return;
+        return None;
     };
     let common = match Path::new(&common) {
         c if c.is_absolute() => c.to_path_buf(),
@@ -193,9 +194,40 @@ fn git_commit() {
     for p in watched.iter().filter(|p| p.is_file()) {
         println!("cargo::rerun-if-changed={}", p.display());
     }
-    if let Some(commit) = git(&["rev-parse", "HEAD"]).filter(|c| c.len() >= 40) {
-        println!("cargo::rustc-env=SEEKPROBE_GIT_COMMIT={commit}");
+    git(&["rev-parse", "HEAD"]).filter(|c| c.len() >= 40)
+}
+
+/// The commit `cargo package` recorded in the crate's .cargo_vcs_info.json
+/// (`"sha1": "..."`); None outside a packaged crate, or when it was packaged from
+/// a checkout with uncommitted changes (`"dirty": true`: the sources are not that
+/// commit's).
+fn packaged_commit() -> Option<String> {
+    let dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR")?);
+    let info = std::fs::read_to_string(dir.join(".cargo_vcs_info.json")).ok()?;
+    if info.contains("\"dirty\": true") {
+        return None;
     }
+    let start = info.find("\"sha1\": \"")? + "\"sha1\": \"".len();
+    let commit: String = info[start..]
+        .chars()
+        .take_while(|c| c.is_ascii_hexdigit())
+        .collect();
+    (commit.len() == 40).then_some(commit)
+}
+
+/// Embed the commit as `SEEKPROBE_COMMIT` (read with `option_env!`), and
+/// `SEEKPROBE_VERSION`, what `seekprobe --version` prints after the name: the
+/// crate's version and the commit it was built from, or that none is known. Not
+/// named SEEKPROBE_GIT_COMMIT, the variable read above: cargo also sets these in
+/// the environment of the binaries `cargo test` runs, where a test's own cargo
+/// build would see that input changed and build seekprobe again.
+fn version(commit: Option<String>) {
+    if let Some(c) = &commit {
+        println!("cargo::rustc-env=SEEKPROBE_COMMIT={c}");
+    }
+    let version = std::env::var("CARGO_PKG_VERSION").unwrap_or_default();
+    let commit = commit.unwrap_or_else(|| "unknown: not built in its git checkout".to_string());
+    println!("cargo::rustc-env=SEEKPROBE_VERSION={version} (commit {commit})");
 }
 
 /// Whether the kernel refuses io_uring (`kernel.io_uring_disabled`, Linux 6.6 and

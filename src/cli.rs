@@ -29,6 +29,10 @@ pub const SYNOPSIS: &str = "seekprobe [-citSvw] [OPTIONS] disk ...
        seekprobe generate man|bash|zsh|fish|elvish|powershell
        seekprobe help [SUBCOMMAND] | version";
 
+/// What `--version` prints after the name: the version and the git commit built
+/// from, or that it is unknown (build.rs).
+pub const VERSION: &str = env!("SEEKPROBE_VERSION");
+
 /// The subcommands: the first argument that names one is not a disk.
 pub const SUBCOMMANDS: [&str; 9] = [
     "render",

@@ -297,7 +297,7 @@ fn header(cfg: &Config) -> Run {
         record: crate::results::record::RunRecord {
             host: Some(crate::history::host()).filter(|h| !h.is_empty()),
             command: cfg.command.clone(),
-            tool_commit: option_env!("SEEKPROBE_GIT_COMMIT").map(str::to_string),
+            tool_commit: option_env!("SEEKPROBE_COMMIT").map(str::to_string),
             ended_unix_s: None,
             operator: cfg.operator.clone(),
             ticket: cfg.ticket.clone(),

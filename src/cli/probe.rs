@@ -11,7 +11,7 @@ options! {
 /// Measure how a disk really behaves: seek times, transfer rates over the zones and
 /// command overhead, with FreeBSD diskinfo's exact output.
 #[derive(Debug, Parser)]
-#[command(name = "seekprobe", version, after_help = EXAMPLES)]
+#[command(name = "seekprobe", version = super::VERSION, after_help = EXAMPLES)]
 #[command(override_usage = SYNOPSIS)]
 pub struct Args {
     /// I/O command overhead test (implies -v)

@@ -7,7 +7,7 @@ use clap::Parser;
 
 /// `seekprobe render FILE.json`: print a saved run again, without touching any disk.
 #[derive(Debug, Parser)]
-#[command(name = "seekprobe render", bin_name = "seekprobe render", version)]
+#[command(name = "seekprobe render", bin_name = "seekprobe render", version = super::VERSION)]
 pub struct RenderArgs {
     /// A run saved with --json or --json-file (- for standard input)
     #[arg(value_name = "FILE.json")]
@@ -81,7 +81,7 @@ pub struct VerifyRecordArgs {
 /// `seekprobe compare A.json B.json ...`: compare saved runs (each may hold several
 /// disks), without touching any disk.
 #[derive(Debug, Parser)]
-#[command(name = "seekprobe compare", bin_name = "seekprobe compare", version)]
+#[command(name = "seekprobe compare", bin_name = "seekprobe compare", version = super::VERSION)]
 pub struct CompareArgs {
     /// Runs saved with --json or --json-file
     #[arg(value_name = "FILE.json", required = true)]
@@ -104,7 +104,7 @@ pub struct CompareArgs {
 /// `seekprobe report RUN.json... -o report.html`: the qualification report of saved
 /// runs, one self-contained HTML page, without touching any disk.
 #[derive(Debug, Parser)]
-#[command(name = "seekprobe report", bin_name = "seekprobe report", version)]
+#[command(name = "seekprobe report", bin_name = "seekprobe report", version = super::VERSION)]
 pub struct ReportArgs {
     /// Runs saved with --json or --json-file (one host's run, a burn-in, or many
     /// hosts' runs; - for standard input)
@@ -144,7 +144,7 @@ pub enum Generated {
 /// `seekprobe generate man|bash|zsh|fish|...`: the man page or shell completions,
 /// generated from these definitions.
 #[derive(Debug, Parser)]
-#[command(name = "seekprobe generate", bin_name = "seekprobe generate", version)]
+#[command(name = "seekprobe generate", bin_name = "seekprobe generate", version = super::VERSION)]
 pub struct GenerateArgs {
     /// What to print
     #[arg(value_enum)]
@@ -154,7 +154,7 @@ pub struct GenerateArgs {
 /// `seekprobe smart FILE.json [AFTER.json]`: judge a saved smartctl report
 /// without a drive.
 #[derive(Debug, Parser)]
-#[command(name = "seekprobe smart", bin_name = "seekprobe smart", version)]
+#[command(name = "seekprobe smart", bin_name = "seekprobe smart", version = super::VERSION)]
 #[command(
     after_help = "Exit status: 0 healthy, 3 failing, 1 when a report cannot be read or judged (it holds no SMART data, or smartctl could not read the drive)."
 )]
@@ -189,7 +189,7 @@ pub enum HistoryFormat {
 /// `seekprobe history [SERIAL]`: the drives the history database knows, or one
 /// drive's runs; `import`, `ack` and `unack`.
 #[derive(Debug, Parser)]
-#[command(name = "seekprobe history", bin_name = "seekprobe history", version)]
+#[command(name = "seekprobe history", bin_name = "seekprobe history", version = super::VERSION)]
 pub struct HistoryArgs {
     /// What to do (without one: list the drives, or SERIAL's runs).
     #[command(subcommand)]

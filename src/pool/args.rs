@@ -8,7 +8,7 @@ use std::path::PathBuf;
 /// `seekprobe plan RUN.json... --layout L`: the command that builds the pool from
 /// the drives of saved runs, and why; nothing is run (docs/plan.md).
 #[derive(Debug, Parser)]
-#[command(name = "seekprobe plan", bin_name = "seekprobe plan", version)]
+#[command(name = "seekprobe plan", bin_name = "seekprobe plan", version = env!("SEEKPROBE_VERSION"))]
 #[command(
     after_help = "Exit status: 0 when the command is printed (with warnings or not), 3 when no command can be made of the drives (none passed, or too few for one vdev; each drive's reason is printed), 1 when a run cannot be read or the options cannot be used."
 )]
