@@ -4,7 +4,8 @@
 //! - `seekprobe_loop`: the build runs as root and /dev/loop-control exists (the
 //!   loop-device tests attach loop devices; CI runs as root);
 //! - `seekprobe_has_TOOL` (e.g. `seekprobe_has_mkfs_f2fs`): the tool is installed,
-//!   for the tests that make real file-system images (tests/it/signatures.rs);
+//!   for the tests that make real file-system images (tests/it/signatures.rs) and
+//!   the Debian package's (tests/it/package.rs: cargo-deb, lintian, tmux);
 //! - `seekprobe_no_uring`: the kernel refuses io_uring (`kernel.io_uring_disabled`),
 //!   for the ring's own unit tests;
 //! - `seekprobe_no_promtool`, `seekprobe_no_ansible`, `seekprobe_no_smartctl`,
@@ -25,7 +26,8 @@
 //!
 //! Tests carry `#[cfg_attr(not(CFG), ignore = "why")]` (or `cfg_attr(CFG, ...)` for
 //! the `no` ones). The script runs again when the user (USER, SUDO_USER), PATH,
-//! /usr/bin, /usr/sbin or the ansible venv's ansible-playbook change. Only tests (integration tests, and unit tests of the library) read these cfgs.
+//! /usr/bin, /usr/sbin, cargo's bin folder or the ansible venv's ansible-playbook
+//! change. Only tests (integration tests, and unit tests of the library) read these cfgs.
 
 use std::path::{Path, PathBuf};
 
@@ -61,6 +63,10 @@ const TOOLS: &[&str] = &[
     "dumpe2fs",
     // tests/it/faulty.rs: the faulty block device (examples/faultdisk) mounts with it.
     "fusermount3",
+    // tests/it/package.rs: the Debian package built, checked and completed in tmux.
+    "cargo-deb",
+    "lintian",
+    "tmux",
 ];
 
 /// Folders searched for tools besides PATH (root's tools live in sbin).
@@ -136,6 +142,15 @@ fn main() {
         if Path::new(dir).is_dir() {
             println!("cargo::rerun-if-changed={dir}");
         }
+    }
+    // `cargo install cargo-deb` puts it in cargo's own bin folder.
+    if let Some(bin) = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")))
+        .map(|c| c.join("bin"))
+        .filter(|b| b.is_dir())
+    {
+        println!("cargo::rerun-if-changed={}", bin.display());
     }
     for tool in TOOLS {
         let cfg = format!("seekprobe_has_{}", tool.replace(['.', '-'], "_"));
