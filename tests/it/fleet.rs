@@ -370,6 +370,66 @@ fn the_ansible_playbook_fails_the_slow_drive_naming_its_host_and_passes_equal_dr
     assert!(!dir.path().join("remote").exists(), "{text}");
 }
 
+/// The playbook with `seekprobe_deb`, in a throwaway root (tests/it/throwaway.rs:
+/// the package is installed for real, and thrown away): each of two local hosts
+/// gets the package from tests/it/package.rs installed with apt and probes with
+/// /usr/bin/seekprobe, which the controller judges with too.
+#[test]
+#[cfg_attr(
+    any(
+        seekprobe_no_ansible,
+        not(all(
+            seekprobe_loop,
+            seekprobe_has_cargo_deb,
+            seekprobe_has_lintian,
+            seekprobe_has_tmux
+        ))
+    ),
+    ignore = "needs ansible-playbook, root, cargo-deb, lintian and tmux (.ci/run installs them)"
+)]
+fn the_ansible_playbook_installs_the_debian_package_and_probes_with_it() {
+    let deb = crate::package::deb();
+    let root = crate::throwaway::ThrowawayRoot::new();
+    let name = deb.file_name().unwrap().to_string_lossy();
+    std::fs::copy(deb, root.tmp().join(&*name)).unwrap();
+    let inventory = format!(
+        "all:\n  vars:\n    ansible_connection: local\n    ansible_python_interpreter: \"{{{{ ansible_playbook_python }}}}\"\n    seekprobe_deb: /tmp/{name}\n    seekprobe_args: \"-t --zones=20\"\n    seekprobe_remote_dir: /tmp/remote\n    seekprobe_results_dir: /tmp/results\n  hosts:\n    host1:\n      seekprobe_disks: [\"sim:hdd?seed=1\"]\n    host2:\n      seekprobe_disks: [\"sim:hdd?seed=2\"]\n"
+    );
+    std::fs::write(root.tmp().join("inventory.yml"), inventory).unwrap();
+    let playbook = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/ansible/qualify.yml");
+    let out = root
+        .command("env")
+        .args([
+            "ANSIBLE_HOME=/tmp/ansible-home",
+            "ANSIBLE_LOCAL_TEMP=/tmp/ansible-tmp",
+            "ANSIBLE_NOCOLOR=1",
+            // Both hosts are this root: one dpkg at a time (its lock).
+            "ANSIBLE_FORKS=1",
+        ])
+        .arg(ansible_playbook())
+        .args(["-i", "/tmp/inventory.yml"])
+        .arg(&playbook)
+        .output()
+        .expect("ansible-playbook runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{text}");
+    let install = text
+        .split("TASK [Install the package]")
+        .nth(1)
+        .unwrap_or("");
+    let install = install.split("TASK [").next().unwrap();
+    assert!(install.contains("changed: ["), "{text}");
+    assert!(text.contains("host2:sim:hdd?seed=2: PASS"), "{text}");
+    assert_eq!(
+        root.sh("dpkg-query -W -f '${Status}' seekprobe"),
+        (0, "install ok installed".to_string())
+    );
+}
+
 #[test]
 fn many_saved_runs_compare_a_row_per_drive_failing_first_and_as_json() {
     let dir = tempfile::tempdir().unwrap();
