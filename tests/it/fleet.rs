@@ -3,7 +3,7 @@
 //! Each is reported as ignored where its tool is missing (build.rs looks for
 //! them; .ci/run installs both).
 
-use crate::helpers::{run_file, seekprobe};
+use crate::helpers::{Finish, run_file, seekprobe};
 use predicates::prelude::*;
 use std::path::Path;
 use std::process::Command;
@@ -397,7 +397,7 @@ fn the_ansible_playbook_installs_the_debian_package_and_probes_with_it() {
     );
     std::fs::write(root.tmp().join("inventory.yml"), inventory).unwrap();
     let playbook = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/ansible/qualify.yml");
-    let out = root
+    let (code, out, err) = root
         .command("env")
         .args([
             "ANSIBLE_HOME=/tmp/ansible-home",
@@ -409,14 +409,9 @@ fn the_ansible_playbook_installs_the_debian_package_and_probes_with_it() {
         .arg(ansible_playbook())
         .args(["-i", "/tmp/inventory.yml"])
         .arg(&playbook)
-        .output()
-        .expect("ansible-playbook runs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "{text}");
+        .outcome();
+    let text = out + &err;
+    assert_eq!(code, 0, "{text}");
     let install = text
         .split("TASK [Install the package]")
         .nth(1)

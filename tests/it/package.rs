@@ -91,19 +91,8 @@ fn tags(report: &str, severity: &str) -> BTreeSet<String> {
         .collect()
 }
 
-#[test]
-#[cfg_attr(
-    not(all(
-        seekprobe_loop,
-        seekprobe_has_cargo_deb,
-        seekprobe_has_lintian,
-        seekprobe_has_tmux
-    )),
-    ignore = "needs root (build.rs's seekprobe_loop), cargo-deb, lintian and tmux; .ci/run installs them"
-)]
-fn the_package_holds_the_binary_man_page_completions_and_copyright_and_lintian_finds_no_error() {
-    let deb = deb();
-    let paths = contents(deb);
+/// The package holds what a user relies on, and names its dependencies.
+fn holds_what_it_should(deb: &Path, paths: &[String]) {
     for p in SHIPPED {
         assert!(paths.iter().any(|x| x == p), "{p} not in {paths:?}");
     }
@@ -114,14 +103,16 @@ fn the_package_holds_the_binary_man_page_completions_and_copyright_and_lintian_f
         "{depends}"
     );
     assert_eq!(field("Recommends").trim(), "smartmontools");
+}
 
-    let out = Command::new("lintian")
-        .arg(deb)
-        .output()
-        .expect("lintian runs");
-    let report = String::from_utf8_lossy(&out.stdout);
-    assert!(tags(&report, "E").is_empty(), "lintian errors:\n{report}");
-    // Each warning left is explained in Cargo.toml's [package.metadata.deb] comments.
+/// lintian finds no error, and each warning it leaves is explained in Cargo.toml's
+/// [package.metadata.deb] comments.
+fn lintian_finds_no_error(deb: &Path) {
+    let (code, report, err) = Command::new("lintian").arg(deb).outcome();
+    assert!(
+        code == 0 && tags(&report, "E").is_empty(),
+        "lintian: exit status {code}:\n{report}{err}"
+    );
     let manifest = std::fs::read_to_string(repo().join("Cargo.toml")).unwrap();
     let comments: Vec<&str> = manifest
         .lines()
@@ -179,24 +170,14 @@ fn bash_completes(root: &ThrowawayRoot) -> String {
     screen
 }
 
-#[test]
-#[cfg_attr(
-    not(all(
-        seekprobe_loop,
-        seekprobe_has_cargo_deb,
-        seekprobe_has_lintian,
-        seekprobe_has_tmux
-    )),
-    ignore = "needs root (build.rs's seekprobe_loop), cargo-deb, lintian and tmux; .ci/run installs them"
-)]
-fn apt_installs_the_package_where_it_runs_man_finds_it_bash_completes_it_and_remove_leaves_nothing()
-{
-    let deb = deb();
-    let paths = contents(deb);
+/// `apt-get install ./seekprobe_*.deb` in a throwaway root: seekprobe runs from
+/// /usr/bin, `man` finds its page, bash completes it; after `apt-get remove`, none
+/// of its files is left.
+fn installs_runs_completes_and_removes(deb: &Path, paths: &[String]) {
     let root = ThrowawayRoot::new();
     let name = deb.file_name().unwrap().to_string_lossy();
     std::fs::copy(deb, root.tmp().join(&*name)).unwrap();
-    let before = existing(&root, &paths);
+    let before = existing(&root, paths);
 
     let (code, out) = root.sh(&format!(
         "apt-get install -y --no-install-recommends /tmp/{name}"
@@ -223,11 +204,29 @@ fn apt_installs_the_package_where_it_runs_man_finds_it_bash_completes_it_and_rem
 
     let (code, out) = root.sh("apt-get remove -y seekprobe");
     assert_eq!(code, 0, "{out}");
-    let left: Vec<String> = existing(&root, &paths)
+    let left: Vec<String> = existing(&root, paths)
         .into_iter()
         .filter(|p| !before.contains(p))
         .collect();
     assert!(left.is_empty(), "left after apt-get remove: {left:?}");
+}
+
+#[test]
+#[cfg_attr(
+    not(all(
+        seekprobe_loop,
+        seekprobe_has_cargo_deb,
+        seekprobe_has_lintian,
+        seekprobe_has_tmux
+    )),
+    ignore = "needs root (build.rs's seekprobe_loop), cargo-deb, lintian and tmux; .ci/run installs them"
+)]
+fn the_debian_package_is_whole_lintian_clean_and_installs_runs_and_removes_cleanly() {
+    let deb = deb();
+    let paths = contents(deb);
+    holds_what_it_should(deb, &paths);
+    lintian_finds_no_error(deb);
+    installs_runs_completes_and_removes(deb, &paths);
 }
 
 #[test]

@@ -6,6 +6,7 @@
 //! upper layer, gone with the namespace. On drop every process in the namespace is
 //! killed, so nothing keeps it alive, even when the test fails.
 
+use crate::helpers::Finish;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -92,16 +93,10 @@ impl ThrowawayRoot {
 
     /// Run a shell script in the namespace (not chroot'ed), asserting it succeeds.
     fn in_namespace(&self, script: &str) {
-        let out = Command::new("nsenter")
+        Command::new("nsenter")
             .arg(format!("--mount=/proc/{}/ns/mnt", self.holder.id()))
             .args(["--", "sh", "-c", script])
-            .output()
-            .expect("nsenter runs");
-        assert!(
-            out.status.success(),
-            "{script}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+            .stdout_of_success();
     }
 
     /// The root's /tmp as the host sees it: files put there are in the root's /tmp.
@@ -127,17 +122,8 @@ impl ThrowawayRoot {
     /// A shell script run in the root: its exit status and its output (stdout
     /// then stderr).
     pub fn sh(&self, script: &str) -> (i32, String) {
-        let out = self
-            .command("sh")
-            .args(["-c", script])
-            .output()
-            .expect("nsenter runs");
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        (out.status.code().unwrap_or(-1), text)
+        let (code, out, err) = self.command("sh").args(["-c", script]).outcome();
+        (code, out + &err)
     }
 }
 
