@@ -64,7 +64,7 @@ impl ThrowawayRoot {
             });
         }
         let holder = sleep.spawn().expect("a mount namespace (needs root)");
-        let mut r = ThrowawayRoot {
+        let r = ThrowawayRoot {
             holder,
             root: layers.join("root"),
             tmp,
@@ -75,7 +75,7 @@ impl ThrowawayRoot {
     }
 
     /// The tmpfs, the overlay over / and what the root needs of the host.
-    fn mount(&mut self, layers: &Path) {
+    fn mount(&self, layers: &Path) {
         let l = layers.display();
         let root = self.root.display();
         let tmp = self.tmp.display();
