@@ -117,7 +117,11 @@ fn key_and_options(rest: &str) -> Result<(ConfigOpts, PublicKey), ssh_key::Error
 fn allows<'a>(options: impl Iterator<Item = &'a str>, namespace: &str, now: i64) -> bool {
     for opt in options {
         let (name, value) = match opt.split_once('=') {
-            Some((n, v)) => (n, v.trim_matches('"')),
+            // ssh-keygen reads a value only in double quotes, else skips the line.
+            Some((n, v)) => match v.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
+                Some(v) => (n, v),
+                None => return false,
+            },
             None => (opt, ""),
         };
         let ok = match name.to_ascii_lowercase().as_str() {
@@ -224,6 +228,22 @@ mod tests {
         assert!(!allows(opts("cert-authority"), "x", now));
         assert!(!allows(opts("valid-after=\"tomorrow\""), "x", now));
         assert_eq!(time_of("20260101000001Z"), Some(now + 1));
+    }
+
+    #[test]
+    fn an_option_s_value_outside_double_quotes_allows_nothing() {
+        // ssh-keygen reads a value only in double quotes (opt_dequote: "missing
+        // start quote") and skips the line: its key is not allowed.
+        let now = time_of("20260101Z").unwrap();
+        let opts = |s: &'static str| s.split(',').filter(|o| !o.is_empty());
+        assert!(!allows(
+            opts("namespaces=seekprobe-record"),
+            "seekprobe-record",
+            now
+        ));
+        assert!(!allows(opts("valid-after=20251231Z"), "x", now));
+        assert!(!allows(opts("valid-before=\"20271231Z"), "x", now));
+        assert!(allows(opts("valid-before=\"20271231Z\""), "x", now));
     }
 
     #[test]
