@@ -4,8 +4,8 @@
 //! read by `ssh-key`, the options by its authorized_keys options parser (they
 //! come before the key there too); this file splits the fields and applies the
 //! options that limit a key: `namespaces="..."` (a pattern list) and
-//! `valid-after` / `valid-before` (YYYYMMDD[HHMM[SS]], UTC with a trailing `Z`,
-//! else local time), against the time of the check, as ssh-keygen does. A
+//! `valid-after` / `valid-before` (YYYYMMDD[HHMM[SS]], UTC with a trailing `Z`
+//! or `UTC`, else local time), against the time of the check, as ssh-keygen does. A
 //! `cert-authority` line names a CA whose certificates sign: seekprobe signs and
 //! checks plain keys, so such a line allows none of them.
 
@@ -164,25 +164,34 @@ fn glob(p: &[u8], s: &[u8]) -> bool {
     }
 }
 
-/// A `valid-after` / `valid-before` time in Unix seconds: YYYYMMDD, YYYYMMDDHHMM or
-/// YYYYMMDDHHMMSS, UTC with a trailing `Z`, else the local time zone's (as
-/// ssh-keygen reads it); None when it is none of these.
+/// A `valid-after` / `valid-before` time in Unix seconds as ssh-keygen reads it
+/// (misc.c, parse_absolute_time): YYYYMMDD, YYYYMMDDHHMM or YYYYMMDDHHMMSS, UTC
+/// with a trailing `Z` or `UTC`, else the local time zone's; each field in
+/// strptime's range (month 1-12, day 1-31, hour 0-23, minute 0-59, second 0-60),
+/// and not 0. None when ssh-keygen would not read it (it then skips the line).
 fn time_of(value: &str) -> Option<i64> {
-    let (digits, utc) = match value.strip_suffix(['Z', 'z']) {
+    let value = value.to_ascii_lowercase();
+    let (digits, utc) = match value
+        .strip_suffix('z')
+        .or_else(|| value.strip_suffix("utc"))
+    {
         Some(d) => (d, true),
-        None => (value, false),
+        None => (value.as_str(), false),
     };
     if !matches!(digits.len(), 8 | 12 | 14) || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let field = |at: usize| digits.get(at..at + 2).map_or(Ok(0), str::parse::<i32>);
+    let field = |at: usize, range: std::ops::RangeInclusive<i32>| {
+        let v = digits.get(at..at + 2).map_or(Some(0), |f| f.parse().ok())?;
+        range.contains(&v).then_some(v)
+    };
     let mut tm = libc_tm();
     tm.tm_year = digits[..4].parse::<i32>().ok()? - 1900;
-    tm.tm_mon = field(4).ok()? - 1;
-    tm.tm_mday = field(6).ok()?;
-    tm.tm_hour = field(8).ok()?;
-    tm.tm_min = field(10).ok()?;
-    tm.tm_sec = field(12).ok()?;
+    tm.tm_mon = field(4, 1..=12)? - 1;
+    tm.tm_mday = field(6, 1..=31)?;
+    tm.tm_hour = field(8, 0..=23)?;
+    tm.tm_min = field(10, 0..=59)?;
+    tm.tm_sec = field(12, 0..=60)?;
     tm.tm_isdst = -1;
     let t = if utc {
         // SAFETY: `tm` is a valid, exclusively borrowed `struct tm`; timegm only
@@ -192,7 +201,7 @@ fn time_of(value: &str) -> Option<i64> {
         // SAFETY: as above; mktime reads the local time zone as well.
         unsafe { libc::mktime(&mut tm) }
     };
-    (t != -1).then_some(t)
+    (t != -1 && t != 0).then_some(t)
 }
 
 /// An all-zero `struct tm` (its fields are integers and one nullable pointer).
@@ -244,6 +253,22 @@ mod tests {
         assert!(!allows(opts("valid-after=20251231Z"), "x", now));
         assert!(!allows(opts("valid-before=\"20271231Z"), "x", now));
         assert!(allows(opts("valid-before=\"20271231Z\""), "x", now));
+    }
+
+    #[test]
+    fn a_time_ssh_keygen_cannot_read_allows_nothing_and_utc_may_be_spelled_out() {
+        // strptime refuses a month 13, a day 32, an hour 24 or a minute 60:
+        // ssh-keygen skips the line, where mktime would carry them into a later date.
+        for bad in ["20261301Z", "20261232Z", "202612312400Z", "202612312360Z"] {
+            assert_eq!(time_of(bad), None, "{bad}");
+        }
+        // 0 is not a time to ssh-keygen ("invalid \"valid-after\" time").
+        assert_eq!(time_of("19700101Z"), None);
+        // A trailing "UTC" is UTC, as a trailing Z (parse_absolute_time).
+        assert_eq!(time_of("20260101UTC"), time_of("20260101Z"));
+        assert_eq!(time_of("20260101utc"), Some(1_767_225_600));
+        // February 30th is March 2nd to strptime and mktime alike.
+        assert_eq!(time_of("20260230Z"), time_of("20260302Z"));
     }
 
     #[test]
