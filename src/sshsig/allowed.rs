@@ -76,7 +76,7 @@ impl AllowedSigners {
             if l.key.key_data() != key.key_data() || !allows(l.options.iter(), namespace, now) {
                 continue;
             }
-            for p in &l.principals {
+            for p in admitted(&l.principals) {
                 if !who.contains(p) {
                     who.push(p.clone());
                 }
@@ -84,6 +84,23 @@ impl AllowedSigners {
         }
         (!who.is_empty()).then_some(who)
     }
+}
+
+/// The patterns of a line's principals that admit an identity, as `ssh-keygen -Y
+/// verify -I ID` matches ID (a pattern list: ID must match one pattern and none of
+/// the `!` ones): those not matched, as text, by a `!` pattern of the line (on
+/// the safe side: `a*,!a?` admits none, where ssh-keygen admits `abc`). Empty: the
+/// line allows its key for no identity.
+fn admitted(principals: &[String]) -> Vec<&String> {
+    let negated: Vec<&str> = principals
+        .iter()
+        .filter_map(|p| p.strip_prefix('!'))
+        .collect();
+    principals
+        .iter()
+        .filter(|p| !p.is_empty() && !p.starts_with('!'))
+        .filter(|p| !negated.iter().any(|n| glob(n.as_bytes(), p.as_bytes())))
+        .collect()
 }
 
 /// The principals field (in double quotes when it holds spaces) and the rest.

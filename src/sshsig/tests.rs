@@ -124,3 +124,34 @@ fn a_key_that_cannot_sign_says_what_to_do() {
     let e = Signer::open_with(&dir.path().join("none"), None).unwrap_err();
     assert!(e.contains("no such file"), "{e}");
 }
+
+#[test]
+fn a_line_whose_principals_admit_no_identity_allows_no_key() {
+    // ssh-keygen -Y verify -I ID takes a line's key only for an identity that
+    // matches one of its principals patterns and none of its `!` patterns.
+    let k = key(5);
+    let record = b"{}";
+    let pem = k
+        .sign(NAMESPACE, HASH, record)
+        .unwrap()
+        .to_pem(LineEnding::LF);
+    let seal = |principals: &str| {
+        let a = AllowedSigners::parse("allowed", &allowed_line(principals, &k)).unwrap();
+        check(record, Some(pem.as_ref().unwrap()), Some(&a))
+    };
+    for none in ["!alice@x", "alice@x,!alice@x", "*@x,!*"] {
+        assert!(
+            matches!(seal(none), Seal::NotAllowed { .. }),
+            "{none}: {:?}",
+            seal(none)
+        );
+    }
+    // The patterns that admit an identity are named, never a `!` one.
+    assert_eq!(
+        seal("!mallory@x,*@x"),
+        Seal::Holds {
+            key: fingerprint(k.public_key()),
+            signers: Some(vec!["*@x".into()])
+        }
+    );
+}
