@@ -84,7 +84,10 @@ pub(super) fn save_html(
 }
 
 /// Write the run to `path` atomically and durably ([`save_atomically`]). A save
-/// that fails says what the file still holds: its last save, or nothing yet.
+/// that fails says what the file still holds: its last save, or nothing yet. A
+/// signature beside the file (`RUN.json.sig`) signed the bytes just replaced: it
+/// goes with them, so the new run reads as unsigned until `--sign-key` signs it,
+/// not as a record changed after it was signed.
 pub(super) fn save_json(path: &Path, run: &Run) -> io::Result<()> {
     let before = path.is_file();
     save_atomically(path, json::to_json(run).as_bytes()).map_err(|e| {
@@ -97,7 +100,17 @@ pub(super) fn save_json(path: &Path, run: &Run) -> io::Result<()> {
             e.kind(),
             format!("{}; {kept}", crate::error::describe_io(&e)),
         )
-    })
+    })?;
+    match std::fs::remove_file(crate::sshsig::beside(path)) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io::Error::new(
+            e.kind(),
+            format!(
+                "saved, but the signature of the run it replaced cannot be removed: {}",
+                crate::error::describe_io(&e)
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// `e` as the system words it, without the temporary file tempfile names in its
@@ -199,4 +212,33 @@ pub(super) fn save_bad_blocks(
     crate::stamps::badblocks::write(&mut list, spans, sector, block_size)?;
     save_atomically(path, &list)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_saved_again_drops_the_signature_of_the_bytes_it_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("batch.json");
+        let sig = crate::sshsig::beside(&path);
+        std::fs::write(&path, "{}").unwrap();
+        std::fs::write(&sig, "-----BEGIN SSH SIGNATURE-----\n").unwrap();
+        let run = Run {
+            schema_version: crate::results::SCHEMA_VERSION,
+            tool: "seekprobe".into(),
+            tool_version: "0".into(),
+            tests: Vec::new(),
+            verbose: false,
+            settle_s: 0.0,
+            disks: Vec::new(),
+            started_unix_s: None,
+            burn_in: None,
+            record: Default::default(),
+        };
+        save_json(&path, &run).unwrap();
+        // A new run in the file is unsigned, not "changed after it was signed".
+        assert!(!sig.exists());
+    }
 }
