@@ -66,23 +66,35 @@ impl AllowedSigners {
     }
 
     /// The principals of every line that allows `key` to sign in `namespace` now;
-    /// None when no line does.
-    pub fn principals(&self, key: &PublicKey, namespace: &str) -> Option<Vec<String>> {
+    /// Err when no line does: why each line that lists the key does not allow it
+    /// (empty: no line lists it).
+    pub fn principals(&self, key: &PublicKey, namespace: &str) -> Result<Vec<String>, Vec<String>> {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs() as i64);
-        let mut who: Vec<String> = Vec::new();
-        for l in &self.lines {
-            if l.key.key_data() != key.key_data() || !allows(l.options.iter(), namespace, now) {
-                continue;
-            }
-            for p in admitted(&l.principals) {
-                if !who.contains(p) {
-                    who.push(p.clone());
+        let (mut who, mut why): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
+        for l in self
+            .lines
+            .iter()
+            .filter(|l| l.key.key_data() == key.key_data())
+        {
+            let admitted = admitted(&l.principals);
+            let refused = refusal(l.options.iter(), namespace, now).or_else(|| {
+                (admitted.is_empty())
+                    .then(|| format!("admits no identity ({})", l.principals.join(",")))
+            });
+            match refused {
+                Some(r) => why.push(r),
+                None => {
+                    for p in admitted {
+                        if !who.contains(p) {
+                            who.push(p.clone());
+                        }
+                    }
                 }
             }
         }
-        (!who.is_empty()).then_some(who)
+        if who.is_empty() { Err(why) } else { Ok(who) }
     }
 }
 
@@ -129,31 +141,40 @@ fn key_and_options(rest: &str) -> Result<(ConfigOpts, PublicKey), ssh_key::Error
     Ok((options, rest[end..].trim_start().parse()?))
 }
 
-/// Whether a line with these options allows a signature in `namespace` at `now`
-/// (Unix seconds).
-fn allows<'a>(options: impl Iterator<Item = &'a str>, namespace: &str, now: i64) -> bool {
-    for opt in options {
+/// Why a line with these options does not allow a signature in `namespace` at
+/// `now`, in words after "its line there"; None when it allows it.
+fn refusal<'a>(
+    mut options: impl Iterator<Item = &'a str>,
+    namespace: &str,
+    now: i64,
+) -> Option<String> {
+    options.find_map(|opt| {
         let (name, value) = match opt.split_once('=') {
             // ssh-keygen reads a value only in double quotes, else skips the line.
             Some((n, v)) => match v.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
                 Some(v) => (n, v),
-                None => return false,
+                None => return Some(format!("has {opt}, a value outside double quotes")),
             },
             None => (opt, ""),
         };
-        let ok = match name.to_ascii_lowercase().as_str() {
-            "cert-authority" => false,
-            "namespaces" => pattern_list(value, namespace),
-            "valid-after" => time_of(value).is_some_and(|t| now >= t),
-            "valid-before" => time_of(value).is_some_and(|t| now <= t),
-            // ssh-keygen refuses a line with an option it does not know.
-            _ => false,
+        let name = name.to_ascii_lowercase();
+        let time = |ok: fn(i64, i64) -> bool, words: &str| match time_of(value) {
+            None => Some(format!("has {opt}, a time ssh-keygen does not read")),
+            Some(t) => (!ok(now, t)).then(|| format!("allows it only {words} {value} ({name})")),
         };
-        if !ok {
-            return false;
+        match name.as_str() {
+            "cert-authority" => Some(
+                "is a cert-authority line (a CA's certificates; seekprobe checks plain keys)"
+                    .into(),
+            ),
+            "namespaces" => (!pattern_list(value, namespace))
+                .then(|| format!("allows it only in the namespaces \"{value}\"")),
+            "valid-after" => time(|now, t| now >= t, "from"),
+            "valid-before" => time(|now, t| now <= t, "until"),
+            // ssh-keygen refuses a line with an option it does not know.
+            _ => Some(format!("has {opt}, an option ssh-keygen does not know")),
         }
-    }
-    true
+    })
 }
 
 /// Whether `word` matches the comma-separated pattern list `list` (ssh_config(5)
@@ -231,6 +252,11 @@ fn libc_tm() -> libc::tm {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether a line with these options allows a signature in `namespace` at `now`.
+    fn allows<'a>(options: impl Iterator<Item = &'a str>, namespace: &str, now: i64) -> bool {
+        refusal(options, namespace, now).is_none()
+    }
 
     #[test]
     fn options_limit_a_key_by_namespace_and_time() {

@@ -56,6 +56,9 @@ pub enum Seal {
         key: String,
         /// The allowed_signers file, as named.
         file: String,
+        /// Why each line of the file that lists the key does not allow it here
+        /// (another namespace, expired, ...); empty when no line lists it.
+        why: Vec<String>,
     },
     /// The signature does not hold for this record: why, in words (changed after it
     /// was signed, another namespace, not a signature).
@@ -118,8 +121,14 @@ impl Seal {
                 "signed by {} ({key}), an allowed signer: the signature holds",
                 who.join(", ")
             ),
-            Seal::NotAllowed { key, file } => {
-                format!("signed by {key}, a key that is not among the allowed signers of {file}")
+            Seal::NotAllowed { key, file, why } => {
+                let mut s = format!(
+                    "signed by {key}, a key that is not among the allowed signers of {file}"
+                );
+                for w in why {
+                    s.push_str(&format!(": its line there {w}"));
+                }
+                s
             }
             Seal::Broken {
                 key: Some(key),
@@ -183,13 +192,14 @@ pub fn check(
     match allowed {
         None => Seal::Holds { key, signers: None },
         Some(a) => match a.principals(&public, NAMESPACE) {
-            Some(who) => Seal::Holds {
+            Ok(who) => Seal::Holds {
                 key,
                 signers: Some(who),
             },
-            None => Seal::NotAllowed {
+            Err(why) => Seal::NotAllowed {
                 key,
                 file: a.file.clone(),
+                why,
             },
         },
     }

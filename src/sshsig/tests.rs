@@ -66,7 +66,8 @@ fn a_signature_holds_over_its_record_alone() {
         seal,
         Seal::NotAllowed {
             key: key.clone(),
-            file: "allowed".into()
+            file: "allowed".into(),
+            why: Vec::new()
         }
     );
     assert!(seal.describe().contains(&key), "{}", seal.describe());
@@ -153,5 +154,57 @@ fn a_line_whose_principals_admit_no_identity_allows_no_key() {
             key: fingerprint(k.public_key()),
             signers: Some(vec!["*@x".into()])
         }
+    );
+}
+
+#[test]
+fn a_key_listed_but_not_allowed_here_is_told_why() {
+    // ssh-keygen says "key is not permitted for use in signature namespace" or "key
+    // has expired"; "not among the allowed signers" alone sends the reader to look
+    // for a key that is there.
+    let k = key(6);
+    let record = b"{}";
+    let pem = k
+        .sign(NAMESPACE, HASH, record)
+        .unwrap()
+        .to_pem(LineEnding::LF);
+    let said = |line: &str| {
+        let line = format!("{line} {}", k.public_key().to_openssh().unwrap());
+        let a = AllowedSigners::parse("allowed", &line).unwrap();
+        check(record, Some(pem.as_ref().unwrap()), Some(&a)).describe()
+    };
+    let cases = [
+        (
+            "alice@x namespaces=\"git\"",
+            "its line there allows it only in the namespaces \"git\"",
+        ),
+        (
+            "alice@x valid-before=\"20200101Z\"",
+            "its line there allows it only until 20200101Z (valid-before)",
+        ),
+        (
+            "alice@x namespaces=git",
+            "its line there has namespaces=git, a value outside double quotes",
+        ),
+        ("!alice@x", "its line there admits no identity (!alice@x)"),
+    ];
+    for (line, why) in cases {
+        let d = said(line);
+        assert!(
+            d.contains("a key that is not among the allowed signers of allowed: ")
+                && d.ends_with(why),
+            "{line}: {d}"
+        );
+    }
+    // Another line of the key that allows it here still names its signer.
+    let two = format!(
+        "alice@x namespaces=\"git\" {0}\nbob@x {0}\n",
+        k.public_key().to_openssh().unwrap()
+    );
+    let a = AllowedSigners::parse("allowed", &two).unwrap();
+    let seal = check(record, Some(pem.as_ref().unwrap()), Some(&a));
+    assert!(
+        matches!(&seal, Seal::Holds { signers: Some(w), .. } if *w == ["bob@x"]),
+        "{seal:?}"
     );
 }
