@@ -205,9 +205,14 @@ pub fn check(
     }
 }
 
+/// The largest signature file read: an SSHSIG of an ed25519 key is about 300
+/// bytes, of a 16384-bit RSA key under 6 KiB.
+const MAX_SIGNATURE: u64 = 64 * 1024;
+
 /// [`check`] of the run file at `run` (its bytes as they are now) with the
 /// signature beside it ([`beside`]); None for standard input (`-`), which has no
-/// place beside it. A signature file that cannot be read does not hold.
+/// place beside it. A signature file that cannot be read, or is not a regular
+/// file of at most [`MAX_SIGNATURE`] bytes, does not hold.
 pub fn check_file(
     run: &Path,
     record: &[u8],
@@ -217,15 +222,28 @@ pub fn check_file(
         return None;
     }
     let sig_path = beside(run);
+    let broken = |why: String| {
+        Some(Seal::Broken {
+            key: None,
+            why: format!("{} {why}", sig_path.display()),
+        })
+    };
+    // Looked at before it is opened: a FIFO would block, a device never end.
+    match std::fs::metadata(&sig_path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Some(Seal::Unsigned),
+        Err(e) => return broken(format!("cannot be read: {e}")),
+        Ok(m) if !m.is_file() => return broken("is not a regular file: not a signature".into()),
+        Ok(m) if m.len() > MAX_SIGNATURE => {
+            return broken(format!(
+                "holds {} bytes: not a signature (a few hundred bytes)",
+                m.len()
+            ));
+        }
+        Ok(_) => {}
+    }
     let text = match std::fs::read(&sig_path) {
         Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Some(Seal::Unsigned),
-        Err(e) => {
-            return Some(Seal::Broken {
-                key: None,
-                why: format!("{} cannot be read: {e}", sig_path.display()),
-            });
-        }
+        Err(e) => return broken(format!("cannot be read: {e}")),
     };
     let text = String::from_utf8_lossy(&text);
     Some(check(record, Some(&text), allowed))

@@ -208,3 +208,25 @@ fn a_key_listed_but_not_allowed_here_is_told_why() {
         "{seal:?}"
     );
 }
+
+#[test]
+fn a_signature_file_that_is_not_a_small_regular_file_is_not_read() {
+    // A FIFO or a device in its place would hang `verify-record` or fill memory:
+    // a record's signature is a few hundred bytes in a file.
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run.json");
+    std::fs::write(&run, "{}").unwrap();
+    std::os::unix::fs::symlink("/dev/null", beside(&run)).unwrap();
+    let seal = check_file(&run, b"{}", None);
+    assert!(
+        matches!(&seal, Some(Seal::Broken { key: None, why }) if why.contains("not a regular file")),
+        "{seal:?}"
+    );
+    std::fs::remove_file(beside(&run)).unwrap();
+    std::fs::write(beside(&run), vec![b'A'; 1 << 20]).unwrap();
+    let seal = check_file(&run, b"{}", None);
+    assert!(
+        matches!(&seal, Some(Seal::Broken { key: None, why }) if why.contains("1048576 bytes")),
+        "{seal:?}"
+    );
+}
