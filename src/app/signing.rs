@@ -143,8 +143,9 @@ pub(super) fn sign_main(
 
 /// `seekprobe verify-record RUN.json [--allowed-signers FILE]`: whether the
 /// signature beside the run holds, who signed, when the run ended, and each
-/// drive's identity and verdict. Exit status 0 when it holds (by an allowed
-/// signer, with --allowed-signers); 1 otherwise, the refusal naming why.
+/// drive's identity and verdict. Exit status 0 when it holds by an allowed signer
+/// (--allowed-signers); 1 otherwise, the refusal naming why (without
+/// --allowed-signers the record is shown but not accepted: any key's signature holds).
 pub(super) fn verify_main(
     args: &[OsString],
     out: &mut dyn Write,
@@ -194,6 +195,17 @@ pub(super) fn verify_main(
         }
     };
     out.write_all(summary(&a.file, &seal, &run).as_bytes())?;
+    if allowed.is_none() {
+        // Any key makes a signature that holds: a forger signs with their own.
+        // Without the signers the reader trusts, the record is shown, not accepted
+        // (ssh-keygen -Y verify and git's verify-commit need the file too).
+        writeln!(
+            err,
+            "seekprobe: verify-record: {file}: not accepted: no --allowed-signers file says whether {} may sign; compare it with the signer's key, or give --allowed-signers FILE",
+            seal.key().unwrap_or("the key")
+        )?;
+        return Ok(exit_status(Ending::Unusable));
+    }
     Ok(exit_status(Ending::Written))
 }
 

@@ -227,6 +227,18 @@ fn another_key_another_namespace_or_none_is_refused_and_ssh_keygen_s_signature_a
     let (code, out, err) = verify_record(s, &json, true);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains(&format!("signed by {SELLER} (")), "{out}");
+    // Without the allowed signers the record is shown, not accepted: any key's
+    // signature holds, a forger's too.
+    let (code, out, err) = verify_record(s, &json, false);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains(&format!("signed by {}", fingerprint(&s.key))),
+        "{out}"
+    );
+    assert!(
+        err.contains("not accepted: no --allowed-signers file says whether SHA256:"),
+        "{err}"
+    );
     // Another namespace: ssh-keygen's `file` signature.
     std::fs::remove_file(sig_of(&json)).unwrap();
     let made = tool(
