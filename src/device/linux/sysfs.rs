@@ -77,9 +77,15 @@ pub(super) fn describe_sysfs(dir: &Path) -> SysfsInfo {
     let kind = DiskKind::of(disk_dir, &disk_name);
     let dev = disk_dir.join("device");
 
+    // An ATA drive's model is 40 characters; the SCSI INQUIRY the kernel's
+    // `model` holds has room for 16 ("ST4000NM0035-1V4107" reads
+    // "ST4000NM0035-1V4"), so the whole one is taken from the ATA Information
+    // page when the translation gives it.
     let descr = match kind {
         DiskKind::Mmc => read_attr(&dev.join("name")),
-        _ => read_attr(&dev.join("model")),
+        _ => read_bytes(&dev.join("vpd_pg89"))
+            .and_then(|b| decode_ata_model(&b))
+            .or_else(|| read_attr(&dev.join("model"))),
     };
     let ident = read_attr(&dev.join("serial"))
         .or_else(|| read_bytes(&dev.join("vpd_pg80")).and_then(|b| decode_vpd_serial(&b)))
@@ -291,6 +297,23 @@ pub(super) fn decode_vpd_serial(page: &[u8]) -> Option<String> {
     let len = usize::from(u16::from_be_bytes([page[2], page[3]]));
     let end = (4 + len).min(page.len());
     clean_text(&page[4..end])
+}
+
+/// The model number of an ATA drive behind SCSI-to-ATA translation (libata, a SAS
+/// HBA's SATL), from its "ATA Information" VPD page (0x89, T10 SAT-4): a 60-byte
+/// header, then at byte 56 the IDENTIFY command the data answers (0xEC, IDENTIFY
+/// DEVICE), and from byte 60 the 512 bytes of IDENTIFY data, whose words 27 to 46
+/// hold the model, 40 ASCII characters, the two of each word in swapped order
+/// (T13 ACS-3, 7.12.7). None when the page is short, another page, or answers
+/// another command (a packet device's IDENTIFY PACKET DEVICE).
+pub(super) fn decode_ata_model(page: &[u8]) -> Option<String> {
+    const IDENTIFY: usize = 60;
+    if page.len() < IDENTIFY + 47 * 2 || page[1] != 0x89 || page[56] != 0xEC {
+        return None;
+    }
+    let words = &page[IDENTIFY + 27 * 2..IDENTIFY + 47 * 2];
+    let model: Vec<u8> = words.chunks_exact(2).flat_map(|w| [w[1], w[0]]).collect();
+    clean_text(&model)
 }
 
 /// The "medium rotation rate" code in a SCSI "Block Device Characteristics" VPD page

@@ -64,6 +64,21 @@ fn vpd_pg80(serial: &str) -> Vec<u8> {
     v
 }
 
+/// An "ATA Information" VPD page (0x89) as libata makes it: IDENTIFY DEVICE's data
+/// from byte 60, the model in words 27-46, each word's characters swapped.
+fn vpd_pg89(model: &str) -> Vec<u8> {
+    let mut v = vec![0u8; 60 + 512];
+    v[1] = 0x89;
+    v[2..4].copy_from_slice(&0x0238u16.to_be_bytes());
+    v[56] = 0xEC;
+    let padded = format!("{model:<40}");
+    for (i, pair) in padded.as_bytes().chunks(2).enumerate() {
+        v[60 + 54 + 2 * i] = pair[1];
+        v[60 + 54 + 2 * i + 1] = pair[0];
+    }
+    v
+}
+
 fn vpd_pgb1(rate: u16) -> Vec<u8> {
     let mut v = vec![0u8; 64];
     v[1] = 0xB1;
@@ -77,7 +92,13 @@ const SATA_DEV: &str = "devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0
 /// A SATA disk behind libata, as sda (8:0) with a partition sda1 (8:1).
 fn sata_disk(sys: &FakeSys, pgb1: Option<Vec<u8>>, rotational: &str) {
     let disk = format!("{SATA_DEV}/block/sda");
-    sys.file(&format!("{SATA_DEV}/model"), b"ST2000DM001-1CH164\n");
+    // The kernel's INQUIRY model holds 16 characters; the ATA Information page
+    // the whole model.
+    sys.file(&format!("{SATA_DEV}/model"), b"ST2000DM001-1CH1\n");
+    sys.file(
+        &format!("{SATA_DEV}/vpd_pg89"),
+        &vpd_pg89("ST2000DM001-1CH164"),
+    );
     sys.file(&format!("{SATA_DEV}/vendor"), b"ATA     \n");
     sys.file(
         &format!("{SATA_DEV}/vpd_pg80"),
@@ -343,6 +364,32 @@ fn vpd_b1_decode() {
 }
 
 #[test]
+fn the_ata_model_comes_whole_from_the_ata_information_page() {
+    assert_eq!(
+        decode_ata_model(&vpd_pg89("ST4000NM0035-1V4107")).as_deref(),
+        Some("ST4000NM0035-1V4107")
+    );
+    let forty = "WDC WD40EFRX-68N32N0 AND MORE TO FILL 40";
+    assert_eq!(decode_ata_model(&vpd_pg89(forty)).as_deref(), Some(forty));
+    // Another page, a packet device's IDENTIFY, a short page: not read.
+    let mut other = vpd_pg89("X");
+    other[1] = 0x80;
+    assert_eq!(decode_ata_model(&other), None);
+    let mut packet = vpd_pg89("X");
+    packet[56] = 0xA1;
+    assert_eq!(decode_ata_model(&packet), None);
+    assert_eq!(decode_ata_model(&vpd_pg89("X")[..100]), None);
+    // Without the page, the kernel's (INQUIRY) model.
+    let sys = FakeSys::new();
+    sata_disk(&sys, None, "1\n");
+    std::fs::remove_file(sys.root().join(format!("{SATA_DEV}/vpd_pg89"))).unwrap();
+    assert_eq!(
+        sys.describe("8:0").descr.as_deref(),
+        Some("ST2000DM001-1CH1")
+    );
+}
+
+#[test]
 fn vpd_serial_decode() {
     assert_eq!(
         decode_vpd_serial(&vpd_pg80("  WD-WCC4E1234567")).as_deref(),
@@ -556,7 +603,10 @@ fn a_rotating_sata_disk_with_discard_shows_the_smr_hint_in_verbose() {
     let sys = FakeSys::new();
     sata_disk(&sys, Some(vpd_pgb1(5400)), "1\n");
     let disk = format!("{SATA_DEV}/block/sda");
-    sys.file(&format!("{SATA_DEV}/model"), b"WDC WD40EFAX-68J\n");
+    sys.file(
+        &format!("{SATA_DEV}/vpd_pg89"),
+        &vpd_pg89("WDC WD40EFAX-68JH4N0"),
+    );
     sys.file(&format!("{disk}/queue/discard_max_bytes"), b"2147450880\n");
     let mut info = crate::results::device::DeviceInfo::new(
         "/dev/sda",
@@ -574,7 +624,10 @@ fn a_rotating_sata_disk_with_discard_shows_the_smr_hint_in_verbose() {
     assert!(text.contains("WD Red 4 TB (EFAX)"), "{text}");
     // The same disk without discard and with a CMR model shows no block.
     sys.file(&format!("{disk}/queue/discard_max_bytes"), b"0\n");
-    sys.file(&format!("{SATA_DEV}/model"), b"WDC WD40EFRX-68N\n");
+    sys.file(
+        &format!("{SATA_DEV}/vpd_pg89"),
+        &vpd_pg89("WDC WD40EFRX-68N32N0"),
+    );
     let mut info2 = crate::results::device::DeviceInfo::new(
         "/dev/sda",
         "/dev/sda",
