@@ -116,9 +116,14 @@ pub fn findings_with(
         })
         .collect();
     let model = |i: usize| ids[i].model.as_deref();
-    // Another model than the batch's: a mix-up worth knowing, not a defect.
+    // Another model than the batch's: a mix-up worth knowing, not a defect. The
+    // batch has a model when more than half of the drives whose model is known
+    // share it; two models two drives each (or three of three) have none, and no
+    // drive is told it is the odd one out.
+    let known = (0..n).filter_map(model).count();
     if let Some((usual, count)) = most_common((0..n).filter_map(model))
-        && count < (0..n).filter_map(model).count()
+        && count < known
+        && count * 2 > known
     {
         for i in (0..n).filter(|&i| model(i).is_some_and(|m| m != usual)) {
             out[i].push(finding(
@@ -582,6 +587,30 @@ mod tests {
                 .contains("N (the batch's other drives are mostly M, 3 of them)")
         );
         assert!(v[0].findings.is_empty(), "{:?}", v[0]);
+    }
+
+    #[test]
+    fn a_batch_without_a_majority_model_has_no_odd_one_out() {
+        let d = |models: &[&str]| -> Vec<DiskResult> {
+            (models.iter().enumerate())
+                .map(|(i, m)| disk(&format!("d{i}"), m, 22.0, 180_000.0))
+                .collect()
+        };
+        let other =
+            |v: &crate::results::Verdict| v.findings.iter().any(|f| f.code == Code::OtherModel);
+        // Two and two, or one of each: neither model is the batch's.
+        for models in [
+            &["M", "M", "N", "N"][..],
+            &["M", "N", "O"],
+            &["M", "M", "N", "N", "O"],
+        ] {
+            let v = judged(&d(models), None);
+            assert!(!v.iter().any(other), "{models:?}: {v:?}");
+        }
+        // Three of five: the batch's model; the two others are told.
+        let v = judged(&d(&["M", "N", "M", "O", "M"]), None);
+        let told: Vec<bool> = v.iter().map(other).collect();
+        assert_eq!(told, [false, true, false, true, false]);
     }
 
     #[test]
