@@ -60,6 +60,8 @@ pub struct Confirmed {
     pub unconfirmed: u64,
     /// Blocks done again.
     pub redone: u64,
+    /// Their bytes (a range's last block may be short).
+    pub redone_bytes: u64,
     /// The engine failed as a whole, or the watchdog gave a request up
     /// ([`super::driver::NoAnswer`] inside).
     pub fatal: Option<io::Error>,
@@ -209,6 +211,9 @@ fn alone(
         (io_timeout, watch),
     );
     out.redone += feed.times.len() as u64;
+    out.redone_bytes += (feed.times.iter())
+        .map(|&(i, _)| span(range, i).1)
+        .sum::<u64>();
     out.abandoned += run.abandoned;
     out.fatal = run.fatal;
     let whole = !run.interrupted && out.fatal.is_none() && feed.times.len() == blocks.len();
@@ -318,6 +323,7 @@ mod tests {
         );
         assert!(c.fatal.is_none());
         assert_eq!(c.redone, 10, "blocks 3-11, then block 8 once more");
+        assert_eq!(c.redone_bytes, 10 << 20);
         assert_eq!(c.slow.len(), 1, "{:?}", c.slow);
         let s = c.slow[0];
         assert_eq!((s.first_sector, s.sectors), (16384, 2048), "{s:?}");

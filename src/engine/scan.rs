@@ -164,7 +164,7 @@ pub fn run_scan(
             Redo::Read,
             (stop, io_timeout, watch),
         );
-        (r.slow, r.unconfirmed) = (c.slow, c.unconfirmed);
+        (r.slow, r.unconfirmed, r.redone_bytes) = (c.slow, c.unconfirmed, c.redone_bytes);
         abandoned += c.abandoned;
         no_answer = c.fatal.as_ref().and_then(NoAnswer::of);
     }
@@ -211,6 +211,7 @@ fn empty_result(range: &ScanRange, slow_ms: f64, cells: u64) -> ScanResult {
         unanswered: None,
         unlocated_from: None,
         unconfirmed: 0,
+        redone_bytes: 0,
     }
 }
 

@@ -375,7 +375,8 @@ impl Walk<'_, '_> {
             },
         );
         let run = &mut *self.run;
-        run.bypass_bytes += scan.bytes_read + scan.error_blocks * scan.block_bytes;
+        run.bypass_bytes +=
+            scan.bytes_read + scan.error_blocks * scan.block_bytes + scan.redone_bytes;
         run.abandoned += abandoned;
         run.result.payload = Payload::Scan(scan);
         // A failure names the step by its test's id, as the registry writes it.
@@ -478,7 +479,7 @@ impl Walk<'_, '_> {
             .passes
             .iter()
             .flat_map(|p| std::iter::once(&p.write).chain(&p.read))
-            .map(|h| h.bytes)
+            .map(|h| h.bytes + h.redone_bytes)
             .sum();
         let run = &mut *self.run;
         run.bypass_bytes += moved;

@@ -323,6 +323,30 @@ fn the_scan_reports_its_bytes_and_progress() {
     assert_eq!(log.last().map(String::as_str), Some("line 100/100 reading"));
 }
 
+/// The slow blocks read again alone to place them are seekprobe's own reads:
+/// counted with the pass's, so that the kernel's count of the device's I/O is not
+/// taken for another program's (a verify on a slow QEMU disk was warned of 9 MiB
+/// of "other I/O": its slow block and the four on either side, read again).
+#[test]
+fn the_blocks_a_verify_does_again_alone_count_as_its_own() {
+    let opts = Options {
+        write: true,
+        ..Options::default()
+    };
+    // Block 8 of 16 is 120 ms slower to write and to read; the pass is 4 deep.
+    let (run, _, _) = with_sim("sim:ssd?size=16M&slow=16384-18432:120", false, |cx| {
+        run_test(TestKind::Verify, &opts, cx).unwrap()
+    });
+    let v = run.result.verify().unwrap();
+    let (write, read) = (&v.passes[0].write, v.passes[0].read.as_ref().unwrap());
+    for h in [write, read] {
+        assert_eq!(h.slow.len(), 1, "{:?}", h.slow);
+        // Blocks 4-12 done again, then block 8 once more.
+        assert_eq!(h.redone_bytes, 10 << 20);
+    }
+    assert_eq!(run.bypass_bytes, 2 * ((16 << 20) + (10 << 20)));
+}
+
 /// --smr-check on sim:smr: the collapse is found and the writes stop there; the
 /// virtual time is exactly the probes' and the writes' latencies plus the idle
 /// period and the probes' spacing, which no latency includes.

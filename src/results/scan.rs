@@ -106,6 +106,12 @@ pub struct ScanResult {
     /// the blocks in flight beside it, was slow (not listed in `slow`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub unconfirmed: u64,
+    /// Bytes of the slow blocks read again alone to place them
+    /// (`engine::confirm`): seekprobe's own reads, in neither `bytes_read` nor the
+    /// rates, counted so that the kernel's count of the device's I/O is not taken
+    /// for another program's.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub redone_bytes: u64,
     /// The scan map: the slowest latency in each of up to 1000 equal runs of blocks
     /// (`u64::MAX` where a block failed, 0 where none was read).
     pub map_ns: Vec<u64>,

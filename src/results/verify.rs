@@ -39,6 +39,11 @@ pub struct Half {
     /// the blocks in flight beside it, was slow (not listed in `slow`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub unconfirmed: u64,
+    /// Bytes of the slow blocks done again alone to place them (`engine::confirm`:
+    /// read again, or written again with the same stamps): seekprobe's own I/O, in
+    /// neither `bytes` nor the rates.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub redone_bytes: u64,
     /// The curve: bytes moved in each of equal regions of the range.
     pub region_bytes: Vec<u64>,
     /// The curve: the blocks' service time in each region, in ns.
@@ -65,6 +70,7 @@ impl Half {
             buckets: vec![0; 6],
             slow: Vec::new(),
             unconfirmed: 0,
+            redone_bytes: 0,
             region_bytes: vec![0; regions],
             region_ns: vec![0; regions],
             end_bytes: start,

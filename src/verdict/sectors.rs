@@ -330,6 +330,7 @@ mod tests {
             slow_ms: 50.0,
             slow: Vec::new(),
             unconfirmed: 0,
+            redone_bytes: 0,
             map_ns: Vec::new(),
             inferred: Vec::new(),
             unanswered: None,
@@ -373,6 +374,7 @@ mod tests {
             slow_ms: 50.0,
             slow: Vec::new(),
             unconfirmed: 0,
+            redone_bytes: 0,
             map_ns: Vec::new(),
             inferred: vec![SectorRange {
                 first_sector: 2100,
@@ -422,6 +424,7 @@ mod tests {
             slow_ms: 50.0,
             slow: Vec::new(),
             unconfirmed: 0,
+            redone_bytes: 0,
             map_ns: Vec::new(),
             inferred: Vec::new(),
             unanswered: None,

@@ -322,7 +322,7 @@ impl Run<'_, '_> {
             redo,
             (self.stop, p.io_timeout, self.watch),
         );
-        (half.slow, half.unconfirmed) = (c.slow, c.unconfirmed);
+        (half.slow, half.unconfirmed, half.redone_bytes) = (c.slow, c.unconfirmed, c.redone_bytes);
         self.abandoned += c.abandoned;
         c.fatal
     }

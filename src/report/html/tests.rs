@@ -68,6 +68,7 @@ fn scan(error_blocks: u64, map_ns: Vec<u64>) -> TestResult {
         slow_ms: 50.0,
         slow: vec![],
         unconfirmed: 0,
+        redone_bytes: 0,
         map_ns,
         inferred: vec![],
         unanswered: None,
