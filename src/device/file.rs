@@ -74,6 +74,9 @@ pub fn open(name: &str, opts: &OpenOptions) -> Result<Box<dyn Target>, ProbeErro
             .is_some_and(|b| in_memory(Path::new(b))),
         _ => false,
     };
+    if opts.write {
+        refuse_host_managed(&info)?;
+    }
     if info.sectors() == 0 {
         return Err(ProbeError::Empty {
             path,
@@ -207,6 +210,29 @@ fn refuse_read_only(path: &str, kind: TargetKind) -> Result<(), ProbeError> {
     }
     let _ = (path, kind);
     Ok(())
+}
+
+/// Before a device is written: refuse a host-managed zoned one. Its
+/// sequential-write-required zones take a write only at the zone's write pointer,
+/// in order, and a full zone only after a zone reset (T10 ZBC, T13 ZAC); the
+/// kernel fails any other write with EREMOTEIO. seekprobe's write tests write out
+/// of that order (samples across the drive, probes past the front, writes done
+/// again), so each would fail for the zones' rules and name the drive faulty or
+/// fake: tested on the kernel's `scsi_debug zbc=host-managed`, the capacity check
+/// called it "a fake drive" storing only its first zone.
+fn refuse_host_managed(info: &DeviceInfo) -> Result<(), ProbeError> {
+    use crate::results::device::ZoneMode;
+    if info.zone_mode != Some(ZoneMode::HostManaged) {
+        return Ok(());
+    }
+    Err(ProbeError::Refused {
+        path: info.path.clone(),
+        why: "a host-managed zoned device (Zone Mode: Host_Managed): its zones take writes \
+              only in order at each zone's write pointer, and the write tests write out of \
+              that order"
+            .into(),
+        hint: "leave out -w: the read tests (-t, --scan, --zones) run on it".into(),
+    })
 }
 
 fn open_file(path: &str, kind: TargetKind, o: &OpenOptions) -> Result<File, ProbeError> {

@@ -80,6 +80,9 @@ pub struct Drive {
     /// Why it is drive-managed SMR, when it is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub smr: Option<String>,
+    /// The zone model the device reports, when it reports one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zone_mode: Option<ZoneMode>,
     /// Its verdict's word ("PASS", "FAIL", ...; "not judged" without one).
     pub verdict: String,
     /// The host its run ran on, when recorded.
@@ -118,6 +121,7 @@ pub fn of(run: &Run, d: &DiskResult, file: &str) -> (Drive, Option<Verdict>) {
         path_checked: d.path_check.is_some(),
         rates: rates(d),
         smr: smr(d),
+        zone_mode: info.and_then(|i| i.zone_mode),
         verdict: verdict
             .as_ref()
             .map_or("not judged".into(), |v| v.word().into()),
@@ -171,9 +175,8 @@ fn smr(d: &DiskResult) -> Option<String> {
         return Some(format!("the SMR check (--smr-check): {}", a.text));
     }
     let zoned = d.info.as_ref().and_then(|i| i.zone_mode);
-    if let Some(z @ (ZoneMode::DriveManaged | ZoneMode::HostAware | ZoneMode::HostManaged)) = zoned
-    {
-        return Some(format!("the device reports the zone model {z:?}"));
+    if let Some(z) = zoned.and_then(ZoneMode::zoned_words) {
+        return Some(format!("the device reports a {z} zone model"));
     }
     d.smr_signs
         .iter()
@@ -227,6 +230,7 @@ pub(crate) fn test_drive(path: &str) -> Drive {
         path_checked: true,
         rates: vec![(100.0, RateSource::Transfer)],
         smr: None,
+        zone_mode: None,
         verdict: "PASS".into(),
         host: None,
     }

@@ -17,6 +17,7 @@ pub mod drives;
 pub mod layout;
 
 use crate::results::Run;
+use crate::results::device::ZoneMode;
 use args::{Kind, PlanArgs, Shape, Target};
 use drives::Drive;
 use serde::Serialize;
@@ -207,8 +208,10 @@ fn select(
     for (i, (d, _, _)) in all.iter().enumerate() {
         let failed_elsewhere = (0..all.len()).find(|&j| same(i, j) && bars[j].is_some());
         let earlier = (0..i).find(|&j| same(i, j));
-        let reason = bars[i]
-            .clone()
+        // A host-managed drive joins no pool whatever its verdict: its zone model
+        // is the reason.
+        let reason = zoned_bar(d)
+            .or_else(|| bars[i].clone())
             .or_else(|| {
                 failed_elsewhere.map(|j| {
                     format!(
@@ -337,6 +340,16 @@ fn fill(
     plan.command = Some(command::text(&plan.argv, a));
 }
 
+/// Why a host-managed zoned drive is left out of any pool: its zones take writes
+/// only in order at each zone's write pointer, and neither ZFS nor md writes so.
+/// The file systems that do are few and named (zonedstorage.io, "Supported File
+/// Systems": f2fs, btrfs, zonefs); others need the dm-zoned device mapper between.
+fn zoned_bar(d: &Drive) -> Option<String> {
+    (d.zone_mode == Some(ZoneMode::HostManaged)).then(|| {
+        "host-managed zoned (the device reports the zone model host-managed): its zones take writes only in order at each zone's write pointer, which neither ZFS nor md does; a pool cannot use it".to_string()
+    })
+}
+
 /// Why an SMR drive is left out: drive-managed SMR in a raidz vdev.
 fn smr_bar(d: &Drive, shape: Shape) -> Option<String> {
     let why = d.smr.as_ref()?;
@@ -421,6 +434,31 @@ mod tests {
         let (pool, out) = select(&all, &args("mirror"), &mut said);
         assert_eq!(pool, [2]);
         assert!(out[0].1.contains("which left it out"), "{out:?}");
+    }
+
+    #[test]
+    fn a_host_managed_zoned_drive_joins_no_pool() {
+        let mut all = Vec::new();
+        for (i, zone) in [None, Some(ZoneMode::HostManaged), Some(ZoneMode::HostAware)]
+            .into_iter()
+            .enumerate()
+        {
+            let mut r = real(
+                &format!("/dev/disk/by-id/wwn-0x500{i}"),
+                "a.json",
+                State::Pass,
+            );
+            r.0.zone_mode = zone;
+            all.push(r);
+        }
+        for layout in ["stripe", "mirror"] {
+            let mut said = checks::Said::default();
+            let (pool, out) = select(&all, &args(layout), &mut said);
+            // Host-aware takes writes anywhere (drive-managed SMR's rules apply).
+            assert_eq!(pool, [0, 2], "{layout}");
+            assert_eq!(out.len(), 1);
+            assert!(out[0].1.starts_with("host-managed zoned"), "{out:?}");
+        }
     }
 
     #[test]

@@ -46,6 +46,19 @@ pub enum ZoneMode {
     Unknown(u32),
 }
 
+impl ZoneMode {
+    /// A zoned model in words ("host-managed"); None for a device that is not
+    /// zoned, or a mode without a name.
+    pub fn zoned_words(self) -> Option<&'static str> {
+        match self {
+            ZoneMode::HostAware => Some("host-aware"),
+            ZoneMode::HostManaged => Some("host-managed"),
+            ZoneMode::DriveManaged => Some("drive-managed"),
+            ZoneMode::NotZoned | ZoneMode::Unknown(_) => None,
+        }
+    }
+}
+
 /// How reads reach the medium.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -12,13 +12,7 @@ use crate::results::smr::{SmrSign, SmrSignKind, SmrSignStrength};
 /// Flash and devices that report nothing get none.
 pub fn of(info: &DeviceInfo) -> Vec<SmrSign> {
     let mut signs = Vec::new();
-    let zone = match info.zone_mode {
-        Some(ZoneMode::HostAware) => Some("host-aware"),
-        Some(ZoneMode::HostManaged) => Some("host-managed"),
-        Some(ZoneMode::DriveManaged) => Some("drive-managed"),
-        Some(ZoneMode::NotZoned | ZoneMode::Unknown(_)) | None => None,
-    };
-    if let Some(z) = zone {
+    if let Some(z) = info.zone_mode.and_then(ZoneMode::zoned_words) {
         signs.push(SmrSign {
             kind: SmrSignKind::ZoneModel,
             strength: SmrSignStrength::Reported,
