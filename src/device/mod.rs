@@ -29,6 +29,22 @@ use crate::results::device::{DeviceInfo, IoMode, Rotation, TargetKind};
 use std::io;
 use std::os::fd::BorrowedFd;
 
+/// Whether the block device open as `fd` was removed from the system (Linux: its
+/// /sys/dev/block entry is gone); None where that cannot be told (not a block
+/// device, another system: FreeBSD fails a departed disk's requests with ENXIO,
+/// which tells it).
+pub fn removed(fd: BorrowedFd<'_>) -> Option<bool> {
+    #[cfg(target_os = "linux")]
+    {
+        linux::removed(fd)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = fd;
+        None
+    }
+}
+
 impl Rotation {
     /// Decode a SCSI VPD B1 / ATA IDENTIFY word 217 "nominal media rotation rate":
     /// 0 = not reported, 1 = non-rotating, 0x401..=0xFFFE = rpm, other = invalid.

@@ -92,10 +92,8 @@ impl Liveness {
             Some(libc::EROFS) | Some(libc::EPERM) | Some(libc::EACCES)
         );
         (ro && !self.good.is_empty()).then(|| Unanswered {
-            at_bytes: offset,
-            after_ns: elapsed_ns,
-            reason: format!("writes are refused ({e})"),
             read_only: true,
+            ..Unanswered::stopped(offset, elapsed_ns, format!("writes are refused ({e})"))
         })
     }
 
@@ -107,12 +105,17 @@ impl Liveness {
         }
         self.streak += 1;
         let at_bytes = self.streak_start.min(offset);
-        let gone = move |reason: String| Unanswered {
-            at_bytes,
-            after_ns: elapsed_ns,
-            reason,
-            read_only: false,
-        };
+        let gone = move |reason| Unanswered::stopped(at_bytes, elapsed_ns, reason);
+        if let Some(fd) = &self.fd
+            && crate::device::removed(fd.as_fd()) == Some(true)
+        {
+            return Some(Unanswered {
+                removed: true,
+                ..gone(format!(
+                    "its block device left the system ({e}): a drive that drops off its bus is failing, or its slot or cable is"
+                ))
+            });
+        }
         if gone_error(e) {
             return Some(gone(format!("the device is gone ({e})")));
         }

@@ -169,14 +169,8 @@ pub fn run_scan(
         no_answer = c.fatal.as_ref().and_then(NoAnswer::of);
     }
     // The watchdog gave a request up: the drive is given up too.
-    let unanswered = unanswered.or_else(|| {
-        no_answer.map(|n| Unanswered {
-            at_bytes: n.offset,
-            after_ns: r.elapsed_ns,
-            reason: n.to_string(),
-            read_only: false,
-        })
-    });
+    let unanswered = unanswered
+        .or_else(|| no_answer.map(|n| Unanswered::stopped(n.offset, r.elapsed_ns, n.to_string())));
     if let Some(u) = unanswered {
         // The drive is gone: its failed blocks are not located (every read fails).
         r.end_bytes = (range.start + done * range.block).min(range.end);

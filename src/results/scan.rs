@@ -136,15 +136,34 @@ pub struct Unanswered {
     /// writes succeeded) rather than stopped answering.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub read_only: bool,
+    /// The drive was removed from the system: its block device is gone (a drive
+    /// that dropped off its bus, pulled from its slot), not a drive whose sectors
+    /// failed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub removed: bool,
 }
 
 impl Unanswered {
+    /// A drive that stopped answering at `at_bytes`, `after_ns` into the pass, as
+    /// `reason` shows (not turned read-only, not removed).
+    pub fn stopped(at_bytes: u64, after_ns: u64, reason: String) -> Unanswered {
+        Unanswered {
+            at_bytes,
+            after_ns,
+            reason,
+            read_only: false,
+            removed: false,
+        }
+    }
+
     /// The finding's one line: "the drive stopped answering at byte X after T s"
-    /// (or "turned read-only").
+    /// (or "turned read-only", or "was removed from the system").
     pub fn line(&self) -> String {
         format!(
             "the drive {} at byte {} after {:.1} s: {}",
-            if self.read_only {
+            if self.removed {
+                "was removed from the system"
+            } else if self.read_only {
                 "turned read-only"
             } else {
                 "stopped answering"

@@ -51,6 +51,10 @@ pub enum Code {
     /// The drive refused writes after writes had succeeded (EROFS, EPERM, EACCES):
     /// flash at its end of life turns read-only.
     TurnedReadOnly,
+    /// The drive was removed from the system mid-test (its block device is gone:
+    /// it dropped off its bus, or was pulled); a drive that does is failing, or
+    /// its slot or cable is.
+    RemovedFromSystem,
     /// The device's size changed under a write-verify pass (a bridge that
     /// re-enumerated, an HPA set): the pass stopped there; a drive whose size
     /// changes under a test is not fit for a pool.
@@ -137,11 +141,12 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order docs/verdict.md lists them.
-    pub const ALL: [Code; 38] = [
+    pub const ALL: [Code; 39] = [
         Code::NotProbed,
         Code::TestFailed,
         Code::StoppedAnswering,
         Code::TurnedReadOnly,
+        Code::RemovedFromSystem,
         Code::SizeChanged,
         Code::TestNotRun,
         Code::TestInterrupted,

@@ -45,7 +45,9 @@ pub fn outcome(t: &TestResult) -> Vec<Finding> {
             (Code::SizeChanged, format!("{name}: {}", c.line()))
         }
         Outcome::Failed(_) if let Some(u) = unanswered => (
-            if u.read_only {
+            if u.removed {
+                Code::RemovedFromSystem
+            } else if u.read_only {
                 Code::TurnedReadOnly
             } else {
                 Code::StoppedAnswering

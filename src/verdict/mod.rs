@@ -282,6 +282,7 @@ mod tests {
             Code::NotProbed,
             Code::StoppedAnswering,
             Code::TurnedReadOnly,
+            Code::RemovedFromSystem,
         ] {
             let v = judge(vec![
                 f(Severity::Fail, Code::TestNotRun),
@@ -394,21 +395,28 @@ mod tests {
 
     #[test]
     fn a_drive_given_up_mid_test_is_one_finding_that_says_where() {
-        let verify = |read_only| crate::results::verify::VerifyResult {
+        let verify = |read_only, removed| crate::results::verify::VerifyResult {
             unanswered: Some(crate::results::verify::Unanswered {
                 at_bytes: 314_572_800,
                 after_ns: 2_100_000_000,
                 reason: "3 sectors that read fine earlier fail now".into(),
                 read_only,
+                removed,
             }),
             ..verify_result()
         };
-        for (read_only, code, words) in [
-            (false, Code::StoppedAnswering, "stopped answering"),
-            (true, Code::TurnedReadOnly, "turned read-only"),
+        for (read_only, removed, code, words) in [
+            (false, false, Code::StoppedAnswering, "stopped answering"),
+            (true, false, Code::TurnedReadOnly, "turned read-only"),
+            (
+                false,
+                true,
+                Code::RemovedFromSystem,
+                "was removed from the system",
+            ),
         ] {
             let mut t = TestResult::new(TestKind::Verify, 0.0, Engine::Sync);
-            t.payload = crate::results::Payload::Verify(verify(read_only));
+            t.payload = crate::results::Payload::Verify(verify(read_only, removed));
             t.outcome = Outcome::Failed(format!("the drive {words} at byte 314572800"));
             let f = test_findings(&t);
             assert_eq!(f.len(), 1, "{f:?}");

@@ -435,12 +435,11 @@ mod tests {
             "scan: 3 blocks of 1048576 bytes failed to read; their sectors were not located: Ctrl-C stopped the locating at byte 5242880"
         );
         s.unlocated_from = None;
-        s.unanswered = Some(crate::results::scan::Unanswered {
-            at_bytes: 7 << 20,
-            after_ns: 1,
-            reason: "the device is gone".into(),
-            read_only: false,
-        });
+        s.unanswered = Some(crate::results::scan::Unanswered::stopped(
+            7 << 20,
+            1,
+            "the device is gone".into(),
+        ));
         let f = scan("scan", &s);
         assert_eq!(
             f[0].reason,

@@ -160,6 +160,24 @@ pub fn describe(file: &File, _path: &Path, info: &mut DeviceInfo) -> io::Result<
     Ok(())
 }
 
+/// Whether the block device open as `fd` is no longer in the system: its entry
+/// /sys/dev/block/MAJ:MIN is gone, as the kernel removes it when a disk is
+/// unplugged or drops off its bus (`del_gendisk`); an open descriptor then reads
+/// nothing and fails every write. None when `fd` is not a block device.
+pub fn removed(fd: std::os::fd::BorrowedFd<'_>) -> Option<bool> {
+    use rustix::fs::{FileType, major, minor};
+    let st = rustix::fs::fstat(fd).ok()?;
+    if FileType::from_raw_mode(st.st_mode) != FileType::BlockDevice {
+        return None;
+    }
+    let entry = format!(
+        "{SYS_ROOT}/dev/block/{}:{}",
+        major(st.st_rdev),
+        minor(st.st_rdev)
+    );
+    Some(!Path::new(&entry).exists())
+}
+
 /// The bytes the kernel has read from and written to the block device open as
 /// `file` since boot, from /sys/dev/block/MAJ:MIN/stat (sectors of 512 bytes,
 /// fields 3 and 7). None when it is not a block device or the file is unreadable.

@@ -84,16 +84,9 @@ impl Run<'_, '_> {
         let unanswered = unanswered.or_else(|| {
             let n = (run.fatal.as_ref().and_then(NoAnswer::of))
                 .or_else(|| confirm_fatal.as_ref().and_then(NoAnswer::of))?;
-            Some(Unanswered {
-                at_bytes: n.offset,
-                after_ns: self
-                    .target
-                    .clock()
-                    .now_ns()
-                    .saturating_sub(self.test_start_ns),
-                reason: n.to_string(),
-                read_only: false,
-            })
+            let now = self.target.clock().now_ns();
+            let after_ns = now.saturating_sub(self.test_start_ns);
+            Some(Unanswered::stopped(n.offset, after_ns, n.to_string()))
         });
         if let Some(u) = unanswered {
             // The drive is gone: nothing more to learn from it. The failed

@@ -205,13 +205,12 @@ impl Run<'_, '_> {
 /// error.
 fn flush_unanswered(e: &std::io::Error, written: u64, after_ns: u64) -> Option<Unanswered> {
     let n = NoAnswer::of(e)?;
-    Some(Unanswered {
-        at_bytes: written,
+    Some(Unanswered::stopped(
+        written,
         after_ns,
-        reason: format!(
+        format!(
             "no answer for {} s to a cache flush of the writes below byte {written}",
             n.waited.as_secs_f64()
         ),
-        read_only: false,
-    })
+    ))
 }
