@@ -15,7 +15,10 @@
 //!   chromium, for the HTML report) is missing;
 //! - `seekprobe_no_openssh`: OpenSSH's `ssh-keygen`, `ssh-agent` or `ssh-add`
 //!   (Debian's openssh-client) is missing, for the record's signature tests
-//!   (tests/it/record_sig.rs), which check seekprobe against OpenSSH itself.
+//!   (tests/it/record_sig.rs), which check seekprobe against OpenSSH itself;
+//! - `seekprobe_vm`: the VM tier (tests/it/vm) can boot a guest: QEMU
+//!   (`qemu-system-x86_64`, qemu-system-x86), a Debian kernel in /boot with its
+//!   modules (linux-image-amd64), a static busybox (busybox-static) and udev.
 //!
 //! It also embeds the git commit seekprobe is built from (`SEEKPROBE_COMMIT`, the
 //! record's `tool_commit`): the one given in `SEEKPROBE_GIT_COMMIT` at build time,
@@ -127,6 +130,10 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(seekprobe_no_uring)");
     if io_uring_disabled() {
         println!("cargo::rustc-cfg=seekprobe_no_uring");
+    }
+    println!("cargo::rustc-check-cfg=cfg(seekprobe_vm)");
+    if vm_tools() {
+        println!("cargo::rustc-cfg=seekprobe_vm");
     }
     println!("cargo::rustc-check-cfg=cfg(seekprobe_loop)");
     if effective_uid() == Some(0) && Path::new("/dev/loop-control").exists() {
@@ -269,4 +276,57 @@ fn effective_uid() -> Option<u32> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("Uid:"))?;
     line.split_whitespace().nth(2)?.parse().ok()
+}
+
+/// Whether the VM tier can boot a guest here: QEMU, a kernel in /boot whose
+/// modules (9p among them) are installed, a static busybox for the initramfs
+/// (busybox's dynamic one cannot run there) and udev (`udevadm` and the daemon).
+/// Watches /boot (flat) for a kernel installed later; the rest lands in /usr/bin
+/// or /usr/sbin, watched already.
+fn vm_tools() -> bool {
+    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() != Ok("linux") {
+        return false;
+    }
+    println!("cargo::rerun-if-changed=/boot");
+    let kernel = std::fs::read_dir("/boot").ok().is_some_and(|d| {
+        d.flatten().any(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.strip_prefix("vmlinuz-").is_some_and(|v| {
+                Path::new("/lib/modules")
+                    .join(v)
+                    .join("kernel/fs/9p")
+                    .is_dir()
+            })
+        })
+    });
+    let udevd = [
+        "/lib/systemd/systemd-udevd",
+        "/usr/lib/systemd/systemd-udevd",
+    ];
+    on_path("qemu-system-x86_64").is_some()
+        && kernel
+        && static_elf(Path::new("/bin/busybox"))
+        && (on_path("udevadm").is_some() || Path::new("/usr/bin/udevadm").is_file())
+        && udevd.iter().any(|p| Path::new(p).is_file())
+}
+
+/// Whether `path` is a statically linked 64-bit ELF file: no PT_INTERP (3)
+/// among its program headers.
+fn static_elf(path: &Path) -> bool {
+    let Ok(b) = std::fs::read(path) else {
+        return false;
+    };
+    let u16_at = |o: usize| b.get(o..o + 2).map(|s| u16::from_le_bytes([s[0], s[1]]));
+    let u64_at = |o: usize| {
+        b.get(o..o + 8)
+            .map(|s| u64::from_le_bytes(s.try_into().unwrap()))
+    };
+    let (Some(phoff), Some(size), Some(count)) = (u64_at(0x20), u16_at(0x36), u16_at(0x38)) else {
+        return false;
+    };
+    b.starts_with(b"\x7fELF\x02")
+        && (0..usize::from(count)).all(|i| {
+            let at = phoff as usize + i * usize::from(size);
+            b.get(at..at + 4) != Some(&3u32.to_le_bytes()[..])
+        })
 }

@@ -42,4 +42,5 @@ mod test_lengths;
 mod throwaway;
 mod verdict;
 mod verify;
+mod vm;
 mod writes;
