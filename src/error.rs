@@ -81,10 +81,50 @@ pub enum ProbeError {
         why: String,
         /// What to do.
         hint: String,
+        /// Refused for what seekprobe's rules or the operator's setup decided
+        /// (a signature, the device in use, no permission, a saved burn-in of
+        /// another drive), not for what the drive reports of itself (read-only,
+        /// unreadable or unanswered where its signatures are kept): the drive
+        /// is then NOT TESTED, never FAILed ([`ProbeError::not_tested`]).
+        untested: bool,
     },
     /// The user pressed Ctrl-C.
     #[error("interrupted")]
     Interrupted,
+}
+
+impl ProbeError {
+    /// Whether the drive is left untested by what seekprobe or the operator
+    /// decided, not by anything the drive did (docs/verdict.md, NOT TESTED): a
+    /// path that does not exist or that this user may not open, a path that is
+    /// not a disk, a simulated drive's spec not understood, writing refused for a
+    /// signature or a device in use. What the drive reports of itself (read-only,
+    /// a geometry that cannot be read, no whole sector, an I/O error) is not.
+    pub fn not_tested(&self) -> bool {
+        use rustix::io::Errno;
+        match self {
+            ProbeError::Open { source, .. } => {
+                let errno = source.raw_os_error().map(Errno::from_raw_os_error);
+                matches!(errno, Some(Errno::NOENT | Errno::ACCESS | Errno::PERM))
+            }
+            ProbeError::NotADisk { .. } | ProbeError::BadSim { .. } => true,
+            ProbeError::Refused { untested, .. } => *untested,
+            _ => false,
+        }
+    }
+
+    /// Why the disk was not probed, as its results keep it: NOT TESTED
+    /// ([`ProbeError::not_tested`]), a refusal to write for what the drive
+    /// reports, or a drive that could not be opened or described.
+    pub fn disk_failure(&self) -> crate::results::DiskFailure {
+        use crate::results::DiskFailure;
+        let m = self.to_string();
+        match self {
+            _ if self.not_tested() => DiskFailure::NotTested(m),
+            ProbeError::Refused { .. } => DiskFailure::Refused(m),
+            _ => DiskFailure::Open(m),
+        }
+    }
 }
 
 /// An io::Error as "message (errno N)" without Rust's "os error" wording.
@@ -129,6 +169,56 @@ mod tests {
             e.to_string(),
             "/dev/sdz: Full stroke: I/O error at byte offset 4096: input/output error (errno 5)"
         );
+    }
+
+    #[test]
+    fn the_operator_s_mistakes_are_not_tested_the_drive_s_failures_are_not() {
+        use rustix::io::Errno;
+        let open = |errno: Errno| ProbeError::Open {
+            path: "/dev/sdz".into(),
+            source: io::Error::from(errno),
+            hint: None,
+        };
+        let refused = |untested| ProbeError::Refused {
+            path: "/dev/sdz".into(),
+            why: "w".into(),
+            hint: "h".into(),
+            untested,
+        };
+        // A path that does not exist, may not be opened, is not a disk; a
+        // signature or a device in use: the operator's, NOT TESTED.
+        for e in [
+            open(Errno::NOENT),
+            open(Errno::ACCESS),
+            open(Errno::PERM),
+            ProbeError::NotADisk {
+                path: "/tmp".into(),
+                what: "a directory".into(),
+            },
+            refused(true),
+        ] {
+            assert!(e.not_tested(), "{e}");
+            let f = e.disk_failure();
+            assert_eq!(f, crate::results::DiskFailure::NotTested(e.to_string()));
+        }
+        // The drive's own: gone, unreadable, read-only, no geometry.
+        for e in [
+            open(Errno::NXIO),
+            open(Errno::NODEV),
+            open(Errno::IO),
+            open(Errno::ROFS),
+            refused(false),
+            ProbeError::Describe {
+                path: "/dev/sdz".into(),
+                msg: "BLKGETSIZE64 failed".into(),
+            },
+        ] {
+            assert!(!e.not_tested(), "{e}");
+            assert!(!matches!(
+                e.disk_failure(),
+                crate::results::DiskFailure::NotTested(_)
+            ));
+        }
     }
 
     #[test]

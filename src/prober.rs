@@ -23,7 +23,7 @@ use crate::exec::{self, Context};
 use crate::plans::{self, MIB};
 use crate::results::smart::SmartResult;
 use crate::results::test_kind::TestKind;
-use crate::results::{DiskFailure, DiskResult, Outcome, Warning, WarningCode};
+use crate::results::{DiskResult, Outcome, Warning, WarningCode};
 use crate::smart::SmartSettings;
 use crate::validity;
 use smart_session as session;
@@ -77,18 +77,14 @@ pub fn probe_disk_resuming(
         limit: cfg.beyond.io_timeout,
         stop: stop.clone(),
     };
-    let fail = |mut disk: DiskResult, sink: &mut dyn Sink, e: ProbeError, refused: bool| {
+    let fail = |mut disk: DiskResult, sink: &mut dyn Sink, e: ProbeError| {
         sink.failed(name, &e)?;
-        disk.error = Some(if refused {
-            DiskFailure::Refused(e.to_string())
-        } else {
-            DiskFailure::Open(e.to_string())
-        });
+        disk.error = Some(e.disk_failure());
         Ok::<_, io::Error>((disk, Flow::Continue))
     };
     let mut target = match device::open(name, &opts) {
         Ok(t) => t,
-        Err(e) => return fail(disk, sink, e, false),
+        Err(e) => return fail(disk, sink, e),
     };
     let mut prober_warning = None;
     let mut known_good = Vec::new();
@@ -106,7 +102,7 @@ pub fn probe_disk_resuming(
             Err(CheckError::Refused(_)) if stop.load(std::sync::atomic::Ordering::Relaxed) => {
                 return Ok((disk, Flow::Interrupted));
             }
-            Err(CheckError::Refused(e)) => return fail(disk, sink, e, true),
+            Err(CheckError::Refused(e)) => return fail(disk, sink, e),
         }
     }
     let info = target.info().clone();

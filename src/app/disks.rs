@@ -12,7 +12,7 @@ use crate::prober::{Flow, probe_disk_resuming};
 use crate::progress::{Board, Progress};
 use crate::report::Format;
 use crate::results::device::{DeviceInfo, TargetKind};
-use crate::results::{DiskResult, Run};
+use crate::results::{DiskFailure, DiskResult, Run};
 use std::io::{self, Write};
 
 /// How the disks of a run went.
@@ -43,6 +43,11 @@ pub(super) fn probe_disks(
         stopped: Vec::new(),
     };
     let board = board(cfg);
+    // The paths there as the drives start: one gone when its drive is opened
+    // vanished ([`vanished`]).
+    let there: Vec<bool> = (cfg.disks.iter())
+        .map(|d| super::inputs::identity(d).is_some())
+        .collect();
     if cfg.parallel && cfg.disks.len() > 1 {
         // Each disk prints into its own buffers; they are written out in order.
         let outcomes = std::thread::scope(|s| {
@@ -51,15 +56,16 @@ pub(super) fn probe_disks(
                 .iter()
                 .enumerate()
                 .map(|(i, name)| {
-                    let board = &board;
+                    let (board, was_there) = (&board, there[i]);
                     s.spawn(move || {
                         let (mut o, mut e) = (Vec::new(), Vec::new());
                         let this = saver.map(|s| (s, i));
                         let progress = Progress::on(board, name);
                         let mut sink = live(cfg, confirmed, this, progress, (&mut o, &mut e));
                         let kept = saved.get(i).map_or(&[][..], Option::as_slice);
-                        let r = probe_disk_resuming(name, cfg, stop, &mut sink, kept);
-                        if let Ok((disk, flow)) = &r {
+                        let mut r = probe_disk_resuming(name, cfg, stop, &mut sink, kept);
+                        if let Ok((disk, flow)) = &mut r {
+                            vanished(disk, was_there);
                             sink.finished(disk, *flow == Flow::Interrupted);
                         }
                         (r, o, e)
@@ -84,7 +90,8 @@ pub(super) fn probe_disks(
             let (progress, this) = (Progress::on(&board, name), saver.map(|s| (s, i)));
             let mut sink = live(cfg, confirmed, this, progress, (&mut *out, &mut *err));
             let kept = saved.get(i).map_or(&[][..], Option::as_slice);
-            let (disk, flow) = probe_disk_resuming(name, cfg, stop, &mut sink, kept)?;
+            let (mut disk, flow) = probe_disk_resuming(name, cfg, stop, &mut sink, kept)?;
+            vanished(&mut disk, there[i]);
             sink.finished(&disk, flow == Flow::Interrupted);
             probed.failed |= finish_disk(cfg, run, disk, saver, out, err)?;
             probed.stopped.push(flow == Flow::Interrupted);
@@ -95,6 +102,20 @@ pub(super) fn probe_disks(
         }
     }
     Ok(probed)
+}
+
+/// A drive whose path was there as the drives started (`was_there`) and is gone
+/// when it was opened vanished: what the drive did (not probed, a FAIL), not a
+/// name the operator got wrong (NOT TESTED).
+fn vanished(disk: &mut DiskResult, was_there: bool) {
+    if let Some(DiskFailure::NotTested(m)) = &disk.error
+        && was_there
+        && super::inputs::identity(&disk.name).is_none()
+    {
+        disk.error = Some(DiskFailure::Open(format!(
+            "{m}; it was there when the run started: the drive vanished"
+        )));
+    }
 }
 
 /// The live view of the run's drives: on a terminal a line per drive (not with
@@ -236,4 +257,40 @@ pub(super) fn twin_serials(run: &Run) -> Vec<String> {
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_gone_since_the_run_started_is_a_vanished_drive_not_a_wrong_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let img = dir.path().join("a.img");
+        let name = img.to_string_lossy().into_owned();
+        let not_found = |disk: &mut DiskResult, was_there| {
+            disk.error = Some(DiskFailure::NotTested(format!(
+                "{name}: no such file or directory (errno 2)"
+            )));
+            vanished(disk, was_there);
+            disk.error.clone().unwrap()
+        };
+        let mut disk = DiskResult::new(&name);
+        // Never there: the operator's name, NOT TESTED.
+        assert!(matches!(
+            not_found(&mut disk, false),
+            DiskFailure::NotTested(_)
+        ));
+        // There when the run started, gone since: the drive's doing.
+        match not_found(&mut disk, true) {
+            DiskFailure::Open(m) => assert!(m.ends_with("the drive vanished"), "{m}"),
+            e => panic!("{e:?}"),
+        }
+        // There still (held, refused): as it was.
+        std::fs::write(&img, b"").unwrap();
+        assert!(matches!(
+            not_found(&mut disk, true),
+            DiskFailure::NotTested(_)
+        ));
+    }
 }

@@ -165,17 +165,24 @@ fn probe_main(
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     // Every burn-in is saved: without --json-file in a file of its own.
-    if !run_file::choose(&mut cfg, err)? {
+    let Some(fresh) = run_file::choose(&mut cfg, err)? else {
         return Ok(exit_status(Ending::Unusable));
-    }
-    run_all(&cfg, &run_history::place(&matches), stop, out, err)
+    };
+    run_all(
+        &cfg,
+        (&run_history::place(&matches), fresh.as_deref()),
+        stop,
+        out,
+        err,
+    )
 }
 
 /// Probe every disk (in order, or all at once with --parallel); then the comparison
-/// and verdicts when asked for. The exit status is decided at the end.
+/// and verdicts when asked for. The exit status is decided at the end. `fresh`:
+/// the burn-in's file of its own, if [`run_file::choose`] made one.
 fn run_all(
     cfg: &Config,
-    place: &crate::history::Place,
+    (place, fresh): (&crate::history::Place, Option<&Path>),
     stop: &Stop,
     out: &mut dyn Write,
     err: &mut dyn Write,
@@ -235,6 +242,9 @@ fn run_all(
     }
     let signing = (signer.as_ref(), probed.interrupted);
     let signed = save_again(cfg, &run, saver, end.compared, signing, err)?;
+    if let Some(fresh) = fresh {
+        run_file::drop_untested(fresh, &run, err)?;
+    }
     print_run(cfg, &run, &end.text, out)?;
     let written = write_end_files(cfg, &run, err)? && signed;
     out.flush()?;

@@ -24,12 +24,16 @@ pub(super) fn path_phase(cfg: &Config, run: &mut Run, stop: &Stop) -> PathEnd {
     if !(asked || burn_in_step) || cfg.mode != Mode::Describe {
         return PathEnd::default();
     }
-    // A drive the run could not open or gave up (it stopped answering) is left out.
+    // A drive the run could not open, did not test or gave up (it stopped
+    // answering) is left out.
     let usable = |d: &DiskResult| {
         d.info.is_some()
-            && !crate::verdict::disk_findings(d)
-                .iter()
-                .any(|f| matches!(f.code, Code::NotProbed | Code::StoppedAnswering))
+            && !crate::verdict::disk_findings(d).iter().any(|f| {
+                matches!(
+                    f.code,
+                    Code::NotProbed | Code::NotTested | Code::StoppedAnswering
+                )
+            })
     };
     let checked: Vec<usize> = (0..run.disks.len())
         .filter(|&i| usable(&run.disks[i]))

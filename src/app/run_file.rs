@@ -31,24 +31,29 @@ pub fn runs_dir() -> Option<PathBuf> {
     Some(state.join("seekprobe/runs"))
 }
 
+/// What [`choose`] decided: `None` when the run cannot start (said why);
+/// `Some(Some(file))` for a new file of the burn-in's own in [`runs_dir`] (removed
+/// at the end when no drive was tested, [`drop_untested`]); `Some(None)` else.
+pub(super) type Chosen = Option<Option<PathBuf>>;
+
 /// Choose the files a burn-in is saved in and goes on from, before anything runs:
 /// without `--json-file`, a new file of its own (said on `err`); a bare
-/// `--resume`, the newest unfinished burn-in in [`runs_dir`]. False (after saying
+/// `--resume`, the newest unfinished burn-in in [`runs_dir`]. None (after saying
 /// why) when there is none, or the folder cannot be made.
-pub(super) fn choose(cfg: &mut Config, err: &mut dyn Write) -> io::Result<bool> {
+pub(super) fn choose(cfg: &mut Config, err: &mut dyn Write) -> io::Result<Chosen> {
     if cfg.burn_in.is_none() {
-        return Ok(true);
+        return Ok(Some(None));
     }
     let latest = cfg.resume.as_deref() == Some(Path::new(LATEST));
     if !latest && cfg.json_file.is_some() {
-        return Ok(true);
+        return Ok(Some(None));
     }
     let Some(dir) = runs_dir() else {
         writeln!(
             err,
             "seekprobe: no folder to save the burn-in in (neither ${RUNS_DIR_ENV}, $XDG_STATE_HOME nor $HOME is set): give --json-file FILE.json"
         )?;
-        return Ok(false);
+        return Ok(None);
     };
     if latest {
         let Some(found) = latest_unfinished(&dir) else {
@@ -57,7 +62,7 @@ pub(super) fn choose(cfg: &mut Config, err: &mut dyn Write) -> io::Result<bool> 
                 "seekprobe: --resume: no unfinished burn-in in {} (where burn-ins without --json-file are saved); give --resume FILE.json",
                 dir.display()
             )?;
-            return Ok(false);
+            return Ok(None);
         };
         writeln!(
             err,
@@ -72,12 +77,12 @@ pub(super) fn choose(cfg: &mut Config, err: &mut dyn Write) -> io::Result<bool> 
             cfg.json_file = Some(found.clone());
         }
         cfg.resume = Some(found);
-        return Ok(true);
+        return Ok(Some(None));
     }
     if let Err(e) = std::fs::create_dir_all(&dir) {
         super::output::cannot_write(err, &dir, "make the folder the burn-in is saved in", &e)?;
         writeln!(err, "seekprobe: give --json-file FILE.json")?;
-        return Ok(false);
+        return Ok(None);
     }
     let file = fresh_name(&dir, std::time::SystemTime::now());
     writeln!(
@@ -85,8 +90,35 @@ pub(super) fn choose(cfg: &mut Config, err: &mut dyn Write) -> io::Result<bool> 
         "seekprobe: no --json-file given: the burn-in is saved in {} (--resume alone goes on with it if it is stopped)",
         file.display()
     )?;
-    cfg.json_file = Some(file);
-    Ok(true)
+    cfg.json_file = Some(file.clone());
+    Ok(Some(Some(file)))
+}
+
+/// After a burn-in saved in a file of its own (`fresh`, [`choose`]) in which no
+/// drive was tested (each NOT TESTED: writing refused for a signature, held, a
+/// path that does not exist): the file goes, said on `err`, so that a refused
+/// attempt leaves no run behind for a bare `--resume` to find.
+pub(super) fn drop_untested(
+    fresh: &Path,
+    run: &crate::results::Run,
+    err: &mut dyn Write,
+) -> io::Result<()> {
+    let untested = |d: &crate::results::DiskResult| {
+        matches!(d.error, Some(crate::results::DiskFailure::NotTested(_)))
+    };
+    if run.disks.is_empty() || !run.disks.iter().all(untested) {
+        return Ok(());
+    }
+    // And its signature (--sign-key), which signs nothing now.
+    let _ = std::fs::remove_file(crate::sshsig::beside(fresh));
+    if std::fs::remove_file(fresh).is_ok() {
+        writeln!(
+            err,
+            "seekprobe: no drive was tested, so no run is kept ({} removed)",
+            fresh.display()
+        )?;
+    }
+    Ok(())
 }
 
 /// A file name in `dir` for a burn-in started at `now`, taken by no other file.

@@ -15,7 +15,8 @@ pub const EXIT_FAILURE: i32 = 1;
 /// `compare --qualify`), or `seekprobe smart` found a failing drive.
 pub const EXIT_QUALIFY: i32 = 3;
 /// Exit status: no judged drive failed, but not every drive could be judged (a
-/// test interrupted or one the drive is too small for: INCOMPLETE): run it again.
+/// test interrupted or one the drive is too small for: INCOMPLETE; left
+/// untested by seekprobe or the operator: NOT TESTED): run it again.
 pub const EXIT_INCOMPLETE: i32 = 4;
 /// Exit status after Ctrl-C (128 + SIGINT).
 pub const EXIT_INTERRUPTED: i32 = 130;
@@ -102,7 +103,14 @@ mod tests {
         assert_eq!(judged(&[pass.clone(), fail.clone()]), EXIT_QUALIFY);
         // Send it back before run it again.
         assert_eq!(judged(&[incomplete.clone(), fail]), EXIT_QUALIFY);
-        assert_eq!(judged(&[pass, warned, incomplete]), EXIT_INCOMPLETE);
+        assert_eq!(
+            judged(&[pass.clone(), warned.clone(), incomplete]),
+            EXIT_INCOMPLETE
+        );
+        // Not tested (a signature, a device held): run it again, never 3.
+        let untested = v(State::NotTested);
+        assert_eq!(judged(&[pass, warned, untested.clone()]), EXIT_INCOMPLETE);
+        assert_eq!(judged(&[untested, v(State::Fail)]), EXIT_QUALIFY);
         assert_eq!(judged(&[]), EXIT_OK);
         assert_eq!(exit_status(Ending::Unusable), EXIT_FAILURE);
         assert_eq!(exit_status(Ending::Interrupted(2)), EXIT_INTERRUPTED);

@@ -12,7 +12,7 @@ use crate::results::burnin::{Status, Step, StepRecord};
 use crate::results::device::DeviceInfo;
 use crate::results::smart::{SelfTestKind, SelfTestOutcome, SmartResult};
 use crate::results::test_kind::TestKind;
-use crate::results::{DiskFailure, DiskResult, Outcome, TestResult};
+use crate::results::{DiskResult, Outcome, TestResult};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -98,13 +98,15 @@ pub fn run(
         }) {
             Ok(d) => d,
             Err((why, hint)) => {
+                // The operator's resume, not the drive: NOT TESTED.
                 let e = ProbeError::Refused {
                     path: drive.info().path.clone(),
                     why,
                     hint: hint.into(),
+                    untested: true,
                 };
                 drive.failed(name, &e)?;
-                disk.error = Some(DiskFailure::Refused(e.to_string()));
+                disk.error = Some(e.disk_failure());
                 return Ok((disk, false));
             }
         }

@@ -176,15 +176,19 @@ fn in_use(path: &str, users: &[String]) -> ProbeError {
         path: path.to_string(),
         why: format!("in use ({})", users.join(", ")),
         hint: "seekprobe never writes to a device in use, even with --force; unmount or release it first".into(),
+        untested: true,
     }
 }
 
-/// The refusal for a target that cannot be written: `why` says who says so.
-fn read_only(path: &str, why: &str, hint: &str) -> ProbeError {
+/// The refusal for a target that cannot be written: `why` says who says so;
+/// `untested` when it is this user's permission, not the device, that refuses
+/// (the drive is then NOT TESTED, [`ProbeError::not_tested`]).
+fn read_only(path: &str, why: &str, hint: &str, untested: bool) -> ProbeError {
     ProbeError::Refused {
         path: path.to_string(),
         why: format!("read-only: {why}"),
         hint: hint.to_string(),
+        untested,
     }
 }
 
@@ -205,6 +209,7 @@ fn refuse_read_only(path: &str, kind: TargetKind) -> Result<(), ProbeError> {
                 path,
                 "the kernel reports the block device read-only (BLKROGET)",
                 "make it writable first (blockdev --setrw, or a loop device attached without -r), or leave out -w",
+                false,
             ));
         }
     }
@@ -232,6 +237,8 @@ fn refuse_host_managed(info: &DeviceInfo) -> Result<(), ProbeError> {
               that order"
             .into(),
         hint: "leave out -w: the read tests (-t, --scan, --zones) run on it".into(),
+        // seekprobe's tests cannot write it; the drive is not at fault.
+        untested: true,
     })
 }
 
@@ -263,6 +270,7 @@ fn open_file(path: &str, kind: TargetKind, o: &OpenOptions) -> Result<File, Prob
                 path,
                 "it is on a read-only file system or device (EROFS when opened for writing)",
                 "remount it read-write or copy the image elsewhere, or leave out -w",
+                false,
             ),
             Some(Errno::ACCESS)
                 if o.write && nix::unistd::access(path, nix::unistd::AccessFlags::R_OK).is_ok() =>
@@ -271,6 +279,7 @@ fn open_file(path: &str, kind: TargetKind, o: &OpenOptions) -> Result<File, Prob
                     path,
                     "it may be read but not written by this user (EACCES when opened for writing)",
                     "run as root or as a user allowed to write it, or leave out -w",
+                    true,
                 )
             }
             Some(Errno::BUSY) => {

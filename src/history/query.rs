@@ -22,7 +22,7 @@ pub struct DriveRow {
     pub size_bytes: u64,
     /// Runs recorded.
     pub runs: u64,
-    /// The last run's verdict: "pass", "fail" or "incomplete".
+    /// The last run's verdict: "pass", "fail", "not_tested" or "incomplete".
     pub last_verdict: Option<String>,
     /// The last run's time, seconds since the Unix epoch.
     pub last_seen_unix_s: i64,
@@ -39,7 +39,7 @@ pub struct RunRow {
     pub name: String,
     /// Its firmware then (SMART's), when read.
     pub firmware: Option<String>,
-    /// "pass", "fail" or "incomplete".
+    /// "pass", "fail", "not_tested" or "incomplete".
     pub verdict: Option<String>,
     /// Whether the run judged its timings against a reference and it passed
     /// (it then serves as a reference).

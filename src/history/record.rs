@@ -152,9 +152,11 @@ fn record_drive(
             .iter()
             .any(|f| f.code == Code::Acknowledged)
         && !figures.is_empty();
-    // An INCOMPLETE drive (interrupted, too small for a test) did not fail.
+    // An INCOMPLETE drive (interrupted, too small for a test) or one NOT TESTED
+    // (writing refused for a signature, held, a path that does not exist) did
+    // not fail.
     let word = match verdict.state {
-        crate::results::State::Incomplete => "incomplete",
+        s @ (crate::results::State::Incomplete | crate::results::State::NotTested) => s.name(),
         _ if verdict.passes() => "pass",
         _ => "fail",
     };

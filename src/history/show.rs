@@ -172,7 +172,7 @@ pub fn drives(rows: &[DriveRow], format: HistoryFormat) -> String {
             opt(&r.model),
             format!("{:.1} GB", r.size_bytes as f64 / 1e9),
             r.runs.to_string(),
-            opt(&r.last_verdict).to_uppercase(),
+            opt(&r.last_verdict).to_uppercase().replace('_', " "),
             super::utc(r.last_seen_unix_s),
         ]);
     }
@@ -197,8 +197,8 @@ pub fn timeline(serial: &str, rows: &[RunRow], format: HistoryFormat) -> String 
             .take(4)
             .map(|(l, v)| format!("{l} {}", crate::compare::fmt_value(*v)))
             .collect();
-        let verdict =
-            opt(&r.verdict).to_uppercase() + if r.qualified { " (qualified)" } else { "" };
+        let verdict = opt(&r.verdict).to_uppercase().replace('_', " ")
+            + if r.qualified { " (qualified)" } else { "" };
         t.add_row(vec![
             super::utc(r.started_unix_s),
             r.host.clone(),

@@ -208,7 +208,9 @@ pub fn verdict_bars(verdict: Option<&Verdict>, with_warnings: bool) -> Option<St
             "PASS with warnings (--with-warnings takes it): {}",
             list(Severity::Warning)
         )),
-        State::Fail | State::Incomplete => Some(format!("{}: {}", v.word(), list(Severity::Fail))),
+        State::Fail | State::NotTested | State::Incomplete => {
+            Some(format!("{}: {}", v.word(), list(Severity::Fail)))
+        }
     }
 }
 

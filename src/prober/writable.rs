@@ -34,11 +34,14 @@ pub fn check_writable(
     if info.kind == TargetKind::Simulated {
         return Ok((None, Vec::new()));
     }
-    let refused = |why: String, hint: &str| {
+    // `untested`: refused by seekprobe's rule (a signature, what libblkid could
+    // not read), not for what the drive did (unreadable or unanswered).
+    let refused = |why: String, hint: &str, untested: bool| {
         CheckError::Refused(ProbeError::Refused {
             path: info.path.clone(),
             why,
             hint: hint.to_string(),
+            untested,
         })
     };
     // A request given up (--io-timeout) or left after Ctrl-C: nothing more is
@@ -47,6 +50,7 @@ pub fn check_writable(
         refused(
             format!("{e} while looking for signatures; a drive whose signature areas do not answer is not written"),
             "check the drive's cabling and health (dmesg, smartctl); a drive that stopped answering cannot be tested",
+            false,
         )
     })?;
     let whole = info.sectors() * u64::from(info.sector_size);
@@ -63,6 +67,7 @@ pub fn check_writable(
                      nothing can be known of what it holds"
                 ),
                 "if its data may be destroyed, pass --force to run the write tests anyway",
+                false,
             ));
         }
         sink.warning(&Warning {
@@ -88,6 +93,7 @@ pub fn check_writable(
             return Err(refused(
                 format!("{why}: what the drive holds there was not read, so it cannot be known"),
                 "if its data may be destroyed, wipe it (wipefs -a) or pass --force",
+                true,
             ));
         }
         sink.warning(&Warning {
@@ -104,6 +110,7 @@ pub fn check_writable(
         return Err(refused(
             safety::describe(&found),
             "if its data may be destroyed, wipe it (wipefs -a) or pass --force",
+            true,
         ));
     }
     match sink.confirm_write(&info, &found) {
@@ -111,6 +118,7 @@ pub fn check_writable(
         Ok(false) => Err(refused(
             "not confirmed".into(),
             "answer yes at the prompt, or pass --yes (required without a terminal)",
+            false,
         )),
         Err(e) => Err(CheckError::Output(e)),
     }

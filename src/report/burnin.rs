@@ -39,6 +39,9 @@ pub fn render(run: &Run) -> String {
             (Some(DiskFailure::Refused(_)), true) => {
                 s.push_str("  not burnt in: writing to it was refused\n");
             }
+            (Some(DiskFailure::NotTested(_)), true) => {
+                s.push_str("  not burnt in: not tested (the verdict says why and what to do)\n");
+            }
             (None, true) => s.push_str("  not burnt in: no step ran\n"),
             _ => {}
         }
@@ -49,7 +52,8 @@ pub fn render(run: &Run) -> String {
     s
 }
 
-/// "verdict: " and the state (PASS, PASS with warnings, FAIL, INCOMPLETE), then a line per finding (failing ones
+/// "verdict: " and the state (PASS, PASS with warnings, FAIL, NOT TESTED,
+/// INCOMPLETE), then a line per finding (failing ones
 /// first, the others after their severity).
 pub fn verdict(v: &Verdict) -> String {
     let mut s = format!("  verdict: {}\n", v.word());

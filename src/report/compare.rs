@@ -176,7 +176,7 @@ struct JsonDisk<'a> {
     deviations: std::collections::BTreeMap<&'a str, f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pass: Option<bool>,
-    /// Its state: pass, pass_with_warnings, fail, incomplete.
+    /// Its state: pass, pass_with_warnings, fail, not_tested, incomplete.
     #[serde(skip_serializing_if = "Option::is_none")]
     state: Option<crate::results::State>,
     /// The failing findings' reasons.
@@ -199,6 +199,8 @@ struct JsonComparison<'a> {
     passed: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     failed: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    not_tested: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     incomplete: Option<usize>,
 }
@@ -248,6 +250,7 @@ pub fn to_json(cmp: &Comparison, verdicts: &[Verdict]) -> String {
             .collect(),
         passed: judged.then(|| verdicts.iter().filter(|v| v.passes()).count()),
         failed: judged.then(|| count(crate::results::State::Fail)),
+        not_tested: judged.then(|| count(crate::results::State::NotTested)),
         incomplete: judged.then(|| count(crate::results::State::Incomplete)),
     };
     let mut s = serde_json::to_string_pretty(&doc).expect("a comparison always serialises");

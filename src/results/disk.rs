@@ -9,22 +9,31 @@ use super::verdict::Verdict;
 use super::warning::Warning;
 use super::{burnin, path, smart, smr};
 
-/// Why a disk was not probed (in the JSON, the message alone).
+/// Why a disk was not probed (in the JSON, the message alone; a drive not tested
+/// with `not tested: ` before it).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(into = "String", from = "String")]
 pub enum DiskFailure {
-    /// It could not be opened or described.
+    /// It could not be opened or described: what the drive did (a FAIL).
     Open(String),
-    /// Writing to it was refused: a safety rule, no confirmation, or the signature
-    /// check could not read it.
+    /// Writing to it was refused for what the drive reports of itself
+    /// (read-only, unreadable or unanswered where signatures are kept), or it was
+    /// not the drive confirmed: a FAIL.
     Refused(String),
+    /// Seekprobe or the operator left it untested, not the drive (writing
+    /// refused for a signature, the device in use, a path that does not exist or
+    /// cannot be opened for permission): NOT TESTED (docs/verdict.md).
+    NotTested(String),
 }
+
+/// What a saved NOT TESTED failure starts with, to be told apart when read again.
+const NOT_TESTED: &str = "not tested: ";
 
 impl DiskFailure {
     /// The message: the path, what was wrong, what to do.
     pub fn message(&self) -> &str {
         match self {
-            DiskFailure::Open(m) | DiskFailure::Refused(m) => m,
+            DiskFailure::Open(m) | DiskFailure::Refused(m) | DiskFailure::NotTested(m) => m,
         }
     }
 }
@@ -39,14 +48,18 @@ impl From<DiskFailure> for String {
     fn from(f: DiskFailure) -> String {
         match f {
             DiskFailure::Open(m) | DiskFailure::Refused(m) => m,
+            DiskFailure::NotTested(m) => format!("{NOT_TESTED}{m}"),
         }
     }
 }
 
 impl From<String> for DiskFailure {
-    /// A saved message: a refusal says "refusing to write" (`ProbeError::Refused`).
+    /// A saved message: NOT TESTED says so first; a refusal says "refusing to
+    /// write" (`ProbeError::Refused`).
     fn from(m: String) -> DiskFailure {
-        if m.contains(": refusing to write: ") {
+        if let Some(m) = m.strip_prefix(NOT_TESTED) {
+            DiskFailure::NotTested(m.to_string())
+        } else if m.contains(": refusing to write: ") {
             DiskFailure::Refused(m)
         } else {
             DiskFailure::Open(m)
@@ -118,5 +131,12 @@ mod tests {
         assert_eq!(serde_json::from_str::<DiskFailure>(&json).unwrap(), f);
         let o: DiskFailure = serde_json::from_str("\"/dev/y: no such file\"").unwrap();
         assert_eq!(o, DiskFailure::Open("/dev/y: no such file".into()));
+        let n = DiskFailure::NotTested("/dev/z: refusing to write: in use (mounted on /)".into());
+        let json = serde_json::to_string(&n).unwrap();
+        assert_eq!(
+            json,
+            "\"not tested: /dev/z: refusing to write: in use (mounted on /)\""
+        );
+        assert_eq!(serde_json::from_str::<DiskFailure>(&json).unwrap(), n);
     }
 }

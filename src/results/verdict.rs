@@ -40,8 +40,16 @@ impl Severity {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Code {
-    /// The drive could not be opened or described, or writing to it was refused.
+    /// The drive could not be opened or described, or writing to it was refused
+    /// for what the drive itself reports (read-only, unreadable where signatures
+    /// are kept): what the drive did, a FAIL.
     NotProbed,
+    /// The drive was not tested for what seekprobe or the operator decided, not
+    /// for anything the drive did: writing refused for a signature or a partition
+    /// table, the device mounted or held by another program, a path that does not
+    /// exist or cannot be opened for permission, a saved burn-in that is not this
+    /// drive's. The drive is NOT TESTED (never FAIL); the reason says what to do.
+    NotTested,
     /// A test was stopped by an I/O error (the message names where).
     TestFailed,
     /// The drive stopped answering mid-test (every request failing, sectors that
@@ -141,8 +149,9 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order docs/verdict.md lists them.
-    pub const ALL: [Code; 39] = [
+    pub const ALL: [Code; 40] = [
         Code::NotProbed,
+        Code::NotTested,
         Code::TestFailed,
         Code::StoppedAnswering,
         Code::TurnedReadOnly,
@@ -255,13 +264,17 @@ impl Finding {
     }
 }
 
-/// A drive's state, one of four (docs/verdict.md): the one judge decides it from
+/// A drive's state, one of five (docs/verdict.md): the one judge decides it from
 /// the drive's findings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum State {
     /// A finding fails the drive: send it back.
     Fail,
+    /// Nothing the drive did fails it, but seekprobe or the operator left it
+    /// untested (writing refused for a signature, the device held, a path that
+    /// does not exist): the reason says what to do, then run it again.
+    NotTested,
     /// No finding fails it, but it could not be judged whole: a test was
     /// interrupted (or is still running), or the drive is too small for a test
     /// asked for. Run it again.
@@ -274,18 +287,20 @@ pub enum State {
 
 impl State {
     /// Every state, worst first.
-    pub const ALL: [State; 4] = [
+    pub const ALL: [State; 5] = [
         State::Fail,
+        State::NotTested,
         State::Incomplete,
         State::PassWithWarnings,
         State::Pass,
     ];
 
     /// As the text, the table and the page print it: "PASS", "PASS with
-    /// warnings", "FAIL", "INCOMPLETE".
+    /// warnings", "FAIL", "NOT TESTED", "INCOMPLETE".
     pub fn word(self) -> &'static str {
         match self {
             State::Fail => "FAIL",
+            State::NotTested => "NOT TESTED",
             State::Incomplete => "INCOMPLETE",
             State::PassWithWarnings => "PASS with warnings",
             State::Pass => "PASS",
@@ -296,6 +311,7 @@ impl State {
     pub fn name(self) -> &'static str {
         match self {
             State::Fail => "fail",
+            State::NotTested => "not_tested",
             State::Incomplete => "incomplete",
             State::PassWithWarnings => "pass_with_warnings",
             State::Pass => "pass",
@@ -309,13 +325,14 @@ impl State {
 }
 
 /// A drive's verdict: FAIL when any finding fails it, PASS otherwise, with every
-/// finding, failing ones first; its [`State`] tells the four apart. Whether it
+/// finding, failing ones first; its [`State`] tells the five apart. Whether it
 /// passed is its state's ([`Verdict::passes`]); the JSON keeps that as `pass`
 /// beside the state, as runs saved before the four states had it alone.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(from = "SavedVerdict")]
 pub struct Verdict {
-    /// Which of the four states: PASS, PASS with warnings, FAIL, INCOMPLETE.
+    /// Which of the five states: PASS, PASS with warnings, FAIL, NOT TESTED,
+    /// INCOMPLETE.
     pub state: State,
     /// Every finding, by severity (fail, warning, note), each in the order found.
     pub findings: Vec<Finding>,
@@ -364,7 +381,8 @@ impl Verdict {
         self.state.passes()
     }
 
-    /// Its state's word: "PASS", "PASS with warnings", "FAIL" or "INCOMPLETE".
+    /// Its state's word: "PASS", "PASS with warnings", "FAIL", "NOT TESTED" or
+    /// "INCOMPLETE".
     pub fn word(&self) -> &'static str {
         self.state.word()
     }

@@ -16,17 +16,19 @@ pub fn test_id(t: crate::results::test_kind::TestKind) -> String {
 }
 
 /// A drive that could not be opened, described, or written to cannot be
-/// qualified: a failing finding with why.
+/// qualified: for what the drive did, a failing finding with why; for what
+/// seekprobe or the operator decided, NOT TESTED ([`Code::NotTested`]), with what
+/// to do.
 pub fn opened(error: Option<&DiskFailure>) -> Vec<Finding> {
     let Some(e) = error else { return Vec::new() };
-    let what = match e {
-        DiskFailure::Open(_) => "not probed",
-        DiskFailure::Refused(_) => "not tested: writing was refused",
+    let (code, what) = match e {
+        DiskFailure::Open(_) | DiskFailure::Refused(_) => (Code::NotProbed, "not probed"),
+        DiskFailure::NotTested(_) => (Code::NotTested, "not tested"),
     };
     vec![Finding::new(
         Severity::Fail,
         "open",
-        Code::NotProbed,
+        code,
         format!("{what}: {e}"),
     )]
 }

@@ -54,14 +54,17 @@ pub fn disk_findings(d: &DiskResult) -> Vec<Finding> {
 
 /// THE judge: a drive fails when any of its findings fails it. The findings are
 /// kept, failing ones first, then warnings, then notes (each in the order found).
-/// Its state: FAIL when a failing finding is of the drive; INCOMPLETE when every
-/// failing finding only says a test did not finish ([`unfinished`]); PASS with
-/// warnings when a warning of its own is listed; PASS otherwise.
+/// Its state: FAIL when a failing finding is of the drive; NOT TESTED when
+/// seekprobe or the operator left it untested ([`Code::NotTested`]); INCOMPLETE
+/// when every failing finding only says a test did not finish ([`unfinished`]);
+/// PASS with warnings when a warning of its own is listed; PASS otherwise.
 pub fn judge(mut findings: Vec<Finding>) -> Verdict {
     findings.sort_by_key(|f| f.severity);
     let failing = || findings.iter().filter(|f| f.severity == Severity::Fail);
-    let state = if failing().any(|f| !unfinished(f.code)) {
+    let state = if failing().any(|f| !unfinished(f.code) && f.code != Code::NotTested) {
         State::Fail
+    } else if failing().any(|f| f.code == Code::NotTested) {
+        State::NotTested
     } else if failing().next().is_some() {
         State::Incomplete
     } else if findings.iter().any(|f| f.severity == Severity::Warning) {
@@ -76,7 +79,8 @@ pub fn judge(mut findings: Vec<Finding>) -> Verdict {
 /// the drive INCOMPLETE, not FAILed: interrupted (Ctrl-C, a signal, a burn-in
 /// step), or not run (the drive too small for it; a test skipped after an
 /// earlier one failed is FAIL by that earlier finding). A drive that could not be
-/// opened, refused a write or stopped answering has findings of its own (FAIL).
+/// opened, reported itself read-only or stopped answering has findings of its
+/// own (FAIL); one left untested by seekprobe or the operator is NOT TESTED.
 pub fn unfinished(code: Code) -> bool {
     matches!(
         code,
@@ -290,6 +294,42 @@ mod tests {
             ]);
             assert_eq!((v.state, v.passes()), (State::Fail, false), "{c:?}");
         }
+    }
+
+    #[test]
+    fn what_seekprobe_or_the_operator_decided_is_not_tested_and_the_drive_s_own_failure_fails() {
+        let f = |c| Finding::new(Severity::Fail, "x", c, "r".into());
+        let state = |v: Vec<Finding>| judge(v).state;
+        // Not tested: not a pass, not a FAIL.
+        let v = judge(vec![f(Code::NotTested)]);
+        assert_eq!((v.state, v.passes()), (State::NotTested, false));
+        // Before INCOMPLETE (what to do first), after what the drive did.
+        assert_eq!(
+            state(vec![f(Code::TestInterrupted), f(Code::NotTested)]),
+            State::NotTested
+        );
+        for c in [Code::NotProbed, Code::TurnedReadOnly, Code::TestFailed] {
+            assert_eq!(state(vec![f(Code::NotTested), f(c)]), State::Fail, "{c:?}");
+        }
+        // How a drive that was not probed is judged: by who decided.
+        let judged = |e: DiskFailure| {
+            let mut d = DiskResult::new("d");
+            d.error = Some(e);
+            of(&d)
+        };
+        let held = "d: refusing to write: in use (mounted on /); unmount or release it first";
+        let v = judged(DiskFailure::NotTested(held.into()));
+        assert_eq!(v.state, State::NotTested);
+        assert_eq!(v.findings[0].code, Code::NotTested);
+        assert_eq!(v.findings[0].reason, format!("not tested: {held}"));
+        let ro = "d: refusing to write: read-only: the kernel reports the block device read-only";
+        let v = judged(DiskFailure::Refused(ro.into()));
+        assert_eq!(
+            (v.state, v.findings[0].code),
+            (State::Fail, Code::NotProbed)
+        );
+        let v = judged(DiskFailure::Open("d: input/output error (errno 5)".into()));
+        assert_eq!(v.state, State::Fail);
     }
 
     #[test]

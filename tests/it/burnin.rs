@@ -514,14 +514,14 @@ fn twins_interrupted_in_the_second_pass_resume_each_on_its_own_steps() {
 }
 
 #[test]
-fn a_drive_that_cannot_be_opened_has_its_block_and_verdict() {
+fn a_drive_not_found_has_its_block_and_is_not_tested() {
     let (dir, json) = run_file("run.json");
     let missing = dir.path().join("sdz");
     let missing = missing.to_str().unwrap();
     let (code, text) = burn_in(&json, &[missing, CLEAN], &[], None);
-    assert_eq!(code, 3, "{text}");
+    assert_eq!(code, 4, "{text}");
     let block = format!(
-        "Burn-in of {missing}:\n  not burnt in: it could not be opened\n  verdict: FAIL\n    - "
+        "Burn-in of {missing}:\n  not burnt in: not tested (the verdict says why and what to do)\n  verdict: NOT TESTED\n    - "
     );
     assert!(text.contains(&block), "{text}");
     assert!(text.contains("no such file or directory"), "{text}");

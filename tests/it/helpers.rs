@@ -180,18 +180,34 @@ pub struct LoopDev {
 impl LoopDev {
     /// Attach a new loop device over a fresh `len`-byte file in `dir`.
     pub fn new(dir: &Path, len: u64, direct_io: bool, sector_size: Option<u32>) -> LoopDev {
+        let mut flags = Vec::new();
+        if direct_io {
+            flags.push("--direct-io=on".to_string());
+        }
+        if let Some(ss) = sector_size {
+            flags.push(format!("--sector-size={ss}"));
+        }
+        LoopDev::attach(dir, len, &flags)
+    }
+
+    /// [`LoopDev::scratch`], attached read-only (`losetup -r`): the kernel reports
+    /// it read-only (BLKROGET) until it is detached, and no later loop device of
+    /// its number inherits that (as `blockdev --setro` would leave it).
+    pub fn scratch_read_only(len: u64) -> LoopDev {
+        let dir = scratch_dir();
+        let mut l = LoopDev::attach(dir.path(), len, &["-r".to_string()]);
+        l._dir = Some(dir);
+        l
+    }
+
+    /// Attach a loop device with `flags` over a fresh `len`-byte file in `dir`.
+    fn attach(dir: &Path, len: u64, flags: &[String]) -> LoopDev {
         let backing = dir.join(format!("loop-backing-{}-{len}", process::id()));
         let f = std::fs::File::create(&backing).unwrap();
         f.set_len(len).unwrap();
         drop(f);
         let mut cmd = process::Command::new("losetup");
-        cmd.args(["-f", "--show"]);
-        if direct_io {
-            cmd.arg("--direct-io=on");
-        }
-        if let Some(ss) = sector_size {
-            cmd.arg(format!("--sector-size={ss}"));
-        }
+        cmd.args(["-f", "--show"]).args(flags);
         let out = cmd.arg(&backing).output().expect("losetup runs");
         assert!(
             out.status.success(),

@@ -11,8 +11,8 @@ fn binary() -> std::path::PathBuf {
 #[test]
 fn a_closed_standard_output_keeps_the_verdicts_status() {
     // `seekprobe -t --qualify /dev/sdz sim:hdd | head -1`, the reader gone before
-    // the first line: the missing drive fails its verdict, so the run ends with 3
-    // whether its text is read or not.
+    // the first line: the missing drive is not tested (a path that does not
+    // exist), so the run ends with 4 whether its text is read or not.
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
     let out = Command::new(binary())
@@ -20,7 +20,7 @@ fn a_closed_standard_output_keeps_the_verdicts_status() {
         .stdout(writer)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(out.status.code(), Some(4));
     // Quietly: no complaint about the closed output.
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("cannot write the output"), "{err}");

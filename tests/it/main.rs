@@ -20,6 +20,7 @@ mod imports;
 mod lengths;
 mod live;
 mod loopdev;
+mod not_tested;
 mod options;
 mod package;
 mod path_check;

@@ -192,13 +192,16 @@ fn a_lone_drive_passes_with_the_note_that_timings_were_not_judged() {
 }
 
 #[test]
-fn a_drive_that_cannot_be_opened_fails_qualification_with_status_3() {
+fn a_path_that_does_not_exist_is_not_tested_with_status_4_never_failed() {
+    // The operator's mistake, not the drive's: NOT TESTED, and what to do.
     let (code, out, err) = run(&["-t", "--qualify", "sim:hdd", "/nonexistent/disk"]);
-    assert_eq!(code, 3, "{out}{err}");
+    assert_eq!(code, 4, "{out}{err}");
+    let q = qualification(&out);
     assert!(
-        qualification(&out).contains("\t/nonexistent/disk: FAIL\n\t\tnot probed: "),
-        "{out}"
+        q.contains("\t/nonexistent/disk: NOT TESTED\n\t\tnot tested: /nonexistent/disk: no such file or directory (errno 2); check the path"),
+        "{q}"
     );
+    assert!(q.contains("\tsim:hdd: PASS"), "{q}");
     // Without --qualify, as before: status 1.
     let (code, _, _) = run(&["-t", "sim:hdd", "/nonexistent/disk"]);
     assert_eq!(code, 1);

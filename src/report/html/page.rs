@@ -118,8 +118,9 @@ pub struct Heading {
 pub fn page(heading: &Heading, drives: &[Drive], charts: &[BatchChart], verbose: bool) -> Markup {
     let count = |s: State| drives.iter().filter(|d| d.verdict.state == s).count();
     let (passes, fails) = (count(State::Pass), count(State::Fail));
-    // The two states most runs never show are counted only when present.
-    let rarer = [State::PassWithWarnings, State::Incomplete].map(|s| (s, count(s)));
+    // The states most runs never show are counted only when present.
+    let rarer =
+        [State::PassWithWarnings, State::NotTested, State::Incomplete].map(|s| (s, count(s)));
     html! {
         (DOCTYPE)
         html lang="en" {

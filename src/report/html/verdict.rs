@@ -34,13 +34,14 @@ pub fn first_reasons(v: &Verdict) -> Vec<&Finding> {
 }
 
 /// The CSS class of a state's badge and batch cell: `pass`, `warn` (PASS with
-/// warnings), `fail`, `incomplete`.
+/// warnings), `fail`, `incomplete` (INCOMPLETE, and NOT TESTED: neither judged,
+/// both to run again).
 pub fn state_class(state: State) -> &'static str {
     match state {
         State::Pass => "pass",
         State::PassWithWarnings => "warn",
         State::Fail => "fail",
-        State::Incomplete => "incomplete",
+        State::NotTested | State::Incomplete => "incomplete",
     }
 }
 

@@ -58,7 +58,7 @@ const FAMILIES: &[Family] = &[
     Family {
         name: "seekprobe_disk_state",
         kind: "gauge",
-        help: "The disk's state (docs/verdict.md), a line per state, 1 for its own: pass, pass_with_warnings, fail, incomplete (interrupted, or a test the disk is too small for).",
+        help: "The disk's state (docs/verdict.md), a line per state, 1 for its own: pass, pass_with_warnings, fail, not_tested (writing refused for a signature, the device held, a path that does not exist), incomplete (interrupted, or a test the disk is too small for).",
     },
     Family {
         name: "seekprobe_disk_warning",
@@ -68,7 +68,7 @@ const FAMILIES: &[Family] = &[
     Family {
         name: "seekprobe_qualification_passed",
         kind: "gauge",
-        help: "The --qualify or --burn-in verdict: 1 when the disk passed (with warnings or not), 0 when it did not (seekprobe_disk_state says FAIL or INCOMPLETE).",
+        help: "The --qualify or --burn-in verdict: 1 when the disk passed (with warnings or not), 0 when it did not (seekprobe_disk_state says FAIL, NOT TESTED or INCOMPLETE).",
     },
     Family {
         name: "seekprobe_verdict_findings",
