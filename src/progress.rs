@@ -199,8 +199,8 @@ pub struct Progress {
     serial: Option<String>,
     /// How the last step ended, shown until the next starts.
     ended: Option<String>,
-    /// The drive ended: its line's last words, and whether it failed.
-    finished: Option<(String, bool)>,
+    /// The drive ended: its line's last words, and its state.
+    finished: Option<(String, crate::results::State)>,
     /// Its place on the board.
     slot: usize,
 }
@@ -268,9 +268,10 @@ impl Progress {
     }
 
     /// The drive ended: `line` says how (its verdict and first reason), kept on
-    /// its line to the end of the run; `failed` when it failed.
-    pub fn finished(&mut self, line: &str, failed: bool) {
-        self.finished = Some((line.to_string(), failed));
+    /// its line to the end of the run; `state` is its verdict's, which the
+    /// batch's line counts.
+    pub fn finished(&mut self, line: &str, state: crate::results::State) {
+        self.finished = Some((line.to_string(), state));
         self.draw();
     }
 
@@ -511,7 +512,7 @@ impl Progress {
     /// Draw the line again (and the batch's), fitted to the terminal's width.
     fn draw(&self) {
         let state = match &self.finished {
-            Some((_, failed)) => State::Finished { failed: *failed },
+            Some((_, state)) => State::Finished(*state),
             None if self.doing.step.is_empty() && self.ended.is_none() => State::Starting,
             None => State::Running,
         };
@@ -556,7 +557,7 @@ impl Drop for Progress {
     /// spinner gone); a lone drive's line is cleared.
     fn drop(&mut self) {
         if self.finished.is_none() {
-            self.finished = Some(("ended".to_string(), false));
+            self.finished = Some(("ended".to_string(), crate::results::State::Pass));
         }
         self.draw();
         if let Some(b) = self.bar.take() {

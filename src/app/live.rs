@@ -48,23 +48,34 @@ pub(super) struct LiveText<'a> {
 
 impl LiveText<'_> {
     /// The drive ended (`interrupted`: Ctrl-C stopped it): its live line keeps
-    /// its verdict and first reason to the end of the run.
+    /// its state and first reason to the end of the run: FAIL only for what the
+    /// drive did, NOT TESTED or INCOMPLETE for what was not tested or finished.
     pub(super) fn finished(&mut self, disk: &DiskResult, interrupted: bool) {
-        use crate::results::verdict::Severity;
+        use crate::results::{State, verdict::Severity};
         let v = crate::verdict::of(disk);
         let first = v.findings.iter().find(|f| f.severity == Severity::Fail);
-        let line = match (first, self.judged) {
-            (Some(f), true) => format!("FAIL: {}", f.reason),
-            (Some(f), false) => format!("failed: {}", f.reason),
-            (None, true) => "done: no failing finding (judged with the others at the end)".into(),
-            (None, false) => "done: no failing finding".into(),
+        let reason = first.map_or("", |f| f.reason.as_str());
+        let line = match (v.state, self.judged) {
+            (State::Fail, true) => format!("FAIL: {reason}"),
+            (State::Fail, false) => format!("failed: {reason}"),
+            (State::NotTested, _) => {
+                let why = reason.strip_prefix("not tested: ").unwrap_or(reason);
+                format!("NOT TESTED: {why}")
+            }
+            (State::Incomplete, _) => format!("INCOMPLETE: {reason}"),
+            (_, true) => "done: no failing finding (judged with the others at the end)".into(),
+            (_, false) => "done: no failing finding".into(),
         };
-        let line = match (interrupted, first) {
-            (true, Some(_)) => format!("interrupted; {line}"),
-            (true, None) => "interrupted: no failing finding so far".into(),
-            (false, _) => line,
+        // Stopped before its end, a drive that would pass is not judged whole.
+        let (line, state) = match (interrupted, first) {
+            (true, Some(_)) => (format!("interrupted; {line}"), v.state),
+            (true, None) => (
+                "interrupted; INCOMPLETE: no failing finding so far".into(),
+                State::Incomplete,
+            ),
+            (false, _) => (line, v.state),
         };
-        self.progress.finished(&line, first.is_some());
+        self.progress.finished(&line, state);
     }
 
     /// Write `text` to standard output, out of the progress bar's way.

@@ -1,7 +1,8 @@
 //! What the board knows of all its drives at once: the widths that align their
 //! lines in columns, and each drive's state for the batch's first line ("24
-//! drives: 20 running, 3 finished, 1 FAIL: /dev/sdk; the last ends in at least
-//! 5h 10m"), which stays in sight when the terminal is too short for every line.
+//! drives: 20 running, 4 finished, 1 failing, 1 not tested (FAIL: /dev/sdk; NOT
+//! TESTED: /dev/sdl)  the last ends in 5h 10m"), which stays in sight when the
+//! terminal is too short for every line.
 
 use super::line::{MUST, Part, columns, fit};
 
@@ -12,12 +13,18 @@ pub(super) enum State {
     Starting,
     /// A step is running, or it is between two.
     Running,
-    /// It ended: whether it failed.
-    Finished {
-        /// A failing finding (or it could not be probed).
-        failed: bool,
-    },
+    /// It ended, in the state the judge gives its own findings (FAIL, NOT
+    /// TESTED, INCOMPLETE, a pass).
+    Finished(crate::results::State),
 }
+
+/// The states the batch's line counts by name, in its order, with the words it
+/// counts them in: a pass is not named.
+const NAMED: [(crate::results::State, &str); 3] = [
+    (crate::results::State::Fail, "failing"),
+    (crate::results::State::NotTested, "not tested"),
+    (crate::results::State::Incomplete, "incomplete"),
+];
 
 /// One drive as the batch's line counts it.
 struct Drive {
@@ -66,19 +73,16 @@ impl Drives {
     /// Whether every drive the run names has finished.
     pub(super) fn all_finished(&self) -> bool {
         self.drives.len() >= self.expected
-            && (self.drives.iter()).all(|d| matches!(d.state, State::Finished { .. }))
+            && (self.drives.iter()).all(|d| matches!(d.state, State::Finished(_)))
     }
 
-    /// The batch's line, at most `width` columns: the counts first, then the
-    /// failing drives by name, then when the last running one ends.
+    /// The batch's line, at most `width` columns: the counts first (the drives
+    /// that failed, were not tested or are incomplete only when there are
+    /// some), then those drives by name, then when the last running one ends.
     pub(super) fn line(&self, width: usize, eta: impl Fn(f64) -> String) -> String {
         let count = |f: &dyn Fn(State) -> bool| self.drives.iter().filter(|d| f(d.state)).count();
-        let running = count(&|s| s != State::Starting && !matches!(s, State::Finished { .. }));
-        let finished = count(&|s| matches!(s, State::Finished { .. }));
-        let failed: Vec<&str> = (self.drives.iter())
-            .filter(|d| d.state == State::Finished { failed: true })
-            .map(|d| d.name.as_str())
-            .collect();
+        let running = count(&|s| s != State::Starting && !matches!(s, State::Finished(_)));
+        let finished = count(&|s| matches!(s, State::Finished(_)));
         let waiting = self.expected.max(self.drives.len()) - running - finished;
         let mut counts = format!(
             "{} drives: {running} running, {finished} finished",
@@ -87,13 +91,23 @@ impl Drives {
         if waiting > 0 {
             counts.push_str(&format!(", {waiting} waiting"));
         }
-        counts.push_str(&format!(", {} failing", failed.len()));
+        let mut named = Vec::new();
+        for (state, words) in NAMED {
+            let names: Vec<&str> = (self.drives.iter())
+                .filter(|d| d.state == State::Finished(state))
+                .map(|d| d.name.as_str())
+                .collect();
+            if !names.is_empty() {
+                counts.push_str(&format!(", {} {words}", names.len()));
+                named.push(format!("{}: {}", state.word(), names.join(", ")));
+            }
+        }
         let mut parts = vec![Part::new(counts, MUST)];
-        if !failed.is_empty() {
-            parts.push(Part::new(format!("(FAIL: {})", failed.join(", ")), 3).shortens());
+        if !named.is_empty() {
+            parts.push(Part::new(format!("({})", named.join("; ")), 3).shortens());
         }
         let ahead: Vec<Option<(f64, bool)>> = (self.drives.iter())
-            .filter(|d| !matches!(d.state, State::Finished { .. }))
+            .filter(|d| !matches!(d.state, State::Finished(_)))
             .map(|d| d.left)
             .collect();
         // A drive not estimated yet makes the last end a lower bound.

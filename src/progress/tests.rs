@@ -122,7 +122,7 @@ fn a_drive_s_terminal_line_keeps_its_step_progress_and_failing_count() {
     let board = Board::off();
     board.batch(2);
     let mut p = Progress::on(&board, "/dev/sdb");
-    let _q = Progress::on(&board, "/dev/sdaa");
+    let mut q = Progress::on(&board, "/dev/sdaa");
     p.opened(Some("Z1E22F0N"), 1 << 30);
     p.step_started("write-verify pass (--verify)", "burn-in");
     p.line(
@@ -158,12 +158,31 @@ fn a_drive_s_terminal_line_keeps_its_step_progress_and_failing_count() {
         between,
         "/dev/sdb   (Z1E22F0N)  write-verify pass (--verify): FAILED: 4 corrupt sectors  1 failing step"
     );
-    p.finished("FAIL: write-verify pass: 4 corrupt sectors", true);
+    p.finished(
+        "FAIL: write-verify pass: 4 corrupt sectors",
+        crate::results::State::Fail,
+    );
     assert_eq!(line(&p, 41), "/dev/sdb  (Z1E22F0N)  FAIL: write-verify…");
     let batch = board.drives().line(200, |s| format!("{s}s"));
     assert_eq!(
         batch,
         "2 drives: 0 running, 1 finished, 1 waiting, 1 failing  (FAIL: /dev/sdb)"
+    );
+    // Stopped by Ctrl-C, or not tested: counted apart, never as failing.
+    q.finished(
+        "interrupted; INCOMPLETE: ...",
+        crate::results::State::Incomplete,
+    );
+    let batch = board.drives().line(200, |s| format!("{s}s"));
+    assert_eq!(
+        batch,
+        "2 drives: 0 running, 2 finished, 1 failing, 1 incomplete  (FAIL: /dev/sdb; INCOMPLETE: /dev/sdaa)"
+    );
+    p.finished("NOT TESTED: ...", crate::results::State::NotTested);
+    let batch = board.drives().line(200, |s| format!("{s}s"));
+    assert_eq!(
+        batch,
+        "2 drives: 0 running, 2 finished, 1 not tested, 1 incomplete  (NOT TESTED: /dev/sdb; INCOMPLETE: /dev/sdaa)"
     );
 }
 

@@ -447,3 +447,55 @@ fn the_readme_s_resume_line_asks_once_and_ends_as_any_burn_in() {
     assert_eq!(all.matches("Type yes to go on").count(), 1, "{all}");
     assert_eq!(all.matches("  verdict: PASS").count(), 3, "{all}");
 }
+
+#[test]
+fn ctrl_c_in_a_two_drive_burn_in_leaves_both_incomplete_and_nothing_failing() {
+    // Both drives stopped mid-pass by Ctrl-C: not judged (INCOMPLETE on the
+    // screen and in the saved run's report), never FAIL or failing.
+    let dir = tempfile::tempdir().unwrap();
+    let cmd = format!(
+        "{} --burn-in -w --yes --qualify --parallel --json-file two.json 'sim:hdd?size=64G' 'sim:hdd?size=64G&seed=2' >out.txt",
+        binary()
+    );
+    let s = Screen::start(160, 20, dir.path(), &cmd);
+    s.wait_for("both drives in their write-verify pass", |t| {
+        t.matches("write-verify pass (--verify)").count() == 2
+    });
+    let ok = (s.tmux())
+        .args(["send-keys", "-t", "0", "C-c"])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    assert_eq!(s.exit_status(), 130, "{}", s.written());
+    let all = s.history();
+    let end = &all[all.rfind("2 drives:").expect("the batch's line")..];
+    let last: Vec<&str> = rows(end).into_iter().take(3).collect();
+    assert!(
+        last[0].starts_with("2 drives: 0 running, 2 finished, 2 incomplete  (INCOMPLETE: "),
+        "{end}"
+    );
+    for l in &last[1..] {
+        assert!(
+            l.contains("interrupted; INCOMPLETE: write and verify (--verify)"),
+            "{end}"
+        );
+    }
+    let shown = s.shown();
+    assert!(
+        !shown.contains("FAIL") && !shown.contains("failing"),
+        "{shown}"
+    );
+    // The saved run, as its report and `compare --qualify` read it.
+    let json = dir.path().join("two.json");
+    let out = Command::new(binary())
+        .args(["compare", "--qualify", "--json"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let cmp: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for d in cmp["disks"].as_array().unwrap() {
+        assert_eq!(d["state"], "incomplete", "{cmp}");
+    }
+    assert_eq!(out.status.code(), Some(4), "{cmp}");
+}
