@@ -89,8 +89,14 @@ pub fn probe_disk_resuming(
     let mut prober_warning = None;
     let mut known_good = Vec::new();
     // --smr-check writes nothing on flash (decided here, before any write): a disk
-    // no test will write to needs neither the signature check nor a confirmation.
-    if cfg.writes(Some(target.info())) {
+    // no test will write to needs neither the signature check nor a confirmation;
+    // nor does a resumed drive whose writing steps are all done.
+    let medium = burnin::Medium::of(target.info().rotation);
+    let done = burnin::done_steps(saved.first());
+    let left = cfg
+        .burn_in
+        .is_none_or(|b| burnin::writes_left(medium, b, &done));
+    if cfg.writes(Some(target.info())) && left {
         // Before anything is printed for this disk: a refused disk shows no figures.
         match check_writable(target.as_mut(), cfg, sink) {
             Ok((w, good)) => {

@@ -53,12 +53,15 @@ enum Seen {
 pub(super) fn confirm(
     cfg: &Config,
     stop: &Stop,
+    saved: &[Option<crate::results::DiskResult>],
     err: &mut dyn Write,
 ) -> io::Result<Result<Confirmed, Ending<'static>>> {
     if cfg.yes || !cfg.writes(None) {
         return Ok(Ok(Confirmed::new()));
     }
-    let seen: Vec<Seen> = cfg.disks.iter().map(|d| survey(d, cfg, stop)).collect();
+    let seen: Vec<Seen> = (cfg.disks.iter().enumerate())
+        .map(|(i, d)| survey(d, cfg, stop, saved.get(i).and_then(Option::as_ref)))
+        .collect();
     let asked: Vec<&Writable> = seen
         .iter()
         .filter_map(|s| match s {
@@ -112,7 +115,14 @@ pub(super) fn confirm(
 /// Open drive `name` as the run will, and find whether it will be written and
 /// what it holds (its signatures, read as before its first write): held to the
 /// run's limit from the open's first read on, given up after `stop` as the run's.
-fn survey(name: &str, cfg: &Config, stop: &Stop) -> Seen {
+/// A resumed drive (`saved`: the saved run's) is asked about the steps still to
+/// run only.
+fn survey(
+    name: &str,
+    cfg: &Config,
+    stop: &Stop,
+    saved: Option<&crate::results::DiskResult>,
+) -> Seen {
     let opts = OpenOptions {
         io: true,
         write: true,
@@ -156,7 +166,12 @@ fn survey(name: &str, cfg: &Config, stop: &Stop) -> Seen {
             return refused(crate::safety::describe(&d.found));
         }
     }
-    let writes = writes_on(cfg, &info);
+    let writes = writes_on(cfg, &info, &crate::burnin::done_steps(saved));
+    if writes.is_empty() {
+        return Seen::Aside(format!(
+            "{name}: not written: the steps that write on it are done (kept from the saved run)"
+        ));
+    }
     Seen::Asked(Box::new(Writable {
         info,
         found: d.found,
@@ -167,8 +182,9 @@ fn survey(name: &str, cfg: &Config, stop: &Stop) -> Seen {
 }
 
 /// What the tests of `cfg` write on the drive `info`, a line a test, in the
-/// order they run.
-fn writes_on(cfg: &Config, info: &DeviceInfo) -> Vec<String> {
+/// order they run; a resumed burn-in's steps `done` (kept from the saved run) are
+/// left out.
+fn writes_on(cfg: &Config, info: &DeviceInfo, done: &[Step]) -> Vec<String> {
     let here = |t: TestKind| !t.row().skips_flash || crate::smr::behaviour::applies(info);
     let Some(settings) = cfg.burn_in else {
         return (cfg.tests.iter().copied())
@@ -178,6 +194,7 @@ fn writes_on(cfg: &Config, info: &DeviceInfo) -> Vec<String> {
     };
     crate::burnin::steps(Medium::of(info.rotation), settings)
         .into_iter()
+        .filter(|s| !done.contains(s))
         .filter_map(|s| match s {
             Step::Test(t) if t.writes(true) && here(t) => {
                 let line = test_writes(t, cfg, info);

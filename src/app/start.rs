@@ -80,7 +80,7 @@ pub(super) fn start(
         )?;
     }
     // The question last: what it is asked for will run once it is answered.
-    let confirmed = match super::prompt::confirm(cfg, stop, err)? {
+    let confirmed = match super::prompt::confirm(cfg, stop, &saved, err)? {
         Ok(c) => c,
         Err(ending) => return Ok(Err(ending)),
     };

@@ -105,6 +105,31 @@ pub fn steps(medium: Medium, settings: Settings) -> Vec<Step> {
         .collect()
 }
 
+/// Whether a burn-in of `settings` on a drive of `medium` still writes on it
+/// once the steps `done` (kept from a saved run) are left out: a writing test's
+/// step, or the discard. A resumed drive whose writing steps are all done is
+/// neither asked about nor checked before writing, for nothing is written.
+pub fn writes_left(medium: Medium, settings: Settings, done: &[Step]) -> bool {
+    steps(medium, settings).into_iter().any(|s| {
+        !done.contains(&s)
+            && match s {
+                Step::Test(k) => k.writes(true),
+                Step::Discard => true,
+                _ => false,
+            }
+    })
+}
+
+/// The steps of `saved` (a drive of a saved burn-in) that a resumed run keeps.
+pub fn done_steps(saved: Option<&crate::results::DiskResult>) -> Vec<Step> {
+    saved.map_or(Vec::new(), |d| {
+        (d.burn_in.iter())
+            .filter(|r| r.status.done())
+            .map(|r| r.step)
+            .collect()
+    })
+}
+
 /// The tests that the burn-in runs (for the run's test list and the write gate).
 pub fn tests(settings: Settings) -> Vec<TestKind> {
     let mut t: Vec<TestKind> = Vec::new();

@@ -404,7 +404,7 @@ fn without_a_terminal_and_without_yes_nothing_runs_and_the_exit_is_1() {
 }
 
 #[test]
-fn the_readme_s_resume_line_asks_once_and_ends_as_any_burn_in() {
+fn the_readme_s_resume_line_asks_nothing_of_drives_done_and_ends_as_any_burn_in() {
     // README's burn-in, stopped with Ctrl-C once the two images are done (a
     // simulated drive keeps it going), then its `--resume` line as written.
     let dir = tempfile::tempdir().unwrap();
@@ -430,22 +430,42 @@ fn the_readme_s_resume_line_asks_once_and_ends_as_any_burn_in() {
     let said = words(&s.written());
     assert!(said.contains("--resume burnin.json"), "{said}");
     drop(s);
+    // The images' writing steps are done: nothing is written on them, so nothing
+    // is asked (the simulated drive holds no data).
     let s = Screen::start(
         120,
         40,
         dir.path(),
         &format!("{burn_in} --resume burnin.json"),
     );
-    let screen = s.wait_for("the question", |t| t.contains("Type yes to go on"));
-    assert!(
-        words(&screen).contains("Destroy everything on a.img, b.img?"),
-        "{screen}"
-    );
-    s.answer("yes");
     assert_eq!(s.exit_status(), 0, "{}", s.written());
     let all = s.written();
-    assert_eq!(all.matches("Type yes to go on").count(), 1, "{all}");
+    assert!(!all.contains("Type yes to go on"), "{all}");
     assert_eq!(all.matches("  verdict: PASS").count(), 3, "{all}");
+}
+
+#[test]
+fn the_question_on_resume_names_only_the_steps_still_to_run() {
+    // A burn-in of an image stopped after its zone curve (which wrote on it): the
+    // resume asks about the write-verify pass alone.
+    let dir = tempfile::tempdir().unwrap();
+    images(dir.path(), false);
+    let burn_in = format!("{} --burn-in -w --json-file b.json a.img", binary());
+    let stopped = Command::new("sh")
+        .arg("-c")
+        .arg(format!("{burn_in} --yes -q >/dev/null 2>&1"))
+        .current_dir(dir.path())
+        .env("SEEKPROBE_BURN_IN_STOP_AFTER", "zones")
+        .status()
+        .unwrap();
+    assert_eq!(stopped.code(), Some(130));
+    let s = Screen::start(120, 40, dir.path(), &format!("{burn_in} --resume b.json"));
+    s.wait_for("the question", |t| t.contains("Type yes to go on"));
+    let asked = words(&s.written());
+    assert!(asked.contains("write-verify pass (--verify):"), "{asked}");
+    assert!(!asked.contains("zone curve (--zones):"), "{asked}");
+    s.answer("yes");
+    assert_eq!(s.exit_status(), 0, "{}", s.written());
 }
 
 #[test]
