@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use thiserror::Error;
 
+pub mod measures;
 mod rules;
 pub use rules::{Needs, RuleError, needs, plotted_tests, tuning};
 use rules::{check_rules, looks_like_a_count, tests_given};

@@ -182,18 +182,37 @@ pub(super) fn decode_report(bytes: &[u8]) -> Result<String, String> {
     }
 }
 
-/// The saved burn-in that `--resume` continues: a run saved by --burn-in, with the
-/// same SMR setting and as many drives as this command names. Err says why not.
+/// Whether a saved run is an unfinished burn-in, one that --resume could go on
+/// with: a drive it names without results or without a verdict.
+pub(super) fn unfinished(run: &Run) -> bool {
+    run.burn_in.as_ref().is_some_and(|b| {
+        b.disks.len() > run.disks.len() || run.disks.iter().any(|d| d.verdict.is_none())
+    })
+}
+
+/// The saved burn-in that `--resume` continues: an unfinished run saved by
+/// --burn-in (a finished one is never resumed), run with the options this command
+/// measures with (`config::measures`: every difference named). Err says why not.
 pub(super) fn load_resumable(path: &Path, cfg: &Config) -> Result<Run, String> {
     let run = load_run(path)?;
     let Some(b) = &run.burn_in else {
         return Err("not a burn-in: give the --json-file of a --burn-in run".into());
     };
-    let settings = cfg.burn_in.unwrap_or_default();
-    if b.smr_check != settings.smr_check {
+    if !unfinished(&run) {
         return Err(format!(
-            "that burn-in was run {} --smr-check; resume it with the same options",
-            if b.smr_check { "with" } else { "without" }
+            "that burn-in of {} is finished (each drive has its verdict), so nothing is resumed and the file is kept as it is: start a new burn-in without --resume, with another --json-file",
+            b.disks.join(", ")
+        ));
+    }
+    let differ = crate::config::measures::differing(&b.command, &cfg.command).map_err(|e| {
+        format!(
+            "the options it was run with cannot be read ({e}); start a new burn-in without --resume"
+        )
+    })?;
+    if !differ.is_empty() {
+        return Err(format!(
+            "that burn-in was run with other options: {}; resume it with the options it was run with (its command line is in the file), or start a new one without --resume",
+            differ.join(", ")
         ));
     }
     Ok(run)

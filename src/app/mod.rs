@@ -148,8 +148,10 @@ fn probe_main(
     err: &mut dyn Write,
 ) -> io::Result<i32> {
     use clap::CommandFactory;
+    // `--resume sim:hdd`: a bare --resume before a drive's name, not its file.
+    let parsed = run_file::resume_before_a_drive(&raw);
     // The matches say which options the user gave, beside their values.
-    let matches = match Args::command().try_get_matches_from(&raw) {
+    let matches = match Args::command().try_get_matches_from(&parsed) {
         Ok(m) => m,
         Err(e) => return Ok(clap_exit(e, out, err)),
     };
@@ -160,7 +162,8 @@ fn probe_main(
             return Ok(exit_status(Ending::Unusable));
         }
     };
-    cfg.command = raw
+    // As clap read it: a resume command rebuilt from it keeps every drive.
+    cfg.command = parsed
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();

@@ -5,7 +5,8 @@
 //! else /var/lib/seekprobe/runs as root, or `$XDG_STATE_HOME/seekprobe/runs`
 //! (`~/.local/state/seekprobe/runs`) for others. A new burn-in takes a fresh
 //! `burnin-YYYYMMDDTHHMMSSZ.json` there, named on standard error before any drive
-//! is touched; `--resume` without a file takes the newest unfinished burn-in there.
+//! is touched; `--resume` without a file takes the file `--json-file` names, else
+//! the newest unfinished burn-in there of the drives and options given.
 
 use crate::config::Config;
 use std::io::{self, Write};
@@ -38,15 +39,29 @@ pub(super) type Chosen = Option<Option<PathBuf>>;
 
 /// Choose the files a burn-in is saved in and goes on from, before anything runs:
 /// without `--json-file`, a new file of its own (said on `err`); a bare
-/// `--resume`, the newest unfinished burn-in in [`runs_dir`]. None (after saying
-/// why) when there is none, or the folder cannot be made.
+/// `--resume`, the file `--json-file` names, else the newest unfinished burn-in
+/// in [`runs_dir`] of the drives named with the options given ([`matching`]),
+/// said by name. None (after saying why) when there is none, or the folder cannot
+/// be made.
 pub(super) fn choose(cfg: &mut Config, err: &mut dyn Write) -> io::Result<Chosen> {
     if cfg.burn_in.is_none() {
         return Ok(Some(None));
     }
     let latest = cfg.resume.as_deref() == Some(Path::new(LATEST));
-    if !latest && cfg.json_file.is_some() {
-        return Ok(Some(None));
+    let named = cfg.json_file.clone().filter(|j| j != Path::new(LATEST));
+    match (latest, named) {
+        // The file the operator named is the one resumed, never another run.
+        (true, Some(file)) => {
+            writeln!(
+                err,
+                "seekprobe: --resume: going on with the burn-in in {} (--json-file)",
+                file.display()
+            )?;
+            cfg.resume = Some(file);
+            return Ok(Some(None));
+        }
+        (false, Some(_)) => return Ok(Some(None)),
+        _ => {}
     }
     let Some(dir) = runs_dir() else {
         writeln!(
@@ -56,26 +71,19 @@ pub(super) fn choose(cfg: &mut Config, err: &mut dyn Write) -> io::Result<Chosen
         return Ok(None);
     };
     if latest {
-        let Some(found) = latest_unfinished(&dir) else {
-            writeln!(
-                err,
-                "seekprobe: --resume: no unfinished burn-in in {} (where burn-ins without --json-file are saved); give --resume FILE.json",
-                dir.display()
-            )?;
-            return Ok(None);
+        let found = match matching(&dir, cfg) {
+            Ok(found) => found,
+            Err(why) => {
+                writeln!(err, "seekprobe: --resume: {why}; give --resume FILE.json")?;
+                return Ok(None);
+            }
         };
         writeln!(
             err,
-            "seekprobe: --resume: going on with the newest unfinished burn-in, {}",
+            "seekprobe: --resume: going on with the newest unfinished burn-in of these drives, {}",
             found.display()
         )?;
-        if cfg
-            .json_file
-            .as_deref()
-            .is_none_or(|j| j == Path::new(LATEST))
-        {
-            cfg.json_file = Some(found.clone());
-        }
+        cfg.json_file = Some(found.clone());
         cfg.resume = Some(found);
         return Ok(Some(None));
     }
@@ -121,6 +129,60 @@ pub(super) fn drop_untested(
     Ok(())
 }
 
+/// The command line `raw` as clap is to read it: a `--resume` whose next word
+/// names a drive (a `sim:` spec, a device, a name under /dev/, an image that holds
+/// no JSON) is a bare `--resume` (`--resume=-`) before that drive, never a run
+/// file of that name; `--resume FILE.json` (a file that does not exist yet reads
+/// as one too) and `--resume=VALUE` are as given. Words after `--` are drives.
+pub(super) fn resume_before_a_drive(raw: &[std::ffi::OsString]) -> Vec<std::ffi::OsString> {
+    let mut out = raw.to_vec();
+    let Some(at) = raw
+        .iter()
+        .take_while(|a| *a != "--")
+        .position(|a| a == "--resume")
+    else {
+        return out;
+    };
+    if raw
+        .get(at + 1)
+        .and_then(|v| v.to_str())
+        .is_some_and(names_a_drive)
+    {
+        out[at] = format!("--resume={LATEST}").into();
+    }
+    out
+}
+
+/// Whether the word `v` after `--resume` names a drive rather than a run file.
+fn names_a_drive(v: &str) -> bool {
+    if v.starts_with("sim:") {
+        return true;
+    }
+    let meta = std::fs::metadata(v).or_else(|e| match v.starts_with('/') {
+        true => Err(e),
+        false => std::fs::metadata(format!("/dev/{v}")),
+    });
+    match meta {
+        Ok(m) if m.is_file() => !holds_json(Path::new(v)),
+        Ok(m) => !m.is_dir(),
+        Err(_) => false,
+    }
+}
+
+/// Whether the file at `path` starts (after white space) with `{`, as a saved run
+/// does.
+fn holds_json(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 512];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .unwrap_or(0);
+    head[..n]
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|&b| b == b'{')
+}
+
 /// A file name in `dir` for a burn-in started at `now`, taken by no other file.
 fn fresh_name(dir: &Path, now: std::time::SystemTime) -> PathBuf {
     let secs = now
@@ -142,26 +204,99 @@ fn chrono_like(secs: u64) -> String {
     format!("{y:04}{m:02}{d:02}T{h:02}{mi:02}{s:02}Z")
 }
 
-/// The newest (by modification time) saved burn-in in `dir` that is unfinished.
-fn latest_unfinished(dir: &Path) -> Option<PathBuf> {
+/// The newest (by modification time) unfinished burn-in in `dir` that a bare
+/// `--resume` of `cfg` goes on with: of the same drives (by the names given, in
+/// any order; any with `--resume-changed`) and run with the options `cfg`
+/// measures with (`config::measures`). Err says why none is: there is no
+/// unfinished burn-in, or the newest ones are of other drives or options (named,
+/// with why, the three newest).
+fn matching(dir: &Path, cfg: &Config) -> Result<PathBuf, String> {
     let mut files: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(dir)
-        .ok()?
-        .flatten()
-        .map(|e| e.path())
+        .map(|d| d.flatten().map(|e| e.path()).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
         .collect();
     files.sort();
-    files
-        .into_iter()
-        .rev()
-        .map(|(_, p)| p)
-        .find(|p| super::inputs::load_run(p).is_ok_and(|r| super::start::unfinished(&r)))
+    let mut others = Vec::new();
+    for (_, p) in files.into_iter().rev() {
+        let Ok(run) = super::inputs::load_run(&p) else {
+            continue;
+        };
+        let Some(b) = run
+            .burn_in
+            .as_ref()
+            .filter(|_| super::inputs::unfinished(&run))
+        else {
+            continue;
+        };
+        let sorted = |names: &[String]| {
+            let mut n = names.to_vec();
+            n.sort();
+            n
+        };
+        let why = if !cfg.resume_changed && sorted(&b.disks) != sorted(&cfg.disks) {
+            format!("of {}", b.disks.join(", "))
+        } else {
+            match crate::config::measures::differing(&b.command, &cfg.command) {
+                Ok(d) if d.is_empty() => return Ok(p),
+                Ok(d) => format!("run with other options: {}", d.join(", ")),
+                Err(e) => format!("its options cannot be read: {e}"),
+            }
+        };
+        others.push(format!("{} ({why})", p.display()));
+    }
+    if others.is_empty() {
+        return Err(format!(
+            "no unfinished burn-in in {} (where burn-ins without --json-file are saved)",
+            dir.display()
+        ));
+    }
+    others.truncate(3);
+    Err(format!(
+        "no unfinished burn-in in {} of {} with these options; the newest: {}",
+        dir.display(),
+        cfg.disks.join(", "),
+        others.join("; ")
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_drive_after_resume_is_a_drive_and_a_run_file_a_run_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = dir.path().join("run.json");
+        std::fs::write(&run, " {\"schema_version\": 1}").unwrap();
+        let image = dir.path().join("disk.img");
+        std::fs::write(&image, [0u8; 4096]).unwrap();
+        let parsed = |args: &[&str]| -> Vec<String> {
+            let raw: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
+            resume_before_a_drive(&raw)
+                .into_iter()
+                .map(|a| a.into_string().unwrap())
+                .collect()
+        };
+        let (r, i) = (run.to_str().unwrap(), image.to_str().unwrap());
+        assert_eq!(
+            parsed(&["sp", "--burn-in", "--resume", "sim:hdd?size=2G"]),
+            ["sp", "--burn-in", "--resume=-", "sim:hdd?size=2G"]
+        );
+        assert_eq!(parsed(&["sp", "--resume", i]), ["sp", "--resume=-", i]);
+        assert_eq!(parsed(&["sp", "--resume", r, i]), ["sp", "--resume", r, i]);
+        // A file not written yet, and what follows --, are as given.
+        assert_eq!(
+            parsed(&["sp", "--resume", "new.json", "sim:hdd"]),
+            ["sp", "--resume", "new.json", "sim:hdd"]
+        );
+        assert_eq!(
+            parsed(&["sp", "--", "--resume", "sim:hdd"]),
+            ["sp", "--", "--resume", "sim:hdd"]
+        );
+    }
 
     #[test]
     fn a_run_file_is_named_by_its_start_in_utc() {

@@ -97,23 +97,16 @@ pub(super) fn start(
     }))
 }
 
-/// Whether a saved run is an unfinished burn-in, one that --resume could go on
-/// with: a drive it names without results or without a verdict.
-pub(super) fn unfinished(run: &Run) -> bool {
-    run.burn_in.as_ref().is_some_and(|b| {
-        b.disks.len() > run.disks.len() || run.disks.iter().any(|d| d.verdict.is_none())
-    })
-}
-
-/// The --json-file that holds an unfinished burn-in --new-run keeps aside, and
-/// the drives its burn-in names; None when there is none.
+/// The --json-file that holds a burn-in --new-run keeps aside, and the drives
+/// its burn-in names; None when there is none.
 type Unfinished<'c> = Option<(&'c std::path::Path, Vec<String>)>;
 
-/// --json-file over an unfinished burn-in is never replaced silently: refused
-/// (None, after saying why) unless --new-run, which keeps the old file beside it
-/// as FILE.old-N (its checkpoints too: [`keep_aside`], once the run is sure to
-/// start). Finished runs, empty or foreign files, and the file --resume
-/// continues are written over as before.
+/// --json-file over a saved burn-in, finished or not, is never replaced
+/// silently: refused (None, after saying why) unless --new-run, which keeps the
+/// old file beside it as FILE.old-N (its checkpoints too: [`keep_aside`], once
+/// the run is sure to start). A run that is not a burn-in cannot take --new-run:
+/// it is told to give another file. Other runs' files, empty or foreign files,
+/// and the file --resume continues are written over as before.
 fn unfinished_kept<'c>(cfg: &'c Config, err: &mut dyn Write) -> io::Result<Option<Unfinished<'c>>> {
     let Some(path) = &cfg.json_file else {
         return Ok(Some(None));
@@ -124,18 +117,30 @@ fn unfinished_kept<'c>(cfg: &'c Config, err: &mut dyn Write) -> io::Result<Optio
     let Ok(old) = super::inputs::load_run(path) else {
         return Ok(Some(None));
     };
-    if !unfinished(&old) {
+    let Some(b) = &old.burn_in else {
         return Ok(Some(None));
-    }
-    let names = old
-        .burn_in
-        .as_ref()
-        .map(|b| b.disks.clone())
-        .unwrap_or_default();
+    };
+    let names = b.disks.clone();
     if !cfg.new_run {
+        let (holds, go_on) = match super::inputs::unfinished(&old) {
+            true => (
+                "an unfinished burn-in",
+                format!(
+                    "continue it with --resume {} (seekprobe printed the whole command when it stopped), or ",
+                    path.display()
+                ),
+            ),
+            false => ("a finished burn-in (its verdicts)", String::new()),
+        };
+        let new = match cfg.burn_in {
+            Some(_) => {
+                "give --new-run to start a new one (the old file is then kept beside it), or another --json-file"
+            }
+            None => "give another --json-file",
+        };
         writeln!(
             err,
-            "seekprobe: --json-file {0}: it holds an unfinished burn-in of {1}; continue it with --resume {0} (seekprobe printed the whole command when it stopped), or give --new-run to start a new one (the old file is then kept beside it)",
+            "seekprobe: --json-file {}: it holds {holds} of {}; nothing was written over: {go_on}{new}",
             path.display(),
             names.join(", ")
         )?;
@@ -144,8 +149,8 @@ fn unfinished_kept<'c>(cfg: &'c Config, err: &mut dyn Write) -> io::Result<Optio
     Ok(Some(Some((path, names))))
 }
 
-/// --new-run: keep the unfinished burn-in in `path` (of the drives `names`) as
-/// FILE.old-N, with its checkpoints; false (after saying why) when it cannot be.
+/// --new-run: keep the burn-in in `path` (of the drives `names`) as FILE.old-N,
+/// with its checkpoints; false (after saying why) when it cannot be.
 fn keep_aside(path: &std::path::Path, names: &[String], err: &mut dyn Write) -> io::Result<bool> {
     let kept = (1..)
         .map(|n| {
@@ -156,7 +161,7 @@ fn keep_aside(path: &std::path::Path, names: &[String], err: &mut dyn Write) -> 
         .find(|p| !p.exists())
         .expect("a free name");
     if let Err(e) = std::fs::rename(path, &kept) {
-        super::output::cannot_write(err, &kept, "keep the unfinished burn-in", &e)?;
+        super::output::cannot_write(err, &kept, "keep the saved burn-in", &e)?;
         return Ok(false);
     }
     for name in names {
@@ -167,7 +172,7 @@ fn keep_aside(path: &std::path::Path, names: &[String], err: &mut dyn Write) -> 
     }
     writeln!(
         err,
-        "seekprobe: --new-run: the unfinished burn-in that was in {} is kept as {} (--resume {} continues it)",
+        "seekprobe: --new-run: the burn-in that was in {} is kept as {} (--resume {} continues it if it is unfinished)",
         path.display(),
         kept.display(),
         kept.display()

@@ -293,8 +293,11 @@ pub struct Args {
 
     /// Continue an interrupted --burn-in saved in FILE.json (by --json-file): the
     /// steps each drive completed are kept, the rest run; FILE.json is rewritten
-    /// unless --json-file names another file. Without FILE.json (written last, or
-    /// before --): the newest unfinished burn-in saved without --json-file
+    /// unless --json-file names another file. Refused for a finished burn-in, or
+    /// one run with other options (each named). Without FILE.json: the file
+    /// --json-file names, else the newest unfinished burn-in of the same drives
+    /// and options saved without --json-file (a drive's name after --resume is a
+    /// drive, not the file)
     #[arg(long, value_name = "FILE.json", num_args = 0..=1, default_missing_value = "-")]
     pub resume: Option<std::path::PathBuf> => Opt::with(&["burn_in"]).with_w(),
 
@@ -304,8 +307,9 @@ pub struct Args {
     #[arg(long)]
     pub resume_changed: bool => Opt::with(&["resume"]),
 
-    /// Start a new burn-in although --json-file holds an unfinished one (which
-    /// --resume would continue); the old file is kept beside it as FILE.json.old-N
+    /// Start a new burn-in although --json-file holds a saved burn-in, unfinished
+    /// (which --resume would continue) or finished; the old file is kept beside it
+    /// as FILE.json.old-N
     #[arg(long)]
     pub new_run: bool => Opt::with(&["burn_in"]),
 

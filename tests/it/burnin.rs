@@ -529,7 +529,7 @@ fn a_drive_not_found_has_its_block_and_is_not_tested() {
 }
 
 #[test]
-fn an_unfinished_burn_in_file_is_never_replaced_silently() {
+fn a_burn_in_file_is_never_replaced_silently() {
     let (dir, json) = run_file("run.json");
     let (code, _) = burn_in(&json, &["sim:ssd?size=1M"], &[], Some("seek_transfer"));
     assert_eq!(code, 130);
@@ -550,10 +550,18 @@ fn an_unfinished_burn_in_file_is_never_replaced_silently() {
     let kept = dir.path().join("run.json.old-1");
     assert_eq!(std::fs::read(&kept).unwrap(), before);
     assert!(text.contains("is kept as"), "{text}");
-    // A finished run is replaced as before (cron jobs rely on it).
+    // Nor is a finished one (its verdicts are a record): --new-run keeps it.
+    let finished = std::fs::read(&json).unwrap();
     let (code, text) = burn_in(&json, &["sim:ssd?size=1M"], &[], None);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("holds a finished burn-in"), "{text}");
+    assert_eq!(std::fs::read(&json).unwrap(), finished);
+    let (code, text) = burn_in(&json, &["sim:ssd?size=1M"], &["--new-run"], None);
     assert_eq!(code, 0, "{text}");
-    assert!(!dir.path().join("run.json.old-2").exists());
+    assert_eq!(
+        std::fs::read(dir.path().join("run.json.old-2")).unwrap(),
+        finished
+    );
 }
 
 #[test]

@@ -29,6 +29,7 @@ mod record_sig;
 mod registry;
 mod report;
 mod results;
+mod resume_exact;
 mod run_record;
 mod shrink;
 mod side_channels;

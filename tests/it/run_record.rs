@@ -55,7 +55,7 @@ fn a_burn_in_without_json_file_names_its_file_and_a_bare_resume_goes_on_with_it(
     assert_eq!(code, 0, "{err}");
     assert!(
         err.contains(&format!(
-            "going on with the newest unfinished burn-in, {}",
+            "going on with the newest unfinished burn-in of these drives, {}",
             file.display()
         )),
         "{err}"
