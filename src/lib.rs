@@ -31,5 +31,6 @@ pub mod smr;
 pub mod sshsig;
 pub mod stamps;
 pub mod stats;
+pub mod units;
 pub mod validity;
 pub mod verdict;

@@ -167,12 +167,12 @@ pub struct Args {
     #[arg(long, value_name = "SIZE", default_value = "1M", value_parser = parse_bytes)]
     pub block_size: u64 => Opt::tunes(&["scan", "verify"]),
 
-    /// Where --scan or --verify starts (bytes; K, M, G, T suffixes), to resume part
-    /// of a drive
+    /// Where --scan or --verify starts (bytes; KiB, MiB, GiB, TiB or K, M, G, T;
+    /// kB, MB, GB, TB are powers of 1000), to resume part of a drive
     #[arg(long, value_name = "OFFSET", value_parser = parse_bytes)]
     pub start: Option<u64> => Opt::tunes(&["scan", "verify"]),
 
-    /// Where --scan or --verify ends (bytes; K, M, G, T suffixes)
+    /// Where --scan or --verify ends (bytes, in the units of --start)
     #[arg(long, value_name = "OFFSET", value_parser = parse_bytes)]
     pub end: Option<u64> => Opt::tunes(&["scan", "verify"]),
 

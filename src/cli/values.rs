@@ -1,30 +1,9 @@
 //! The value parsers the options share: sizes, durations, the --smr-check budget.
 
-/// A byte count with an optional binary suffix: `4096`, `64M`, `1.5G`, `2T`.
+/// A byte count with an optional unit, as every size option takes it
+/// ([`crate::units::parse_bytes`]: `4096`, `64M`, `16MiB`, `1.5GiB`, `2TB`).
 pub fn parse_bytes(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let (num, mult) = match t.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => {
-            let m: u64 = match c.to_ascii_uppercase() {
-                'K' => 1 << 10,
-                'M' => 1 << 20,
-                'G' => 1 << 30,
-                'T' => 1 << 40,
-                'P' => 1 << 50,
-                _ => return Err(format!("{s:?}: unknown suffix {c:?} (use K, M, G, T or P)")),
-            };
-            (&t[..i], m)
-        }
-        _ => (t, 1),
-    };
-    let v: f64 = num
-        .parse()
-        .map_err(|_| format!("{s:?}: not a number of bytes (e.g. 4096, 64M, 1.5G)"))?;
-    let bytes = v * mult as f64;
-    if !(v.is_finite() && v >= 0.0 && bytes < u64::MAX as f64) {
-        return Err(format!("{s:?}: out of range"));
-    }
-    Ok(bytes as u64)
+    crate::units::parse_bytes(s)
 }
 
 /// The budget of `--smr-check`: comma-separated parts, each a size (`40G`, as

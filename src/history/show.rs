@@ -170,7 +170,7 @@ pub fn drives(rows: &[DriveRow], format: HistoryFormat) -> String {
         t.add_row(vec![
             r.serial.clone().unwrap_or_else(|| "(none)".into()),
             opt(&r.model),
-            format!("{:.1} GB", r.size_bytes as f64 / 1e9),
+            crate::results::verdict::binary_size(r.size_bytes),
             r.runs.to_string(),
             opt(&r.last_verdict).to_uppercase().replace('_', " "),
             super::utc(r.last_seen_unix_s),

@@ -83,6 +83,11 @@ fn a_lone_drive_is_judged_against_the_earlier_drives_of_its_model() {
         assert!(table.contains(s.as_str()), "{table}");
     }
     assert!(table.contains("5 drive(s)"), "{table}");
+    // Sizes in the units the rest of the output uses (it said "2.1 GB").
+    assert!(
+        table.contains(" 1.8 TiB ") && !table.contains(" GB "),
+        "{table}"
+    );
     let (code, timeline, err) = run(&["history", &earlier[0], "--history", &db_arg(&db)]);
     assert_eq!(code, 0, "{err}");
     assert!(

@@ -141,6 +141,12 @@ fn every_duration_takes_one_form_and_every_size_another() {
         "sim:hdd",
     ]);
     assert_eq!(c.beyond.bad_blocks_size, 1024);
+    // The units the output prints (issue 56: `--end 16MiB` was refused), and the
+    // SI forms, powers of 1000.
+    let c = cfg(&["--scan", "--end", "16MiB", "sim:hdd"]);
+    assert_eq!(c.options.scan_span.end(), Some(16 << 20));
+    let c = cfg(&["--scan", "--end", "16MB", "sim:hdd"]);
+    assert_eq!(c.options.scan_span.end(), Some(16_000_000));
     let c = cfg(&["--burn-in", "-w", "--max-temp", "55", "sim:hdd"]);
     assert_eq!(c.smart.max_temp, Some(55));
 }

@@ -65,6 +65,23 @@ pub(super) struct FaultSpec {
     shrink: Option<(u64, u64)>,
 }
 
+/// Append `what` ranges (END excluded) to a description: up to four as the
+/// findings print them ("corrupting sectors 5000-5003"), more as a count.
+fn ranges(d: &mut String, what: &str, v: &[(u64, u64)]) {
+    let one = |&(a, b): &(u64, u64)| match b - a {
+        1 => format!("{a}"),
+        _ => format!("{a}-{}", b - 1),
+    };
+    match v.len() {
+        0 => {}
+        1..=4 => {
+            let listed: Vec<String> = v.iter().map(one).collect();
+            d.push_str(&format!(", {what} sectors {}", listed.join(", ")));
+        }
+        n => d.push_str(&format!(", {n} {what} ranges")),
+    }
+}
+
 impl FaultSpec {
     /// Take `key=value` if `key` is a fault key: `Ok(true)` when it was one,
     /// `Ok(false)` when it is not a fault key, `Err(what)` when its value is wrong
@@ -109,19 +126,19 @@ impl FaultSpec {
             }
             "fake" => {
                 let bytes = super::parse_size(value).filter(|&b| b > 0).ok_or(
-                    "expected the bytes really stored, optionally with a binary suffix K, M, G, T or P (e.g. 64G)",
+                    "expected the bytes really stored, optionally with a unit as size= takes it (e.g. 64G)",
                 )?;
                 self.fake = Some(bytes);
             }
             "keeps" => {
                 let bytes = super::parse_size(value).filter(|&b| b > 0).ok_or(
-                    "expected the bytes kept of those written first, optionally with a binary suffix K, M, G, T or P (e.g. 256M)",
+                    "expected the bytes kept of those written first, optionally with a unit as size= takes it (e.g. 256M)",
                 )?;
                 self.keeps = Some(bytes);
             }
             "shrink" => {
                 let bytes = |v| {
-                    super::parse_size(v).ok_or("expected AT:TO, bytes with an optional binary suffix K, M, G, T or P (e.g. 128M:64M)")
+                    super::parse_size(v).ok_or("expected AT:TO, bytes with an optional unit as size= takes it (e.g. 128M:64M)")
                 };
                 let (at, to) = value
                     .split_once(':')
@@ -409,23 +426,17 @@ impl Faults {
         self.lying_flush
     }
 
-    /// Append the faults to the model's one-line description.
+    /// Append the faults to the model's one-line description, each range as the
+    /// findings print it (first-last, inclusive).
     pub(super) fn describe(&self, d: &mut String) {
-        if !self.bad.is_empty() {
-            d.push_str(&format!(", {} unreadable range(s)", self.bad.len()));
-        }
-        if !self.slow.is_empty() {
-            d.push_str(&format!(", {} slow range(s)", self.slow.len()));
-        }
+        let slow: Vec<(u64, u64)> = self.slow.iter().map(|&(a, b, _)| (a, b)).collect();
+        ranges(d, "unreadable", &self.bad);
+        ranges(d, "slow", &slow);
         if self.lying_flush {
             d.push_str(", lying flush");
         }
-        if !self.corrupt.is_empty() {
-            d.push_str(&format!(", {} corrupting range(s)", self.corrupt.len()));
-        }
-        if !self.unwritable.is_empty() {
-            d.push_str(&format!(", {} unwritable range(s)", self.unwritable.len()));
-        }
+        ranges(d, "corrupting", &self.corrupt);
+        ranges(d, "unwritable", &self.unwritable);
         if let Some(f) = self.fake {
             d.push_str(&format!(
                 ", fake capacity: stores only {f} bytes, addresses wrap"

@@ -88,13 +88,15 @@ fn parse_uint(v: &str) -> Option<u64> {
     }
 }
 
-/// Bytes with an optional binary suffix K, M, G, T or P (case-insensitive).
+/// Bytes with an optional unit, as every size option takes them
+/// ([`crate::units::parse_bytes`]: K or KiB and the others binary, kB and the
+/// others SI).
 fn parse_size(v: &str) -> Option<u64> {
-    parse_scaled(v, 1 << 10)
+    crate::units::parse_bytes(v).ok()
 }
 
 /// A count with an optional suffix K, M, G, T or P (case-insensitive), each
-/// `unit` times the one before: 1024 for sizes, 1000 for rates (MB/s).
+/// `unit` times the one before (1000 for the rates of a controller, MB/s).
 fn parse_scaled(v: &str, unit: u64) -> Option<u64> {
     let power = match v.as_bytes().last()?.to_ascii_uppercase() {
         b'K' => 1,
@@ -114,19 +116,21 @@ fn parse_scaled(v: &str, unit: u64) -> Option<u64> {
         .checked_mul(unit.checked_pow(power)?)
 }
 
-/// `START-END` in logical sectors, START < END.
+/// How a spec's sector range reads, for its error messages: the end is excluded,
+/// where the findings print first-last, inclusive.
+const RANGE: &str = "START-END, logical sectors, END excluded: 5000-5004 is the 4 sectors the findings print as 5000-5003";
+
+/// `START-END` in logical sectors, START < END (END excluded).
 fn parse_range(r: &str) -> Result<(u64, u64), String> {
     let (a, b) = r
         .split_once('-')
-        .ok_or_else(|| format!("\"{r}\" is not a sector range START-END"))?;
+        .ok_or_else(|| format!("\"{r}\" is not a sector range {RANGE}"))?;
     let (a, b) = match (parse_uint(a), parse_uint(b)) {
         (Some(a), Some(b)) => (a, b),
-        _ => return Err(format!("\"{r}\": START and END must be sector numbers")),
+        _ => return Err(format!("\"{r}\": not a sector range {RANGE}")),
     };
     if a >= b {
-        return Err(format!(
-            "\"{r}\": START must be below END (the end is exclusive)"
-        ));
+        return Err(format!("\"{r}\": START must be below END ({RANGE})"));
     }
     Ok((a, b))
 }

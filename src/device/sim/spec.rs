@@ -21,7 +21,7 @@ pub const PRESETS: &[&str] = &["hdd", "hdd5400", "ssd", "nvme", "smr"];
 /// The model's keys accepted after `?`, with their values, for error messages (the
 /// fault keys follow them, from [`faults::ACCEPTED_KEYS`]).
 const MODEL_KEYS: &str = "rpm=RPM (hdd presets, 3600-15000), \
-size=BYTES[K|M|G|T|P] (binary suffixes), sector=512|4096, seed=U64, \
+size=BYTES[K|M|G|T|P|KiB|MiB|GiB|TiB|PiB] (binary units; kB, MB, GB, TB, PB are powers of 1000), sector=512|4096, seed=U64, \
 smr=dm|none (rotating presets), smr_cache=BYTES, smr_band=BYTES, smr_idle=MS";
 
 /// Every key accepted after `?`, with its values, for error messages.
@@ -102,7 +102,7 @@ pub(super) fn parse_spec(spec: &str) -> Result<Spec, String> {
             }
             "size" => {
                 let size = parse_size(value).ok_or_else(|| {
-                    bad_value("expected bytes, optionally with a binary suffix K, M, G, T or P (e.g. 500G)")
+                    bad_value("expected bytes, optionally with a unit: K, M, G, T, P or KiB, MiB, GiB, TiB, PiB (binary), kB, MB, GB, TB, PB (powers of 1000) (e.g. 500G, 500GiB, 500GB)")
                 })?;
                 if size == 0 || size > MAX_SIZE {
                     return Err(bad_value("the size must be between one sector and 1 PiB"));

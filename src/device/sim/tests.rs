@@ -349,7 +349,7 @@ fn spec_errors_say_what_is_accepted() {
     assert!(m.contains("between 3600 and 15000"), "{m}");
     let m = bad_sim_msg("sim:hdd?size=12X");
     assert!(
-        m.contains("size=12X") && m.contains("K, M, G, T or P"),
+        m.contains("size=12X") && m.contains("KiB, MiB, GiB, TiB, PiB (binary)"),
         "{m}"
     );
     let m = bad_sim_msg("sim:hdd?size=99999999999T");

@@ -208,7 +208,7 @@ fn fault_keys_are_checked() {
         "{d}"
     );
     assert!(
-        d.contains("1 corrupting range(s), 1 unwritable range(s)"),
+        d.contains("corrupting sectors 512-1023, unwritable sectors 1536-2047"),
         "{d}"
     );
 }
