@@ -322,36 +322,41 @@ pub fn scan(t: &TestResult) -> String {
         let _ = writeln!(s, "\t{label:<10}{n:>12}");
     }
     let _ = writeln!(s, "\t{:<10}{:>12}", "errors:", r.error_blocks);
-    let span = |first: u64, n: u64| {
-        if n == 1 {
-            format!("sector {first}")
-        } else {
-            format!("sectors {first}-{} ({n})", first + n - 1)
-        }
-    };
-    for u in &r.unreadable {
-        let _ = writeln!(s, "\tunreadable: {}", span(u.first_sector, u.sectors));
-    }
-    for u in &r.inferred {
-        let _ = writeln!(
-            s,
-            "\t\tof which {} not read one by one (inside a long unreadable area)",
-            span(u.first_sector, u.sectors)
-        );
-    }
+    use crate::verdict::span;
+    let sectors = |u: &crate::results::SectorRange| (u.first_sector, u.sectors);
+    let words = |u: &crate::results::SectorRange| span(u.first_sector, u.sectors);
+    super::ranges::write(
+        &mut s,
+        ("\t", "unreadable"),
+        &r.unreadable,
+        words,
+        sectors,
+        |u| u.sectors,
+    );
+    let what = "of which not read one by one (inside a long unreadable area)";
+    super::ranges::write(&mut s, ("\t\t", what), &r.inferred, words, sectors, |u| {
+        u.sectors
+    });
     if let Some(u) = &r.unanswered {
         let _ = writeln!(s, "\t{}", u.line());
     }
-    for sl in &r.slow {
-        let _ = writeln!(
-            s,
-            "\tslow (>= {} ms): {}, up to {} ms{}",
-            r.slow_ms,
+    let slow = format!("slow (>= {} ms)", r.slow_ms);
+    let slow_line = |sl: &crate::results::SlowRange| {
+        format!(
+            "{}, up to {} ms{}",
             span(sl.first_sector, sl.sectors),
             ms(sl.max_ns as f64),
             slow_timing(sl.timed)
-        );
-    }
+        )
+    };
+    super::ranges::write(
+        &mut s,
+        ("\t", &slow),
+        &r.slow,
+        slow_line,
+        |sl| (sl.first_sector, sl.sectors),
+        |sl| sl.max_ns,
+    );
     if r.unconfirmed > 0 {
         let _ = writeln!(
             s,

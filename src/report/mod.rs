@@ -12,6 +12,7 @@ pub mod json;
 pub mod path;
 pub mod plot;
 pub mod prometheus;
+pub mod ranges;
 pub mod smart;
 pub mod table;
 pub mod verify;

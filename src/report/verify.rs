@@ -86,16 +86,23 @@ fn half(s: &mut String, r: &VerifyResult, pass: u32, name: &str, h: &Half) {
         let _ = write!(b, "{}{label}: {n}", if i == 0 { "" } else { ", " });
     }
     let _ = writeln!(s, "\t\t{b}; errors: {}", h.error_blocks);
-    for sl in &h.slow {
-        let _ = writeln!(
-            s,
-            "\t\tslow (>= {} ms): {}, up to {:.1} ms{}",
-            r.slow_ms,
+    let slow = format!("slow (>= {} ms)", r.slow_ms);
+    let slow_line = |sl: &crate::results::SlowRange| {
+        format!(
+            "{}, up to {:.1} ms{}",
             span(sl.first_sector, sl.sectors),
             sl.max_ns as f64 / 1e6,
             super::beyond::slow_timing(sl.timed)
-        );
-    }
+        )
+    };
+    super::ranges::write(
+        s,
+        ("\t\t", &slow),
+        &h.slow,
+        slow_line,
+        |sl| (sl.first_sector, sl.sectors),
+        |sl| sl.max_ns,
+    );
     if h.unconfirmed > 0 {
         let _ = writeln!(
             s,
@@ -105,8 +112,10 @@ fn half(s: &mut String, r: &VerifyResult, pass: u32, name: &str, h: &Half) {
     }
 }
 
-fn failed(s: &mut String, f: &FailedRange) {
-    let _ = write!(s, "\t\t{}: {}", f.kind.name(), span(f.start_lba, f.sectors));
+/// A failed range in words: its sectors, and for a misdirected or stale one
+/// whose stamps it holds.
+fn failed(f: &FailedRange) -> String {
+    let mut s = span(f.start_lba, f.sectors);
     match (f.kind, f.found_lba, f.found_pass) {
         (FailureKind::Misdirected, Some(lba), Some(pass)) => {
             let _ = write!(
@@ -121,7 +130,7 @@ fn failed(s: &mut String, f: &FailedRange) {
         }
         _ => {}
     }
-    s.push('\n');
+    s
 }
 
 /// The block of a `--verify` test.
@@ -182,8 +191,25 @@ fn render(t: &TestResult, burn_in: bool) -> String {
                 format!(" ({})", counts.join(", "))
             }
         );
-        for range in f.ranges() {
-            failed(&mut s, range);
+        // The kinds of few ranges listed in the order found, a line each; each
+        // kind of many summarised after them.
+        let of = |k: FailureKind| f.ranges().iter().filter(move |r| r.kind == k);
+        let many: Vec<FailureKind> = (FailureKind::ALL.into_iter())
+            .filter(|&k| of(k).count() > super::ranges::LISTED)
+            .collect();
+        for range in f.ranges().iter().filter(|r| !many.contains(&r.kind)) {
+            let _ = writeln!(s, "\t\t{}: {}", range.kind.name(), failed(range));
+        }
+        for k in many {
+            let ranges: Vec<&FailedRange> = of(k).collect();
+            super::ranges::write(
+                &mut s,
+                ("\t\t", k.name()),
+                &ranges,
+                |r| failed(r),
+                |r| (r.start_lba, r.sectors),
+                |r| r.sectors,
+            );
         }
         if let Some(o) = f.overflow() {
             let _ = writeln!(

@@ -493,3 +493,36 @@ fn the_seek_figures_print_with_their_uncertainty_and_the_curve_is_drawn_beside_t
     let f = seekprobe::results::SeekFigure::new(1e6, 0.25e6, 30, false);
     assert!(f.uncertain && !seekprobe::results::SeekFigure::new(1e6, 0.19e6, 30, false).uncertain);
 }
+
+#[test]
+fn five_hundred_slow_ranges_print_in_a_screenful_and_whole_in_the_json() {
+    // A drive with periodic stalls: 500 slow ranges a MiB apart (issue 56: a
+    // throttled device printed 760 lines of them).
+    let slow: Vec<String> = (0..500u64)
+        .map(|i| format!("{}-{}:60", i * 4096, i * 4096 + 8))
+        .collect();
+    let spec = format!("sim:ssd?size=1G&slow={}", slow.join(","));
+    let dir = crate::helpers::scratch_dir();
+    let json = dir.path().join("slow.json");
+    let out = seekprobe()
+        .args(["--scan", "--json-file"])
+        .arg(&json)
+        .arg(&spec)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let at = text.find("\tslow (>= 50 ms): 500 ranges").expect(&text);
+    let listed = text[at..]
+        .lines()
+        .take_while(|l| !l.contains("map ("))
+        .count();
+    assert!(listed < 40, "{listed} lines: {text}");
+    assert!(text.lines().count() < 60, "{text}");
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let ranges = run["disks"][0]["tests"][0]["scan"]["slow"]
+        .as_array()
+        .unwrap();
+    assert_eq!(ranges.len(), 500);
+}
