@@ -22,6 +22,7 @@
 //! come back (a drive that served the second read from its cache, or a stall of
 //! the whole machine) is still said.
 
+use super::PassProgress;
 use super::queue::{Completion, Feed, Request};
 use super::queued;
 use crate::device::{PassWatch, Target};
@@ -99,6 +100,8 @@ fn window(s: &SlowRange, range: &ScanRange, ss: u64, reach: u64, last: u64) -> (
 /// engine, and only those at least `slow_ns` listed. A pass one block deep needs
 /// no confirmation: its ranges are returned as [`SlowTiming::Alone`]. `stop` is
 /// Ctrl-C; a request unanswered for `io_timeout` gives the confirmation up.
+/// `told` hears each block done again ([`PassProgress::Again`]).
+#[allow(clippy::too_many_arguments)]
 pub fn confirm(
     target: &mut dyn Target,
     range: &ScanRange,
@@ -107,6 +110,7 @@ pub fn confirm(
     depth: QueueDepth,
     redo: Redo<'_>,
     (stop, io_timeout, watch): Limits<'_>,
+    told: &mut dyn FnMut(PassProgress),
 ) -> Confirmed {
     let mut out = Confirmed {
         slow: queued.to_vec(),
@@ -129,7 +133,7 @@ pub fn confirm(
         &blocks,
         redo,
         (stop, io_timeout, watch),
-        &mut out,
+        (&mut out, &mut *told),
     );
     let Some(first) = first else {
         // Not every suspect was done again: the pass's own ranges stand.
@@ -148,7 +152,7 @@ pub fn confirm(
         &again,
         redo,
         (stop, io_timeout, watch),
-        &mut out,
+        (&mut out, told),
     ) else {
         return out;
     };
@@ -183,14 +187,14 @@ pub fn confirm(
 
 /// Do `blocks` again alone as `redo` says: each one's index and time (None: it
 /// failed), or None when not every block was done (Ctrl-C, the watchdog, a
-/// failed engine: `out` says which, and counts them).
+/// failed engine: `out` says which, and counts them); `told` hears each done.
 fn alone(
     target: &mut dyn Target,
     range: &ScanRange,
     blocks: &[u64],
     redo: Redo<'_>,
     (stop, io_timeout, watch): Limits<'_>,
-    out: &mut Confirmed,
+    (out, told): (&mut Confirmed, &mut dyn FnMut(PassProgress)),
 ) -> Option<Vec<(u64, Option<u64>)>> {
     if blocks.is_empty() {
         return Some(Vec::new());
@@ -202,7 +206,12 @@ fn alone(
         next: 0,
         redo,
         times: Vec::with_capacity(blocks.len()),
+        told,
     };
+    (feed.told)(PassProgress::Again {
+        done: 0,
+        of: blocks.len() as u64,
+    });
     let run = queued::run_feed(
         target,
         (range.block as u32, QueueDepth::fixed::<1>()),
@@ -236,6 +245,8 @@ struct Again<'a> {
     redo: Redo<'a>,
     /// Each block done: its index and time (None: it failed).
     times: Vec<(u64, Option<u64>)>,
+    /// Hears each block done.
+    told: &'a mut dyn FnMut(PassProgress),
 }
 
 impl Feed for Again<'_> {
@@ -260,6 +271,10 @@ impl Feed for Again<'_> {
             .is_ok()
             .then(|| c.done_ns.saturating_sub(c.start_ns));
         self.times.push((i, ns));
+        (self.told)(PassProgress::Again {
+            done: self.times.len() as u64,
+            of: self.blocks.len() as u64,
+        });
         true
     }
 }
@@ -312,6 +327,7 @@ mod tests {
         // pass charged its time to block 7.
         let mut t = SimTarget::open("sim:ssd?size=64M&slow=16384-18432:120").unwrap();
         let r = whole(64 << 20, 1 << 20);
+        let mut told = Vec::new();
         let c = confirm(
             &mut t,
             &r,
@@ -320,10 +336,18 @@ mod tests {
             QueueDepth::fixed::<4>(),
             Redo::Read,
             (&AtomicBool::new(false), None, None),
+            &mut |p| told.push(p),
         );
         assert!(c.fatal.is_none());
         assert_eq!(c.redone, 10, "blocks 3-11, then block 8 once more");
         assert_eq!(c.redone_bytes, 10 << 20);
+        // Each block done again is told, from none of each round on.
+        let again = |done, of| PassProgress::Again { done, of };
+        assert_eq!(told.len(), 1 + 9 + 1 + 1, "{told:?}");
+        assert_eq!(
+            (told[0], told[9], told[10]),
+            (again(0, 9), again(9, 9), again(0, 1))
+        );
         assert_eq!(c.slow.len(), 1, "{:?}", c.slow);
         let s = c.slow[0];
         assert_eq!((s.first_sector, s.sectors), (16384, 2048), "{s:?}");
@@ -344,6 +368,7 @@ mod tests {
             QueueDepth::fixed::<4>(),
             Redo::Read,
             (&AtomicBool::new(false), None, None),
+            &mut |_| {},
         );
         assert!(c.slow.is_empty(), "{:?}", c.slow);
         assert_eq!((c.unconfirmed, c.redone), (2, 10));
@@ -363,11 +388,21 @@ mod tests {
             QueueDepth::fixed::<1>(),
             Redo::Read,
             (&go, None, None),
+            &mut |_| {},
         );
         assert_eq!((c.redone, c.slow[0].timed), (0, SlowTiming::Alone));
         let stop = AtomicBool::new(true);
         let d4 = QueueDepth::fixed::<4>();
-        let c = confirm(&mut t, &r, &q, 1, d4, Redo::Read, (&stop, None, None));
+        let c = confirm(
+            &mut t,
+            &r,
+            &q,
+            1,
+            d4,
+            Redo::Read,
+            (&stop, None, None),
+            &mut |_| {},
+        );
         assert_eq!((c.redone, c.slow.as_slice()), (0, q.as_slice()));
     }
 
@@ -389,6 +424,7 @@ mod tests {
             QueueDepth::fixed::<2>(),
             Redo::Write(&fill),
             (&AtomicBool::new(false), None, None),
+            &mut |_| {},
         );
         assert_eq!(filled.get(), 6, "blocks 0-4, then block 2 once more");
         assert_eq!(c.redone, 6);

@@ -70,16 +70,20 @@ pub fn push_block(areas: &mut Vec<(u64, u64)>, offset: u64, len: u64) {
 /// Locate the failed sectors of `areas` (runs of failed blocks `(offset, len)` in
 /// bytes, sorted, each made of blocks of `block` bytes from its offset, the last
 /// one maybe shorter, aligned to sectors of `ss` bytes). `probe(offset, len)`
-/// tries a span, never longer than `block`, and judges what it read or wrote.
+/// tries a span, never longer than `block`, and judges what it read or wrote;
+/// `told` hears how many of the given areas are done ([`PassProgress::Locating`]).
 pub fn locate(
     areas: &[(u64, u64)],
     block: u64,
     ss: u64,
     probe: &mut dyn FnMut(u64, u64) -> Probe,
+    told: &mut dyn FnMut(super::PassProgress),
 ) -> Located {
     let mut out = Located::default();
     let mut i = 0;
+    let of = areas.len() as u64;
     while i < areas.len() {
+        told(super::PassProgress::Locating { done: i as u64, of });
         // One area: the given areas that follow one another.
         let mut j = i + 1;
         while j < areas.len() && areas[j].0 == areas[j - 1].0 + areas[j - 1].1 {
@@ -278,14 +282,15 @@ mod tests {
     /// As `run`, in blocks of `block` bytes.
     fn run_in(blocks: &[(u64, u64)], block: u64, bad: &[(u64, u64)]) -> Located {
         let is_bad = |s: u64| bad.iter().any(|&(a, b)| (a..b).contains(&s));
-        locate(blocks, block, 512, &mut |off, len| {
-            assert!(off % 512 == 0 && len % 512 == 0 && len > 0 && len <= block);
+        let probe = &mut |off: u64, len: u64| {
+            assert!(off.is_multiple_of(512) && len.is_multiple_of(512) && len > 0 && len <= block);
             if (off / 512..(off + len) / 512).any(is_bad) {
                 Probe::Failed
             } else {
                 Probe::Ok
             }
-        })
+        };
+        locate(blocks, block, 512, probe, &mut |_| {})
     }
 
     #[test]
@@ -344,14 +349,21 @@ mod tests {
     #[test]
     fn ctrl_c_cuts_at_the_area_being_located() {
         let mut n = 0;
-        let l = locate(&[(0, 4096), (1 << 20, 4096)], 4096, 512, &mut |off, _| {
+        let mut told = Vec::new();
+        let probe = &mut |off: u64, _| {
             n += 1;
             if off >= 1 << 20 {
                 Probe::Stop
             } else {
                 Probe::Failed
             }
+        };
+        let l = locate(&[(0, 4096), (1 << 20, 4096)], 4096, 512, probe, &mut |p| {
+            told.push(p)
         });
+        // Each area is told as it starts.
+        let at = |done| super::super::PassProgress::Locating { done, of: 2 };
+        assert_eq!(told, [at(0), at(1)]);
         assert_eq!(l.cut, Some(1 << 20));
         assert_eq!(l.failed, [(0, 8)]);
     }

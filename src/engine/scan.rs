@@ -3,6 +3,7 @@
 //! as ddrescue does ([`super::locate`]). A drive that stops answering
 //! ([`super::liveness`]) ends the scan there.
 
+use super::PassProgress;
 use super::confirm::{Redo, confirm};
 use super::driver::NoAnswer;
 use super::in_order::InBlockOrder;
@@ -89,7 +90,7 @@ pub fn run_scan(
     slow_ms: f64,
     stop: &AtomicBool,
     (io_timeout, known_good, watch): (Option<Duration>, &[u64], Option<&dyn PassWatch>),
-    mut on_block: impl FnMut(u64),
+    mut told: impl FnMut(PassProgress),
 ) -> (ScanResult, Option<Stop>, usize) {
     let ss = u64::from(target.info().sector_size);
     let slow_ns = (slow_ms * 1e6) as u64;
@@ -124,7 +125,7 @@ pub fn run_scan(
                 unanswered = Some(u);
             }
         }
-        on_block(offset + len - range.start);
+        told(PassProgress::Bytes(offset + len - range.start));
         unanswered.is_none()
     };
     let fd = target
@@ -163,6 +164,7 @@ pub fn run_scan(
             depth,
             Redo::Read,
             (stop, io_timeout, watch),
+            &mut told,
         );
         (r.slow, r.unconfirmed, r.redone_bytes) = (c.slow, c.unconfirmed, c.redone_bytes);
         abandoned += c.abandoned;
@@ -182,7 +184,7 @@ pub fn run_scan(
         r.end_bytes = range.start + done * range.block;
         Stop::Interrupted
     });
-    locate_failed(target, range, &failed, stop, &mut r);
+    locate_failed(target, range, &failed, (stop, &mut told), &mut r);
     (r, stopped, abandoned)
 }
 
@@ -210,25 +212,32 @@ fn empty_result(range: &ScanRange, slow_ms: f64, cells: u64) -> ScanResult {
 }
 
 /// Which sectors of the `failed` blocks (offset, len) are unreadable: located as
-/// ddrescue does (untimed), until Ctrl-C, into `r`.
+/// ddrescue does (untimed), until Ctrl-C (`stop`), into `r`; `told` hears each
+/// area as it starts.
 fn locate_failed(
     target: &mut dyn Target,
     range: &ScanRange,
     failed: &[(u64, u64)],
-    stop: &AtomicBool,
+    (stop, told): (&AtomicBool, &mut dyn FnMut(PassProgress)),
     r: &mut ScanResult,
 ) {
     let ss = u64::from(target.info().sector_size);
     let mut buf = AlignedBuf::new(range.block as usize);
-    let located = locate(failed, range.block, ss, &mut |at, len| {
-        if stop.load(Ordering::Relaxed) {
-            Probe::Stop
-        } else if target.read_at(buf.for_read(..len as usize), at).is_ok() {
-            Probe::Ok
-        } else {
-            Probe::Failed
-        }
-    });
+    let located = locate(
+        failed,
+        range.block,
+        ss,
+        &mut |at, len| {
+            if stop.load(Ordering::Relaxed) {
+                Probe::Stop
+            } else if target.read_at(buf.for_read(..len as usize), at).is_ok() {
+                Probe::Ok
+            } else {
+                Probe::Failed
+            }
+        },
+        told,
+    );
     r.unlocated_from = located.cut;
     for (first, end) in located.failed {
         push_sectors(&mut r.unreadable, first, end - first);
@@ -425,7 +434,11 @@ mod tests {
             50.0,
             &AtomicBool::new(false),
             (None, &[], None),
-            |done| seen.push(done),
+            |p| {
+                if let PassProgress::Bytes(done) = p {
+                    seen.push(done)
+                }
+            },
         );
         assert!(stop.is_none());
         assert_eq!(

@@ -6,8 +6,8 @@
 //! handled in time order (ties in the order the requests started); each one, while
 //! less than the duration has passed since the start, submits a replacement at the
 //! completion time. A latency is completion time minus submission time, so it includes
-//! the time spent queued. At the end the model's virtual clock is advanced to the last
-//! completion.
+//! the time spent queued. The model's virtual clock follows the completions (to the
+//! last one at the end).
 //!
 //! With a queue depth of 1 this is exactly the synchronous loop "read, then read again
 //! while less than the duration has passed", operation for operation.
@@ -151,6 +151,9 @@ impl Backend for VirtualQueue<'_> {
         };
         self.free_slots += 1;
         self.now = done;
+        // The drive's clock follows each completion, as a real drive's does the
+        // wall's: the live view's rate and time left are read on it mid-pass.
+        self.model.virtual_clock().advance_to(done);
         out.push(Completion {
             slot,
             start_ns: submitted,

@@ -4,6 +4,7 @@
 
 use super::{Context, Executed, Observer};
 use crate::analysis;
+use crate::engine::PassProgress;
 use crate::engine::capacity::run_capacity_check;
 use crate::engine::queued::{self, QueuedParams, QueuedRun};
 use crate::engine::scan::run_scan;
@@ -16,7 +17,7 @@ use crate::plans::iops::OffsetGen;
 use crate::plans::scan::ScanRange;
 use crate::plans::seek_profile::{self, Pair};
 use crate::plans::smr::Writes;
-use crate::plans::{Op, PairsKind, Phase, ProbeSet, QueuedStep, Step, Stream};
+use crate::plans::{Op, OpKind, PairsKind, Phase, ProbeSet, QueuedStep, Step, Stream};
 use crate::results::device::DeviceInfo;
 use crate::results::settings::{Passes, QueueDepth, SectorSize};
 use crate::results::smr::Budget;
@@ -362,16 +363,20 @@ impl Walk<'_, '_> {
         let cx = &mut *self.cx;
         let total = range.end - range.start;
         let mut progress = Progress::new(&mut *cx.sink, self.run.result.test, steps);
-        progress.tell(0, (), |_| "reading".into());
+        progress.tell(0, None, |_| "reading".into());
+        let mut at = 0;
         let (scan, stop, abandoned) = run_scan(
             cx.target,
             range,
             slow_ms,
             cx.stop,
             (cx.io_timeout, cx.known_good, cx.watch),
-            |done| {
-                let now = share(done, total, steps as u64) as usize;
-                progress.tell(now, (), |_| "reading".into());
+            |p| {
+                if let PassProgress::Bytes(done) = p {
+                    at = share(done, total, steps as u64) as usize;
+                }
+                let after = (!matches!(p, PassProgress::Bytes(_))).then_some(p);
+                progress.tell(at, after, |a| after_pass("reading", OpKind::Read, *a));
             },
         );
         let run = &mut *self.run;
@@ -462,16 +467,25 @@ impl Walk<'_, '_> {
             cx.target,
             &params,
             (cx.stop, cx.watch),
-            &mut |pass, half, done| {
-                let now = share(done, total, 100) as usize;
+            &mut |pass, half, p| {
+                let now = match p {
+                    PassProgress::Bytes(done) => share(done, total, 100) as usize,
+                    _ => 100,
+                };
                 let half_index = pass as usize * 2 + usize::from(half == HalfKind::Read);
-                progress.tell(half_index * 100 + now, (pass, half), |&(pass, half)| {
-                    let what = match half {
-                        HalfKind::Write => "writing",
-                        HalfKind::Read => "reading and checking",
-                    };
-                    format!("pass {} of {}: {what}", pass + 1, params.passes)
-                });
+                let after = (!matches!(p, PassProgress::Bytes(_))).then_some(p);
+                progress.tell(
+                    half_index * 100 + now,
+                    (pass, half, after),
+                    |&(pass, half, after)| {
+                        let (what, kind) = match half {
+                            HalfKind::Write => ("writing", OpKind::Write),
+                            HalfKind::Read => ("reading and checking", OpKind::Read),
+                        };
+                        let what = format!("pass {} of {}: {what}", pass + 1, params.passes);
+                        after_pass(&what, kind, after)
+                    },
+                );
             },
             saver.as_mut(),
         );
@@ -556,6 +570,28 @@ fn share(done: u64, total: u64, steps: u64) -> u64 {
 
 /// A long step's progress, told to the observer only when it moves: the engines
 /// report after every request, a display needs one call per step of its bar.
+/// A pass's label `what` ("reading", "pass 1 of 1: writing"), with what follows
+/// the pass when it runs (`after`): the slow blocks done again alone (`kind`:
+/// read or written), the failed areas located, each with how far it got.
+fn after_pass(what: &str, kind: OpKind, after: Option<PassProgress>) -> String {
+    let again = match kind {
+        OpKind::Write => "written",
+        _ => "read",
+    };
+    match after {
+        None | Some(PassProgress::Bytes(_)) => what.to_string(),
+        Some(PassProgress::Again { done, of }) => {
+            format!("{what}; slow blocks {again} again alone: {done} of {of}")
+        }
+        Some(PassProgress::Locating { done, of }) => {
+            format!(
+                "{what}; locating the failed sectors: area {} of {of}",
+                done + 1
+            )
+        }
+    }
+}
+
 struct Progress<'o, K> {
     observer: &'o mut dyn Observer,
     test: TestKind,

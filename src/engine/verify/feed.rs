@@ -256,7 +256,8 @@ impl Feed for HalfFeed<'_, '_> {
         }
         self.completed(offset, c.done_ns);
         self.done_bytes += len;
-        (self.progress)(self.pass, self.half_kind, self.done_bytes);
+        let bytes = crate::engine::PassProgress::Bytes(self.done_bytes);
+        (self.progress)(self.pass, self.half_kind, bytes);
         true
     }
 }

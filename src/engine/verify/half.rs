@@ -78,7 +78,7 @@ impl Run<'_, '_> {
         let confirm_fatal = if gone {
             None
         } else {
-            self.confirm_half(kind, &mut half, &ps.stamper, &run, half_end)
+            self.confirm_half((kind, ps.pass), &mut half, &ps.stamper, &run, half_end)
         };
         // The watchdog gave a request up: the drive is given up too.
         let unanswered = unanswered.or_else(|| {
@@ -286,7 +286,7 @@ impl Run<'_, '_> {
     /// failure of the engine, if any.
     fn confirm_half(
         &mut self,
-        kind: OpKind,
+        (kind, pass): (OpKind, u32),
         half: &mut Half,
         stamper: &Stamper,
         run: &queued::FeedRun,
@@ -306,6 +306,11 @@ impl Run<'_, '_> {
             _ => (p.range, Redo::Read),
         };
         let slow_ns = (p.slow_ms * 1e6) as u64;
+        let half_kind = match kind {
+            OpKind::Write => HalfKind::Write,
+            _ => HalfKind::Read,
+        };
+        let progress = &mut *self.progress;
         let c = confirm(
             self.target,
             &range,
@@ -314,6 +319,7 @@ impl Run<'_, '_> {
             p.queue_depth,
             redo,
             (self.stop, p.io_timeout, self.watch),
+            &mut |t| progress(pass, half_kind, t),
         );
         (half.slow, half.unconfirmed, half.redone_bytes) = (c.slow, c.unconfirmed, c.redone_bytes);
         self.abandoned += c.abandoned;
@@ -332,39 +338,50 @@ impl Run<'_, '_> {
         failed: &mut [(u64, u64)],
     ) -> Option<u64> {
         let (p, stop, target) = (self.p, self.stop, &mut *self.target);
+        let (pass, progress) = (ps.pass, &mut *self.progress);
+        let half_kind = match kind {
+            OpKind::Write => HalfKind::Write,
+            _ => HalfKind::Read,
+        };
         failed.sort_unstable();
         let s64 = u64::from(ps.stamper.sector_size());
         let mut buf = AlignedBuf::new(p.range.block as usize);
         let mut retried = 0u64;
         let (stamper, unwritable, failures) = (&ps.stamper, &ps.unwritable, &mut ps.failures);
-        let located = locate(failed, p.range.block, s64, &mut |at, len| {
-            if stop.load(Ordering::Relaxed) {
-                return Probe::Stop;
-            }
-            let n = len as usize;
-            let lba = at / s64;
-            match kind {
-                OpKind::Write => {
-                    stamper.stamp(&mut buf[..n], lba);
-                    if target.write_at(buf.for_write(..n), at).is_err() {
-                        return Probe::Failed;
-                    }
+        let located = locate(
+            failed,
+            p.range.block,
+            s64,
+            &mut |at, len| {
+                if stop.load(Ordering::Relaxed) {
+                    return Probe::Stop;
                 }
-                OpKind::Read => {
-                    if target.read_at(buf.for_read(..n), at).is_err() {
-                        return Probe::Failed;
+                let n = len as usize;
+                let lba = at / s64;
+                match kind {
+                    OpKind::Write => {
+                        stamper.stamp(&mut buf[..n], lba);
+                        if target.write_at(buf.for_write(..n), at).is_err() {
+                            return Probe::Failed;
+                        }
                     }
-                    for (i, v) in stamper.check(&buf[..n], lba).enumerate() {
-                        let l = lba + i as u64;
-                        if !within(unwritable, l) {
-                            failures.record(l, v);
+                    OpKind::Read => {
+                        if target.read_at(buf.for_read(..n), at).is_err() {
+                            return Probe::Failed;
+                        }
+                        for (i, v) in stamper.check(&buf[..n], lba).enumerate() {
+                            let l = lba + i as u64;
+                            if !within(unwritable, l) {
+                                failures.record(l, v);
+                            }
                         }
                     }
                 }
-            }
-            retried += len;
-            Probe::Ok
-        });
+                retried += len;
+                Probe::Ok
+            },
+            &mut |t| progress(pass, half_kind, t),
+        );
         half.retried_bytes += retried;
         let mut new_unwritable = Vec::new();
         for &(first, end) in &located.failed {

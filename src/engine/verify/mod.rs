@@ -59,8 +59,9 @@ pub struct VerifyParams {
     pub known_good: Vec<u64>,
 }
 
-/// Progress: (pass, half, bytes of the half done).
-pub type Progress<'a> = &'a mut dyn FnMut(u32, HalfKind, u64);
+/// Progress: (pass, half, how far the half got: its bytes done, then the slow
+/// blocks done again alone and the failed areas located after it).
+pub type Progress<'a> = &'a mut dyn FnMut(u32, HalfKind, crate::engine::PassProgress);
 
 /// Pass `pass` as it ended: its write half, its read half if that ran, its failures.
 fn ended(pass: u32, halves: Vec<Half>, failures: Failures) -> Pass {
