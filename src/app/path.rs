@@ -59,7 +59,16 @@ pub(super) fn path_phase(cfg: &Config, run: &mut Run, stop: &Stop) -> PathEnd {
         log.step_started(step, what);
     }
     let began = std::time::Instant::now();
-    let parts = pathcheck::run(&names, timing, stop);
+    // On a terminal, one line of its own says the phase and how far the check is
+    // (it measures for a fixed time each: its time left holds).
+    let bars = crate::progress::Board::new(!cfg.quiet, false, cfg.status_interval);
+    let line = std::sync::Mutex::new(crate::progress::Progress::on(&bars, "all drives"));
+    let told = |done: usize, of: usize, what: &str| {
+        let mut l = line.lock().unwrap_or_else(|p| p.into_inner());
+        l.line(step, of, done, of, what);
+    };
+    let parts = pathcheck::run(&names, timing, stop, &told);
+    drop(line);
     for (log, p) in logs.iter_mut().zip(&parts) {
         let status = match &p.error {
             _ if p.interrupted => Status::Interrupted,

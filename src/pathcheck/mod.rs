@@ -47,9 +47,15 @@ pub const POSITIONS: [f64; 3] = [0.0, 0.5, 0.9];
 /// both read the same places.
 const SEED: u64 = 1;
 
+/// What the check tells as it goes: its phase `done` of `of` (each drive's
+/// positions and seek stress alone, then every drive's together, each as long as
+/// `Timing` says), and what the phase does, in words.
+pub type Told<'a> = &'a (dyn Fn(usize, usize, &str) + Sync);
+
 /// Run the path check on the drives named `names` (as on the command line); one
 /// result a drive, in order (a drive that could not be opened has its error).
-pub fn run(names: &[String], timing: Timing, stop: &Stop) -> Vec<PathDrive> {
+/// `told` hears each phase as it starts: never silent for long.
+pub fn run(names: &[String], timing: Timing, stop: &Stop, told: Told<'_>) -> Vec<PathDrive> {
     let opts = OpenOptions {
         io: true,
         write: false,
@@ -82,11 +88,24 @@ pub fn run(names: &[String], timing: Timing, stop: &Stop) -> Vec<PathDrive> {
         .filter_map(|(t, d)| t.as_mut().ok().map(|t| (t, d)))
         .collect();
     let n = live.len();
-    for (t, d) in live.iter_mut() {
+    // Each drive's phases alone, then theirs together.
+    let phases = POSITIONS.len() + 1;
+    let of = (n + 1) * phases;
+    for (i, (t, d)) in live.iter_mut().enumerate() {
         d.drives_together = n;
-        alone(t.as_mut(), d, timing, stop);
+        let name = t.info().name.clone();
+        let told =
+            |k: usize, what: &str| told(i * phases + k, of, &format!("{name} alone: {what}"));
+        alone(t.as_mut(), d, (timing, stop), &told);
     }
-    together(&mut live, timing, stop);
+    let told = |k: usize, what: &str| {
+        told(
+            n * phases + k,
+            of,
+            &format!("the {n} drives together: {what}"),
+        )
+    };
+    together(&mut live, timing, stop, &told);
     let named: Vec<(&str, &PathDrive)> = names
         .iter()
         .map(String::as_str)
@@ -124,11 +143,27 @@ fn tell_together(t: &mut dyn Target, now: Together) {
     }
 }
 
-/// Each position's sequential rate and the seek stress with the drive alone.
-fn alone(t: &mut dyn Target, d: &mut PathDrive, timing: Timing, stop: &AtomicBool) {
+/// What a phase is, in words: the sequential reads at each position, then the
+/// seek stress.
+fn phase(k: usize) -> String {
+    match POSITIONS.get(k) {
+        Some(p) => format!("sequential reads from {:.0}%", p * 100.0),
+        None => "seek stress".into(),
+    }
+}
+
+/// Each position's sequential rate and the seek stress with the drive alone;
+/// `told` hears each phase as it starts.
+fn alone(
+    t: &mut dyn Target,
+    d: &mut PathDrive,
+    (timing, stop): (Timing, &AtomicBool),
+    told: &dyn Fn(usize, &str),
+) {
     tell_together(t, Together::default());
     let size = t.info().media_size_bytes;
-    for p in POSITIONS {
+    for (k, p) in POSITIONS.into_iter().enumerate() {
+        told(k, &phase(k));
         let at = (size as f64 * p) as u64;
         match measure::sequential(t, at, timing.position, stop) {
             Ok(rate) => d.positions.push(PositionRate {
@@ -142,6 +177,7 @@ fn alone(t: &mut dyn Target, d: &mut PathDrive, timing: Timing, stop: &AtomicBoo
             }
         }
     }
+    told(POSITIONS.len(), &phase(POSITIONS.len()));
     match measure::seek_stress(t, (timing.seek, timing.io_timeout), SEED, stop) {
         Ok(iops) => d.seek_alone_iops = iops,
         Err(cut) => cut.record(d, "seek stress alone"),
@@ -149,11 +185,13 @@ fn alone(t: &mut dyn Target, d: &mut PathDrive, timing: Timing, stop: &AtomicBoo
 }
 
 /// Every drive at once: each position together (the drives start each position at
-/// the same moment), then the seek stress together.
+/// the same moment), then the seek stress together; `told` hears each phase as
+/// it starts (from the first drive's thread).
 fn together(
     live: &mut [(&mut Box<dyn Target>, &mut PathDrive)],
     timing: Timing,
     stop: &AtomicBool,
+    told: &(dyn Fn(usize, &str) + Sync),
 ) {
     let n = live.len();
     // The paths of the drives that read together (one stopped alone does not).
@@ -184,6 +222,9 @@ fn together(
                 // Every thread waits at every barrier, whatever its drive did.
                 for k in 0..POSITIONS.len() {
                     barrier.wait();
+                    if i == 0 {
+                        told(k, &phase(k));
+                    }
                     if !d.complete() {
                         continue;
                     }
@@ -199,6 +240,9 @@ fn together(
                     }
                 }
                 barrier.wait();
+                if i == 0 {
+                    told(POSITIONS.len(), &phase(POSITIONS.len()));
+                }
                 if d.complete() {
                     match measure::seek_stress(
                         t.as_mut(),
