@@ -3,11 +3,11 @@
 //!
 //! On a terminal (without `--quiet`), each drive has one line updated in place
 //! (indicatif's `MultiProgress`): its name (and serial), its step, the step's
-//! progress, the rate where the step moves bytes (on the drive's clock: a
-//! simulated drive's is virtual, as its results are), the step's ETA and in a
-//! burn-in the drive's ETA for the whole burn-in (the steps ahead at the rate
-//! the drive has shown; "at least" while some cannot be estimated; ETAs are on
-//! the wall clock), the drive's temperature when it is watched (its latest
+//! progress, the rate where the step moves bytes, the step's time left where it
+//! is a pass over the drive ([`estimate`]: within 20% from its first tenth on, or
+//! not shown) and in a burn-in the drive's for the whole burn-in (when every
+//! step ahead is brief), all on the drive's clock (a simulated drive's is
+//! virtual, as its results are), the drive's temperature when it is watched (its latest
 //! reading, "paused: too hot" while `--max-temp` holds it) and its failing steps
 //! so far. The line fits the terminal's width ([`line::fit`]: what does not fit
 //! is dropped whole, least needed first). Between two steps it says how the last
@@ -26,6 +26,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 use summary::{Drives, State};
 
+pub mod estimate;
 mod line;
 mod summary;
 
@@ -85,9 +86,9 @@ impl Board {
         self.drives().expected > 1
     }
 
-    /// Drive `i` is in `state`: the batch's line again (finished once every
-    /// drive has).
-    fn update(&self, i: usize, state: State, left: Option<(f64, bool)>) {
+    /// Drive `i` is in `state`, with `left` seconds to go when estimated: the
+    /// batch's line again (finished once every drive has).
+    fn update(&self, i: usize, state: State, left: Option<f64>) {
         let mut d = self.drives();
         d.set(i, state, left);
         if let Some(b) = &*self.batch.lock().unwrap_or_else(|p| p.into_inner()) {
@@ -141,16 +142,13 @@ impl Board {
 /// heat; None before the first reading.
 pub type Reading = Box<dyn Fn() -> Option<(i64, bool)> + Send>;
 
-/// What a step of a burn-in costs, for the drive's ETA of the whole burn-in.
+/// What a step of a burn-in costs, for the drive's time left of the whole burn-in.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Cost {
     /// A few seconds (SMART reads): counted as none.
     Brief,
-    /// This many passes over the whole drive (a write-verify: 2 a pass), at the
-    /// rate this drive has shown so far.
-    Passes(f64),
-    /// Not known beforehand (a self-test, -t, the zone curve): the ETA is then
-    /// a lower bound ("at least").
+    /// Not known before the step runs (a self-test, -t, a pass over the drive):
+    /// while one lies ahead, the burn-in's time left is not shown.
     Unknown,
 }
 
@@ -163,8 +161,10 @@ struct Doing {
     label: String,
     /// Its progress, 0 to 1.
     done: f64,
-    /// When the step started, and its progress then.
+    /// When the step started, on the wall clock.
     started: Option<Instant>,
+    /// The step's time left, when it is a pass over the drive.
+    estimate: Option<estimate::Estimate>,
     /// The last progress reading with its time (and the drive's clock's then),
     /// for the rate.
     last: Option<(Instant, f64, Option<u64>)>,
@@ -185,14 +185,16 @@ pub struct Progress {
     /// The failing steps so far.
     failing: usize,
     last_status: Instant,
+    /// When the line was made: the wall's time for a drive without a clock.
+    made: Instant,
     /// The drive's latest temperature and whether its work is paused for heat,
     /// when it is watched.
     temperature: Option<Reading>,
     /// A burn-in's steps in order and their costs ([`Progress::plan`]).
     plan: Vec<(String, Cost)>,
-    /// The latest rate this drive moved its bytes at, over its steps, by the
-    /// wall clock (for the ETAs).
-    drive_rate: Option<f64>,
+    /// How fast the drive moves its bytes where they lie, for the time left of a
+    /// pass over it ([`Progress::rates`]).
+    curve: estimate::RateCurve,
     /// The drive's clock (a simulated drive's is virtual): the rate shown.
     clock: Option<Arc<dyn Clock>>,
     /// The drive's serial, shown beside its name when there is room.
@@ -235,9 +237,10 @@ impl Progress {
             doing: Doing::default(),
             failing: 0,
             last_status: Instant::now(),
+            made: Instant::now(),
             temperature: None,
             plan: Vec::new(),
-            drive_rate: None,
+            curve: estimate::RateCurve::flat(),
             clock: None,
             serial: None,
             ended: None,
@@ -261,10 +264,25 @@ impl Progress {
         self.draw();
     }
 
-    /// The drive's clock, which its rates are shown on (a simulated drive's
-    /// virtual clock, as its results are).
+    /// The drive's clock, which its rates and times left are shown on (a
+    /// simulated drive's virtual clock, as its results are).
     pub fn clock_from(&mut self, clock: Arc<dyn Clock>) {
         self.clock = Some(clock);
+    }
+
+    /// How fast the drive moves its bytes where they lie: the time left of a pass
+    /// over it is weighed by it ([`estimate::RateCurve`]).
+    pub fn rates(&mut self, curve: estimate::RateCurve) {
+        self.curve = curve;
+    }
+
+    /// Now on the drive's clock, in ns (without one, the wall's since the line
+    /// was made).
+    fn now_ns(&self) -> u64 {
+        match &self.clock {
+            Some(c) => c.now_ns(),
+            None => self.made.elapsed().as_nanos() as u64,
+        }
     }
 
     /// The drive ended: `line` says how (its verdict and first reason), kept on
@@ -321,6 +339,9 @@ impl Progress {
             self.doing.step = test.to_string();
             self.doing.started = Some(Instant::now());
         }
+        let now = self.now_ns();
+        let slot = &mut self.doing.estimate;
+        estimate::Estimate::follow(slot, (index, total, per_pass), &self.curve, now);
         let done = index as f64 / total.max(1) as f64;
         self.moved(done, label, per_pass, total);
     }
@@ -355,13 +376,12 @@ impl Progress {
                 let dt = now.duration_since(t).as_secs_f64();
                 if dt > 0.5 && done > d {
                     let bytes = (done - d) * steps as f64 * per_step;
-                    // Shown on the drive's clock; the ETAs on the wall clock.
+                    // Shown on the drive's clock.
                     let on_drive = match (ns, ns0) {
                         (Some(b), Some(a)) if b > a => (b - a) as f64 / 1e9,
                         _ => dt,
                     };
                     self.doing.rate = Some(bytes / on_drive);
-                    self.drive_rate = Some(bytes / dt);
                     self.doing.last = Some((now, done, ns));
                 }
             } else {
@@ -395,10 +415,9 @@ impl Progress {
                 eta_text(Duration::from_secs_f64(left))
             ));
         }
-        if let Some((left, exact)) = self.burn_in_left(step_left) {
-            let bound = if exact { "" } else { "at least " };
+        if let Some(left) = self.burn_in_left(step_left) {
             s.push_str(&format!(
-                ", burn-in ETA {bound}{}",
+                ", burn-in ETA {}",
                 eta_text(Duration::from_secs_f64(left))
             ));
         }
@@ -409,13 +428,11 @@ impl Progress {
         s
     }
 
-    /// Seconds left of the step by the wall clock, once it is 1% done.
+    /// Seconds left of the step on the drive's clock, where it is a pass over the
+    /// drive and a tenth of it is done ([`estimate::Estimate`]).
     fn step_left(&self) -> Option<f64> {
-        let d = &self.doing;
-        d.started.filter(|_| d.done > 0.01).map(|t0| {
-            let spent = t0.elapsed().as_secs_f64();
-            spent * (1.0 - d.done) / d.done
-        })
+        let e = self.doing.estimate.as_ref()?;
+        e.left_ns(self.now_ns()).map(|ns| ns as f64 / 1e9)
     }
 
     /// The drive's latest temperature in words, and whether it is paused for heat.
@@ -468,19 +485,13 @@ impl Progress {
             p.push(Part::new(format!("{:.1} MB/s", r / 1e6), 6));
         }
         let step_left = self.step_left();
-        // Not before the step has run a second (too soon to say), nor in its
-        // last second.
-        let ran = d
-            .started
-            .is_some_and(|t| t.elapsed() >= Duration::from_secs(1));
-        if let Some(left) = step_left.filter(|&l| ran && l >= 1.0) {
+        if let Some(left) = step_left {
             let eta = eta_text(Duration::from_secs_f64(left));
             p.push(Part::new(format!("step ETA {eta}"), 4));
         }
-        if let Some((left, exact)) = self.burn_in_left(step_left) {
-            let bound = if exact { "" } else { "at least " };
+        if let Some(left) = self.burn_in_left(step_left) {
             let eta = eta_text(Duration::from_secs_f64(left));
-            p.push(Part::new(format!("burn-in ETA {bound}{eta}"), 7));
+            p.push(Part::new(format!("burn-in ETA {eta}"), 7));
         }
         if let Some((t, paused)) = self.temperature_text() {
             p.push(Part::new(t, if paused { 8 } else { 5 }));
@@ -489,24 +500,13 @@ impl Progress {
         p
     }
 
-    /// Seconds left of the whole burn-in (the step's `step_left` and the steps
-    /// after it), and whether every one of them was estimated (else it is a lower
-    /// bound); None outside a planned burn-in.
-    fn burn_in_left(&self, step_left: Option<f64>) -> Option<(f64, bool)> {
+    /// Seconds left of the whole burn-in: the step's `step_left`, when every step
+    /// after it is brief (a step whose time is not known before it runs makes it
+    /// no estimate, so nothing is shown); None outside a planned burn-in.
+    fn burn_in_left(&self, step_left: Option<f64>) -> Option<f64> {
         let at = self.plan.iter().position(|(n, _)| *n == self.doing.step)?;
-        let mut exact = step_left.is_some();
-        let mut left = step_left.unwrap_or(0.0);
-        for (_, cost) in &self.plan[at + 1..] {
-            match (cost, self.drive_rate) {
-                (Cost::Brief, _) => {}
-                (Cost::Passes(k), Some(r)) if r > 0.0 && self.size > 0 => {
-                    left += k * self.size as f64 / r;
-                }
-                _ => exact = false,
-            }
-        }
-        // Nothing estimated at all (or not a second of it) says nothing.
-        (exact || left >= 1.0).then_some((left, exact))
+        let brief = self.plan[at + 1..].iter().all(|(_, c)| *c == Cost::Brief);
+        step_left.filter(|_| brief)
     }
 
     /// Draw the line again (and the batch's), fitted to the terminal's width.
@@ -516,10 +516,12 @@ impl Progress {
             None if self.doing.step.is_empty() && self.ended.is_none() => State::Starting,
             None => State::Running,
         };
-        let left = self.burn_in_left(self.step_left()).or_else(|| {
-            let l = self.step_left()?;
-            Some((l, false))
-        });
+        // The drive's time left: of its burn-in, or of its one step outside one.
+        let step_left = self.step_left();
+        let left = match self.plan.is_empty() {
+            true => step_left,
+            false => self.burn_in_left(step_left),
+        };
         self.board.update(self.slot, state, left);
         let Some(b) = &self.bar else {
             return;

@@ -153,7 +153,7 @@ fn live<'a>(
         text: cfg.mode == Mode::Describe && cfg.format == Format::Diskinfo,
         burn_in: cfg.burn_in.is_some(),
         judged: judged(cfg),
-        burn_in_plan: cfg.burn_in.map(|b| (b, cfg.options.verify_passes.get())),
+        burn_in_plan: cfg.burn_in,
         logs: progress.logs(),
         testing: None,
         yes: cfg.yes,

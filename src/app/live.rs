@@ -6,6 +6,7 @@ use super::output::save_json;
 use crate::error::ProbeError;
 use crate::exec::Observer;
 use crate::prober::Sink;
+use crate::progress::estimate::RateCurve;
 use crate::progress::{Cost, Progress};
 use crate::report::{self, diskinfo};
 use crate::results::device::DeviceInfo;
@@ -27,9 +28,8 @@ pub(super) struct LiveText<'a> {
     pub(super) burn_in: bool,
     /// The drives are judged at the end (--qualify, --burn-in).
     pub(super) judged: bool,
-    /// A burn-in's settings and its write-verify passes: the live line's ETA of
-    /// the whole burn-in.
-    pub(super) burn_in_plan: Option<(crate::burnin::Settings, u32)>,
+    /// A burn-in's settings: the live line's time left of the whole burn-in.
+    pub(super) burn_in_plan: Option<crate::burnin::Settings>,
     /// The live view writes the step lines itself (off a terminal).
     pub(super) logs: bool,
     /// The test in progress outside a burn-in (for its step lines).
@@ -96,14 +96,10 @@ impl LiveText<'_> {
     }
 }
 
-/// The burn-in's steps for `info` and what each costs: the write-verify pass
-/// writes and reads the drive `passes` times; the SMART reads are brief; the
-/// other steps' times are not known beforehand (a self-test's is the drive's).
-fn burn_in_costs(
-    info: &DeviceInfo,
-    settings: crate::burnin::Settings,
-    passes: u32,
-) -> Vec<(String, Cost)> {
+/// The burn-in's steps for `info` and what each costs: the SMART reads are
+/// brief; the other steps' times are not known before they run (a self-test's
+/// is the drive's, a pass's the drive's rate over it).
+fn burn_in_costs(info: &DeviceInfo, settings: crate::burnin::Settings) -> Vec<(String, Cost)> {
     use crate::burnin::Medium;
     use crate::results::burnin::Step;
     crate::burnin::steps(Medium::of(info.rotation), settings)
@@ -111,15 +107,34 @@ fn burn_in_costs(
         .map(|step| {
             let cost = match step {
                 Step::SmartBefore | Step::SmartAfter => Cost::Brief,
-                // A write-verify pass: a write and a read half, each in 100 steps.
-                Step::Test(k) if k.row().progress == LiveProgress::Percent => {
-                    Cost::Passes(2.0 * f64::from(passes))
-                }
                 _ => Cost::Unknown,
             };
             (step.name().to_string(), cost)
         })
         .collect()
+}
+
+/// How fast the drive moves its bytes where they lie, from a test's results, for
+/// the time left of a pass over it: --zones' curve, or -t's outside, middle and
+/// inside transfers; None from another test.
+fn measured_rates(info: &DeviceInfo, test: &TestResult) -> Option<RateCurve> {
+    let size = info.media_size_bytes.max(1) as f64;
+    if let Some(z) = test.zone_curve() {
+        let points = z
+            .points
+            .iter()
+            .map(|p| (p.offset_bytes as f64 / size, p.rate_bytes_per_s));
+        return RateCurve::measured(points);
+    }
+    use crate::results::test_kind::PhaseId;
+    let transfers = (test.phases.iter())
+        .filter(|p| matches!(p.id, PhaseId::Outside | PhaseId::Middle | PhaseId::Inside))
+        .filter(|p| p.complete() && p.elapsed_s() > 0.0)
+        .map(|p| {
+            let at = (p.first_offset_bytes + p.bytes_done() / 2) as f64 / size;
+            (at, p.bytes_done() as f64 / p.elapsed_s())
+        });
+    RateCurve::measured(transfers)
 }
 
 impl Observer for LiveText<'_> {
@@ -163,8 +178,8 @@ impl Sink for LiveText<'_> {
     fn opened(&mut self, info: &DeviceInfo, warnings: &[Warning]) -> io::Result<()> {
         self.progress
             .opened(info.ident.as_deref(), info.media_size_bytes);
-        if let Some((settings, passes)) = self.burn_in_plan {
-            self.progress.plan(burn_in_costs(info, settings, passes));
+        if let Some(settings) = self.burn_in_plan {
+            self.progress.plan(burn_in_costs(info, settings));
         }
         for w in warnings {
             self.warning(w)?;
@@ -211,6 +226,9 @@ impl Sink for LiveText<'_> {
 
     fn test_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()> {
         self.progress.done();
+        if let Some(curve) = measured_rates(info, test) {
+            self.progress.rates(curve);
+        }
         if !self.burn_in && self.testing.take().is_some() {
             let how = match &test.outcome {
                 crate::results::Outcome::Complete => "done".to_string(),

@@ -30,9 +30,8 @@ const NAMED: [(crate::results::State, &str); 3] = [
 struct Drive {
     name: String,
     state: State,
-    /// Seconds left of its burn-in (or step) by the wall clock, and whether
-    /// every step ahead was estimated.
-    left: Option<(f64, bool)>,
+    /// Seconds left of its burn-in (or step) on its clock, when estimated.
+    left: Option<f64>,
 }
 
 /// The drives of a board, as they are drawn.
@@ -63,7 +62,7 @@ impl Drives {
     }
 
     /// Drive `i` is now in `state`, with `left` seconds left.
-    pub(super) fn set(&mut self, i: usize, state: State, left: Option<(f64, bool)>) {
+    pub(super) fn set(&mut self, i: usize, state: State, left: Option<f64>) {
         if let Some(d) = self.drives.get_mut(i) {
             d.state = state;
             d.left = left;
@@ -106,20 +105,17 @@ impl Drives {
         if !named.is_empty() {
             parts.push(Part::new(format!("({})", named.join("; ")), 3).shortens());
         }
-        let ahead: Vec<Option<(f64, bool)>> = (self.drives.iter())
+        // When every drive still to end has an estimate: the latest of them (a
+        // drive not estimated, or waiting, makes it none).
+        let ahead: Option<Vec<f64>> = (self.drives.iter())
             .filter(|d| !matches!(d.state, State::Finished(_)))
             .map(|d| d.left)
             .collect();
-        // A drive not estimated yet makes the last end a lower bound.
-        let exact = ahead.iter().all(|l| l.is_some_and(|l| l.1)) && waiting == 0;
         let last = ahead
-            .iter()
-            .flatten()
-            .map(|l| l.0)
-            .fold(None, |m: Option<f64>, s| Some(m.map_or(s, |m| m.max(s))));
+            .filter(|_| waiting == 0)
+            .and_then(|a| a.into_iter().reduce(f64::max));
         if let Some(s) = last {
-            let bound = if exact { "" } else { "at least " };
-            parts.push(Part::new(format!("the last ends in {bound}{}", eta(s)), 5));
+            parts.push(Part::new(format!("the last ends in {}", eta(s)), 5));
         }
         fit(parts, width)
     }

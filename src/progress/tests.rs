@@ -43,7 +43,8 @@ fn the_status_line_shows_the_latest_temperature_and_a_pause_for_heat() {
     assert_eq!(status.len(), 3, "{text}");
     // No reading yet: no temperature.
     assert!(!status[0].contains("°C"), "{text}");
-    assert!(status[0].contains(" seekprobe: sim:a: status: verify 25% (pass 1), step ETA "));
+    // Not a pass over the drive (per_pass 0): no time left.
+    assert!(status[0].contains(" seekprobe: sim:a: status: verify 25% (pass 1), 0 failing"));
     assert!(
         status[1].ends_with(", 41 °C, 0 failing steps so far"),
         "{text}"
@@ -55,45 +56,53 @@ fn the_status_line_shows_the_latest_temperature_and_a_pause_for_heat() {
 }
 
 #[test]
-fn in_a_burn_in_the_line_shows_the_eta_of_the_whole_burn_in() {
+fn in_a_burn_in_the_line_shows_the_time_left_of_the_whole_burn_in_only_when_it_is_known() {
     let out = Shared::default();
     let board = Board::logging_to(Box::new(out.clone()), Duration::ZERO);
     let mut p = Progress::on(&board, "sim:a");
     p.opened(None, 1 << 30);
+    let clock = crate::clock::VirtualClock::new();
+    p.clock_from(clock.shared());
     let plan = [
         ("SMART before", Cost::Brief),
-        ("write-verify", Cost::Passes(2.0)),
+        ("write-verify", Cost::Unknown),
         ("long self-test", Cost::Unknown),
         ("SMART after", Cost::Brief),
     ];
     p.plan(plan.iter().map(|(n, c)| (n.to_string(), *c)).collect());
-    // The rate an earlier pass over the drive showed.
-    p.drive_rate = Some(1e8);
-    // No progress of the step yet: the steps after it, a lower bound.
-    p.step_started("SMART before", "burn-in");
-    p.line("SMART before", 0, 0, 1, "");
-    // Half the write-verify done in 100 s; the self-test after it unknown.
+    // The write half in 100 s of the drive's clock, a tenth of the read half in
+    // 10 s: 90 s left of it, but the self-test after it is not known: no
+    // burn-in time left.
     p.step_started("write-verify", "burn-in");
-    p.doing.started = Some(Instant::now() - Duration::from_secs(100));
-    p.line("write-verify", 100, 50, 100, "pass 1");
-    p.step_started("SMART after", "burn-in");
-    p.line("SMART after", 0, 0, 1, "");
+    p.line("write-verify", 100, 0, 200, "pass 1");
+    clock.advance(100_000_000_000);
+    p.line("write-verify", 100, 100, 200, "pass 1");
+    clock.advance(10_000_000_000);
+    p.line("write-verify", 100, 110, 200, "pass 1");
+    // The last long step: only brief ones after it.
+    p.step_started("long self-test", "burn-in");
+    p.line("long self-test", 100, 0, 100, "");
+    clock.advance(30_000_000_000);
+    p.line("long self-test", 100, 60, 100, "");
     let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
     let status: Vec<&str> = text.lines().filter(|l| l.contains("status:")).collect();
-    assert_eq!(status.len(), 3, "{text}");
-    // 2 passes of 1 GiB at 100 MB/s: 21.5 s, but the self-test's time is unknown.
-    assert!(status[0].contains(", burn-in ETA at least 21s,"), "{text}");
-    // Half the step done in 100 s: 100 s left of it, then the self-test.
+    assert_eq!(status.len(), 5, "{text}");
+    // Before a tenth of a step, and in the write half: no time left at all.
     assert!(
-        status[1].contains(", step ETA 1m 40s, burn-in ETA at least 1m 40s,"),
+        !status[0].contains("ETA") && !status[1].contains("ETA"),
         "{text}"
     );
-    // The last step, its progress not known yet: nothing to say.
+    assert!(status[2].contains(", step ETA 1m 30s, 0 failing"), "{text}");
     assert!(!status[2].contains("burn-in ETA"), "{text}");
+    assert!(
+        status[4].contains(", step ETA 20s, burn-in ETA 20s,"),
+        "{text}"
+    );
+    assert!(!text.contains("at least"), "{text}");
 }
 
 #[test]
-fn a_simulated_drive_s_rate_is_on_its_clock_and_its_eta_on_the_wall_s() {
+fn a_simulated_drive_s_rate_and_time_left_are_on_its_clock() {
     let out = Shared::default();
     let board = Board::logging_to(Box::new(out.clone()), Duration::ZERO);
     let mut p = Progress::on(&board, "sim:a");
@@ -109,12 +118,25 @@ fn a_simulated_drive_s_rate_is_on_its_clock_and_its_eta_on_the_wall_s() {
     // 20 of the 200 steps: 20 MB, in 2 s of the drive's time.
     p.line("write-verify", 100, 20, 200, "pass 1 of 1: writing");
     assert_eq!(p.doing.rate, Some(10e6));
-    // The ETAs go by the wall clock: 20 MB a second.
-    let wall = p.drive_rate.unwrap();
-    assert!((19e6..=20e6).contains(&wall), "{wall}");
+    // Writing says nothing of how long the reading will take.
+    assert_eq!(p.step_left(), None);
+    // The write half done at the same pace (10 s), the read half from then: a
+    // tenth of it in 2 s of the drive's clock, 18 s left of it, whatever the
+    // wall's.
+    let reading = "pass 1 of 1: reading and checking";
+    clock.advance(8_000_000_000);
+    p.line("write-verify", 100, 100, 200, reading);
+    clock.advance(2_000_000_000);
+    p.line("write-verify", 100, 110, 200, reading);
+    assert_eq!(p.step_left(), Some(18.0));
     let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
     assert!(text.contains("10%"), "{text}");
-    assert!(text.contains(", 10.0 MB/s,"), "{text}");
+    assert!(text.contains(", 10.0 MB/s, 0 failing"), "{text}");
+    assert!(
+        text.contains("55% (pass 1 of 1: reading and checking)"),
+        "{text}"
+    );
+    assert!(text.contains(", step ETA 18s,"), "{text}");
 }
 
 #[test]
@@ -211,4 +233,122 @@ fn off_a_terminal_each_step_and_the_status_are_lines_of_their_own() {
             .iter()
             .all(|l| l.as_bytes()[4] == b'-' && l.contains('T'))
     );
+}
+
+/// The executor's progress as the live view hears it, on the drive's clock.
+#[derive(Default)]
+struct Heard(Vec<(u64, usize, usize)>, Option<Arc<dyn Clock>>);
+
+impl crate::exec::Observer for Heard {
+    fn line_started(&mut self, _: TestKind, index: usize, total: usize, _: &str) {
+        let now = self.1.as_ref().map_or(0, |c| c.now_ns());
+        self.0.push((now, index, total));
+    }
+    fn phase_done(&mut self, _: &DeviceInfo, _: &TestResult) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn failed(&mut self, _: &str, _: &crate::error::ProbeError) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+use crate::results::TestResult;
+use crate::results::device::DeviceInfo;
+use crate::results::test_kind::{LiveProgress, TestKind};
+
+/// Run `test` on the simulated drive `spec` (after `first`, whose results give
+/// the drive's rates, when given), and check the time left the live view would
+/// show of it at every progress step, on the drive's virtual clock: from the
+/// step's first tenth on, within 20% of the time it really had left, or none.
+/// Returns how many were shown, and of how many after the first tenth.
+fn time_left_holds(spec: &str, first: Option<TestKind>, test: TestKind) -> (usize, usize) {
+    use crate::device::Target;
+    let mut t = crate::device::sim::SimTarget::open(spec).unwrap();
+    let clock = t.clock().shared();
+    let mut engine = crate::engine::sync::SyncEngine::new(1 << 20);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let opts = crate::plans::Options {
+        write: true,
+        zone_size: 8 << 20,
+        ..crate::plans::Options::default()
+    };
+    // As a burn-in runs it: its write-verify pass checkpointed (each checkpoint
+    // flushes the drive's cache: no hour of dirty writes left for the half's end).
+    let mut saved = |_: &crate::stamps::checkpoint::Checkpoint| {};
+    let mut run = |test, heard: &mut Heard| {
+        let mut cx = crate::exec::Context {
+            target: &mut t,
+            engine: &mut engine,
+            stop: &stop,
+            sink: heard,
+            io_timeout: None,
+            watch: None,
+            checkpoint: Some(&mut saved),
+            resume: None,
+            known_good: &[],
+        };
+        crate::exec::run_test(test, &opts, &mut cx).unwrap().result
+    };
+    let info = crate::device::sim::SimTarget::open(spec)
+        .unwrap()
+        .info()
+        .clone();
+    let mut curve = estimate::RateCurve::flat();
+    if let Some(k) = first {
+        let r = run(k, &mut Heard(Vec::new(), None));
+        let size = info.media_size_bytes as f64;
+        let z = r.zone_curve().unwrap();
+        let points = z
+            .points
+            .iter()
+            .map(|p| (p.offset_bytes as f64 / size, p.rate_bytes_per_s));
+        curve = estimate::RateCurve::measured(points).unwrap();
+    }
+    let mut heard = Heard(Vec::new(), Some(clock.clone()));
+    run(test, &mut heard);
+    let end = clock.now_ns();
+    let (mut shown, mut due, mut e) = (0, 0, None);
+    for &(now, index, total) in &heard.0 {
+        let per_pass = match test.row().progress {
+            LiveProgress::Percent => 100,
+            LiveProgress::Lines => total,
+            LiveProgress::None => 0,
+        };
+        estimate::Estimate::follow(&mut e, (index, total, per_pass), &curve, now);
+        if index * 10 < total || index >= total || now >= end {
+            continue;
+        }
+        due += 1;
+        let Some(left) = e.as_ref().and_then(|e| e.left_ns(now)) else {
+            continue;
+        };
+        shown += 1;
+        let truth = (end - now) as f64;
+        let off = left as f64 / truth - 1.0;
+        assert!(
+            off.abs() <= 0.2,
+            "{spec} {test:?}: at {index} of {total}, {left} ns left shown, {truth} ns true ({:+.0}%)",
+            off * 100.0
+        );
+    }
+    (shown, due)
+}
+
+#[test]
+fn the_time_left_of_a_pass_holds_within_a_fifth_on_the_drive_s_virtual_clock() {
+    // Every time left shown holds; steps from the first tenth on show one but
+    // during a --verify's write half, a pass's own first tenth and its last
+    // second (a fifth of a verify's steps at least, most of a scan's).
+    let holds = |spec, first, test| {
+        let (shown, due) = time_left_holds(spec, first, test);
+        assert!(shown * 5 >= due, "{spec} {test:?}: {shown} of {due}");
+    };
+    // A rotating drive's zones (205 to 98 MB/s) at the pace it shows, its read
+    // half shaped by its write half.
+    holds("sim:hdd?size=2G", None, TestKind::Verify);
+    holds("sim:hdd?size=2G", None, TestKind::Scan);
+    // Weighed by the zone curve the run measured (a burn-in's --zones).
+    holds("sim:hdd?size=2G", Some(TestKind::Zones), TestKind::Verify);
+    // Flash: flat, its write cache flushed at the write half's end.
+    holds("sim:ssd?size=1G", None, TestKind::Verify);
 }
