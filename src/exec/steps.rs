@@ -11,7 +11,7 @@ use crate::engine::scan::run_scan;
 use crate::engine::sustained::{idle, probe_reads, sustained_writes};
 use crate::engine::sync::{Stop, pause, run_paused_pairs};
 use crate::engine::sync_write::{WriteParams, run_sync_writes};
-use crate::engine::verify::{Saver, VerifyParams, run_verify};
+use crate::engine::verify::{Saver, VerifyParams, resumed_from, run_verify};
 use crate::error::ProbeError;
 use crate::plans::iops::OffsetGen;
 use crate::plans::scan::ScanRange;
@@ -489,9 +489,11 @@ impl Walk<'_, '_> {
             },
             saver.as_mut(),
         );
-        let moved: u64 = r
-            .passes
-            .iter()
+        // What this run moved: not the passes a resumed run kept from its
+        // checkpoint (the kernel's own counts are compared with this run's).
+        let first = resumed_from(&params).map_or(0, |c| c.pass);
+        let moved: u64 = (r.passes.iter())
+            .filter(|p| p.pass >= first)
             .flat_map(|p| std::iter::once(&p.write).chain(&p.read))
             .map(|h| h.bytes + h.redone_bytes)
             .sum();

@@ -452,3 +452,49 @@ fn the_write_and_verify_pass_tells_each_step_of_its_progress_once() {
         Some(&(400, "pass 2 of 2: reading and checking"))
     );
 }
+
+#[test]
+fn a_resumed_verify_reports_only_the_bytes_it_moved_itself() {
+    // Two passes over 8 MiB: the checkpoint saved as the second pass starts.
+    let opts = Options {
+        verify_passes: crate::results::settings::Passes::new(2).unwrap(),
+        ..Options::default()
+    };
+    let mut t = SimTarget::open("sim:ssd?size=8M").unwrap();
+    let mut engine = SyncEngine::new(1 << 20);
+    let stop = AtomicBool::new(false);
+    let mut saved = Vec::new();
+    let mut keep = |c: &crate::stamps::checkpoint::Checkpoint| saved.push(c.clone());
+    let mut log = Log::default();
+    let mut cx = Context {
+        target: &mut t,
+        engine: &mut engine,
+        stop: &stop,
+        sink: &mut log,
+        io_timeout: None,
+        watch: None,
+        checkpoint: Some(&mut keep),
+        resume: None,
+        known_good: &[],
+    };
+    let whole = run_test(TestKind::Verify, &opts, &mut cx).unwrap();
+    assert_eq!(whole.bypass_bytes, 4 * (8 << 20));
+    let second = (saved.into_iter())
+        .find(|c| c.pass == 1)
+        .expect("a checkpoint of pass 2");
+    // Resumed there: the first pass is kept, not moved again.
+    let mut cx = Context {
+        target: &mut t,
+        engine: &mut engine,
+        stop: &stop,
+        sink: &mut log,
+        io_timeout: None,
+        watch: None,
+        checkpoint: None,
+        resume: Some(second),
+        known_good: &[],
+    };
+    let resumed = run_test(TestKind::Verify, &opts, &mut cx).unwrap();
+    assert_eq!(resumed.result.verify().unwrap().passes.len(), 2);
+    assert_eq!(resumed.bypass_bytes, 2 * (8 << 20));
+}

@@ -63,6 +63,12 @@ pub struct VerifyParams {
 /// blocks done again alone and the failed areas located after it).
 pub type Progress<'a> = &'a mut dyn FnMut(u32, HalfKind, crate::engine::PassProgress);
 
+/// The checkpoint a run of `p` goes on from: its own, when it fits the range,
+/// block and passes asked for (else the run starts afresh).
+pub fn resumed_from(p: &VerifyParams) -> Option<&Checkpoint> {
+    (p.resume.as_ref()).filter(|c| c.fits(p.range.start, p.range.end, p.range.block, p.passes))
+}
+
 /// Pass `pass` as it ended: its write half, its read half if that ran, its failures.
 fn ended(pass: u32, halves: Vec<Half>, failures: Failures) -> Pass {
     let mut it = halves.into_iter();
@@ -132,10 +138,7 @@ pub fn run_verify(
 ) -> (VerifyResult, Option<Stop>, usize) {
     let ss = target.info().sector_size;
     // A resumed run: its nonce, its completed passes, and the pass in progress.
-    let resume = p
-        .resume
-        .as_ref()
-        .filter(|c| c.fits(p.range.start, p.range.end, p.range.block, p.passes));
+    let resume = resumed_from(p);
     let nonce = resume.map_or(p.nonce, |c| c.nonce);
     let mut r = VerifyResult {
         nonce,
