@@ -104,6 +104,16 @@ impl Screen {
         digits.parse().unwrap()
     }
 
+    /// Press Ctrl-C.
+    fn ctrl_c(&self) {
+        let ok = (self.tmux())
+            .args(["send-keys", "-t", "0", "C-c"])
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "tmux send-keys failed");
+    }
+
     /// Type `text` and Enter.
     fn answer(&self, text: &str) {
         let ok = (self.tmux())
@@ -420,12 +430,7 @@ fn the_readme_s_resume_line_asks_nothing_of_drives_done_and_ends_as_any_burn_in(
     s.wait_for("both images done, the simulated drive running", |t| {
         t.matches("done: no failing finding").count() == 2 && t.contains("1 running")
     });
-    let ok = (s.tmux())
-        .args(["send-keys", "-t", "0", "C-c"])
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok);
+    s.ctrl_c();
     assert_eq!(s.exit_status(), 130, "{}", s.written());
     let said = words(&s.written());
     assert!(said.contains("--resume burnin.json"), "{said}");
@@ -481,12 +486,7 @@ fn ctrl_c_in_a_two_drive_burn_in_leaves_both_incomplete_and_nothing_failing() {
     s.wait_for("both drives in their write-verify pass", |t| {
         t.matches("write-verify pass (--verify)").count() == 2
     });
-    let ok = (s.tmux())
-        .args(["send-keys", "-t", "0", "C-c"])
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok);
+    s.ctrl_c();
     assert_eq!(s.exit_status(), 130, "{}", s.written());
     let all = s.history();
     let end = &all[all.rfind("2 drives:").expect("the batch's line")..];
