@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! faultdisk BACKING MOUNTPOINT [--size BYTES] [RULE]...
-//!   read-error=A-B  write-error=A-B  drop-writes=A-B  corrupt-reads=A-B
+//!   read-error=A-B  write-error=A-B  drop-writes=A-B[,AFTER]  corrupt-reads=A-B
 //!   misdirect=A-B,TO  wrap=N  slow-reads=A-B,MS  hang=A-B  vanish-after=N  count=A-B
 //!   keeps=N  hang-after=N  hang-flushes-after=N
 //! ```
@@ -49,6 +49,16 @@ struct State {
     hung: Vec<Hung>,
     /// The addresses a `keeps=N` rule gave flash to.
     kept: rules::Kept,
+}
+
+/// A request to serve, as decided.
+struct Admitted {
+    /// Milliseconds to wait before answering (slow reads).
+    delay_ms: u64,
+    /// The rules as they were when it was decided.
+    rules: Vec<Rule>,
+    /// The bytes served before it.
+    moved: u64,
 }
 
 enum Hung {
@@ -119,7 +129,7 @@ impl FaultDisk {
     }
 
     /// Decide a request; `Err` when it was failed or kept hanging (counted).
-    fn admit(&self, off: u64, len: u64, write: bool) -> Result<(u64, Vec<Rule>), Answer> {
+    fn admit(&self, off: u64, len: u64, write: bool) -> Result<Admitted, Answer> {
         let mut s = self.state.lock().unwrap();
         let moved = s.read_bytes + s.write_bytes;
         let (mut answer, delay) = rules::decide(&mut s.rules, off, len, write, moved);
@@ -144,7 +154,11 @@ impl FaultDisk {
                 } else {
                     s.read_bytes += len;
                 }
-                Ok((delay, s.rules.clone()))
+                Ok(Admitted {
+                    delay_ms: delay,
+                    rules: s.rules.clone(),
+                    moved,
+                })
             }
             Answer::Fail => {
                 s.failed += 1;
@@ -167,7 +181,11 @@ impl FaultDisk {
 
     fn read_disk(&self, off: u64, len: u64, reply: ReplyData) {
         let len = len.min(self.size.saturating_sub(off));
-        let (delay, rules) = match self.admit(off, len, false) {
+        let Admitted {
+            delay_ms: delay,
+            rules,
+            moved,
+        } = match self.admit(off, len, false) {
             Ok(v) => v,
             Err(Answer::Hang) => {
                 self.state.lock().unwrap().hung.push(Hung::Read(reply));
@@ -185,7 +203,7 @@ impl FaultDisk {
             self.backing.read_exact_at(&mut dst[..avail], p)
         };
         for (a, n) in Self::pieces(off, len) {
-            let p = rules::place(&rules, a, false).expect("reads are always placed");
+            let p = rules::place(&rules, a, false, moved).expect("reads are always placed");
             run = match run {
                 Some((l, q, m)) if q + m == p => Some((l, q, m + n)),
                 Some(r) => {
@@ -227,8 +245,8 @@ impl FaultDisk {
 
     fn write_disk(&self, off: u64, data: &[u8], reply: ReplyWrite) {
         let len = (data.len() as u64).min(self.size.saturating_sub(off));
-        let rules = match self.admit(off, len, true) {
-            Ok((_, rules)) => rules,
+        let (rules, moved) = match self.admit(off, len, true) {
+            Ok(a) => (a.rules, a.moved),
             Err(Answer::Hang) => {
                 self.state.lock().unwrap().hung.push(Hung::Write(reply));
                 return;
@@ -250,7 +268,7 @@ impl FaultDisk {
             self.backing.write_all_at(&src[..n], p)
         };
         for (a, n) in Self::pieces(off, len) {
-            let Some(p) = rules::place(&rules, a, true).filter(|_| !dropped(a)) else {
+            let Some(p) = rules::place(&rules, a, true, moved).filter(|_| !dropped(a)) else {
                 if let Some(r) = run.take()
                     && flush(r).is_err()
                 {
@@ -498,7 +516,7 @@ impl Filesystem for FaultDisk {
 fn usage() -> ! {
     eprintln!(
         "usage: faultdisk BACKING MOUNTPOINT [--size BYTES] [RULE]...\n\
-         rules: read-error=A-B write-error=A-B drop-writes=A-B corrupt-reads=A-B\n\
+         rules: read-error=A-B write-error=A-B drop-writes=A-B[,AFTER] corrupt-reads=A-B\n\
          misdirect=A-B,TO wrap=N slow-reads=A-B,MS hang=A-B vanish-after=N count=A-B keeps=N\n\
          hang-after=N hang-flushes-after=N\n\
          (bytes, or with a K, M, G, T or s (sectors) suffix)"

@@ -36,8 +36,10 @@ pub enum Kind {
     ReadError(Span),
     /// Writes touching the range fail with EIO (nothing of them is stored).
     WriteError(Span),
-    /// Writes to the range are acknowledged and not stored.
-    DropWrites(Span),
+    /// Writes to the range are acknowledged and not stored, once this many bytes
+    /// have been read and written in all (0: from the start): a drive whose writes
+    /// stop landing in the middle of a test, at a point the test names exactly.
+    DropWrites(Span, u64),
     /// Reads return the range's bytes inverted, without an error.
     CorruptReads(Span),
     /// Writes to the range are stored at `to` + (their offset - start) instead.
@@ -124,7 +126,8 @@ fn span(s: &str) -> Result<Span, BadRule> {
 }
 
 impl Rule {
-    /// Parse `KIND=ARGS`: `read-error=A-B`, `write-error=A-B`, `drop-writes=A-B`,
+    /// Parse `KIND=ARGS`: `read-error=A-B`, `write-error=A-B`,
+    /// `drop-writes=A-B[,AFTER]`,
     /// `corrupt-reads=A-B`, `misdirect=A-B,TO`, `wrap=N`, `slow-reads=A-B,MS`,
     /// `hang=A-B`, `vanish-after=N`, `hang-after=N`, `hang-flushes-after=N`,
     /// `count=A-B`, `keeps=N`.
@@ -139,7 +142,10 @@ impl Rule {
         let kind = match name {
             "read-error" => Kind::ReadError(span(args)?),
             "write-error" => Kind::WriteError(span(args)?),
-            "drop-writes" => Kind::DropWrites(span(args)?),
+            "drop-writes" => match args.split_once(',') {
+                Some((r, after)) => Kind::DropWrites(span(r)?, bytes(after)?),
+                None => Kind::DropWrites(span(args)?, 0),
+            },
             "corrupt-reads" => Kind::CorruptReads(span(args)?),
             "misdirect" => {
                 let (r, to) = two()?;
@@ -203,7 +209,8 @@ pub fn decide(rules: &mut [Rule], off: u64, len: u64, write: bool, moved: u64) -
                 answer = answer.max_with(Answer::Fail);
                 true
             }
-            Kind::DropWrites(s) | Kind::Misdirect(s, _) => write && s.touches(off, len),
+            Kind::DropWrites(s, after) => write && moved >= after && s.touches(off, len),
+            Kind::Misdirect(s, _) => write && s.touches(off, len),
             Kind::CorruptReads(s) => !write && s.touches(off, len),
             Kind::Wrap(n) => off + len > n,
             Kind::Keeps(_) => write,
@@ -249,8 +256,9 @@ impl Answer {
 }
 
 /// Where the sector at logical byte `at` is stored: wrapped, then (for writes)
-/// misdirected. `None` for a write that is dropped.
-pub fn place(rules: &[Rule], at: u64, write: bool) -> Option<u64> {
+/// misdirected. `None` for a write that is dropped. `moved` is the bytes served
+/// before the request (for a `drop-writes` that starts later).
+pub fn place(rules: &[Rule], at: u64, write: bool, moved: u64) -> Option<u64> {
     let mut p = at;
     for r in rules {
         if let Kind::Wrap(n) = r.kind {
@@ -260,7 +268,7 @@ pub fn place(rules: &[Rule], at: u64, write: bool) -> Option<u64> {
     if write {
         for r in rules {
             match r.kind {
-                Kind::DropWrites(s) if s.holds(p) => return None,
+                Kind::DropWrites(s, after) if moved >= after && s.holds(p) => return None,
                 Kind::Misdirect(s, to) if s.holds(p) => p = to + (p - s.start),
                 _ => {}
             }
