@@ -1,8 +1,9 @@
 //! Probing one disk: open it, check that writing is safe when a write test is asked
 //! for, then run each test through the executor ([`crate::exec`]), which reports to
 //! a [`Sink`]; here the warnings about each test and what follows a failure. A
-//! burn-in's steps are walked by [`crate::burnin::runner`], to which the disk's
-//! tests are handed as its `Drive`. Nothing here prints.
+//! burn-in runs here too, step by step in the order [`crate::burnin::runner`]
+//! decides, which judges how each step ended from what running it gave; each
+//! step's end is told to the sink once. Nothing here prints.
 
 pub mod checkpoint_file;
 pub mod pass_temps;
@@ -142,9 +143,8 @@ pub fn probe_disk_resuming(
     };
     if let Some(settings) = cfg.burn_in {
         let mut drive = BurnIn::new(name, cfg, &mut t, sink, saved);
-        let resuming = cfg.resume.is_some();
-        let (disk, stopped) =
-            burnin::runner::run(name, settings, resuming, &mut drive, disk, saved)?;
+        let resuming = cfg.resume.is_some().then_some(saved);
+        let (disk, stopped) = drive.run(name, settings, resuming, disk)?;
         let flow = if stopped {
             Flow::Interrupted
         } else {
@@ -345,7 +345,7 @@ fn stopped_answering(r: &crate::results::TestResult) -> Option<String> {
     (!u.read_only).then(|| u.line())
 }
 
-/// A drive's burn-in as [`burnin::runner`] walks it: the disk's tests, the
+/// A drive's burn-in as the prober runs its steps: the disk's tests, the
 /// configuration, where the write-verify pass checkpoints (beside the saved run,
 /// for `--resume`), and the run's sink.
 struct BurnIn<'t, 'a> {
@@ -410,17 +410,97 @@ impl<'t, 'a> BurnIn<'t, 'a> {
         self.interrupted
             .contains(&crate::results::burnin::Step::Test(test))
     }
-}
 
-impl burnin::runner::Drive for BurnIn<'_, '_> {
-    fn info(&self) -> &crate::results::device::DeviceInfo {
-        &self.t.info
+    /// Run the drive's burn-in into `disk` in the order and with the judgement of
+    /// [`burnin::runner::Course`], continuing the saved disks `resuming` holds
+    /// (`--resume`): each step's I/O here, its end told to the sink once (it saves
+    /// and draws). The disk's results, and whether Ctrl-C stopped the burn-in.
+    fn run(
+        &mut self,
+        name: &str,
+        settings: burnin::Settings,
+        resuming: Option<&[DiskResult]>,
+        mut disk: DiskResult,
+    ) -> io::Result<(DiskResult, bool)> {
+        use burnin::runner::{Course, Go, Ran};
+        let refused = || self.resume_refused();
+        let started = Course::start(name, settings, &self.t.info, resuming, refused, &mut disk);
+        let mut course = match started {
+            Ok(c) => c,
+            Err(e) => {
+                self.sink.failed(name, &e)?;
+                disk.error = Some(e.disk_failure());
+                return Ok((disk, false));
+            }
+        };
+        let stop = self.t.stop;
+        for step in course.steps() {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                return Ok((disk, true));
+            }
+            let go = course.begin(step, &mut disk);
+            let record = if let Go::Kept(record) = go {
+                record
+            } else {
+                self.sink.step_started(&self.t.info, step);
+                // Timed around the step's whole action (a test, a self-test, a
+                // SMART read).
+                let began = std::time::Instant::now();
+                let ran = match go {
+                    Go::Skip(status) => Ran::Not(status),
+                    _ => self.step(step, &mut disk)?,
+                };
+                course.ended(step, ran, &mut disk, began.elapsed().as_secs_f64())
+            };
+            let interrupted = record.status == crate::results::burnin::Status::Interrupted;
+            disk.burn_in.push(record);
+            let record = disk.burn_in.last().expect("just pushed");
+            self.sink.step_done(&self.t.info, record, &disk)?;
+            if burnin::runner::stop_hook() == Some(step) {
+                // As Ctrl-C would, between two steps (for the tests of --resume).
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            if interrupted {
+                return Ok((disk, true));
+            }
+        }
+        Ok((disk, false))
     }
 
-    fn stop(&self) -> &AtomicBool {
-        self.t.stop
+    /// Run `step` on the drive (its I/O), and what it gave.
+    fn step(
+        &mut self,
+        step: crate::results::burnin::Step,
+        disk: &mut DiskResult,
+    ) -> io::Result<burnin::runner::Ran> {
+        use crate::results::burnin::{Status, Step};
+        use burnin::runner::Ran;
+        Ok(match step {
+            Step::Test(k) => {
+                let (outcome, stopped) = self.test(k, disk)?;
+                Ran::Test(outcome, stopped)
+            }
+            Step::SmartBefore => Ran::SmartBefore(Box::new(self.smart_before())),
+            Step::SelfTest(kind) => match disk.smart.as_mut() {
+                Some(r) => Ran::SelfTest(self.self_test(kind, r)),
+                None => Ran::Not(Status::Skipped("SMART was not read".into())),
+            },
+            Step::Discard => Ran::Discard(self.discard()),
+            Step::SmartAfter => {
+                if let Some(r) = disk.smart.as_mut() {
+                    self.smart_after(r);
+                    self.sink.smart_done(&self.t.info, r)?;
+                }
+                Ran::SmartAfter
+            }
+        })
     }
 
+    /// Run one of the ordinary tests whatever failed before it (the verdict lists
+    /// every reason, and the write-verify pass maps what the others tripped on),
+    /// going on from the saved checkpoint of a resumed pass, adding its result to
+    /// `disk`; its outcome, and the line saying that the drive stopped answering
+    /// during it, if it did.
     fn test(
         &mut self,
         test: TestKind,
@@ -470,16 +550,21 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
         Ok((outcome, disk.tests.last().and_then(stopped_answering)))
     }
 
+    /// Why the saved progress of the drive (its write-verify checkpoint) cannot be
+    /// resumed by this seekprobe, if it cannot (a checkpoint of older stamps).
     fn resume_refused(&self) -> Option<String> {
         let p = self.resume_from.as_deref()?;
         checkpoint_file::refusal(p, &self.t.info.identity())
     }
 
+    /// Read the drive's SMART health before the other steps.
     fn smart_before(&mut self) -> SmartResult {
         let watch = self.t.temps.as_ref();
         session::smart_before(self.t.target.as_mut(), watch, &self.cfg.smart)
     }
 
+    /// Run one of the drive's self-tests to its end and record it in `smart`; false
+    /// when Ctrl-C stopped it (it was aborted on the drive).
     fn self_test(
         &mut self,
         kind: crate::results::smart::SelfTestKind,
@@ -497,12 +582,15 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
         )
     }
 
+    /// Read SMART again, keep the temperatures of long work, and judge the
+    /// drive's health over the run.
     fn smart_after(&mut self, smart: &mut SmartResult) {
         smart_watch::keep(self.t.temps.as_ref(), Some(&mut *smart));
         let watch = self.t.temps.as_ref();
         session::smart_after(self.t.target.as_mut(), watch, smart, &self.cfg.smart);
     }
 
+    /// Discard the whole drive (TRIM/UNMAP), and how it went.
     fn discard(&mut self) -> burnin::runner::Discarded {
         use burnin::runner::Discarded;
         match self.t.target.discard() {
@@ -514,26 +602,5 @@ impl burnin::runner::Drive for BurnIn<'_, '_> {
             }
             Err(e) => Discarded::Refused(e.to_string()),
         }
-    }
-
-    fn failed(&mut self, name: &str, error: &ProbeError) -> io::Result<()> {
-        self.sink.failed(name, error)
-    }
-
-    fn smart_done(&mut self, smart: &SmartResult) -> io::Result<()> {
-        self.sink.smart_done(&self.t.info, smart)
-    }
-
-    fn step_started(&mut self, step: crate::results::burnin::Step) {
-        self.sink.step_started(&self.t.info, step);
-    }
-
-    fn step_done(
-        &mut self,
-        record: &crate::results::burnin::StepRecord,
-        disk: &DiskResult,
-    ) -> io::Result<()> {
-        self.sink.step_done(&self.t.info, record)?;
-        self.sink.checkpoint(disk)
     }
 }

@@ -254,6 +254,7 @@ impl Sink for LiveText<'_> {
         &mut self,
         info: &DeviceInfo,
         record: &crate::results::burnin::StepRecord,
+        disk: &DiskResult,
     ) -> io::Result<()> {
         let line = report::burnin::step_line(record);
         let failed = matches!(record.status, crate::results::burnin::Status::Failed(_));
@@ -272,7 +273,7 @@ impl Sink for LiveText<'_> {
             report::burnin::status(&record.status)
         );
         self.progress.step_ended("burn-in", &ended, failed);
-        Ok(())
+        self.checkpoint(disk)
     }
 
     fn step_started(&mut self, _info: &DeviceInfo, step: crate::results::burnin::Step) {

@@ -1,63 +1,62 @@
-//! Walking one drive's burn-in: its steps ([`super::steps`]) in order, each through
-//! what runs it ([`super::action`]), keeping the steps a saved run completed
-//! (`--resume`), skipping the rest once the drive stopped answering, and saying
-//! how each step ended. The run is saved after each step.
-//!
-//! The tests and SMART readings themselves are the ordinary run's: it hands the
-//! drive in as a [`Drive`], so this module imports nothing of it.
+//! One drive's course through its burn-in: its steps ([`super::steps`]) in
+//! order, those a saved run completed kept (`--resume`), the rest skipped once the
+//! drive stopped answering, and how each step that ran ended, judged from what
+//! running it gave. Pure: `crate::prober` runs each step (the I/O) and hands back
+//! what it gave ([`Ran`]); the app saves and draws each step's record. It imports
+//! nothing of the prober, which alone imports it.
 
 use super::{Medium, Settings};
 use crate::error::ProbeError;
 use crate::results::burnin::{Status, Step, StepRecord};
 use crate::results::device::DeviceInfo;
-use crate::results::smart::{SelfTestKind, SelfTestOutcome, SmartResult};
-use crate::results::test_kind::TestKind;
+use crate::results::smart::{SelfTestOutcome, SmartResult};
 use crate::results::{DiskResult, Outcome, TestResult};
-use std::io;
-use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The drive under burn-in as the ordinary run drives it (prober.rs implements it):
-/// each method runs what one kind of step needs, or tells the run's sink what
-/// happened.
-pub trait Drive {
-    /// What the drive is as opened: its medium picks the steps, its path and
-    /// serial number tell whether a saved run is this drive's.
-    fn info(&self) -> &DeviceInfo;
-    /// The flag Ctrl-C raises, checked between steps (the test hook raises it too).
-    fn stop(&self) -> &AtomicBool;
-    /// Run one of the ordinary tests whatever failed before it (the verdict lists
-    /// every reason, and the write-verify pass maps what the others tripped on),
-    /// adding its result to `disk`; its outcome, and the line saying that the drive
-    /// stopped answering during it, if it did.
-    fn test(
-        &mut self,
-        test: TestKind,
-        disk: &mut DiskResult,
-    ) -> io::Result<(Outcome, Option<String>)>;
-    /// Read the drive's SMART health before the other steps.
-    fn smart_before(&mut self) -> SmartResult;
-    /// Why the saved progress of the drive (its write-verify checkpoint) cannot be
-    /// resumed by this seekprobe, if it cannot (a checkpoint of older stamps).
-    fn resume_refused(&self) -> Option<String> {
-        None
-    }
-    /// Run one of the drive's self-tests to its end and record it in `smart`; false
-    /// when Ctrl-C stopped it (it was aborted on the drive).
-    fn self_test(&mut self, kind: SelfTestKind, smart: &mut SmartResult) -> bool;
-    /// Read SMART again, keep the temperatures of long work, and judge the
-    /// drive's health over the run.
-    fn smart_after(&mut self, smart: &mut SmartResult);
-    /// Discard the whole drive (TRIM/UNMAP), and how it went.
-    fn discard(&mut self) -> Discarded;
-    /// The drive cannot be burnt in (`error` says why).
-    fn failed(&mut self, name: &str, error: &ProbeError) -> io::Result<()>;
-    /// SMART's part of the drive is complete.
-    fn smart_done(&mut self, smart: &SmartResult) -> io::Result<()>;
-    /// A step is about to run (for the live view).
-    fn step_started(&mut self, _step: Step) {}
-    /// A step ended (`record` says how), and the drive's results so far (`disk`)
-    /// are to be saved.
-    fn step_done(&mut self, record: &StepRecord, disk: &DiskResult) -> io::Result<()>;
+/// One drive's burn-in as it goes: its steps, the saved disk it continues
+/// (`--resume`), and whether a step found that the drive stopped answering.
+pub struct Course<'s> {
+    steps: Vec<Step>,
+    /// The saved disk this drive goes on from, if any.
+    prev: Option<&'s DiskResult>,
+    /// Set when a step found that the drive stopped answering: the steps after it
+    /// are skipped, saying why (the other drives of the run go on).
+    gone: Option<String>,
+    /// Before the self-test step that runs: how many self-tests SMART held, and
+    /// whether it had failed already.
+    self_tests_before: (usize, bool),
+    /// Why the drive is not discarded when it offers no discard.
+    not_discarded: &'static str,
+}
+
+/// How a step goes, decided before anything of it runs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Go {
+    /// Completed by the saved run: its record (a test's result is back in the disk).
+    Kept(StepRecord),
+    /// Not run (the drive stopped answering, its capacity is fake, SMART was not
+    /// read): the step's status.
+    Skip(Status),
+    /// Run it, and hand back what it gave to [`Course::ended`].
+    Run,
+}
+
+/// What running a step gave, as the prober hands it back to be judged.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ran {
+    /// Nothing ran ([`Go::Skip`]'s status).
+    Not(Status),
+    /// A test ran (its result is the disk's last): its outcome, and the line
+    /// saying that the drive stopped answering during it, if it did.
+    Test(Outcome, Option<String>),
+    /// SMART read before the other steps.
+    SmartBefore(Box<SmartResult>),
+    /// A self-test ran into the disk's SMART; false when Ctrl-C stopped it (it
+    /// was aborted on the drive).
+    SelfTest(bool),
+    /// The whole drive was discarded, so it went.
+    Discard(Discarded),
+    /// SMART was read again into the disk's and judged over the run.
+    SmartAfter,
 }
 
 /// How a whole-drive discard went.
@@ -76,118 +75,143 @@ pub enum Discarded {
     Interrupted,
 }
 
-/// Run `drive`'s burn-in into `disk`, continuing the saved run's `saved` disks when
-/// `resuming`; the disk's results, and whether Ctrl-C stopped the burn-in.
-pub fn run(
-    name: &str,
-    settings: Settings,
-    resuming: bool,
-    drive: &mut dyn Drive,
-    mut disk: DiskResult,
-    saved: &[DiskResult],
-) -> io::Result<(DiskResult, bool)> {
-    let prev = if resuming {
-        let other =
-            "resume the burn-in on the drives it ran on, or start a new one without --resume";
-        let older = "start the burn-in again without --resume (give --new-run to keep the saved run beside the new one)";
-        let found = saved_disk(name, drive.info(), saved).map_err(|why| (why, other));
-        match found.and_then(|d| {
-            drive
-                .resume_refused()
-                .map_or(Ok(d), |why| Err((why, older)))
-        }) {
-            Ok(d) => d,
-            Err((why, hint)) => {
-                // The operator's resume, not the drive: NOT TESTED.
-                let e = ProbeError::Refused {
-                    path: drive.info().path.clone(),
-                    why,
-                    hint: hint.into(),
-                    untested: true,
-                };
-                drive.failed(name, &e)?;
-                disk.error = Some(e.disk_failure());
-                return Ok((disk, false));
+impl<'s> Course<'s> {
+    /// The burn-in of drive `name` (`info`, as opened) into `disk`, continuing
+    /// `saved` (the saved disks matched to it, given when resuming): the saved
+    /// SMART is kept in `disk` when its reading before the steps was done. Err when
+    /// the saved run cannot be continued on this drive: another drive, or its
+    /// progress `refused` by this seekprobe (asked only of this drive's saved
+    /// disk); the operator's resume, not the drive: NOT TESTED.
+    pub fn start(
+        name: &str,
+        settings: Settings,
+        info: &DeviceInfo,
+        saved: Option<&'s [DiskResult]>,
+        refused: impl FnOnce() -> Option<String>,
+        disk: &mut DiskResult,
+    ) -> Result<Course<'s>, ProbeError> {
+        let prev = match saved {
+            Some(saved) => {
+                let other = "resume the burn-in on the drives it ran on, or start a new one without --resume";
+                let older = "start the burn-in again without --resume (give --new-run to keep the saved run beside the new one)";
+                let found = saved_disk(name, info, saved).map_err(|why| (why, other));
+                found
+                    .and_then(|d| refused().map_or(Ok(d), |why| Err((why, older))))
+                    .map_err(|(why, hint)| ProbeError::Refused {
+                        path: info.path.clone(),
+                        why,
+                        hint: hint.into(),
+                        untested: true,
+                    })?
             }
+            None => None,
+        };
+        keep_saved_smart(prev, disk);
+        Ok(Course {
+            steps: super::steps(Medium::of(info.rotation), settings),
+            prev,
+            gone: None,
+            self_tests_before: (0, false),
+            not_discarded: not_discarded(info),
+        })
+    }
+
+    /// The drive's steps, in the order they run.
+    pub fn steps(&self) -> Vec<Step> {
+        self.steps.clone()
+    }
+
+    /// How `step` goes, from the saved run, the steps before it and `disk`'s
+    /// results so far (a kept test's result is put back in `disk`).
+    pub fn begin(&mut self, step: Step, disk: &mut DiskResult) -> Go {
+        let kept =
+            (self.prev).and_then(|p| p.burn_in.iter().find(|r| r.step == step && r.status.done()));
+        if let Some(k) = kept {
+            if let Step::Test(t) = step
+                && let Some(r) = self.prev.and_then(|p| p.tests.iter().find(|r| r.test == t))
+            {
+                disk.tests.push(r.clone());
+            }
+            // A kept step's duration is the saved run's.
+            return Go::Kept(StepRecord {
+                step,
+                status: Status::Resumed,
+                duration_s: k.duration_s,
+                unanswered: false,
+            });
         }
-    } else {
-        None
-    };
-    keep_saved_smart(prev, &mut disk);
-    // Set when a step found that the drive stopped answering: the steps after it
-    // are skipped, saying why (the other drives of the run go on).
-    let mut gone: Option<String> = None;
-    for step in super::steps(Medium::of(drive.info().rotation), settings) {
-        if drive.stop().load(Ordering::Relaxed) {
-            return Ok((disk, true));
+        if let Some(why) = &self.gone {
+            return Go::Skip(Status::Skipped(why.clone()));
         }
-        let kept = prev.and_then(|p| p.burn_in.iter().find(|r| r.step == step && r.status.done()));
-        if kept.is_none() {
-            drive.step_started(step);
-        }
-        let began = std::time::Instant::now();
         // A drive the capacity check found fake is not written whole besides.
-        let fake = matches!(step, Step::Test(k) if k.row().pass) && fake_capacity(&disk);
-        let mut unanswered = false;
-        let status = match (kept, step) {
-            (None, _) if gone.is_some() => Status::Skipped(gone.clone().unwrap_or_default()),
-            (None, _) if fake => Status::Skipped(
+        if matches!(step, Step::Test(k) if k.row().pass) && fake_capacity(disk) {
+            return Go::Skip(Status::Skipped(
                 "the capacity check found that the drive stores less than it reports".into(),
-            ),
-            (Some(_), a) => {
-                if let Step::Test(k) = a
-                    && let Some(r) = prev.and_then(|p| p.tests.iter().find(|r| r.test == k))
-                {
-                    disk.tests.push(r.clone());
-                }
-                Status::Resumed
+            ));
+        }
+        match (step, disk.smart.as_ref()) {
+            (Step::SelfTest(_), None) => Go::Skip(Status::Skipped("SMART was not read".into())),
+            (Step::SelfTest(_), Some(r)) if !r.judged() => {
+                Go::Skip(Status::Skipped("the device has no SMART".into()))
             }
-            (None, Step::Test(k)) => {
-                let (outcome, stopped_answering) = drive.test(k, &mut disk)?;
-                gone = stopped_answering;
+            (Step::SelfTest(_), Some(r)) => {
+                self.self_tests_before = (r.self_tests.len(), r.error.is_some());
+                Go::Run
+            }
+            (Step::SmartAfter, None) => {
+                Go::Skip(Status::Skipped("SMART was not read before".into()))
+            }
+            _ => Go::Run,
+        }
+    }
+
+    /// The record of `step`, which lasted `duration_s` around its whole action (a
+    /// test, a self-test, a SMART read), judged from what it gave (`ran`, the SMART
+    /// read before is kept in `disk`); a drive found to have stopped answering
+    /// skips the steps after it.
+    pub fn ended(
+        &mut self,
+        step: Step,
+        ran: Ran,
+        disk: &mut DiskResult,
+        duration_s: f64,
+    ) -> StepRecord {
+        let mut unanswered = false;
+        let status = match ran {
+            Ran::Not(status) => status,
+            Ran::Test(outcome, stopped_answering) => {
+                self.gone = stopped_answering;
                 test_status(outcome, disk.tests.last())
             }
-            (None, Step::SmartBefore) => {
-                let r = drive.smart_before();
+            Ran::SmartBefore(r) => {
                 let status = smart_status(&r);
-                disk.smart = Some(r);
+                disk.smart = Some(*r);
                 status
             }
-            (None, Step::SelfTest(kind)) => self_test_step(drive, kind, &mut disk),
-            (None, Step::Discard) => {
-                let (status, stopped_answering) = discard_step(drive);
+            Ran::SelfTest(finished) => match disk.smart.as_ref() {
+                Some(r) => self_test_status(r, self.self_tests_before, finished),
+                None => Status::Skipped("SMART was not read".into()),
+            },
+            Ran::Discard(d) => {
+                let (status, stopped_answering) = discard_status(d, self.not_discarded);
                 if stopped_answering.is_some() {
-                    gone = stopped_answering;
+                    self.gone = stopped_answering;
                     unanswered = true;
                 }
                 status
             }
-            (None, Step::SmartAfter) => smart_after_step(drive, &mut disk)?,
+            Ran::SmartAfter => match disk.smart.as_ref() {
+                Some(r) => smart_status(r),
+                None => Status::Skipped("SMART was not read before".into()),
+            },
         };
-        // A kept step's duration is the saved run's; a step run here is timed
-        // around its whole action (a test, a self-test, a SMART read).
-        let duration_s = match kept {
-            Some(k) => k.duration_s,
-            None => Some(began.elapsed().as_secs_f64()),
-        };
-        let record = StepRecord {
+        StepRecord {
             step,
             status,
-            duration_s,
+            duration_s: Some(duration_s),
             unanswered,
-        };
-        let interrupted = record.status == Status::Interrupted;
-        disk.burn_in.push(record);
-        drive.step_done(disk.burn_in.last().expect("just pushed"), &disk)?;
-        if stop_hook() == Some(step) {
-            // As Ctrl-C would, between two steps (for the tests of --resume).
-            drive.stop().store(true, Ordering::Relaxed);
-        }
-        if interrupted {
-            return Ok((disk, true));
         }
     }
-    Ok((disk, false))
 }
 
 /// Keep the SMART of the saved run `prev` when its reading before the steps was
@@ -207,12 +231,13 @@ fn keep_saved_smart(prev: Option<&DiskResult>, disk: &mut DiskResult) {
     }
 }
 
-/// The discard step: how it ended, and the line saying that the drive stopped
-/// answering during it, if it did.
-fn discard_step(drive: &mut dyn Drive) -> (Status, Option<String>) {
-    match drive.discard() {
+/// How the discard step ended (`not_offered`: why a drive that offers no discard
+/// was not discarded), and the line saying that the drive stopped answering
+/// during it, if it did.
+fn discard_status(d: Discarded, not_offered: &str) -> (Status, Option<String>) {
+    match d {
         Discarded::Done => (Status::Done, None),
-        Discarded::NotOffered => (Status::Skipped(not_discarded(drive.info()).into()), None),
+        Discarded::NotOffered => (Status::Skipped(not_offered.into()), None),
         Discarded::Refused(why) => (Status::Failed(format!("discard: {why}")), None),
         Discarded::Unanswered(why) => (
             Status::Failed(format!("discard: {why}")),
@@ -220,20 +245,6 @@ fn discard_step(drive: &mut dyn Drive) -> (Status, Option<String>) {
         ),
         Discarded::Interrupted => (Status::Interrupted, None),
     }
-}
-
-/// The SMART reading after the other steps, judged over the run, when SMART was
-/// read before them.
-fn smart_after_step(drive: &mut dyn Drive, disk: &mut DiskResult) -> io::Result<Status> {
-    Ok(match disk.smart.as_mut() {
-        Some(r) => {
-            drive.smart_after(r);
-            let status = smart_status(r);
-            drive.smart_done(r)?;
-            status
-        }
-        None => Status::Skipped("SMART was not read before".into()),
-    })
 }
 
 /// How a test step ended: its outcome, and for a complete one, the first failing
@@ -281,17 +292,11 @@ fn smart_status(r: &SmartResult) -> Status {
     }
 }
 
-/// One of the drive's self-tests as a burn-in step: run it to its end (Ctrl-C
-/// aborts it on the drive) and record it in the disk's SMART result.
-fn self_test_step(drive: &mut dyn Drive, kind: SelfTestKind, disk: &mut DiskResult) -> Status {
-    let Some(r) = disk.smart.as_mut() else {
-        return Status::Skipped("SMART was not read".into());
-    };
-    if !r.judged() {
-        return Status::Skipped("the device has no SMART".into());
-    }
-    let (n, had_error) = (r.self_tests.len(), r.error.is_some());
-    if !drive.self_test(kind, r) {
+/// How one of the drive's self-tests ended as a burn-in step, from the disk's
+/// SMART `r` after it ran (`finished`: not stopped by Ctrl-C) and `before` it
+/// (how many self-tests it held, and whether it had failed already).
+fn self_test_status(r: &SmartResult, (n, had_error): (usize, bool), finished: bool) -> Status {
+    if !finished {
         return Status::Interrupted;
     }
     if let (false, Some(e)) = (had_error, &r.error) {
@@ -317,8 +322,8 @@ fn self_test_step(drive: &mut dyn Drive, kind: SelfTestKind, disk: &mut DiskResu
 
 /// A test hook: `SEEKPROBE_BURN_IN_STOP_AFTER=STEP` (a step's JSON id) raises the
 /// stop flag after that step, as Ctrl-C would, so that an interrupted burn-in and
-/// its `--resume` are tested exactly.
-fn stop_hook() -> Option<Step> {
+/// its `--resume` are tested exactly: the step after which to raise it.
+pub fn stop_hook() -> Option<Step> {
     std::env::var("SEEKPROBE_BURN_IN_STOP_AFTER")
         .ok()
         .and_then(|id| Step::from_id(&id))

@@ -27,10 +27,14 @@ pub trait Sink: Observer {
     fn confirm_write(&mut self, info: &DeviceInfo, found: &[Found]) -> io::Result<bool>;
     /// `test` ended (see its outcome).
     fn test_done(&mut self, info: &DeviceInfo, test: &TestResult) -> io::Result<()>;
-    /// A step of `--burn-in` ended (the record says how).
-    fn step_done(&mut self, _info: &DeviceInfo, _record: &StepRecord) -> io::Result<()> {
-        Ok(())
-    }
+    /// A step of `--burn-in` ended (`record` says how): show it, and save the
+    /// drive's results so far (`disk`, which holds the record last).
+    fn step_done(
+        &mut self,
+        info: &DeviceInfo,
+        record: &StepRecord,
+        disk: &DiskResult,
+    ) -> io::Result<()>;
     /// A step of `--burn-in` starts.
     fn step_started(&mut self, _info: &DeviceInfo, _step: crate::results::burnin::Step) {}
     /// A line about the disk's run worth saying as it happens (where a resumed
