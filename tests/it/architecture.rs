@@ -76,3 +76,66 @@ fn a_concept_is_defined_once() {
         );
     }
 }
+
+/// The traits declared in `code` and how many methods each declares: from a line
+/// that opens `trait Name` (maybe `pub`) to its closing brace, the lines at the
+/// trait's own depth that start a `fn`. Comment lines are passed over.
+fn trait_methods(code: &str) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    let mut open: Option<(String, usize, i32)> = None;
+    for line in code.lines().map(str::trim) {
+        if line.starts_with("//") {
+            continue;
+        }
+        if open.is_none() {
+            let bare = line.strip_prefix("pub ").unwrap_or(line);
+            let bare = ["pub(crate) ", "pub(super) "]
+                .iter()
+                .fold(bare, |b, p| b.strip_prefix(p).unwrap_or(b));
+            if let Some(rest) = bare.strip_prefix("trait ") {
+                let name: String = (rest.chars())
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                open = Some((name, 0, 0));
+            }
+        }
+        let Some((name, methods, depth)) = open.as_mut() else {
+            continue;
+        };
+        if *depth == 1 && line.starts_with("fn ") {
+            *methods += 1;
+        }
+        let before = *depth;
+        *depth += line.matches('{').count() as i32 - line.matches('}').count() as i32;
+        if (before > 0 || line.contains('{')) && *depth == 0 {
+            out.push((std::mem::take(name), *methods));
+            open = None;
+        }
+    }
+    out
+}
+
+#[test]
+fn the_burn_in_and_the_prober_hold_at_most_one_trait_of_eight_methods() {
+    // The counter itself, on a trait it must read right.
+    let sample = "pub trait T: U {\n    /// fn not this\n    fn a(&self);\n    fn b(\n        &self,\n    ) -> u8 {\n        fn inner() {}\n        0\n    }\n}\ntrait V {}\n";
+    assert_eq!(
+        trait_methods(sample),
+        [("T".to_string(), 2), ("V".to_string(), 0)]
+    );
+    let code = crate::source_tree::src_code();
+    let rooms = |f: &str| f.starts_with("burnin/") || f.starts_with("prober/") || f == "prober.rs";
+    let files: Vec<&String> = code.keys().filter(|f| rooms(f)).collect();
+    assert!(files.iter().any(|f| *f == "prober/sink.rs"), "{files:?}");
+    let large: Vec<(String, usize)> = (code.iter())
+        .filter(|(f, _)| rooms(f))
+        .flat_map(|(_, text)| trait_methods(text))
+        .filter(|&(_, n)| n >= 8)
+        .collect();
+    assert!(
+        large.len() <= 1,
+        "a burn-in step's end is told once, to one receiver (docs/architecture.md, \
+         prober/): at most one trait of eight methods or more in src/burnin/ and \
+         src/prober/, found {large:?}"
+    );
+}
