@@ -374,3 +374,123 @@ fn saved_disk<'a>(
     }
     Ok(Some(found))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::Engine;
+    use crate::results::smart::SelfTestKind;
+    use crate::results::test_kind::TestKind;
+
+    fn info() -> DeviceInfo {
+        serde_json::from_value(serde_json::json!({
+            "name": "sim0", "path": "sim0", "kind": "simulated", "sector_size_bytes": 512,
+            "physical_sector_size_bytes": 4096, "media_size_bytes": 268435456u64,
+            "stripe_size_bytes": 4096, "stripe_offset_bytes": 0, "fw_heads": 255,
+            "fw_sectors": 63, "descr": "a model", "ident": "SER1", "attachment": "sim",
+            "physical_path": null, "trim": false, "rotation": {"rpm": 7200},
+            "zone_mode": null, "parent_disk": null, "loop_device": null, "simulated": "a model",
+            "interface": null, "allocated_bytes": null, "in_memory": false, "io_mode": "simulated"
+        }))
+        .unwrap()
+    }
+
+    fn record(step: Step, status: Status, duration_s: f64) -> StepRecord {
+        StepRecord {
+            step,
+            status,
+            duration_s: Some(duration_s),
+            unanswered: false,
+        }
+    }
+
+    #[test]
+    fn a_discard_left_unanswered_fails_and_skips_every_step_after_it() {
+        let mut disk = DiskResult::new("sim0");
+        let settings = Settings::default();
+        let mut course = Course::start("sim0", settings, &info(), None, || None, &mut disk)
+            .expect("nothing to resume");
+        let ran = Ran::Discard(Discarded::Unanswered("no answer in 30 s".into()));
+        let r = course.ended(Step::Discard, ran, &mut disk, 30.0);
+        assert_eq!(
+            r.status,
+            Status::Failed("discard: no answer in 30 s".into())
+        );
+        assert!(r.unanswered);
+        assert_eq!(
+            course.begin(Step::SelfTest(SelfTestKind::Long), &mut disk),
+            Go::Skip(Status::Skipped(
+                "the drive stopped answering: discard: no answer in 30 s".into()
+            ))
+        );
+    }
+
+    #[test]
+    fn a_resumed_drive_keeps_its_completed_steps_and_runs_the_interrupted_one() {
+        let mut saved = DiskResult::new("sim0");
+        saved.info = Some(info());
+        let seek = Step::Test(TestKind::SeekTransfer);
+        saved.burn_in = vec![
+            record(Step::SmartBefore, Status::Done, 1.5),
+            record(seek, Status::Done, 20.0),
+            record(Step::Test(TestKind::Verify), Status::Interrupted, 60.0),
+        ];
+        saved.tests = vec![TestResult::new(TestKind::SeekTransfer, 0.0, Engine::Sync)];
+        let saved = [saved];
+        let mut disk = DiskResult::new("sim0");
+        let mut course = Course::start(
+            "sim0",
+            Settings::default(),
+            &info(),
+            Some(&saved),
+            || None,
+            &mut disk,
+        )
+        .expect("the same drive");
+        assert_eq!(
+            course.begin(seek, &mut disk),
+            Go::Kept(StepRecord {
+                status: Status::Resumed,
+                ..record(seek, Status::Done, 20.0)
+            })
+        );
+        assert_eq!(
+            disk.tests.len(),
+            1,
+            "the kept test's result is the disk's again"
+        );
+        let verify = Step::Test(TestKind::Verify);
+        assert_eq!(course.begin(verify, &mut disk), Go::Run);
+        // No SMART was saved: the self-tests cannot run.
+        assert_eq!(
+            course.begin(Step::SelfTest(SelfTestKind::Short), &mut disk),
+            Go::Skip(Status::Skipped("SMART was not read".into()))
+        );
+    }
+
+    #[test]
+    fn a_refused_checkpoint_leaves_the_drive_not_tested() {
+        let mut saved = DiskResult::new("sim0");
+        saved.info = Some(info());
+        let saved = [saved];
+        let mut disk = DiskResult::new("sim0");
+        let why = || Some("its checkpoint was written by an older seekprobe".to_string());
+        let err = Course::start(
+            "sim0",
+            Settings::default(),
+            &info(),
+            Some(&saved),
+            why,
+            &mut disk,
+        )
+        .err()
+        .expect("refused");
+        match err {
+            ProbeError::Refused { why, untested, .. } => {
+                assert_eq!(why, "its checkpoint was written by an older seekprobe");
+                assert!(untested, "the operator's resume, not the drive");
+            }
+            e => panic!("{e:?}"),
+        }
+    }
+}
