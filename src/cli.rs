@@ -7,9 +7,9 @@ mod shared;
 mod subcommands;
 mod values;
 
-pub use option::{Applies, BesideId, Decl, Opt};
-pub use probe::Args;
-pub use shared::{HistoryFileArgs, JudgeArgs, SmartRuleArgs};
+pub use option::{Applies, BesideId, Decl, Opt, Range};
+pub use probe::{Args, DEFAULT_ZONES};
+pub use shared::{DEFAULT_MAX_DEVIATION, HistoryFileArgs, JudgeArgs, SmartRuleArgs};
 pub use subcommands::*;
 pub use values::*;
 

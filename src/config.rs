@@ -5,7 +5,7 @@ use crate::cli::Args;
 use crate::plans;
 use crate::report::Format;
 use crate::results::settings::{
-    BlockSize, Deviation, EndNotAfterStart, MAX_PASSES, Passes, QueueDepth, ScanSpan,
+    BlockSize, Deviation, EndNotAfterStart, Passes, QueueDepth, ScanSpan,
 };
 use crate::results::test_kind::TestKind;
 use std::num::NonZeroU32;
@@ -13,9 +13,13 @@ use std::path::PathBuf;
 use std::time::Duration;
 use thiserror::Error;
 
+mod between;
+mod bounds;
+mod flags;
 pub mod measures;
 mod rules;
-pub use rules::{Needs, RuleError, needs, plotted_tests, tuning};
+pub use flags::plotted_tests;
+pub use rules::{Needs, RuleError, needs, tuning};
 use rules::{check_rules, looks_like_a_count, tests_given};
 
 /// What to print for each disk.
@@ -118,47 +122,37 @@ pub struct Qualify {
 }
 
 impl Qualify {
-    /// The settings the options ask for; --max-deviation and --baseline apply to
-    /// --qualify only.
+    /// The settings the options ask for, checked as their declarations say (for
+    /// `compare` too, whose options [`check_rules`] does not see); --max-deviation
+    /// and --baseline apply to --qualify only.
     pub fn from_args(j: crate::cli::JudgeArgs) -> Result<Option<Qualify>, ConfigError> {
         if !j.qualify {
             let stray = if j.max_deviation.is_some() {
-                Some("--max-deviation")
+                Some("max_deviation")
             } else {
-                j.baseline.as_ref().map(|_| "--baseline")
+                j.baseline.as_ref().map(|_| "baseline")
             };
-            if let Some(opt) = stray {
-                return Err(RuleError::DoesNotApply(format!(
-                    "{opt} applies to --qualify; add --qualify or drop {opt}"
-                ))
-                .into());
+            if let Some(id) = stray {
+                return Err(rules::needs_unmet(id).into());
             }
         }
-        Qualify::new(
-            j.qualify,
-            j.baseline,
-            j.max_deviation.unwrap_or(DEFAULT_MAX_DEVIATION),
-        )
-    }
-
-    /// Qualification settings when `on`; the deviation is given in percent.
-    pub fn new(
-        on: bool,
-        baseline: Option<PathBuf>,
-        percent: f64,
-    ) -> Result<Option<Qualify>, ConfigError> {
-        let max_deviation = Deviation::from_percent(percent)
-            .ok_or_else(|| ConfigError::BadDeviation(percent.to_string()))?;
-        Ok(on.then_some(Qualify {
+        if let Some(percent) = j.max_deviation {
+            bounds::check_declared("max_deviation", bounds::Value::Real(percent))?;
+        }
+        let percent = j.max_deviation.unwrap_or(crate::cli::DEFAULT_MAX_DEVIATION);
+        let max_deviation = Deviation::from_percent(percent).ok_or_else(|| out_of_type(percent))?;
+        Ok(j.qualify.then_some(Qualify {
             max_deviation,
-            baseline,
+            baseline: j.baseline,
         }))
     }
 }
 
-/// The largest deviation --qualify allows unless --max-deviation says otherwise, in
-/// percent, the option's unit ([`Deviation::DEFAULT`] past the option).
-pub const DEFAULT_MAX_DEVIATION: f64 = 15.0;
+/// A value its option's declared range let through but its checked type refused:
+/// the declaration and the type disagree (a bug, caught by config/bounds.rs's test).
+fn out_of_type(v: impl std::fmt::Display) -> ConfigError {
+    ConfigError::Parse(format!("{v}: within its option's range but not its type's"))
+}
 
 /// A command line that breaks a rule.
 #[derive(Debug, Error, PartialEq)]
@@ -166,37 +160,39 @@ pub enum ConfigError {
     /// An option given without what it applies to, or against diskinfo's rules.
     #[error(transparent)]
     Rule(#[from] RuleError),
-    /// A seconds option outside its range: the option, the value, the lowest
-    /// allowed (the highest is 3600).
+    /// A time in seconds outside its range ([`crate::cli::Range::Seconds`]): the
+    /// option, the value, the lowest allowed (the highest is 3600).
     #[error(
         "{0} {1}: expected a number of seconds from {2} to 3600 (or a time: 500ms, 90s, 10m, 1h)"
     )]
-    BadSeconds(&'static str, String, f64),
-    /// A bad --max-deviation.
-    #[error("--max-deviation {0}: expected a percentage above 0 and below 1000")]
-    BadDeviation(String),
-    /// A count or size that must not be zero.
+    BadSeconds(String, String, f64),
+    /// A percentage outside its range ([`crate::cli::Range::Percent`]): the option,
+    /// the value.
+    #[error("{0} {1}: expected a percentage above 0 and below 1000")]
+    BadPercent(String, String),
+    /// A size of 0 ([`crate::cli::Range::Bytes`]): the option.
     #[error("{0} must be more than 0")]
-    Zero(&'static str),
-    /// A `--queue-depth` outside 1..=4096.
-    #[error("--queue-depth {0}: expected 1 to 4096")]
-    BadQueueDepth(u32),
-    /// A count outside its range (the value, then the lowest and highest allowed).
+    Zero(String),
+    /// A count outside its range ([`crate::cli::Range::Count`]): the option, the
+    /// value, then the lowest and highest allowed.
     #[error("{0} {1}: expected {2} to {3}")]
-    OutOfRange(&'static str, String, i64, i64),
-    /// A byte option that is not a whole number of 512-byte sectors (the value,
-    /// then the nearest allowed below and above).
+    OutOfRange(String, String, i64, i64),
+    /// A byte option that is not a whole number of 512-byte sectors
+    /// ([`crate::cli::Range::Sectors`]): the option, the value, then the nearest
+    /// allowed below and above.
     #[error("{0} {1}: not a multiple of the 512-byte sector; the nearest allowed are {2} and {3}")]
-    NotSectors(&'static str, u64, u64, u64),
+    NotSectors(String, u64, u64, u64),
     /// --end not after --start.
     #[error("--end {1} is not after --start {0}")]
     BadRange(u64, u64),
-    /// A --block-size beyond what a read may be.
-    #[error("--block-size {0}: expected 512 bytes to 64M, a multiple of the 512-byte sector")]
-    BadBlockSize(u64),
-    /// A bad --slow-ms.
-    #[error("--slow-ms {0}: expected a number of milliseconds above 0, up to 3600000")]
-    BadSlowMs(String),
+    /// A size beyond its range ([`crate::cli::Range::Sectors`] with a largest):
+    /// the option, the value, the largest as written (`64M`).
+    #[error("{0} {1}: expected 512 bytes to {2}, a multiple of the 512-byte sector")]
+    BadSize(String, String, String),
+    /// A time in milliseconds outside its range ([`crate::cli::Range::Millis`]):
+    /// the option, the value, the highest allowed.
+    #[error("{0} {1}: expected a number of milliseconds above 0, up to {2}")]
+    BadMillis(String, String, u64),
     /// `--zones 50`: the number of an option whose value is written with `=` was
     /// read as a disk.
     #[error(
@@ -212,63 +208,6 @@ pub enum ConfigError {
     #[error("{0}")]
     Parse(String),
 }
-
-/// The values of --scan's and --verify's own options, checked in this order:
-/// `--block-size`, `--passes`, `--bad-blocks-size`, `--slow-ms`.
-fn check_scan_and_verify(a: &Args) -> Result<(BlockSize, Passes), ConfigError> {
-    let block_size = BlockSize::new(a.block_size)
-        .ok()
-        .filter(|b| b.bytes() >= SECTOR)
-        .ok_or(ConfigError::BadBlockSize(a.block_size))?;
-    whole_sectors("--block-size", Some(a.block_size))?;
-    whole_sectors("--start", a.start)?;
-    whole_sectors("--end", a.end)?;
-    let passes = Passes::new(a.passes).ok_or_else(|| {
-        ConfigError::OutOfRange("--passes", a.passes.to_string(), 1, i64::from(MAX_PASSES))
-    })?;
-    let bad_blocks_size = u32::try_from(a.bad_blocks_size).map_err(|_| {
-        ConfigError::Parse(format!(
-            "--bad-blocks-size {}: too large",
-            a.bad_blocks_size
-        ))
-    })?;
-    if let Err(e) = crate::stamps::badblocks::check_block_size(bad_blocks_size) {
-        return Err(ConfigError::Parse(e.to_string()));
-    }
-    if !(a.slow_ms.is_finite() && a.slow_ms > 0.0 && a.slow_ms <= 3_600_000.0) {
-        return Err(ConfigError::BadSlowMs(a.slow_ms.to_string()));
-    }
-    Ok((block_size, passes))
-}
-
-/// The option `name`'s value `v` in seconds, at least `min` and at most an hour.
-fn seconds(name: &'static str, v: f64, min: f64) -> Result<Duration, ConfigError> {
-    if v.is_finite() && (min..=3600.0).contains(&v) {
-        Ok(Duration::from_secs_f64(v))
-    } else {
-        Err(ConfigError::BadSeconds(name, v.to_string(), min))
-    }
-}
-
-/// The smallest logical sector: --block-size, --start and --end are whole
-/// numbers of it, so that no drive rounds them silently.
-const SECTOR: u64 = 512;
-
-/// `v` (of `option`) a whole number of 512-byte sectors; Err names the nearest
-/// allowed values below and above.
-fn whole_sectors(option: &'static str, v: Option<u64>) -> Result<(), ConfigError> {
-    match v {
-        Some(v) if v % SECTOR != 0 => {
-            let below = v / SECTOR * SECTOR;
-            Err(ConfigError::NotSectors(option, v, below, below + SECTOR))
-        }
-        _ => Ok(()),
-    }
-}
-
-/// The temperatures `--max-temp` may be, in °C: below room temperature the writes
-/// would pause for good; above 100 °C no drive runs.
-pub const MAX_TEMP_RANGE: std::ops::RangeInclusive<i64> = 20..=100;
 
 impl Mode {
     /// What the command line asks of the disks besides tests: -p, -s, or their
@@ -317,7 +256,11 @@ impl Config {
         }
         check_rules(&given, disks)?;
         let a = Args::from_arg_matches(m).map_err(|e| ConfigError::Parse(e.to_string()))?;
-        Config::from_args(a, tests_given(&given))
+        // An end not after the start is told before whether each is whole sectors.
+        let scan_span = ScanSpan::new(a.start, a.end)
+            .map_err(|EndNotAfterStart { start, end }| ConfigError::BadRange(start, end))?;
+        bounds::check_all(m)?;
+        Config::from_args(a, tests_given(&given), scan_span)
     }
 
     /// Parse a command line (the program name first) with clap and check it as
@@ -336,58 +279,33 @@ impl Config {
     }
 
     /// Check the values of arguments whose combination [`Config::from_matches`] has
-    /// accepted; `tests` are the tests they ask for, in the order they run.
-    fn from_args(a: Args, tests: Vec<TestKind>) -> Result<Config, ConfigError> {
-        let settle = seconds("--settle", a.settle, 0.0)?;
-        let duration = seconds("--duration", a.duration, 0.001)?;
-        let write_duration = seconds("--write-duration", a.write_duration, 0.0)?;
-        let queue_depth = QueueDepth::check_depth(a.queue_depth)
-            .ok_or(ConfigError::BadQueueDepth(a.queue_depth))?;
-        if let Some(z) = a.zones.filter(|z| !(1..=MAX_ZONES).contains(z)) {
-            return Err(ConfigError::OutOfRange(
-                "--zones",
-                z.to_string(),
-                1,
-                MAX_ZONES.into(),
-            ));
-        }
-        if !(1..=MAX_SEEK_SAMPLES).contains(&a.seek_samples) {
-            return Err(ConfigError::OutOfRange(
-                "--seek-samples",
-                a.seek_samples.to_string(),
-                1,
-                MAX_SEEK_SAMPLES.into(),
-            ));
-        }
-        if let Some(t) = a.max_temp.filter(|t| !MAX_TEMP_RANGE.contains(t)) {
-            return Err(ConfigError::OutOfRange(
-                "--max-temp",
-                t.to_string(),
-                *MAX_TEMP_RANGE.start(),
-                *MAX_TEMP_RANGE.end(),
-            ));
-        }
-        let scan_span = ScanSpan::new(a.start, a.end)
-            .map_err(|EndNotAfterStart { start, end }| ConfigError::BadRange(start, end))?;
+    /// accepted and whose values are in range; `tests` are the tests they ask for,
+    /// in the order they run.
+    fn from_args(
+        a: Args,
+        tests: Vec<TestKind>,
+        scan_span: ScanSpan,
+    ) -> Result<Config, ConfigError> {
+        // Every value is in its declared range ([`bounds::check_all`]); the checked
+        // types are built from them.
+        let seconds = Duration::from_secs_f64;
+        let queue_depth =
+            QueueDepth::check_depth(a.queue_depth).ok_or_else(|| out_of_type(a.queue_depth))?;
         let burn_in = a.burn_in.then_some(crate::burnin::Settings {
             smr_check: a.smr_check,
             no_discard: a.no_discard,
         });
-        let sweep_duration = seconds("--sweep-duration", a.sweep_duration, 0.0)?;
         let zones = a
             .zones
-            .map_or(Some(plans::zones::DEFAULT_ZONES), NonZeroU32::new)
-            .ok_or(ConfigError::Zero("--zones"))?;
-        if a.zone_size == 0 {
-            return Err(ConfigError::Zero("--zone-size"));
-        }
-        let (block_size, passes) = check_scan_and_verify(&a)?;
+            .map_or_else(|| crate::cli::DEFAULT_ZONES.parse().ok(), NonZeroU32::new)
+            .ok_or_else(|| out_of_type(crate::cli::DEFAULT_ZONES))?;
+        let block_size = BlockSize::new(a.block_size).map_err(|_| out_of_type(a.block_size))?;
+        let passes = Passes::new(a.passes).ok_or_else(|| out_of_type(a.passes))?;
         let mode = Mode::of(&a);
         // In the order they were always checked: the first bad one is reported.
         let compare = a.compare || a.judge.qualify;
         let qualify = Qualify::from_args(a.judge)?;
-        let io_timeout = seconds("--io-timeout", a.io_timeout, 0.1)?;
-        let smr_idle = seconds("--smr-idle", a.smr_idle, 0.0)?;
+        let io_timeout = seconds(a.io_timeout);
         let smart = crate::smart::SmartSettings {
             // --burn-in reads SMART and runs the self-tests as its steps.
             read: a.smart || !a.smart_test.is_empty() || a.burn_in,
@@ -404,12 +322,12 @@ impl Config {
             verbose: a.verbose || tests.iter().any(|t| !t.row().together) || smart.wanted(),
             tests,
             options: plans::Options {
-                settle,
+                settle: seconds(a.settle),
                 seed: a.seed.unwrap_or_else(random_seed),
                 write: a.write,
                 queue_depth,
-                duration,
-                write_duration,
+                duration: seconds(a.duration),
+                write_duration: seconds(a.write_duration),
                 preserve: a.preserve,
                 zones,
                 zone_size: a.zone_size,
@@ -417,9 +335,9 @@ impl Config {
                 scan_span,
                 block_size,
                 slow_ms: a.slow_ms,
-                sweep_duration,
+                sweep_duration: seconds(a.sweep_duration),
                 smr_budget: a.smr_budget.unwrap_or_default(),
-                smr_idle,
+                smr_idle: seconds(a.smr_idle),
                 verify_passes: passes,
                 verify_nonce: crate::stamps::stamp::Stamper::fresh_nonce(),
             },
@@ -467,10 +385,20 @@ impl Config {
     }
 }
 
-/// The most --zones samples (each is a planned phase).
-pub const MAX_ZONES: u32 = 100_000;
-/// The most --seek-samples (each is a planned pair of reads).
-pub const MAX_SEEK_SAMPLES: u32 = 1_000_000;
+impl Default for plans::Options {
+    /// The plans' options of a command line that gives none: every default as its
+    /// option's declaration states it (cli/probe.rs), the seed and the write-verify
+    /// nonce 0. The plans restate no default.
+    fn default() -> plans::Options {
+        let c = Config::from_command_line(["seekprobe", "-"])
+            .expect("the declared defaults are within their ranges");
+        plans::Options {
+            seed: 0,
+            verify_nonce: 0,
+            ..c.options
+        }
+    }
+}
 
 /// A seed for runs that name none, from the operating system's entropy.
 fn random_seed() -> u64 {
@@ -556,7 +484,7 @@ mod tests {
         ));
         assert!(matches!(
             parse(&["-i", "--queue-depth", "0", "x"]),
-            Err(ConfigError::BadQueueDepth(0))
+            Err(ConfigError::OutOfRange(..))
         ));
         let c = parse(&["-Sciwt", "--seed", "7", "x"]).unwrap();
         assert_eq!(
@@ -588,7 +516,7 @@ mod tests {
         for bad in ["0", "4097"] {
             assert!(matches!(
                 parse(&["-i", "--queue-depth", bad, "x"]),
-                Err(ConfigError::BadQueueDepth(_))
+                Err(ConfigError::OutOfRange(..))
             ));
         }
         assert_eq!(

@@ -1,12 +1,13 @@
 //! One declaration per option: [`options!`] takes a struct of clap fields, each
-//! with its doc comment (the help), its `#[arg]` (the name, the value's parser,
-//! range and unit, the default) and, after `=>`, what it applies to ([`Opt`]);
-//! it defines the clap struct and an `option(id)` function that answers what
-//! each option applies to. The rules on options (config/rules.rs) and the lists of
-//! the options that tune each test ([`crate::config::tuning`]) are read from there,
-//! so that adding an option to a test touches its declaration and the code that
-//! uses its value. ripgrep's `Flag` (one type per flag: its name, help and what it
-//! sets) is the model.
+//! with its doc comment (the help), its `#[arg]` (the name, the value's parser and
+//! unit, the default) and, after `=>`, what it applies to and the values it takes
+//! ([`Opt`], with its [`Range`]); it defines the clap struct and an `option(id)`
+//! function that answers both. The rules on options (config/rules.rs), the range
+//! checks and their messages (config/ranges.rs) and the lists of the options that
+//! tune each test ([`crate::config::tuning`]) are read from there, so that adding an
+//! option to a test touches its declaration and the code that uses its value.
+//! ripgrep's `Flag` (one type per flag: its name, help and what it sets) is the
+//! model.
 
 /// What an option needs beside it on the probing command line to mean something,
 /// and how diskinfo's -p and -s take it.
@@ -16,6 +17,58 @@ pub struct Opt {
     pub applies: Applies,
     /// How -p and -s take it.
     pub beside_id: BesideId,
+    /// The values it takes, in its unit, beyond what its parser reads.
+    pub range: Range,
+}
+
+/// The values an option takes, in the unit its value is written in: checked once
+/// by config (config/ranges.rs), whose message names the option and this range.
+/// The bounds of a checked type ([`crate::results::settings`]) are read from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Range {
+    /// Whatever its parser reads (or a check of its own, as --smr-budget's).
+    Any,
+    /// A whole number from `lo` to `hi`.
+    Count {
+        /// The lowest allowed.
+        lo: i64,
+        /// The highest allowed.
+        hi: i64,
+    },
+    /// A time in seconds from `min_ms` milliseconds to an hour.
+    Seconds {
+        /// The shortest allowed, in milliseconds.
+        min_ms: u64,
+    },
+    /// A time in milliseconds above 0, up to `max`.
+    Millis {
+        /// The longest allowed.
+        max: u64,
+    },
+    /// A size in bytes above 0.
+    Bytes,
+    /// A size or an offset in bytes, a whole number of 512-byte sectors; a size
+    /// (`max` given) from one sector to `max`.
+    Sectors {
+        /// The largest size allowed; None for an offset (any whole sector).
+        max: Option<u64>,
+    },
+    /// A percentage above 0 and below 1000 ([`crate::results::settings::Deviation`]).
+    Percent,
+    /// The block size of a badblocks list ([`crate::stamps::badblocks::check_block_size`]).
+    BadBlocksSize,
+}
+
+impl Range {
+    /// A whole number from `lo` to `hi`.
+    pub const fn count(lo: i64, hi: i64) -> Range {
+        Range::Count { lo, hi }
+    }
+
+    /// A time in seconds from `min_ms` milliseconds to an hour.
+    pub const fn seconds_from_ms(min_ms: u64) -> Range {
+        Range::Seconds { min_ms }
+    }
 }
 
 /// What an option applies to: tests and options named by their clap ids (a test's
@@ -108,7 +161,13 @@ impl Opt {
         Opt {
             applies,
             beside_id: BesideId::Refused,
+            range: Range::Any,
         }
+    }
+
+    /// The same, taking only the values of `range`.
+    pub const fn range(self, range: Range) -> Opt {
+        Opt { range, ..self }
     }
 
     /// The same, taken by --burn-in as well (a tuning option).

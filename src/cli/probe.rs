@@ -1,10 +1,11 @@
 //! The probing command's arguments (`seekprobe [OPTIONS] DISK...`).
 
-use super::option::{Applies, Decl, Opt, options};
+use super::option::{Applies, Decl, Opt, Range, options};
 use super::shared::{HistoryFileArgs, JudgeArgs, SmartRuleArgs};
 use super::values::{parse_bytes, parse_interval, parse_millis, parse_seconds, parse_smr_budget};
 use super::{EXAMPLES, SYNOPSIS};
 use crate::report::Format;
+use crate::results::settings::{MAX_BLOCK_SIZE, MAX_PASSES, MAX_QUEUE_DEPTH, QueueDepth};
 use clap::Parser;
 
 options! {
@@ -64,17 +65,18 @@ pub struct Args {
     /// until this much has passed) (TIME: seconds, or
     /// with a unit: 500ms, 30s, 10m, 1h)
     #[arg(long, value_name = "TIME", value_parser = parse_seconds, default_value_t = 1.0)]
-    pub write_duration: f64 => Opt::tunes(&["sync_write"]),
+    pub write_duration: f64 => Opt::tunes(&["sync_write"]).range(Range::seconds_from_ms(0)),
 
     /// Requests kept in flight by -i
-    #[arg(long, value_name = "N", default_value_t = crate::plans::iops::DEFAULT_QUEUE_DEPTH as u32)]
-    pub queue_depth: u32 => Opt::tunes(&["random_reads", "block_sweep"]),
+    #[arg(long, value_name = "N", default_value_t = QueueDepth::DISKINFO.get())]
+    pub queue_depth: u32 => Opt::tunes(&["random_reads", "block_sweep"])
+        .range(Range::count(1, MAX_QUEUE_DEPTH as i64)),
 
     /// Seconds per request size of -i: new requests are issued while less than this
     /// has passed (TIME: seconds, or
     /// with a unit: 500ms, 30s, 10m, 1h)
-    #[arg(long, value_name = "TIME", value_parser = parse_seconds, default_value_t = crate::plans::iops::DEFAULT_DURATION.as_secs_f64())]
-    pub duration: f64 => Opt::tunes(&["random_reads"]),
+    #[arg(long, value_name = "TIME", value_parser = parse_seconds, default_value_t = 3.0)]
+    pub duration: f64 => Opt::tunes(&["random_reads"]).range(Range::seconds_from_ms(1)),
 
     /// Print the fields one per line with a comment
     #[arg(short = 'v', long = "verbose")]
@@ -102,7 +104,8 @@ pub struct Args {
         "command_overhead", "seek_transfer", "random_reads", "sync_write", "zones",
         "seek_profile", "block_sweep", "verify", "capacity_check", "smr_check",
     ])
-    .and_burn_in(),
+    .and_burn_in()
+    .range(Range::seconds_from_ms(0)),
 
     /// Output format: diskinfo's text (printed live), a table with percentiles, or JSON
     #[arg(long, value_enum, default_value = "diskinfo", value_name = "FORMAT")]
@@ -141,12 +144,12 @@ pub struct Args {
 
     /// The transfer rate at N evenly spaced positions over the whole device (a zone
     /// curve; N defaults to 100). Write the number with =, as --zones=50
-    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "100")]
-    pub zones: Option<u32> => Opt::test(),
+    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = DEFAULT_ZONES)]
+    pub zones: Option<u32> => Opt::test().range(Range::count(1, 100_000)),
 
     /// Bytes read at each position of --zones (reduced on small devices)
     #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_bytes)]
-    pub zone_size: u64 => Opt::tunes(&["zones"]).and_burn_in(),
+    pub zone_size: u64 => Opt::tunes(&["zones"]).and_burn_in().range(Range::Bytes),
 
     /// Access time over seek distance (log-scale bins from 1 MiB to the full stroke),
     /// the seek times derived from it, and the rotation rate measured
@@ -155,8 +158,8 @@ pub struct Args {
 
     /// Timed reads at random distances for --seek-profile (the rotation, the track map,
     /// the full and a third of the stroke and the hops of 1 to 64 tracks take 2688 more)
-    #[arg(long, value_name = "N", default_value_t = crate::plans::seek_profile::DEFAULT_SAMPLES)]
-    pub seek_samples: u32 => Opt::tunes(&["seek_profile"]),
+    #[arg(long, value_name = "N", default_value_t = 760)]
+    pub seek_samples: u32 => Opt::tunes(&["seek_profile"]).range(Range::count(1, 1_000_000)),
 
     /// A read-only surface scan: every block once, latencies bucketed, unreadable
     /// and slow ranges listed by sector; exit status 1 when sectors are unreadable
@@ -165,27 +168,28 @@ pub struct Args {
 
     /// Bytes per request of --scan and --verify
     #[arg(long, value_name = "SIZE", default_value = "1M", value_parser = parse_bytes)]
-    pub block_size: u64 => Opt::tunes(&["scan", "verify"]),
+    pub block_size: u64 => Opt::tunes(&["scan", "verify"])
+        .range(Range::Sectors { max: Some(MAX_BLOCK_SIZE as u64) }),
 
     /// Where --scan or --verify starts (bytes; KiB, MiB, GiB, TiB or K, M, G, T;
     /// kB, MB, GB, TB are powers of 1000), to resume part of a drive
     #[arg(long, value_name = "OFFSET", value_parser = parse_bytes)]
-    pub start: Option<u64> => Opt::tunes(&["scan", "verify"]),
+    pub start: Option<u64> => Opt::tunes(&["scan", "verify"]).range(Range::Sectors { max: None }),
 
     /// Where --scan or --verify ends (bytes, in the units of --start)
     #[arg(long, value_name = "OFFSET", value_parser = parse_bytes)]
-    pub end: Option<u64> => Opt::tunes(&["scan", "verify"]),
+    pub end: Option<u64> => Opt::tunes(&["scan", "verify"]).range(Range::Sectors { max: None }),
 
     /// Blocks at least this slow are listed by --scan and --verify
     #[arg(long, value_name = "MS", value_parser = parse_millis, default_value_t = 50.0)]
-    pub slow_ms: f64 => Opt::tunes(&["scan", "verify"]),
+    pub slow_ms: f64 => Opt::tunes(&["scan", "verify"]).range(Range::Millis { max: 3_600_000 }),
 
     /// Give a request to a drive up after this long without an answer (seconds),
     /// in every test, the checks before them and smartctl's runs; that drive is
     /// then given up and the run goes on (TIME: seconds, or
     /// with a unit: 500ms, 30s, 10m, 1h)
     #[arg(long, value_name = "TIME", value_parser = parse_seconds, default_value_t = crate::device::watched::DEFAULT_TIMEOUT_S)]
-    pub io_timeout: f64 => Opt::any_run(),
+    pub io_timeout: f64 => Opt::any_run().range(Range::seconds_from_ms(100)),
 
     /// ATTO-style: sequential reads from the start for request sizes from 4 KiB to
     /// 8 MiB, one at a time and --queue-depth deep
@@ -201,7 +205,7 @@ pub struct Args {
     /// Seconds of queued reads per size of --block-sweep (TIME: seconds, or
     /// with a unit: 500ms, 30s, 10m, 1h)
     #[arg(long, value_name = "TIME", value_parser = parse_seconds, default_value_t = 1.0)]
-    pub sweep_duration: f64 => Opt::tunes(&["block_sweep"]),
+    pub sweep_duration: f64 => Opt::tunes(&["block_sweep"]).range(Range::seconds_from_ms(0)),
 
     /// Hidden-SMR behaviour test (requires -w): sustained random writes until the
     /// write rate collapses as a drive-managed SMR cache does, or the budget runs out;
@@ -226,7 +230,7 @@ pub struct Args {
     /// come 2 s apart, or closer after a shorter idle); 0 probes at once (TIME: seconds, or
     /// with a unit: 500ms, 30s, 10m, 1h)
     #[arg(long, value_name = "TIME", value_parser = parse_seconds, default_value_t = crate::plans::smr::IDLE_S)]
-    pub smr_idle: f64 => Opt::tunes(&["smr_check"]),
+    pub smr_idle: f64 => Opt::tunes(&["smr_check"]).range(Range::seconds_from_ms(0)),
 
     /// Draw the zone curve with the access times over the disk, the scan map, and the
     /// write rate of --smr-check, to an SVG file (with --zones, --seek-profile, --scan,
@@ -266,7 +270,7 @@ pub struct Args {
 
     /// Passes of --verify, each with fresh content
     #[arg(long, value_name = "N", default_value_t = 1)]
-    pub passes: u32 => Opt::tunes(&["verify"]).and_burn_in(),
+    pub passes: u32 => Opt::tunes(&["verify"]).and_burn_in().range(Range::count(1, MAX_PASSES as i64)),
 
     /// Write the blocks --verify found bad to FILE in badblocks' format (one block
     /// number a line), for mke2fs -l / e2fsck -l; one disk per run
@@ -276,7 +280,7 @@ pub struct Args {
     /// The block size of the --bad-blocks list in bytes: the file system's block
     /// size (badblocks' -b)
     #[arg(long, value_name = "BYTES", default_value = "4096", value_parser = parse_bytes)]
-    pub bad_blocks_size: u64 => Opt::tunes(&["verify"]),
+    pub bad_blocks_size: u64 => Opt::tunes(&["verify"]).range(Range::BadBlocksSize),
     /// The whole burn-in in one command (requires -w; DESTROYS DATA): SMART before,
     /// the short and conveyance self-tests, -t, --zones, on rotating drives a short
     /// flushed-write step (-S) and the write-verify pass, on flash the capacity
@@ -341,7 +345,11 @@ pub struct Args {
     /// warning, and the drive's writes (a real drive's --scan and --verify: all its
     /// requests) pause until it is 5 °C below
     #[arg(long, value_name = "C", allow_negative_numbers = true)]
-    pub max_temp: Option<i64> => Opt::tunes(&["scan", "verify", "smr_check"]).and_burn_in(),
+    // From 20 °C: below room temperature the writes would pause for good; above
+    // 100 °C no drive runs.
+    pub max_temp: Option<i64> => Opt::tunes(&["scan", "verify", "smr_check"])
+        .and_burn_in()
+        .range(Range::count(20, 100)),
 
     /// The drive history database (--history FILE, --no-history; docs/history.md).
     #[command(flatten)]
@@ -353,3 +361,7 @@ pub struct Args {
     pub disks: Vec<String> => Opt::alone().beside_id(),
 }
 }
+
+/// Samples taken by `--zones` without a number (and the plans' when it is not
+/// given), as written on the command line.
+pub const DEFAULT_ZONES: &str = "100";

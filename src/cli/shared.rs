@@ -1,7 +1,7 @@
 //! The option groups that several commands share: qualification, the SMART
 //! health rules, the drive history's file.
 
-use super::option::{Opt, options};
+use super::option::{Opt, Range, options};
 
 /// The options a SMART health rule's option applies to: a SMART reading, or the
 /// burn-in's own.
@@ -20,7 +20,7 @@ pub struct JudgeArgs {
     /// With --qualify: the largest deviation a figure may have, in percent (15 by
     /// default)
     #[arg(long, value_name = "PERCENT")]
-    pub max_deviation: Option<f64> => Opt::with(&["qualify"]),
+    pub max_deviation: Option<f64> => Opt::with(&["qualify"]).range(Range::Percent),
 
     /// With --qualify: judge against a known-good run saved with --json-file
     #[arg(long, value_name = "FILE.json")]
@@ -53,6 +53,11 @@ pub struct SmartRuleArgs {
     pub thresholds: Vec<(crate::smart::rules::Counter, u64)> => Opt::with(SMART_HEALTH),
 }
 }
+
+/// The largest deviation --qualify allows unless --max-deviation says otherwise, in
+/// percent, the option's unit ([`crate::results::settings::Deviation::DEFAULT`] past
+/// the option).
+pub const DEFAULT_MAX_DEVIATION: f64 = 15.0;
 
 impl SmartRuleArgs {
     /// The rules' options.

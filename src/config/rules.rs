@@ -1,11 +1,12 @@
 //! The rules on combinations of options: for every option clap defines, what it
 //! needs beside it on the command line to mean something (a test it applies to, -w,
 //! --qualify), checked once, with diskinfo's own rules for -p, -s and -S first,
-//! then the rules between options that are each fine alone (--preserve beside a
-//! test it cannot restore, --bad-blocks for several disks). What an option applies
+//! then the rules between options that are each fine alone (between.rs). What an option applies
 //! to comes from its declaration ([`crate::cli::Opt`]); what a test writes and
 //! draws, from the table of tests ([`TestKind::row`]); --burn-in's, from its steps.
 
+use super::between::between_options;
+use super::flags::{flag, or_list};
 use crate::burnin;
 use crate::cli::{Applies, Args, BesideId};
 use crate::results::test_kind::{Row, TestKind, Writes};
@@ -32,7 +33,7 @@ pub enum RuleError {
 
 /// The clap id of --burn-in, which is no test of its own but runs several
 /// ([`burnin::tests`]): it writes and draws as they do.
-const BURN_IN: &str = "burn_in";
+pub(super) const BURN_IN: &str = "burn_in";
 
 /// The options that read SMART health (what the options that run on any test
 /// apply to besides the tests).
@@ -171,46 +172,33 @@ pub fn needs(id: &str) -> Option<Needs> {
     })
 }
 
-/// How an option is written on the command line: `-c` where it has a short form,
-/// else `--long`.
-fn flag(id: &str) -> String {
-    use clap::CommandFactory;
-    let cmd = Args::command();
-    let arg = cmd.get_arguments().find(|a| a.get_id() == id);
-    match (
-        arg.and_then(|a| a.get_short()),
-        arg.and_then(|a| a.get_long()),
-    ) {
-        (Some(c), _) => format!("-{c}"),
-        (None, Some(l)) => format!("--{l}"),
-        (None, None) => id.to_string(),
+/// Option `id` given without any of `any` (and with `all` also needed): what it
+/// applies to, and what to add or drop.
+fn unmet(id: &str, any: &[&str], all: &[&str]) -> RuleError {
+    let opt = flag(id);
+    let add = if any.len() == 1 {
+        format!("add {}", flag(any[0]))
+    } else {
+        "add one of them".to_string()
+    };
+    let with = if all.is_empty() {
+        String::new()
+    } else {
+        format!(" with {}", or_list(all))
+    };
+    RuleError::DoesNotApply(format!(
+        "{opt} applies to {}{with}; {add} or drop {opt}",
+        or_list(any)
+    ))
+}
+
+/// Option `id` given without what its declaration says it needs (a command whose
+/// options are not checked by [`check_rules`], as `compare`'s --qualify group).
+pub(super) fn needs_unmet(id: &str) -> RuleError {
+    match needs(id) {
+        Some(Needs::AnyOf { any, all }) => unmet(id, &any, &all),
+        _ => RuleError::NoRule(id.to_string()),
     }
-}
-
-/// "a", "a or b", "a, b or c" (with `last` "or"), of the options' flags.
-fn list(ids: &[&str], last: &str) -> String {
-    let flags: Vec<String> = ids.iter().map(|i| flag(i)).collect();
-    match flags.split_last() {
-        Some((only, [])) => only.clone(),
-        Some((end, rest)) => format!("{} {last} {end}", rest.join(", ")),
-        None => String::new(),
-    }
-}
-
-/// The options of the tests whose results --plot draws, as "--zones, ... and
-/// --smr-check" (for the message of a run with nothing to draw).
-pub fn plotted_tests() -> String {
-    let ids: Vec<&str> = TestKind::ALL
-        .into_iter()
-        .filter(|t| t.row().plots)
-        .map(TestKind::id)
-        .collect();
-    list(&ids, "and")
-}
-
-/// "a", "a or b", "a, b or c".
-fn or_list(ids: &[&str]) -> String {
-    list(ids, "or")
 }
 
 /// The rules on combinations of options, given which were on the command line and
@@ -261,24 +249,11 @@ pub(super) fn check_rules(given: &dyn Fn(&str) -> bool, disks: usize) -> Result<
         let Needs::AnyOf { any, all } = needs(id).ok_or(RuleError::NoRule(id.to_string()))? else {
             continue;
         };
-        let opt = flag(id);
         if !any.iter().any(|t| given(t)) {
-            let add = if any.len() == 1 {
-                format!("add {}", flag(any[0]))
-            } else {
-                "add one of them".to_string()
-            };
-            let with = if all.is_empty() {
-                String::new()
-            } else {
-                format!(" with {}", or_list(&all))
-            };
-            return Err(RuleError::DoesNotApply(format!(
-                "{opt} applies to {}{with}; {add} or drop {opt}",
-                or_list(&any)
-            )));
+            return Err(unmet(id, &any, &all));
         }
         if let Some(missing) = all.iter().find(|t| !given(t)) {
+            let opt = flag(id);
             let m = flag(missing);
             return Err(RuleError::DoesNotApply(format!(
                 "{opt} applies only with {m}; add {m} or drop {opt}"
@@ -286,71 +261,6 @@ pub(super) fn check_rules(given: &dyn Fn(&str) -> bool, disks: usize) -> Result<
         }
     }
     between_options(given, disks)
-}
-
-/// The rules between options that each have what they need: --burn-in beside
-/// --smart-test, --preserve beside a test that writes without restoring,
-/// --bad-blocks for several disks.
-fn between_options(given: &dyn Fn(&str) -> bool, disks: usize) -> Result<(), RuleError> {
-    // The temperature is read through SMART, which --burn-in reads itself.
-    if given("max_temp") && !given(BURN_IN) && !given("smart") {
-        return Err(RuleError::DoesNotApply(
-            "--max-temp needs the drive's temperature, read through SMART: add --smart (or run --burn-in), or drop --max-temp".into(),
-        ));
-    }
-    if given(BURN_IN) && given("smart_test") {
-        return Err(RuleError::DoesNotApply(
-            "--burn-in runs the short, conveyance and long self-tests itself; drop --smart-test"
-                .into(),
-        ));
-    }
-    if given("preserve") {
-        let restoring: Vec<&str> = TestKind::ALL
-            .into_iter()
-            .filter(|t| t.row().restores)
-            .map(TestKind::id)
-            .collect();
-        let restores = format!("it restores what {} overwrite", list(&restoring, "and"));
-        // Every test given must restore what it writes, and so must the burn-in's.
-        let unrestored = |t: &TestKind| t.writes(true) && !t.row().restores;
-        let culprit = TestKind::ALL
-            .into_iter()
-            .filter(|t| given(t.id()))
-            .find(unrestored)
-            .map(|t| {
-                let with_w = if t.row().writes == Writes::WithW {
-                    " with -w"
-                } else {
-                    ""
-                };
-                (flag(t.id()), format!("{} writes{with_w}", flag(t.id())))
-            })
-            .or_else(|| {
-                given(BURN_IN).then(|| {
-                    let steps: Vec<&str> = tests_given(given)
-                        .iter()
-                        .filter(|t| !given(t.id()) && unrestored(t))
-                        .map(|t| t.id())
-                        .collect();
-                    let b = flag(BURN_IN);
-                    (
-                        b.clone(),
-                        format!("{b} writes in its {} steps", list(&steps, "and")),
-                    )
-                })
-            });
-        if let Some((drop, writes)) = culprit {
-            return Err(RuleError::DoesNotApply(format!(
-                "--preserve cannot restore what {writes} ({restores}); drop --preserve or {drop}"
-            )));
-        }
-    }
-    if given("bad_blocks") && disks > 1 {
-        return Err(RuleError::DoesNotApply(format!(
-            "--bad-blocks lists the blocks of one disk, and {disks} are given: give one disk per run, or drop --bad-blocks"
-        )));
-    }
-    Ok(())
 }
 
 /// A disk argument that is really the value of `--zones 50` (written without `=`,
@@ -364,6 +274,7 @@ pub(super) fn looks_like_a_count(disk: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::flags::plotted_tests;
     use super::*;
     use clap::CommandFactory;
 
@@ -431,53 +342,6 @@ mod tests {
         ] {
             let e = check(args).unwrap_err().to_string();
             assert!(e.contains(msg), "{args:?}: {e}");
-        }
-    }
-
-    #[test]
-    fn options_that_clash_are_refused_naming_the_clash() {
-        for (args, msg) in [
-            // The issue's example: -w and -S are there; the burn-in cannot be restored.
-            (
-                &["-S", "-w", "--preserve", "--burn-in"][..],
-                "--preserve cannot restore what --burn-in writes in its --zones and --verify \
-                 steps (it restores what -S and --capacity-check overwrite); drop --preserve \
-                 or --burn-in",
-            ),
-            (
-                &["-S", "-w", "--preserve", "--zones=4"],
-                "--preserve cannot restore what --zones writes with -w (it restores what -S \
-                 and --capacity-check overwrite); drop --preserve or --zones",
-            ),
-            (
-                &["--capacity-check", "-w", "--preserve", "--verify"],
-                "--preserve cannot restore what --verify writes (",
-            ),
-            (
-                &["-S", "-w", "--preserve", "--smr-check"],
-                "--preserve cannot restore what --smr-check writes (",
-            ),
-            (
-                &["--burn-in", "-w", "--smart-test", "short"],
-                "--burn-in runs the short, conveyance and long self-tests itself; drop --smart-test",
-            ),
-            (
-                &["--verify", "-w", "--bad-blocks", "bb.txt", "x"],
-                "--bad-blocks lists the blocks of one disk, and 2 are given: give one disk per \
-                 run, or drop --bad-blocks",
-            ),
-        ] {
-            let e = check(args).unwrap_err().to_string();
-            assert!(e.contains(msg), "{args:?}: {e}");
-        }
-        for fine in [
-            &["-S", "-w", "--preserve", "--capacity-check"][..],
-            &["-S", "-w", "--preserve", "-t", "--scan"],
-            &["--verify", "-w", "--bad-blocks", "bb.txt"],
-            // --zones without -w only reads.
-            &["--zones=4", "--parallel", "x"],
-        ] {
-            assert_eq!(check(fine), Ok(()), "{fine:?}");
         }
     }
 

@@ -26,15 +26,6 @@ use crate::results::settings::SectorSize;
 use crate::rng;
 use rand::distr::{Distribution, Uniform};
 use std::fmt;
-use std::time::Duration;
-
-/// diskinfo's number of requests kept in flight, as a count (`--queue-depth`'s
-/// default).
-pub const DEFAULT_QUEUE_DEPTH: usize = crate::results::settings::QueueDepth::DISKINFO.slots();
-
-/// diskinfo's duration per request size: replacements are submitted while less than
-/// this has passed.
-pub const DEFAULT_DURATION: Duration = Duration::from_secs(3);
 
 /// The request sizes diskinfo measures, apart from the sector size itself.
 const FIXED_SIZES: [u32; 4] = [4096, 32 << 10, 128 << 10, 1024 << 10];

@@ -1,13 +1,13 @@
 //! What shapes the plans besides the device: the checked settings of a run, built
 //! once by config and read by [`super::plan`] and the steps it makes.
 
-use super::{iops, scan, seek_profile, smr, zones};
 use crate::results::settings::{BlockSize, Passes, QueueDepth, ScanSpan};
 use std::time::Duration;
 
 /// The options that shape plans, built by config from the command line
-/// (`Config::options`), every value checked there; diskinfo's defaults in
-/// [`Options::default`].
+/// (`Config::options`), every value checked there. Each default is stated once,
+/// in its option's declaration (cli/probe.rs): `Options::default()` (config.rs)
+/// is a command line that gives none.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
     /// The pause before each timed line (`--settle`).
@@ -46,29 +46,4 @@ pub struct Options {
     pub verify_passes: Passes,
     /// The nonce of --verify's stamps, drawn once per run.
     pub verify_nonce: u64,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            settle: Duration::ZERO,
-            seed: 0,
-            write: false,
-            queue_depth: QueueDepth::DISKINFO,
-            duration: iops::DEFAULT_DURATION,
-            write_duration: Duration::from_secs(1),
-            preserve: false,
-            zones: zones::DEFAULT_ZONES,
-            zone_size: zones::DEFAULT_ZONE_SIZE,
-            seek_samples: seek_profile::DEFAULT_SAMPLES,
-            scan_span: ScanSpan::WHOLE,
-            block_size: scan::DEFAULT_BLOCK,
-            slow_ms: scan::DEFAULT_SLOW_MS,
-            sweep_duration: Duration::from_secs(1),
-            smr_budget: crate::results::smr::Budget::default(),
-            smr_idle: Duration::from_secs_f64(smr::IDLE_S),
-            verify_passes: Passes::ONE,
-            verify_nonce: 0,
-        }
-    }
 }

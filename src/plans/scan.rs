@@ -3,10 +3,6 @@
 use super::TooSmall;
 use crate::results::settings::{BlockSize, ScanSpan, SectorSize};
 
-/// The block size unless `--block-size` says otherwise.
-pub const DEFAULT_BLOCK: BlockSize = BlockSize::MIB;
-/// Blocks at least this slow are listed, unless `--slow-ms` says otherwise.
-pub const DEFAULT_SLOW_MS: f64 = 50.0;
 /// The upper bounds of the latency buckets, in ms; the last bucket is open.
 pub const BUCKET_LIMITS_MS: [u64; 5] = [3, 10, 50, 150, 500];
 

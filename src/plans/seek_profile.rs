@@ -12,8 +12,6 @@ use super::Op;
 use crate::results::settings::SectorSize;
 use crate::rng::{self, Rng};
 
-/// Timed reads at random distances, unless `--seek-samples` says otherwise.
-pub const DEFAULT_SAMPLES: u32 = 760;
 /// Timed reads at the fixed distance that measures the rotation.
 pub const ROTATION_SAMPLES: u32 = 500;
 /// The shortest distance: far enough that the drive's read-ahead cannot serve it

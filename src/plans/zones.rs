@@ -6,11 +6,6 @@ use crate::results::settings::SectorSize;
 use crate::results::test_kind::PhaseId;
 use std::num::NonZeroU32;
 
-/// Samples taken by `--zones` without a number.
-pub const DEFAULT_ZONES: NonZeroU32 = NonZeroU32::new(100).unwrap();
-/// Bytes read per sample unless `--zone-size` says otherwise.
-pub const DEFAULT_ZONE_SIZE: u64 = 64 << 20;
-
 /// The bytes each sample reads: `zone_size`, reduced so that the samples do not
 /// overlap on a small device; whole MiB (read 1 MiB at a time) from 1 MiB up, else
 /// whole sectors (read at once), so that every read of a sample has the same length.
@@ -85,7 +80,7 @@ mod tests {
     #[test]
     fn samples_span_the_device_from_first_to_last_sector() {
         let media = 2_000_398_934_016u64;
-        let p = phases(media, SectorSize::B512, z(100), DEFAULT_ZONE_SIZE).unwrap();
+        let p = phases(media, SectorSize::B512, z(100), 64 << 20).unwrap();
         assert_eq!(p.len(), 100);
         assert_eq!(p[0].ops[0].offset, 0);
         assert_eq!(p[0].setup[0].offset, 0);
