@@ -254,7 +254,8 @@ impl Config {
                 });
             }
         }
-        check_rules(&given, disks)?;
+        check_rules(&given)?;
+        between::between_options(&given, disks)?;
         let a = Args::from_arg_matches(m).map_err(|e| ConfigError::Parse(e.to_string()))?;
         // An end not after the start is told before whether each is whole sectors.
         let scan_span = ScanSpan::new(a.start, a.end)

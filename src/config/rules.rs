@@ -5,7 +5,6 @@
 //! to comes from its declaration ([`crate::cli::Opt`]); what a test writes and
 //! draws, from the table of tests ([`TestKind::row`]); --burn-in's, from its steps.
 
-use super::between::between_options;
 use super::flags::{flag, or_list};
 use crate::burnin;
 use crate::cli::{Applies, Args, BesideId};
@@ -201,9 +200,10 @@ pub(super) fn needs_unmet(id: &str) -> RuleError {
     }
 }
 
-/// The rules on combinations of options, given which were on the command line and
-/// how many disks.
-pub(super) fn check_rules(given: &dyn Fn(&str) -> bool, disks: usize) -> Result<(), RuleError> {
+/// The rules on combinations of options, given which were on the command line:
+/// diskinfo's, then what each option needs (the rules between options are
+/// between.rs's, checked after these).
+pub(super) fn check_rules(given: &dyn Fn(&str) -> bool) -> Result<(), RuleError> {
     use clap::CommandFactory;
     let cmd = Args::command();
     let ids: Vec<&str> = cmd
@@ -260,7 +260,7 @@ pub(super) fn check_rules(given: &dyn Fn(&str) -> bool, disks: usize) -> Result<
             )));
         }
     }
-    between_options(given, disks)
+    Ok(())
 }
 
 /// A disk argument that is really the value of `--zones 50` (written without `=`,
@@ -284,11 +284,7 @@ mod tests {
         v.extend(args.iter().map(AsRef::as_ref));
         v.push("x");
         let m = Args::command().try_get_matches_from(v).unwrap();
-        let disks = m.get_many::<String>("disks").map_or(0, |d| d.len());
-        check_rules(
-            &|id: &str| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine),
-            disks,
-        )
+        check_rules(&|id: &str| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
     }
 
     #[test]
