@@ -452,16 +452,39 @@ mod tests {
             "in block order"
         );
         // Ctrl-C: what was taken is finished, and the end says where it stopped.
+        // The pass is held after its first HANDED_OUT blocks: while block 0's
+        // thread waits for a CPU, the 7 other slots read on, and on a loaded
+        // machine had read all 128 blocks (from the page cache) before block 0
+        // came back and the 10th was told, so Ctrl-C came after the end.
         let flag = AtomicBool::new(false);
+        let hold = HoldAfter(std::sync::atomic::AtomicU64::new(0));
         let mut n = 0;
-        let (s, stop, _) = run_scan(t.as_mut(), &r, 50.0, &flag, (None, &[], None), |_| {
+        let limits = (None, &[][..], Some(&hold as &dyn crate::device::PassWatch));
+        let (s, stop, _) = run_scan(t.as_mut(), &r, 50.0, &flag, limits, |_| {
             n += 1;
             if n == 10 {
                 flag.store(true, Ordering::Relaxed);
             }
         });
-        assert!(matches!(stop, Some(Stop::Interrupted)));
-        assert!((10..128).contains(&s.blocks_read), "{}", s.blocks_read);
+        assert!(matches!(stop, Some(Stop::Interrupted)), "{stop:?}");
+        assert!(
+            (10..=HANDED_OUT).contains(&s.blocks_read),
+            "{}",
+            s.blocks_read
+        );
         assert_eq!(s.end_bytes, s.blocks_read * (64 << 10));
+    }
+
+    /// Submissions let through by [`HoldAfter`].
+    const HANDED_OUT: u64 = 24;
+
+    /// A pass watch that holds the pass from its [`HANDED_OUT`]th question on
+    /// (the drive loop asks it before each submission).
+    struct HoldAfter(std::sync::atomic::AtomicU64);
+
+    impl crate::device::PassWatch for HoldAfter {
+        fn held(&self) -> bool {
+            self.0.fetch_add(1, Ordering::Relaxed) >= HANDED_OUT
+        }
     }
 }
