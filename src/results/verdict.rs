@@ -102,6 +102,10 @@ pub enum Code {
     SelfTestFailed,
     /// SMART could not be read, or a self-test not started.
     SmartUnreadable,
+    /// SMART was asked for but the device has none (a loop device, an image
+    /// file, a bridge that hides it): only the tests that ran were judged (a
+    /// note; with no test, the drive is NOT TESTED).
+    SmartNotRead,
     /// A burn-in step was interrupted, or the burn-in still runs: it is not complete.
     BurnInIncomplete,
     /// No test ran, so there is nothing to judge.
@@ -149,7 +153,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order docs/verdict.md lists them.
-    pub const ALL: [Code; 40] = [
+    pub const ALL: [Code; 41] = [
         Code::NotProbed,
         Code::NotTested,
         Code::TestFailed,
@@ -173,6 +177,7 @@ impl Code {
         Code::Smart,
         Code::SelfTestFailed,
         Code::SmartUnreadable,
+        Code::SmartNotRead,
         Code::BurnInIncomplete,
         Code::NothingToJudge,
         Code::WorseThanReference,

@@ -165,22 +165,44 @@ pub fn burn_in(steps: &[StepRecord]) -> Vec<Finding> {
 }
 
 /// A drive that was opened but on which no test ran and whose SMART (if asked
-/// for) gave no health (a device without SMART): nothing to judge, so no pass.
+/// for) gave no health: nothing to judge, so no pass. When SMART was asked of a
+/// device that has none (a loop device, an image file), that is the device's
+/// kind, not its fault: NOT TESTED, the reason saying to run a test; when tests
+/// ran, they are judged, and a note says SMART was not read.
 pub fn nothing_to_judge(d: &DiskResult) -> Vec<Finding> {
     let smart = d
         .smart
         .as_ref()
         .is_some_and(|s| s.judged() || s.error.is_some());
+    let no_smart = (d.smart.as_ref())
+        .filter(|_| !smart)
+        .and_then(|s| s.note.as_deref());
     let ran = !d.tests.is_empty() || !d.burn_in.is_empty() || smart;
-    if ran || d.error.is_some() {
-        return Vec::new();
-    }
-    vec![Finding::new(
-        Severity::Fail,
-        "open",
-        Code::NothingToJudge,
-        "nothing to judge: no test ran (run a test, e.g. -t, --scan or --smart)".into(),
-    )]
+    let (severity, test, code, reason) = match (ran, no_smart) {
+        _ if d.error.is_some() => return Vec::new(),
+        (true, None) => return Vec::new(),
+        (true, Some(note)) => (
+            Severity::Note,
+            "smart",
+            Code::SmartNotRead,
+            format!("SMART not read: the device has no SMART ({note}); only its tests were judged"),
+        ),
+        (false, Some(note)) => (
+            Severity::Fail,
+            "smart",
+            Code::NotTested,
+            format!(
+                "not tested: SMART could not be read (the device has no SMART: {note}) and no test ran, so nothing was measured; run a test (e.g. -t, --scan or --verify)"
+            ),
+        ),
+        (false, None) => (
+            Severity::Fail,
+            "open",
+            Code::NothingToJudge,
+            "nothing to judge: no test ran (run a test, e.g. -t, --scan or --smart)".into(),
+        ),
+    };
+    vec![Finding::new(severity, test, code, reason)]
 }
 
 /// Why a capacity check's conclusion fails a drive: it stores less than it

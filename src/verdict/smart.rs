@@ -2,7 +2,7 @@
 //! (`crate::smart::rules`, the failed self-tests among them) keeps its weight,
 //! and SMART that could not be read fails the drive (as does a report the rules
 //! say cannot be judged: `smart_unreadable`). A device without SMART adds
-//! nothing.
+//! nothing here (`checks::nothing_to_judge` says it was not read).
 
 use crate::results::smart::SmartResult;
 use crate::results::{Code, Finding, Severity};

@@ -1,9 +1,10 @@
 //! NOT TESTED (issue 56): a drive seekprobe or the operator left untested (writing
 //! refused for a partition table, a device held by another program) is never
 //! judged FAIL, exits 4 and leaves no run file behind; a drive that reports itself
-//! read-only still FAILs. (A path that does not exist: tests/it/verdict.rs.)
+//! read-only still FAILs; SMART asked of a device that has none is not the drive's
+//! fault either. (A path that does not exist: tests/it/verdict.rs.)
 
-use crate::helpers::{LoopDev, run_file, seekprobe};
+use crate::helpers::{LoopDev, image, run, run_file, seekprobe};
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::Path;
 
@@ -95,4 +96,43 @@ fn a_device_another_program_holds_is_not_tested_one_that_reports_itself_read_onl
     assert!(out.contains("read-only"), "{out}");
     // A FAIL is a record: its run file stays.
     assert_eq!(files(&runs).len(), 1, "{:?}", files(&runs));
+}
+
+#[test]
+#[cfg_attr(
+    seekprobe_no_smartctl,
+    ignore = "needs smartctl (apt-get install smartmontools; .ci/run does)"
+)]
+fn smart_asked_of_an_image_file_without_smart_is_not_tested_and_tests_that_ran_are_judged() {
+    let dir = tempfile::tempdir().unwrap();
+    let img = image(dir.path(), "img", 16 << 20);
+    let img = img.to_str().unwrap();
+    // SMART alone, and the device has none: nothing was measured, NOT TESTED.
+    let (_jd, json) = run_file("run.json");
+    let json_arg = json.to_str().unwrap();
+    let (code, out, err) = run(&["--smart", "--qualify", "--json-file", json_arg, img]);
+    assert_eq!(code, 4, "{out}{err}");
+    assert!(out.contains(&format!("\t{img}: NOT TESTED\n")), "{out}");
+    assert!(
+        out.contains("SMART could not be read (the device has no SMART: "),
+        "{out}"
+    );
+    assert!(
+        out.contains("run a test (e.g. -t, --scan or --verify)"),
+        "{out}"
+    );
+    assert!(!out.contains("FAIL"), "{out}");
+    let run_json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let verdict = &run_json["disks"][0]["verdict"];
+    assert_eq!(verdict["state"], "not_tested", "{run_json}");
+    assert_eq!(verdict["findings"][0]["code"], "not_tested", "{run_json}");
+    // With a test that ran: it is judged, and a note says SMART was not read.
+    let (code, out, err) = run(&["-t", "--smart", "--qualify", img]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(&format!("\t{img}: PASS\n")), "{out}");
+    assert!(
+        out.contains("\t\tnote: SMART not read: the device has no SMART ("),
+        "{out}"
+    );
 }

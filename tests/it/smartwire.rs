@@ -55,8 +55,10 @@ fn a_loop_device_gets_the_no_smart_note_and_exits_0() {
         out.contains("short self-test skipped: the device has no SMART"),
         "{out}"
     );
-    // --qualify without a test and without SMART has nothing to judge.
-    assert_eq!(code, 3, "{err}");
+    // --qualify without a test and without SMART measured nothing: NOT TESTED
+    // (the device's kind, not its fault), exit 4.
+    assert_eq!(code, 4, "{err}");
+    assert!(out.contains(": NOT TESTED\n"), "{out}");
     let (code, out, _) = run(&["--smart", &dev.dev]);
     assert_eq!(code, 0);
     assert!(!out.contains("SMART verdict"), "{out}");
