@@ -48,6 +48,9 @@ pub(super) fn save_again(
             )?;
         } else {
             seal = super::signing::sign_saved(file, signer, err)?;
+            if seal.is_some() && !cfg.quiet {
+                super::signing::say_signed(file, signer, err)?;
+            }
         }
     }
     if let Some(path) = &cfg.html {

@@ -73,6 +73,19 @@ pub(super) fn sign_saved(
     }))
 }
 
+/// That the run file `run_file` was signed by `signer` (`--sign-key`), on
+/// standard error: where its signature was written, by which key.
+pub(super) fn say_signed(run_file: &Path, signer: &Signer, err: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        err,
+        "seekprobe: {} signed by {} ({}): its signature is {}",
+        run_file.display(),
+        signer.fingerprint(),
+        signer.by(),
+        sshsig::beside(run_file).display()
+    )
+}
+
 /// Whether `file` is standard input (`-`), refused by `cmd` (said): a signature is
 /// kept beside a file.
 fn stdin_refused(cmd: &str, file: &Path, err: &mut dyn Write) -> io::Result<bool> {

@@ -55,7 +55,8 @@ pub(super) fn render_main(
     out.flush()?;
     // On standard error: standard output stays the run's text (or JSON).
     if let Some(seal) = seal {
-        writeln!(err, "seekprobe: {}: {}", a.file.display(), seal.describe())?;
+        let said = seal.describe_for(&a.file);
+        writeln!(err, "seekprobe: {}: {said}", a.file.display())?;
     }
     if let Some(path) = &a.prometheus
         && identity(&path.to_string_lossy()).is_some()

@@ -107,10 +107,12 @@ impl Seal {
         }
     }
 
-    /// The whole state in one sentence, for a line of text or the page.
+    /// The whole state in one sentence, for a line of text or the page (the
+    /// signature file named as [`Seal::describe_for`] names it, where the run's
+    /// file is known).
     pub fn describe(&self) -> String {
         match self {
-            Seal::Unsigned => "unsigned: no signature file (RUN.json.sig) beside it".into(),
+            Seal::Unsigned => "unsigned: no signature file beside it".into(),
             Seal::Holds { key, signers: None } => format!(
                 "signed by {key}: the signature holds (no allowed_signers file given: compare the key with the signer's)"
             ),
@@ -138,6 +140,18 @@ impl Seal {
             }
             Seal::Broken { key: None, why } => format!("the signature does not hold: {why}"),
             Seal::Unchecked { key, why } => format!("signed by {key}, not checked: {why}"),
+        }
+    }
+
+    /// [`Seal::describe`] of the run file `run`: an unsigned one names the
+    /// signature file it lacks ([`beside`]: `batch.json.sig`).
+    pub fn describe_for(&self, run: &Path) -> String {
+        match self {
+            Seal::Unsigned => format!(
+                "unsigned: no signature file {} beside it",
+                beside(run).display()
+            ),
+            other => other.describe(),
         }
     }
 }

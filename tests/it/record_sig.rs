@@ -387,7 +387,7 @@ fn the_report_shows_a_signed_an_unsigned_and_a_tampered_record_in_chromium() {
     let cases = [
         (
             copy("signed.json", |t| t, true),
-            format!("signed: signed by {SELLER} ({key}), an allowed signer: the signature holds"),
+            format!("signed by {SELLER} ({key}), an allowed signer: the signature holds"),
         ),
         (copy("unsigned.json", |t| t, false), "unsigned".to_string()),
         (
@@ -422,6 +422,7 @@ fn the_report_shows_a_signed_an_unsigned_and_a_tampered_record_in_chromium() {
         let cell = &cell[..cell.find("</td>").unwrap()];
         let text = tags.replace_all(cell, "");
         assert!(text.contains(says.as_str()), "{text}");
+        assert!(!text.contains("signed: signed"), "{text}");
         // A tampered record is also said at the top of the page.
         let notice =
             (dom.find("⚠ The record ")).map(|at| dom[at..].chars().take(200).collect::<String>());
@@ -461,4 +462,54 @@ fn the_fleet_playbook_signs_each_host_s_record_and_checks_it_on_the_controller()
         let run = dir.path().join(format!("results/{host}/{host}.json"));
         assert!(openssh_verifies(s, &run), "{text}");
     }
+}
+
+#[test]
+#[cfg_attr(
+    seekprobe_no_openssh,
+    ignore = "ssh-keygen is missing (Debian's openssh-client; .ci/run installs it)"
+)]
+fn a_signed_run_says_where_its_signature_is_and_an_unsigned_one_names_the_file_it_lacks() {
+    let dir = scratch_dir();
+    let key = new_key(dir.path(), "id_ed25519", "");
+    let json = dir.path().join("batch.json");
+    let run = |quiet: bool| {
+        let mut cmd = seekprobe();
+        cmd.args(["-t", "--qualify", "--json-file"]).arg(&json);
+        if quiet {
+            cmd.arg("-q");
+        }
+        let out = cmd
+            .arg("--sign-key")
+            .arg(&key)
+            .arg("sim:hdd?size=64M")
+            .env_remove("SSH_AUTH_SOCK")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = run(false);
+    assert!(
+        err.contains(&format!(
+            "seekprobe: {} signed by {} (the key file): its signature is {}\n",
+            json.display(),
+            fingerprint(&key),
+            sig_of(&json).display()
+        )),
+        "{err}"
+    );
+    assert!(!run(true).contains("its signature is"));
+    // Unsigned: the signature file it lacks, by its own name.
+    std::fs::remove_file(sig_of(&json)).unwrap();
+    let out = seekprobe().arg("render").arg(&json).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "unsigned: no signature file {} beside it",
+            sig_of(&json).display()
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("RUN.json"), "{err}");
 }

@@ -127,6 +127,16 @@ fn seal_class(seal: &Seal) -> &'static str {
     }
 }
 
+/// The signature cell's words: its state in bold, then what the seal says, the
+/// state's words not said twice (`signed by …`, not `signed: signed by …`).
+fn seal_words(seal: &Seal) -> Markup {
+    let (state, text) = (seal.state(), seal.describe());
+    match text.strip_prefix(state) {
+        Some(rest) => html! { b { (state) } (rest) },
+        None => html! { b { (state) } ": " (text) },
+    }
+}
+
 /// An argument as a POSIX shell reads it back: bare when it holds only safe
 /// characters, else in single quotes (a quote inside written `'\''`).
 fn quoted(a: &str) -> String {
@@ -172,7 +182,7 @@ pub fn table(runs: &[RunView]) -> Markup {
                             @if sealed {
                                 @match &r.seal {
                                     Some(Seal::Unsigned) => td.seal.unsigned { b { "unsigned" } },
-                                    Some(s) => td class=(seal_class(s)) { b { (s.state()) } ": " (s.describe()) },
+                                    Some(s) => td class=(seal_class(s)) { (seal_words(s)) },
                                     None => td.seal { "not looked for (read from standard input)" },
                                 }
                             }
