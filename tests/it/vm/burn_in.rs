@@ -77,7 +77,7 @@ fn machine() -> Machine {
 
 fn booted() -> &'static Booted {
     static BOOT: OnceLock<Result<Booted, String>> = OnceLock::new();
-    shared(&BOOT, machine)
+    shared(&BOOT, "burn_in", machine)
 }
 
 #[test]

@@ -93,7 +93,7 @@ fn machine() -> Machine {
 
 fn booted() -> &'static Booted {
     static BOOT: OnceLock<Result<Booted, String>> = OnceLock::new();
-    shared(&BOOT, machine)
+    shared(&BOOT, "controllers", machine)
 }
 
 /// The lines of `-v` a disk's block must hold: its sizes, model, serial,

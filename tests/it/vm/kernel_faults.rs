@@ -125,7 +125,7 @@ fn pulled_script() -> String {
 
 fn booted() -> &'static Booted {
     static BOOT: OnceLock<Result<Booted, String>> = OnceLock::new();
-    shared(&BOOT, machine)
+    shared(&BOOT, "kernel_faults", machine)
 }
 
 /// A saved run's first drive's first test's unreadable (scan) or failed (verify)

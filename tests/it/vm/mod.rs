@@ -31,8 +31,12 @@ use std::sync::OnceLock;
 
 /// The boot shared by a file's scenarios: booted by the first test that asks, its
 /// result kept for the others (a boot that failed fails each of them with why).
+/// With `SEEKPROBE_VM_KEEP=DIR`, what the guest wrote is kept in `DIR/name` (the
+/// file's name): a folder per boot, since the boots run side by side and their
+/// steps and files share names (`udev.out`, `console.log`).
 fn shared(
     boot: &'static OnceLock<Result<Booted, String>>,
+    name: &str,
     make: fn() -> Machine,
 ) -> &'static Booted {
     let booted = boot.get_or_init(|| {
@@ -43,7 +47,7 @@ fn shared(
                 b.took
             );
             if let Some(dir) = std::env::var_os("SEEKPROBE_VM_KEEP") {
-                b.keep(std::path::Path::new(&dir));
+                b.keep(&std::path::Path::new(&dir).join(name));
             }
         }
         b
