@@ -44,9 +44,11 @@ const EXIT_STATUS: &[(&str, &str)] = &[
     ),
 ];
 
-/// Write the whole man page.
+/// Write the whole man page. It names the version only, not the commit
+/// (`--version` does): the Debian package ships the page as committed in
+/// packaging/generated, which cannot name the commit that holds it.
 pub(super) fn render(out: &mut dyn Write) -> io::Result<()> {
-    let man = clap_mangen::Man::new(Args::command());
+    let man = clap_mangen::Man::new(Args::command().version(env!("CARGO_PKG_VERSION")));
     man.render_title(out)?;
     man.render_name_section(out)?;
     man.render_synopsis_section(out)?;
