@@ -1,5 +1,6 @@
-//! seekprobe as its users install it (issue 59): the Debian package built by
-//! README.md's commands from the release build, its contents and lintian's
+//! seekprobe as its users install it (issue 59): the Debian package made by
+//! cargo-deb from the release build, its man page and completions held to what
+//! the sources generate, its contents and lintian's
 //! verdict, then `apt-get install` in a throwaway root (tests/it/throwaway.rs)
 //! where it runs from /usr/bin, `man` finds its page, bash completes its
 //! subcommands and `apt-get remove` leaves none of its files; the crate as `cargo
@@ -11,7 +12,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 /// The files a user of the package relies on.
 const SHIPPED: [&str; 8] = [
@@ -34,30 +35,50 @@ fn stdout_of(cmd: &mut Command) -> String {
     cmd.current_dir(repo()).stdout_of_success()
 }
 
-/// The .deb, built once per test run by README.md's steps: the release build
-/// (nothing to do when it is fresh; when it is absent or older than the sources,
-/// the one release build of the run), packaging/deb-files (the man page and
-/// completions, from that binary), `cargo deb --no-build`. No second release build.
+/// The newest modification time among what the release binary is built from:
+/// src/, build.rs and Cargo.lock (not Cargo.toml, whose package metadata an edit
+/// of [package.metadata.deb] changes without changing the binary).
+fn newest_source() -> SystemTime {
+    fn newest(p: &Path) -> SystemTime {
+        let meta = std::fs::metadata(p).unwrap();
+        let mut t = meta.modified().unwrap();
+        if meta.is_dir() {
+            for e in std::fs::read_dir(p).unwrap() {
+                t = t.max(newest(&e.unwrap().path()));
+            }
+        }
+        t
+    }
+    ["src", "build.rs", "Cargo.lock"]
+        .iter()
+        .map(|p| newest(&repo().join(p)))
+        .max()
+        .unwrap()
+}
+
+/// The .deb, made once per test run by `cargo deb --no-build` from the release
+/// build already there (README.md's `cargo deb` makes that build first; so does
+/// .ci/run): no release build inside the tests. It fails when that build is
+/// missing or older than the sources, rather than packaging a stale binary or
+/// building one behind the tests' back (minutes under load).
 pub fn deb() -> &'static Path {
     static DEB: OnceLock<PathBuf> = OnceLock::new();
     DEB.get_or_init(|| {
         let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
-        for step in [
-            "cargo build --release --locked && packaging/deb-files",
-            "cargo deb --no-build --locked",
-        ] {
-            assert!(
-                readme.lines().any(|l| l.starts_with(step)),
-                "README.md's Install section gives {step:?} on a line of its own"
-            );
-        }
+        assert!(
+            readme.lines().any(|l| l.starts_with("cargo deb --locked")),
+            "README.md's Install section gives `cargo deb --locked` on a line of its own"
+        );
+        let bin = repo().join("target/release/seekprobe");
+        let built = std::fs::metadata(&bin).and_then(|m| m.modified());
+        assert!(
+            built.as_ref().is_ok_and(|t| *t >= newest_source()),
+            "{} is missing or older than the sources: run `cargo build --release --locked` \
+             (or README.md's `cargo deb --locked`) before the tests",
+            bin.display()
+        );
         let t0 = Instant::now();
-        let cargo = env!("CARGO");
-        // At the lowest priority: when the release build is stale, it runs beside
-        // the other tests, and must not starve their timed commands of CPU.
-        stdout_of(Command::new("nice").args(["-n", "19", cargo, "build", "--release", "--locked"]));
-        stdout_of(&mut Command::new(repo().join("packaging/deb-files")));
-        stdout_of(Command::new(cargo).args(["deb", "--no-build", "--locked", "--quiet"]));
+        stdout_of(Command::new(env!("CARGO")).args(["deb", "--no-build", "--locked", "--quiet"]));
         let arch = stdout_of(Command::new("dpkg").arg("--print-architecture"));
         let name = format!(
             "seekprobe_{}-1_{}.deb",
@@ -65,7 +86,7 @@ pub fn deb() -> &'static Path {
             arch.trim()
         );
         eprintln!(
-            "package: {name} built in {:.1} s",
+            "package: {name} made in {:.1} s",
             t0.elapsed().as_secs_f64()
         );
         repo().join("target/debian").join(name)
@@ -229,6 +250,29 @@ fn the_debian_package_is_whole_lintian_clean_and_installs_runs_and_removes_clean
     holds_what_it_should(deb, &paths);
     lintian_finds_no_error(deb);
     installs_runs_completes_and_removes(deb, &paths);
+}
+
+/// The man page and completions the package ships (packaging/generated, committed
+/// so that `cargo deb` alone packages them) are byte for byte what the current
+/// sources' `seekprobe generate` prints: they cannot go stale unnoticed.
+#[test]
+fn the_packaged_man_page_and_completions_are_what_seekprobe_generates() {
+    for (what, file) in [
+        ("man", "seekprobe.1"),
+        ("bash", "seekprobe.bash"),
+        ("zsh", "_seekprobe"),
+        ("fish", "seekprobe.fish"),
+    ] {
+        let (code, generated, err) = run(&["generate", what]);
+        assert_eq!(code, 0, "{err}");
+        let path = repo().join("packaging/generated").join(file);
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == generated,
+            "{} differs from `seekprobe generate {what}`: run packaging/generate and commit",
+            path.display()
+        );
+    }
 }
 
 #[test]
