@@ -396,7 +396,15 @@ fn the_ansible_playbook_installs_the_debian_package_and_probes_with_it() {
         "all:\n  vars:\n    ansible_connection: local\n    ansible_python_interpreter: \"{{{{ ansible_playbook_python }}}}\"\n    seekprobe_deb: /tmp/{name}\n    seekprobe_args: \"-t --zones=20\"\n    seekprobe_remote_dir: /tmp/remote\n    seekprobe_results_dir: /tmp/results\n  hosts:\n    host1:\n      seekprobe_disks: [\"sim:hdd?seed=1\"]\n    host2:\n      seekprobe_disks: [\"sim:hdd?seed=2\"]\n"
     );
     std::fs::write(root.tmp().join("inventory.yml"), inventory).unwrap();
-    let playbook = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/ansible/qualify.yml");
+    // The playbook goes into the root's /tmp: the checkout's own path may not be
+    // in the root (a checkout under /tmp is hidden by the root's scratch /tmp, one
+    // on another file system is not in the overlay of /).
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/ansible");
+    std::fs::create_dir(root.tmp().join("ansible")).unwrap();
+    for e in std::fs::read_dir(&examples).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), root.tmp().join("ansible").join(e.file_name())).unwrap();
+    }
     let (code, out, err) = root
         .command("env")
         .args([
@@ -407,8 +415,7 @@ fn the_ansible_playbook_installs_the_debian_package_and_probes_with_it() {
             "ANSIBLE_FORKS=1",
         ])
         .arg(ansible_playbook())
-        .args(["-i", "/tmp/inventory.yml"])
-        .arg(&playbook)
+        .args(["-i", "/tmp/inventory.yml", "/tmp/ansible/qualify.yml"])
         .outcome();
     let text = out + &err;
     assert_eq!(code, 0, "{text}");
