@@ -5,6 +5,20 @@
 //! the host's mount table never sees them, and what apt-get changes lands in the
 //! upper layer, gone with the namespace. On drop every process in the namespace is
 //! killed, so nothing keeps it alive, even when the test fails.
+//!
+//! Why the host's / is never written, whatever fails and wherever: overlayfs
+//! never writes to its lower layer; the `sleep` is spawned only once its namespace
+//! is its own and every mount in it private (else the spawn fails), and the
+//! mounts are made only after checking it is another namespace than the test's;
+//! the mount script stops at its first failure; every command runs through
+//! `chroot` into the overlay's mount point, which exists only inside the
+//! namespace (on the host it is a path in an empty folder, so `chroot` fails and
+//! nothing runs), and `nsenter` names the holder by its pid, which cannot be
+//! reused while the test holds it unreaped. What the root shares with the host:
+//! /dev, /dev/pts and /proc (nothing installed there by a package without
+//! maintainer scripts, like seekprobe's), and its /tmp, a scratch folder.
+//! A test killed outright (SIGKILL) leaves at worst a process of the root (a tmux
+//! server) holding the namespace and its tmpfs; the host's / is still untouched.
 
 use crate::helpers::Finish;
 use std::os::unix::process::CommandExt;
@@ -74,8 +88,14 @@ impl ThrowawayRoot {
         r
     }
 
-    /// The tmpfs, the overlay over / and what the root needs of the host.
+    /// The tmpfs, the overlay over / and what the root needs of the host, once
+    /// the holder's mount namespace is known to be another than the test's.
     fn mount(&self, layers: &Path) {
+        let ours = mount_ns(&self.holder.id().to_string());
+        assert!(
+            ours.is_some() && ours != mount_ns("self"),
+            "the throwaway root's holder is not in a mount namespace of its own"
+        );
         let l = layers.display();
         let root = self.root.display();
         let tmp = self.tmp.display();
@@ -127,16 +147,20 @@ impl ThrowawayRoot {
     }
 }
 
+/// The mount namespace of a process (`self` or a pid), as /proc names it.
+fn mount_ns(pid: &str) -> Option<PathBuf> {
+    std::fs::read_link(format!("/proc/{pid}/ns/mnt")).ok()
+}
+
 impl Drop for ThrowawayRoot {
     /// Kill every process of the namespace (a tmux server, a hung apt-get), then
     /// its holder: the namespace, and with it every mount and the upper layer, ends.
     fn drop(&mut self) {
-        let ns = |pid: &str| std::fs::read_link(format!("/proc/{pid}/ns/mnt")).ok();
-        let ours = ns(&self.holder.id().to_string());
-        if ours.is_some() && ours != ns("self") {
+        let ours = mount_ns(&self.holder.id().to_string());
+        if ours.is_some() && ours != mount_ns("self") {
             for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
                 let pid = e.file_name().to_string_lossy().to_string();
-                if pid.parse::<i32>().is_ok() && ns(&pid) == ours {
+                if pid.parse::<i32>().is_ok() && mount_ns(&pid) == ours {
                     let _ = nix::sys::signal::kill(
                         nix::unistd::Pid::from_raw(pid.parse().unwrap()),
                         nix::sys::signal::SIGKILL,
