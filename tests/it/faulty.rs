@@ -47,12 +47,18 @@ fn read_errors_are_found_by_scan_to_the_sector_in_few_reads() {
 )]
 fn write_errors_corrupt_reads_and_misdirected_writes_are_found_by_verify() {
     // Sectors 1000-1002 refuse writes, 5000-5001 read back inverted, the writes to
-    // 20000-20007 land on 9000-9007 (written earlier in the pass).
+    // 20000-20007 land on 9000-9007, whose own writes are lost. Lost, not only
+    // written earlier: the pass has several writes in flight, and a loaded machine
+    // once stored 9000's own block after the misdirected one (9000 then read back
+    // right, no "misdirected" range); what 9000 holds is now the same whatever the
+    // order the two writes land in. (drop-writes first: faultdisk applies the rules
+    // in order, and the misdirected write must not be dropped at its new place.)
     let d = FaultDisk::new(
         32 << 20,
         &[
             "write-error=1000s-1003s",
             "corrupt-reads=5000s-5002s",
+            "drop-writes=9000s-9008s",
             "misdirect=20000s-20008s,9000s",
         ],
     );
