@@ -408,3 +408,111 @@ impl Drop for Spawned {
         }
     }
 }
+
+/// Test functions that run only where the build found what they need (build.rs's
+/// `seekprobe_*` cfgs): each `fn` given becomes a `#[test]`, ignored with `$why`
+/// when `$unless` holds. One gate per missing tool, each written once below, so a
+/// reason reads the same in every test that needs that tool (.ci/run lists the
+/// tests allowed to be ignored).
+macro_rules! gated_tests {
+    ($unless:meta, $why:literal, $($(#[$meta:meta])* fn $name:ident() $body:block)*) => {$(
+        $(#[$meta])*
+        #[test]
+        #[cfg_attr($unless, ignore = $why)]
+        fn $name() $body
+    )*};
+}
+
+/// Tests of tests/it/faultdisk.rs's faulty device: root, /dev/loop-control,
+/// /dev/fuse and fusermount3.
+macro_rules! fuse_tests {
+    ($($t:tt)*) => {
+        crate::helpers::gated_tests! {
+            not(all(seekprobe_loop, seekprobe_has_fusermount3)),
+            "needs root, /dev/loop-control, /dev/fuse and fusermount3 (fuse3)",
+            $($t)*
+        }
+    };
+}
+
+/// Tests of loop devices ([`LoopDev`]): root and /dev/loop-control.
+macro_rules! loop_tests {
+    ($($t:tt)*) => {
+        crate::helpers::gated_tests! {
+            not(seekprobe_loop),
+            "needs root and /dev/loop-control",
+            $($t)*
+        }
+    };
+}
+
+/// Tests that run the real smartctl on a loop device.
+macro_rules! smartctl_loop_tests {
+    ($($t:tt)*) => {
+        crate::helpers::gated_tests! {
+            any(seekprobe_no_smartctl, not(seekprobe_loop)),
+            "needs smartctl (apt-get install smartmontools; .ci/run does) and root with /dev/loop-control",
+            $($t)*
+        }
+    };
+}
+
+/// Tests of tests/it/vm's guest.
+macro_rules! vm_tests {
+    ($($t:tt)*) => {
+        crate::helpers::gated_tests! {
+            not(seekprobe_vm),
+            "needs qemu-system-x86, linux-image-amd64, busybox-static and udev (.ci/run installs them)",
+            $($t)*
+        }
+    };
+}
+
+/// Tests of tests/it/vm's guest that read SMART through smartctl.
+macro_rules! vm_smartctl_tests {
+    ($($t:tt)*) => {
+        crate::helpers::gated_tests! {
+            any(not(seekprobe_vm), seekprobe_no_smartctl),
+            "needs qemu-system-x86, linux-image-amd64, busybox-static, udev and smartmontools (.ci/run installs them)",
+            $($t)*
+        }
+    };
+}
+
+/// Tests that render a report in chromium.
+macro_rules! chromium_tests {
+    ($($t:tt)*) => {
+        crate::helpers::gated_tests! {
+            seekprobe_no_chromium,
+            "chromium is not installed (Debian's chromium; .ci/run installs it)",
+            $($t)*
+        }
+    };
+}
+
+/// Tests that sign or check records with OpenSSH's tools.
+macro_rules! openssh_tests {
+    ($($t:tt)*) => {
+        crate::helpers::gated_tests! {
+            seekprobe_no_openssh,
+            "ssh-keygen, ssh-agent or ssh-add is missing (Debian's openssh-client; .ci/run installs it)",
+            $($t)*
+        }
+    };
+}
+
+/// Tests that make an ext4 file system.
+macro_rules! mkfs_ext4_tests {
+    ($($t:tt)*) => {
+        crate::helpers::gated_tests! {
+            not(seekprobe_has_mkfs_ext4),
+            "needs mkfs.ext4 (apt-get install e2fsprogs)",
+            $($t)*
+        }
+    };
+}
+
+pub(crate) use {
+    chromium_tests, fuse_tests, gated_tests, loop_tests, mkfs_ext4_tests, openssh_tests,
+    smartctl_loop_tests, vm_smartctl_tests, vm_tests,
+};

@@ -1,6 +1,7 @@
 //! Loop devices (root only; CI runs as root): the exact diskinfo format on real
 //! block devices, short names, 4Kn sectors and loop devices without direct I/O.
 
+use crate::helpers::loop_tests;
 use crate::helpers::{Finish, LoopDev, seekprobe};
 use predicates::prelude::*;
 use regex::Regex;
@@ -116,147 +117,137 @@ pub fn assert_ctv_format(text: &str, name: &str) {
     );
 }
 
-#[test]
-#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
-fn ctv_on_a_256_mib_direct_io_loop_device_is_diskinfo_exact() {
-    let l = LoopDev::scratch(256 << 20, true, None);
-    let out = seekprobe().arg("-ctv").arg(&l.dev).output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{err}");
-    // The backing file is in /dev/shm, and sparse (never written): the two
-    // warnings say so, as they do for the image itself.
-    let warnings: Vec<&str> = err.lines().filter(|l| l.contains("warning")).collect();
-    assert_eq!(warnings.len(), 2, "{err}");
-    assert!(warnings[0].contains("stored in RAM"), "{err}");
-    assert!(
-        warnings[1].contains(&format!("{}: a loop device over the sparse image ", l.dev)),
-        "{err}"
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_ctv_format(&text, &l.dev);
-    assert!(text.contains("\t512         \t# sectorsize\n\t268435456   \t# mediasize in bytes (256M)\n\t524288      \t# mediasize in sectors\n"), "{text}");
-    assert!(
-        text.contains("\tUnknown     \t# Rotation rate in RPM\n"),
-        "{text}"
-    );
-}
-
-#[test]
-#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
-fn short_names_are_found_under_dev() {
-    let l = LoopDev::scratch(16 << 20, true, None);
-    seekprobe()
-        .arg("-v")
-        .arg(l.short_name())
-        .assert()
-        .success()
-        .stdout(predicate::str::starts_with(format!(
-            "{}\n\t512         \t# sectorsize\n",
-            l.short_name()
-        )));
-    seekprobe()
-        .arg(l.short_name())
-        .assert()
-        .success()
-        .stdout(predicate::str::starts_with(format!(
-            "{}\t512\t16777216\t32768\t",
-            l.short_name()
-        )));
-}
-
-#[test]
-#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
-fn a_loop_device_without_direct_io_is_flagged() {
-    let l = LoopDev::scratch(16 << 20, false, None);
-    seekprobe().arg("-t").arg(&l.dev).assert().success().stderr(
-        predicate::str::contains("without direct I/O")
-            .and(predicate::str::contains("--direct-io=on")),
-    );
-}
-
-#[test]
-#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
-fn four_k_native_sectors_work() {
-    let l = LoopDev::scratch(64 << 20, true, Some(4096));
-    let text = seekprobe().arg("-ctv").arg(&l.dev).stdout_of_success();
-    assert!(text.contains("\t4096        \t# sectorsize\n\t67108864    \t# mediasize in bytes (64M)\n\t16384       \t# mediasize in sectors\n"), "{text}");
-    assert!(text.contains("\ttime to read 20480 sectors"), "{text}");
-    assert!(
-        text.contains("\tinside:         65536 kbytes in "),
-        "{text}"
-    );
-    assert!(Path::new(&l.dev).exists());
-}
-
-#[test]
-#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
-fn random_reads_on_a_loop_device_use_io_uring_and_print_diskinfo_s_block() {
-    let l = LoopDev::scratch(64 << 20, true, None);
-    let json = seekprobe()
-        .args(["-i", "--duration", "0.1", "--json"])
-        .arg(&l.dev)
-        .stdout_of_success();
-    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-    let test = &v["disks"][0]["tests"][0];
-    let engine = test["engine"].as_str().unwrap();
-    assert!(engine == "io_uring" || engine == "threads", "{engine}");
-    let phases = test["phases"].as_array().unwrap();
-    assert_eq!(phases.len(), 5);
-    for p in phases {
-        assert_eq!(p["histogram"]["count"], p["ops_planned"]);
-        assert!(p["ops_planned"].as_u64().unwrap() > 0);
-        assert_eq!(p["queue_depth"], 128);
+loop_tests! {
+    fn ctv_on_a_256_mib_direct_io_loop_device_is_diskinfo_exact() {
+        let l = LoopDev::scratch(256 << 20, true, None);
+        let out = seekprobe().arg("-ctv").arg(&l.dev).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        // The backing file is in /dev/shm, and sparse (never written): the two
+        // warnings say so, as they do for the image itself.
+        let warnings: Vec<&str> = err.lines().filter(|l| l.contains("warning")).collect();
+        assert_eq!(warnings.len(), 2, "{err}");
+        assert!(warnings[0].contains("stored in RAM"), "{err}");
+        assert!(
+            warnings[1].contains(&format!("{}: a loop device over the sparse image ", l.dev)),
+            "{err}"
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_ctv_format(&text, &l.dev);
+        assert!(text.contains("\t512         \t# sectorsize\n\t268435456   \t# mediasize in bytes (256M)\n\t524288      \t# mediasize in sectors\n"), "{text}");
+        assert!(
+            text.contains("\tUnknown     \t# Rotation rate in RPM\n"),
+            "{text}"
+        );
     }
-    let text = seekprobe()
-        .arg("render")
-        .arg("-")
-        .write_stdin(json)
-        .output()
-        .unwrap();
-    let text = String::from_utf8(text.stdout).unwrap();
-    assert!(
-        text.contains("Asynchronous random reads:\n\tsectorsize:  "),
-        "{text}"
-    );
-    assert!(text.contains("\n\t1024 kbytes: "), "{text}");
-}
 
-#[test]
-#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
-fn other_io_on_the_device_during_a_test_is_flagged() {
-    let l = LoopDev::scratch(64 << 20, true, None);
-    let dev = l.dev.clone();
-    // Another reader starts during the first settle pause of -c.
-    let other = std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        std::process::Command::new("dd")
-            .args([
-                format!("if={dev}").as_str(),
-                "of=/dev/null",
-                "bs=1M",
-                "count=48",
-                "iflag=direct",
-                "status=none",
-            ])
-            .status()
-            .unwrap()
-    });
-    let out = seekprobe()
-        .args(["-c", "--settle", "1", "--quiet"])
-        .arg(&l.dev)
-        .output()
-        .unwrap();
-    assert!(other.join().unwrap().success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("other I/O on the device during the command overhead (-c) test"),
-        "{err}"
-    );
-    // Alone, no such warning.
-    let out = seekprobe()
-        .args(["-c", "--quiet"])
-        .arg(&l.dev)
-        .output()
-        .unwrap();
-    assert!(!String::from_utf8_lossy(&out.stderr).contains("other I/O"));
+    fn short_names_are_found_under_dev() {
+        let l = LoopDev::scratch(16 << 20, true, None);
+        seekprobe()
+            .arg("-v")
+            .arg(l.short_name())
+            .assert()
+            .success()
+            .stdout(predicate::str::starts_with(format!(
+                "{}\n\t512         \t# sectorsize\n",
+                l.short_name()
+            )));
+        seekprobe()
+            .arg(l.short_name())
+            .assert()
+            .success()
+            .stdout(predicate::str::starts_with(format!(
+                "{}\t512\t16777216\t32768\t",
+                l.short_name()
+            )));
+    }
+
+    fn a_loop_device_without_direct_io_is_flagged() {
+        let l = LoopDev::scratch(16 << 20, false, None);
+        seekprobe().arg("-t").arg(&l.dev).assert().success().stderr(
+            predicate::str::contains("without direct I/O")
+                .and(predicate::str::contains("--direct-io=on")),
+        );
+    }
+
+    fn four_k_native_sectors_work() {
+        let l = LoopDev::scratch(64 << 20, true, Some(4096));
+        let text = seekprobe().arg("-ctv").arg(&l.dev).stdout_of_success();
+        assert!(text.contains("\t4096        \t# sectorsize\n\t67108864    \t# mediasize in bytes (64M)\n\t16384       \t# mediasize in sectors\n"), "{text}");
+        assert!(text.contains("\ttime to read 20480 sectors"), "{text}");
+        assert!(
+            text.contains("\tinside:         65536 kbytes in "),
+            "{text}"
+        );
+        assert!(Path::new(&l.dev).exists());
+    }
+
+    fn random_reads_on_a_loop_device_use_io_uring_and_print_diskinfo_s_block() {
+        let l = LoopDev::scratch(64 << 20, true, None);
+        let json = seekprobe()
+            .args(["-i", "--duration", "0.1", "--json"])
+            .arg(&l.dev)
+            .stdout_of_success();
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let test = &v["disks"][0]["tests"][0];
+        let engine = test["engine"].as_str().unwrap();
+        assert!(engine == "io_uring" || engine == "threads", "{engine}");
+        let phases = test["phases"].as_array().unwrap();
+        assert_eq!(phases.len(), 5);
+        for p in phases {
+            assert_eq!(p["histogram"]["count"], p["ops_planned"]);
+            assert!(p["ops_planned"].as_u64().unwrap() > 0);
+            assert_eq!(p["queue_depth"], 128);
+        }
+        let text = seekprobe()
+            .arg("render")
+            .arg("-")
+            .write_stdin(json)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(text.stdout).unwrap();
+        assert!(
+            text.contains("Asynchronous random reads:\n\tsectorsize:  "),
+            "{text}"
+        );
+        assert!(text.contains("\n\t1024 kbytes: "), "{text}");
+    }
+
+    fn other_io_on_the_device_during_a_test_is_flagged() {
+        let l = LoopDev::scratch(64 << 20, true, None);
+        let dev = l.dev.clone();
+        // Another reader starts during the first settle pause of -c.
+        let other = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            std::process::Command::new("dd")
+                .args([
+                    format!("if={dev}").as_str(),
+                    "of=/dev/null",
+                    "bs=1M",
+                    "count=48",
+                    "iflag=direct",
+                    "status=none",
+                ])
+                .status()
+                .unwrap()
+        });
+        let out = seekprobe()
+            .args(["-c", "--settle", "1", "--quiet"])
+            .arg(&l.dev)
+            .output()
+            .unwrap();
+        assert!(other.join().unwrap().success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("other I/O on the device during the command overhead (-c) test"),
+            "{err}"
+        );
+        // Alone, no such warning.
+        let out = seekprobe()
+            .args(["-c", "--quiet"])
+            .arg(&l.dev)
+            .output()
+            .unwrap();
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("other I/O"));
+    }
 }

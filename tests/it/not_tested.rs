@@ -4,6 +4,7 @@
 //! read-only still FAILs; SMART asked of a device that has none is not the drive's
 //! fault either. (A path that does not exist: tests/it/verdict.rs.)
 
+use crate::helpers::loop_tests;
 use crate::helpers::{LoopDev, image, run, run_file, seekprobe};
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::Path;
@@ -32,70 +33,68 @@ fn files(dir: &Path) -> Vec<std::path::PathBuf> {
         .unwrap_or_default()
 }
 
-#[test]
-#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
-fn a_loop_device_holding_a_partition_table_is_not_tested_and_leaves_no_run_file() {
-    let l = LoopDev::scratch(32 << 20, true, None);
-    // A DOS partition table: one Linux partition from sector 2048, and 55 AA.
-    let dev = std::fs::OpenOptions::new()
-        .write(true)
-        .open(&l.dev)
-        .unwrap();
-    let mut entry = [0u8; 16];
-    entry[4] = 0x83;
-    entry[8..12].copy_from_slice(&2048u32.to_le_bytes());
-    entry[12..16].copy_from_slice(&20_000u32.to_le_bytes());
-    dev.write_all_at(&entry, 446).unwrap();
-    dev.write_all_at(&[0x55, 0xAA], 510).unwrap();
-    dev.sync_all().unwrap();
-    drop(dev);
-    let (_dir, runs) = run_file("runs");
-    let (code, out, err) = burn_in(&runs, &l.dev, None);
-    assert_eq!(code, 4, "{out}{err}");
-    assert!(out.contains("  verdict: NOT TESTED\n"), "{out}");
-    assert!(out.contains("wipe it (wipefs -a)"), "{out}");
-    assert!(!out.contains("FAIL"), "{out}");
-    assert!(
-        err.contains("no drive was tested, so no run is kept"),
-        "{err}"
-    );
-    assert_eq!(files(&runs), Vec::<std::path::PathBuf>::new());
-    // Named by the operator, the run is kept, its state `not_tested`.
-    let json = runs.join("named.json");
-    let (code, _, err) = burn_in(&runs, &l.dev, Some(&json));
-    assert_eq!(code, 4, "{err}");
-    let run: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    let verdict = &run["disks"][0]["verdict"];
-    assert_eq!(verdict["state"], "not_tested", "{run}");
-    assert_eq!(verdict["pass"], false, "{run}");
-    assert_eq!(verdict["findings"][0]["code"], "not_tested", "{run}");
-}
+loop_tests! {
+    fn a_loop_device_holding_a_partition_table_is_not_tested_and_leaves_no_run_file() {
+        let l = LoopDev::scratch(32 << 20, true, None);
+        // A DOS partition table: one Linux partition from sector 2048, and 55 AA.
+        let dev = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&l.dev)
+            .unwrap();
+        let mut entry = [0u8; 16];
+        entry[4] = 0x83;
+        entry[8..12].copy_from_slice(&2048u32.to_le_bytes());
+        entry[12..16].copy_from_slice(&20_000u32.to_le_bytes());
+        dev.write_all_at(&entry, 446).unwrap();
+        dev.write_all_at(&[0x55, 0xAA], 510).unwrap();
+        dev.sync_all().unwrap();
+        drop(dev);
+        let (_dir, runs) = run_file("runs");
+        let (code, out, err) = burn_in(&runs, &l.dev, None);
+        assert_eq!(code, 4, "{out}{err}");
+        assert!(out.contains("  verdict: NOT TESTED\n"), "{out}");
+        assert!(out.contains("wipe it (wipefs -a)"), "{out}");
+        assert!(!out.contains("FAIL"), "{out}");
+        assert!(
+            err.contains("no drive was tested, so no run is kept"),
+            "{err}"
+        );
+        assert_eq!(files(&runs), Vec::<std::path::PathBuf>::new());
+        // Named by the operator, the run is kept, its state `not_tested`.
+        let json = runs.join("named.json");
+        let (code, _, err) = burn_in(&runs, &l.dev, Some(&json));
+        assert_eq!(code, 4, "{err}");
+        let run: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let verdict = &run["disks"][0]["verdict"];
+        assert_eq!(verdict["state"], "not_tested", "{run}");
+        assert_eq!(verdict["pass"], false, "{run}");
+        assert_eq!(verdict["findings"][0]["code"], "not_tested", "{run}");
+    }
 
-#[test]
-#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
-fn a_device_another_program_holds_is_not_tested_one_that_reports_itself_read_only_fails() {
-    let l = LoopDev::scratch(16 << 20, true, None);
-    let (_dir, runs) = run_file("runs");
-    // Held: opened exclusively (as a mount, another burn-in or mdadm holds it).
-    let held = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_EXCL)
-        .open(&l.dev)
-        .unwrap();
-    let (code, out, err) = burn_in(&runs, &l.dev, None);
-    assert_eq!(code, 4, "{out}{err}");
-    assert!(out.contains("  verdict: NOT TESTED\n"), "{out}");
-    assert!(out.contains("unmount or release it first"), "{out}");
-    drop(held);
-    // Read-only as the kernel reports it: the drive's own answer, a FAIL.
-    let ro = LoopDev::scratch_read_only(16 << 20);
-    let (code, out, err) = burn_in(&runs, &ro.dev, None);
-    assert_eq!(code, 3, "{out}{err}");
-    assert!(out.contains("  verdict: FAIL\n"), "{out}");
-    assert!(out.contains("read-only"), "{out}");
-    // A FAIL is a record: its run file stays.
-    assert_eq!(files(&runs).len(), 1, "{:?}", files(&runs));
+    fn a_device_another_program_holds_is_not_tested_one_that_reports_itself_read_only_fails() {
+        let l = LoopDev::scratch(16 << 20, true, None);
+        let (_dir, runs) = run_file("runs");
+        // Held: opened exclusively (as a mount, another burn-in or mdadm holds it).
+        let held = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_EXCL)
+            .open(&l.dev)
+            .unwrap();
+        let (code, out, err) = burn_in(&runs, &l.dev, None);
+        assert_eq!(code, 4, "{out}{err}");
+        assert!(out.contains("  verdict: NOT TESTED\n"), "{out}");
+        assert!(out.contains("unmount or release it first"), "{out}");
+        drop(held);
+        // Read-only as the kernel reports it: the drive's own answer, a FAIL.
+        let ro = LoopDev::scratch_read_only(16 << 20);
+        let (code, out, err) = burn_in(&runs, &ro.dev, None);
+        assert_eq!(code, 3, "{out}{err}");
+        assert!(out.contains("  verdict: FAIL\n"), "{out}");
+        assert!(out.contains("read-only"), "{out}");
+        // A FAIL is a record: its run file stays.
+        assert_eq!(files(&runs).len(), 1, "{:?}", files(&runs));
+    }
 }
 
 #[test]

@@ -6,6 +6,7 @@
 //! accepted by seekprobe; a key whose file is encrypted signs through a real
 //! ssh-agent; the report's page says signed, unsigned or tampered, in Chromium.
 
+use crate::helpers::openssh_tests;
 use crate::helpers::{scratch_dir, seekprobe};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -130,136 +131,128 @@ fn signed() -> &'static Signed {
     })
 }
 
-#[test]
-#[cfg_attr(
-    seekprobe_no_openssh,
-    ignore = "ssh-keygen, ssh-agent or ssh-add is missing (Debian's openssh-client; .ci/run installs it)"
-)]
-fn a_signed_burn_in_is_accepted_by_ssh_keygen_and_verify_record_refuses_a_changed_verdict() {
-    let s = signed();
-    let key = fingerprint(&s.key);
-    assert!(openssh_verifies(s, &s.json));
-    let (code, out, err) = verify_record(s, &s.json, true);
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(
-        out.starts_with(&format!(
-            "{}: signed by {SELLER} ({key}), an allowed signer: the signature holds\n",
-            s.json.display()
-        )),
-        "{out}"
-    );
-    for (drive, verdict) in BATCH {
-        assert!(out.contains(&format!("\n  {drive}: {verdict}")), "{out}");
+openssh_tests! {
+    fn a_signed_burn_in_is_accepted_by_ssh_keygen_and_verify_record_refuses_a_changed_verdict() {
+        let s = signed();
+        let key = fingerprint(&s.key);
+        assert!(openssh_verifies(s, &s.json));
+        let (code, out, err) = verify_record(s, &s.json, true);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(
+            out.starts_with(&format!(
+                "{}: signed by {SELLER} ({key}), an allowed signer: the signature holds\n",
+                s.json.display()
+            )),
+            "{out}"
+        );
+        for (drive, verdict) in BATCH {
+            assert!(out.contains(&format!("\n  {drive}: {verdict}")), "{out}");
+        }
+        for part in [
+            "  host: ",
+            "  tool: seekprobe ",
+            "  command: ",
+            "  started: ",
+            "  ended: ",
+        ] {
+            assert!(out.contains(part), "{part}: {out}");
+        }
+        assert!(out.contains("model Simulated SATA SSD, serial "), "{out}");
+        // The same record with one verdict edited by hand: refused by both.
+        let edited = s.dir.path().join("edited.json");
+        let text = std::fs::read_to_string(&s.json).unwrap();
+        let at = text.find("\"state\": \"fail\"").expect("a failing verdict");
+        let text = format!("{}\"state\": \"pass\"{}", &text[..at], &text[at + 15..]);
+        std::fs::write(&edited, text).unwrap();
+        std::fs::copy(sig_of(&s.json), sig_of(&edited)).unwrap();
+        assert!(!openssh_verifies(s, &edited));
+        let (code, out, err) = verify_record(s, &edited, true);
+        assert_eq!(code, 1, "{out}{err}");
+        assert!(out.is_empty(), "{out}");
+        assert!(
+            err.contains(&format!(
+                "refused: the signature by {key} does not hold: the record was changed after it was signed"
+            )),
+            "{err}"
+        );
     }
-    for part in [
-        "  host: ",
-        "  tool: seekprobe ",
-        "  command: ",
-        "  started: ",
-        "  ended: ",
-    ] {
-        assert!(out.contains(part), "{part}: {out}");
-    }
-    assert!(out.contains("model Simulated SATA SSD, serial "), "{out}");
-    // The same record with one verdict edited by hand: refused by both.
-    let edited = s.dir.path().join("edited.json");
-    let text = std::fs::read_to_string(&s.json).unwrap();
-    let at = text.find("\"state\": \"fail\"").expect("a failing verdict");
-    let text = format!("{}\"state\": \"pass\"{}", &text[..at], &text[at + 15..]);
-    std::fs::write(&edited, text).unwrap();
-    std::fs::copy(sig_of(&s.json), sig_of(&edited)).unwrap();
-    assert!(!openssh_verifies(s, &edited));
-    let (code, out, err) = verify_record(s, &edited, true);
-    assert_eq!(code, 1, "{out}{err}");
-    assert!(out.is_empty(), "{out}");
-    assert!(
-        err.contains(&format!(
-            "refused: the signature by {key} does not hold: the record was changed after it was signed"
-        )),
-        "{err}"
-    );
-}
 
-#[test]
-#[cfg_attr(
-    seekprobe_no_openssh,
-    ignore = "ssh-keygen, ssh-agent or ssh-add is missing (Debian's openssh-client; .ci/run installs it)"
-)]
-fn another_key_another_namespace_or_none_is_refused_and_ssh_keygen_s_signature_accepted() {
-    let s = signed();
-    let dir = scratch_dir();
-    let json = dir.path().join("copy.json");
-    std::fs::copy(&s.json, &json).unwrap();
-    let json_arg = json.to_str().unwrap();
-    // No signature.
-    let (code, _, err) = verify_record(s, &json, true);
-    assert_eq!(code, 1);
-    assert!(err.contains("refused: unsigned: no signature"), "{err}");
-    // A key not among the allowed signers, named by its fingerprint.
-    let other = new_key(dir.path(), "other", "");
-    seekprobe()
-        .args(["sign", json_arg, "--key"])
-        .arg(&other)
-        .env_remove("SSH_AUTH_SOCK")
-        .assert()
-        .success();
-    assert!(!openssh_verifies(s, &json));
-    let (code, _, err) = verify_record(s, &json, true);
-    assert_eq!(code, 1);
-    assert!(
-        err.contains(&format!(
-            "refused: signed by {}, a key that is not among the allowed signers of {}",
-            fingerprint(&other),
-            s.allowed.display()
-        )),
-        "{err}"
-    );
-    // ssh-keygen's own signature with the seller's key, read by seekprobe; and
-    // ssh-keygen's check of seekprobe's signature without an allowed_signers file.
-    std::fs::remove_file(sig_of(&json)).unwrap();
-    let key = s.key.to_str().unwrap();
-    let made = tool(
-        "ssh-keygen",
-        &["-Y", "sign", "-f", key, "-n", "seekprobe-record", json_arg],
-        Path::new("/"),
-    );
-    assert!(made.status.success(), "{made:?}");
-    let (code, out, err) = verify_record(s, &json, true);
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains(&format!("signed by {SELLER} (")), "{out}");
-    // Without the allowed signers the record is shown, not accepted: any key's
-    // signature holds, a forger's too.
-    let (code, out, err) = verify_record(s, &json, false);
-    assert_eq!(code, 1, "{out}{err}");
-    assert!(
-        out.contains(&format!("signed by {}", fingerprint(&s.key))),
-        "{out}"
-    );
-    assert!(
-        err.contains("not accepted: no --allowed-signers file says whether SHA256:"),
-        "{err}"
-    );
-    // Another namespace: ssh-keygen's `file` signature.
-    std::fs::remove_file(sig_of(&json)).unwrap();
-    let made = tool(
-        "ssh-keygen",
-        &["-Y", "sign", "-f", key, "-n", "file", json_arg],
-        Path::new("/"),
-    );
-    assert!(made.status.success(), "{made:?}");
-    let (code, _, err) = verify_record(s, &json, false);
-    assert_eq!(code, 1);
-    assert!(
-        err.contains("it was made in the namespace \"file\", not \"seekprobe-record\""),
-        "{err}"
-    );
-    let check = Command::new("ssh-keygen")
-        .args(["-Y", "check-novalidate", "-n", "seekprobe-record", "-s"])
-        .arg(sig_of(&s.json))
-        .stdin(std::fs::File::open(&s.json).unwrap())
-        .output()
-        .unwrap();
-    assert!(check.status.success(), "{check:?}");
+    fn another_key_another_namespace_or_none_is_refused_and_ssh_keygen_s_signature_accepted() {
+        let s = signed();
+        let dir = scratch_dir();
+        let json = dir.path().join("copy.json");
+        std::fs::copy(&s.json, &json).unwrap();
+        let json_arg = json.to_str().unwrap();
+        // No signature.
+        let (code, _, err) = verify_record(s, &json, true);
+        assert_eq!(code, 1);
+        assert!(err.contains("refused: unsigned: no signature"), "{err}");
+        // A key not among the allowed signers, named by its fingerprint.
+        let other = new_key(dir.path(), "other", "");
+        seekprobe()
+            .args(["sign", json_arg, "--key"])
+            .arg(&other)
+            .env_remove("SSH_AUTH_SOCK")
+            .assert()
+            .success();
+        assert!(!openssh_verifies(s, &json));
+        let (code, _, err) = verify_record(s, &json, true);
+        assert_eq!(code, 1);
+        assert!(
+            err.contains(&format!(
+                "refused: signed by {}, a key that is not among the allowed signers of {}",
+                fingerprint(&other),
+                s.allowed.display()
+            )),
+            "{err}"
+        );
+        // ssh-keygen's own signature with the seller's key, read by seekprobe; and
+        // ssh-keygen's check of seekprobe's signature without an allowed_signers file.
+        std::fs::remove_file(sig_of(&json)).unwrap();
+        let key = s.key.to_str().unwrap();
+        let made = tool(
+            "ssh-keygen",
+            &["-Y", "sign", "-f", key, "-n", "seekprobe-record", json_arg],
+            Path::new("/"),
+        );
+        assert!(made.status.success(), "{made:?}");
+        let (code, out, err) = verify_record(s, &json, true);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(out.contains(&format!("signed by {SELLER} (")), "{out}");
+        // Without the allowed signers the record is shown, not accepted: any key's
+        // signature holds, a forger's too.
+        let (code, out, err) = verify_record(s, &json, false);
+        assert_eq!(code, 1, "{out}{err}");
+        assert!(
+            out.contains(&format!("signed by {}", fingerprint(&s.key))),
+            "{out}"
+        );
+        assert!(
+            err.contains("not accepted: no --allowed-signers file says whether SHA256:"),
+            "{err}"
+        );
+        // Another namespace: ssh-keygen's `file` signature.
+        std::fs::remove_file(sig_of(&json)).unwrap();
+        let made = tool(
+            "ssh-keygen",
+            &["-Y", "sign", "-f", key, "-n", "file", json_arg],
+            Path::new("/"),
+        );
+        assert!(made.status.success(), "{made:?}");
+        let (code, _, err) = verify_record(s, &json, false);
+        assert_eq!(code, 1);
+        assert!(
+            err.contains("it was made in the namespace \"file\", not \"seekprobe-record\""),
+            "{err}"
+        );
+        let check = Command::new("ssh-keygen")
+            .args(["-Y", "check-novalidate", "-n", "seekprobe-record", "-s"])
+            .arg(sig_of(&s.json))
+            .stdin(std::fs::File::open(&s.json).unwrap())
+            .output()
+            .unwrap();
+        assert!(check.status.success(), "{check:?}");
+    }
 }
 
 /// An ssh-agent started for a test (`ssh-agent -D -a SOCKET`), killed on drop.
@@ -297,74 +290,71 @@ impl Drop for AgentProcess {
     }
 }
 
-#[test]
-#[cfg_attr(
-    seekprobe_no_openssh,
-    ignore = "ssh-keygen, ssh-agent or ssh-add is missing (Debian's openssh-client; .ci/run installs it)"
-)]
-fn an_ssh_agent_signs_with_a_key_whose_file_has_a_passphrase() {
-    let s = signed();
-    let dir = scratch_dir();
-    let json = dir.path().join("agent.json");
-    std::fs::copy(&s.json, &json).unwrap();
-    let key = new_key(dir.path(), "enc", "a passphrase");
-    let agent = AgentProcess::start(dir.path());
-    let sign = || {
-        seekprobe()
-            .args(["sign", json.to_str().unwrap(), "--key"])
+openssh_tests! {
+    fn an_ssh_agent_signs_with_a_key_whose_file_has_a_passphrase() {
+        let s = signed();
+        let dir = scratch_dir();
+        let json = dir.path().join("agent.json");
+        std::fs::copy(&s.json, &json).unwrap();
+        let key = new_key(dir.path(), "enc", "a passphrase");
+        let agent = AgentProcess::start(dir.path());
+        let sign = || {
+            seekprobe()
+                .args(["sign", json.to_str().unwrap(), "--key"])
+                .arg(&key)
+                .env("SSH_AUTH_SOCK", &agent.socket)
+                .output()
+                .unwrap()
+        };
+        // The agent does not hold it yet: refused, saying what to do.
+        let out = sign();
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("protected by a passphrase, and the ssh-agent at") && err.contains("ssh-add"),
+            "{err}"
+        );
+        // ssh-add reads the passphrase from SSH_ASKPASS.
+        let askpass = dir.path().join("askpass");
+        std::fs::write(&askpass, "#!/bin/sh\necho 'a passphrase'\n").unwrap();
+        std::fs::set_permissions(
+            &askpass,
+            std::os::unix::fs::PermissionsExt::from_mode(0o700),
+        )
+        .unwrap();
+        let added = Command::new("ssh-add")
             .arg(&key)
             .env("SSH_AUTH_SOCK", &agent.socket)
+            .env("SSH_ASKPASS", &askpass)
+            .env("SSH_ASKPASS_REQUIRE", "force")
+            .stdin(Stdio::null())
             .output()
-            .unwrap()
-    };
-    // The agent does not hold it yet: refused, saying what to do.
-    let out = sign();
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("protected by a passphrase, and the ssh-agent at") && err.contains("ssh-add"),
-        "{err}"
-    );
-    // ssh-add reads the passphrase from SSH_ASKPASS.
-    let askpass = dir.path().join("askpass");
-    std::fs::write(&askpass, "#!/bin/sh\necho 'a passphrase'\n").unwrap();
-    std::fs::set_permissions(
-        &askpass,
-        std::os::unix::fs::PermissionsExt::from_mode(0o700),
-    )
-    .unwrap();
-    let added = Command::new("ssh-add")
-        .arg(&key)
-        .env("SSH_AUTH_SOCK", &agent.socket)
-        .env("SSH_ASKPASS", &askpass)
-        .env("SSH_ASKPASS_REQUIRE", "force")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert!(added.status.success(), "{added:?}");
-    let out = sign();
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        said.contains(&format!(
-            "signed by {} (the ssh-agent at ",
-            fingerprint(&key)
-        )),
-        "{said}"
-    );
-    drop(agent);
-    let public = std::fs::read_to_string(dir.path().join("enc.pub")).unwrap();
-    let allowed = dir.path().join("allowed");
-    std::fs::write(&allowed, format!("{SELLER} {public}")).unwrap();
-    let ok = Command::new("ssh-keygen")
-        .args(["-Y", "verify", "-n", "seekprobe-record", "-I", SELLER, "-f"])
-        .arg(&allowed)
-        .arg("-s")
-        .arg(sig_of(&json))
-        .stdin(std::fs::File::open(&json).unwrap())
-        .output()
-        .unwrap();
-    assert!(ok.status.success(), "{ok:?}");
+            .unwrap();
+        assert!(added.status.success(), "{added:?}");
+        let out = sign();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            said.contains(&format!(
+                "signed by {} (the ssh-agent at ",
+                fingerprint(&key)
+            )),
+            "{said}"
+        );
+        drop(agent);
+        let public = std::fs::read_to_string(dir.path().join("enc.pub")).unwrap();
+        let allowed = dir.path().join("allowed");
+        std::fs::write(&allowed, format!("{SELLER} {public}")).unwrap();
+        let ok = Command::new("ssh-keygen")
+            .args(["-Y", "verify", "-n", "seekprobe-record", "-I", SELLER, "-f"])
+            .arg(&allowed)
+            .arg("-s")
+            .arg(sig_of(&json))
+            .stdin(std::fs::File::open(&json).unwrap())
+            .output()
+            .unwrap();
+        assert!(ok.status.success(), "{ok:?}");
+    }
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! Chromium (Debian's chromium: the DOM, every SVG drawn,
 //! no console message, a screenshot kept under target/report/).
 
+use crate::helpers::chromium_tests;
 use crate::helpers::{run_file, seekprobe};
 use regex::Regex;
 use serde_json::Value;
@@ -448,80 +449,77 @@ m.push([i,Math.round(r.width),Math.round(r.height),Math.round(b.width),Math.roun
 var p=document.createElement("pre");p.id="svg-check";p.textContent=m.join("\n");document.body.appendChild(p);
 </script>"#;
 
-#[test]
-#[cfg_attr(
-    seekprobe_no_chromium,
-    ignore = "chromium is not installed (Debian's chromium; .ci/run installs it)"
-)]
-fn chromium_renders_the_report_of_a_burn_in() {
-    let b = burn_in();
-    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/report");
-    std::fs::create_dir_all(&shots).unwrap();
-    let page = shots.join("report.html");
-    assert_eq!(report(&[&b.json], &page).0, 0);
-    let html = std::fs::read_to_string(&page).unwrap();
-    let (dom, log) = chromium(&page, &["--dump-dom"]);
-    // A row per drive, each verdict cell its state's words as its whole text.
-    let got = rows(&dom);
-    assert_eq!(got.len(), DRIVES.len(), "{dom}");
-    for (name, verdict) in DRIVES {
-        assert!(
-            got.contains(&(escaped(name), verdict.to_string())),
-            "{name}: {got:?}"
-        );
-    }
-    // The zone curves overlaid, a chart per model: a legend entry per drive
-    // with a curve (the one with bad sectors has none: its zone test failed).
-    let keys: usize = dom
-        .match_indices("<h3>Zone curves")
-        .map(|(at, _)| {
-            let legend = &dom[at..];
-            let legend = &legend[..legend.find("</div>").unwrap()];
-            legend.matches("<span class=\"key\" style=").count()
-        })
-        .sum();
-    assert_eq!(keys, 4, "{dom}");
-    // Three models: three zone charts (an SSD does not squeeze the disks').
-    assert_eq!(dom.matches("<h3>Zone curves").count(), 3);
-    the_record_is_on_the_page(&dom, &[&b.json]);
-    let console: Vec<&str> = log.lines().filter(|l| l.contains("CONSOLE")).collect();
-    assert!(console.is_empty(), "console messages: {console:?}");
-    assert!(!dom.contains("http:") && !dom.contains("https:"));
-    // Every SVG drawn: a size on the page and content with a size.
-    let svgs = html.matches("<svg").count();
-    assert!(svgs >= 5, "{svgs} charts");
-    let probe = shots.join("report-measured.html");
-    std::fs::write(
-        &probe,
-        html.replace("</body>", &format!("{MEASURE}</body>")),
-    )
-    .unwrap();
-    let (dom, _) = chromium(&probe, &["--dump-dom"]);
-    let open = "<pre id=\"svg-check\">";
-    let at = dom.find(open).expect("the measuring script ran") + open.len();
-    let measured: Vec<Vec<u64>> = dom[at..at + dom[at..].find("</pre>").unwrap()]
-        .lines()
-        .map(|l| l.split(' ').map(|n| n.parse().unwrap()).collect())
-        .collect();
-    assert_eq!(measured.len(), svgs, "{measured:?}");
-    for m in &measured {
-        assert!(m[1..].iter().all(|&n| n > 0), "an SVG not drawn: {m:?}");
-    }
-    // Screenshots for a person to look at: a desktop and a phone.
-    for (name, size) in [
-        ("report.png", "1100,2600"),
-        ("report-phone.png", "390,1600"),
-    ] {
-        let shot = shots.join(name);
-        let _ = std::fs::remove_file(&shot);
-        chromium(
-            &page,
-            &[
-                &format!("--window-size={size}"),
-                &format!("--screenshot={}", shot.display()),
-            ],
-        );
-        assert!(std::fs::metadata(&shot).unwrap().len() > 10_000, "{name}");
+chromium_tests! {
+    fn chromium_renders_the_report_of_a_burn_in() {
+        let b = burn_in();
+        let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/report");
+        std::fs::create_dir_all(&shots).unwrap();
+        let page = shots.join("report.html");
+        assert_eq!(report(&[&b.json], &page).0, 0);
+        let html = std::fs::read_to_string(&page).unwrap();
+        let (dom, log) = chromium(&page, &["--dump-dom"]);
+        // A row per drive, each verdict cell its state's words as its whole text.
+        let got = rows(&dom);
+        assert_eq!(got.len(), DRIVES.len(), "{dom}");
+        for (name, verdict) in DRIVES {
+            assert!(
+                got.contains(&(escaped(name), verdict.to_string())),
+                "{name}: {got:?}"
+            );
+        }
+        // The zone curves overlaid, a chart per model: a legend entry per drive
+        // with a curve (the one with bad sectors has none: its zone test failed).
+        let keys: usize = dom
+            .match_indices("<h3>Zone curves")
+            .map(|(at, _)| {
+                let legend = &dom[at..];
+                let legend = &legend[..legend.find("</div>").unwrap()];
+                legend.matches("<span class=\"key\" style=").count()
+            })
+            .sum();
+        assert_eq!(keys, 4, "{dom}");
+        // Three models: three zone charts (an SSD does not squeeze the disks').
+        assert_eq!(dom.matches("<h3>Zone curves").count(), 3);
+        the_record_is_on_the_page(&dom, &[&b.json]);
+        let console: Vec<&str> = log.lines().filter(|l| l.contains("CONSOLE")).collect();
+        assert!(console.is_empty(), "console messages: {console:?}");
+        assert!(!dom.contains("http:") && !dom.contains("https:"));
+        // Every SVG drawn: a size on the page and content with a size.
+        let svgs = html.matches("<svg").count();
+        assert!(svgs >= 5, "{svgs} charts");
+        let probe = shots.join("report-measured.html");
+        std::fs::write(
+            &probe,
+            html.replace("</body>", &format!("{MEASURE}</body>")),
+        )
+        .unwrap();
+        let (dom, _) = chromium(&probe, &["--dump-dom"]);
+        let open = "<pre id=\"svg-check\">";
+        let at = dom.find(open).expect("the measuring script ran") + open.len();
+        let measured: Vec<Vec<u64>> = dom[at..at + dom[at..].find("</pre>").unwrap()]
+            .lines()
+            .map(|l| l.split(' ').map(|n| n.parse().unwrap()).collect())
+            .collect();
+        assert_eq!(measured.len(), svgs, "{measured:?}");
+        for m in &measured {
+            assert!(m[1..].iter().all(|&n| n > 0), "an SVG not drawn: {m:?}");
+        }
+        // Screenshots for a person to look at: a desktop and a phone.
+        for (name, size) in [
+            ("report.png", "1100,2600"),
+            ("report-phone.png", "390,1600"),
+        ] {
+            let shot = shots.join(name);
+            let _ = std::fs::remove_file(&shot);
+            chromium(
+                &page,
+                &[
+                    &format!("--window-size={size}"),
+                    &format!("--screenshot={}", shot.display()),
+                ],
+            );
+            assert!(std::fs::metadata(&shot).unwrap().len() > 10_000, "{name}");
+        }
     }
 }
 
@@ -585,35 +583,32 @@ f.push([b.textContent,document.activeElement===b,b.tabIndex,b.parentNode.getAttr
 var p=document.createElement("pre");p.id="focus-check";p.textContent=f.join("\n");document.body.appendChild(p);
 </script>"#;
 
-#[test]
-#[cfg_attr(
-    seekprobe_no_chromium,
-    ignore = "chromium is not installed (Debian's chromium; .ci/run installs it)"
-)]
-fn the_sort_headers_are_buttons_the_keyboard_reaches() {
-    let b = burn_in();
-    let (dir, page) = run_file("report.html");
-    assert_eq!(report(&[&b.json], &page).0, 0);
-    let html = std::fs::read_to_string(&page).unwrap();
-    let probe = dir.path().join("focus.html");
-    std::fs::write(&probe, html.replace("</body>", &format!("{FOCUS}</body>"))).unwrap();
-    let (dom, _) = chromium(&probe, &["--dump-dom"]);
-    let open = "<pre id=\"focus-check\">";
-    let at = dom.find(open).expect("the focusing script ran") + open.len();
-    let got: Vec<&str> = dom[at..at + dom[at..].find("</pre>").unwrap()]
-        .lines()
-        .collect();
-    assert_eq!(
-        got,
-        [
-            "host true 0 none",
-            "device true 0 none",
-            "model true 0 none",
-            "serial true 0 none",
-            "capacity true 0 none",
-            "verdict true 0 none"
-        ]
-    );
+chromium_tests! {
+    fn the_sort_headers_are_buttons_the_keyboard_reaches() {
+        let b = burn_in();
+        let (dir, page) = run_file("report.html");
+        assert_eq!(report(&[&b.json], &page).0, 0);
+        let html = std::fs::read_to_string(&page).unwrap();
+        let probe = dir.path().join("focus.html");
+        std::fs::write(&probe, html.replace("</body>", &format!("{FOCUS}</body>"))).unwrap();
+        let (dom, _) = chromium(&probe, &["--dump-dom"]);
+        let open = "<pre id=\"focus-check\">";
+        let at = dom.find(open).expect("the focusing script ran") + open.len();
+        let got: Vec<&str> = dom[at..at + dom[at..].find("</pre>").unwrap()]
+            .lines()
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "host true 0 none",
+                "device true 0 none",
+                "model true 0 none",
+                "serial true 0 none",
+                "capacity true 0 none",
+                "verdict true 0 none"
+            ]
+        );
+    }
 }
 
 /// The pages of a PDF, as poppler's pdfinfo counts them.
@@ -627,105 +622,97 @@ fn pdf_pages(pdf: &Path) -> usize {
     pages.expect(&text).trim().parse().unwrap()
 }
 
-#[test]
-#[cfg_attr(
-    seekprobe_no_chromium,
-    ignore = "chromium is not installed (Debian's chromium; .ci/run installs it)"
-)]
-fn a_printed_burn_in_takes_a_page_a_drive_plus_one() {
-    let b = burn_in();
-    let (dir, page) = run_file("report.html");
-    assert_eq!(report(&[&b.json], &page).0, 0);
-    let html = std::fs::read_to_string(&page).unwrap();
-    for paper in ["A4", "letter"] {
-        let sized = dir.path().join(format!("report-{paper}.html"));
-        let css = format!("<style>@page{{size:{paper}}}</style></head>");
-        std::fs::write(&sized, html.replacen("</head>", &css, 1)).unwrap();
-        let pdf = dir.path().join(format!("report-{paper}.pdf"));
+chromium_tests! {
+    fn a_printed_burn_in_takes_a_page_a_drive_plus_one() {
+        let b = burn_in();
+        let (dir, page) = run_file("report.html");
+        assert_eq!(report(&[&b.json], &page).0, 0);
+        let html = std::fs::read_to_string(&page).unwrap();
+        for paper in ["A4", "letter"] {
+            let sized = dir.path().join(format!("report-{paper}.html"));
+            let css = format!("<style>@page{{size:{paper}}}</style></head>");
+            std::fs::write(&sized, html.replacen("</head>", &css, 1)).unwrap();
+            let pdf = dir.path().join(format!("report-{paper}.pdf"));
+            chromium(
+                &sized,
+                &[
+                    "--no-pdf-header-footer",
+                    &format!("--print-to-pdf={}", pdf.display()),
+                ],
+            );
+            let pages = pdf_pages(&pdf);
+            eprintln!("{paper}: {pages} pages");
+            assert!(
+                pages <= DRIVES.len() + 1,
+                "{pages} {paper} pages for {} drives",
+                DRIVES.len()
+            );
+        }
+    }
+
+    fn chromium_shows_the_four_states_of_a_burn_in_and_its_record() {
+        let (b, stopped) = (burn_in(), &stopped().json);
+        let (dir, page) = run_file("report.html");
+        assert_eq!(report(&[&b.json, stopped], &page).0, 0);
+        let html = std::fs::read_to_string(&page).unwrap();
+        let drives = DRIVES.len() + 1;
+        let (dom, _) = chromium(&page, &["--dump-dom"]);
+        // Each drive's state in words, as its batch cell's whole text: the stopped
+        // drive INCOMPLETE, one with only warnings PASS with warnings.
+        let got = rows(&dom);
+        assert_eq!(got.len(), drives, "{got:?}");
+        for (name, state) in DRIVES.iter().chain([&(STOPPED, "INCOMPLETE")]) {
+            assert!(
+                got.contains(&(escaped(name), state.to_string())),
+                "{name}: {got:?}"
+            );
+        }
+        let warned = got
+            .iter()
+            .find(|r| r.1 == "PASS with warnings")
+            .expect("a drive with warnings");
+        // Its row gives its first warning; the stopped drive's says why.
+        let row = |name: &str| {
+            let at = dom.find(&format!(">{name}</a>")).unwrap();
+            dom[at..at + dom[at..].find("</tr>").unwrap()].to_string()
+        };
+        assert!(row(&warned.0).contains("<div>"), "{}", row(&warned.0));
+        assert!(
+            row(&escaped(STOPPED)).contains("stopped before its end"),
+            "{}",
+            row(&escaped(STOPPED))
+        );
+        // Failing drives first, then the incomplete one, then the passes.
+        let order: Vec<&str> = got.iter().map(|r| r.1.as_str()).collect();
+        assert_eq!(&order[..3], ["FAIL", "FAIL", "INCOMPLETE"], "{order:?}");
+        assert!(
+            dom.contains("1 INCOMPLETE") && dom.contains("2 FAIL"),
+            "counts"
+        );
+        // The machine's host name, the command lines, each step's duration.
+        the_record_is_on_the_page(&dom, &[&b.json, stopped]);
+        // Sort buttons the keyboard reaches (focus: the_sort_headers_are_buttons...).
+        assert_eq!(
+            dom.matches("<button class=\"sort\" type=\"button\">")
+                .count(),
+            6
+        );
+        // At most 35 KB a drive, a printed page a drive plus one.
+        let per_drive = html.len() / drives;
+        assert!(per_drive <= 35_000, "{per_drive} bytes a drive");
+        let pdf = dir.path().join("report.pdf");
         chromium(
-            &sized,
+            &page,
             &[
                 "--no-pdf-header-footer",
                 &format!("--print-to-pdf={}", pdf.display()),
             ],
         );
         let pages = pdf_pages(&pdf);
-        eprintln!("{paper}: {pages} pages");
-        assert!(
-            pages <= DRIVES.len() + 1,
-            "{pages} {paper} pages for {} drives",
-            DRIVES.len()
+        assert!(pages <= drives + 1, "{pages} pages for {drives} drives");
+        eprintln!(
+            "{drives} drives: {} bytes, {per_drive} a drive, {pages} pages",
+            html.len()
         );
     }
-}
-
-#[test]
-#[cfg_attr(
-    seekprobe_no_chromium,
-    ignore = "chromium is not installed (Debian's chromium; .ci/run installs it)"
-)]
-fn chromium_shows_the_four_states_of_a_burn_in_and_its_record() {
-    let (b, stopped) = (burn_in(), &stopped().json);
-    let (dir, page) = run_file("report.html");
-    assert_eq!(report(&[&b.json, stopped], &page).0, 0);
-    let html = std::fs::read_to_string(&page).unwrap();
-    let drives = DRIVES.len() + 1;
-    let (dom, _) = chromium(&page, &["--dump-dom"]);
-    // Each drive's state in words, as its batch cell's whole text: the stopped
-    // drive INCOMPLETE, one with only warnings PASS with warnings.
-    let got = rows(&dom);
-    assert_eq!(got.len(), drives, "{got:?}");
-    for (name, state) in DRIVES.iter().chain([&(STOPPED, "INCOMPLETE")]) {
-        assert!(
-            got.contains(&(escaped(name), state.to_string())),
-            "{name}: {got:?}"
-        );
-    }
-    let warned = got
-        .iter()
-        .find(|r| r.1 == "PASS with warnings")
-        .expect("a drive with warnings");
-    // Its row gives its first warning; the stopped drive's says why.
-    let row = |name: &str| {
-        let at = dom.find(&format!(">{name}</a>")).unwrap();
-        dom[at..at + dom[at..].find("</tr>").unwrap()].to_string()
-    };
-    assert!(row(&warned.0).contains("<div>"), "{}", row(&warned.0));
-    assert!(
-        row(&escaped(STOPPED)).contains("stopped before its end"),
-        "{}",
-        row(&escaped(STOPPED))
-    );
-    // Failing drives first, then the incomplete one, then the passes.
-    let order: Vec<&str> = got.iter().map(|r| r.1.as_str()).collect();
-    assert_eq!(&order[..3], ["FAIL", "FAIL", "INCOMPLETE"], "{order:?}");
-    assert!(
-        dom.contains("1 INCOMPLETE") && dom.contains("2 FAIL"),
-        "counts"
-    );
-    // The machine's host name, the command lines, each step's duration.
-    the_record_is_on_the_page(&dom, &[&b.json, stopped]);
-    // Sort buttons the keyboard reaches (focus: the_sort_headers_are_buttons...).
-    assert_eq!(
-        dom.matches("<button class=\"sort\" type=\"button\">")
-            .count(),
-        6
-    );
-    // At most 35 KB a drive, a printed page a drive plus one.
-    let per_drive = html.len() / drives;
-    assert!(per_drive <= 35_000, "{per_drive} bytes a drive");
-    let pdf = dir.path().join("report.pdf");
-    chromium(
-        &page,
-        &[
-            "--no-pdf-header-footer",
-            &format!("--print-to-pdf={}", pdf.display()),
-        ],
-    );
-    let pages = pdf_pages(&pdf);
-    assert!(pages <= drives + 1, "{pages} pages for {drives} drives");
-    eprintln!(
-        "{drives} drives: {} bytes, {per_drive} a drive, {pages} pages",
-        html.len()
-    );
 }

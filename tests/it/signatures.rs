@@ -7,6 +7,7 @@
 //! A test whose tool is missing shows as ignored, naming the package to install
 //! (build.rs sets `seekprobe_has_TOOL`); .ci/run installs them all.
 
+use crate::helpers::mkfs_ext4_tests;
 use crate::helpers::{LoopDev, image, scratch_dir, seekprobe, tool};
 use predicates::prelude::*;
 use std::io::Write;
@@ -111,15 +112,12 @@ macro_rules! image_tests {
     )*};
 }
 
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mkfs_ext4),
-    ignore = "needs mkfs.ext4 (apt-get install e2fsprogs)"
-)]
-fn ext4() {
-    let dir = mkfs_image(32, "mkfs.ext4", &["-q", "-F"], "TYPE=ext4");
-    // --force writes past what libblkid found (once, for this prober).
-    forced_writes(&dir.path().join("fs.img"));
+mkfs_ext4_tests! {
+    fn ext4() {
+        let dir = mkfs_image(32, "mkfs.ext4", &["-q", "-F"], "TYPE=ext4");
+        // --force writes past what libblkid found (once, for this prober).
+        forced_writes(&dir.path().join("fs.img"));
+    }
 }
 
 image_tests! {
@@ -226,27 +224,24 @@ fn gpt_and_dos_partition_tables() {
     }
 }
 
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mkfs_ext4),
-    ignore = "needs mkfs.ext4 (apt-get install e2fsprogs)"
-)]
-fn without_libblkid_the_built_in_check_speaks() {
-    let dir = scratch_dir();
-    let img = blank(dir.path(), "fs.img", 32);
-    run("mkfs.ext4", &["-q", "-F", path(&img)], b"");
-    let before = sha256(&img);
-    seekprobe()
-        .env("SEEKPROBE_NO_LIBBLKID", "1")
-        .args(["-S", "-w", "--yes", "--write-duration", "0"])
-        .arg(&img)
-        .assert()
-        .code(1)
-        .stdout("")
-        .stderr(predicate::str::contains(
-            "refusing to write: the built-in signature check found: an ext2/3/4 file system at byte 1080;",
-        ));
-    assert_eq!(sha256(&img), before);
+mkfs_ext4_tests! {
+    fn without_libblkid_the_built_in_check_speaks() {
+        let dir = scratch_dir();
+        let img = blank(dir.path(), "fs.img", 32);
+        run("mkfs.ext4", &["-q", "-F", path(&img)], b"");
+        let before = sha256(&img);
+        seekprobe()
+            .env("SEEKPROBE_NO_LIBBLKID", "1")
+            .args(["-S", "-w", "--yes", "--write-duration", "0"])
+            .arg(&img)
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr(predicate::str::contains(
+                "refusing to write: the built-in signature check found: an ext2/3/4 file system at byte 1080;",
+            ));
+        assert_eq!(sha256(&img), before);
+    }
 }
 
 #[test]

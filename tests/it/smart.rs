@@ -2,6 +2,7 @@
 //! parses to the values it holds, `seekprobe smart` judges them, and the real
 //! smartctl on a loop device gives the "no SMART" note.
 
+use crate::helpers::smartctl_loop_tests;
 use crate::helpers::{LoopDev, refused, run_file, seekprobe};
 use predicates::prelude::*;
 use seekprobe::results::health::{Health, NvmeWarning, Protocol};
@@ -517,63 +518,55 @@ fn a_saved_report_without_smart_gives_the_note() {
         .stdout("-: no SMART: /dev/loop1: Unable to detect device type\n");
 }
 
-#[test]
-#[cfg_attr(
-    any(seekprobe_no_smartctl, not(seekprobe_loop)),
-    ignore = "needs smartctl (apt-get install smartmontools; .ci/run does) and root with /dev/loop-control"
-)]
-fn the_real_smartctl_on_a_loop_device_finds_no_smart() {
-    let bin = smartctl::find().expect("smartctl is on the PATH (build.rs found it)");
-    let dir = tempfile::tempdir().unwrap();
-    let dev = LoopDev::new(dir.path(), 16 << 20, false, None);
-    let smartctl = smartctl::Smartctl {
-        path: bin,
-        limit: smartctl::DEFAULT_TIMEOUT,
-    };
-    match smartctl.read(&dev.dev).unwrap() {
-        // smartctl's own wording varies between versions: only that it says why.
-        SmartRead::NoSmart { note } => {
-            assert!(!note.trim().is_empty());
-            let line = seekprobe::report::smart::no_smart_note(&dev.dev, &note);
-            assert!(
-                line.starts_with(&format!("{}: no SMART: ", dev.dev)),
-                "{line}"
-            );
+smartctl_loop_tests! {
+    fn the_real_smartctl_on_a_loop_device_finds_no_smart() {
+        let bin = smartctl::find().expect("smartctl is on the PATH (build.rs found it)");
+        let dir = tempfile::tempdir().unwrap();
+        let dev = LoopDev::new(dir.path(), 16 << 20, false, None);
+        let smartctl = smartctl::Smartctl {
+            path: bin,
+            limit: smartctl::DEFAULT_TIMEOUT,
+        };
+        match smartctl.read(&dev.dev).unwrap() {
+            // smartctl's own wording varies between versions: only that it says why.
+            SmartRead::NoSmart { note } => {
+                assert!(!note.trim().is_empty());
+                let line = seekprobe::report::smart::no_smart_note(&dev.dev, &note);
+                assert!(
+                    line.starts_with(&format!("{}: no SMART: ", dev.dev)),
+                    "{line}"
+                );
+            }
+            SmartRead::Health { health, .. } => panic!("a loop device with SMART: {health:?}"),
         }
-        SmartRead::Health { health, .. } => panic!("a loop device with SMART: {health:?}"),
     }
-}
 
-#[test]
-#[cfg_attr(
-    any(not(seekprobe_loop), seekprobe_no_smartctl),
-    ignore = "needs root, /dev/loop-control and smartctl (apt-get install smartmontools; .ci/run does)"
-)]
-fn a_loop_devices_smart_source_gives_the_note_and_refuses_self_tests() {
-    use seekprobe::results::smart::SelfTestKind;
-    use seekprobe::smart::source::{SmartSource, SmartctlSource};
-    let bin = smartctl::find().expect("smartctl is on the PATH (build.rs found it)");
-    let dir = tempfile::tempdir().unwrap();
-    let dev = LoopDev::new(dir.path(), 16 << 20, false, None);
-    let smartctl = smartctl::Smartctl {
-        path: bin,
-        limit: smartctl::DEFAULT_TIMEOUT,
-    };
-    let mut src = SmartctlSource::new(smartctl, &dev.dev);
-    assert_eq!(src.device(), dev.dev);
-    match src.read().unwrap() {
-        SmartRead::NoSmart { note } => assert!(!note.trim().is_empty()),
-        SmartRead::Health { health, .. } => panic!("a loop device with SMART: {health:?}"),
+    fn a_loop_devices_smart_source_gives_the_note_and_refuses_self_tests() {
+        use seekprobe::results::smart::SelfTestKind;
+        use seekprobe::smart::source::{SmartSource, SmartctlSource};
+        let bin = smartctl::find().expect("smartctl is on the PATH (build.rs found it)");
+        let dir = tempfile::tempdir().unwrap();
+        let dev = LoopDev::new(dir.path(), 16 << 20, false, None);
+        let smartctl = smartctl::Smartctl {
+            path: bin,
+            limit: smartctl::DEFAULT_TIMEOUT,
+        };
+        let mut src = SmartctlSource::new(smartctl, &dev.dev);
+        assert_eq!(src.device(), dev.dev);
+        match src.read().unwrap() {
+            SmartRead::NoSmart { note } => assert!(!note.trim().is_empty()),
+            SmartRead::Health { health, .. } => panic!("a loop device with SMART: {health:?}"),
+        }
+        assert!(!src.supports(SelfTestKind::Short).unwrap());
+        let err = src
+            .start_self_test(SelfTestKind::Short)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with(&format!("{}: cannot read the self-test status: ", dev.dev)),
+            "{err}"
+        );
     }
-    assert!(!src.supports(SelfTestKind::Short).unwrap());
-    let err = src
-        .start_self_test(SelfTestKind::Short)
-        .unwrap_err()
-        .to_string();
-    assert!(
-        err.starts_with(&format!("{}: cannot read the self-test status: ", dev.dev)),
-        "{err}"
-    );
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! printed after diskinfo's text, the JSON, the verdicts of --qualify, and the
 //! errors before anything runs.
 
+use crate::helpers::smartctl_loop_tests;
 use crate::helpers::{LoopDev, image, run, run_file, seekprobe};
 
 #[test]
@@ -35,33 +36,30 @@ fn without_smartctl_on_the_path_it_fails_before_touching_the_disk() {
     );
 }
 
-#[test]
-#[cfg_attr(
-    any(seekprobe_no_smartctl, not(seekprobe_loop)),
-    ignore = "needs smartctl (apt-get install smartmontools; .ci/run does) and root with /dev/loop-control"
-)]
-fn a_loop_device_gets_the_no_smart_note_and_exits_0() {
-    let dir = tempfile::tempdir().unwrap();
-    let dev = LoopDev::new(dir.path(), 16 << 20, false, None);
-    let (code, out, err) = run(&["--smart", "--smart-test", "short", "--qualify", &dev.dev]);
-    assert!(
-        out.contains(&format!(
-            "{}: no SMART: Unable to detect device type\n",
-            dev.dev
-        )),
-        "{out}"
-    );
-    assert!(
-        out.contains("short self-test skipped: the device has no SMART"),
-        "{out}"
-    );
-    // --qualify without a test and without SMART measured nothing: NOT TESTED
-    // (the device's kind, not its fault), exit 4.
-    assert_eq!(code, 4, "{err}");
-    assert!(out.contains(": NOT TESTED\n"), "{out}");
-    let (code, out, _) = run(&["--smart", &dev.dev]);
-    assert_eq!(code, 0);
-    assert!(!out.contains("SMART verdict"), "{out}");
+smartctl_loop_tests! {
+    fn a_loop_device_gets_the_no_smart_note_and_exits_0() {
+        let dir = tempfile::tempdir().unwrap();
+        let dev = LoopDev::new(dir.path(), 16 << 20, false, None);
+        let (code, out, err) = run(&["--smart", "--smart-test", "short", "--qualify", &dev.dev]);
+        assert!(
+            out.contains(&format!(
+                "{}: no SMART: Unable to detect device type\n",
+                dev.dev
+            )),
+            "{out}"
+        );
+        assert!(
+            out.contains("short self-test skipped: the device has no SMART"),
+            "{out}"
+        );
+        // --qualify without a test and without SMART measured nothing: NOT TESTED
+        // (the device's kind, not its fault), exit 4.
+        assert_eq!(code, 4, "{err}");
+        assert!(out.contains(": NOT TESTED\n"), "{out}");
+        let (code, out, _) = run(&["--smart", &dev.dev]);
+        assert_eq!(code, 0);
+        assert!(!out.contains("SMART verdict"), "{out}");
+    }
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! simulated drives (virtual time), in --qualify and the JSON, on flash, and on a
 //! loop device.
 
+use crate::helpers::loop_tests;
 use crate::helpers::{LoopDev, refused, run_file, seekprobe};
 use predicates::prelude::*;
 use std::path::PathBuf;
@@ -189,31 +190,31 @@ fn a_small_budget_cannot_tell_and_says_what_to_try() {
         .stdout(predicate::str::contains("try a larger --smr-budget"));
 }
 
-/// A loop device does not say it rotates: with a tiny budget it cannot tell, and
-/// gives no verdict either way.
-#[test]
-#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
-fn a_loop_device_cannot_tell_without_a_false_verdict() {
-    // On a disk file system: a loop device over tmpfs is data in memory (not
-    // applicable).
-    let dir = tempfile::tempdir_in(std::env::temp_dir()).unwrap();
-    let dev = LoopDev::new(dir.path(), 64 << 20, true, None);
-    let out = seekprobe()
-        .args(["--smr-check", "-w", "--yes", "--smr-budget", "16M,10s"])
-        .args(["--smr-idle", "0", "--qualify", &dev.dev])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        text.contains("\tverdict: cannot tell within the budget: 0.0 GiB written"),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(!text.contains("hidden SMR (drive-managed)"), "{text}");
-    assert!(!text.contains("conventional recording"), "{text}");
-    // The check ran and could not tell: a warning, not the drive's failure.
-    assert_eq!(out.status.code(), Some(0), "{text}");
-    assert!(text.contains("warning: SMR check: cannot tell"), "{text}");
+loop_tests! {
+    /// A loop device does not say it rotates: with a tiny budget it cannot tell, and
+    /// gives no verdict either way.
+    fn a_loop_device_cannot_tell_without_a_false_verdict() {
+        // On a disk file system: a loop device over tmpfs is data in memory (not
+        // applicable).
+        let dir = tempfile::tempdir_in(std::env::temp_dir()).unwrap();
+        let dev = LoopDev::new(dir.path(), 64 << 20, true, None);
+        let out = seekprobe()
+            .args(["--smr-check", "-w", "--yes", "--smr-budget", "16M,10s"])
+            .args(["--smr-idle", "0", "--qualify", &dev.dev])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("\tverdict: cannot tell within the budget: 0.0 GiB written"),
+            "{text}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!text.contains("hidden SMR (drive-managed)"), "{text}");
+        assert!(!text.contains("conventional recording"), "{text}");
+        // The check ran and could not tell: a warning, not the drive's failure.
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        assert!(text.contains("warning: SMR check: cannot tell"), "{text}");
+    }
 }
 
 /// A saved run renders the same block, and `compare --qualify` of saved runs fails

@@ -3,6 +3,7 @@
 //! agreement of the text, the JSON, the table and the metrics, and a mirror pair of
 //! a loop device and a faulty simulated drive.
 
+use crate::helpers::loop_tests;
 use crate::helpers::{LoopDev, run, run_file, run_saved};
 use serde_json::Value;
 use std::path::Path;
@@ -377,17 +378,17 @@ fn every_finding_code_is_documented_in_docs_verdict_md() {
     }
 }
 
-#[test]
-#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
-fn a_mirror_pair_of_a_loop_device_and_a_faulty_drive_fails_only_the_faulty_one() {
-    let dev = LoopDev::scratch(64 << 20, true, None);
-    let bad = "sim:hdd?size=64M&bad=100-108";
-    let (code, out, err, v) = run_saved(&BURN_IN, &[&dev.dev, bad]);
-    assert_eq!(code, 3, "{out}{err}");
-    assert_eq!(v["disks"][0]["verdict"]["pass"], true, "{out}{err}");
-    assert_eq!(v["disks"][1]["verdict"]["pass"], false, "{out}");
-    let mine = &out[out.find(&format!("Burn-in of {}:\n", dev.dev)).unwrap()..];
-    assert!(mine.contains("  verdict: PASS\n"), "{mine}");
+loop_tests! {
+    fn a_mirror_pair_of_a_loop_device_and_a_faulty_drive_fails_only_the_faulty_one() {
+        let dev = LoopDev::scratch(64 << 20, true, None);
+        let bad = "sim:hdd?size=64M&bad=100-108";
+        let (code, out, err, v) = run_saved(&BURN_IN, &[&dev.dev, bad]);
+        assert_eq!(code, 3, "{out}{err}");
+        assert_eq!(v["disks"][0]["verdict"]["pass"], true, "{out}{err}");
+        assert_eq!(v["disks"][1]["verdict"]["pass"], false, "{out}");
+        let mine = &out[out.find(&format!("Burn-in of {}:\n", dev.dev)).unwrap()..];
+        assert!(mine.contains("  verdict: PASS\n"), "{mine}");
+    }
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! signatures, devices in use, --preserve, files that never grow.
 
 use crate::helpers::{Finish, LoopDev, image, seekprobe};
+use crate::helpers::{loop_tests, mkfs_ext4_tests};
 use predicates::prelude::*;
 use regex::Regex;
 use std::path::Path;
@@ -101,178 +102,167 @@ fn writing_needs_confirmation_and_nothing_is_written_without_it() {
     assert_eq!(checksum(&img), before);
 }
 
-#[test]
-#[cfg_attr(
-    not(seekprobe_has_mkfs_ext4),
-    ignore = "needs mkfs.ext4 (apt-get install e2fsprogs)"
-)]
-fn a_file_system_image_is_refused_without_force_and_left_unchanged() {
-    let dir = tempfile::tempdir().unwrap();
-    let img = image(dir.path(), "fs.img", 16 << 20);
-    let ok = Command::new("mkfs.ext4")
-        .args(["-q", "-F"])
-        .arg(&img)
-        .status();
-    assert!(ok.is_ok_and(|s| s.success()), "mkfs.ext4 failed");
-    let before = checksum(&img);
-    seekprobe()
-        .args(["-Sw", "--yes", "--write-duration", "0"])
-        .arg(&img)
-        .assert()
-        .code(1)
-        .stdout("")
-        .stderr(
-            predicate::str::is_match(
-                r"refusing to write: libblkid [0-9.]+ found: ext4 file system \(libblkid TYPE=ext4\) at byte 1080",
-            )
-            .unwrap(),
-        );
-    assert_eq!(checksum(&img), before);
-}
-
-#[test]
-#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
-fn an_ext4_loop_device_is_refused_and_a_mounted_one_even_with_force() {
-    let l = LoopDev::scratch(32 << 20, true, None);
-    assert!(
-        Command::new("mkfs.ext4")
-            .args(["-q", "-F", &l.dev])
-            .status()
-            .unwrap()
-            .success()
-    );
-    let dev = Path::new(&l.dev);
-    let before = checksum(dev);
-    seekprobe()
-        .args(["-Sw", "--yes", "--write-duration", "0"])
-        .arg(&l.dev)
-        .assert()
-        .code(1)
-        .stderr(
-            predicate::str::contains("ext4 file system").and(predicate::str::contains("--force")),
-        );
-    assert_eq!(checksum(dev), before);
-
-    let mnt = tempfile::tempdir().unwrap();
-    // Root with loop devices (this test's cfg) mounts ext4: a failure is the
-    // test's, never a silent pass.
-    let mounted = Command::new("mount").arg(&l.dev).arg(mnt.path()).status();
-    assert!(
-        mounted.as_ref().is_ok_and(|s| s.success()),
-        "mount {} failed: {mounted:?}",
-        l.dev
-    );
-    struct Unmount<'a>(&'a Path);
-    impl Drop for Unmount<'_> {
-        fn drop(&mut self) {
-            let _ = Command::new("umount").arg(self.0).status();
-        }
+mkfs_ext4_tests! {
+    fn a_file_system_image_is_refused_without_force_and_left_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let img = image(dir.path(), "fs.img", 16 << 20);
+        let ok = Command::new("mkfs.ext4")
+            .args(["-q", "-F"])
+            .arg(&img)
+            .status();
+        assert!(ok.is_ok_and(|s| s.success()), "mkfs.ext4 failed");
+        let before = checksum(&img);
+        seekprobe()
+            .args(["-Sw", "--yes", "--write-duration", "0"])
+            .arg(&img)
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr(
+                predicate::str::is_match(
+                    r"refusing to write: libblkid [0-9.]+ found: ext4 file system \(libblkid TYPE=ext4\) at byte 1080",
+                )
+                .unwrap(),
+            );
+        assert_eq!(checksum(&img), before);
     }
-    let _guard = Unmount(mnt.path());
-    seekprobe()
-        .args(["-Sw", "--yes", "--force", "--write-duration", "0"])
-        .arg(&l.dev)
-        .assert()
-        .code(1)
-        .stderr(
-            predicate::str::contains("in use (mounted on")
-                .and(predicate::str::contains("even with --force")),
+}
+
+loop_tests! {
+    fn an_ext4_loop_device_is_refused_and_a_mounted_one_even_with_force() {
+        let l = LoopDev::scratch(32 << 20, true, None);
+        assert!(
+            Command::new("mkfs.ext4")
+                .args(["-q", "-F", &l.dev])
+                .status()
+                .unwrap()
+                .success()
         );
-}
+        let dev = Path::new(&l.dev);
+        let before = checksum(dev);
+        seekprobe()
+            .args(["-Sw", "--yes", "--write-duration", "0"])
+            .arg(&l.dev)
+            .assert()
+            .code(1)
+            .stderr(
+                predicate::str::contains("ext4 file system").and(predicate::str::contains("--force")),
+            );
+        assert_eq!(checksum(dev), before);
 
-#[test]
-#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
-fn preserve_restores_every_block_of_a_loop_device() {
-    let l = LoopDev::scratch(16 << 20, true, None);
-    fill(Path::new(&l.dev));
-    let before = checksum(Path::new(&l.dev));
-    let text = seekprobe()
-        .args(["-Sw", "--yes", "--preserve", "--write-duration", "0.05"])
-        .arg(&l.dev)
-        .stdout_of_success();
-    assert_sync_write_block(&text, 512, 8 << 20);
-    assert_eq!(
-        checksum(Path::new(&l.dev)),
-        before,
-        "--preserve must leave the device as it was"
-    );
-}
-
-#[test]
-#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
-fn an_image_file_backing_a_loop_device_is_refused() {
-    let l = LoopDev::scratch(8 << 20, false, None);
-    let backing =
-        std::fs::read_to_string(format!("/sys/block/{}/loop/backing_file", l.short_name()))
-            .unwrap();
-    seekprobe()
-        .args(["-Sw", "--yes", "--force", "--write-duration", "0"])
-        .arg(backing.trim())
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains(format!(
-            "in use (backing {})",
+        let mnt = tempfile::tempdir().unwrap();
+        // Root with loop devices (this test's cfg) mounts ext4: a failure is the
+        // test's, never a silent pass.
+        let mounted = Command::new("mount").arg(&l.dev).arg(mnt.path()).status();
+        assert!(
+            mounted.as_ref().is_ok_and(|s| s.success()),
+            "mount {} failed: {mounted:?}",
             l.dev
-        )));
-}
-
-#[test]
-#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
-fn a_block_device_backing_a_loop_device_is_refused() {
-    let lower = LoopDev::scratch(8 << 20, true, None);
-    let out = Command::new("losetup")
-        .args(["-f", "--show", &lower.dev])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let upper = String::from_utf8(out.stdout).unwrap().trim().to_string();
-    struct Detach(String);
-    impl Drop for Detach {
-        fn drop(&mut self) {
-            let _ = Command::new("losetup").args(["-d", &self.0]).status();
+        );
+        struct Unmount<'a>(&'a Path);
+        impl Drop for Unmount<'_> {
+            fn drop(&mut self) {
+                let _ = Command::new("umount").arg(self.0).status();
+            }
         }
+        let _guard = Unmount(mnt.path());
+        seekprobe()
+            .args(["-Sw", "--yes", "--force", "--write-duration", "0"])
+            .arg(&l.dev)
+            .assert()
+            .code(1)
+            .stderr(
+                predicate::str::contains("in use (mounted on")
+                    .and(predicate::str::contains("even with --force")),
+            );
     }
-    let _guard = Detach(upper.clone());
-    fill(Path::new(&lower.dev));
-    let before = checksum(Path::new(&lower.dev));
-    seekprobe()
-        .args(["-Sw", "--yes", "--force", "--write-duration", "0"])
-        .arg(&lower.dev)
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains(format!(
-            "in use (backing {upper})"
-        )));
-    assert_eq!(checksum(Path::new(&lower.dev)), before);
-}
 
-#[test]
-#[cfg_attr(not(seekprobe_loop), ignore = "needs root and /dev/loop-control")]
-fn a_read_only_loop_device_is_refused_before_anything_is_opened_for_writing() {
-    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
-    let backing = image(dir.path(), "ro.img", 8 << 20);
-    fill(&backing);
-    let dev = Command::new("losetup")
-        .args(["-f", "--show", "-r"])
-        .arg(&backing)
-        .stdout_of_success()
-        .trim()
-        .to_string();
-    struct Detach(String);
-    impl Drop for Detach {
-        fn drop(&mut self) {
-            let _ = Command::new("losetup").args(["-d", &self.0]).status();
-        }
+    fn preserve_restores_every_block_of_a_loop_device() {
+        let l = LoopDev::scratch(16 << 20, true, None);
+        fill(Path::new(&l.dev));
+        let before = checksum(Path::new(&l.dev));
+        let text = seekprobe()
+            .args(["-Sw", "--yes", "--preserve", "--write-duration", "0.05"])
+            .arg(&l.dev)
+            .stdout_of_success();
+        assert_sync_write_block(&text, 512, 8 << 20);
+        assert_eq!(
+            checksum(Path::new(&l.dev)),
+            before,
+            "--preserve must leave the device as it was"
+        );
     }
-    let _guard = Detach(dev.clone());
-    let before = checksum(&backing);
-    let err = sync_write_refused(&["--force"], &dev);
-    assert_eq!(err.lines().count(), 1, "one line: {err}");
-    assert!(
-        err.contains(&format!(
-            "{dev}: refusing to write: read-only: the kernel reports the block device read-only (BLKROGET)"
-        )),
-        "{err}"
-    );
-    assert_eq!(checksum(&backing), before);
+
+    fn an_image_file_backing_a_loop_device_is_refused() {
+        let l = LoopDev::scratch(8 << 20, false, None);
+        let backing =
+            std::fs::read_to_string(format!("/sys/block/{}/loop/backing_file", l.short_name()))
+                .unwrap();
+        seekprobe()
+            .args(["-Sw", "--yes", "--force", "--write-duration", "0"])
+            .arg(backing.trim())
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(format!(
+                "in use (backing {})",
+                l.dev
+            )));
+    }
+
+    fn a_block_device_backing_a_loop_device_is_refused() {
+        let lower = LoopDev::scratch(8 << 20, true, None);
+        let out = Command::new("losetup")
+            .args(["-f", "--show", &lower.dev])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let upper = String::from_utf8(out.stdout).unwrap().trim().to_string();
+        struct Detach(String);
+        impl Drop for Detach {
+            fn drop(&mut self) {
+                let _ = Command::new("losetup").args(["-d", &self.0]).status();
+            }
+        }
+        let _guard = Detach(upper.clone());
+        fill(Path::new(&lower.dev));
+        let before = checksum(Path::new(&lower.dev));
+        seekprobe()
+            .args(["-Sw", "--yes", "--force", "--write-duration", "0"])
+            .arg(&lower.dev)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(format!(
+                "in use (backing {upper})"
+            )));
+        assert_eq!(checksum(Path::new(&lower.dev)), before);
+    }
+
+    fn a_read_only_loop_device_is_refused_before_anything_is_opened_for_writing() {
+        let dir = tempfile::tempdir_in("/dev/shm").unwrap();
+        let backing = image(dir.path(), "ro.img", 8 << 20);
+        fill(&backing);
+        let dev = Command::new("losetup")
+            .args(["-f", "--show", "-r"])
+            .arg(&backing)
+            .stdout_of_success()
+            .trim()
+            .to_string();
+        struct Detach(String);
+        impl Drop for Detach {
+            fn drop(&mut self) {
+                let _ = Command::new("losetup").args(["-d", &self.0]).status();
+            }
+        }
+        let _guard = Detach(dev.clone());
+        let before = checksum(&backing);
+        let err = sync_write_refused(&["--force"], &dev);
+        assert_eq!(err.lines().count(), 1, "one line: {err}");
+        assert!(
+            err.contains(&format!(
+                "{dev}: refusing to write: read-only: the kernel reports the block device read-only (BLKROGET)"
+            )),
+            "{err}"
+        );
+        assert_eq!(checksum(&backing), before);
+    }
 }

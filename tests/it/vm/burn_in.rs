@@ -5,6 +5,7 @@
 use super::disks::{FLASH, Sas, Sata, by_wwn};
 use super::machine::{Booted, Machine};
 use super::{disk, shared};
+use crate::helpers::vm_smartctl_tests;
 use serde_json::{Value, json};
 use std::sync::OnceLock;
 
@@ -80,63 +81,60 @@ fn booted() -> &'static Booted {
     shared(&BOOT, "burn_in", machine)
 }
 
-#[test]
-#[cfg_attr(
-    any(not(seekprobe_vm), seekprobe_no_smartctl),
-    ignore = "needs qemu-system-x86, linux-image-amd64, busybox-static, udev and smartmontools (.ci/run installs them)"
-)]
-fn four_flash_drives_on_two_controllers_pass_and_each_mirror_spans_both() {
-    let b = booted();
-    let ran = b.ran("burn_in");
-    assert_eq!(ran.code, 0, "{}{}", ran.stdout, ran.stderr);
-    let run = b.json("burn_in.json");
-    for i in 0..4 {
-        let d = disk(&run, i);
-        assert_eq!(d["verdict"]["pass"], true, "{}", d["verdict"]);
-        // Two models two drives each: neither is the batch's. No "other I/O":
-        // the slow blocks a pass does again are seekprobe's own, and udev reads
-        // a drive only once the run closes it. The only warnings are the path
-        // check's: under TCG one host CPU runs every drive, so a drive can lose
-        // rate with the others running.
-        let warned: Vec<&Value> = (d["verdict"]["findings"].as_array().unwrap().iter())
-            .filter(|f| f["severity"] == "warning")
-            .collect();
-        assert!(
-            warned.iter().all(|f| f["code"] == "path_drive_loses"),
-            "{warned:?}"
-        );
-        let codes: Vec<&Value> = d["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|w| &w["code"])
-            .collect();
-        assert!(!codes.contains(&&json!("other_io")), "{}", d["warnings"]);
-    }
-    let plan = b.ran("plan");
-    assert_eq!(plan.code, 0, "{}{}", plan.stdout, plan.stderr);
-    let p: Value = serde_json::from_str(&plan.stdout).unwrap();
-    assert_eq!(p["ashift"], 12, "{p}");
-    assert_eq!(p["left_out"], json!([]), "{p}");
-    let sata: Vec<String> = SATA_SSD.iter().map(|d| by_wwn(d.wwn)).collect();
-    let sas: Vec<String> = SAS_SSD.iter().map(|d| by_wwn(d.wwn)).collect();
-    let mut paired: Vec<(String, String)> = (p["vdevs"].as_array().unwrap().iter())
-        .map(|v| {
-            let drives: Vec<String> = (v["drives"].as_array().unwrap().iter())
-                .map(|d| d.as_str().unwrap().to_string())
+vm_smartctl_tests! {
+    fn four_flash_drives_on_two_controllers_pass_and_each_mirror_spans_both() {
+        let b = booted();
+        let ran = b.ran("burn_in");
+        assert_eq!(ran.code, 0, "{}{}", ran.stdout, ran.stderr);
+        let run = b.json("burn_in.json");
+        for i in 0..4 {
+            let d = disk(&run, i);
+            assert_eq!(d["verdict"]["pass"], true, "{}", d["verdict"]);
+            // Two models two drives each: neither is the batch's. No "other I/O":
+            // the slow blocks a pass does again are seekprobe's own, and udev reads
+            // a drive only once the run closes it. The only warnings are the path
+            // check's: under TCG one host CPU runs every drive, so a drive can lose
+            // rate with the others running.
+            let warned: Vec<&Value> = (d["verdict"]["findings"].as_array().unwrap().iter())
+                .filter(|f| f["severity"] == "warning")
                 .collect();
-            assert_eq!(drives.len(), 2, "{v}");
-            let (a, s) = if sata.contains(&drives[0]) {
-                (0, 1)
-            } else {
-                (1, 0)
-            };
-            assert!(sata.contains(&drives[a]) && sas.contains(&drives[s]), "{v}");
-            (drives[a].clone(), drives[s].clone())
-        })
-        .collect();
-    paired.sort();
-    assert_eq!(paired.len(), 2, "{p}");
-    assert_ne!(paired[0].0, paired[1].0);
-    assert_ne!(paired[0].1, paired[1].1);
+            assert!(
+                warned.iter().all(|f| f["code"] == "path_drive_loses"),
+                "{warned:?}"
+            );
+            let codes: Vec<&Value> = d["warnings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|w| &w["code"])
+                .collect();
+            assert!(!codes.contains(&&json!("other_io")), "{}", d["warnings"]);
+        }
+        let plan = b.ran("plan");
+        assert_eq!(plan.code, 0, "{}{}", plan.stdout, plan.stderr);
+        let p: Value = serde_json::from_str(&plan.stdout).unwrap();
+        assert_eq!(p["ashift"], 12, "{p}");
+        assert_eq!(p["left_out"], json!([]), "{p}");
+        let sata: Vec<String> = SATA_SSD.iter().map(|d| by_wwn(d.wwn)).collect();
+        let sas: Vec<String> = SAS_SSD.iter().map(|d| by_wwn(d.wwn)).collect();
+        let mut paired: Vec<(String, String)> = (p["vdevs"].as_array().unwrap().iter())
+            .map(|v| {
+                let drives: Vec<String> = (v["drives"].as_array().unwrap().iter())
+                    .map(|d| d.as_str().unwrap().to_string())
+                    .collect();
+                assert_eq!(drives.len(), 2, "{v}");
+                let (a, s) = if sata.contains(&drives[0]) {
+                    (0, 1)
+                } else {
+                    (1, 0)
+                };
+                assert!(sata.contains(&drives[a]) && sas.contains(&drives[s]), "{v}");
+                (drives[a].clone(), drives[s].clone())
+            })
+            .collect();
+        paired.sort();
+        assert_eq!(paired.len(), 2, "{p}");
+        assert_ne!(paired[0].0, paired[1].0);
+        assert_ne!(paired[0].1, paired[1].1);
+    }
 }

@@ -4,6 +4,7 @@
 use super::disks::{FLASH, Sas, Sata, by_wwn};
 use super::machine::{Booted, Machine};
 use super::{block, disk, line, shared};
+use crate::helpers::{vm_smartctl_tests, vm_tests};
 use serde_json::json;
 use std::sync::OnceLock;
 
@@ -120,106 +121,100 @@ fn identity_lines(
     ]
 }
 
-#[test]
-#[cfg_attr(
-    not(seekprobe_vm),
-    ignore = "needs qemu-system-x86, linux-image-amd64, busybox-static and udev (.ci/run installs them)"
-)]
-fn each_driver_shows_the_identity_qemu_was_told() {
-    let b = booted();
-    let ran = b.ran("identity");
-    assert_eq!(ran.code, 0, "{}", ran.stderr);
-    let run = b.json("identity.json");
-    let hdds = SATA_HDD
-        .iter()
-        .map(|d| (by_wwn(d.wwn), d.model, d.serial, "ata", d.rpm, d.wwn));
-    let sas = SAS_HDD
-        .iter()
-        .map(|d| (by_wwn(d.wwn), d.product, d.serial, "sas", d.rpm, d.wwn));
-    for (i, (name, model, serial, attachment, rpm, wwn)) in hdds.chain(sas).enumerate() {
-        let text = block(&ran.stdout, &name);
-        for l in identity_lines((512, 4096), model, serial, attachment, rpm) {
+vm_tests! {
+    fn each_driver_shows_the_identity_qemu_was_told() {
+        let b = booted();
+        let ran = b.ran("identity");
+        assert_eq!(ran.code, 0, "{}", ran.stderr);
+        let run = b.json("identity.json");
+        let hdds = SATA_HDD
+            .iter()
+            .map(|d| (by_wwn(d.wwn), d.model, d.serial, "ata", d.rpm, d.wwn));
+        let sas = SAS_HDD
+            .iter()
+            .map(|d| (by_wwn(d.wwn), d.product, d.serial, "sas", d.rpm, d.wwn));
+        for (i, (name, model, serial, attachment, rpm, wwn)) in hdds.chain(sas).enumerate() {
+            let text = block(&ran.stdout, &name);
+            for l in identity_lines((512, 4096), model, serial, attachment, rpm) {
+                assert!(text.contains(&l), "{l:?} in:\n{text}");
+            }
+            let info = &disk(&run, i)["info"];
+            assert_eq!(info["wwn"], format!("naa.{wwn:016x}"), "{info}");
+            assert_eq!(info["physical_sector_size_bytes"], 4096, "{info}");
+            // udev's by-id name, the WWN's first.
+            assert_eq!(info["stable_names"][0], name, "{info}");
+        }
+        let text = block(&ran.stdout, &nvme());
+        for l in identity_lines((4096, 4096), "QEMU NVMe Ctrl", NVME_SERIAL, "nvme", FLASH) {
             assert!(text.contains(&l), "{l:?} in:\n{text}");
         }
-        let info = &disk(&run, i)["info"];
-        assert_eq!(info["wwn"], format!("naa.{wwn:016x}"), "{info}");
-        assert_eq!(info["physical_sector_size_bytes"], 4096, "{info}");
-        // udev's by-id name, the WWN's first.
-        assert_eq!(info["stable_names"][0], name, "{info}");
-    }
-    let text = block(&ran.stdout, &nvme());
-    for l in identity_lines((4096, 4096), "QEMU NVMe Ctrl", NVME_SERIAL, "nvme", FLASH) {
-        assert!(text.contains(&l), "{l:?} in:\n{text}");
     }
 }
 
-#[test]
-#[cfg_attr(
-    any(not(seekprobe_vm), seekprobe_no_smartctl),
-    ignore = "needs qemu-system-x86, linux-image-amd64, busybox-static, udev and smartmontools (.ci/run installs them)"
-)]
-fn smart_is_read_through_the_kernel_and_a_drive_without_it_is_not_failed() {
-    let b = booted();
-    let ran = b.ran("smart");
-    assert_eq!(ran.code, 0, "{}{}", ran.stdout, ran.stderr);
-    let run = b.json("smart.json");
-    // QEMU's ATA SMART data (hw/ide/core.c: attribute 190 at 31 °C, one
-    // power-on hour, nothing reallocated), read through libata's SCSI-to-ATA
-    // translation, and judged.
-    let ata = &disk(&run, 0)["smart"]["before"];
-    assert_eq!(
-        (
-            &ata["protocol"],
-            &ata["model"],
-            &ata["serial"],
-            &ata["passed"]
-        ),
-        (
-            &json!("ata"),
-            &json!(SATA_HDD[0].model),
-            &json!(SATA_HDD[0].serial),
-            &json!(true)
-        ),
-        "{ata}"
-    );
-    assert_eq!(
-        (
-            &ata["temperature_c"],
-            &ata["power_on_hours"],
-            &ata["ata"]["reallocated"]
-        ),
-        (&json!(31), &json!(1), &json!(0)),
-        "{ata}"
-    );
-    // The NVMe SMART/Health log (QEMU reports 323 K, 50 °C).
-    let nvme = &disk(&run, 1)["smart"]["before"];
-    assert_eq!(nvme["protocol"], "nvme", "{nvme}");
-    assert_eq!(nvme["temperature_c"], 50, "{nvme}");
-    assert_eq!(
-        nvme["nvme"],
-        json!({"critical_warning": 0, "warnings": [], "media_errors": 0, "error_log_entries": 0,
-               "percentage_used": 0, "available_spare": 0, "available_spare_threshold": 0}),
-    );
-    // The SAS disk has none: said so, and judged on its scan alone.
-    let sas = &disk(&run, 2);
-    assert_eq!(
-        sas["smart"]["note"], "the device reports no SMART support",
-        "{sas}"
-    );
-    assert!(
-        ran.stdout.contains(&format!(
-            "{}: no SMART: the device reports no SMART support",
-            by_wwn(SAS_HDD[0].wwn)
-        )),
-        "{}",
-        ran.stdout
-    );
-    for i in 0..3 {
+vm_smartctl_tests! {
+    fn smart_is_read_through_the_kernel_and_a_drive_without_it_is_not_failed() {
+        let b = booted();
+        let ran = b.ran("smart");
+        assert_eq!(ran.code, 0, "{}{}", ran.stdout, ran.stderr);
+        let run = b.json("smart.json");
+        // QEMU's ATA SMART data (hw/ide/core.c: attribute 190 at 31 °C, one
+        // power-on hour, nothing reallocated), read through libata's SCSI-to-ATA
+        // translation, and judged.
+        let ata = &disk(&run, 0)["smart"]["before"];
         assert_eq!(
-            disk(&run, i)["verdict"]["state"],
-            "pass",
-            "{}",
-            disk(&run, i)["verdict"]
+            (
+                &ata["protocol"],
+                &ata["model"],
+                &ata["serial"],
+                &ata["passed"]
+            ),
+            (
+                &json!("ata"),
+                &json!(SATA_HDD[0].model),
+                &json!(SATA_HDD[0].serial),
+                &json!(true)
+            ),
+            "{ata}"
         );
+        assert_eq!(
+            (
+                &ata["temperature_c"],
+                &ata["power_on_hours"],
+                &ata["ata"]["reallocated"]
+            ),
+            (&json!(31), &json!(1), &json!(0)),
+            "{ata}"
+        );
+        // The NVMe SMART/Health log (QEMU reports 323 K, 50 °C).
+        let nvme = &disk(&run, 1)["smart"]["before"];
+        assert_eq!(nvme["protocol"], "nvme", "{nvme}");
+        assert_eq!(nvme["temperature_c"], 50, "{nvme}");
+        assert_eq!(
+            nvme["nvme"],
+            json!({"critical_warning": 0, "warnings": [], "media_errors": 0, "error_log_entries": 0,
+                   "percentage_used": 0, "available_spare": 0, "available_spare_threshold": 0}),
+        );
+        // The SAS disk has none: said so, and judged on its scan alone.
+        let sas = &disk(&run, 2);
+        assert_eq!(
+            sas["smart"]["note"], "the device reports no SMART support",
+            "{sas}"
+        );
+        assert!(
+            ran.stdout.contains(&format!(
+                "{}: no SMART: the device reports no SMART support",
+                by_wwn(SAS_HDD[0].wwn)
+            )),
+            "{}",
+            ran.stdout
+        );
+        for i in 0..3 {
+            assert_eq!(
+                disk(&run, i)["verdict"]["state"],
+                "pass",
+                "{}",
+                disk(&run, i)["verdict"]
+            );
+        }
     }
 }

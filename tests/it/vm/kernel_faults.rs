@@ -5,6 +5,7 @@
 
 use super::machine::{Booted, Machine};
 use super::{block, line, shared};
+use crate::helpers::vm_tests;
 use serde_json::{Value, json};
 use std::sync::OnceLock;
 
@@ -143,131 +144,113 @@ fn ranges(run: &Value) -> Vec<(String, u64, u64)> {
     crate::helpers::verify_ranges(run, 0)
 }
 
-#[test]
-#[cfg_attr(
-    not(seekprobe_vm),
-    ignore = "needs qemu-system-x86, linux-image-amd64, busybox-static and udev (.ci/run installs them)"
-)]
-fn a_medium_error_names_exactly_its_sectors_in_the_scan_and_the_verify() {
-    let b = booted();
-    let (start, count) = MEDIUM_ERROR;
-    let scan = b.ran("medium_error_scan");
-    assert_eq!(scan.code, 1, "{}{}", scan.stdout, scan.stderr);
-    let want = vec![("unreadable".to_string(), start, count)];
-    assert_eq!(ranges(&b.json("medium_error_scan.json")), want);
-    assert!(
-        scan.stdout.contains(&format!(
-            "unreadable: sectors {start}-{} ({count})",
-            start + count - 1
-        )),
-        "{}",
-        scan.stdout
-    );
-    let verify = b.ran("medium_error_verify");
-    assert_eq!(verify.code, 1, "{}{}", verify.stdout, verify.stderr);
-    // The writes stored; the reads back fail on the medium error's sectors only.
-    assert_eq!(ranges(&b.json("medium_error_verify.json")), want);
-    // The SCSI layer's MEDIUM ERROR reaches user space as ENODATA, not EIO: the
-    // signature check (in the first 8 MiB) says so, and --force goes on.
-    assert!(
-        verify.stderr.contains(&format!(
-            "could not read byte {} (No data available (os error 61))",
-            start * 512
-        )),
-        "{}",
-        verify.stderr
-    );
-}
+vm_tests! {
+    fn a_medium_error_names_exactly_its_sectors_in_the_scan_and_the_verify() {
+        let b = booted();
+        let (start, count) = MEDIUM_ERROR;
+        let scan = b.ran("medium_error_scan");
+        assert_eq!(scan.code, 1, "{}{}", scan.stdout, scan.stderr);
+        let want = vec![("unreadable".to_string(), start, count)];
+        assert_eq!(ranges(&b.json("medium_error_scan.json")), want);
+        assert!(
+            scan.stdout.contains(&format!(
+                "unreadable: sectors {start}-{} ({count})",
+                start + count - 1
+            )),
+            "{}",
+            scan.stdout
+        );
+        let verify = b.ran("medium_error_verify");
+        assert_eq!(verify.code, 1, "{}{}", verify.stdout, verify.stderr);
+        // The writes stored; the reads back fail on the medium error's sectors only.
+        assert_eq!(ranges(&b.json("medium_error_verify.json")), want);
+        // The SCSI layer's MEDIUM ERROR reaches user space as ENODATA, not EIO: the
+        // signature check (in the first 8 MiB) says so, and --force goes on.
+        assert!(
+            verify.stderr.contains(&format!(
+                "could not read byte {} (No data available (os error 61))",
+                start * 512
+            )),
+            "{}",
+            verify.stderr
+        );
+    }
 
-#[test]
-#[cfg_attr(
-    not(seekprobe_vm),
-    ignore = "needs qemu-system-x86, linux-image-amd64, busybox-static and udev (.ci/run installs them)"
-)]
-fn bad_blocks_that_fail_writes_are_named_exactly_as_unwritable() {
-    let b = booted();
-    let ran = b.ran("bad_blocks");
-    assert_eq!(ran.code, 1, "{}{}", ran.stdout, ran.stderr);
-    // 512-byte sectors 20000-20015 are the 4096-byte sectors 2500 and 2501.
-    let (first, last) = BAD_BLOCKS;
-    let want = vec![("unwritable".to_string(), first / 8, (last + 1 - first) / 8)];
-    assert_eq!(ranges(&b.json("bad_blocks.json")), want, "{}", ran.stdout);
-}
+    fn bad_blocks_that_fail_writes_are_named_exactly_as_unwritable() {
+        let b = booted();
+        let ran = b.ran("bad_blocks");
+        assert_eq!(ran.code, 1, "{}{}", ran.stdout, ran.stderr);
+        // 512-byte sectors 20000-20015 are the 4096-byte sectors 2500 and 2501.
+        let (first, last) = BAD_BLOCKS;
+        let want = vec![("unwritable".to_string(), first / 8, (last + 1 - first) / 8)];
+        assert_eq!(ranges(&b.json("bad_blocks.json")), want, "{}", ran.stdout);
+    }
 
-#[test]
-#[cfg_attr(
-    not(seekprobe_vm),
-    ignore = "needs qemu-system-x86, linux-image-amd64, busybox-static and udev (.ci/run installs them)"
-)]
-fn a_host_managed_zoned_drive_is_named_refused_for_writes_and_kept_out_of_a_pool() {
-    let b = booted();
-    let v = b.ran("zoned_identity");
-    assert_eq!(v.code, 0, "{}", v.stderr);
-    let dev = v.stdout.lines().next().unwrap_or_default();
-    assert!(
-        block(&v.stdout, dev).contains(&line("Host_Managed", "Zone Mode")),
-        "{}",
-        v.stdout
-    );
-    let w = b.ran("zoned_write");
-    assert_ne!(w.code, 0, "{}", w.stdout);
-    assert!(
-        w.stderr.contains(&format!(
-            "{dev}: refusing to write: a host-managed zoned device"
-        )),
-        "{}",
-        w.stderr
-    );
-    let scan = b.ran("zoned_scan");
-    assert_eq!(scan.code, 0, "{}{}", scan.stdout, scan.stderr);
-    let plan = b.ran("zoned_plan");
-    assert_eq!(plan.code, 0, "{}{}", plan.stdout, plan.stderr);
-    let p: Value = serde_json::from_str(&plan.stdout).unwrap();
-    assert_eq!(p["vdevs"][0]["drives"], json!(["/dev/nullb1"]), "{p}");
-    let out = &p["left_out"][0];
-    assert_eq!(out["drive"], json!(dev), "{p}");
-    assert!(
-        out["reason"]
-            .as_str()
-            .unwrap()
-            .starts_with("host-managed zoned"),
-        "{p}"
-    );
-}
+    fn a_host_managed_zoned_drive_is_named_refused_for_writes_and_kept_out_of_a_pool() {
+        let b = booted();
+        let v = b.ran("zoned_identity");
+        assert_eq!(v.code, 0, "{}", v.stderr);
+        let dev = v.stdout.lines().next().unwrap_or_default();
+        assert!(
+            block(&v.stdout, dev).contains(&line("Host_Managed", "Zone Mode")),
+            "{}",
+            v.stdout
+        );
+        let w = b.ran("zoned_write");
+        assert_ne!(w.code, 0, "{}", w.stdout);
+        assert!(
+            w.stderr.contains(&format!(
+                "{dev}: refusing to write: a host-managed zoned device"
+            )),
+            "{}",
+            w.stderr
+        );
+        let scan = b.ran("zoned_scan");
+        assert_eq!(scan.code, 0, "{}{}", scan.stdout, scan.stderr);
+        let plan = b.ran("zoned_plan");
+        assert_eq!(plan.code, 0, "{}{}", plan.stdout, plan.stderr);
+        let p: Value = serde_json::from_str(&plan.stdout).unwrap();
+        assert_eq!(p["vdevs"][0]["drives"], json!(["/dev/nullb1"]), "{p}");
+        let out = &p["left_out"][0];
+        assert_eq!(out["drive"], json!(dev), "{p}");
+        assert!(
+            out["reason"]
+                .as_str()
+                .unwrap()
+                .starts_with("host-managed zoned"),
+            "{p}"
+        );
+    }
 
-#[test]
-#[cfg_attr(
-    not(seekprobe_vm),
-    ignore = "needs qemu-system-x86, linux-image-amd64, busybox-static and udev (.ci/run installs them)"
-)]
-fn a_drive_pulled_mid_pass_is_named_removed_and_failed_within_its_io_timeout() {
-    let b = booted();
-    let ran = b.ran("pulled");
-    assert_eq!(ran.code, 3, "{}{}", ran.stdout, ran.stderr);
-    let times = String::from_utf8_lossy(&b.files["pulled.times"]).into_owned();
-    let t: Vec<f64> = times
-        .split_whitespace()
-        .map(|x| x.parse().unwrap())
-        .collect();
-    assert!(t[1] - t[0] < PULL_IO_TIMEOUT_S as f64, "{times}");
-    // The run file is kept, with the verdict and its one reason: the drive
-    // removed past the 32 MiB written before the pull, inside its 256 MiB.
-    let run = b.json("pulled.json");
-    let u = &run["disks"][0]["tests"][0]["verify"]["unanswered"];
-    assert_eq!(u["removed"], true, "{u}");
-    let at = u["at_bytes"].as_u64().unwrap();
-    assert!((32 << 20..256 << 20).contains(&at), "{u}");
-    let verdict = &run["disks"][0]["verdict"];
-    assert_eq!(verdict["state"], "fail", "{verdict}");
-    let fails: Vec<&Value> = (verdict["findings"].as_array().unwrap().iter())
-        .filter(|f| f["severity"] == "fail")
-        .collect();
-    assert_eq!(fails.len(), 1, "{verdict}");
-    assert_eq!(fails[0]["code"], "removed_from_system", "{verdict}");
-    assert!(
-        (fails[0]["reason"].as_str().unwrap()).starts_with(
-            "write and verify (--verify): the drive was removed from the system at byte "
-        ),
-        "{verdict}"
-    );
+    fn a_drive_pulled_mid_pass_is_named_removed_and_failed_within_its_io_timeout() {
+        let b = booted();
+        let ran = b.ran("pulled");
+        assert_eq!(ran.code, 3, "{}{}", ran.stdout, ran.stderr);
+        let times = String::from_utf8_lossy(&b.files["pulled.times"]).into_owned();
+        let t: Vec<f64> = times
+            .split_whitespace()
+            .map(|x| x.parse().unwrap())
+            .collect();
+        assert!(t[1] - t[0] < PULL_IO_TIMEOUT_S as f64, "{times}");
+        // The run file is kept, with the verdict and its one reason: the drive
+        // removed past the 32 MiB written before the pull, inside its 256 MiB.
+        let run = b.json("pulled.json");
+        let u = &run["disks"][0]["tests"][0]["verify"]["unanswered"];
+        assert_eq!(u["removed"], true, "{u}");
+        let at = u["at_bytes"].as_u64().unwrap();
+        assert!((32 << 20..256 << 20).contains(&at), "{u}");
+        let verdict = &run["disks"][0]["verdict"];
+        assert_eq!(verdict["state"], "fail", "{verdict}");
+        let fails: Vec<&Value> = (verdict["findings"].as_array().unwrap().iter())
+            .filter(|f| f["severity"] == "fail")
+            .collect();
+        assert_eq!(fails.len(), 1, "{verdict}");
+        assert_eq!(fails[0]["code"], "removed_from_system", "{verdict}");
+        assert!(
+            (fails[0]["reason"].as_str().unwrap()).starts_with(
+                "write and verify (--verify): the drive was removed from the system at byte "
+            ),
+            "{verdict}"
+        );
+    }
 }
