@@ -16,11 +16,6 @@ pub(crate) const MAX_LINES: usize = 120;
 /// The longest a file of src/ may be, in lines.
 const MAX_FILE_LINES: usize = 700;
 
-/// TEMPORARY (issue 39): files being split on other branches while this test was
-/// written. The coordinator empties this list when those branches merge; nothing
-/// may be added to it.
-const SPLIT_UNDER_WAY: &[&str] = &[];
-
 /// `src` with every comment, string and character literal replaced by spaces (new
 /// lines kept, so line numbers hold), leaving only the code's own braces.
 fn blank(src: &str) -> Vec<char> {
@@ -241,7 +236,7 @@ fn no_file_of_src_is_longer_than_700_lines() {
         "src/ was read"
     );
     let mut long: Vec<String> = (files.iter())
-        .filter(|(p, n)| *n > MAX_FILE_LINES && !SPLIT_UNDER_WAY.contains(&p.as_str()))
+        .filter(|(_, n)| *n > MAX_FILE_LINES)
         .map(|(p, n)| format!("src/{p}: {n} lines"))
         .collect();
     long.sort();
@@ -251,13 +246,4 @@ fn no_file_of_src_is_longer_than_700_lines() {
          named for what they hold):\n{}",
         long.join("\n")
     );
-    // The exemption ends with the split: a file under the limit again, or gone,
-    // comes off the list.
-    for p in SPLIT_UNDER_WAY {
-        let n = files.iter().find(|(f, _)| f == p).map(|(_, n)| *n);
-        assert!(
-            n.is_some_and(|n| n > MAX_FILE_LINES),
-            "src/{p} ({n:?} lines) is split: take it off SPLIT_UNDER_WAY"
-        );
-    }
 }
