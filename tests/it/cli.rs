@@ -396,20 +396,11 @@ fn the_ci_s_allowed_ignored_tests_exist() {
     let ci = std::fs::read_to_string(format!("{root}/.ci/run")).unwrap();
     let start = ci.find("allowed_ignored=\"").unwrap() + "allowed_ignored=\"".len();
     let list = &ci[start..start + ci[start..].find('"').unwrap()];
-    let mut sources = String::new();
-    for dir in ["src", "tests"] {
-        let mut stack = vec![std::path::PathBuf::from(format!("{root}/{dir}"))];
-        while let Some(d) = stack.pop() {
-            for e in std::fs::read_dir(d).unwrap() {
-                let p = e.unwrap().path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if p.extension().is_some_and(|x| x == "rs") {
-                    sources.push_str(&std::fs::read_to_string(p).unwrap());
-                }
-            }
-        }
-    }
+    let sources: String = ["src", "tests"]
+        .into_iter()
+        .flat_map(crate::source_tree::rs_files)
+        .map(|(_, text)| text)
+        .collect();
     for name in list.lines() {
         let f = name.rsplit("::").next().unwrap();
         assert!(sources.contains(&format!("fn {f}(")), "{name} is no test");

@@ -7,43 +7,28 @@
 //! may drive its module from above.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 
-/// Every module of src/ (but the binary's main.rs) and its source.
+/// Every module of src/ (but the binary's main.rs) and its source: a file is a
+/// module, a folder's mod.rs its folder's module, lib.rs the crate; tests.rs files
+/// and tests/ folders are left out.
 fn modules() -> BTreeMap<String, String> {
-    fn walk(dir: &Path, prefix: &str, out: &mut BTreeMap<String, String>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            let stem = p.file_stem().unwrap().to_string_lossy().to_string();
-            let join = |s: &str| {
-                if prefix.is_empty() {
-                    s.to_string()
-                } else {
-                    format!("{prefix}::{s}")
-                }
-            };
-            if p.is_dir() && stem == "tests" {
-                continue;
-            } else if p.is_dir() {
-                walk(&p, &join(&stem), out);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                let name = match stem.as_str() {
-                    "mod" => prefix.to_string(),
-                    "lib" if prefix.is_empty() => "crate".to_string(),
-                    "main" if prefix.is_empty() => continue,
-                    "tests" => continue,
-                    s => join(s),
-                };
-                out.insert(name, std::fs::read_to_string(&p).unwrap());
-            }
-        }
-    }
     let mut out = BTreeMap::new();
-    walk(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-        "",
-        &mut out,
-    );
+    for (path, text) in crate::source_tree::rs_files("src") {
+        let mut parts: Vec<&str> = path.trim_end_matches(".rs").split('/').collect();
+        let file = parts.pop().unwrap();
+        if parts.contains(&"tests") || file == "tests" || (parts.is_empty() && file == "main") {
+            continue;
+        }
+        let name = match file {
+            "lib" if parts.is_empty() => "crate".to_string(),
+            "mod" => parts.join("::"),
+            f => {
+                parts.push(f);
+                parts.join("::")
+            }
+        };
+        out.insert(name, text);
+    }
     out
 }
 

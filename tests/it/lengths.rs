@@ -5,15 +5,13 @@
 //! or `*_tests.rs`, tests/ folders of a module, and any item under `#[cfg(test)]`
 //! (the unit-test modules and test-only helpers).
 //!
-//! And no file of src/ is longer than [`MAX_FILE_LINES`] lines, test files and
-//! unit-test modules included: a file has one job (docs/architecture.md).
-
-use std::path::Path;
+//! And no file of src/ or tests/ is longer than [`MAX_FILE_LINES`] lines, test
+//! files and unit-test modules included: a file has one job (docs/architecture.md).
 
 /// The longest a function of src/ may be, in lines.
 pub(crate) const MAX_LINES: usize = 120;
 
-/// The longest a file of src/ may be, in lines.
+/// The longest a file of src/ or tests/ may be, in lines.
 const MAX_FILE_LINES: usize = 700;
 
 /// `src` with every comment, string and character literal replaced by spaces (new
@@ -208,37 +206,24 @@ fn no_function_of_src_is_longer_than_120_lines() {
     );
 }
 
-/// Every `.rs` file under `dir`, test code included, with its path relative to
-/// `root` ('/'-separated) and its number of lines.
-fn all_files(root: &Path, dir: &Path, out: &mut Vec<(String, usize)>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            all_files(root, &p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            let rel = p
-                .strip_prefix(root)
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
-            out.push((rel, std::fs::read_to_string(&p).unwrap().lines().count()));
-        }
-    }
-}
-
 #[test]
-fn no_file_of_src_is_longer_than_700_lines() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    all_files(&root, &root, &mut files);
-    assert!(
-        files.iter().any(|(p, _)| p == "engine/queue.rs"),
-        "src/ was read"
-    );
-    let mut long: Vec<String> = (files.iter())
-        .filter(|(_, n)| *n > MAX_FILE_LINES)
-        .map(|(p, n)| format!("src/{p}: {n} lines"))
-        .collect();
+fn no_file_of_src_or_tests_is_longer_than_700_lines() {
+    let mut long: Vec<String> = Vec::new();
+    for dir in ["src", "tests"] {
+        let files = crate::source_tree::rs_files(dir);
+        let known = if dir == "src" {
+            "engine/queue.rs"
+        } else {
+            "it/main.rs"
+        };
+        assert!(files.contains_key(known), "{dir}/ was read");
+        long.extend(
+            (files.iter())
+                .map(|(p, text)| (p, text.lines().count()))
+                .filter(|(_, n)| *n > MAX_FILE_LINES)
+                .map(|(p, n)| format!("{dir}/{p}: {n} lines")),
+        );
+    }
     long.sort();
     assert!(
         long.is_empty(),

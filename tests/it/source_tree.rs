@@ -6,27 +6,40 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// Every non-test source file of src/, with its whole text.
-pub fn src_files() -> BTreeMap<String, String> {
+/// Every `.rs` file under the crate's folder `dir` (`"src"`, `"tests"`), test code
+/// included, by its path relative to `dir` ('/'-separated), with its whole text.
+/// The tests' one walker of the source tree.
+pub fn rs_files(dir: &str) -> BTreeMap<String, String> {
     fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
         for e in std::fs::read_dir(dir).unwrap() {
             let p = e.unwrap().path();
-            let name = p.file_name().unwrap().to_string_lossy().to_string();
             if p.is_dir() {
-                if name != "tests" {
-                    walk(root, &p, out);
-                }
-            } else if name.ends_with(".rs") && name != "tests.rs" && !name.ends_with("_tests.rs") {
+                walk(root, &p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
                 let rel = p.strip_prefix(root).unwrap().to_string_lossy();
                 let text = std::fs::read_to_string(&p).unwrap();
                 out.insert(rel.replace('\\', "/"), text);
             }
         }
     }
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut out = BTreeMap::new();
-    walk(&src, &src, &mut out);
+    walk(&root, &root, &mut out);
     out
+}
+
+/// Whether the file at `path` (relative to src/) is test code by its name: a
+/// tests.rs, a `*_tests.rs`, or a file in a module's tests/ folder.
+fn is_test_file(path: &str) -> bool {
+    let (dirs, name) = path.rsplit_once('/').unwrap_or(("", path));
+    name == "tests.rs" || name.ends_with("_tests.rs") || dirs.split('/').any(|d| d == "tests")
+}
+
+/// Every non-test source file of src/, with its whole text.
+pub fn src_files() -> BTreeMap<String, String> {
+    let mut files = rs_files("src");
+    files.retain(|path, _| !is_test_file(path));
+    files
 }
 
 /// Every non-test source file of src/, cut at the unit-test module at its end
