@@ -1,6 +1,8 @@
 //! Beyond diskinfo: the zone curve, the seek profile, the measured rotation rate and
 //! the surface scan, checked against the simulated drive's own model.
 
+use crate::helpers::scratch_dir;
+use crate::helpers::temp_dir;
 use crate::helpers::{Finish, image, run_file, seekprobe};
 use seekprobe::device::sim::SimTarget;
 use seekprobe::plans::seek_profile;
@@ -200,7 +202,7 @@ fn the_scan_finds_every_injected_bad_and_slow_range_and_nothing_else() {
 
 #[test]
 fn the_new_tests_render_again_from_json_and_run_on_files() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let img = image(dir.path(), "img", 64 << 20);
     let json = dir.path().join("run.json");
     let live = seekprobe()
@@ -502,7 +504,7 @@ fn five_hundred_slow_ranges_print_in_a_screenful_and_whole_in_the_json() {
         .map(|i| format!("{}-{}:60", i * 4096, i * 4096 + 8))
         .collect();
     let spec = format!("sim:ssd?size=1G&slow={}", slow.join(","));
-    let dir = crate::helpers::scratch_dir();
+    let dir = scratch_dir();
     let json = dir.path().join("slow.json");
     let out = seekprobe()
         .args(["--scan", "--json-file"])

@@ -2,6 +2,8 @@
 //! device over a tmpfs smaller than the device (a real device that cannot store
 //! what it claims).
 
+use crate::helpers::scratch_dir;
+use crate::helpers::temp_dir;
 use crate::helpers::{LoopDev, image, run_file, seekprobe};
 use std::path::{Path, PathBuf};
 use std::process;
@@ -177,7 +179,7 @@ fn the_check_needs_w_and_goes_through_the_write_safety_rules() {
         .failure()
         .stderr(predicates::str::contains("-w"));
     // An image with a file-system signature is refused without --force.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let img = image(dir.path(), "img", 64 << 20);
     let mut buf = vec![0u8; 2048];
     buf[1080] = 0x53; // the ext2/3/4 magic 0xEF53 at 1024 + 56
@@ -201,7 +203,7 @@ fn the_check_needs_w_and_goes_through_the_write_safety_rules() {
 
 #[test]
 fn an_image_file_stores_its_full_size_and_preserve_restores_it() {
-    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
+    let dir = scratch_dir();
     let img = image(dir.path(), "img", 64 << 20);
     let pattern: Vec<u8> = (0..64u32 << 20).map(|i| (i % 253) as u8 | 1).collect();
     std::fs::write(&img, &pattern).unwrap();
@@ -236,7 +238,7 @@ struct Tmpfs {
 
 impl Tmpfs {
     fn new(size: &str) -> Tmpfs {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = temp_dir();
         let st = process::Command::new("mount")
             .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
             .arg(dir.path())

@@ -4,6 +4,7 @@
 //! detached, hung requests freed by aborting the FUSE connection, the mount undone
 //! with `fusermount3 -u`, the process ended.
 
+use crate::helpers::scratch_dir;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -85,7 +86,7 @@ impl FaultDisk {
     /// Mount a `len`-byte faulty disk with `rules` (faultdisk's syntax, e.g.
     /// `read-error=2048s-2056s`) and attach a loop device (direct I/O) over it.
     pub fn new(len: u64, rules: &[&str]) -> FaultDisk {
-        let dir = crate::helpers::scratch_dir();
+        let dir = scratch_dir();
         let backing = dir.path().join("backing");
         std::fs::File::create(&backing)
             .unwrap()

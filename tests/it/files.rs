@@ -1,5 +1,6 @@
 //! Image files, bad inputs, closed pipes and Ctrl-C.
 
+use crate::helpers::temp_dir;
 use crate::helpers::{Finish, image, refused, run_file, seekprobe};
 use predicates::prelude::*;
 use std::io::{BufRead, BufReader};
@@ -13,7 +14,7 @@ fn blksize(p: &std::path::Path) -> u64 {
 
 #[test]
 fn one_line_form_for_files_of_any_size() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     for (name, len) in [
         ("a", 1u64 << 20),
         ("odd", 1000),
@@ -33,7 +34,7 @@ fn one_line_form_for_files_of_any_size() {
 
 #[test]
 fn verbose_form_for_a_file() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let p = image(dir.path(), "img", 256 << 20);
     let expected = format!(
         "{}\n\t512         \t# sectorsize\n\t268435456   \t# mediasize in bytes (256M)\n\t524288      \t# mediasize in sectors\n\t{:<12}\t# stripesize\n\t0           \t# stripeoffset\n\tNo          \t# TRIM/UNMAP support\n\tUnknown     \t# Rotation rate in RPM\n\n",
@@ -50,7 +51,7 @@ fn verbose_form_for_a_file() {
 
 #[test]
 fn a_file_with_a_partial_sector_is_probed_in_whole_sectors_and_says_so() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let p = image(dir.path(), "odd", (2 << 20) + 100);
     seekprobe()
         .args(["-t", "--settle", "0"])
@@ -65,7 +66,7 @@ fn a_file_with_a_partial_sector_is_probed_in_whole_sectors_and_says_so() {
 
 #[test]
 fn bad_inputs_get_one_clear_line_and_status_1() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let empty = image(dir.path(), "empty", 0);
     let one = image(dir.path(), "one", 1);
     let fifo = dir.path().join("fifo");
@@ -122,7 +123,7 @@ fn bad_inputs_get_one_clear_line_and_status_1() {
 
 #[test]
 fn other_disks_are_still_probed_after_a_failure() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let a = image(dir.path(), "a", 4 << 20);
     let b = image(dir.path(), "b", 8 << 20);
     seekprobe()
@@ -139,7 +140,7 @@ fn other_disks_are_still_probed_after_a_failure() {
 
 #[test]
 fn media_too_small_for_t_says_which_limit() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let p = image(dir.path(), "small", 512 << 10);
     seekprobe()
         .arg("-t")
@@ -160,7 +161,7 @@ fn media_too_small_for_t_says_which_limit() {
 
 #[test]
 fn ctv_on_a_file_prints_every_line_in_diskinfo_format() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let p = image(dir.path(), "img", 64 << 20);
     let text = seekprobe().arg("-ctv").arg(&p).stdout_of_success();
     crate::loopdev::assert_ctv_format(&text, &p.display().to_string());
@@ -194,7 +195,7 @@ fn a_closed_stdout_ends_quietly() {
 
 #[test]
 fn ctrl_c_stops_promptly_keeps_complete_lines_and_exits_130() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let p = image(dir.path(), "img", 64 << 20);
     let mut run =
         crate::helpers::Spawned::start(&["-tv", "--settle", "0.4", p.to_str().unwrap()], &[]);

@@ -76,7 +76,7 @@ impl Finish for process::Command {
 /// then `disks`, to its end: its exit status, standard output and error, and the
 /// run it saved (the test fails when it saved none).
 pub fn run_saved(args: &[&str], disks: &[&str]) -> (i32, String, String, serde_json::Value) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let json = dir.path().join("run.json");
     let (code, out, err) = seekprobe()
         .args(args)
@@ -132,7 +132,7 @@ pub fn cargo_profile() -> String {
 /// A fresh temporary directory and the path of the file `name` in it (not made):
 /// where a test has seekprobe save its run.
 pub fn run_file(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let path = dir.path().join(name);
     (dir, path)
 }
@@ -163,8 +163,16 @@ pub fn scratch_dir() -> tempfile::TempDir {
     if shm.is_dir() {
         tempfile::tempdir_in(shm).unwrap()
     } else {
-        tempfile::tempdir().unwrap()
+        temp_dir()
     }
+}
+
+/// A fresh directory in the system's temp dir (`std::env::temp_dir()`, a disk's
+/// file system on most machines), removed on drop: for what must not sit in RAM
+/// (a loop device over tmpfs is data in memory), and for the files of a run.
+/// With [`scratch_dir`], the tests' only makers of temporary directories.
+pub fn temp_dir() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
 }
 
 /// An attached loop device and its backing file, detached and removed on drop,

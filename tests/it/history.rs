@@ -3,6 +3,7 @@
 //! drives and timelines listed, acknowledged SMART counts, parallel writers, a
 //! corrupt file, imports.
 
+use crate::helpers::temp_dir;
 use crate::helpers::{run, run_file};
 use std::path::Path;
 
@@ -102,7 +103,7 @@ fn a_lone_drive_is_judged_against_the_earlier_drives_of_its_model() {
 
 #[test]
 fn an_acknowledged_smart_count_is_not_judged_again_until_it_changes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let db = db_arg(&dir.path().join("history.db"));
     let report = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/smartctl/synthetic/ST3500418AS_11-pending-8.json");
@@ -158,7 +159,7 @@ fn an_acknowledged_smart_count_is_not_judged_again_until_it_changes() {
 
 #[test]
 fn two_runs_writing_to_one_database_at_once_are_both_recorded() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let db = db_arg(&dir.path().join("history.db"));
     let bin = assert_cmd::cargo::cargo_bin("seekprobe");
     let spawn = |seed: u32| {

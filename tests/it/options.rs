@@ -5,6 +5,7 @@
 //! drive no reference, reading that creates nothing, compare reading only a named
 //! file).
 
+use crate::helpers::temp_dir;
 use crate::helpers::{run, run_file};
 use seekprobe::config::Config;
 use std::path::Path;
@@ -153,7 +154,7 @@ fn every_duration_takes_one_form_and_every_size_another() {
 
 #[test]
 fn a_run_is_imported_once_whichever_form_it_came_in() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let (h, json, imp, imp2) = (
         dir.path().join("h.db"),
         dir.path().join("run.json"),

@@ -3,6 +3,8 @@
 //! controllers have no path finding, and a drive that loses rate only with the
 //! others running is named.
 
+use crate::helpers::scratch_dir;
+use crate::helpers::temp_dir;
 use crate::helpers::{run, run_file};
 
 /// Four simulated disks, each with `keys` and its own seed.
@@ -87,7 +89,7 @@ fn the_json_holds_each_drives_part_and_its_findings() {
 
 #[test]
 fn the_table_the_metrics_and_the_report_show_it() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let (prom, html) = (dir.path().join("m.prom"), dir.path().join("r.html"));
     let mut args = four(|_| "controller=hba0:300M".to_string());
     args.extend(["--format", "table", "--prometheus"].map(String::from));
@@ -238,7 +240,7 @@ fn a_parallel_burn_in_records_the_path_check_as_its_last_step() {
     ignore = "needs root, losetup and /dev/loop-control"
 )]
 fn loop_devices_over_one_file_system_are_one_group() {
-    let dir = crate::helpers::scratch_dir();
+    let dir = scratch_dir();
     // Two sizes: the helper names its backing file by the size.
     let a = crate::helpers::LoopDev::new(dir.path(), 16 << 20, true, None);
     let b = crate::helpers::LoopDev::new(dir.path(), 17 << 20, true, None);

@@ -6,6 +6,7 @@
 //! slow drive beside a bigger one, and a drive-managed SMR drive.
 
 use crate::helpers::run;
+use crate::helpers::temp_dir;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -43,7 +44,7 @@ fn fourteen() -> Vec<String> {
 fn runs() -> &'static Runs {
     static RUNS: OnceLock<Runs> = OnceLock::new();
     RUNS.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = temp_dir();
         let file = |n: &str| dir.path().join(n).to_string_lossy().into_owned();
         let (b14, b12, failing, extra, smr) = (
             file("b14.json"),

@@ -1,11 +1,12 @@
 //! Results as data: JSON round trips, re-rendering and the table view.
 
+use crate::helpers::temp_dir;
 use crate::helpers::{image, run_file, seekprobe};
 use predicates::prelude::*;
 
 #[test]
 fn a_saved_run_renders_the_same_text_as_the_live_run() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let img = image(dir.path(), "img", 32 << 20);
     let missing = dir.path().join("missing");
     let json = dir.path().join("run.json");
@@ -80,7 +81,7 @@ fn the_table_view_shows_the_blocks_of_seekprobes_own_tests() {
 
 #[test]
 fn json_output_is_the_whole_run_with_units_in_the_names() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let img = image(dir.path(), "img", 16 << 20);
     let out = seekprobe()
         .arg("-t")

@@ -4,6 +4,7 @@
 //! and a save that fails naming the run file.
 
 use crate::burnin::{checkpoint_of, interrupt_when};
+use crate::helpers::temp_dir;
 use crate::helpers::{Finish, run_file, seekprobe};
 use std::path::Path;
 
@@ -169,7 +170,7 @@ fn live_and_rendered(json: &Path, args: &[&str]) -> (String, String) {
 
 #[test]
 fn render_prints_every_tests_block_as_the_live_run_did() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     // Every test of the registry, on two drives (the path check runs across them).
     let every = [
         "-w",
@@ -224,7 +225,7 @@ struct Tmpfs(tempfile::TempDir);
 
 impl Tmpfs {
     fn new(size: &str) -> Tmpfs {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = temp_dir();
         let ok = std::process::Command::new("mount")
             .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
             .arg(dir.path())
@@ -283,7 +284,7 @@ fn fourteen_healthy_drives_on_two_controllers_have_no_path_note() {
 
 #[test]
 fn the_burn_ins_path_check_is_logged_as_every_other_step() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let drives = ["sim:ssd?size=1M", "sim:ssd?size=1M&seed=2"];
     let (code, _, err) = seekprobe()
         .args([

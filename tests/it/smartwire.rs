@@ -3,13 +3,14 @@
 //! errors before anything runs.
 
 use crate::helpers::smartctl_loop_tests;
+use crate::helpers::temp_dir;
 use crate::helpers::{LoopDev, image, run, run_file, seekprobe};
 
 #[test]
 fn without_smartctl_on_the_path_it_fails_before_touching_the_disk() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let img = image(dir.path(), "img", 1 << 20);
-    let empty = tempfile::tempdir().unwrap();
+    let empty = temp_dir();
     for opt in [&["--smart"][..], &["--smart-test", "short"]] {
         let out = seekprobe()
             .env("PATH", empty.path())
@@ -38,7 +39,7 @@ fn without_smartctl_on_the_path_it_fails_before_touching_the_disk() {
 
 smartctl_loop_tests! {
     fn a_loop_device_gets_the_no_smart_note_and_exits_0() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = temp_dir();
         let dev = LoopDev::new(dir.path(), 16 << 20, false, None);
         let (code, out, err) = run(&["--smart", "--smart-test", "short", "--qualify", &dev.dev]);
         assert!(

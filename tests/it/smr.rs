@@ -3,6 +3,7 @@
 //! loop device.
 
 use crate::helpers::loop_tests;
+use crate::helpers::temp_dir;
 use crate::helpers::{LoopDev, refused, run_file, seekprobe};
 use predicates::prelude::*;
 use std::path::PathBuf;
@@ -196,7 +197,7 @@ loop_tests! {
     fn a_loop_device_cannot_tell_without_a_false_verdict() {
         // On a disk file system: a loop device over tmpfs is data in memory (not
         // applicable).
-        let dir = tempfile::tempdir_in(std::env::temp_dir()).unwrap();
+        let dir = temp_dir();
         let dev = LoopDev::new(dir.path(), 64 << 20, true, None);
         let out = seekprobe()
             .args(["--smr-check", "-w", "--yes", "--smr-budget", "16M,10s"])
@@ -221,7 +222,7 @@ loop_tests! {
 /// the hidden-SMR drive as the live run does.
 #[test]
 fn a_saved_run_renders_the_same_and_compare_qualifies_it() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let live = batch();
     let smr = &live.json;
     let hdd = dir.path().join("hdd.json");

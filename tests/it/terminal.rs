@@ -4,6 +4,7 @@
 //! alone on the screen, and the live view of a parallel burn-in, every drive's
 //! line kept and fitted to the width. Image files and simulated drives: no root.
 
+use crate::helpers::temp_dir;
 use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -185,7 +186,7 @@ fn spinner(l: &str) -> bool {
 /// end (once is enough: what "yes" starts does not depend on the width, and the
 /// -S of two images on disk is most of the test's time), else "no".
 fn the_question_is_whole_and_alone_and_yes_runs_the_tests(cols: u16, run: bool) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     images(dir.path(), true);
     let cmd = format!(
         "{} -Sw --force --write-duration 0.05 a.img b.img 'sim:hdd?size=1G'",
@@ -254,7 +255,7 @@ fn the_question_at_200_columns() {
 
 #[test]
 fn any_other_answer_writes_nothing_and_is_exit_1() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     images(dir.path(), false);
     let before = std::fs::read(dir.path().join("a.img")).unwrap();
     let cmd = format!("{} --verify -w --json-file run.json a.img", binary());
@@ -277,7 +278,7 @@ fn any_other_answer_writes_nothing_and_is_exit_1() {
 fn the_readme_s_parallel_burn_in_asks_once_for_the_batch_and_passes() {
     // README's `seekprobe --burn-in -w --qualify --parallel --json-file
     // burnin.json /dev/sd[b-e]`, on two image files.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     images(dir.path(), false);
     let cmd = format!(
         "{} --burn-in -w --qualify --parallel --json-file burnin.json a.img b.img",
@@ -309,7 +310,7 @@ fn live_rows(screen: &str) -> Vec<&str> {
 }
 
 fn a_parallel_burn_in_keeps_every_drive_s_line(cols: u16) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let drives = [
         "sim:hdd?size=512M",
         "sim:hdd?size=512M&seed=3",
@@ -390,7 +391,7 @@ fn the_live_view_at_200_columns() {
 fn without_a_terminal_and_without_yes_nothing_runs_and_the_exit_is_1() {
     // `--burn-in -w --json-file b.json /dev/loop0 </dev/null`, on an image file:
     // a command line that cannot be carried out, not a drive that failed.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     images(dir.path(), false);
     let img = dir.path().join("a.img");
     let before = std::fs::read(&img).unwrap();
@@ -417,7 +418,7 @@ fn without_a_terminal_and_without_yes_nothing_runs_and_the_exit_is_1() {
 fn the_readme_s_resume_line_asks_nothing_of_drives_done_and_ends_as_any_burn_in() {
     // README's burn-in, stopped with Ctrl-C once the two images are done (a
     // simulated drive keeps it going), then its `--resume` line as written.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     images(dir.path(), false);
     let drives = "a.img b.img 'sim:hdd?size=1G'";
     let burn_in = format!(
@@ -453,7 +454,7 @@ fn the_readme_s_resume_line_asks_nothing_of_drives_done_and_ends_as_any_burn_in(
 fn the_question_on_resume_names_only_the_steps_still_to_run() {
     // A burn-in of an image stopped after its zone curve (which wrote on it): the
     // resume asks about the write-verify pass alone.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     images(dir.path(), false);
     let burn_in = format!("{} --burn-in -w --json-file b.json a.img", binary());
     let stopped = Command::new("sh")
@@ -477,7 +478,7 @@ fn the_question_on_resume_names_only_the_steps_still_to_run() {
 fn ctrl_c_in_a_two_drive_burn_in_leaves_both_incomplete_and_nothing_failing() {
     // Both drives stopped mid-pass by Ctrl-C: not judged (INCOMPLETE on the
     // screen and in the saved run's report), never FAIL or failing.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let cmd = format!(
         "{} --burn-in -w --yes --qualify --parallel --json-file two.json 'sim:hdd?size=64G' 'sim:hdd?size=64G&seed=2' >out.txt",
         binary()

@@ -21,6 +21,7 @@
 //! server) holding the namespace and its tmpfs; the host's / is still untouched.
 
 use crate::helpers::Finish;
+use crate::helpers::scratch_dir;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -50,7 +51,7 @@ pub struct ThrowawayRoot {
 impl ThrowawayRoot {
     /// Mount a fresh root. Needs root (CAP_SYS_ADMIN) and overlayfs.
     pub fn new() -> ThrowawayRoot {
-        let dir = crate::helpers::scratch_dir();
+        let dir = scratch_dir();
         let (layers, tmp) = (dir.path().join("layers"), dir.path().join("tmp"));
         std::fs::create_dir(&layers).unwrap();
         std::fs::create_dir(&tmp).unwrap();

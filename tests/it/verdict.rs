@@ -4,6 +4,7 @@
 //! a loop device and a faulty simulated drive.
 
 use crate::helpers::loop_tests;
+use crate::helpers::temp_dir;
 use crate::helpers::{LoopDev, run, run_file, run_saved};
 use serde_json::Value;
 use std::path::Path;
@@ -214,7 +215,7 @@ fn a_path_that_does_not_exist_is_not_tested_with_status_4_never_failed() {
 
 #[test]
 fn compare_qualify_judges_saved_runs_with_the_same_rules() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let mut files = Vec::new();
     for (i, d) in [
         "sim:hdd",
@@ -427,7 +428,7 @@ fn a_lying_flush_fails_a_rotating_drive_under_qualify_and_is_a_note_on_flash() {
 
 #[test]
 fn compare_qualify_of_runs_of_different_tests_judges_each_figure_among_those_that_measured_it() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let mut files = Vec::new();
     for (i, (test, d)) in [
         ("-t", "sim:hdd"),
@@ -569,7 +570,7 @@ fn a_smart_failure_read_before_ctrl_c_fails_the_drive_not_incomplete() {
 
 #[test]
 fn a_lying_flush_found_before_ctrl_c_fails_the_drive_in_every_report_of_the_run() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let (json, html) = (dir.path().join("q8.json"), dir.path().join("q8.html"));
     let lying = "sim:hdd?size=300G&lying_flush=1";
     let args = ["-S", "--verify", "-w", "--yes", "--write-duration", "0"];

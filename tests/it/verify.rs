@@ -1,11 +1,12 @@
 //! `--verify`: a clean pass on an image file and on a loop device, the text
 //! rendered again from the JSON, and Ctrl-C with the `--start` that resumes.
 
+use crate::helpers::scratch_dir;
 use crate::helpers::{LoopDev, run, run_file, run_saved, seekprobe, verify_ranges};
 
 #[test]
 fn an_image_file_passes_clean_and_render_prints_the_same_block() {
-    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
+    let dir = scratch_dir();
     let img = dir.path().join("img");
     std::fs::write(&img, vec![0u8; 16 << 20]).unwrap();
     let json = dir.path().join("run.json");

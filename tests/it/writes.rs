@@ -1,6 +1,8 @@
 //! -S and the write-safety rules: nothing written without -w, confirmation,
 //! signatures, devices in use, --preserve, files that never grow.
 
+use crate::helpers::scratch_dir;
+use crate::helpers::temp_dir;
 use crate::helpers::{Finish, LoopDev, image, seekprobe};
 use crate::helpers::{loop_tests, mkfs_ext4_tests};
 use predicates::prelude::*;
@@ -72,7 +74,7 @@ pub fn sync_write_refused(extra: &[&str], target: impl AsRef<std::ffi::OsStr>) -
 
 #[test]
 fn sync_writes_on_a_file_print_diskinfo_s_block_and_never_grow_it() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let img = image(dir.path(), "img", (16 << 20) + 100);
     let text = seekprobe()
         .args(["-Sw", "--yes", "--write-duration", "0"])
@@ -84,7 +86,7 @@ fn sync_writes_on_a_file_print_diskinfo_s_block_and_never_grow_it() {
 
 #[test]
 fn writing_needs_confirmation_and_nothing_is_written_without_it() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let img = image(dir.path(), "img", 4 << 20);
     fill(&img);
     let before = checksum(&img);
@@ -104,7 +106,7 @@ fn writing_needs_confirmation_and_nothing_is_written_without_it() {
 
 mkfs_ext4_tests! {
     fn a_file_system_image_is_refused_without_force_and_left_unchanged() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = temp_dir();
         let img = image(dir.path(), "fs.img", 16 << 20);
         let ok = Command::new("mkfs.ext4")
             .args(["-q", "-F"])
@@ -150,7 +152,7 @@ loop_tests! {
             );
         assert_eq!(checksum(dev), before);
 
-        let mnt = tempfile::tempdir().unwrap();
+        let mnt = temp_dir();
         // Root with loop devices (this test's cfg) mounts ext4: a failure is the
         // test's, never a silent pass.
         let mounted = Command::new("mount").arg(&l.dev).arg(mnt.path()).status();
@@ -238,7 +240,7 @@ loop_tests! {
     }
 
     fn a_read_only_loop_device_is_refused_before_anything_is_opened_for_writing() {
-        let dir = tempfile::tempdir_in("/dev/shm").unwrap();
+        let dir = scratch_dir();
         let backing = image(dir.path(), "ro.img", 8 << 20);
         fill(&backing);
         let dev = Command::new("losetup")

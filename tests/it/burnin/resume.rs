@@ -3,10 +3,11 @@
 //! burn-in is INCOMPLETE to compare-qualify.
 
 use super::*;
+use crate::helpers::temp_dir;
 
 #[test]
 fn an_interrupted_burn_in_resumes_and_ends_with_the_same_verdict() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let Whole {
         json: whole,
         code: code_whole,
@@ -128,7 +129,7 @@ fn resume_names_a_changed_drive_and_starts_it_afresh_once_confirmed() {
 
 #[test]
 fn resume_of_a_directory_names_resume() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let (code, text) = {
         let out = seekprobe()
             .args(["--burn-in", "-w", "--yes", "--resume"])

@@ -3,6 +3,7 @@
 
 use super::judge::judge;
 use super::*;
+use crate::helpers::scratch_dir;
 
 /// Run every block with a command to run, `WORKERS` at once, longest first; each
 /// command that ran, by its index.
@@ -99,7 +100,7 @@ impl Devices {
                 let n = if let To::Loops(n) = s.to { n } else { 1 };
                 let devs = (0..n)
                     .map(|_| {
-                        let dir = crate::helpers::scratch_dir();
+                        let dir = scratch_dir();
                         let dev = crate::helpers::LoopDev::new(dir.path(), LOOP_BYTES, true, None);
                         let name = dev.dev.clone();
                         d._held.push((dev, dir));
@@ -193,7 +194,7 @@ fn run_block(cmds: &[DocCommand], block: &[usize]) -> Vec<(usize, Ran)> {
     }
     let texts: Vec<&str> = kinds.iter().map(|(_, t)| *t).collect();
     let devices = Devices::attach(&texts);
-    let dir = crate::helpers::scratch_dir();
+    let dir = scratch_dir();
     let places = Places {
         tmp: dir.path().to_path_buf(),
         target_debug: crate::helpers::profile_dir(),

@@ -5,6 +5,7 @@
 //! reader would. Whatever happens, the script's processes are ended and the loop
 //! devices it attached are detached.
 
+use crate::helpers::temp_dir;
 use std::fs::File;
 use std::io::{Read, Write};
 use std::os::fd::{FromRawFd, OwnedFd};
@@ -66,7 +67,7 @@ pub struct Env {
 
 /// Run `steps` in order in one shell; one outcome per step.
 pub fn run(env: &Env, steps: &[Step]) -> Vec<Outcome> {
-    let work = tempfile::tempdir().unwrap();
+    let work = temp_dir();
     let script = work.path().join("script.sh");
     let status = work.path().join("status");
     std::fs::write(&script, script_text(steps, work.path(), &status)).unwrap();

@@ -2,6 +2,7 @@
 //! Ctrl-C, SIGTERM, and the healthy drive beside them going on.
 
 use super::*;
+use crate::helpers::scratch_dir;
 
 /// The seconds in a watchdog's "no answer for X s at byte N": the time the
 /// request really waited (at least --io-timeout, by up to a poll).
@@ -218,7 +219,7 @@ fuse_tests! {
         // Slow from now on (not while the kernel and udev look at the new device).
         d.control("add slow-reads=0-64M,20000");
         let good = FaultDisk::new(64 << 20, &[]);
-        let bin = crate::helpers::scratch_dir();
+        let bin = scratch_dir();
         let path = stand_in_smartctl(bin.path(), NO_SMART);
         let t0 = Instant::now();
         let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))

@@ -2,6 +2,7 @@
 //! busy CPU, and a real drive's scan sampled and held while too hot.
 
 use super::*;
+use crate::helpers::scratch_dir;
 
 fuse_tests! {
     fn slow_reads_are_listed_by_scan() {
@@ -106,7 +107,7 @@ fuse_tests! {
     /// the pass lasts long enough to be sampled.
     fn a_real_drives_scan_is_sampled_while_it_runs_and_held_while_too_hot() {
         let d = FaultDisk::new(32 << 20, &["slow-reads=0-32M,20"]);
-        let bin = crate::helpers::scratch_dir();
+        let bin = scratch_dir();
         let celsius = bin.path().join("celsius");
         std::fs::write(&celsius, "55").unwrap();
         let report = concat!(

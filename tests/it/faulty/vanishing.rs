@@ -2,6 +2,7 @@
 //! killed and resumed from its checkpoint.
 
 use super::*;
+use crate::helpers::scratch_dir;
 
 fuse_tests! {
     fn a_drive_that_vanishes_mid_verify_is_reported_stopped_within_seconds() {
@@ -121,7 +122,7 @@ fuse_tests! {
     fn a_burn_in_killed_mid_write_verify_resumes_from_its_checkpoint_with_the_same_verdict() {
         let size = 128u64 << 20;
         let rules = ["write-error=1000s-1003s"];
-        let dir = crate::helpers::scratch_dir();
+        let dir = scratch_dir();
         let burn_in = |dev: &str, json: &std::path::Path, resume: bool| {
             let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"));
             c.args(["--burn-in", "-w", "--yes", "--qualify", "-q"]);

@@ -3,6 +3,7 @@
 //! target/report/.
 
 use super::*;
+use crate::helpers::temp_dir;
 
 /// Run Debian's headless chromium on `page` with `args`; its standard output
 /// and error. One Chromium at a time in the whole suite (a lock file in the target
@@ -15,8 +16,8 @@ pub(crate) fn chromium(page: &Path, args: &[&str]) -> (String, String) {
     let lock = std::fs::File::create(Path::new(env!("CARGO_TARGET_TMPDIR")).join("chromium.lock"))
         .unwrap();
     lock.lock().unwrap();
-    let profile = tempfile::tempdir().unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    let profile = temp_dir();
+    let dir = temp_dir();
     let (out, err) = (dir.path().join("out"), dir.path().join("err"));
     let mut child = Command::new("chromium")
         .args([

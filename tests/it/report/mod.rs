@@ -10,6 +10,7 @@ mod text;
 pub(crate) use chromium::chromium;
 
 use crate::helpers::chromium_tests;
+use crate::helpers::temp_dir;
 use crate::helpers::{run_file, seekprobe};
 use regex::Regex;
 use serde_json::Value;
@@ -47,7 +48,7 @@ fn run_burn_in(
     env: &[(&str, &str)],
     code: i32,
 ) -> BurnIn {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let json = dir.path().join(format!("{name}.json"));
     let out = seekprobe()
         .args(["--burn-in", "-w", "--yes", "--zones=20", "-q"])

@@ -2,6 +2,7 @@
 //! twice or from many hosts, refusals, and the size of a large page.
 
 use super::*;
+use crate::helpers::temp_dir;
 
 #[test]
 fn the_report_of_a_burn_in_has_a_row_per_drive_and_every_failing_reason() {
@@ -113,7 +114,7 @@ fn html_writes_the_page_of_a_probing_run() {
 
 #[test]
 fn many_hosts_runs_make_one_page_with_each_drive_under_its_host() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let mut files = Vec::new();
     for (host, disk) in [
         ("rack1-a", "sim:hdd?size=64M"),
@@ -157,7 +158,7 @@ fn many_hosts_runs_make_one_page_with_each_drive_under_its_host() {
 #[test]
 fn twenty_four_drives_with_every_test_fit_in_2_mib() {
     let b = burn_in();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     // One more drive with the tests the burn-in does not run.
     let extra = dir.path().join("extra.json");
     let out = seekprobe()

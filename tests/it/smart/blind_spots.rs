@@ -2,6 +2,7 @@
 //! ones, each row the exit status and what the output says or must not say.
 
 use super::*;
+use crate::helpers::temp_dir;
 
 /// One row of the blind-spot table: a report (a real one of tests/data/smartctl,
 /// or one derived from it: synthetic/README.md, or re-encoded here), the
@@ -324,7 +325,7 @@ fn windows_rows() -> Vec<BlindSpot> {
 /// Run `seekprobe smart` on each row's report: its exit status, what it says
 /// and what it must not say.
 pub(super) fn check(rows: &[BlindSpot]) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     for (i, r) in rows.iter().enumerate() {
         let path = dir.path().join(format!("{i}.json"));
         std::fs::write(&path, &r.report).unwrap();

@@ -3,6 +3,7 @@
 
 use super::parsing::expectations;
 use super::*;
+use crate::helpers::temp_dir;
 
 #[test]
 fn the_failing_nvme_report_fails_with_its_warning_named() {
@@ -98,7 +99,7 @@ fn new_drives_with_reallocated_sectors_fail() {
 
 #[test]
 fn a_second_report_shows_the_changes_and_fails_rising_counters() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let before = data_dir().join("ST3500418AS_11.json");
     let text = std::fs::read_to_string(&before).unwrap();
     let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -191,7 +192,7 @@ fn a_saved_report_without_smart_gives_the_note() {
 smartctl_loop_tests! {
     fn the_real_smartctl_on_a_loop_device_finds_no_smart() {
         let bin = smartctl::find().expect("smartctl is on the PATH (build.rs found it)");
-        let dir = tempfile::tempdir().unwrap();
+        let dir = temp_dir();
         let dev = LoopDev::new(dir.path(), 16 << 20, false, None);
         let smartctl = smartctl::Smartctl {
             path: bin,
@@ -215,7 +216,7 @@ smartctl_loop_tests! {
         use seekprobe::results::smart::SelfTestKind;
         use seekprobe::smart::source::{SmartSource, SmartctlSource};
         let bin = smartctl::find().expect("smartctl is on the PATH (build.rs found it)");
-        let dir = tempfile::tempdir().unwrap();
+        let dir = temp_dir();
         let dev = LoopDev::new(dir.path(), 16 << 20, false, None);
         let smartctl = smartctl::Smartctl {
             path: bin,
@@ -303,7 +304,7 @@ fn two_different_drives_are_not_compared() {
 
 #[test]
 fn a_counter_missing_from_the_second_report_is_reported() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let before = data_dir().join("ST3500418AS_11.json");
     let mut v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&before).unwrap()).unwrap();

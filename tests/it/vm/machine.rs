@@ -17,6 +17,7 @@
 
 use super::initramfs;
 use super::qmp::Qmp;
+use crate::helpers::scratch_dir;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -163,7 +164,7 @@ impl Machine {
     /// machine: one each, so that the boots run side by side.)
     pub fn new() -> Machine {
         Machine {
-            dir: crate::helpers::scratch_dir(),
+            dir: scratch_dir(),
             args: Vec::new(),
             steps: Vec::new(),
             actions: Vec::new(),
