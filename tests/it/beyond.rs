@@ -2,6 +2,7 @@
 //! the surface scan, checked against the simulated drive's own model.
 
 use crate::helpers::scratch_dir;
+use crate::helpers::seekprobe_command;
 use crate::helpers::temp_dir;
 use crate::helpers::{Finish, image, run_file, seekprobe};
 use seekprobe::device::sim::SimTarget;
@@ -320,7 +321,7 @@ fn a_failing_test_does_not_stop_the_scan_and_an_interrupted_scan_says_where_to_r
     assert!(tests[1]["outcome"]["skipped"].is_string());
     assert_eq!(tests[2]["scan"]["unreadable"][0]["first_sector"], 100);
     // Ctrl-C in a long scan: the partial block is printed with the offset to resume at.
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+    let child = seekprobe_command()
         .args(["--scan", "--block-size", "4K", "--quiet", "sim:hdd"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

@@ -1,11 +1,12 @@
 //! Image files, bad inputs, closed pipes and Ctrl-C.
 
+use crate::helpers::seekprobe_command;
 use crate::helpers::temp_dir;
 use crate::helpers::{Finish, image, refused, run_file, seekprobe};
 use predicates::prelude::*;
 use std::io::{BufRead, BufReader};
 use std::os::unix::fs::MetadataExt;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 fn blksize(p: &std::path::Path) -> u64 {
@@ -171,7 +172,7 @@ fn ctv_on_a_file_prints_every_line_in_diskinfo_format() {
 fn a_closed_stdout_ends_quietly() {
     let (_dir, p) = run_file("img");
     std::fs::write(&p, vec![1u8; 64 << 20]).unwrap();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+    let mut child = seekprobe_command()
         .args(["-ctv", "--settle", "0.05"])
         .arg(&p)
         .stdout(Stdio::piped())

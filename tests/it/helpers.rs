@@ -9,12 +9,25 @@ use std::process;
 /// The seekprobe binary, ready to run.
 pub fn seekprobe() -> Command {
     let mut cmd = Command::cargo_bin("seekprobe").expect("the seekprobe binary is built");
-    // A burn-in without --json-file saves its run in a folder of the tests' own.
-    cmd.env(
-        "SEEKPROBE_RUNS_DIR",
-        std::env::temp_dir().join(format!("seekprobe-it-runs-{}", std::process::id())),
-    );
+    cmd.env("SEEKPROBE_RUNS_DIR", runs_dir());
     cmd
+}
+
+/// The seekprobe binary as a plain [`process::Command`], for a test that starts it
+/// itself (in the background, with pipes): [`runs_dir`] set as [`seekprobe`] does.
+pub fn seekprobe_command() -> process::Command {
+    let mut cmd = process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"));
+    cmd.env("SEEKPROBE_RUNS_DIR", runs_dir());
+    cmd
+}
+
+/// Where a burn-in these tests run without `--json-file` saves its run: a folder
+/// of this test process's own in the temp dir, never the machine's
+/// /var/lib/seekprobe/runs. Every way the tests start seekprobe sets it as
+/// SEEKPROBE_RUNS_DIR ([`seekprobe`], [`seekprobe_command`], terminal.rs's tmux,
+/// live.rs's script(1)); a test that gives its own sets it after.
+pub fn runs_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("seekprobe-it-runs-{}", process::id()))
 }
 
 /// Run seekprobe with `args` to its end: its exit status (-1 when a signal ended
@@ -334,7 +347,7 @@ impl Spawned {
             all.push(json_file.clone().into());
             all.extend(disks.iter().map(std::ffi::OsString::from));
         }
-        let child = process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        let child = seekprobe_command()
             .args(&all)
             .envs(env.iter().copied())
             .stdin(process::Stdio::null())

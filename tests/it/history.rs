@@ -3,6 +3,7 @@
 //! drives and timelines listed, acknowledged SMART counts, parallel writers, a
 //! corrupt file, imports.
 
+use crate::helpers::seekprobe_command;
 use crate::helpers::temp_dir;
 use crate::helpers::{run, run_file};
 use std::path::Path;
@@ -161,9 +162,8 @@ fn an_acknowledged_smart_count_is_not_judged_again_until_it_changes() {
 fn two_runs_writing_to_one_database_at_once_are_both_recorded() {
     let dir = temp_dir();
     let db = db_arg(&dir.path().join("history.db"));
-    let bin = assert_cmd::cargo::cargo_bin("seekprobe");
     let spawn = |seed: u32| {
-        std::process::Command::new(&bin)
+        seekprobe_command()
             .args(["-t", "--qualify", "--history", &db])
             .args((0..3).map(|i| format!("{HDD}{}", seed * 10 + i)))
             .stdout(std::process::Stdio::null())

@@ -2,6 +2,7 @@
 //! live lines of each drive on standard error (off a terminal and on one).
 
 use crate::helpers::run_file;
+use crate::helpers::{runs_dir, seekprobe_command};
 use std::process::Command;
 
 fn binary() -> std::path::PathBuf {
@@ -15,7 +16,7 @@ fn a_closed_standard_output_keeps_the_verdicts_status() {
     // exist), so the run ends with 4 whether its text is read or not.
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
-    let out = Command::new(binary())
+    let out = seekprobe_command()
         .args(["-t", "--qualify", "/dev/sdz-not-there", "sim:hdd"])
         .stdout(writer)
         .output()
@@ -27,7 +28,7 @@ fn a_closed_standard_output_keeps_the_verdicts_status() {
     // A passing run stays 0 with its output closed.
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
-    let out = Command::new(binary())
+    let out = seekprobe_command()
         .args(["-t", "--qualify", "sim:hdd"])
         .stdout(writer)
         .output()
@@ -40,7 +41,7 @@ fn a_closed_standard_output_keeps_the_verdicts_status() {
 /// whether the run was still going then, and its exit status.
 fn stderr_while_running(args: &[&str], wanted: &[String]) -> (String, bool, Option<i32>) {
     let (dir, path) = run_file("stderr");
-    let mut child = Command::new(binary())
+    let mut child = seekprobe_command()
         .args(args)
         .current_dir(dir.path())
         .stdout(std::process::Stdio::null())
@@ -136,6 +137,7 @@ fn on_a_terminal_each_drive_has_one_live_line() {
         binary().display()
     );
     let out = Command::new(script)
+        .env("SEEKPROBE_RUNS_DIR", runs_dir())
         .args(["-qefc", &cmd, "/dev/null"])
         .output()
         .unwrap();

@@ -1,6 +1,7 @@
 //! Simulated drives: the published figures, determinism, faults, -i and -S, and
 //! qualification of a batch — exact, in milliseconds of wall time.
 
+use crate::helpers::seekprobe_command;
 use crate::helpers::{run, run_file, run_saved, seekprobe};
 use crate::loopdev::assert_ctv_format;
 use crate::writes::assert_sync_write_block;
@@ -327,7 +328,7 @@ fn verbose_on_a_simulated_dm_smr_drive_shows_the_smr_hints_after_the_header() {
 #[allow(clippy::zombie_processes)]
 fn peak_rss_kib(args: &[&str]) -> (i32, u64, String) {
     let (_dir, out) = run_file("out");
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_seekprobe"))
+    let child = seekprobe_command()
         .args(args)
         .stdout(std::fs::File::create(&out).unwrap())
         .stderr(std::process::Stdio::null())

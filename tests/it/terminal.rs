@@ -5,6 +5,7 @@
 //! line kept and fitted to the width. Image files and simulated drives: no root.
 
 use crate::helpers::temp_dir;
+use crate::helpers::{runs_dir, seekprobe_command};
 use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -47,7 +48,9 @@ impl Screen {
 
     fn tmux(&self) -> Command {
         let mut c = Command::new("tmux");
-        c.args(["-L", &self.socket, "-f", "/dev/null"]);
+        // The server this starts runs the session's command in its environment.
+        c.args(["-L", &self.socket, "-f", "/dev/null"])
+            .env("SEEKPROBE_RUNS_DIR", runs_dir());
         c
     }
 
@@ -396,7 +399,7 @@ fn without_a_terminal_and_without_yes_nothing_runs_and_the_exit_is_1() {
     let img = dir.path().join("a.img");
     let before = std::fs::read(&img).unwrap();
     let json = dir.path().join("b.json");
-    let out = Command::new(binary())
+    let out = seekprobe_command()
         .args(["--burn-in", "-w", "--json-file"])
         .arg(&json)
         .arg(&img)
@@ -509,7 +512,7 @@ fn ctrl_c_in_a_two_drive_burn_in_leaves_both_incomplete_and_nothing_failing() {
     );
     // The saved run, as its report and `compare --qualify` read it.
     let json = dir.path().join("two.json");
-    let out = Command::new(binary())
+    let out = seekprobe_command()
         .args(["compare", "--qualify", "--json"])
         .arg(&json)
         .output()

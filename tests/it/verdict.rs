@@ -4,6 +4,7 @@
 //! a loop device and a faulty simulated drive.
 
 use crate::helpers::loop_tests;
+use crate::helpers::seekprobe_command;
 use crate::helpers::temp_dir;
 use crate::helpers::{LoopDev, run, run_file, run_saved};
 use serde_json::Value;
@@ -512,7 +513,7 @@ fn a_drive_too_small_for_a_test_is_incomplete_exit_4_and_a_failing_one_decides_3
 /// run holds its first test's results (the write-verify pass then runs: the
 /// drive is far too large for it to end first). Its exit status must be 130.
 fn stopped_after_the_first_test(args: &[&str], json: &Path) {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+    let mut child = seekprobe_command()
         .args(args)
         .arg("--json-file")
         .arg(json)

@@ -4,6 +4,7 @@
 mod resume;
 mod steps;
 
+use crate::helpers::seekprobe_command;
 use crate::helpers::{run_file, seekprobe};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -118,7 +119,7 @@ pub(crate) fn interrupt_when(
     what: &str,
     ready: impl Fn() -> bool,
 ) {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+    let mut child = seekprobe_command()
         .args(args)
         .arg("--json-file")
         .arg(json)
