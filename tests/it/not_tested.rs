@@ -5,7 +5,7 @@
 //! fault either. (A path that does not exist: tests/it/verdict.rs.)
 
 use crate::helpers::loop_tests;
-use crate::helpers::{LoopDev, image, run, run_file, seekprobe};
+use crate::helpers::{LoopDev, image, run, run_file, seekprobe, temp_dir};
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::Path;
 
@@ -103,7 +103,7 @@ loop_tests! {
     ignore = "needs smartctl (apt-get install smartmontools; .ci/run does)"
 )]
 fn smart_asked_of_an_image_file_without_smart_is_not_tested_and_tests_that_ran_are_judged() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let img = image(dir.path(), "img", 16 << 20);
     let img = img.to_str().unwrap();
     // SMART alone, and the device has none: nothing was measured, NOT TESTED.

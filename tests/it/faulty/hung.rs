@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::helpers::scratch_dir;
+use crate::helpers::seekprobe_command;
 
 /// The seconds in a watchdog's "no answer for X s at byte N": the time the
 /// request really waited (at least --io-timeout, by up to a poll).
@@ -222,7 +223,7 @@ fuse_tests! {
         let bin = scratch_dir();
         let path = stand_in_smartctl(bin.path(), NO_SMART);
         let t0 = Instant::now();
-        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        let out = seekprobe_command()
             .env("PATH", path)
             .args(["--burn-in", "-w", "--yes", "--qualify", "--parallel"])
             .args(["--io-timeout", "5", &d.dev, &good.dev])

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::helpers::scratch_dir;
+use crate::helpers::seekprobe_command;
 
 fuse_tests! {
     fn slow_reads_are_listed_by_scan() {
@@ -120,7 +121,7 @@ fuse_tests! {
         );
         let path = stand_in_smartctl(bin.path(), &body);
         let json_file = bin.path().join("run.json");
-        let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"))
+        let child = seekprobe_command()
             .env("PATH", path)
             .env("SEEKPROBE_TEMP_EVERY_S", "1")
             .args(["--scan", "--smart", "--max-temp", "50", "-q", "--json-file"])

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::helpers::scratch_dir;
+use crate::helpers::seekprobe_command;
 
 fuse_tests! {
     fn a_drive_that_vanishes_mid_verify_is_reported_stopped_within_seconds() {
@@ -124,7 +125,7 @@ fuse_tests! {
         let rules = ["write-error=1000s-1003s"];
         let dir = scratch_dir();
         let burn_in = |dev: &str, json: &std::path::Path, resume: bool| {
-            let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("seekprobe"));
+            let mut c = seekprobe_command();
             c.args(["--burn-in", "-w", "--yes", "--qualify", "-q"]);
             c.arg(if resume { "--resume" } else { "--json-file" })
                 .arg(json);
