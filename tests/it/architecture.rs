@@ -3,29 +3,14 @@
 //! saying what it is for fails here. And a concept has one home: one
 //! `enum Outcome`, and no mirror of the verdict's types for a reporter.
 
-use std::path::Path;
-
-/// Every folder (with a trailing slash) and `.rs` file under `dir`, relative to `root`.
-fn entries(root: &Path, dir: &Path, out: &mut Vec<String>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        let rel = p.strip_prefix(root).unwrap().to_string_lossy().to_string();
-        if p.is_dir() {
-            out.push(format!("{rel}/"));
-            entries(root, &p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(rel);
-        }
-    }
-}
-
 #[test]
 fn the_architecture_names_every_folder_and_file_of_src() {
-    let top = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let top = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let doc = std::fs::read_to_string(top.join("docs/architecture.md")).unwrap();
-    let src = top.join("src");
-    let mut all = Vec::new();
-    entries(&src, &src, &mut all);
+    // Every folder (with its trailing slash) and `.rs` file of src/.
+    let all: Vec<String> = (crate::source_tree::entries("src").into_keys())
+        .filter(|e| e.ends_with('/') || e.ends_with(".rs"))
+        .collect();
     assert!(all.iter().any(|e| e == "engine/queue.rs"), "{all:?}");
     let missing: Vec<&String> = all
         .iter()
@@ -37,26 +22,10 @@ fn the_architecture_names_every_folder_and_file_of_src() {
     );
 }
 
-/// Every `.rs` file under `dir` and its text.
-fn texts(dir: &Path, out: &mut Vec<(String, String)>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            texts(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push((
-                p.display().to_string(),
-                std::fs::read_to_string(&p).unwrap(),
-            ));
-        }
-    }
-}
-
 #[test]
 fn a_concept_is_defined_once() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut all = Vec::new();
-    texts(&src, &mut all);
+    // Every `.rs` file of src/, test code included.
+    let all = crate::source_tree::rs_files("src");
     let holding = |what: &str| -> Vec<&str> {
         (all.iter())
             .filter(|(_, t)| t.contains(what))

@@ -36,24 +36,21 @@ fn stdout_of(cmd: &mut Command) -> String {
 }
 
 /// The newest modification time among what the release binary is built from:
-/// src/, build.rs and Cargo.lock (not Cargo.toml, whose package metadata an edit
-/// of [package.metadata.deb] changes without changing the binary).
+/// src/ (its folders and every file in them), build.rs and Cargo.lock (not
+/// Cargo.toml, whose package metadata an edit of [package.metadata.deb] changes
+/// without changing the binary).
 fn newest_source() -> SystemTime {
-    fn newest(p: &Path) -> SystemTime {
-        let meta = std::fs::metadata(p).unwrap();
-        let mut t = meta.modified().unwrap();
-        if meta.is_dir() {
-            for e in std::fs::read_dir(p).unwrap() {
-                t = t.max(newest(&e.unwrap().path()));
-            }
-        }
-        t
-    }
-    ["src", "build.rs", "Cargo.lock"]
-        .iter()
-        .map(|p| newest(&repo().join(p)))
-        .max()
-        .unwrap()
+    let src = crate::source_tree::entries("src").into_values();
+    [
+        repo().join("src"),
+        repo().join("build.rs"),
+        repo().join("Cargo.lock"),
+    ]
+    .into_iter()
+    .chain(src)
+    .map(|p| std::fs::metadata(&p).and_then(|m| m.modified()).unwrap())
+    .max()
+    .unwrap()
 }
 
 /// The .deb, made once per test run by `cargo deb --no-build` from the release

@@ -1,24 +1,30 @@
 //! The files of src/ as the house's own tests read them (lengths, the registry's
-//! ids, the statics): every `.rs` file that is not test code, by its path relative
-//! to src/ ('/'-separated). Test code is left out by name: tests.rs, `*_tests.rs`
-//! and the tests/ folders of a module.
+//! ids, the statics, docs/architecture.md's map): every folder and file under a
+//! folder of the crate, by its path relative to that folder ('/'-separated). Test
+//! code is left out by name: tests.rs, `*_tests.rs` and the tests/ folders of a
+//! module. The tests' one walker of the source tree (tests/it/test_lengths.rs
+//! keeps it the only one).
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// Every `.rs` file under the crate's folder `dir` (`"src"`, `"tests"`), test code
-/// included, by its path relative to `dir` ('/'-separated), with its whole text.
-/// The tests' one walker of the source tree.
-pub fn rs_files(dir: &str) -> BTreeMap<String, String> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
+/// Every folder and file under the crate's folder `dir` (`"src"`, `"tests"`), by
+/// its path relative to `dir` ('/'-separated; a folder's with a trailing '/'), in
+/// order, with its path on disk.
+pub fn entries(dir: &str) -> BTreeMap<String, PathBuf> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, PathBuf>) {
         for e in std::fs::read_dir(dir).unwrap() {
             let p = e.unwrap().path();
+            let rel = p
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
             if p.is_dir() {
                 walk(root, &p, out);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                let rel = p.strip_prefix(root).unwrap().to_string_lossy();
-                let text = std::fs::read_to_string(&p).unwrap();
-                out.insert(rel.replace('\\', "/"), text);
+                out.insert(format!("{rel}/"), p);
+            } else {
+                out.insert(rel, p);
             }
         }
     }
@@ -26,6 +32,15 @@ pub fn rs_files(dir: &str) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     walk(&root, &root, &mut out);
     out
+}
+
+/// Every `.rs` file under the crate's folder `dir` (`"src"`, `"tests"`), test code
+/// included, by its path relative to `dir` ('/'-separated), with its whole text.
+pub fn rs_files(dir: &str) -> BTreeMap<String, String> {
+    (entries(dir).into_iter())
+        .filter(|(rel, _)| rel.ends_with(".rs"))
+        .map(|(rel, p)| (rel, std::fs::read_to_string(p).unwrap()))
+        .collect()
 }
 
 /// Whether the file at `path` (relative to src/) is test code by its name: a
