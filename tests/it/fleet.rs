@@ -3,7 +3,7 @@
 //! Each is reported as ignored where its tool is missing (build.rs looks for
 //! them; .ci/run installs both).
 
-use crate::helpers::{Finish, run_file, seekprobe};
+use crate::helpers::{Finish, run_file, runs_dir, seekprobe, temp_dir};
 use predicates::prelude::*;
 use std::path::Path;
 use std::process::Command;
@@ -82,7 +82,7 @@ fn promtool_check(file: &Path) -> (bool, String) {
     ignore = "promtool not found: apt-get install prometheus (.ci/run does)"
 )]
 fn promtool_accepts_the_metrics_of_every_test_kind() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     for (i, (args, family)) in KINDS.iter().enumerate() {
         let prom = dir.path().join(format!("kind{i}.prom"));
         let json = dir.path().join(format!("kind{i}.json"));
@@ -294,6 +294,9 @@ pub fn run_playbook(dir: &Path, host1: &[&str], host2: &[&str], extra: &[&str]) 
         .env("ANSIBLE_LOCAL_TEMP", dir.join("ansible-tmp"))
         .env("ANSIBLE_NOCOLOR", "1")
         .env("ANSIBLE_FORCE_COLOR", "0")
+        // The hosts' seekprobe is this process's child: its runs dir as
+        // helpers::seekprobe's (the playbook saves with --json-file).
+        .env("SEEKPROBE_RUNS_DIR", runs_dir())
         .output()
         .expect("ansible-playbook runs");
     let text = format!(
@@ -310,7 +313,7 @@ pub fn run_playbook(dir: &Path, host1: &[&str], host2: &[&str], extra: &[&str]) 
     ignore = "ansible-playbook not found in /opt/seekprobe-ansible or on PATH; .ci/run installs ansible-core there"
 )]
 fn the_ansible_playbook_fails_the_slow_drive_naming_its_host_and_passes_equal_drives() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let (code, text) = run_playbook(
         dir.path(),
         &["sim:hdd?seed=1", "sim:hdd?seed=2"],
@@ -329,7 +332,7 @@ fn the_ansible_playbook_fails_the_slow_drive_naming_its_host_and_passes_equal_dr
         assert!(run.is_file(), "{} missing:\n{text}", run.display());
     }
 
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let (code, text) = run_playbook(
         dir.path(),
         &["sim:hdd?seed=5", "sim:hdd?seed=6"],
@@ -342,7 +345,7 @@ fn the_ansible_playbook_fails_the_slow_drive_naming_its_host_and_passes_equal_dr
 
     // A drive too small for -t: INCOMPLETE (exit status 4), named apart from a
     // failed one: run it again, not send it back.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let (code, text) = run_playbook(
         dir.path(),
         &["sim:hdd?seed=9", "sim:hdd?seed=10"],
@@ -358,7 +361,7 @@ fn the_ansible_playbook_fails_the_slow_drive_naming_its_host_and_passes_equal_dr
 
     // Write arguments belong in seekprobe_write_args only: -w among the tests is
     // refused before anything runs.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let (code, text) = run_playbook(
         dir.path(),
         &["sim:hdd?seed=1"],
@@ -434,7 +437,7 @@ fn the_ansible_playbook_installs_the_debian_package_and_probes_with_it() {
 
 #[test]
 fn many_saved_runs_compare_a_row_per_drive_failing_first_and_as_json() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let mut files = Vec::new();
     for i in 1..=10 {
         let spec = if i == 7 {
@@ -494,7 +497,7 @@ fn many_saved_runs_compare_a_row_per_drive_failing_first_and_as_json() {
 
 #[test]
 fn runs_of_other_versions_compare_when_their_schema_matches_and_are_refused_otherwise() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
     for (f, spec) in [(&a, "sim:hdd?seed=1"), (&b, "sim:hdd?seed=2")] {
         seekprobe()
