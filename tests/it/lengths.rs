@@ -16,7 +16,7 @@ const MAX_FILE_LINES: usize = 700;
 
 /// `src` with every comment, string and character literal replaced by spaces (new
 /// lines kept, so line numbers hold), leaving only the code's own braces.
-fn blank(src: &str) -> Vec<char> {
+pub(crate) fn blank(src: &str) -> Vec<char> {
     let c: Vec<char> = src.chars().collect();
     let mut out = c.clone();
     let wipe = |out: &mut Vec<char>, from: usize, to: usize| {
