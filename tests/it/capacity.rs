@@ -2,6 +2,7 @@
 //! device over a tmpfs smaller than the device (a real device that cannot store
 //! what it claims).
 
+use crate::helpers::loop_tests;
 use crate::helpers::scratch_dir;
 use crate::helpers::temp_dir;
 use crate::helpers::{LoopDev, image, run_file, seekprobe};
@@ -260,33 +261,30 @@ impl Drop for Tmpfs {
     }
 }
 
-#[test]
-#[cfg_attr(
-    not(seekprobe_loop),
-    ignore = "needs root, mount and /dev/loop-control"
-)]
-fn a_loop_device_over_a_tmpfs_smaller_than_it_is_reported_honestly() {
-    // 256 MiB of device over 64 MiB of tmpfs: writes past about 64 MiB fail
-    // (ENOSPC in the backing file, EIO on the device).
-    let fs = Tmpfs::new("64m");
-    let l = LoopDev::new(fs.path(), 256 << 20, true, None); // dropped first
-    let out = seekprobe()
-        .args(["--capacity-check", "-w", "--yes", "-q", "--json"])
-        .arg(&l.dev)
-        .output()
-        .unwrap();
-    let (so, se) = text(&out);
-    assert_eq!(out.status.code(), Some(1), "{so}{se}");
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let cap = &v["disks"][0]["tests"][0]["capacity"];
-    let c = &cap["conclusion"];
-    eprintln!("tmpfs loop: {c:#}, {} failed writes", cap["failed_writes"]);
-    // tmpfs allocates in write order, not by address: the probes written first
-    // (the highest) take the 64 MiB and later ones fail. No size is named, but
-    // the failure is reported and fails the disk.
-    assert!(c["real"].as_u64().unwrap() < 64 << 20, "{c}");
-    assert_ne!(c["finding"]["finding"], "full", "{c}");
-    assert!(c["failed"].as_u64().unwrap() > 0, "{c}");
-    assert!(cap["failed_writes"].as_u64().unwrap() > 0, "{cap}");
-    let _: PathBuf = fs.path().to_path_buf();
+loop_tests! {
+    fn a_loop_device_over_a_tmpfs_smaller_than_it_is_reported_honestly() {
+        // 256 MiB of device over 64 MiB of tmpfs: writes past about 64 MiB fail
+        // (ENOSPC in the backing file, EIO on the device).
+        let fs = Tmpfs::new("64m");
+        let l = LoopDev::new(fs.path(), 256 << 20, true, None); // dropped first
+        let out = seekprobe()
+            .args(["--capacity-check", "-w", "--yes", "-q", "--json"])
+            .arg(&l.dev)
+            .output()
+            .unwrap();
+        let (so, se) = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{so}{se}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let cap = &v["disks"][0]["tests"][0]["capacity"];
+        let c = &cap["conclusion"];
+        eprintln!("tmpfs loop: {c:#}, {} failed writes", cap["failed_writes"]);
+        // tmpfs allocates in write order, not by address: the probes written first
+        // (the highest) take the 64 MiB and later ones fail. No size is named, but
+        // the failure is reported and fails the disk.
+        assert!(c["real"].as_u64().unwrap() < 64 << 20, "{c}");
+        assert_ne!(c["finding"]["finding"], "full", "{c}");
+        assert!(c["failed"].as_u64().unwrap() > 0, "{c}");
+        assert!(cap["failed_writes"].as_u64().unwrap() > 0, "{cap}");
+        let _: PathBuf = fs.path().to_path_buf();
+    }
 }

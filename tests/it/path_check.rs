@@ -3,6 +3,7 @@
 //! controllers have no path finding, and a drive that loses rate only with the
 //! others running is named.
 
+use crate::helpers::loop_tests;
 use crate::helpers::scratch_dir;
 use crate::helpers::temp_dir;
 use crate::helpers::{run, run_file};
@@ -234,31 +235,28 @@ fn a_parallel_burn_in_records_the_path_check_as_its_last_step() {
     assert!(!out.contains("path check"), "{out}");
 }
 
-#[test]
-#[cfg_attr(
-    not(seekprobe_loop),
-    ignore = "needs root, losetup and /dev/loop-control"
-)]
-fn loop_devices_over_one_file_system_are_one_group() {
-    let dir = scratch_dir();
-    // Two sizes: the helper names its backing file by the size.
-    let a = crate::helpers::LoopDev::new(dir.path(), 16 << 20, true, None);
-    let b = crate::helpers::LoopDev::new(dir.path(), 17 << 20, true, None);
-    let (code, out, err) = run(&["--path-check", "--format", "json", &a.dev, &b.dev]);
-    assert_eq!(code, 0, "{out}{err}");
-    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
-    let group = |i: usize| v["disks"][i]["path_check"]["group"]["name"].clone();
-    assert!(
-        group(0)
-            .as_str()
-            .is_some_and(|g| g.starts_with("file system ")),
-        "{out}"
-    );
-    assert_eq!(group(0), group(1), "{out}");
-    // Real reads on a shared machine: no figure is asserted, and none may fail a drive.
-    for i in 0..2 {
-        let findings = v["disks"][i]["path_check"]["findings"].as_array().unwrap();
-        assert!(findings.iter().all(|f| f["severity"] != "fail"), "{out}");
+loop_tests! {
+    fn loop_devices_over_one_file_system_are_one_group() {
+        let dir = scratch_dir();
+        // Two sizes: the helper names its backing file by the size.
+        let a = crate::helpers::LoopDev::new(dir.path(), 16 << 20, true, None);
+        let b = crate::helpers::LoopDev::new(dir.path(), 17 << 20, true, None);
+        let (code, out, err) = run(&["--path-check", "--format", "json", &a.dev, &b.dev]);
+        assert_eq!(code, 0, "{out}{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+        let group = |i: usize| v["disks"][i]["path_check"]["group"]["name"].clone();
+        assert!(
+            group(0)
+                .as_str()
+                .is_some_and(|g| g.starts_with("file system ")),
+            "{out}"
+        );
+        assert_eq!(group(0), group(1), "{out}");
+        // Real reads on a shared machine: no figure is asserted, and none may fail a drive.
+        for i in 0..2 {
+            let findings = v["disks"][i]["path_check"]["findings"].as_array().unwrap();
+            assert!(findings.iter().all(|f| f["severity"] != "fail"), "{out}");
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! `--verify`: a clean pass on an image file and on a loop device, the text
 //! rendered again from the JSON, and Ctrl-C with the `--start` that resumes.
 
+use crate::helpers::loop_tests;
 use crate::helpers::scratch_dir;
 use crate::helpers::{LoopDev, run, run_file, run_saved, seekprobe, verify_ranges};
 
@@ -59,51 +60,51 @@ fn verify_needs_write_and_its_options_need_verify() {
         .stderr(predicates::str::contains("--bad-blocks-size 512"));
 }
 
-#[test]
-#[cfg_attr(not(seekprobe_loop), ignore = "needs root and loop devices")]
-fn a_loop_device_passes_clean_and_ctrl_c_says_where_to_resume() {
-    let dev = LoopDev::scratch(64 << 20, true, None);
-    let (code, text, _) = run(&["--verify", "-w", "--yes", "--quiet", &dev.dev]);
-    assert_eq!(code, 0, "{text}");
-    assert!(text.contains("\tpass 1: 0 failed sectors\n"), "{text}");
-    // Ctrl-C while reading back small blocks: the partial block says where to resume.
-    // Ctrl-C in the first pass's read half: once the device has had 64 MiB more
-    // written (its sectors-written count, /sys/block/loopN/stat's 7th field).
-    let stat = format!("/sys/block/{}/stat", dev.short_name());
-    let written = || -> Option<u64> {
-        let text = std::fs::read_to_string(&stat).ok()?;
-        text.split_whitespace().nth(6)?.parse().ok()
-    };
-    let before = written().expect(&stat);
-    let args = ["--verify", "-w", "--yes", "--quiet", "--passes", "3"];
-    let mut job = crate::helpers::Spawned::start(
-        &[&args[..], &["--block-size", "4K", &dev.dev]].concat(),
-        &[],
-    );
-    job.wait_until("the first pass's writes", |_| {
-        (written()? >= before + (64 << 20) / 512).then_some(())
-    });
-    job.signal(nix::sys::signal::Signal::SIGINT);
-    let (code, text, _) = job.finish();
-    assert_eq!(code, Some(130), "{text}");
-    let at = text.find(": resume with --start ").expect(&text);
-    let start: u64 = text[at + 22..].lines().next().unwrap().parse().unwrap();
-    assert!(start.is_multiple_of(4096) && start < 64 << 20, "{start}");
-    // Resuming there passes the rest of the device.
-    let (code, text, _) = run(&[
-        "--verify",
-        "-w",
-        "--yes",
-        "--quiet",
-        "--start",
-        &start.to_string(),
-        &dev.dev,
-    ]);
-    assert_eq!(code, 0, "{text}");
-    assert!(
-        text.contains(&format!("Write and verify: bytes {start} to 67108864")),
-        "{text}"
-    );
+loop_tests! {
+    fn a_loop_device_passes_clean_and_ctrl_c_says_where_to_resume() {
+        let dev = LoopDev::scratch(64 << 20, true, None);
+        let (code, text, _) = run(&["--verify", "-w", "--yes", "--quiet", &dev.dev]);
+        assert_eq!(code, 0, "{text}");
+        assert!(text.contains("\tpass 1: 0 failed sectors\n"), "{text}");
+        // Ctrl-C while reading back small blocks: the partial block says where to resume.
+        // Ctrl-C in the first pass's read half: once the device has had 64 MiB more
+        // written (its sectors-written count, /sys/block/loopN/stat's 7th field).
+        let stat = format!("/sys/block/{}/stat", dev.short_name());
+        let written = || -> Option<u64> {
+            let text = std::fs::read_to_string(&stat).ok()?;
+            text.split_whitespace().nth(6)?.parse().ok()
+        };
+        let before = written().expect(&stat);
+        let args = ["--verify", "-w", "--yes", "--quiet", "--passes", "3"];
+        let mut job = crate::helpers::Spawned::start(
+            &[&args[..], &["--block-size", "4K", &dev.dev]].concat(),
+            &[],
+        );
+        job.wait_until("the first pass's writes", |_| {
+            (written()? >= before + (64 << 20) / 512).then_some(())
+        });
+        job.signal(nix::sys::signal::Signal::SIGINT);
+        let (code, text, _) = job.finish();
+        assert_eq!(code, Some(130), "{text}");
+        let at = text.find(": resume with --start ").expect(&text);
+        let start: u64 = text[at + 22..].lines().next().unwrap().parse().unwrap();
+        assert!(start.is_multiple_of(4096) && start < 64 << 20, "{start}");
+        // Resuming there passes the rest of the device.
+        let (code, text, _) = run(&[
+            "--verify",
+            "-w",
+            "--yes",
+            "--quiet",
+            "--start",
+            &start.to_string(),
+            &dev.dev,
+        ]);
+        assert_eq!(code, 0, "{text}");
+        assert!(
+            text.contains(&format!("Write and verify: bytes {start} to 67108864")),
+            "{text}"
+        );
+    }
 }
 
 #[test]
