@@ -25,9 +25,29 @@ pub fn seekprobe_command() -> process::Command {
 /// of this test process's own in the temp dir, never the machine's
 /// /var/lib/seekprobe/runs. Every way the tests start seekprobe sets it as
 /// SEEKPROBE_RUNS_DIR ([`seekprobe`], [`seekprobe_command`], terminal.rs's tmux,
-/// live.rs's script(1)); a test that gives its own sets it after.
+/// live.rs's script(1)); a test that gives its own sets it after. Removed when
+/// this test process exits ([`remove_runs_dir`]).
 pub fn runs_dir() -> PathBuf {
+    static AT_EXIT: std::sync::Once = std::sync::Once::new();
+    AT_EXIT.call_once(|| {
+        // SAFETY: atexit only records the function's address; the function is a
+        // plain `extern "C" fn` that neither unwinds nor needs this stack frame.
+        let r = unsafe { libc::atexit(remove_runs_dir) };
+        assert_eq!(r, 0, "atexit refused the runs dir's removal");
+    });
+    runs_path()
+}
+
+/// [`runs_dir`]'s path: the temp dir's `seekprobe-it-runs-PID`.
+fn runs_path() -> PathBuf {
     std::env::temp_dir().join(format!("seekprobe-it-runs-{}", process::id()))
+}
+
+/// Remove [`runs_dir`] and what the runs left in it, at this test process's exit
+/// (the test harness's end, passed or failed): each run of the suite would else
+/// leave a folder in the temp dir. Ignores every error: nothing may unwind here.
+extern "C" fn remove_runs_dir() {
+    let _ = std::fs::remove_dir_all(runs_path());
 }
 
 /// Run seekprobe with `args` to its end: its exit status (-1 when a signal ended
