@@ -10,9 +10,9 @@ use crate::results::{Payload, PhaseResult, TestResult};
 use crate::results::{
     CommandOverhead, SeekAnalysis, SeekBin, SeekFigure, SeekSamples, ZoneCurve, ZonePoint, ZoneStep,
 };
-pub use seek::{radial_map, revolution as seek_revolution};
+pub use seek_profile::{radial_map, revolution as seek_revolution};
 
-pub mod seek;
+pub mod seek_profile;
 
 /// The relative change between neighbouring samples that counts as a zone step.
 pub const STEP_THRESHOLD: f64 = 0.015;
@@ -158,7 +158,7 @@ pub fn seek_analysis(
     let revolution_ns = if non_rotating {
         None
     } else {
-        seek::revolution(s)
+        seek_profile::revolution(s)
     };
     let measured_rpm = revolution_ns.map(|r| 60e9 / r);
     let rpm_disagrees = match (measured_rpm, reported_rpm) {
@@ -167,7 +167,7 @@ pub fn seek_analysis(
     };
     let half = revolution_ns.map(|r| r / 2.0);
     let f = revolution_ns
-        .map(|rev| seek::figures(s, rev))
+        .map(|rev| seek_profile::figures(s, rev))
         .unwrap_or_default();
     // Beside each bin, the mean the fitted curve gives its samples.
     if let (Some(c), Some(rev)) = (&f.curve, revolution_ns) {

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 /// One comparable figure of a disk.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Figure {
+pub struct Comparable {
     /// A stable key, e.g. `seek_transfer.full_stroke`.
     pub key: String,
     /// What it is, e.g. "Full stroke (ms)".
@@ -30,7 +30,7 @@ fn size_label(bytes: u32) -> String {
 /// The figures diskinfo prints for a disk, as numbers: milliseconds per seek,
 /// kbytes/s per zone, the command overhead, IOPS per size, microseconds per flushed
 /// write. Only complete lines count.
-pub fn figures(disk: &DiskResult) -> Vec<Figure> {
+pub fn figures(disk: &DiskResult) -> Vec<Comparable> {
     let mut out = Vec::new();
     for t in &disk.tests {
         for p in t.phases.iter().filter(|p| p.complete() && p.elapsed_ns > 0) {
@@ -44,11 +44,11 @@ pub fn figures(disk: &DiskResult) -> Vec<Figure> {
 }
 
 /// The summary figures of --zones, --seek-profile and --scan.
-fn beyond_figures(t: &TestResult, out: &mut Vec<Figure>) {
+fn beyond_figures(t: &TestResult, out: &mut Vec<Comparable>) {
     let test = serde_plain(t.test);
     let mut push = |k: &str, label: String, value: f64, higher: bool| {
         if value.is_finite() {
-            out.push(Figure {
+            out.push(Comparable {
                 key: format!("{test}.{k}"),
                 label,
                 value,
@@ -100,7 +100,7 @@ fn beyond_figures(t: &TestResult, out: &mut Vec<Figure>) {
     }
 }
 
-fn figure(t: &TestResult, p: &PhaseResult) -> Option<Figure> {
+fn figure(t: &TestResult, p: &PhaseResult) -> Option<Comparable> {
     let s = p.elapsed_s();
     let n = p.ops_done() as f64;
     let key = |suffix: String| format!("{}.{suffix}", serde_plain(t.test));
@@ -150,7 +150,7 @@ fn figure(t: &TestResult, p: &PhaseResult) -> Option<Figure> {
             false,
         ),
     };
-    Some(Figure {
+    Some(Comparable {
         key: key(k),
         label,
         value,
@@ -183,10 +183,10 @@ pub fn median(values: &[f64]) -> Option<f64> {
 
 /// One row of a comparison: a figure for every disk, and the group median.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Row {
-    /// The figure's stable key, as in [`Figure::key`], e.g. `seek_transfer.full_stroke`.
+pub struct ComparisonRow {
+    /// The figure's stable key, as in [`Comparable::key`], e.g. `seek_transfer.full_stroke`.
     pub key: String,
-    /// The figure's label with its unit, as in [`Figure::label`], e.g. "Full stroke (ms)".
+    /// The figure's label with its unit, as in [`Comparable::label`], e.g. "Full stroke (ms)".
     pub label: String,
     /// Whether larger is better.
     pub higher_is_better: bool,
@@ -202,12 +202,12 @@ pub struct Comparison {
     /// The disks' names, in order.
     pub disks: Vec<String>,
     /// A row per figure, in the order the figures first appear.
-    pub rows: Vec<Row>,
+    pub rows: Vec<ComparisonRow>,
 }
 
 /// Put the figures of several disks side by side.
 pub fn compare(disks: &[&DiskResult]) -> Comparison {
-    let mut rows: Vec<Row> = Vec::new();
+    let mut rows: Vec<ComparisonRow> = Vec::new();
     let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (i, d) in disks.iter().enumerate() {
         for f in figures(d) {
@@ -215,7 +215,7 @@ pub fn compare(disks: &[&DiskResult]) -> Comparison {
                 Some(&r) => &mut rows[r],
                 None => {
                     index.insert(f.key.clone(), rows.len());
-                    rows.push(Row {
+                    rows.push(ComparisonRow {
                         key: f.key.clone(),
                         label: f.label.clone(),
                         higher_is_better: f.higher_is_better,

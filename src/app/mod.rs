@@ -15,7 +15,7 @@ mod live;
 mod man;
 mod output;
 mod path;
-mod plan;
+mod pool_plan;
 mod prompt;
 mod run_file;
 mod run_history;
@@ -91,7 +91,7 @@ pub fn main_with(
         Some("generate") => generate_main(&args[1..], out, err),
         Some("smart") => smart_main(&args[1..], out, err),
         Some("history") => history_main(&args[1..], out, err),
-        Some("plan") => plan::plan_main(&args[1..], out, err),
+        Some("plan") => pool_plan::plan_main(&args[1..], out, err),
         Some("sign") => signing::sign_main(&args[1..], out, err),
         Some("verify-record") => signing::verify_main(&args[1..], out, err),
         _ => probe_main(args, &stop, out, err),

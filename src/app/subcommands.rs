@@ -269,7 +269,7 @@ pub(super) fn generate_main(
 /// verdict. Exit status 0 healthy, 3 failing, 1 when the reports cannot be judged:
 /// unreadable input, two drives, a report without SMART (smartctl could not
 /// read the drive, or it has none), whose note is printed, or a report whose
-/// findings say it cannot be judged (`smart::rules::CANNOT_JUDGE`: its
+/// findings say it cannot be judged (`smart::health_rules::CANNOT_JUDGE`: its
 /// structure unreadable, FARM only, `--new` without power-on hours).
 pub(super) fn smart_main(
     args: &[OsString],

@@ -40,7 +40,7 @@ pub struct SmartRuleArgs {
     pub new: bool => Opt::with(SMART_HEALTH),
 
     /// With --new: the power-on hours a new drive may have
-    #[arg(long, value_name = "HOURS", default_value_t = crate::smart::rules::DEFAULT_NEW_MAX_HOURS)]
+    #[arg(long, value_name = "HOURS", default_value_t = crate::smart::health_rules::DEFAULT_NEW_MAX_HOURS)]
     pub new_max_hours: u64 => Opt::with(SMART_HEALTH),
 
     /// Tolerate up to N of a counter (on any drive, so a warning or FAIL moves), and
@@ -49,8 +49,8 @@ pub struct SmartRuleArgs {
     /// grown-defects, uncorrected, media-errors, command-timeouts, crc (default 0),
     /// and for --new power-cycles (20), load-cycles (100), host-writes-gib (64);
     /// repeat the option for several
-    #[arg(long = "threshold", value_name = "NAME=N", value_parser = crate::smart::rules::Counter::parse_threshold)]
-    pub thresholds: Vec<(crate::smart::rules::Counter, u64)> => Opt::with(SMART_HEALTH),
+    #[arg(long = "threshold", value_name = "NAME=N", value_parser = crate::smart::health_rules::Counter::parse_threshold)]
+    pub thresholds: Vec<(crate::smart::health_rules::Counter, u64)> => Opt::with(SMART_HEALTH),
 }
 }
 
@@ -64,7 +64,7 @@ impl SmartRuleArgs {
     pub fn options(&self) -> crate::smart::RuleOptions {
         crate::smart::RuleOptions {
             new_drive: self.new,
-            thresholds: crate::smart::rules::Thresholds {
+            thresholds: crate::smart::health_rules::Thresholds {
                 limits: self.thresholds.clone(),
             },
             new_max_hours: self.new_max_hours,

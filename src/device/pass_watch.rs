@@ -2,7 +2,7 @@
 //! starts it for the pass's length (`prober/pass_temps.rs`) and hands it to the
 //! engines through the executor's context ([`crate::exec::Context::watch`]), down
 //! to the drive loop, which asks it before each submission
-//! ([`crate::engine::driver::drive_feed_watched`]).
+//! ([`crate::engine::queue_loop::drive_feed_watched`]).
 
 /// What the drive loop asks a watched queued pass before each submission.
 pub trait PassWatch: Send + Sync {

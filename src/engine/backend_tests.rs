@@ -10,8 +10,8 @@
 //! move data, brings a read's bytes into its slot's buffer. The io_uring tests are
 //! ignored where the kernel refuses io_uring (build.rs's `seekprobe_no_uring`).
 
-use super::driver::{drive, drive_feed};
-use super::queue::{Backend, Completion, Feed, QueuedParams, QueuedRun, Request, Stop};
+use super::queue::{Backend, Completion, EngineStop, Feed, QueuedParams, QueuedRun, Request};
+use super::queue_loop::{drive, drive_feed};
 use crate::clock::MonotonicClock;
 use crate::plans::OpKind;
 use crate::plans::iops::OffsetGen;
@@ -271,7 +271,7 @@ fn a_failed_read_stops_submission_drains_and_names_its_offset<S: Subject>() {
         random_reads(b, &p, &AtomicBool::new(false), None)
     });
     match &run.stop {
-        Some(Stop::Failed {
+        Some(EngineStop::Failed {
             setup: false,
             offset,
             ..
@@ -295,7 +295,7 @@ fn a_stop_flag_raised_mid_run_drains_and_ends_interrupted<S: Subject>() {
     let stop = AtomicBool::new(false);
     let (run, n) = S::with(MEDIA, depth, |b| random_reads(b, &p, &stop, Some(3)));
     assert!(
-        matches!(run.stop, Some(Stop::Interrupted)),
+        matches!(run.stop, Some(EngineStop::Interrupted)),
         "{:?}",
         run.stop
     );
@@ -313,7 +313,7 @@ fn a_stop_flag_raised_before_the_start_submits_nothing<S: Subject>() {
         random_reads(b, &p, &AtomicBool::new(true), None)
     });
     assert!(
-        matches!(run.stop, Some(Stop::Interrupted)),
+        matches!(run.stop, Some(EngineStop::Interrupted)),
         "{:?}",
         run.stop
     );

@@ -8,7 +8,7 @@
 //! read-backs mean, are the pure functions of [`crate::plans::capacity`].
 
 use crate::device::{AlignedBuf, Target};
-use crate::engine::sync::Stop;
+use crate::engine::sync::EngineStop;
 use crate::plans::Op;
 use crate::plans::capacity;
 use crate::results::capacity::{Capacity, Probe};
@@ -35,7 +35,7 @@ pub struct CapacityRun {
     /// Bytes read and written (probes, and with `preserve` the saving and restoring).
     pub bytes: u64,
     /// Why it stopped early: Ctrl-C, or a failed flush or restore.
-    pub stop: Option<Stop>,
+    pub stop: Option<EngineStop>,
 }
 
 /// Run the check on `target`: `first` is the first round's probes
@@ -61,7 +61,7 @@ pub fn run_capacity_check(
     let size = match StampSize::new(ss) {
         Ok(size) => size,
         Err(e) => {
-            run.stop = Some(Stop::Failed {
+            run.stop = Some(EngineStop::Failed {
                 setup: true,
                 offset: 0,
                 error: io::Error::new(io::ErrorKind::InvalidInput, e.to_string()),
@@ -80,7 +80,7 @@ pub fn run_capacity_check(
         if preserve {
             for op in &ops {
                 if stop.load(Ordering::Relaxed) {
-                    run.stop = Some(Stop::Interrupted);
+                    run.stop = Some(EngineStop::Interrupted);
                     break 'rounds;
                 }
                 let mut old = AlignedBuf::new(op.len as usize);
@@ -94,7 +94,7 @@ pub fn run_capacity_check(
         }
         for op in &ops {
             if stop.load(Ordering::Relaxed) {
-                run.stop = Some(Stop::Interrupted);
+                run.stop = Some(EngineStop::Interrupted);
                 break 'rounds;
             }
             let n = op.len as usize;
@@ -110,7 +110,7 @@ pub fn run_capacity_check(
         }
         for op in &ops {
             if stop.load(Ordering::Relaxed) {
-                run.stop = Some(Stop::Interrupted);
+                run.stop = Some(EngineStop::Interrupted);
                 break 'rounds;
             }
             let n = op.len as usize;
@@ -151,8 +151,8 @@ pub fn run_capacity_check(
     run
 }
 
-fn failed(offset: u64, error: io::Error) -> Stop {
-    Stop::Failed {
+fn failed(offset: u64, error: io::Error) -> EngineStop {
+    EngineStop::Failed {
         setup: false,
         offset,
         error,

@@ -64,7 +64,7 @@ pub struct Confirmed {
     /// Their bytes (a range's last block may be short).
     pub redone_bytes: u64,
     /// The engine failed as a whole, or the watchdog gave a request up
-    /// ([`super::driver::NoAnswer`] inside).
+    /// ([`super::queue_loop::NoAnswer`] inside).
     pub fatal: Option<io::Error>,
     /// Requests left behind unanswered (the watchdog or Ctrl-C).
     pub abandoned: usize,

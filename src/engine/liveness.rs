@@ -34,8 +34,8 @@ pub struct Liveness {
 
 /// How a test given up on a drive that stopped answering (`u`) stops: failed at
 /// the byte where it stopped, with the finding's line as the error.
-pub fn given_up(u: &Unanswered) -> super::queue::Stop {
-    super::queue::Stop::Failed {
+pub fn given_up(u: &Unanswered) -> super::queue::EngineStop {
+    super::queue::EngineStop::Failed {
         setup: false,
         offset: u.at_bytes,
         error: io::Error::other(u.line()),

@@ -21,13 +21,13 @@ pub const SPLIT_BUDGET: u32 = 48;
 
 /// What one probe of `[offset, offset + len)` gave.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Probe {
+pub enum LocateRead {
     /// The whole span worked (the caller judged its content).
     Ok,
     /// It failed with an error.
     Failed,
     /// Ctrl-C: stop now.
-    Stop,
+    EngineStop,
 }
 
 /// Failed sectors found in failed areas.
@@ -76,7 +76,7 @@ pub fn locate(
     areas: &[(u64, u64)],
     block: u64,
     ss: u64,
-    probe: &mut dyn FnMut(u64, u64) -> Probe,
+    probe: &mut dyn FnMut(u64, u64) -> LocateRead,
     told: &mut dyn FnMut(super::PassProgress),
 ) -> Located {
     let mut out = Located::default();
@@ -106,7 +106,7 @@ pub fn first_failed(
     at: u64,
     len: u64,
     ss: u64,
-    probe: &mut dyn FnMut(u64, u64) -> Probe,
+    probe: &mut dyn FnMut(u64, u64) -> LocateRead,
 ) -> Option<u64> {
     let mut out = Located::default();
     let (mut lo, mut hi) = (at, at + len);
@@ -122,18 +122,18 @@ pub fn first_failed(
     (!try_span(&mut out, probe, lo, hi).ok()?).then_some(lo)
 }
 
-/// Probe and count.
+/// LocateRead and count.
 fn try_span(
     out: &mut Located,
-    probe: &mut dyn FnMut(u64, u64) -> Probe,
+    probe: &mut dyn FnMut(u64, u64) -> LocateRead,
     a: u64,
     b: u64,
 ) -> Result<bool, ()> {
     out.probes += 1;
     match probe(a, b - a) {
-        Probe::Ok => Ok(true),
-        Probe::Failed => Ok(false),
-        Probe::Stop => Err(()),
+        LocateRead::Ok => Ok(true),
+        LocateRead::Failed => Ok(false),
+        LocateRead::EngineStop => Err(()),
     }
 }
 
@@ -146,7 +146,7 @@ fn area(
     end: u64,
     block: u64,
     ss: u64,
-    probe: &mut dyn FnMut(u64, u64) -> Probe,
+    probe: &mut dyn FnMut(u64, u64) -> LocateRead,
     out: &mut Located,
 ) -> Result<(), ()> {
     // The blocks i..j are still to be looked at.
@@ -197,7 +197,7 @@ fn area(
 /// good suffix.
 fn trail(
     out: &mut Located,
-    probe: &mut dyn FnMut(u64, u64) -> Probe,
+    probe: &mut dyn FnMut(u64, u64) -> LocateRead,
     mut lo: u64,
     mut hi: u64,
     ss: u64,
@@ -219,7 +219,7 @@ fn inside(
     b: u64,
     block: u64,
     ss: u64,
-    probe: &mut dyn FnMut(u64, u64) -> Probe,
+    probe: &mut dyn FnMut(u64, u64) -> LocateRead,
     out: &mut Located,
 ) -> Result<(), ()> {
     let mut failed = vec![(a, a + ss)];
@@ -285,9 +285,9 @@ mod tests {
         let probe = &mut |off: u64, len: u64| {
             assert!(off.is_multiple_of(512) && len.is_multiple_of(512) && len > 0 && len <= block);
             if (off / 512..(off + len) / 512).any(is_bad) {
-                Probe::Failed
+                LocateRead::Failed
             } else {
-                Probe::Ok
+                LocateRead::Ok
             }
         };
         locate(blocks, block, 512, probe, &mut |_| {})
@@ -337,9 +337,9 @@ mod tests {
         let first = first_failed(0, 1 << 20, 512, &mut |off, len| {
             n += 1;
             if off + len > 1000 * 512 {
-                Probe::Failed
+                LocateRead::Failed
             } else {
-                Probe::Ok
+                LocateRead::Ok
             }
         });
         assert_eq!(first, Some(1000 * 512));
@@ -353,9 +353,9 @@ mod tests {
         let probe = &mut |off: u64, _| {
             n += 1;
             if off >= 1 << 20 {
-                Probe::Stop
+                LocateRead::EngineStop
             } else {
-                Probe::Failed
+                LocateRead::Failed
             }
         };
         let l = locate(&[(0, 4096), (1 << 20, 4096)], 4096, 512, probe, &mut |p| {

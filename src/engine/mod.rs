@@ -5,11 +5,11 @@
 mod backend_tests;
 pub mod capacity;
 pub mod confirm;
-pub mod driver;
 pub mod in_order;
 pub mod liveness;
 pub mod locate;
 pub mod queue;
+pub mod queue_loop;
 pub mod queued;
 pub mod scan;
 pub mod sustained;

@@ -1,14 +1,14 @@
 //! Queued I/O: the types every queued backend and its callers share, the
 //! [`Backend`] trait (submit, reap with timestamps) and the [`Feed`] trait; the one
 //! loop that owns the queue depth, the duration, draining and stopping
-//! ([`super::driver::drive`], [`super::driver::drive_feed`]) is in `driver.rs`.
+//! ([`super::queue_loop::drive`], [`super::queue_loop::drive_feed`]) is in `queue_loop.rs`.
 //!
 //! The backends (io_uring in `uring.rs`, the thread pool in `threads.rs`, the
 //! simulation's virtual queue in `virtual_queue.rs`) only move requests: they never
 //! choose offsets, never decide when to stop and never keep statistics. The
 //! dispatcher (`queued.rs`) picks one for a target and hands it to the loop. This
-//! module and `driver.rs` import none of them, so the imports run one way:
-//! dispatcher → backends → `driver.rs` → this module.
+//! module and `queue_loop.rs` import none of them, so the imports run one way:
+//! dispatcher → backends → `queue_loop.rs` → this module.
 
 use crate::plans::OpKind;
 use crate::results::QueuedEngine;
@@ -19,7 +19,7 @@ use std::time::Duration;
 
 /// Why a phase or a run stopped before its end.
 #[derive(Debug)]
-pub enum Stop {
+pub enum EngineStop {
     /// The stop flag was raised (Ctrl-C).
     Interrupted,
     /// An operation failed.
@@ -67,7 +67,7 @@ pub struct QueuedRun {
     pub latency: Histogram,
     /// Why the run stopped early, if it did: the stop flag, or the first failed
     /// request (`setup: true` when the run could not start at all).
-    pub stop: Option<Stop>,
+    pub stop: Option<EngineStop>,
     /// Something the caller should tell the user (on stderr), e.g. why io_uring was
     /// not used.
     pub note: Option<String>,
@@ -75,7 +75,7 @@ pub struct QueuedRun {
     /// what the engine itself read, beside the target's own read/write counter.
     pub bytes: u64,
     /// Requests this run left behind in flight, unanswered (see
-    /// [`super::driver::drive_feed`]).
+    /// [`super::queue_loop::drive_feed`]).
     pub abandoned: usize,
 }
 
@@ -105,7 +105,7 @@ impl QueuedRun {
     /// A run that could not start: no completions, stopped by a setup failure at offset 0.
     pub fn refused(engine: QueuedEngine, kind: io::ErrorKind, why: String) -> Self {
         let mut run = QueuedRun::new(engine);
-        run.stop = Some(Stop::Failed {
+        run.stop = Some(EngineStop::Failed {
             setup: true,
             offset: 0,
             error: io::Error::new(kind, why),
@@ -147,7 +147,7 @@ pub struct Completion {
     pub result: io::Result<()>,
 }
 
-/// A queued backend: it moves requests, the [`super::driver::drive`] loop decides
+/// A queued backend: it moves requests, the [`super::queue_loop::drive`] loop decides
 /// which and when.
 pub trait Backend {
     /// The engine recorded in [`QueuedRun::engine`].
@@ -185,7 +185,7 @@ pub trait Backend {
     }
 }
 
-/// Where the requests of a [`super::driver::drive_feed`] come from and where their completions
+/// Where the requests of a [`super::queue_loop::drive_feed`] come from and where their completions
 /// go: the caller's side of the one loop. Both calls run between a completion's
 /// timestamp and the next submission's, so filling or checking a buffer never
 /// counts as that request's time. Other requests in flight meanwhile are timed

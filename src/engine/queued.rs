@@ -7,7 +7,7 @@
 //! offsets come from [`OffsetGen`], so a seed repeats a run.
 //!
 //! Three engines share these semantics and return the same [`QueuedRun`]: each is a
-//! [`super::queue::Backend`] run by the one driver loop, [`super::driver::drive`]:
+//! [`super::queue::Backend`] run by the one driver loop, [`super::queue_loop::drive`]:
 //! - `"virtual"`: simulated drives ([`crate::device::Simulated`]), a discrete-event
 //!   simulation in virtual time (`virtual_queue.rs`);
 //! - `"io_uring"` (Linux): one ring, registered buffers and file, batched submission
@@ -16,9 +16,9 @@
 //!   on FreeBSD and wherever io_uring is unavailable or refused, and for every
 //!   [`Feed`] of reads and writes (see [`run_feed`]) (`threads.rs`).
 
-use super::driver::drive_feed;
 use super::queue::Backend;
-pub use super::queue::{Feed, QueuedParams, QueuedRun, Stop};
+pub use super::queue::{EngineStop, Feed, QueuedParams, QueuedRun};
+use super::queue_loop::drive_feed;
 use super::threads;
 #[cfg(target_os = "linux")]
 use super::uring;
@@ -41,8 +41,8 @@ const THREADS: QueuedEngine = threads::NAME;
 /// io_uring on Linux, else (or when io_uring is unavailable or refused, which `note`
 /// then says) a thread pool. `stop` (Ctrl-C) is checked between completions: once it
 /// is raised nothing more is submitted, what is in flight is drained, and the run
-/// ends with [`Stop::Interrupted`]. A failed or short read likewise stops submission
-/// and ends with [`Stop::Failed`] for the first failed request after the drain. Never
+/// ends with [`EngineStop::Interrupted`]. A failed or short read likewise stops submission
+/// and ends with [`EngineStop::Failed`] for the first failed request after the drain. Never
 /// panics on I/O errors and never prints.
 pub fn run_random_reads(
     target: &mut dyn Target,
@@ -125,7 +125,7 @@ pub struct FeedRun {
 /// slots' buffers lent to it) `depth` deep on `target`: the virtual queue (with
 /// buffers) for a simulated drive, else the thread pool, on every system, held
 /// while the pass's `watch` says so (a real drive's temperature). The one loop is
-/// [`super::driver::drive_feed`].
+/// [`super::queue_loop::drive_feed`].
 ///
 /// Not io_uring, because a feed works on its buffers between completions (the
 /// verify pass stamps and checks 1 MiB there, about 0.1 ms) on the thread that
@@ -227,7 +227,7 @@ mod tests {
 
     fn setup_error(r: &QueuedRun) -> &io::Error {
         match &r.stop {
-            Some(Stop::Failed {
+            Some(EngineStop::Failed {
                 setup: true, error, ..
             }) => error,
             other => panic!("{other:?}"),

@@ -5,12 +5,12 @@
 
 use super::PassProgress;
 use super::confirm::{Redo, confirm};
-use super::driver::NoAnswer;
 use super::in_order::InBlockOrder;
 use super::liveness::{Liveness, given_up};
-use super::locate::{Probe, locate, push_block};
+use super::locate::{LocateRead, locate, push_block};
 use super::queue::{Completion, Feed, Request};
-use super::sync::Stop;
+use super::queue_loop::NoAnswer;
+use super::sync::EngineStop;
 use super::threads;
 use crate::clock::Clock;
 use crate::device::{AlignedBuf, PassWatch, Target};
@@ -91,7 +91,7 @@ pub fn run_scan(
     stop: &AtomicBool,
     (io_timeout, known_good, watch): (Option<Duration>, &[u64], Option<&dyn PassWatch>),
     mut told: impl FnMut(PassProgress),
-) -> (ScanResult, Option<Stop>, usize) {
+) -> (ScanResult, Option<EngineStop>, usize) {
     let ss = u64::from(target.info().sector_size);
     let slow_ns = (slow_ms * 1e6) as u64;
     let blocks_total = range.count();
@@ -182,7 +182,7 @@ pub fn run_scan(
     }
     let stopped = (done < blocks_total).then(|| {
         r.end_bytes = range.start + done * range.block;
-        Stop::Interrupted
+        EngineStop::Interrupted
     });
     locate_failed(target, range, &failed, (stop, &mut told), &mut r);
     (r, stopped, abandoned)
@@ -229,11 +229,11 @@ fn locate_failed(
         ss,
         &mut |at, len| {
             if stop.load(Ordering::Relaxed) {
-                Probe::Stop
+                LocateRead::EngineStop
             } else if target.read_at(buf.for_read(..len as usize), at).is_ok() {
-                Probe::Ok
+                LocateRead::Ok
             } else {
-                Probe::Failed
+                LocateRead::Failed
             }
         },
         told,
@@ -409,7 +409,7 @@ mod tests {
                 stop.store(true, Ordering::Relaxed);
             }
         });
-        assert!(matches!(why, Some(Stop::Interrupted)));
+        assert!(matches!(why, Some(EngineStop::Interrupted)));
         assert_eq!(s.blocks_read, 10);
         assert_eq!(s.end_bytes, 10 << 20);
     }
@@ -466,7 +466,7 @@ mod tests {
                 flag.store(true, Ordering::Relaxed);
             }
         });
-        assert!(matches!(stop, Some(Stop::Interrupted)), "{stop:?}");
+        assert!(matches!(stop, Some(EngineStop::Interrupted)), "{stop:?}");
         assert!(
             (10..=HANDED_OUT).contains(&s.blocks_read),
             "{}",

@@ -3,7 +3,7 @@
 //! and idle waits. Each completion is timed on its own with the target's clock; the
 //! stop condition and the waits fall between the timings, never inside one.
 
-use super::sync::{Stop, SyncEngine};
+use super::sync::{EngineStop, SyncEngine};
 use crate::device::Target;
 use crate::plans::Op;
 use crate::results::smr::{Budget, RateWindow, WriteSample};
@@ -26,18 +26,18 @@ pub fn probe_reads(
     ops: &[Op],
     spacing: Duration,
     stop: &AtomicBool,
-) -> (Vec<u64>, Option<Stop>) {
+) -> (Vec<u64>, Option<EngineStop>) {
     engine.prepare(ops);
     let mut latencies = Vec::with_capacity(ops.len());
     for op in ops {
         if !idle(target, spacing, stop) {
-            return (latencies, Some(Stop::Interrupted));
+            return (latencies, Some(EngineStop::Interrupted));
         }
         match engine.execute_timed(target, op) {
             Ok(ns) => latencies.push(ns),
             Err(error) => {
                 let offset = op.offset;
-                let failed = Stop::Failed {
+                let failed = EngineStop::Failed {
                     setup: false,
                     offset,
                     error,
@@ -62,7 +62,7 @@ pub fn sustained_writes(
     budget: Budget,
     stop: &AtomicBool,
     mut progress: impl FnMut(u64, u64),
-) -> (Vec<WriteSample>, Option<Stop>) {
+) -> (Vec<WriteSample>, Option<EngineStop>) {
     let window_ns = (WINDOW_S * 1e9) as u64;
     let budget_ns = (budget.seconds * 1e9) as u64;
     let mut samples: Vec<WriteSample> = Vec::new();
@@ -72,14 +72,14 @@ pub fn sustained_writes(
     let start = target.clock().now_ns();
     for op in writes {
         if stop.load(Ordering::Relaxed) {
-            return (samples, Some(Stop::Interrupted));
+            return (samples, Some(EngineStop::Interrupted));
         }
         let r = engine.execute_timed(target, &op);
         let t1 = target.clock().now_ns();
         let latency_ns = match r {
             Ok(ns) => ns,
             Err(error) => {
-                let failed = Stop::Failed {
+                let failed = EngineStop::Failed {
                     setup: false,
                     offset: op.offset,
                     error,
@@ -236,7 +236,7 @@ mod tests {
             &AtomicBool::new(true),
             |_, _| {},
         );
-        assert!(s.is_empty() && matches!(stop, Some(Stop::Interrupted)));
+        assert!(s.is_empty() && matches!(stop, Some(EngineStop::Interrupted)));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-pub use super::queue::Stop;
+pub use super::queue::EngineStop;
 
 /// A phase's measurement, and why it stopped early if it did.
 #[derive(Debug)]
@@ -16,7 +16,7 @@ pub struct PhaseRun {
     /// The operations completed and their timing.
     pub result: PhaseResult,
     /// Why it stopped before the end, if it did.
-    pub stop: Option<Stop>,
+    pub stop: Option<EngineStop>,
 }
 
 /// diskinfo's pause before each timed line, `fflush(stdout); sync(); sleep(d);
@@ -154,7 +154,7 @@ impl SyncEngine {
         };
         self.prepare(phase.setup.iter().chain(&phase.ops));
         let fail = |setup, op: &Op, error| {
-            Some(Stop::Failed {
+            Some(EngineStop::Failed {
                 setup,
                 offset: op.offset,
                 error,
@@ -164,7 +164,7 @@ impl SyncEngine {
             if stop.load(Ordering::Relaxed) {
                 return PhaseRun {
                     result,
-                    stop: Some(Stop::Interrupted),
+                    stop: Some(EngineStop::Interrupted),
                 };
             }
             if let Err(e) = self.execute(target, op) {
@@ -177,13 +177,13 @@ impl SyncEngine {
         if !pause(target, settle, stop) {
             return PhaseRun {
                 result,
-                stop: Some(Stop::Interrupted),
+                stop: Some(EngineStop::Interrupted),
             };
         }
         let mut stopped = None;
         for op in &phase.ops {
             if stop.load(Ordering::Relaxed) {
-                stopped = Some(Stop::Interrupted);
+                stopped = Some(EngineStop::Interrupted);
                 break;
             }
             match self.execute_timed(target, op) {
@@ -212,7 +212,7 @@ pub fn run_pairs(
     target: &mut dyn Target,
     pairs: &[(Op, Op)],
     stop: &AtomicBool,
-) -> (Vec<u64>, Option<Stop>) {
+) -> (Vec<u64>, Option<EngineStop>) {
     run_paused_pairs(engine, target, pairs, &[], stop)
 }
 
@@ -225,18 +225,18 @@ pub fn run_paused_pairs(
     pairs: &[(Op, Op)],
     pauses_ns: &[u64],
     stop: &AtomicBool,
-) -> (Vec<u64>, Option<Stop>) {
+) -> (Vec<u64>, Option<EngineStop>) {
     let mut latencies = Vec::with_capacity(pairs.len());
     engine.prepare(pairs.iter().flat_map(|(a, b)| [a, b]));
     for (i, (setup, timed)) in pairs.iter().enumerate() {
         if stop.load(Ordering::Relaxed) {
-            return (latencies, Some(Stop::Interrupted));
+            return (latencies, Some(EngineStop::Interrupted));
         }
         if let Err(error) = engine.execute(target, setup) {
             let offset = setup.offset;
             return (
                 latencies,
-                Some(Stop::Failed {
+                Some(EngineStop::Failed {
                     setup: true,
                     offset,
                     error,
@@ -245,13 +245,13 @@ pub fn run_paused_pairs(
         }
         let pause = pauses_ns.get(i).copied().unwrap_or(0);
         if pause > 0 && !sleep(target, Duration::from_nanos(pause), stop) {
-            return (latencies, Some(Stop::Interrupted));
+            return (latencies, Some(EngineStop::Interrupted));
         }
         match engine.execute_timed(target, timed) {
             Ok(ns) => latencies.push(ns),
             Err(error) => {
                 let offset = timed.offset;
-                let failed = Stop::Failed {
+                let failed = EngineStop::Failed {
                     setup: false,
                     offset,
                     error,
@@ -391,7 +391,7 @@ mod tests {
         );
         assert_eq!(r.result.latencies_ns, [1000, 1001]);
         match r.stop {
-            Some(Stop::Failed {
+            Some(EngineStop::Failed {
                 setup: false,
                 offset: 1024,
                 error,
@@ -414,7 +414,7 @@ mod tests {
             Duration::from_secs(5),
             &AtomicBool::new(true),
         );
-        assert!(matches!(r.stop, Some(Stop::Interrupted)));
+        assert!(matches!(r.stop, Some(EngineStop::Interrupted)));
         assert!(r.result.latencies_ns.is_empty());
         assert_eq!(t.log.len(), 0);
     }

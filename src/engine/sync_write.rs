@@ -7,7 +7,7 @@
 //! device's I/O thread, under the watchdog); a simulated drive writes the whole
 //! request at once.
 
-use super::sync::Stop;
+use super::sync::EngineStop;
 use crate::device::{AlignedBuf, Target};
 use crate::plans::iops::OffsetGen;
 use crate::plans::sync_write::{BATCH, PIECE};
@@ -29,13 +29,13 @@ pub struct SyncWriteRun {
     /// False when the device said it cannot flush (then the rest ran unflushed).
     pub flush_supported: bool,
     /// Why it stopped early, if it did.
-    pub stop: Option<Stop>,
+    pub stop: Option<EngineStop>,
 }
 
 /// How the writes are made.
 #[derive(Debug, Clone, Copy)]
 pub struct WriteParams {
-    /// Stop starting batches once this much timed time has passed.
+    /// EngineStop starting batches once this much timed time has passed.
     pub min_time: Duration,
     /// Read each block before writing it and write it back afterwards (untimed).
     pub preserve: bool,
@@ -82,7 +82,7 @@ fn run_loop(
     };
     let min_ns = u64::try_from(params.min_time.as_nanos()).unwrap_or(u64::MAX);
     let fail = |offset, error| {
-        Some(Stop::Failed {
+        Some(EngineStop::Failed {
             setup: false,
             offset,
             error,
@@ -96,7 +96,7 @@ fn run_loop(
         batch.extend((0..BATCH).map(|_| offsets.next_offset()));
         for &offset in &batch {
             if stop.load(Ordering::Relaxed) {
-                run.stop = Some(Stop::Interrupted);
+                run.stop = Some(EngineStop::Interrupted);
                 break 'batches;
             }
             if let Some(b) = backup.as_mut()

@@ -16,8 +16,10 @@
 //! end when the pool is dropped. Each thread times its request on the target's
 //! clock through an [`Instant`] taken against it when the pool started.
 
-use super::driver::{drive, drive_feed_watched};
-use super::queue::{Backend, Completion, Fatal, Feed, QueuedParams, QueuedRun, Request, Stop};
+use super::queue::{
+    Backend, Completion, EngineStop, Fatal, Feed, QueuedParams, QueuedRun, Request,
+};
+use super::queue_loop::{drive, drive_feed_watched};
 use crate::clock::Clock;
 use crate::device::pio::{read_exact_at, write_all_at};
 use crate::device::{AlignedBuf, PassWatch};
@@ -199,7 +201,7 @@ pub fn run(
         Ok(p) => p,
         Err(error) => {
             let mut run = QueuedRun::new(NAME);
-            run.stop = Some(Stop::Failed {
+            run.stop = Some(EngineStop::Failed {
                 setup: true,
                 offset: 0,
                 error,
@@ -211,9 +213,9 @@ pub fn run(
     if let Some(error) = fatal
         && run.stop.is_none()
     {
-        run.stop = Some(Stop::Failed {
+        run.stop = Some(EngineStop::Failed {
             setup: false,
-            offset: super::driver::NoAnswer::of(&error).map_or(0, |n| n.offset),
+            offset: super::queue_loop::NoAnswer::of(&error).map_or(0, |n| n.offset),
             error,
         });
     }
@@ -223,7 +225,7 @@ pub fn run(
 /// Run the requests of `feed` on descriptor `fd` with one thread per request in
 /// flight, `depth` deep in buffers of `len` bytes, timed by `clock`: whether
 /// Ctrl-C ended it, a fatal error (a thread that could not be created, or a
-/// request unanswered for `io_timeout`: [`super::driver::NoAnswer`]), and the
+/// request unanswered for `io_timeout`: [`super::queue_loop::NoAnswer`]), and the
 /// requests left behind unanswered. The pass's `watch` (a real drive's
 /// temperature, `--max-temp`) holds the feed while it says so.
 pub fn drive_pool(

@@ -15,8 +15,8 @@
 //! completes) [`run`] returns [`Unavailable`] so that the caller can fall back to the
 //! thread pool.
 
-use super::driver::drive;
-use super::queue::{Backend, Completion, QueuedParams, QueuedRun, Request, Stop};
+use super::queue::{Backend, Completion, EngineStop, QueuedParams, QueuedRun, Request};
+use super::queue_loop::drive;
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
 use crate::device::pio::short_read;
@@ -357,18 +357,18 @@ pub fn run(
     drop(ring);
     if let Some(error) = fatal {
         // A request the watchdog gave up is the drive's, not io_uring's.
-        let unanswered = super::driver::NoAnswer::of(&error);
+        let unanswered = super::queue_loop::NoAnswer::of(&error);
         if run.completed == 0 && unanswered.is_none() {
             return Err(Unavailable(format!("io_uring_enter: {error}")));
         }
-        run.stop = Some(Stop::Failed {
+        run.stop = Some(EngineStop::Failed {
             setup: false,
             offset: unanswered.map_or(0, |n| n.offset),
             error,
         });
         return Ok(run);
     }
-    if let Some(Stop::Failed { error, .. }) = &run.stop
+    if let Some(EngineStop::Failed { error, .. }) = &run.stop
         && run.completed == 0
         && error.raw_os_error().is_some_and(|n| {
             [Errno::INVAL, Errno::OPNOTSUPP]

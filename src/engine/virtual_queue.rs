@@ -12,8 +12,8 @@
 //! With a queue depth of 1 this is exactly the synchronous loop "read, then read again
 //! while less than the duration has passed", operation for operation.
 
-use super::driver::drive;
 use super::queue::{Backend, Completion, QueuedParams, QueuedRun, Request};
+use super::queue_loop::drive;
 use crate::clock::Clock;
 use crate::device::AlignedBuf;
 use crate::device::{IoData, QueueModel};
@@ -180,7 +180,7 @@ pub fn run(
     if let Some(error) = fatal
         && run.stop.is_none()
     {
-        run.stop = Some(super::queue::Stop::Failed {
+        run.stop = Some(super::queue::EngineStop::Failed {
             setup: false,
             offset: 0,
             error,
@@ -194,7 +194,7 @@ mod tests {
     use super::*;
     use crate::clock::VirtualClock;
     use crate::device::{ReadBuf, Simulated, Target};
-    use crate::engine::queue::Stop;
+    use crate::engine::queue::EngineStop;
     use crate::engine::queued::run_random_reads;
     use crate::results::device::{DeviceInfo, TargetKind};
     use crate::results::stats::Histogram;
@@ -433,7 +433,7 @@ mod tests {
         d.bad = Some(bad);
         let r = go(&mut d, &p);
         match &r.stop {
-            Some(Stop::Failed {
+            Some(EngineStop::Failed {
                 setup: false,
                 offset,
                 error,
@@ -469,7 +469,11 @@ mod tests {
             &params(4096, 16, 3000, 1),
             &flag,
         );
-        assert!(matches!(r.stop, Some(Stop::Interrupted)), "{:?}", r.stop);
+        assert!(
+            matches!(r.stop, Some(EngineStop::Interrupted)),
+            "{:?}",
+            r.stop
+        );
         // The 199 completions before it each submitted a replacement: 16 + 199.
         assert_eq!(r.completed, 16 + 199);
         assert_eq!(d.log.len() as u64, r.completed);

@@ -1,4 +1,4 @@
-//! The work of each kind of [`Step`]: one function per kind runs its engine and
+//! The work of each kind of [`PlanStep`]: one function per kind runs its engine and
 //! records what it made in the test's result; [`Walk::end`] records how a step
 //! ended, and [`Progress`] tells a long step's progress as it moves.
 
@@ -9,15 +9,15 @@ use crate::engine::capacity::run_capacity_check;
 use crate::engine::queued::{self, QueuedParams, QueuedRun};
 use crate::engine::scan::run_scan;
 use crate::engine::sustained::{idle, probe_reads, sustained_writes};
-use crate::engine::sync::{Stop, pause, run_paused_pairs};
+use crate::engine::sync::{EngineStop, pause, run_paused_pairs};
 use crate::engine::sync_write::{WriteParams, run_sync_writes};
 use crate::engine::verify::{Saver, VerifyParams, resumed_from, run_verify};
 use crate::error::ProbeError;
 use crate::plans::iops::OffsetGen;
 use crate::plans::scan::ScanRange;
 use crate::plans::seek_profile::{self, Pair};
-use crate::plans::smr::Writes;
-use crate::plans::{Op, OpKind, PairsKind, Phase, ProbeSet, QueuedStep, Step, Stream};
+use crate::plans::smr::SmrWrites;
+use crate::plans::{Op, OpKind, PairsKind, Phase, PlanStep, ProbeSet, QueuedStep, Stream};
 use crate::results::device::DeviceInfo;
 use crate::results::settings::{Passes, QueueDepth, SectorSize};
 use crate::results::smr::Budget;
@@ -40,25 +40,25 @@ pub(super) struct Walk<'w, 'a> {
 
 impl Walk<'_, '_> {
     /// Run `step` with its engine; whether the test goes on.
-    pub(super) fn step(&mut self, step: &Step) -> io::Result<bool> {
+    pub(super) fn step(&mut self, step: &PlanStep) -> io::Result<bool> {
         match step {
-            Step::Quiesce => {
+            PlanStep::Quiesce => {
                 // A failed sync() is not a measurement error; the test runs regardless.
                 let _ = self.cx.target.quiesce();
                 Ok(true)
             }
-            Step::Pause(d) => {
+            PlanStep::Pause(d) => {
                 let go_on = pause(self.cx.target, *d, self.cx.stop);
                 Ok(self.waited(go_on))
             }
-            Step::Idle(d) => {
+            PlanStep::Idle(d) => {
                 let go_on = idle(self.cx.target, *d, self.cx.stop);
                 Ok(self.waited(go_on))
             }
             // The hidden-SMR check's first step: its result holds the check's
             // payload from here, which the analysis concludes on. Flash or data in
             // memory: the test does not apply; nothing more is done.
-            Step::OnlyIfRotating => {
+            PlanStep::OnlyIfRotating => {
                 if !matches!(self.run.result.payload, Payload::Smr { .. }) {
                     self.run.result.payload = Payload::Smr {
                         analysis: None,
@@ -67,14 +67,14 @@ impl Walk<'_, '_> {
                 }
                 Ok(crate::smr::behaviour::applies(self.info))
             }
-            Step::Sync {
+            PlanStep::Sync {
                 phase,
                 settle,
                 what,
                 flush_after,
             } => self.sync(phase, *settle, what, *flush_after),
-            Step::Queued(q) => self.queued(q),
-            Step::FlushedWrites {
+            PlanStep::Queued(q) => self.queued(q),
+            PlanStep::FlushedWrites {
                 size,
                 seed,
                 sector_size,
@@ -88,20 +88,20 @@ impl Walk<'_, '_> {
                 };
                 self.flushed_writes((*size, *sector_size), *seed, &params, what)
             }
-            Step::Pairs { pairs, kind } => self.pairs(pairs, *kind),
-            Step::CapacityCheck {
+            PlanStep::Pairs { pairs, kind } => self.pairs(pairs, *kind),
+            PlanStep::CapacityCheck {
                 probes,
                 block,
                 preserve,
             } => self.capacity_check(probes, *block, *preserve),
-            Step::Scan {
+            PlanStep::Scan {
                 range,
                 slow_ms,
                 progress_steps,
             } => self.scan(range, *slow_ms, *progress_steps),
-            Step::ProbeReads { ops, spacing, set } => self.probe_reads(ops, *spacing, *set),
-            Step::SustainedWrites { writes, budget } => self.sustained_writes(writes, *budget),
-            Step::Verify {
+            PlanStep::ProbeReads { ops, spacing, set } => self.probe_reads(ops, *spacing, *set),
+            PlanStep::SustainedWrites { writes, budget } => self.sustained_writes(writes, *budget),
+            PlanStep::Verify {
                 range,
                 passes,
                 nonce,
@@ -139,7 +139,7 @@ impl Walk<'_, '_> {
         }
         match flushed {
             Some(Err(error)) => {
-                let stop = Some(Stop::Failed {
+                let stop = Some(EngineStop::Failed {
                     setup: false,
                     offset: 0,
                     error,
@@ -160,7 +160,7 @@ impl Walk<'_, '_> {
     /// Run a queued step through the queued engine's entry points: the phase it
     /// made, and how it stopped (a run that could not start is reported like any
     /// failed request). The engine's note, if any, becomes a warning once.
-    fn queued_phase(&mut self, q: &QueuedStep) -> (PhaseResult, Option<Stop>) {
+    fn queued_phase(&mut self, q: &QueuedStep) -> (PhaseResult, Option<EngineStop>) {
         let (info, cx, run) = (self.info, &mut *self.cx, &mut *self.run);
         let (m, ss) = (info.media_size_bytes, q.sector_size);
         let mut params = QueuedParams {
@@ -215,7 +215,7 @@ impl Walk<'_, '_> {
             stopped_early: r.stop.is_some(),
         };
         let stop = r.stop.map(|s| match s {
-            Stop::Failed { offset, error, .. } => Stop::Failed {
+            EngineStop::Failed { offset, error, .. } => EngineStop::Failed {
                 setup: false,
                 offset,
                 error,
@@ -408,7 +408,7 @@ impl Walk<'_, '_> {
     /// --smr-check's random writes until the budget runs out or the write rate
     /// collapses, with their progress (the larger share of the budget's bytes and
     /// time) in 100 steps.
-    fn sustained_writes(&mut self, writes: &Writes, budget: Budget) -> io::Result<bool> {
+    fn sustained_writes(&mut self, writes: &SmrWrites, budget: Budget) -> io::Result<bool> {
         let cx = &mut *self.cx;
         let steps = 100u64;
         let budget_ns = (budget.seconds * 1e9) as u64;
@@ -510,7 +510,7 @@ impl Walk<'_, '_> {
     /// names the step in the error). Returns whether the test goes on.
     pub(super) fn end(
         &mut self,
-        stop: Option<Stop>,
+        stop: Option<EngineStop>,
         what: &str,
         reports: bool,
     ) -> io::Result<bool> {
@@ -522,16 +522,18 @@ impl Walk<'_, '_> {
                 }
                 Ok(true)
             }
-            Some(Stop::Interrupted) => {
+            Some(EngineStop::Interrupted) => {
                 result.outcome = Outcome::Interrupted;
                 Ok(false)
             }
             // A request left unanswered after Ctrl-C or SIGTERM: interrupted.
-            Some(Stop::Failed { ref error, .. }) if crate::device::watched::interrupted(error) => {
+            Some(EngineStop::Failed { ref error, .. })
+                if crate::device::watched::interrupted(error) =>
+            {
                 result.outcome = Outcome::Interrupted;
                 Ok(false)
             }
-            Some(Stop::Failed {
+            Some(EngineStop::Failed {
                 setup,
                 offset,
                 error,
@@ -557,8 +559,8 @@ impl Walk<'_, '_> {
 
 /// A step the plan should have refused (offsets that do not fit): a failure before
 /// its first operation, never a panic.
-fn bad_request(why: String) -> Option<Stop> {
-    Some(Stop::Failed {
+fn bad_request(why: String) -> Option<EngineStop> {
+    Some(EngineStop::Failed {
         setup: true,
         offset: 0,
         error: io::Error::new(io::ErrorKind::InvalidInput, why),

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::device::sim::SimTarget;
-use crate::plans::{Line, Op, Options, Phase, Step};
+use crate::plans::{Line, Op, Options, Phase, PlanStep};
 use crate::results::test_kind::PhaseId;
 use std::sync::atomic::Ordering;
 
@@ -66,8 +66,8 @@ fn reads(id: PhaseId, from_sector: u64, n: u64) -> Phase {
     }
 }
 
-fn sync(phase: Phase, settle: Duration) -> Step {
-    Step::Sync {
+fn sync(phase: Phase, settle: Duration) -> PlanStep {
+    PlanStep::Sync {
         phase,
         settle,
         what: "reads".into(),
@@ -83,8 +83,8 @@ fn the_executor_adds_exactly_the_pauses_to_the_measured_time() {
             Line {
                 label: "a".into(),
                 steps: vec![
-                    Step::Quiesce,
-                    Step::Pause(Duration::from_millis(250)),
+                    PlanStep::Quiesce,
+                    PlanStep::Pause(Duration::from_millis(250)),
                     sync(reads(PhaseId::FullStroke, 0, 20), Duration::ZERO),
                 ],
             },

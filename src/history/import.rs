@@ -2,7 +2,7 @@
 //! databases into this one, each run once (a run already there, by its
 //! identity, is skipped).
 
-use super::record::Origin;
+use super::save_run::Origin;
 use super::{HistoryDb, Place};
 use rusqlite::{Connection, OpenFlags, params};
 use std::path::Path;
@@ -18,7 +18,7 @@ pub struct Imported {
 
 /// A file to import, read and checked before the database is opened (so that a
 /// file that cannot be imported leaves no new database behind).
-pub enum Source {
+pub enum ImportSource {
     /// A saved run (--json-file).
     Run(Box<crate::results::Run>),
     /// Another seekprobe history database of this schema.
@@ -27,27 +27,27 @@ pub enum Source {
 
 /// Read and check a file to import: a saved run, or another seekprobe history
 /// database of this seekprobe's schema. Err: why it cannot be imported, naming it.
-pub fn read(path: &Path) -> Result<Source, String> {
+pub fn read(path: &Path) -> Result<ImportSource, String> {
     let shown = path.display();
     let head = std::fs::read(path)
         .map(|b| b.starts_with(b"SQLite format 3\0"))
         .map_err(|e| format!("{shown}: {}", crate::error::describe_io(&e)))?;
     if head {
         open_other(path)?;
-        return Ok(Source::Database);
+        return Ok(ImportSource::Database);
     }
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{shown}: {}", crate::error::describe_io(&e)))?;
     let run = crate::report::json::from_json(&text).map_err(|e| format!("{shown}: {e}"))?;
-    Ok(Source::Run(Box::new(run)))
+    Ok(ImportSource::Run(Box::new(run)))
 }
 
 /// Import one file, read by [`read`], into `db`. Err: why the file cannot be
 /// imported, naming it.
-pub fn import(db: &mut HistoryDb, path: &Path, source: Source) -> Result<Imported, String> {
+pub fn import(db: &mut HistoryDb, path: &Path, source: ImportSource) -> Result<Imported, String> {
     let run = match source {
-        Source::Database => return db.import_database(path),
-        Source::Run(run) => run,
+        ImportSource::Database => return db.import_database(path),
+        ImportSource::Run(run) => run,
     };
     // The file's name is the host (docs/history.md); the command, the run's own.
     let host = path

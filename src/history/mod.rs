@@ -11,13 +11,13 @@
 
 mod import;
 mod query;
-mod record;
+mod save_run;
 mod schema;
 pub mod show;
 
-pub use import::{Source, import, read};
+pub use import::{ImportSource, import, read};
 pub use query::{DriveRow, RunRow};
-pub use record::Origin;
+pub use save_run::Origin;
 pub use schema::SCHEMA;
 
 use crate::results::DiskResult;

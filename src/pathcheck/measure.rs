@@ -135,11 +135,11 @@ pub fn seek_stress(
     };
     let run = run_random_reads(t, size, ss, &params, stop);
     match run.stop {
-        Some(crate::engine::queued::Stop::Failed { offset, error, .. }) => Err(Cut::of(
+        Some(crate::engine::queued::EngineStop::Failed { offset, error, .. }) => Err(Cut::of(
             format!("a random read of {len} bytes at byte {offset}"),
             &error,
         )),
-        Some(crate::engine::queued::Stop::Interrupted) => Err(Cut::Stopped),
+        Some(crate::engine::queued::EngineStop::Interrupted) => Err(Cut::Stopped),
         None => Ok(run.iops()),
     }
 }

@@ -1,7 +1,7 @@
 //! Pure plans: which operations a test performs, as functions of the device's size
 //! and sector size alone. No I/O, no clock.
 //!
-//! Every test has a [`Plan`] ([`plan`]): its lines, each a list of [`Step`]s (sync
+//! Every test has a [`Plan`] ([`plan`]): its lines, each a list of [`PlanStep`]s (sync
 //! phases, queued reads, flushed writes, seek pairs, a scan range). A [`Phase`] has
 //! untimed setup operations (diskinfo's positioning reads) and the timed operations,
 //! in order.
@@ -22,7 +22,7 @@ pub mod zones;
 
 use crate::results::test_kind::PhaseId;
 pub use options::Options;
-pub use plan::{Line, PairsKind, Plan, ProbeSet, QueuedStep, Step, Stream, VERIFY_DEPTH, plan};
+pub use plan::{Line, PairsKind, Plan, PlanStep, ProbeSet, QueuedStep, Stream, VERIFY_DEPTH, plan};
 
 use serde::{Deserialize, Serialize};
 

@@ -1,5 +1,5 @@
 //! Every test as data: a [`Plan`] is the lines of a test (one per line of output or
-//! of the progress display), each a list of [`Step`]s, built from the device's size
+//! of the progress display), each a list of [`PlanStep`]s, built from the device's size
 //! and sector size and the checked [`Options`] alone. No I/O, no clock: the executor
 //! (`crate::exec`) walks any plan against a target.
 
@@ -46,7 +46,7 @@ pub struct QueuedStep {
     pub what: String,
 }
 
-/// Which samples of the seek profile a [`Step::Pairs`] measures.
+/// Which samples of the seek profile a [`PlanStep::Pairs`] measures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PairsKind {
     /// At random distances; the samples start here.
@@ -73,7 +73,7 @@ pub enum PairsKind {
 
 /// One step of a test, run in order by the executor.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Step {
+pub enum PlanStep {
     /// Write back dirty data and drop the target's cached data (diskinfo's sync()).
     Quiesce,
     /// diskinfo's pause before a timed line: sync(), and when the duration is not
@@ -167,12 +167,12 @@ pub enum Step {
         /// Which probes they are.
         set: ProbeSet,
     },
-    /// Writes one at a time, each completion timed, until `budget` runs out or the
+    /// SmrWrites one at a time, each completion timed, until `budget` runs out or the
     /// write rate collapses (`crate::smr::behaviour::find_collapse`, checked between
     /// writes, outside the timing); Ctrl-C stops it too (--smr-check).
     SustainedWrites {
         /// Endless random writes; only the budget or a collapse stops them.
-        writes: smr::Writes,
+        writes: smr::SmrWrites,
         /// Bytes and time, whichever runs out first.
         budget: crate::results::smr::Budget,
     },
@@ -181,7 +181,7 @@ pub enum Step {
     Idle(Duration),
 }
 
-/// Which read probes a [`Step::ProbeReads`] takes (--smr-check).
+/// Which read probes a [`PlanStep::ProbeReads`] takes (--smr-check).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProbeSet {
     /// Before the writes: the baseline read latency.
@@ -200,7 +200,7 @@ pub struct Line {
     /// Its label in the progress display.
     pub label: String,
     /// What it does, in order.
-    pub steps: Vec<Step>,
+    pub steps: Vec<PlanStep>,
 }
 
 /// A whole test: its lines in order.
@@ -219,7 +219,7 @@ impl Plan {
             .iter()
             .flat_map(|l| &l.steps)
             .filter_map(|s| match s {
-                Step::Sync { phase, .. } => Some(phase),
+                PlanStep::Sync { phase, .. } => Some(phase),
                 _ => None,
             })
     }
@@ -239,14 +239,16 @@ impl Plan {
         let mut out = Vec::new();
         for step in self.lines.iter().flat_map(|l| &l.steps) {
             match step {
-                Step::Sync { phase, .. } => out.extend(phase.all_ops().copied()),
-                Step::Pairs { pairs, .. } => out.extend(pairs.iter().flat_map(|p| [p.from, p.to])),
-                Step::CapacityCheck { probes, .. } => out.extend(probes.iter().copied()),
-                Step::ProbeReads { ops, .. } => out.extend(ops.iter().copied()),
-                Step::SustainedWrites { writes, .. } => {
+                PlanStep::Sync { phase, .. } => out.extend(phase.all_ops().copied()),
+                PlanStep::Pairs { pairs, .. } => {
+                    out.extend(pairs.iter().flat_map(|p| [p.from, p.to]))
+                }
+                PlanStep::CapacityCheck { probes, .. } => out.extend(probes.iter().copied()),
+                PlanStep::ProbeReads { ops, .. } => out.extend(ops.iter().copied()),
+                PlanStep::SustainedWrites { writes, .. } => {
                     out.extend(writes.clone().take(SAMPLED_OPS))
                 }
-                Step::Queued(q) => {
+                PlanStep::Queued(q) => {
                     let g = q.stream.offsets(media_size, sector_size, q.len)?;
                     let read = |offset| Op {
                         offset,
@@ -256,7 +258,7 @@ impl Plan {
                     out.extend((0..SAMPLED_OPS as u64).map(|k| read(g.offset(k))));
                     out.push(read(g.offset(g.positions() - 1)));
                 }
-                Step::FlushedWrites { size, seed, .. } => {
+                PlanStep::FlushedWrites { size, seed, .. } => {
                     let g = OffsetGen::new(*seed, media_size, sector_size, *size)?;
                     out.extend((0..SAMPLED_OPS as u64).map(|k| Op {
                         offset: g.offset(k),
@@ -264,11 +266,14 @@ impl Plan {
                         kind: OpKind::Write,
                     }));
                 }
-                Step::Scan { range, .. } => out.extend(sampled_blocks(range, &[OpKind::Read])),
-                Step::Verify { range, .. } => {
+                PlanStep::Scan { range, .. } => out.extend(sampled_blocks(range, &[OpKind::Read])),
+                PlanStep::Verify { range, .. } => {
                     out.extend(sampled_blocks(range, &[OpKind::Write, OpKind::Read]))
                 }
-                Step::Quiesce | Step::Pause(_) | Step::OnlyIfRotating | Step::Idle(_) => {}
+                PlanStep::Quiesce
+                | PlanStep::Pause(_)
+                | PlanStep::OnlyIfRotating
+                | PlanStep::Idle(_) => {}
             }
         }
         Ok(out)
@@ -359,7 +364,7 @@ fn diskinfo_lines(phases: Vec<Phase>, opts: &Options) -> Vec<Line> {
         .into_iter()
         .map(|phase| Line {
             label: phase.id.name().to_string(),
-            steps: vec![Step::Sync {
+            steps: vec![PlanStep::Sync {
                 what: phase.id.name().to_string(),
                 phase,
                 settle: opts.settle,
@@ -381,8 +386,8 @@ fn random_reads(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, Too
         .map(|(i, &size)| Line {
             label: format!("{size} bytes"),
             steps: vec![
-                Step::Pause(opts.settle),
-                Step::Queued(QueuedStep {
+                PlanStep::Pause(opts.settle),
+                PlanStep::Queued(QueuedStep {
                     id: PhaseId::RandomRead,
                     stream: Stream::Random {
                         seed: iops::stream_seed(opts.seed, i),
@@ -411,8 +416,8 @@ fn sync_writes(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooS
         lines.push(Line {
             label: format!("{size} bytes"),
             steps: vec![
-                Step::Pause(opts.settle),
-                Step::FlushedWrites {
+                PlanStep::Pause(opts.settle),
+                PlanStep::FlushedWrites {
                     size,
                     seed,
                     sector_size: ss,
@@ -429,8 +434,8 @@ fn sync_writes(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooS
 /// The write half of a --zones sample or a --block-sweep size (-w): the same range
 /// written, then the write cache flushed outside the timing, so that the next
 /// measurement does not pay for these writes.
-fn write_half(read: &Phase, id: PhaseId, what: &str) -> Step {
-    Step::Sync {
+fn write_half(read: &Phase, id: PhaseId, what: &str) -> PlanStep {
+    PlanStep::Sync {
         phase: read.as_writes(id),
         settle: Duration::ZERO,
         what: what.to_string(),
@@ -455,7 +460,7 @@ fn zone_lines(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooSm
             let write = opts
                 .write
                 .then(|| write_half(&phase, PhaseId::ZoneWrite, "zone write sample"));
-            let read = Step::Sync {
+            let read = PlanStep::Sync {
                 phase,
                 settle: first_only(i, opts),
                 what: "zone sample".into(),
@@ -478,8 +483,8 @@ fn seek_profile_lines(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line
         Line {
             label: "random distances".into(),
             steps: vec![
-                Step::Pause(opts.settle),
-                Step::Pairs {
+                PlanStep::Pause(opts.settle),
+                PlanStep::Pairs {
                     pairs: p.profile,
                     kind: PairsKind::Profile {
                         rotation_distance_sectors: p.rotation_distance_sectors,
@@ -490,28 +495,28 @@ fn seek_profile_lines(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line
         },
         Line {
             label: "fixed distance (rotation)".into(),
-            steps: vec![Step::Pairs {
+            steps: vec![PlanStep::Pairs {
                 pairs: p.rotation,
                 kind: PairsKind::Rotation,
             }],
         },
         Line {
             label: "track capacity".into(),
-            steps: vec![Step::Pairs {
+            steps: vec![PlanStep::Pairs {
                 pairs: p.tracks,
                 kind: PairsKind::Tracks,
             }],
         },
         Line {
             label: "full stroke".into(),
-            steps: vec![Step::Pairs {
+            steps: vec![PlanStep::Pairs {
                 pairs: p.full_stroke,
                 kind: PairsKind::FullStroke,
             }],
         },
         Line {
             label: "a third of the stroke, and one to 64 tracks".into(),
-            steps: vec![Step::Pairs {
+            steps: vec![PlanStep::Pairs {
                 pairs: Vec::new(),
                 kind: PairsKind::Targeted { seed: opts.seed },
             }],
@@ -525,8 +530,8 @@ fn scan_lines(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooSm
     Ok(vec![Line {
         label: "reading".into(),
         steps: vec![
-            Step::Quiesce,
-            Step::Scan {
+            PlanStep::Quiesce,
+            PlanStep::Scan {
                 range,
                 slow_ms: opts.slow_ms,
                 progress_steps: 100,
@@ -551,14 +556,14 @@ fn sweep_lines(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooS
         let write = opts
             .write
             .then(|| write_half(&phase, PhaseId::SweepWrite, "block sweep writes"));
-        let read = Step::Sync {
+        let read = PlanStep::Sync {
             phase,
             settle: first_only(i, opts),
             what: "block sweep".into(),
             flush_after: false,
         };
-        let mut steps: Vec<Step> = std::iter::once(read).chain(write).collect();
-        steps.push(Step::Queued(QueuedStep {
+        let mut steps: Vec<PlanStep> = std::iter::once(read).chain(write).collect();
+        steps.push(PlanStep::Queued(QueuedStep {
             id: PhaseId::SweepQueued,
             stream: Stream::Sequential { from },
             len: size,
@@ -586,9 +591,9 @@ fn smr_lines(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooSma
         Line {
             label: "baseline reads".into(),
             steps: vec![
-                Step::OnlyIfRotating,
-                Step::Pause(opts.settle),
-                Step::ProbeReads {
+                PlanStep::OnlyIfRotating,
+                PlanStep::Pause(opts.settle),
+                PlanStep::ProbeReads {
                     ops: p.probes.clone(),
                     spacing: Duration::ZERO,
                     set: ProbeSet::SmrBaseline,
@@ -597,7 +602,7 @@ fn smr_lines(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooSma
         },
         Line {
             label: "random writes".into(),
-            steps: vec![Step::SustainedWrites {
+            steps: vec![PlanStep::SustainedWrites {
                 writes: p.writes,
                 budget: opts.smr_budget,
             }],
@@ -605,8 +610,8 @@ fn smr_lines(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, TooSma
         Line {
             label: "idle, then reads".into(),
             steps: vec![
-                Step::Idle(opts.smr_idle),
-                Step::ProbeReads {
+                PlanStep::Idle(opts.smr_idle),
+                PlanStep::ProbeReads {
                     ops: p.probes,
                     // 2 s apart, or closer after a shorter idle period.
                     spacing: secs(smr::PROBE_SPACING_S).min(opts.smr_idle),
@@ -630,7 +635,7 @@ fn verify_lines(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, Too
     let range = scan::range(m, ss, opts.scan_span, opts.block_size)?;
     Ok(vec![Line {
         label: "writing".into(),
-        steps: vec![Step::Verify {
+        steps: vec![PlanStep::Verify {
             range,
             passes: opts.verify_passes,
             nonce: opts.verify_nonce,
@@ -647,8 +652,8 @@ fn capacity_lines(m: u64, ss: SectorSize, opts: &Options) -> Result<Vec<Line>, T
     Ok(vec![Line {
         label: "probing".into(),
         steps: vec![
-            Step::Quiesce,
-            Step::CapacityCheck {
+            PlanStep::Quiesce,
+            PlanStep::CapacityCheck {
                 probes,
                 block,
                 preserve: opts.preserve,

@@ -50,13 +50,13 @@ impl Default for Budget {
 /// The endless stream of random writes (the executor stops it at the budget or at
 /// the signature): sizes from [`SIZES`], offsets uniform over the device, aligned.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Writes {
+pub struct SmrWrites {
     rng: Rng,
     media: u64,
     align: u64,
 }
 
-impl Iterator for Writes {
+impl Iterator for SmrWrites {
     type Item = Op;
 
     fn next(&mut self) -> Option<Op> {
@@ -76,7 +76,7 @@ impl Iterator for Writes {
 #[derive(Debug, Clone)]
 pub struct SmrPlan {
     /// The writes, endless.
-    pub writes: Writes,
+    pub writes: SmrWrites,
     /// The read probes, at the same offsets before the writes and after the idle
     /// period.
     pub probes: Vec<Op>,
@@ -102,7 +102,7 @@ pub fn plan(media_size: u64, sector_size: SectorSize, seed: u64) -> Option<SmrPl
         })
         .collect();
     Some(SmrPlan {
-        writes: Writes {
+        writes: SmrWrites {
             rng: rng::seeded(rng::derive(seed, 0)),
             media,
             align,

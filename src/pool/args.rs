@@ -39,7 +39,7 @@ pub struct PlanArgs {
         default_value = "zfs",
         value_name = "zfs|mdadm"
     )]
-    pub target: Target,
+    pub target: PoolTool,
 
     /// The pool's name (mdadm: the array's, /dev/md/NAME)
     #[arg(long, value_name = "NAME", default_value = "tank", value_parser = pool_name)]
@@ -53,7 +53,7 @@ pub struct PlanArgs {
 /// Whose command the plan prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "snake_case")]
-pub enum Target {
+pub enum PoolTool {
     /// OpenZFS: `zpool create`.
     Zfs,
     /// Linux software RAID: `mdadm --create`.
@@ -63,7 +63,7 @@ pub enum Target {
 /// What kind of vdev.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Kind {
+pub enum VdevKind {
     /// Every drive of the vdev holds the same data.
     Mirror,
     /// Striped with this many drives of parity (1 to 3).
@@ -76,7 +76,7 @@ pub enum Kind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Shape {
     /// Mirror, raidz or stripe.
-    pub kind: Kind,
+    pub kind: VdevKind,
     /// Drives a vdev.
     pub width: usize,
 }
@@ -97,11 +97,11 @@ impl Shape {
             })?),
         };
         let kind = match word {
-            "mirror" => Kind::Mirror,
-            "raidz" | "raidz1" => Kind::Raidz(1),
-            "raidz2" | "raid6" => Kind::Raidz(2),
-            "raidz3" => Kind::Raidz(3),
-            "stripe" if width.is_none() => Kind::Stripe,
+            "mirror" => VdevKind::Mirror,
+            "raidz" | "raidz1" => VdevKind::Raidz(1),
+            "raidz2" | "raid6" => VdevKind::Raidz(2),
+            "raidz3" => VdevKind::Raidz(3),
+            "stripe" if width.is_none() => VdevKind::Stripe,
             "stripe" => {
                 return Err(format!(
                     "{s:?}: a stripe takes no width (each drive is a vdev)"
@@ -114,16 +114,16 @@ impl Shape {
             }
         };
         let width = match (kind, width) {
-            (Kind::Mirror, None) => 2,
-            (Kind::Stripe, _) => 1,
-            (Kind::Raidz(_), None) => {
+            (VdevKind::Mirror, None) => 2,
+            (VdevKind::Stripe, _) => 1,
+            (VdevKind::Raidz(_), None) => {
                 return Err(format!("{s:?}: give the vdev's width, e.g. {word}:6"));
             }
             (_, Some(w)) => w,
         };
         let shape = Shape { kind, width };
         let least = match kind {
-            Kind::Mirror => 2,
+            VdevKind::Mirror => 2,
             _ => shape.redundancy() + 1,
         };
         if width < least || width > 255 {
@@ -139,25 +139,25 @@ impl Shape {
     /// How many drives a vdev may lose and keep its data.
     pub fn redundancy(&self) -> usize {
         match self.kind {
-            Kind::Mirror => self.width - 1,
-            Kind::Raidz(p) => usize::from(p),
-            Kind::Stripe => 0,
+            VdevKind::Mirror => self.width - 1,
+            VdevKind::Raidz(p) => usize::from(p),
+            VdevKind::Stripe => 0,
         }
     }
 
     /// zpool's word for the vdev (`mirror`, `raidz2`; `stripe` for a lone drive).
     pub fn word(&self) -> String {
         match self.kind {
-            Kind::Mirror => "mirror".into(),
-            Kind::Raidz(p) => format!("raidz{p}"),
-            Kind::Stripe => "stripe".into(),
+            VdevKind::Mirror => "mirror".into(),
+            VdevKind::Raidz(p) => format!("raidz{p}"),
+            VdevKind::Stripe => "stripe".into(),
         }
     }
 
     /// As `--layout` takes it: `raidz2:6`, `mirror:3`, `stripe`.
     pub fn label(&self) -> String {
         match self.kind {
-            Kind::Stripe => "stripe".into(),
+            VdevKind::Stripe => "stripe".into(),
             _ => format!("{}:{}", self.word(), self.width),
         }
     }

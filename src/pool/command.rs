@@ -2,8 +2,8 @@
 //! continued with backslashes) and the plan as text: the command, then what was
 //! left out (a drive a line, with its reason), why, and the warnings.
 
-use super::Plan;
-use super::args::{Kind, PlanArgs, Target};
+use super::PoolPlan;
+use super::args::{PlanArgs, PoolTool, VdevKind};
 
 /// The vdevs' names: zpool status's (`raidz2-0`, `mirror-1`; a stripe's drives
 /// by their place), or the md arrays' devices (`/dev/md/tank`, or
@@ -11,27 +11,27 @@ use super::args::{Kind, PlanArgs, Target};
 pub fn vdev_names(a: &PlanArgs, n: usize) -> Vec<String> {
     (0..n)
         .map(|k| match (a.target, a.layout.kind) {
-            (Target::Mdadm, _) if n == 1 => format!("/dev/md/{}", a.name),
-            (Target::Mdadm, _) => format!("/dev/md/{}-{k}", a.name),
-            (Target::Zfs, Kind::Stripe) => format!("drive {k}"),
-            (Target::Zfs, _) => format!("{}-{k}", a.layout.word()),
+            (PoolTool::Mdadm, _) if n == 1 => format!("/dev/md/{}", a.name),
+            (PoolTool::Mdadm, _) => format!("/dev/md/{}-{k}", a.name),
+            (PoolTool::Zfs, VdevKind::Stripe) => format!("drive {k}"),
+            (PoolTool::Zfs, _) => format!("{}-{k}", a.layout.word()),
         })
         .collect()
 }
 
 /// The commands' words, unquoted: one command for zpool; for mdadm one an
 /// array, and one that stripes them when there are several.
-pub fn argv(p: &Plan, a: &PlanArgs) -> Vec<Vec<String>> {
+pub fn argv(p: &PoolPlan, a: &PlanArgs) -> Vec<Vec<String>> {
     let w = |s: &str| s.to_string();
     match a.target {
-        Target::Zfs => {
+        PoolTool::Zfs => {
             let mut c = vec![w("zpool"), w("create")];
             if let Some(shift) = p.ashift {
                 c.extend([w("-o"), format!("ashift={shift}")]);
             }
             c.push(a.name.clone());
             for v in &p.vdevs {
-                if a.layout.kind != Kind::Stripe {
+                if a.layout.kind != VdevKind::Stripe {
                     c.push(a.layout.word());
                 }
                 c.extend(v.drives.iter().cloned());
@@ -42,9 +42,9 @@ pub fn argv(p: &Plan, a: &PlanArgs) -> Vec<Vec<String>> {
             }
             vec![c]
         }
-        Target::Mdadm => {
+        PoolTool::Mdadm => {
             let level = match a.layout.kind {
-                Kind::Mirror => "1",
+                VdevKind::Mirror => "1",
                 _ => "6",
             };
             let mut out = Vec::new();
@@ -83,14 +83,14 @@ pub fn text(argv: &[Vec<String>], a: &PlanArgs) -> String {
         let mut lines: Vec<Vec<String>> = vec![Vec::new()];
         for word in c {
             let starts = match a.target {
-                Target::Zfs => {
+                PoolTool::Zfs => {
                     word == "spare"
-                        || (a.layout.kind != Kind::Stripe && *word == a.layout.word())
-                        || (a.layout.kind == Kind::Stripe
+                        || (a.layout.kind != VdevKind::Stripe && *word == a.layout.word())
+                        || (a.layout.kind == VdevKind::Stripe
                             && lines.len() == 1
                             && lines[0].last() == Some(&a.name))
                 }
-                Target::Mdadm => {
+                PoolTool::Mdadm => {
                     lines.len() == 1
                         && (word.starts_with('/') || word.starts_with("sim:"))
                         && lines[0].len() > 3
@@ -124,7 +124,7 @@ pub fn quote(word: &str) -> String {
 
 /// The plan as text: the command (or why there is none), then the drives left
 /// out, a line each with its reason, why, and the warnings.
-pub fn render(p: &Plan) -> String {
+pub fn render(p: &PoolPlan) -> String {
     let mut s = String::new();
     match (&p.command, &p.no_pool) {
         (Some(c), _) => s.push_str(c),
@@ -133,8 +133,8 @@ pub fn render(p: &Plan) -> String {
     }
     let used = p.vdevs.iter().map(|v| v.drives.len()).sum::<usize>();
     let target = match p.target {
-        Target::Zfs => "zpool",
-        Target::Mdadm => "mdadm",
+        PoolTool::Zfs => "zpool",
+        PoolTool::Mdadm => "mdadm",
     };
     let runs = p.runs.join(", ");
     if p.command.is_some() {

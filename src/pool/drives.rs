@@ -47,7 +47,7 @@ impl RateSource {
 
 /// One drive of the runs, as the plan sees it.
 #[derive(Debug, Clone, Serialize)]
-pub struct Drive {
+pub struct PoolDrive {
     /// The name it was given in its run.
     pub given: String,
     /// The run file it comes from.
@@ -92,7 +92,7 @@ pub struct Drive {
 
 /// The drive `d` of `run` (saved in `file`) and its verdict, None when the run
 /// saved none (neither --qualify nor --burn-in judged it).
-pub fn of(run: &Run, d: &DiskResult, file: &str) -> (Drive, Option<Verdict>) {
+pub fn of(run: &Run, d: &DiskResult, file: &str) -> (PoolDrive, Option<Verdict>) {
     let judged = d.verdict.is_some() || run.burn_in.is_some();
     let verdict = judged.then(|| crate::verdict::in_run(run, d));
     let info = d.info.as_ref();
@@ -103,7 +103,7 @@ pub fn of(run: &Run, d: &DiskResult, file: &str) -> (Drive, Option<Verdict>) {
         (Some(i), None) => (i.path.clone(), Naming::Unstable),
         (None, _) => (d.name.clone(), Naming::Unstable),
     };
-    let drive = Drive {
+    let drive = PoolDrive {
         given: d.name.clone(),
         run: file.to_string(),
         name,
@@ -217,8 +217,8 @@ pub fn verdict_bars(verdict: Option<&Verdict>, with_warnings: bool) -> Option<St
 /// A simulated passing drive of 2 GiB on `path` (4 KiB physical sectors, a
 /// transfer rate of 100 bytes/s), for the plan's unit tests.
 #[cfg(test)]
-pub(crate) fn test_drive(path: &str) -> Drive {
-    Drive {
+pub(crate) fn test_drive(path: &str) -> PoolDrive {
+    PoolDrive {
         given: String::new(),
         run: String::new(),
         name: String::new(),

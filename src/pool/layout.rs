@@ -6,7 +6,7 @@
 //! largest and fastest in the first vdev). Pure.
 
 use super::args::Shape;
-use super::drives::{Drive, RateSource};
+use super::drives::{PoolDrive, RateSource};
 use std::collections::BTreeMap;
 
 /// A drive is far slower than its group below this share of the group's median
@@ -37,14 +37,14 @@ pub struct Speed {
 }
 
 /// The rate of drive `i` from `source`, when it measured one there.
-pub fn rate(drives: &[Drive], i: usize, source: RateSource) -> Option<f64> {
+pub fn rate(drives: &[PoolDrive], i: usize, source: RateSource) -> Option<f64> {
     drives[i].rates.iter().find(|r| r.1 == source).map(|r| r.0)
 }
 
 /// The common speed of the drives `pool`: by the best source every one of them
 /// measured; None when they share none (a drive without a rate cannot be
 /// compared).
-pub fn speed(drives: &[Drive], pool: &[usize]) -> Option<Speed> {
+pub fn speed(drives: &[PoolDrive], pool: &[usize]) -> Option<Speed> {
     let sources = [
         RateSource::ZoneCurve,
         RateSource::Transfer,
@@ -86,7 +86,7 @@ pub fn median(mut v: Vec<f64>) -> f64 {
 
 /// The group a drive's path puts it in: its path's name (with its host when the
 /// runs come from several), or a group of its own when the path is unknown.
-pub fn group(drives: &[Drive], i: usize) -> String {
+pub fn group(drives: &[PoolDrive], i: usize) -> String {
     domains(drives, i).pop().unwrap_or_default()
 }
 
@@ -96,7 +96,7 @@ pub fn group(drives: &[Drive], i: usize) -> String {
 /// (`pci 0000:03:00.0`), whose loss takes every expander on it, then the
 /// expander; else its path alone (`controller hba0`, `pci …`); a domain of its
 /// own (`#i`) when the path is unknown.
-pub fn domains(drives: &[Drive], i: usize) -> Vec<String> {
+pub fn domains(drives: &[PoolDrive], i: usize) -> Vec<String> {
     let Some(path) = &drives[i].path else {
         return vec![format!("#{i}")];
     };
@@ -116,14 +116,14 @@ pub fn domains(drives: &[Drive], i: usize) -> Vec<String> {
 }
 
 /// The widest failure domain of drive `i` (its HBA): see [`domains`].
-pub fn top(drives: &[Drive], i: usize) -> String {
+pub fn top(drives: &[PoolDrive], i: usize) -> String {
     domains(drives, i).swap_remove(0)
 }
 
 /// Arrange the passing drives `pool` in vdevs of `shape`, with up to `spares`
 /// spares; Err(why) when they are too few for one vdev.
 pub fn arrange(
-    drives: &[Drive],
+    drives: &[PoolDrive],
     pool: &[usize],
     shape: Shape,
     spares: usize,
@@ -159,7 +159,7 @@ pub fn arrange(
 /// Which of `kept` to set aside next (its position): a drive far slower than the
 /// pool first; then one of another size than most; then one of the HBA, then
 /// of the path, holding the most drives; among those the smallest, then the slowest, then the last.
-fn removal(drives: &[Drive], kept: &[usize], speed: Option<&Speed>) -> usize {
+fn removal(drives: &[PoolDrive], kept: &[usize], speed: Option<&Speed>) -> usize {
     let mut count: BTreeMap<String, usize> = BTreeMap::new();
     let mut sizes: BTreeMap<u64, usize> = BTreeMap::new();
     for &i in kept {
@@ -196,7 +196,7 @@ fn removal(drives: &[Drive], kept: &[usize], speed: Option<&Speed>) -> usize {
 /// rounded up), else where its HBA does, else into the vdev with room where its
 /// HBA, then its path, holds the fewest.
 fn deal(
-    drives: &[Drive],
+    drives: &[PoolDrive],
     kept: &[usize],
     shape: Shape,
     vdevs: usize,
@@ -250,13 +250,13 @@ fn deal(
 mod tests {
     use super::*;
 
-    fn drive(path: &str, rate: f64) -> Drive {
+    fn drive(path: &str, rate: f64) -> PoolDrive {
         let mut d = crate::pool::drives::test_drive(path);
         d.rates = vec![(rate, RateSource::Transfer)];
         d
     }
 
-    fn paths(drives: &[Drive], v: &[usize]) -> Vec<String> {
+    fn paths(drives: &[PoolDrive], v: &[usize]) -> Vec<String> {
         let mut p: Vec<String> = v.iter().map(|&i| drives[i].path.clone().unwrap()).collect();
         p.sort();
         p
@@ -264,7 +264,7 @@ mod tests {
 
     #[test]
     fn thirteen_drives_on_two_paths_make_two_vdevs_of_three_and_three_and_a_spare() {
-        let mut d: Vec<Drive> = (0..6).map(|_| drive("a", 100.0)).collect();
+        let mut d: Vec<PoolDrive> = (0..6).map(|_| drive("a", 100.0)).collect();
         d.extend((0..7).map(|_| drive("b", 100.0)));
         let pool: Vec<usize> = (0..13).collect();
         let shape = Shape::parse("raidz2:6").unwrap();
@@ -281,7 +281,7 @@ mod tests {
 
     #[test]
     fn the_slow_drive_becomes_the_spare_and_like_speeds_share_a_vdev() {
-        let mut d: Vec<Drive> = (0..4).map(|i| drive(["a", "b"][i % 2], 200.0)).collect();
+        let mut d: Vec<PoolDrive> = (0..4).map(|i| drive(["a", "b"][i % 2], 200.0)).collect();
         d.extend((0..4).map(|i| drive(["a", "b"][i % 2], 150.0)));
         d.push(drive("a", 60.0));
         let pool: Vec<usize> = (0..9).collect();
@@ -315,7 +315,7 @@ mod tests {
 
     #[test]
     fn too_few_drives_say_so() {
-        let d: Vec<Drive> = (0..3).map(|_| drive("a", 1.0)).collect();
+        let d: Vec<PoolDrive> = (0..3).map(|_| drive("a", 1.0)).collect();
         let e = arrange(&d, &[0, 1, 2], Shape::parse("raidz2:6").unwrap(), 0, None);
         assert_eq!(
             e.unwrap_err(),

@@ -11,15 +11,15 @@
 //! and warnings, `command.rs` the command's words and the plan's text.
 
 pub mod args;
-pub mod checks;
 pub mod command;
 pub mod drives;
 pub mod layout;
+pub mod reasons;
 
 use crate::results::Run;
 use crate::results::device::ZoneMode;
-use args::{Kind, PlanArgs, Shape, Target};
-use drives::Drive;
+use args::{PlanArgs, PoolTool, Shape, VdevKind};
+use drives::PoolDrive;
 use serde::Serialize;
 
 /// A drive left out of the pool, and why.
@@ -44,12 +44,12 @@ pub struct Vdev {
 
 /// The plan: the command and everything said about it.
 #[derive(Debug, Clone, Serialize)]
-pub struct Plan {
+pub struct PoolPlan {
     /// The layout asked for (`raidz2:6`).
     pub layout: String,
     /// Whose command.
     #[serde(rename = "for")]
-    pub target: Target,
+    pub target: PoolTool,
     /// The pool's (array's) name.
     pub pool: String,
     /// The runs read.
@@ -76,17 +76,17 @@ pub struct Plan {
     /// What may be wrong with it, a line each.
     pub warnings: Vec<String>,
     /// Every drive of the runs, as the plan read it.
-    pub drives: Vec<Drive>,
+    pub drives: Vec<PoolDrive>,
 }
 
 /// Check the options against each other: `--for mdadm` takes mirror and raid6
 /// (raidz2) shapes, raid6 at least 4 drives wide.
 pub fn check(a: &PlanArgs) -> Result<(), String> {
-    if a.target == Target::Mdadm {
+    if a.target == PoolTool::Mdadm {
         match a.layout.kind {
-            Kind::Mirror => {}
-            Kind::Raidz(2) if a.layout.width >= 4 => {}
-            Kind::Raidz(2) => {
+            VdevKind::Mirror => {}
+            VdevKind::Raidz(2) if a.layout.width >= 4 => {}
+            VdevKind::Raidz(2) => {
                 return Err(format!(
                     "--for mdadm --layout {}: mdadm's RAID 6 takes at least 4 drives",
                     a.layout.label()
@@ -105,13 +105,13 @@ pub fn check(a: &PlanArgs) -> Result<(), String> {
 
 /// A drive as read from its run: what the plan knows, its verdict, its identity.
 type Read = (
-    Drive,
+    PoolDrive,
     Option<crate::results::Verdict>,
     Option<crate::results::device::Identity>,
 );
 
 /// The plan for the drives of `runs` (each with its file's name).
-pub fn plan(runs: &[(String, Run)], a: &PlanArgs) -> Plan {
+pub fn plan(runs: &[(String, Run)], a: &PlanArgs) -> PoolPlan {
     let mut all: Vec<Read> = Vec::new();
     for (file, run) in runs {
         for d in &run.disks {
@@ -120,9 +120,9 @@ pub fn plan(runs: &[(String, Run)], a: &PlanArgs) -> Plan {
             all.push((drive, verdict, id));
         }
     }
-    let mut said = checks::Said::default();
+    let mut said = reasons::Said::default();
     let (pool, mut left_out) = select(&all, a, &mut said);
-    let drives: Vec<Drive> = all.into_iter().map(|(d, _, _)| d).collect();
+    let drives: Vec<PoolDrive> = all.into_iter().map(|(d, _, _)| d).collect();
     let speed = layout::speed(&drives, &pool);
     let arranged = if pool.is_empty() {
         Err(format!(
@@ -132,7 +132,7 @@ pub fn plan(runs: &[(String, Run)], a: &PlanArgs) -> Plan {
     } else {
         layout::arrange(&drives, &pool, a.layout, a.spares, speed.as_ref())
     };
-    let mut plan = Plan {
+    let mut plan = PoolPlan {
         layout: a.layout.label(),
         target: a.target,
         pool: a.name.clone(),
@@ -188,11 +188,11 @@ pub fn plan(runs: &[(String, Run)], a: &PlanArgs) -> Plan {
 fn select(
     all: &[Read],
     a: &PlanArgs,
-    said: &mut checks::Said,
+    said: &mut reasons::Said,
 ) -> (Vec<usize>, Vec<(usize, String)>) {
     let same = |i: usize, j: usize| {
         let ((d, _, id), (e, _, eid)) = (&all[i], &all[j]);
-        let real = |x: &Drive| x.naming != drives::Naming::Simulated;
+        let real = |x: &PoolDrive| x.naming != drives::Naming::Simulated;
         let by_serial = eid == id
             && id.as_ref().is_some_and(|x| x.is_known())
             && (e.given == d.given || real(e));
@@ -229,7 +229,7 @@ fn select(
             None => pool.push(i),
         }
         if let Some(why) = &d.smr
-            && !matches!(a.layout.kind, Kind::Raidz(_))
+            && !matches!(a.layout.kind, VdevKind::Raidz(_))
             && pool.last() == Some(&i)
         {
             said.warnings.push(format!(
@@ -244,7 +244,7 @@ fn select(
 /// Why a passing drive the layout does not need is left out, and that it is far
 /// slower than the rest when it is.
 fn not_needed(
-    drives: &[Drive],
+    drives: &[PoolDrive],
     i: usize,
     l: &layout::Layout,
     passing: usize,
@@ -272,12 +272,12 @@ fn not_needed(
 /// The layout's part of the plan: the vdevs, spares, ashift, reasons, warnings
 /// and the command.
 fn fill(
-    plan: &mut Plan,
-    drives: &[Drive],
+    plan: &mut PoolPlan,
+    drives: &[PoolDrive],
     l: &layout::Layout,
     speed: Option<&layout::Speed>,
     a: &PlanArgs,
-    said: &mut checks::Said,
+    said: &mut reasons::Said,
 ) {
     let names = command::vdev_names(a, l.vdevs.len());
     let used: Vec<usize> = l.vdevs.iter().flatten().chain(&l.spares).copied().collect();
@@ -292,8 +292,8 @@ fn fill(
             hosts.into_iter().collect::<Vec<_>>().join(", ")
         ));
     }
-    if a.target == Target::Zfs {
-        plan.ashift = Some(checks::ashift(drives, &used, said));
+    if a.target == PoolTool::Zfs {
+        plan.ashift = Some(reasons::ashift(drives, &used, said));
     } else {
         let largest = used
             .iter()
@@ -304,9 +304,9 @@ fn fill(
             "sectors: md passes its drives' largest physical sector ({largest} bytes) up to the file system made on it, so nothing is set here"
         ));
     }
-    checks::vdevs(drives, l, speed, &names, said);
-    checks::spares(drives, l, speed, said);
-    checks::paths(drives, l, a.layout, &names, said);
+    reasons::vdevs(drives, l, speed, &names, said);
+    reasons::spares(drives, l, speed, said);
+    reasons::paths(drives, l, a.layout, &names, said);
     if let Some(s) = speed {
         said.why.push(format!(
             "speed: by {}, median {:.1} MB/s; a drive under {:.0}% of it is far slower, set aside as a spare first",
@@ -317,7 +317,7 @@ fn fill(
     } else {
         said.warnings.push("speed: the drives share no measured rate (-t, --zones or --path-check), so like speeds were not grouped".into());
     }
-    if let Kind::Raidz(_) = a.layout.kind
+    if let VdevKind::Raidz(_) = a.layout.kind
         && !(3..=9).contains(&a.layout.width)
     {
         said.why.push(format!(
@@ -325,7 +325,7 @@ fn fill(
             a.layout.width
         ));
     }
-    checks::names(drives, &used, said);
+    reasons::names(drives, &used, said);
     plan.vdevs = l
         .vdevs
         .iter()
@@ -344,16 +344,16 @@ fn fill(
 /// only in order at each zone's write pointer, and neither ZFS nor md writes so.
 /// The file systems that do are few and named (zonedstorage.io, "Supported File
 /// Systems": f2fs, btrfs, zonefs); others need the dm-zoned device mapper between.
-fn zoned_bar(d: &Drive) -> Option<String> {
+fn zoned_bar(d: &PoolDrive) -> Option<String> {
     (d.zone_mode == Some(ZoneMode::HostManaged)).then(|| {
         "host-managed zoned (the device reports the zone model host-managed): its zones take writes only in order at each zone's write pointer, which neither ZFS nor md does; a pool cannot use it".to_string()
     })
 }
 
 /// Why an SMR drive is left out: drive-managed SMR in a raidz vdev.
-fn smr_bar(d: &Drive, shape: Shape) -> Option<String> {
+fn smr_bar(d: &PoolDrive, shape: Shape) -> Option<String> {
     let why = d.smr.as_ref()?;
-    matches!(shape.kind, Kind::Raidz(_)).then(|| {
+    matches!(shape.kind, VdevKind::Raidz(_)).then(|| {
         format!(
             "drive-managed SMR ({why}): refused in raidz, whose resilver rewrites the whole vdev at the shingled drive's rewrite rate"
         )
@@ -380,7 +380,7 @@ mod tests {
             layout: Shape::parse(layout).unwrap(),
             spares: 0,
             with_warnings: false,
-            target: Target::Zfs,
+            target: PoolTool::Zfs,
             name: "tank".into(),
             json: false,
         }
@@ -416,7 +416,7 @@ mod tests {
             }
             all.push(real("/dev/loop0", run, State::Pass));
         }
-        let mut said = checks::Said::default();
+        let mut said = reasons::Said::default();
         let (pool, out) = select(&all, &args("raidz1:3"), &mut said);
         assert_eq!(pool, [0, 1, 2]);
         assert_eq!(out.iter().map(|o| o.0).collect::<Vec<_>>(), [3, 4, 5]);
@@ -430,7 +430,7 @@ mod tests {
             real("/dev/disk/by-id/wwn-0x5000", "b.json", State::Fail),
             real("/dev/disk/by-id/wwn-0x5001", "a.json", State::Pass),
         ];
-        let mut said = checks::Said::default();
+        let mut said = reasons::Said::default();
         let (pool, out) = select(&all, &args("mirror"), &mut said);
         assert_eq!(pool, [2]);
         assert!(out[0].1.contains("which left it out"), "{out:?}");
@@ -452,7 +452,7 @@ mod tests {
             all.push(r);
         }
         for layout in ["stripe", "mirror"] {
-            let mut said = checks::Said::default();
+            let mut said = reasons::Said::default();
             let (pool, out) = select(&all, &args(layout), &mut said);
             // Host-aware takes writes anywhere (drive-managed SMR's rules apply).
             assert_eq!(pool, [0, 2], "{layout}");
@@ -470,7 +470,7 @@ mod tests {
             d.name = "same".into();
             all.push((d, verdict(State::Pass), None));
         }
-        let mut said = checks::Said::default();
+        let mut said = reasons::Said::default();
         let (pool, _) = select(&all, &args("mirror"), &mut said);
         assert_eq!(pool, [0, 1]);
     }

@@ -169,7 +169,7 @@ pub fn fits_plan(
         return false;
     };
     plan.lines.iter().flat_map(|l| &l.steps).any(|s| {
-        matches!(s, crate::plans::Step::Verify { range, passes, .. }
+        matches!(s, crate::plans::PlanStep::Verify { range, passes, .. }
             if cp.fits(range.start, range.end, range.block, passes.get()))
     })
 }

@@ -1,11 +1,11 @@
 //! A real drive's temperature during a queued pass (`--scan`, `--verify`): the
 //! drive loop's requests are in flight on the pool's threads, so no request of the
-//! run's own thread can take the samples (as `Watched::read_at` does for the
+//! run's own thread can take the samples (as `TempWatched::read_at` does for the
 //! synchronous tests). A side thread reads smartctl every
 //! [`crate::smart::temperature::EVERY_REAL_S`] into the run's [`Sampler`], and every
 //! [`crate::smart::temperature::PAUSED_EVERY_S`] while the drive is above `--max-temp`; the
 //! drive loop asks it before each submission
-//! ([`crate::engine::driver::drive_feed_watched`]), handed to the pass through the
+//! ([`crate::engine::queue_loop::drive_feed_watched`]), handed to the pass through the
 //! executor's context ([`crate::exec::Context::watch`]). Dropping the watch stops the
 //! thread (a smartctl still running is left to finish, bounded by smartctl's own
 //! timeout, and its reading is not recorded).

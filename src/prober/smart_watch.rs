@@ -1,4 +1,4 @@
-//! Watching a drive's temperature during long work: [`Watched`] wraps a target
+//! Watching a drive's temperature during long work: [`TempWatched`] wraps a target
 //! and, as its reads and writes pass (and between the polls of a self-test),
 //! reads the drive's temperature when a sample is due (every 5 minutes on a real
 //! drive, through smartctl; every 10 minutes of a simulated drive's virtual
@@ -30,7 +30,7 @@ pub const MAX_PAUSE_S: f64 = 3600.0;
 pub type Handle = Arc<Mutex<Sampler>>;
 
 /// A target whose temperature is watched.
-pub struct Watched {
+pub struct TempWatched {
     inner: Box<dyn Target>,
     smartctl: Option<SmartctlSource>,
     sampler: Handle,
@@ -81,7 +81,7 @@ pub fn wrap(
     let device = target.info().path.clone();
     // A model without SMART of its own is sampled on its virtual clock too.
     let real = smartctl_path.filter(|_| vclock.is_none());
-    let mut w = Watched {
+    let mut w = TempWatched {
         inner: target,
         smartctl,
         sampler: Arc::new(Mutex::new(Sampler::new(0, "", every))),
@@ -121,7 +121,7 @@ fn real_every_s() -> f64 {
 pub fn for_run(
     target: Box<dyn Target>,
     long_work: bool,
-    smart: &crate::smart::record::SmartSettings,
+    smart: &crate::smart::policy::SmartSettings,
 ) -> (Box<dyn Target>, Option<Watch>) {
     if long_work && smart.read {
         let (t, h) = wrap(target, (smart.max_temp, smart.smartctl_limit));
@@ -242,7 +242,7 @@ impl SmartSource for Polled<'_> {
     }
 }
 
-impl Watched {
+impl TempWatched {
     fn now_s(&self) -> f64 {
         self.inner.clock().now_ns().saturating_sub(self.t0_ns) as f64 / 1e9
     }
@@ -303,7 +303,7 @@ impl Watched {
     }
 }
 
-impl Target for Watched {
+impl Target for TempWatched {
     fn info(&self) -> &DeviceInfo {
         self.inner.info()
     }
@@ -371,7 +371,7 @@ impl Target for Watched {
 }
 
 /// The inner simulated drive's own, with the wrapper sampling between.
-impl Simulated for Watched {
+impl Simulated for TempWatched {
     fn queue_model(&mut self) -> &mut dyn QueueModel {
         self
     }
@@ -388,7 +388,7 @@ impl Simulated for Watched {
     }
 }
 
-impl Watched {
+impl TempWatched {
     /// A queued request of a simulated drive starts at `start_ns`: the virtual
     /// queue moves the drive's clock only when its run ends, so bring the clock up
     /// to the request first (never back: `advance_to`), so that a sample due
@@ -410,7 +410,7 @@ impl Watched {
 
 /// Queued requests of a simulated drive are sampled as they are served (writes
 /// are not paused here, only the synchronous path pauses them).
-impl QueueModel for Watched {
+impl QueueModel for TempWatched {
     fn parallelism(&self) -> usize {
         self.parallelism
     }
@@ -430,7 +430,7 @@ impl QueueModel for Watched {
 /// The drive's SMART through the wrapper: its own source (simulated) or
 /// smartctl, with a temperature sample due taken between the polls of a
 /// self-test.
-impl SmartSource for Watched {
+impl SmartSource for TempWatched {
     fn device(&self) -> String {
         self.inner.info().path.clone()
     }
@@ -461,7 +461,7 @@ impl SmartSource for Watched {
     }
 }
 
-impl Watched {
+impl TempWatched {
     fn with<T>(
         &mut self,
         f: impl FnOnce(&mut dyn SmartSource) -> Result<T, SmartctlError>,
@@ -526,7 +526,7 @@ mod tests {
             clock: crate::clock::VirtualClock::new(),
             seen: seen.clone(),
         };
-        let mut w = Watched {
+        let mut w = TempWatched {
             inner: Box::new(inner),
             smartctl: None,
             sampler: Arc::new(Mutex::new(Sampler::new(0, "", 300.0))),
@@ -651,7 +651,7 @@ mod tests {
     fn a_long_self_test_is_sampled_between_its_polls() {
         // The whole default drive: its long self-test takes hours of virtual time.
         let (mut t, h) = sim("sim:hdd", None);
-        let settings = crate::smart::record::SmartSettings::default();
+        let settings = crate::smart::policy::SmartSettings::default();
         let mut r = session::smart_before(t.as_mut(), None, &settings);
         assert!(session::smart_self_tests(
             t.as_mut(),

@@ -154,18 +154,18 @@ pub fn read_signatures(
         let mut piece = AlignedBuf::new(buf.len());
         let mut hung = None;
         let first = crate::engine::locate::first_failed(at, buf.len() as u64, ss, &mut |o, n| {
-            use crate::engine::locate::Probe;
+            use crate::engine::locate::LocateRead;
             let n = n as usize;
             match target.read_at(piece.for_read(..n), o) {
                 Ok(()) => {
                     buf[(o - at) as usize..][..n].copy_from_slice(&piece[..n]);
-                    Probe::Ok
+                    LocateRead::Ok
                 }
                 Err(e) if unanswered(&e) => {
                     hung.get_or_insert(e);
-                    Probe::Failed
+                    LocateRead::Failed
                 }
-                Err(_) => Probe::Failed,
+                Err(_) => LocateRead::Failed,
             }
         });
         if let Some(e) = hung.take() {

@@ -170,9 +170,9 @@ struct JsonFigure<'a> {
 #[derive(Serialize)]
 struct JsonDisk<'a> {
     name: &'a str,
-    /// Figure key → value (absent keys were not measured).
+    /// Comparable key → value (absent keys were not measured).
     figures: std::collections::BTreeMap<&'a str, f64>,
-    /// Figure key → relative deviation from the median (0.1 = 10% above).
+    /// Comparable key → relative deviation from the median (0.1 = 10% above).
     deviations: std::collections::BTreeMap<&'a str, f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pass: Option<bool>,
@@ -261,14 +261,14 @@ pub fn to_json(cmp: &Comparison, verdicts: &[Verdict]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::Row;
+    use crate::compare::ComparisonRow;
 
     fn cmp(n: usize) -> (Comparison, Vec<Verdict>) {
         let disks: Vec<String> = (0..n).map(|i| format!("d{i}")).collect();
         let values: Vec<Option<f64>> = (0..n).map(|i| Some(20.0 + (i % 3) as f64)).collect();
         let c = Comparison {
             disks: disks.clone(),
-            rows: vec![Row {
+            rows: vec![ComparisonRow {
                 key: "seek_transfer.full_stroke".into(),
                 label: "Full stroke (ms)".into(),
                 higher_is_better: false,

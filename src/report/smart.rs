@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 /// One line of the block: the value, what it is, and whether a change of it
 /// during a run is worth showing (temperature and power-on hours always move).
-pub struct Row {
+pub struct SmartRow {
     /// The value as the block prints it.
     pub value: String,
     /// What it is.
@@ -18,10 +18,10 @@ pub struct Row {
 }
 
 /// The block's lines of one reading, in the block's order.
-pub fn rows(h: &Health) -> Vec<Row> {
+pub fn rows(h: &Health) -> Vec<SmartRow> {
     let mut v = Vec::new();
     let mut row = |value: String, what: &str, compared: bool| {
-        v.push(Row {
+        v.push(SmartRow {
             value,
             what: what.into(),
             compared,

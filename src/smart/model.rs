@@ -24,7 +24,7 @@ use crate::results::health::AtaSctErc;
 pub struct Report {
     /// About smartctl itself: version, arguments, messages, exit status.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub smartctl: Option<Smartctl>,
+    pub smartctl: Option<SmartctlInfo>,
     /// The `device` block: the name smartctl opened and how (type, protocol).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub device: Option<Device>,
@@ -260,7 +260,7 @@ impl Report {
 /// The `smartctl` block.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
-pub struct Smartctl {
+pub struct SmartctlInfo {
     /// smartctl's version as [major, minor].
     pub version: Vec<u32>,
     /// smartctl's own command line, program name first.

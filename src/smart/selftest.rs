@@ -99,14 +99,14 @@ pub fn polling_minutes(r: &Report, kind: SelfTestKind) -> Option<u32> {
 
 /// A running self-test's progress.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Progress {
+pub struct SelfTestRunning {
     /// Percent done, when the drive says (ATA in 10% steps; NVMe in 1% steps;
     /// SCSI says nothing while running).
     pub done_percent: Option<u32>,
 }
 
 /// Whether a self-test runs now and how far it is.
-pub fn progress(r: &Report) -> Option<Progress> {
+pub fn progress(r: &Report) -> Option<SelfTestRunning> {
     // ATA: the execution status byte's high nibble 15 means running, the low
     // nibble (smartctl: remaining_percent) the tenths left.
     if let Some(st) = r
@@ -116,7 +116,7 @@ pub fn progress(r: &Report) -> Option<Progress> {
         .and_then(|s| s.status.as_ref())
     {
         let running = st.value >> 4 == 0xf || st.remaining_percent.is_some();
-        return running.then(|| Progress {
+        return running.then(|| SelfTestRunning {
             done_percent: st.remaining_percent.map(|p| 100 - p.min(100)),
         });
     }
@@ -125,14 +125,14 @@ pub fn progress(r: &Report) -> Option<Progress> {
             .current_self_test_operation
             .as_ref()
             .map_or(0, |o| o.value);
-        return (op != 0).then(|| Progress {
+        return (op != 0).then(|| SelfTestRunning {
             done_percent: log.current_self_test_completion_percent.map(|p| p.min(100)),
         });
     }
     let scsi = r.scsi_self_tests();
     scsi.first()
         .filter(|t| t.self_test_in_progress == Some(true) || t.result.value == 0xf)
-        .map(|_| Progress { done_percent: None })
+        .map(|_| SelfTestRunning { done_percent: None })
 }
 
 /// The time left of a running self-test, from the drive's own polling time
@@ -303,7 +303,7 @@ mod tests {
         );
         assert_eq!(
             progress(&r),
-            Some(Progress {
+            Some(SelfTestRunning {
                 done_percent: Some(10)
             })
         );
@@ -350,7 +350,7 @@ mod tests {
         );
         assert_eq!(
             progress(&r),
-            Some(Progress {
+            Some(SelfTestRunning {
                 done_percent: Some(42)
             })
         );

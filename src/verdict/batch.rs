@@ -5,7 +5,7 @@
 //! no baseline leave the timings unjudged, with a note (docs/verdict.md).
 
 use super::earlier::{History, ModelHistory};
-use crate::compare::{self, Comparison, Figure, deviation, fmt_value, median};
+use crate::compare::{self, Comparable, Comparison, deviation, fmt_value, median};
 use crate::results::{Code, DiskResult, Finding, Severity};
 
 /// The fewest comparable drives whose median can tell which one is off: with
@@ -14,7 +14,7 @@ pub const MIN_GROUP: usize = 3;
 
 /// What the batch rules know of a drive's identity.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Identity {
+pub struct BatchIdentity {
     /// Its model (None when it could not be opened).
     pub model: Option<String>,
     /// Its firmware revision, when something reports it.
@@ -23,12 +23,12 @@ pub struct Identity {
 
 /// A drive's identity: its model is the description the device gives (SMART's
 /// model when it gives none), its firmware SMART's (None without SMART).
-pub fn identity(d: &DiskResult) -> Identity {
+pub fn identity(d: &DiskResult) -> BatchIdentity {
     let health = d
         .smart
         .as_ref()
         .and_then(|s| s.before.as_ref().or(s.after.as_ref()));
-    Identity {
+    BatchIdentity {
         model: d
             .info
             .as_ref()
@@ -57,7 +57,7 @@ fn finding(severity: Severity, code: Code, reason: String) -> Finding {
 
 /// A figure against a reference: worse beyond the tolerance fails, better beyond
 /// it is a warning (each figure knows its direction).
-fn against(f: &Figure, reference: f64, max: f64, what: &str) -> Option<Finding> {
+fn against(f: &Comparable, reference: f64, max: f64, what: &str) -> Option<Finding> {
     let d = deviation(f.value, reference);
     if d.abs() <= max {
         return None;
@@ -86,7 +86,7 @@ fn against(f: &Figure, reference: f64, max: f64, what: &str) -> Option<Finding> 
 /// findings (a drive with a failing one is not part of the reference).
 pub fn findings(
     disks: &[&DiskResult],
-    ids: &[Identity],
+    ids: &[BatchIdentity],
     own: &[Vec<Finding>],
     baseline: Option<&Comparison>,
     max: f64,
@@ -98,7 +98,7 @@ pub fn findings(
 /// judged against its earlier drives that `history` holds (docs/history.md).
 pub fn findings_with(
     disks: &[&DiskResult],
-    ids: &[Identity],
+    ids: &[BatchIdentity],
     own: &[Vec<Finding>],
     baseline: Option<&Comparison>,
     max: f64,
@@ -106,7 +106,7 @@ pub fn findings_with(
 ) -> Vec<Vec<Finding>> {
     let n = disks.len();
     let mut out: Vec<Vec<Finding>> = vec![Vec::new(); n];
-    let figs: Vec<Vec<Figure>> = disks.iter().map(|d| compare::figures(d)).collect();
+    let figs: Vec<Vec<Comparable>> = disks.iter().map(|d| compare::figures(d)).collect();
     let broken: Vec<Standing> = own
         .iter()
         .zip(disks)
@@ -164,7 +164,7 @@ pub fn findings_with(
 }
 
 /// Within a model's group, another firmware than the others' is a warning.
-fn firmware(group: &[usize], ids: &[Identity], out: &mut [Vec<Finding>]) {
+fn firmware(group: &[usize], ids: &[BatchIdentity], out: &mut [Vec<Finding>]) {
     let fw = |i: usize| ids[i].firmware.as_deref();
     let known = group.iter().filter_map(|&i| fw(i)).count();
     let Some((usual, count)) = most_common(group.iter().filter_map(|&i| fw(i))) else {
@@ -207,7 +207,7 @@ impl Standing {
 /// note with the differences.
 fn timings(
     group: &[usize],
-    figs: &[Vec<Figure>],
+    figs: &[Vec<Comparable>],
     broken: &[Standing],
     (baseline, earlier): (Option<&Comparison>, Option<&ModelHistory>),
     max: f64,
@@ -219,7 +219,7 @@ fn timings(
         .collect();
     let value = |i: usize, key: &str| figs[i].iter().find(|f| f.key == key).map(|f| f.value);
     // The figures of the group, in the order they first appear.
-    let mut keys: Vec<&Figure> = Vec::new();
+    let mut keys: Vec<&Comparable> = Vec::new();
     for &i in group {
         for f in &figs[i] {
             if !keys.iter().any(|k| k.key == f.key) {
@@ -302,7 +302,7 @@ fn timings(
 /// [`MIN_GROUP`] of them measured is not judged), and a note naming them.
 fn against_earlier(
     group: &[usize],
-    figs: &[Vec<Figure>],
+    figs: &[Vec<Comparable>],
     reference: &ModelHistory,
     max: f64,
     out: &mut [Vec<Finding>],
@@ -344,7 +344,7 @@ fn too_small(
     i: usize,
     group: &[usize],
     comparable: &[usize],
-    figs: &[Vec<Figure>],
+    figs: &[Vec<Comparable>],
     max: f64,
     model: Option<&str>,
 ) -> Finding {
@@ -621,7 +621,7 @@ mod tests {
             disk("c", "M", 22.2, 179_000.0),
         ];
         let refs: Vec<&DiskResult> = d.iter().collect();
-        let mut ids: Vec<Identity> = refs.iter().map(|d| identity(d)).collect();
+        let mut ids: Vec<BatchIdentity> = refs.iter().map(|d| identity(d)).collect();
         for (i, fw) in ["SC60", "SC60", "SC61"].iter().enumerate() {
             ids[i].firmware = Some(fw.to_string());
         }

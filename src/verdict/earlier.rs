@@ -5,7 +5,7 @@
 //! earlier qualification (drift), and the findings a user acknowledged
 //! (docs/history.md).
 
-use crate::compare::Figure;
+use crate::compare::Comparable;
 use crate::results::{Code, Finding, Severity};
 
 /// An earlier drive of a model: who it was and the figures of its latest
@@ -14,7 +14,7 @@ use crate::results::{Code, Finding, Severity};
 pub struct EarlierDrive {
     /// Its serial number.
     pub serial: String,
-    /// Its figures, by the key of [`crate::compare::Figure`], with their values.
+    /// Its figures, by the key of [`crate::compare::Comparable`], with their values.
     pub figures: Vec<(String, f64)>,
 }
 
@@ -81,7 +81,7 @@ impl History {
 /// A drive measurably worse than its own first passing qualification: a warning
 /// per figure worse beyond `max` (a drive's figures move with its temperature, its
 /// host and its controller, so drift alone is worth a look, not a failure).
-pub fn drift(figs: &[Figure], earlier: &Qualification, max: f64) -> Vec<Finding> {
+pub fn drift(figs: &[Comparable], earlier: &Qualification, max: f64) -> Vec<Finding> {
     let (when, figures) = earlier;
     let mut out = Vec::new();
     for f in figs {
@@ -196,8 +196,8 @@ pub fn code_named(name: &str) -> Option<Code> {
 mod tests {
     use super::*;
 
-    fn fig(key: &str, value: f64, higher: bool) -> Figure {
-        Figure {
+    fn fig(key: &str, value: f64, higher: bool) -> Comparable {
+        Comparable {
             key: key.into(),
             label: format!("{key} (x)"),
             value,

@@ -207,7 +207,7 @@ pub fn qualify_with(
         })
         .collect();
     let mut extra = if how.timings {
-        let ids: Vec<batch::Identity> = disks.iter().map(|d| batch::identity(d)).collect();
+        let ids: Vec<batch::BatchIdentity> = disks.iter().map(|d| batch::identity(d)).collect();
         let max = how.max_deviation.fraction();
         let mut e = batch::findings_with(disks, &ids, &own, how.baseline, max, history);
         for (i, d) in disks.iter().enumerate() {

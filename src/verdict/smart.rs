@@ -1,5 +1,5 @@
 //! SMART's findings as the verdict's: each finding of the health rules
-//! (`crate::smart::rules`, the failed self-tests among them) keeps its weight,
+//! (`crate::smart::health_rules`, the failed self-tests among them) keeps its weight,
 //! and SMART that could not be read fails the drive (as does a report the rules
 //! say cannot be judged: `smart_unreadable`). A device without SMART adds
 //! nothing here (`checks::nothing_to_judge` says it was not read).

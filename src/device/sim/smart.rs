@@ -17,7 +17,7 @@
 //!   the media rate and stops at the first unreadable one.
 
 use super::faults::{Effect, Faults};
-use super::model::Model;
+use super::physics::Model;
 use super::presets::Preset;
 use crate::results::health::{
     AtaCounters, CommandTimeouts, ExitStatus, FailedAttribute, Health, NvmeHealth, NvmeWarning,

@@ -126,7 +126,7 @@ mod tests {
     use crate::device::{AlignedBuf, Simulated};
     use crate::results::Severity;
     use crate::results::health::{AtaCounters, Health, SelfTestResult};
-    use crate::smart::rules::{RuleOptions, findings};
+    use crate::smart::health_rules::{RuleOptions, findings};
     use crate::smart::source::{SelfTestEnd, run_self_test};
 
     /// Whether the one judge lets the drive pass on these findings.

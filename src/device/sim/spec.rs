@@ -6,8 +6,8 @@
 //! in [`parse_spec`]'s `match`, a field of [`Spec`] and a line in [`MODEL_KEYS`].
 
 use super::faults::{self, FaultSpec};
+use super::neighbours::{self, SharedSpec};
 use super::presets::Preset;
-use super::shared::{self, SharedSpec};
 use super::smart::{self, SmartSpec};
 use super::smr::SmrParams;
 use super::{parse_size, parse_uint};
@@ -30,7 +30,7 @@ fn accepted_keys() -> String {
         "{MODEL_KEYS}, {}, {}, {}",
         faults::ACCEPTED_KEYS,
         smart::ACCEPTED_KEYS,
-        shared::ACCEPTED_KEYS
+        neighbours::ACCEPTED_KEYS
     )
 }
 

@@ -2,7 +2,7 @@
 //! analytic expectations, faults and the spec's errors.
 
 use super::hdd::Hdd;
-use super::model::Model;
+use super::physics::Model;
 use super::{MS, SimTarget};
 use crate::clock::Clock;
 use crate::device::{AlignedBuf, Simulated, Target};

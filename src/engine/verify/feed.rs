@@ -4,9 +4,9 @@
 //! failures; the done prefix it keeps is what a checkpoint covers
 //! (`checkpoint.rs`).
 
-use super::Progress;
 use super::Sampler;
 use super::Saver;
+use super::VerifyProgress;
 use super::within;
 use crate::device::size_probe::SizeProbe;
 use crate::engine::in_order::{InBlockOrder, Timed};
@@ -43,7 +43,7 @@ pub(super) struct HalfFeed<'a, 's> {
     /// Sectors whose write failed in this pass (first, end), sorted.
     pub(super) unwritable: &'a [(u64, u64)],
     pub(super) done_bytes: u64,
-    pub(super) progress: Progress<'a>,
+    pub(super) progress: VerifyProgress<'a>,
     pub(super) pass: u32,
     pub(super) half_kind: HalfKind,
     /// Whether the drive still answers, after failed blocks in a row.

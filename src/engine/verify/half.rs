@@ -7,11 +7,11 @@ use super::sample::{self, Sampler};
 use super::{PassState, Run, within};
 use crate::device::AlignedBuf;
 use crate::engine::confirm::{Redo, confirm};
-use crate::engine::driver::NoAnswer;
 use crate::engine::in_order::InBlockOrder;
 use crate::engine::liveness::given_up;
-use crate::engine::locate::{Probe, locate};
-use crate::engine::queue::Stop;
+use crate::engine::locate::{LocateRead, locate};
+use crate::engine::queue::EngineStop;
+use crate::engine::queue_loop::NoAnswer;
 use crate::engine::queued;
 use crate::plans::OpKind;
 use crate::plans::scan::ScanRange;
@@ -44,7 +44,7 @@ impl Run<'_, '_> {
         r: &mut VerifyResult,
         ps: &mut PassState<'_>,
         kind: OpKind,
-    ) -> Option<Stop> {
+    ) -> Option<EngineStop> {
         let p = self.p;
         let half_kind = if kind == OpKind::Write {
             HalfKind::Write
@@ -130,7 +130,7 @@ impl Run<'_, '_> {
             })
         });
         if let Some(error) = fatal {
-            return Some(Stop::Failed {
+            return Some(EngineStop::Failed {
                 setup: false,
                 offset: end,
                 error,
@@ -148,7 +148,7 @@ impl Run<'_, '_> {
                     p.range.start
                 },
             });
-            return Some(Stop::Interrupted);
+            return Some(EngineStop::Interrupted);
         }
         None
     }
@@ -164,14 +164,14 @@ impl Run<'_, '_> {
         pass: u32,
         half: HalfKind,
         at: u64,
-    ) -> Option<Stop> {
+    ) -> Option<EngineStop> {
         let c = found.or_else(|| {
             let after = self.target.clock().now_ns();
             let after = after.saturating_sub(self.test_start_ns);
             (self.size.as_ref()?).found(pass, half, at, after)
         })?;
         r.size_changed = Some(c);
-        Some(Stop::Failed {
+        Some(EngineStop::Failed {
             setup: false,
             offset: c.at_bytes,
             error: io::Error::other(c.line()),
@@ -354,7 +354,7 @@ impl Run<'_, '_> {
             s64,
             &mut |at, len| {
                 if stop.load(Ordering::Relaxed) {
-                    return Probe::Stop;
+                    return LocateRead::EngineStop;
                 }
                 let n = len as usize;
                 let lba = at / s64;
@@ -362,12 +362,12 @@ impl Run<'_, '_> {
                     OpKind::Write => {
                         stamper.stamp(&mut buf[..n], lba);
                         if target.write_at(buf.for_write(..n), at).is_err() {
-                            return Probe::Failed;
+                            return LocateRead::Failed;
                         }
                     }
                     OpKind::Read => {
                         if target.read_at(buf.for_read(..n), at).is_err() {
-                            return Probe::Failed;
+                            return LocateRead::Failed;
                         }
                         for (i, v) in stamper.check(&buf[..n], lba).enumerate() {
                             let l = lba + i as u64;
@@ -378,7 +378,7 @@ impl Run<'_, '_> {
                     }
                 }
                 retried += len;
-                Probe::Ok
+                LocateRead::Ok
             },
             &mut |t| progress(pass, half_kind, t),
         );

@@ -1,7 +1,7 @@
 //! The write-and-verify engine (`--verify`): for each pass, every block of the
 //! range written with fresh stamps, the write cache flushed, every block read back
 //! and checked. The requests go through the queued engines' one loop
-//! ([`super::driver::drive_feed`], picked by [`queued::run_feed`]): `feed.rs` is
+//! ([`super::queue_loop::drive_feed`], picked by [`queued::run_feed`]): `feed.rs` is
 //! the [`Feed`], which stamps a write's buffer before it is submitted and checks a
 //! read's after it completed (both untimed); `half.rs` runs a half and redoes its
 //! slow and failed blocks; `checkpoint.rs` saves where a run can go on from; this
@@ -15,7 +15,7 @@
 //! read back), one whose read fails unreadable.
 
 use super::liveness::Liveness;
-use super::queue::Stop;
+use super::queue::EngineStop;
 use crate::device::size_probe::SizeProbe;
 use crate::device::{PassWatch, Target};
 use crate::plans::OpKind;
@@ -59,9 +59,9 @@ pub struct VerifyParams {
     pub known_good: Vec<u64>,
 }
 
-/// Progress: (pass, half, how far the half got: its bytes done, then the slow
+/// VerifyProgress: (pass, half, how far the half got: its bytes done, then the slow
 /// blocks done again alone and the failed areas located after it).
-pub type Progress<'a> = &'a mut dyn FnMut(u32, HalfKind, crate::engine::PassProgress);
+pub type VerifyProgress<'a> = &'a mut dyn FnMut(u32, HalfKind, crate::engine::PassProgress);
 
 /// The checkpoint a run of `p` goes on from: its own, when it fits the range,
 /// block and passes asked for (else the run starts afresh).
@@ -94,7 +94,7 @@ struct Run<'a, 's> {
     stop: &'a AtomicBool,
     /// The pass's watch (a real drive's temperature holds the feed).
     watch: Option<&'a dyn PassWatch>,
-    progress: Progress<'a>,
+    progress: VerifyProgress<'a>,
     saver: Option<&'a mut Saver<'s>>,
     /// Whether the drive still answers, over the whole run.
     live: Liveness,
@@ -133,9 +133,9 @@ pub fn run_verify(
     target: &mut dyn Target,
     p: &VerifyParams,
     (stop, watch): (&AtomicBool, Option<&dyn PassWatch>),
-    progress: Progress<'_>,
+    progress: VerifyProgress<'_>,
     mut saver: Option<&mut Saver<'_>>,
-) -> (VerifyResult, Option<Stop>, usize) {
+) -> (VerifyResult, Option<EngineStop>, usize) {
     let ss = target.info().sector_size;
     // A resumed run: its nonce, its completed passes, and the pass in progress.
     let resume = resumed_from(p);
@@ -161,7 +161,7 @@ pub fn run_verify(
         Ok(size) => size,
         Err(e) => {
             let error = io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
-            let stop = Stop::Failed {
+            let stop = EngineStop::Failed {
                 setup: true,
                 offset: 0,
                 error,

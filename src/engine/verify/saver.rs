@@ -12,7 +12,7 @@
 use super::feed::HalfFeed;
 use super::{PassState, Run, VerifyParams};
 use crate::device::Target;
-use crate::engine::driver::NoAnswer;
+use crate::engine::queue_loop::NoAnswer;
 use crate::plans::OpKind;
 use crate::results::failures::Failures;
 use crate::results::verify::{Half, HalfKind, Pass, Unanswered, VerifyResult};

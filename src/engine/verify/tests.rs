@@ -40,7 +40,10 @@ fn ctrl_c_during_the_retries_stops_them_and_the_pass_resumes_from_its_start() {
         },
         None,
     );
-    assert!(matches!(stopped, Some(Stop::Interrupted)), "{stopped:?}");
+    assert!(
+        matches!(stopped, Some(EngineStop::Interrupted)),
+        "{stopped:?}"
+    );
     let st = r.stopped.unwrap();
     assert_eq!((st.half, st.resume_start), (HalfKind::Write, 0));
     let pass = &r.passes[0];
@@ -57,7 +60,7 @@ fn run_saving(
     t: &mut dyn Target,
     p: &VerifyParams,
     save: &mut dyn FnMut(&Checkpoint),
-) -> (VerifyResult, Option<Stop>) {
+) -> (VerifyResult, Option<EngineStop>) {
     let stop = AtomicBool::new(false);
     let mut saver = Saver::new(save);
     let (r, stopped, _) = run_verify(t, p, (&stop, None), &mut |_, _, _| {}, Some(&mut saver));
@@ -223,7 +226,7 @@ fn one_pass_saved(
     crate::device::sim::SimTarget,
     VerifyParams,
     VerifyResult,
-    Option<Stop>,
+    Option<EngineStop>,
     Vec<Checkpoint>,
 ) {
     let mut t = crate::device::sim::SimTarget::open(uri).unwrap();
@@ -333,7 +336,10 @@ fn a_write_half_cut_short_is_not_written_again() {
         },
         None,
     );
-    assert!(matches!(stopped, Some(Stop::Interrupted)), "{stopped:?}");
+    assert!(
+        matches!(stopped, Some(EngineStop::Interrupted)),
+        "{stopped:?}"
+    );
     let w = &r.passes[0].write;
     assert_eq!(w.slow.len(), 1, "{:?}", w.slow);
     assert_eq!(w.slow[0].timed, crate::results::SlowTiming::Queued);
@@ -395,7 +401,10 @@ fn a_simulated_write_half_checkpoints_every_minute_on_its_clock() {
         },
         Some(&mut saver),
     );
-    assert!(matches!(stopped, Some(Stop::Interrupted)), "{stopped:?}");
+    assert!(
+        matches!(stopped, Some(EngineStop::Interrupted)),
+        "{stopped:?}"
+    );
     assert!(r.passes[0].write.elapsed_ns > 90_000_000_000);
     let writes: Vec<u64> = cps
         .iter()
@@ -421,7 +430,7 @@ fn shrunk(rule: &str) -> (crate::results::verify::SizeChanged, Pass) {
     );
     let c = r.size_changed.unwrap();
     assert!(
-        matches!(stopped, Some(Stop::Failed { offset, .. }) if offset == c.at_bytes),
+        matches!(stopped, Some(EngineStop::Failed { offset, .. }) if offset == c.at_bytes),
         "{stopped:?}"
     );
     assert_eq!(r.passes.len(), 1);

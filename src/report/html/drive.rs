@@ -14,7 +14,7 @@ use crate::results::{DiskResult, Payload, TestResult, Verdict};
 use maud::{Markup, PreEscaped, html};
 
 /// One drive's results with what the page adds: host, verdict view, colour, anchor.
-pub struct Drive<'a> {
+pub struct DriveSection<'a> {
     /// Where its run came from (the saved run's name, or this host's).
     pub host: &'a str,
     /// The drive's results as saved, borrowed from the run.
@@ -42,7 +42,7 @@ pub struct EarlierRun {
     pub figures: String,
 }
 
-impl Drive<'_> {
+impl DriveSection<'_> {
     /// The model, as the drive reports it ("" when unknown).
     pub fn model(&self) -> &str {
         self.disk
@@ -121,7 +121,7 @@ fn chart(svg: Option<String>, label: &str) -> Markup {
 
 /// One drive's `<section>` (id `anchor`): heading, findings, identity, warnings,
 /// burn-in, SMART, each test, then the temperature.
-pub fn section(d: &Drive, verbose: bool) -> Markup {
+pub fn section(d: &DriveSection, verbose: bool) -> Markup {
     let disk = d.disk;
     html! {
         section.drive id=(d.anchor) {
@@ -272,7 +272,7 @@ fn smart_table(before: &Health, after: Option<&Health>) -> Markup {
             whats.push(&r.what);
         }
     }
-    let find = |rows: &[smart::Row], what: &str| {
+    let find = |rows: &[smart::SmartRow], what: &str| {
         rows.iter()
             .find(|r| smart::same_figure(&r.what, what))
             .map(|r| (r.value.clone(), r.compared))

@@ -15,7 +15,7 @@ pub mod record;
 pub mod verdict;
 
 use crate::results::Run;
-use drive::Drive;
+use drive::DriveSection;
 use page::{BatchChart, Heading};
 
 /// A saved run and the name of where it came from (its file's name, or this
@@ -47,11 +47,11 @@ pub fn render_with(sources: &[Source], earlier: &[(String, Vec<drive::EarlierRun
     let (sources, mut notices) = once_each(sources);
     let sources = &sources[..];
     let total: usize = sources.iter().map(|s| s.run.disks.len()).sum();
-    let mut drives: Vec<Drive> = Vec::with_capacity(total);
+    let mut drives: Vec<DriveSection> = Vec::with_capacity(total);
     for s in sources {
         for disk in &s.run.disks {
             let i = drives.len();
-            drives.push(Drive {
+            drives.push(DriveSection {
                 host: record::host(s),
                 disk,
                 verdict: verdict::drive_verdict(s.run, disk),
@@ -72,8 +72,8 @@ pub fn render_with(sources: &[Source], earlier: &[(String, Vec<drive::EarlierRun
     let mut order: Vec<usize> = (0..total).collect();
     order.sort_by_key(|&i| drives[i].verdict.state);
     let batch = batch_charts(&drives, &colours);
-    let mut sorted: Vec<Option<Drive>> = drives.into_iter().map(Some).collect();
-    let drives: Vec<Drive> = order.iter().filter_map(|&i| sorted[i].take()).collect();
+    let mut sorted: Vec<Option<DriveSection>> = drives.into_iter().map(Some).collect();
+    let drives: Vec<DriveSection> = order.iter().filter_map(|&i| sorted[i].take()).collect();
     let mut heading = heading(sources);
     notices.extend(record::seal_notices(sources));
     notices.extend(shared_serials(&drives));
@@ -86,7 +86,7 @@ pub fn render_with(sources: &[Source], earlier: &[(String, Vec<drive::EarlierRun
 /// overlaid, one chart per model (drives of a model share a scale; an SSD does
 /// not squeeze the disks' curves into a third of the axis), in the order the
 /// models first appear.
-fn batch_charts(drives: &[Drive], colours: &[charts::RGB]) -> Vec<BatchChart> {
+fn batch_charts(drives: &[DriveSection], colours: &[charts::RGB]) -> Vec<BatchChart> {
     let mut models: Vec<&str> = Vec::new();
     for d in drives {
         if !models.contains(&d.model()) {
@@ -190,7 +190,7 @@ fn once_each<'a>(sources: &'a [Source<'a>]) -> (Vec<&'a Source<'a>>, Vec<String>
 /// A notice for each serial number more than one drive reports (their rows are
 /// marked too): the same drive seen twice, or a bridge or simulator that reports
 /// one serial for several.
-fn shared_serials(drives: &[Drive]) -> Vec<String> {
+fn shared_serials(drives: &[DriveSection]) -> Vec<String> {
     let mut out = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
     for d in drives {

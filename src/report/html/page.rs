@@ -2,7 +2,7 @@
 //! per drive, failing drives first, the counts), the batch charts with their
 //! legend, then each drive's section.
 
-use super::drive::{Drive, badge, section};
+use super::drive::{DriveSection, badge, section};
 use super::verdict::{first_reasons, state_class};
 use crate::results::State;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
@@ -115,7 +115,12 @@ pub struct Heading {
 
 /// The whole HTML document: heading and counts, the batch table, the charts, then
 /// each drive's section.
-pub fn page(heading: &Heading, drives: &[Drive], charts: &[BatchChart], verbose: bool) -> Markup {
+pub fn page(
+    heading: &Heading,
+    drives: &[DriveSection],
+    charts: &[BatchChart],
+    verbose: bool,
+) -> Markup {
     let count = |s: State| drives.iter().filter(|d| d.verdict.state == s).count();
     let (passes, fails) = (count(State::Pass), count(State::Fail));
     // The states most runs never show are counted only when present.
@@ -159,7 +164,7 @@ pub fn page(heading: &Heading, drives: &[Drive], charts: &[BatchChart], verbose:
 }
 
 /// The batch at a glance: a row per drive, in the order given (failing first).
-fn batch_table(drives: &[Drive]) -> Markup {
+fn batch_table(drives: &[DriveSection]) -> Markup {
     html! {
         div.scroll {
             table.batch {

@@ -360,7 +360,7 @@ fn smarts_last_blind_spots() {
     // Under --smart, a report that cannot be judged is smart_unreadable, a
     // failing finding of the verdict, never a pass.
     use seekprobe::results::{Code, Severity as Weight};
-    use seekprobe::smart::rules::{RuleOptions, findings};
+    use seekprobe::smart::health_rules::{RuleOptions, findings};
     for file in [
         "synthetic/WDC_WD20EFRX-68EUZN0_17-table-not-a-list.json",
         "synthetic/INTEL_SSDPE2KX080T8_1-critical-warning-string.json",

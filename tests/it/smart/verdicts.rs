@@ -251,7 +251,7 @@ fn drivedb_verdicts() -> Vec<Verdict> {
 
 /// Every report's findings as (severity, rule), without `--new`.
 fn judged(file: &str) -> Vec<seekprobe::results::Finding> {
-    use seekprobe::smart::rules::{RuleOptions, findings};
+    use seekprobe::smart::health_rules::{RuleOptions, findings};
     findings(&health(file), None, &RuleOptions::default())
 }
 

@@ -320,7 +320,7 @@ fn a_failure_stops_submission_and_names_its_offset() {
         &AtomicBool::new(false),
     );
     match run.stop {
-        Some(Stop::Failed {
+        Some(EngineStop::Failed {
             setup: false,
             offset,
             ..
@@ -342,6 +342,6 @@ fn a_raised_stop_flag_submits_nothing() {
         &params(1_000_000),
         &AtomicBool::new(true),
     );
-    assert!(matches!(run.stop, Some(Stop::Interrupted)));
+    assert!(matches!(run.stop, Some(EngineStop::Interrupted)));
     assert!(b.submitted.is_empty());
 }

@@ -4,7 +4,7 @@
 //! `report::smart` renders it, `compare` turns its failing findings into
 //! qualification reasons.
 
-use super::rules::RuleOptions;
+use super::health_rules::RuleOptions;
 use crate::results::smart::{SelfTestKind, SmartResult};
 use crate::results::{Finding, Severity};
 

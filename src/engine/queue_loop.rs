@@ -7,7 +7,9 @@
 //! duration has passed since the start (measured at that completion), nothing has
 //! failed and the stop flag is down; then wait for everything submitted (drain).
 
-use super::queue::{Backend, Completion, Fatal, Feed, QueuedParams, QueuedRun, Request, Stop};
+use super::queue::{
+    Backend, Completion, EngineStop, Fatal, Feed, QueuedParams, QueuedRun, Request,
+};
 use crate::device::PassWatch;
 use crate::plans::OpKind;
 use crate::plans::iops::OffsetGen;
@@ -252,9 +254,9 @@ impl<'w> Slots<'w> {
 
 /// Run `params.queue_depth` requests of `stream` in flight on `backend` for
 /// `params.duration`, then drain. `stop` is checked after every reap: once raised,
-/// nothing more is submitted and the run ends [`Stop::Interrupted`] after the drain.
+/// nothing more is submitted and the run ends [`EngineStop::Interrupted`] after the drain.
 /// The first failed request likewise stops submission and ends the run with
-/// [`Stop::Failed`] naming its offset. Allocates only before the start.
+/// [`EngineStop::Failed`] naming its offset. Allocates only before the start.
 pub fn drive(
     backend: &mut dyn Backend,
     stream: &mut OffsetGen,
@@ -287,12 +289,12 @@ pub fn drive(
     run.bytes = run.completed * u64::from(len);
     run.abandoned = abandoned;
     run.stop = match failure {
-        Some((offset, error)) => Some(Stop::Failed {
+        Some((offset, error)) => Some(EngineStop::Failed {
             setup: false,
             offset,
             error,
         }),
-        None if interrupted => Some(Stop::Interrupted),
+        None if interrupted => Some(EngineStop::Interrupted),
         None => None,
     };
     (run, fatal)

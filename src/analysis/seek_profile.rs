@@ -137,7 +137,7 @@ pub fn track_map(t: &SeekSet, sectors: u64, rev: f64) -> Option<RadialMap> {
 pub const JOIN_SPREADS: f64 = 1.5;
 
 /// The track-to-track seek and the head switch (when seen), or why none.
-pub type Found = Result<(SeekFigure, Option<SeekFigure>), String>;
+pub type FittedCurve = Result<(SeekFigure, Option<SeekFigure>), String>;
 
 /// The floors of the hop classes (1–2, 2–4 … 32–64 tracks) and the figures read
 /// from them. A class's floor is its lowest access less the expected lowest wait
@@ -148,7 +148,7 @@ pub type Found = Result<(SeekFigure, Option<SeekFigure>), String>;
 /// switches: its floor is the head switch. The track-to-track seek is the mean of the two shortest joined
 /// classes' seeks, each estimated from both ends ([`both_ends`] with `k = 1`): a
 /// seek of one cylinder or two, which the square root makes nearly equal. Or why none.
-pub fn floors(adj: &SeekSet, map: &RadialMap, rev: f64) -> (Vec<SeekFloor>, Found) {
+pub fn floors(adj: &SeekSet, map: &RadialMap, rev: f64) -> (Vec<SeekFloor>, FittedCurve) {
     let n_classes = seek_profile::FLOOR_CLASSES as usize;
     let mut classes: Vec<Vec<u64>> = vec![Vec::new(); n_classes];
     for ((&f, &t), &l) in adj

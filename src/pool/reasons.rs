@@ -3,8 +3,8 @@
 //! the spares, the `ashift` and its evidence, and how each drive is named. Pure:
 //! every line is made from the drives' saved facts.
 
-use super::args::{Kind, Shape};
-use super::drives::{Drive, Naming};
+use super::args::{Shape, VdevKind};
+use super::drives::{Naming, PoolDrive};
 use super::layout::{Layout, SLOW_SHARE, Speed, domains, rate, top};
 use crate::results::verdict::binary_size;
 use std::collections::BTreeMap;
@@ -35,7 +35,7 @@ fn and_list(items: &[String]) -> String {
 /// Each failure domain's drives in each vdev: every level of each drive's path
 /// (the HBA, then the expander on it; see [`domains`]) → counts by vdev; drives
 /// of unknown path are left out.
-fn per_path(drives: &[Drive], l: &Layout) -> BTreeMap<String, Vec<usize>> {
+fn per_path(drives: &[PoolDrive], l: &Layout) -> BTreeMap<String, Vec<usize>> {
     let mut m: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (v, vdev) in l.vdevs.iter().enumerate() {
         for &i in vdev {
@@ -54,10 +54,10 @@ fn per_path(drives: &[Drive], l: &Layout) -> BTreeMap<String, Vec<usize>> {
 /// takes more drives from a vdev than it can lose (naming the path as the path
 /// check does, and a whole vdev as such), a warning when the paths are too few
 /// to spread the vdevs at all, and a warning for drives whose path is unknown.
-pub fn paths(drives: &[Drive], l: &Layout, shape: Shape, names: &[String], said: &mut Said) {
+pub fn paths(drives: &[PoolDrive], l: &Layout, shape: Shape, names: &[String], said: &mut Said) {
     let r = shape.redundancy();
     let counts = per_path(drives, l);
-    if shape.kind == Kind::Stripe {
+    if shape.kind == VdevKind::Stripe {
         said.warnings.push(
             "stripe: no redundancy: the failure of any drive or of its path loses the pool".into(),
         );
@@ -145,7 +145,7 @@ pub fn paths(drives: &[Drive], l: &Layout, shape: Shape, names: &[String], said:
 /// a drive far slower than its vdev (a vdev runs at its slowest drive) and for
 /// drives of unlike sizes (each is used to the smallest's size).
 pub fn vdevs(
-    drives: &[Drive],
+    drives: &[PoolDrive],
     l: &Layout,
     speed: Option<&Speed>,
     names: &[String],
@@ -224,7 +224,7 @@ pub fn vdevs(
 
 /// The spares' line (where each comes from and why), and a warning for a spare
 /// smaller than a drive it may have to replace.
-pub fn spares(drives: &[Drive], l: &Layout, speed: Option<&Speed>, said: &mut Said) {
+pub fn spares(drives: &[PoolDrive], l: &Layout, speed: Option<&Speed>, said: &mut Said) {
     let largest = l
         .vdevs
         .iter()
@@ -275,7 +275,7 @@ pub const ASHIFT_MAX: u32 = 16;
 /// [`ASHIFT_MAX`] (a RAID controller's stripe reported as the physical sector,
 /// FreeBSD's stripesize, gives more), with a warning naming each drive that
 /// reports more; with the evidence in words.
-pub fn ashift(drives: &[Drive], used: &[usize], said: &mut Said) -> u32 {
+pub fn ashift(drives: &[PoolDrive], used: &[usize], said: &mut Said) -> u32 {
     let largest = used
         .iter()
         .map(|&i| drives[i].physical_sector_bytes.max(512))
@@ -335,7 +335,7 @@ pub fn ashift(drives: &[Drive], used: &[usize], said: &mut Said) -> u32 {
 
 /// How the drives are named: a note for simulated drives, a warning for each
 /// drive without a name that survives a reboot.
-pub fn names(drives: &[Drive], used: &[usize], said: &mut Said) {
+pub fn names(drives: &[PoolDrive], used: &[usize], said: &mut Said) {
     let sims = used
         .iter()
         .filter(|&&i| drives[i].naming == Naming::Simulated)
@@ -432,7 +432,7 @@ mod tests {
         );
     }
 
-    fn sectors(phys: &[u32]) -> Vec<Drive> {
+    fn sectors(phys: &[u32]) -> Vec<PoolDrive> {
         phys.iter()
             .enumerate()
             .map(|(i, &p)| {
