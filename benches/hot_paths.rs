@@ -16,11 +16,11 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use seekprobe::app;
 use seekprobe::device::{self, OpenOptions, Stop, Target};
 use seekprobe::engine::sync::SyncEngine;
-use seekprobe::plans::{self, MIB};
 use seekprobe::report::{self, Format, diskinfo, json};
 use seekprobe::results::Run;
 use seekprobe::results::stats::{Histogram, Summary};
 use seekprobe::results::test_kind::{PhaseId, TestKind};
+use seekprobe::test_plans::{self, MIB};
 use std::ffi::OsString;
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
@@ -64,7 +64,7 @@ fn sim_run() -> Run {
 
 fn plans(c: &mut Criterion) {
     let mut g = c.benchmark_group("plan");
-    let opts = plans::Options::default();
+    let opts = test_plans::Options::default();
     for (name, media, ss) in [
         (
             "seek_transfer/2TB-512",
@@ -79,7 +79,7 @@ fn plans(c: &mut Criterion) {
     ] {
         g.bench_function(name, |b| {
             b.iter(|| {
-                plans::plan(
+                test_plans::plan(
                     TestKind::SeekTransfer,
                     black_box(media),
                     black_box(ss),
@@ -90,7 +90,7 @@ fn plans(c: &mut Criterion) {
     }
     g.bench_function("command_overhead/2TB-512", |b| {
         b.iter(|| {
-            plans::plan(
+            test_plans::plan(
                 TestKind::CommandOverhead,
                 black_box(2_000_398_934_016),
                 black_box(seekprobe::results::settings::SectorSize::B512),
@@ -140,11 +140,11 @@ fn engine(c: &mut Criterion) {
     let mut g = c.benchmark_group("sync_engine");
     let mut target = open_sim();
     let info = target.info().clone();
-    let plan = plans::plan(
+    let plan = test_plans::plan(
         TestKind::SeekTransfer,
         info.media_size_bytes,
         seekprobe::results::settings::SectorSize::new(info.sector_size).expect("a sector size"),
-        &plans::Options::default(),
+        &test_plans::Options::default(),
     )
     .expect("plan");
     let stop = AtomicBool::new(false);

@@ -15,7 +15,7 @@ fn main() {
     use seekprobe::clock::MonotonicClock;
     use seekprobe::engine::queued::QueuedParams;
     use seekprobe::engine::{threads, uring};
-    use seekprobe::plans::iops::OffsetGen;
+    use seekprobe::test_plans::iops::OffsetGen;
     use std::os::fd::AsRawFd;
     use std::os::unix::fs::OpenOptionsExt;
     use std::sync::atomic::AtomicBool;

@@ -2,12 +2,12 @@
 //! diskinfo's rules enforced before any work.
 
 use crate::cli::Args;
-use crate::plans;
 use crate::report::Format;
 use crate::results::settings::{
     BlockSize, Deviation, EndNotAfterStart, Passes, QueueDepth, ScanSpan,
 };
 use crate::results::test_kind::TestKind;
+use crate::test_plans;
 use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -47,7 +47,7 @@ pub struct Config {
     pub tests: Vec<TestKind>,
     /// What shapes the tests' plans, every value checked here and carried as it is
     /// to the plans and the engines.
-    pub options: plans::Options,
+    pub options: test_plans::Options,
     /// The disks, in order.
     pub disks: Vec<String>,
     /// How results are printed on standard output.
@@ -101,7 +101,7 @@ pub struct Config {
 }
 
 /// Settings of --scan and --verify that the executor and the program use, not the
-/// plans (those are in [`plans::Options`]).
+/// plans (those are in [`test_plans::Options`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Beyond {
     /// How long a request to a drive may go unanswered (--io-timeout).
@@ -322,7 +322,7 @@ impl Config {
             // A drive's own tests (not the path check, across the drives).
             verbose: a.verbose || tests.iter().any(|t| !t.row().together) || smart.wanted(),
             tests,
-            options: plans::Options {
+            options: test_plans::Options {
                 settle: seconds(a.settle),
                 seed: a.seed.unwrap_or_else(random_seed),
                 write: a.write,
@@ -386,14 +386,14 @@ impl Config {
     }
 }
 
-impl Default for plans::Options {
+impl Default for test_plans::Options {
     /// The plans' options of a command line that gives none: every default as its
     /// option's declaration states it (cli/probe.rs), the seed and the write-verify
     /// nonce 0. The plans restate no default.
-    fn default() -> plans::Options {
+    fn default() -> test_plans::Options {
         let c = Config::from_command_line(["seekprobe", "-"])
             .expect("the declared defaults are within their ranges");
-        plans::Options {
+        test_plans::Options {
             seed: 0,
             verify_nonce: 0,
             ..c.options

@@ -2,7 +2,7 @@
 //! command overhead — with FreeBSD `diskinfo -tv`'s exact output where users expect it.
 //!
 //! The data flows one way: command line → [`config::Config`] → [`device::Target`] →
-//! pure plans ([`plans`]) → the [`engine`] executes them against a [`clock::Clock`] →
+//! pure plans ([`test_plans`]) → the [`engine`] executes them against a [`clock::Clock`] →
 //! plain results ([`results`]) → reporters ([`report`]), which never measure.
 
 pub mod analysis;
@@ -15,10 +15,9 @@ pub mod config;
 pub mod device;
 pub mod engine;
 pub mod error;
-pub mod exec;
+pub mod executor;
 pub mod history;
 pub mod pathcheck;
-pub mod plans;
 pub mod pool;
 pub mod prober;
 pub mod progress;
@@ -31,6 +30,7 @@ pub mod smr;
 pub mod sshsig;
 pub mod stamps;
 pub mod stats;
+pub mod test_plans;
 pub mod units;
 pub mod validity;
 pub mod verdict;

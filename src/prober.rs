@@ -1,5 +1,5 @@
 //! Probing one disk: open it, check that writing is safe when a write test is asked
-//! for, then run each test through the executor ([`crate::exec`]), which reports to
+//! for, then run each test through the executor ([`crate::executor`]), which reports to
 //! a [`Sink`]; here the warnings about each test and what follows a failure. A
 //! burn-in runs here too, step by step in the order [`crate::burnin::runner`]
 //! decides, which judges how each step ended from what running it gave; each
@@ -20,12 +20,12 @@ use crate::config::{Config, Mode};
 use crate::device::{self, OpenOptions, Target};
 use crate::engine::sync::SyncEngine;
 use crate::error::ProbeError;
-use crate::exec::{self, Context};
-use crate::plans::{self, MIB};
+use crate::executor::{self, Context};
 use crate::results::smart::SmartResult;
 use crate::results::test_kind::TestKind;
 use crate::results::{DiskResult, Outcome, Warning, WarningCode};
 use crate::smart::SmartSettings;
+use crate::test_plans::{self, MIB};
 use crate::validity;
 use smart_session as session;
 use std::io;
@@ -225,7 +225,7 @@ struct Tests<'a> {
     info: crate::results::device::DeviceInfo,
     engine: SyncEngine,
     /// The plans' options, as config made them.
-    opts: &'a plans::Options,
+    opts: &'a test_plans::Options,
     /// The first test that failed: the ones after it are skipped.
     failed: Option<TestKind>,
     stop: &'a AtomicBool,
@@ -251,7 +251,7 @@ impl Tests<'_> {
             && !test.row().after_failure
         {
             let why = format!("the {} test did not complete", f.name());
-            let r = exec::skipped(test, cfg.options.settle, why);
+            let r = executor::skipped(test, cfg.options.settle, why);
             let outcome = r.outcome.clone();
             disk.tests.push(r);
             sink.checkpoint(disk)?;
@@ -279,7 +279,7 @@ impl Tests<'_> {
             known_good: &self.known_good,
             watch: watch.as_ref().map(|w| w as &dyn device::PassWatch),
         };
-        let run = exec::run_test(test, self.opts, &mut cx)?;
+        let run = executor::run_test(test, self.opts, &mut cx)?;
         let result = run.result;
         let mut notes = run.warnings;
         let more = validity::test_warnings(info, &result, &notes);

@@ -4,8 +4,8 @@
 //! revolution; the estimators take the wait out from both ends of the
 //! distribution instead of averaging it.
 
-use crate::plans::seek_profile::{self, RadialMap};
 use crate::results::{SeekCurveFit, SeekFigure, SeekFloor, SeekSamples, SeekSet};
+use crate::test_plans::seek_profile::{self, RadialMap};
 
 /// The relative uncertainty of the revolution measured from the spread (the 1st and
 /// 99th percentiles of about 500 waits each move by about 0.45% of it).

@@ -4,7 +4,7 @@
 
 use super::output::save_json;
 use crate::error::ProbeError;
-use crate::exec::Observer;
+use crate::executor::Observer;
 use crate::prober::Sink;
 use crate::progress::estimate::RateCurve;
 use crate::progress::{Cost, Progress};

@@ -221,7 +221,7 @@ fn test_writes(t: TestKind, cfg: &Config, info: &DeviceInfo) -> String {
         TestKind::Zones => format!(
             "{} ranges of {} over the whole drive, each written after it is read",
             o.zones,
-            binary_size(crate::plans::zones::sample_bytes(
+            binary_size(crate::test_plans::zones::sample_bytes(
                 info.media_size_bytes,
                 info.sector_size,
                 o.zones,

@@ -313,7 +313,7 @@ fn header(cfg: &Config) -> Run {
 /// What --smr-check will do, with its budget, said on standard error before
 /// anything is written.
 fn smr_budget_note(b: &crate::results::smr::Budget, idle: std::time::Duration) -> String {
-    use crate::plans::smr::{PROBE_SPACING_S, PROBES};
+    use crate::test_plans::smr::{PROBE_SPACING_S, PROBES};
     let idle = idle.as_secs_f64();
     let spacing = PROBE_SPACING_S.min(idle);
     let time = if b.seconds >= 60.0 && b.seconds % 60.0 == 0.0 {

@@ -229,7 +229,7 @@ pub struct Args {
     /// Seconds --smr-check leaves the disk idle before its read probes (which then
     /// come 2 s apart, or closer after a shorter idle); 0 probes at once (TIME: seconds, or
     /// with a unit: 500ms, 30s, 10m, 1h)
-    #[arg(long, value_name = "TIME", value_parser = parse_seconds, default_value_t = crate::plans::smr::IDLE_S)]
+    #[arg(long, value_name = "TIME", value_parser = parse_seconds, default_value_t = crate::test_plans::smr::IDLE_S)]
     pub smr_idle: f64 => Opt::tunes(&["smr_check"]).range(Range::seconds_from_ms(0)),
 
     /// Draw the zone curve with the access times over the disk, the scan map, and the

@@ -48,7 +48,7 @@ pub fn differing(saved: &[String], now: &[String]) -> Result<Vec<String>, String
 /// picks other random offsets of the same measure), the burn-in's own settings,
 /// and the temperature that pauses writes.
 fn measures(c: &Config) -> impl PartialEq + use<> {
-    let options = crate::plans::Options {
+    let options = crate::test_plans::Options {
         verify_nonce: 0,
         seed: 0,
         ..c.options.clone()

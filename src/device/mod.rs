@@ -24,8 +24,8 @@ pub use pass_watch::PassWatch;
 pub use stop::Stop;
 
 use crate::clock::{Clock, VirtualClock};
-use crate::plans::Op;
 use crate::results::device::{DeviceInfo, IoMode, Rotation, TargetKind};
+use crate::test_plans::Op;
 use std::io;
 use std::os::fd::BorrowedFd;
 

@@ -1,6 +1,6 @@
 //! The watch of a queued pass (a real drive's temperature, `--max-temp`): the run
 //! starts it for the pass's length (`prober/pass_temps.rs`) and hands it to the
-//! engines through the executor's context ([`crate::exec::Context::watch`]), down
+//! engines through the executor's context ([`crate::executor::Context::watch`]), down
 //! to the drive loop, which asks it before each submission
 //! ([`crate::engine::queue_loop::drive_feed_watched`]).
 

@@ -13,10 +13,10 @@
 use super::queue::{Backend, Completion, EngineStop, Feed, QueuedParams, QueuedRun, Request};
 use super::queue_loop::{drive, drive_feed};
 use crate::clock::MonotonicClock;
-use crate::plans::OpKind;
-use crate::plans::iops::OffsetGen;
 use crate::results::QueuedEngine;
 use crate::results::settings::QueueDepth;
+use crate::test_plans::OpKind;
+use crate::test_plans::iops::OffsetGen;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

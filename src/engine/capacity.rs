@@ -5,15 +5,15 @@
 //!
 //! The probes are not timed: stamping a block happens before its write, checking it
 //! after its read, and nothing here measures the device. Which blocks, and what their
-//! read-backs mean, are the pure functions of [`crate::plans::capacity`].
+//! read-backs mean, are the pure functions of [`crate::test_plans::capacity`].
 
 use crate::device::{AlignedBuf, Target};
 use crate::engine::sync::EngineStop;
-use crate::plans::Op;
-use crate::plans::capacity;
 use crate::results::capacity::{Capacity, Probe};
 use crate::results::failures::ReadBack;
 use crate::stamps::stamp::{StampSize, Stamper};
+use crate::test_plans::Op;
+use crate::test_plans::capacity;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 

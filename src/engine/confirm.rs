@@ -26,10 +26,10 @@ use super::PassProgress;
 use super::queue::{Completion, Feed, Request};
 use super::queued;
 use crate::device::{PassWatch, Target};
-use crate::plans::OpKind;
-use crate::plans::scan::ScanRange;
 use crate::results::settings::QueueDepth;
 use crate::results::{SlowRange, SlowTiming};
+use crate::test_plans::OpKind;
+use crate::test_plans::scan::ScanRange;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -283,7 +283,7 @@ impl Feed for Again<'_> {
 mod tests {
     use super::*;
     use crate::device::sim::SimTarget;
-    use crate::plans::scan::whole;
+    use crate::test_plans::scan::whole;
 
     fn slow(first_sector: u64, sectors: u64, max_ns: u64) -> SlowRange {
         SlowRange {

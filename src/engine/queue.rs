@@ -10,10 +10,10 @@
 //! module and `queue_loop.rs` import none of them, so the imports run one way:
 //! dispatcher → backends → `queue_loop.rs` → this module.
 
-use crate::plans::OpKind;
 use crate::results::QueuedEngine;
 use crate::results::settings::QueueDepth;
 use crate::results::stats::Histogram;
+use crate::test_plans::OpKind;
 use std::io;
 use std::time::Duration;
 
@@ -38,13 +38,13 @@ pub enum EngineStop {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueuedParams {
     /// Request size in bytes: a multiple of the sector size, at most the device size
-    /// (see [`crate::plans::iops::sizes`]).
+    /// (see [`crate::test_plans::iops::sizes`]).
     pub len: u32,
     /// Requests kept in flight (diskinfo: 128).
     pub queue_depth: QueueDepth,
     /// Replacements are submitted while less than this has passed (diskinfo: 3 s).
     pub duration: Duration,
-    /// Seeds the random offsets ([`crate::plans::iops::OffsetGen::new`]); 0 with a
+    /// Seeds the random offsets ([`crate::test_plans::iops::OffsetGen::new`]); 0 with a
     /// sequential stream.
     pub seed: u64,
     /// A request unanswered this long ends the run with a

@@ -11,9 +11,9 @@ use super::queue::{
     Backend, Completion, EngineStop, Fatal, Feed, QueuedParams, QueuedRun, Request,
 };
 use crate::device::PassWatch;
-use crate::plans::OpKind;
-use crate::plans::iops::OffsetGen;
 use crate::results::settings::QueueDepth;
+use crate::test_plans::OpKind;
+use crate::test_plans::iops::OffsetGen;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

@@ -24,9 +24,9 @@ use super::threads;
 use super::uring;
 use super::virtual_queue;
 use crate::device::{PassWatch, Target};
-use crate::plans::iops::OffsetGen;
 use crate::results::QueuedEngine;
 use crate::results::settings::{QueueDepth, SectorSize};
+use crate::test_plans::iops::OffsetGen;
 use std::io;
 use std::sync::atomic::AtomicBool;
 

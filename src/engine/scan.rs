@@ -14,12 +14,12 @@ use super::sync::EngineStop;
 use super::threads;
 use crate::clock::Clock;
 use crate::device::{AlignedBuf, PassWatch, Target};
-use crate::plans::OpKind;
-use crate::plans::scan::{BUCKET_LIMITS_MS, ScanRange, bucket};
 use crate::results::device::Rotation;
 use crate::results::settings::QueueDepth;
 use crate::results::verify::Unanswered;
 use crate::results::{ScanResult, SectorRange, SlowRange};
+use crate::test_plans::OpKind;
+use crate::test_plans::scan::{BUCKET_LIMITS_MS, ScanRange, bucket};
 use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -355,7 +355,7 @@ impl<F: FnMut(Block, u64) -> bool> Feed for InOrder<'_, F> {
 mod tests {
     use super::*;
     use crate::device::sim::SimTarget;
-    use crate::plans::scan::whole;
+    use crate::test_plans::scan::whole;
 
     #[test]
     fn every_injected_bad_and_slow_range_is_found_and_nothing_else() {

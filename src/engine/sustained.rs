@@ -5,9 +5,9 @@
 
 use super::sync::{EngineStop, SyncEngine};
 use crate::device::Target;
-use crate::plans::Op;
 use crate::results::smr::{Budget, RateWindow, WriteSample};
 use crate::smr::behaviour::{WINDOW_S, find_collapse};
+use crate::test_plans::Op;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -126,8 +126,8 @@ mod tests {
     use super::*;
     use crate::clock::{Clock, VirtualClock};
     use crate::device::{ReadBuf, WriteBuf};
-    use crate::plans::OpKind;
     use crate::results::device::{DeviceInfo, TargetKind};
+    use crate::test_plans::OpKind;
     use std::io;
 
     /// Each write takes `fast` ns until `after` bytes were written, then `slow` ns.

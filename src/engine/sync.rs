@@ -1,9 +1,9 @@
 //! The synchronous engine: one positioned operation at a time, as diskinfo does.
 
 use crate::device::{AlignedBuf, Target};
-use crate::plans::{Op, OpKind, Phase};
 use crate::results::PhaseResult;
 use crate::results::stats::Summary;
+use crate::test_plans::{Op, OpKind, Phase};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! The synchronous flushed-write engine behind `-S`: random writes, each followed by
 //! a cache flush, in batches until a minimum time has passed.
 //!
-//! A write larger than 128 KiB is split (see [`crate::plans::sync_write::pieces`]):
+//! A write larger than 128 KiB is split (see [`crate::test_plans::sync_write::pieces`]):
 //! all pieces but the last are issued at once, the last alone, then all are awaited
 //! — diskinfo's AIO `parwrite` — by the target ([`Target::write_pieces_timed`]: a real
 //! device's I/O thread, under the watchdog); a simulated drive writes the whole
@@ -9,9 +9,9 @@
 
 use super::sync::EngineStop;
 use crate::device::{AlignedBuf, Target};
-use crate::plans::iops::OffsetGen;
-use crate::plans::sync_write::{BATCH, PIECE};
 use crate::results::stats::Histogram;
+use crate::test_plans::iops::OffsetGen;
+use crate::test_plans::sync_write::{BATCH, PIECE};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

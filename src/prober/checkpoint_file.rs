@@ -160,16 +160,16 @@ pub fn fits_plan(
     cp: &Checkpoint,
     test: crate::results::test_kind::TestKind,
     info: &crate::results::device::DeviceInfo,
-    opts: &crate::plans::Options,
+    opts: &crate::test_plans::Options,
 ) -> bool {
     let Some(ss) = crate::results::settings::SectorSize::new(info.sector_size) else {
         return false;
     };
-    let Ok(plan) = crate::plans::plan(test, info.media_size_bytes, ss, opts) else {
+    let Ok(plan) = crate::test_plans::plan(test, info.media_size_bytes, ss, opts) else {
         return false;
     };
     plan.lines.iter().flat_map(|l| &l.steps).any(|s| {
-        matches!(s, crate::plans::PlanStep::Verify { range, passes, .. }
+        matches!(s, crate::test_plans::PlanStep::Verify { range, passes, .. }
             if cp.fits(range.start, range.end, range.block, passes.get()))
     })
 }

@@ -6,7 +6,7 @@
 //! [`crate::smart::temperature::PAUSED_EVERY_S`] while the drive is above `--max-temp`; the
 //! drive loop asks it before each submission
 //! ([`crate::engine::queue_loop::drive_feed_watched`]), handed to the pass through the
-//! executor's context ([`crate::exec::Context::watch`]). Dropping the watch stops the
+//! executor's context ([`crate::executor::Context::watch`]). Dropping the watch stops the
 //! thread (a smartctl still running is left to finish, bounded by smartctl's own
 //! timeout, and its reading is not recorded).
 

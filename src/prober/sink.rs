@@ -2,7 +2,7 @@
 //! ([`Observer`]) and the run's own (the disk opened, its warnings, the write
 //! confirmation, a test or a burn-in step done, the results to save, SMART).
 
-use crate::exec::Observer;
+use crate::executor::Observer;
 use crate::results::burnin::StepRecord;
 use crate::results::device::DeviceInfo;
 use crate::results::smart::SmartResult;

@@ -11,12 +11,12 @@
 
 use crate::clock::{Clock, VirtualClock};
 use crate::device::{IoData, QueueModel, ReadBuf, Simulated, Target, WriteBuf};
-use crate::plans::Op;
 use crate::results::device::DeviceInfo;
 use crate::results::smart::{SelfTestKind, SmartResult};
 use crate::smart::smartctl::{self, SmartRead, Smartctl, SmartctlError};
 use crate::smart::source::{SelfTestPoll, SelfTestStarted, SmartSource, SmartctlSource};
 use crate::smart::temperature::{self, Action, Sampler};
+use crate::test_plans::Op;
 use std::io;
 use std::os::fd::BorrowedFd;
 use std::sync::{Arc, Mutex};
@@ -161,7 +161,7 @@ impl Watch {
     /// For a queued pass of a real drive (`target`, the wrapped drive): a watch
     /// kept while the pass runs, its temperature sampled from a side thread
     /// ([`super::pass_temps`]) and asked by the drive loop before each submission
-    /// ([`crate::exec::Context::watch`]);
+    /// ([`crate::executor::Context::watch`]);
     /// dropping it ends the watch. None for a simulated drive: its queued
     /// requests are sampled as the virtual queue serves them.
     pub fn pass(&self, target: &dyn Target) -> Option<super::pass_temps::SideSampler> {
@@ -638,7 +638,7 @@ mod tests {
         let op = Op {
             offset: 0,
             len: 1 << 20,
-            kind: crate::plans::OpKind::Write,
+            kind: crate::test_plans::OpKind::Write,
         };
         for k in 0..=36u64 {
             q.service_ns(&op, k * 300_000_000_000).unwrap();

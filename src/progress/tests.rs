@@ -239,7 +239,7 @@ fn off_a_terminal_each_step_and_the_status_are_lines_of_their_own() {
 #[derive(Default)]
 struct Heard(Vec<(u64, usize, usize)>, Option<Arc<dyn Clock>>);
 
-impl crate::exec::Observer for Heard {
+impl crate::executor::Observer for Heard {
     fn line_started(&mut self, _: TestKind, index: usize, total: usize, _: &str) {
         let now = self.1.as_ref().map_or(0, |c| c.now_ns());
         self.0.push((now, index, total));
@@ -267,16 +267,16 @@ fn time_left_holds(spec: &str, first: Option<TestKind>, test: TestKind) -> (usiz
     let clock = t.clock().shared();
     let mut engine = crate::engine::sync::SyncEngine::new(1 << 20);
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let opts = crate::plans::Options {
+    let opts = crate::test_plans::Options {
         write: true,
         zone_size: 8 << 20,
-        ..crate::plans::Options::default()
+        ..crate::test_plans::Options::default()
     };
     // As a burn-in runs it: its write-verify pass checkpointed (each checkpoint
     // flushes the drive's cache: no hour of dirty writes left for the half's end).
     let mut saved = |_: &crate::stamps::checkpoint::Checkpoint| {};
     let mut run = |test, heard: &mut Heard| {
-        let mut cx = crate::exec::Context {
+        let mut cx = crate::executor::Context {
             target: &mut t,
             engine: &mut engine,
             stop: &stop,
@@ -287,7 +287,9 @@ fn time_left_holds(spec: &str, first: Option<TestKind>, test: TestKind) -> (usiz
             resume: None,
             known_good: &[],
         };
-        crate::exec::run_test(test, &opts, &mut cx).unwrap().result
+        crate::executor::run_test(test, &opts, &mut cx)
+            .unwrap()
+            .result
     };
     let info = crate::device::sim::SimTarget::open(spec)
         .unwrap()

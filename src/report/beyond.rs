@@ -3,8 +3,8 @@
 //! line.
 
 use super::chart::{curve, curve_from_zero};
-use crate::plans::scan::BUCKET_LIMITS_MS;
 use crate::results::{SeekAnalysis, SeekFigure, TestResult};
+use crate::test_plans::scan::BUCKET_LIMITS_MS;
 use std::fmt::Write;
 
 /// Width of the text charts, in characters (their height is [`HEIGHT`] lines).

@@ -3,10 +3,10 @@
 //! buckets, the slow ranges and every failed range with its kind; where an
 //! interrupted run stopped and the `--start` that resumes it.
 
-use crate::plans::scan::BUCKET_LIMITS_MS;
 use crate::results::TestResult;
 use crate::results::failures::{FailedRange, FailureKind};
 use crate::results::verify::{Half, HalfKind, VerifyResult};
+use crate::test_plans::scan::BUCKET_LIMITS_MS;
 use std::fmt::Write;
 
 fn mb(bytes_per_s: f64) -> String {

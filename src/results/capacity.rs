@@ -1,6 +1,6 @@
 //! What the capacity check (`--capacity-check`) found: each probe block's
 //! read-back and the conclusion about the drive's real size, as plain data (the
-//! plan and the analysis that fill them are `plans::capacity`'s).
+//! plan and the analysis that fill them are `test_plans::capacity`'s).
 
 use super::failures::ReadBack;
 use serde::{Deserialize, Serialize};
@@ -12,7 +12,7 @@ pub struct Probe {
     pub offset: u64,
     /// Its length in bytes.
     pub len: u64,
-    /// How it read back (`plans::capacity::block_verdict`).
+    /// How it read back (`test_plans::capacity::block_verdict`).
     pub verdict: ReadBack,
 }
 
@@ -53,7 +53,7 @@ pub struct Capacity {
     /// (bytes); `reported` when nothing failed.
     pub real: u64,
     /// How far past `real` the real size may reach: the distance from `real` to
-    /// the end of the first failed probe (0 when exact). `plans::capacity::refine` narrows it to
+    /// the end of the first failed probe (0 when exact). `test_plans::capacity::refine` narrows it to
     /// one probe block.
     pub uncertainty: u64,
     /// The offset of the lowest failed probe.

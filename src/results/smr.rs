@@ -106,7 +106,7 @@ pub struct SmrAnalysis {
 }
 
 /// The idle period of runs saved before `idle_s` was recorded: the plan's
-/// `plans::smr::IDLE_S` of then, which stays this value if the plan's changes.
+/// `test_plans::smr::IDLE_S` of then, which stays this value if the plan's changes.
 pub const IDLE_S_OF_OLD_RUNS: f64 = 5.0;
 
 fn default_idle_s() -> f64 {

@@ -126,7 +126,7 @@ pub fn analyse(
     post_idle_ns: &[u64],
 ) -> SmrAnalysis {
     let probes = (baseline_ns, post_idle_ns);
-    analyse_after_idle(info, writes, budget, probes, crate::plans::smr::IDLE_S)
+    analyse_after_idle(info, writes, budget, probes, crate::test_plans::smr::IDLE_S)
 }
 
 /// The writes that took [`STALL_S`] or longer, with the bytes written before each.
@@ -283,8 +283,8 @@ mod tests {
     use crate::clock::Clock;
     use crate::device::sim::SimTarget;
     use crate::device::{AlignedBuf, Target};
-    use crate::plans::smr::{self, IDLE_S, PROBE_SPACING_S};
     use crate::results::device::TargetKind;
+    use crate::test_plans::smr::{self, IDLE_S, PROBE_SPACING_S};
 
     /// Run the test's plan on a simulated drive, as an executor would: the baseline
     /// probes, the writes until the budget or the collapse, the idle period and the

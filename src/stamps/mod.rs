@@ -4,7 +4,7 @@
 //! ([`badblocks`]). No I/O and no clock: the executor writes the stamped buffers,
 //! reads them back and hands them to [`stamp::Stamper::check`].
 //!
-//! The capacity check's plan and conclusion are in [`crate::plans::capacity`].
+//! The capacity check's plan and conclusion are in [`crate::test_plans::capacity`].
 //! docs/methods.md ("Write and verify", "Capacity check") describes the layout.
 
 pub mod badblocks;

@@ -6,8 +6,8 @@ use crate::helpers::seekprobe_command;
 use crate::helpers::temp_dir;
 use crate::helpers::{Finish, image, run_file, seekprobe};
 use seekprobe::device::sim::SimTarget;
-use seekprobe::plans::seek_profile;
 use seekprobe::results::settings::SectorSize;
+use seekprobe::test_plans::seek_profile;
 
 fn json_of(args: &[&str]) -> (i32, serde_json::Value, String) {
     let out = seekprobe()

@@ -149,7 +149,7 @@ fn the_files_of_src_import_each_other_without_a_circle() {
         }
     }
     assert!(
-        graph["prober"].contains("exec") && graph["plans::plan"].contains("plans"),
+        graph["prober"].contains("executor") && graph["test_plans::plan"].contains("test_plans"),
         "the reader of references is broken: {graph:?}"
     );
     // Depth-first search; a module met again on the current path closes a circle.
@@ -188,12 +188,12 @@ fn the_files_of_src_import_each_other_without_a_circle() {
 #[test]
 fn the_reader_finds_crate_and_super_paths_and_braced_lists() {
     let src = "use super::{Phase, zones::X};\nuse crate::engine::queued::{self, QueuedParams};\nlet x = super::super::clock::now(); // crate::ignored\n";
-    let r = references("plans::plan", &code(src));
+    let r = references("test_plans::plan", &code(src));
     assert_eq!(
         r,
         [
-            "plans::Phase",
-            "plans::zones",
+            "test_plans::Phase",
+            "test_plans::zones",
             "crate::engine::queued::self",
             "crate::engine::queued::QueuedParams",
             "crate::clock::now",

@@ -1,7 +1,7 @@
 //! A test is one spec (issue 28): for each kind of test, at most four files of
 //! src/ (test code left out: `tests.rs` files, `tests/` folders, `*_tests.rs` and
 //! the `#[cfg(test)] mod tests` at a file's end) name its variant `TestKind::X`:
-//! the registry (results/test_kind.rs), its plan (plans/plan.rs), the end of its
+//! the registry (results/test_kind.rs), its plan (test_plans/plan.rs), the end of its
 //! text (report/diskinfo.rs's `test_end`, which matches every kind) and one
 //! other. Everything else reads the registry's row or the result's payload
 //! (docs/architecture.md, "Adding a test"); and the registry's ids are written
@@ -44,7 +44,7 @@ fn each_kind_of_test_is_named_by_at_most_four_files_of_src() {
         eprintln!("{k}: {} {files:?}", files.len());
         for home in [
             "results/test_kind.rs",
-            "plans/plan.rs",
+            "test_plans/plan.rs",
             "report/diskinfo.rs",
         ] {
             assert!(files.contains(&home), "{k}: not in {home}: {files:?}");

@@ -80,7 +80,7 @@ loop_tests! {
         // its answer, so up to the pass's requests in flight (VERIFY_DEPTH blocks of
         // the default 1 MiB) may be counted beyond it: on a busy machine the pass
         // noticed at 127 MiB of the 128 MiB the test had seen written.
-        let in_flight = u64::from(seekprobe::plans::VERIFY_DEPTH.get()) << 20;
+        let in_flight = u64::from(seekprobe::test_plans::VERIFY_DEPTH.get()) << 20;
         let at = c["at_bytes"].as_u64().unwrap();
         assert!((SIZE / 2 - in_flight..=SIZE).contains(&at), "{c}");
         let findings = v["disks"][0]["verdict"]["findings"].as_array().unwrap();

@@ -17,9 +17,9 @@ use super::{JITTER_STREAM, Kind, MIB, MS, SERIAL_STREAM};
 use crate::clock::{Clock, VirtualClock};
 use crate::device::{IoData, QueueModel, ReadBuf, Simulated, Target, Together, WriteBuf};
 use crate::error::ProbeError;
-use crate::plans::{Op, OpKind};
 use crate::results::device::{DeviceInfo, IoMode, Rotation, TargetKind};
 use crate::rng::{self, Rng};
+use crate::test_plans::{Op, OpKind};
 use rustix::io::Errno;
 use std::io;
 

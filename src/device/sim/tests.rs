@@ -7,11 +7,11 @@ use super::{MS, SimTarget};
 use crate::clock::Clock;
 use crate::device::{AlignedBuf, Simulated, Target};
 use crate::error::ProbeError;
-use crate::plans::Op;
-use crate::plans::{Phase, plan};
 use crate::results::device::{IoMode, Rotation, TargetKind};
 use crate::results::test_kind::{PhaseId, TestKind};
 use crate::rng;
+use crate::test_plans::Op;
+use crate::test_plans::{Phase, plan};
 use std::io;
 use std::time::Duration;
 

@@ -13,12 +13,12 @@ use crate::engine::in_order::{InBlockOrder, Timed};
 use crate::engine::liveness::Liveness;
 use crate::engine::locate::push_block;
 use crate::engine::queue::{Completion, Feed, Request};
-use crate::plans::OpKind;
-use crate::plans::scan::{ScanRange, bucket};
 use crate::results::SlowRange;
 use crate::results::failures::{Failures, ReadBack};
 use crate::results::verify::{Half, HalfKind, KeepsOnly, Pass, SizeChanged, Unanswered};
 use crate::stamps::stamp::Stamper;
+use crate::test_plans::OpKind;
+use crate::test_plans::scan::{ScanRange, bucket};
 
 /// One half's feed: hands out its blocks in order, collects their completions, and
 /// records the failures and checkpoints.

@@ -13,11 +13,11 @@ use crate::engine::locate::{LocateRead, locate};
 use crate::engine::queue::EngineStop;
 use crate::engine::queue_loop::NoAnswer;
 use crate::engine::queued;
-use crate::plans::OpKind;
-use crate::plans::scan::ScanRange;
 use crate::results::failures::{FailureKind, ReadBack};
 use crate::results::verify::{Half, HalfKind, SizeChanged, Stopped, Unanswered, VerifyResult};
 use crate::stamps::stamp::Stamper;
+use crate::test_plans::OpKind;
+use crate::test_plans::scan::ScanRange;
 use std::io;
 use std::sync::atomic::Ordering;
 

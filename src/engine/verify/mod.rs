@@ -18,14 +18,14 @@ use super::liveness::Liveness;
 use super::queue::EngineStop;
 use crate::device::size_probe::SizeProbe;
 use crate::device::{PassWatch, Target};
-use crate::plans::OpKind;
-use crate::plans::scan::ScanRange;
 use crate::results::QueuedEngine;
 use crate::results::failures::Failures;
 use crate::results::settings::QueueDepth;
 use crate::results::verify::{Half, HalfKind, Pass, REGIONS, VerifyResult};
 use crate::stamps::checkpoint::Checkpoint;
 use crate::stamps::stamp::{StampSize, Stamper};
+use crate::test_plans::OpKind;
+use crate::test_plans::scan::ScanRange;
 use std::io;
 use std::sync::atomic::AtomicBool;
 

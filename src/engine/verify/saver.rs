@@ -13,10 +13,10 @@ use super::feed::HalfFeed;
 use super::{PassState, Run, VerifyParams};
 use crate::device::Target;
 use crate::engine::queue_loop::NoAnswer;
-use crate::plans::OpKind;
 use crate::results::failures::Failures;
 use crate::results::verify::{Half, HalfKind, Pass, Unanswered, VerifyResult};
 use crate::stamps::checkpoint::Checkpoint;
+use crate::test_plans::OpKind;
 
 /// Checkpoints of the run, at least every 1% of the range and every minute,
 /// handed to `save` as they are made.

@@ -1,8 +1,8 @@
 //! Unit tests of the write-and-verify pass on simulated drives and image files.
 use super::*;
 use crate::device::AlignedBuf;
-use crate::plans::scan::whole;
 use crate::results::failures::{FailureKind, ReadBack};
+use crate::test_plans::scan::whole;
 use std::sync::atomic::Ordering;
 
 fn params(size: u64, block: u64) -> VerifyParams {

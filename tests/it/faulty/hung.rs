@@ -70,7 +70,7 @@ fn given_up_at_the_hung_write_or_before_it(v: &serde_json::Value) {
     assert!(prefix <= 32 << 20, "written up to {prefix}: {u}");
     assert_eq!(at % (1 << 20), 0, "{u}");
     if at == prefix {
-        let in_flight = u64::from(seekprobe::plans::VERIFY_DEPTH.get() - 1) << 20;
+        let in_flight = u64::from(seekprobe::test_plans::VERIFY_DEPTH.get() - 1) << 20;
         assert!(
             ((32 << 20) - in_flight..=32 << 20).contains(&at),
             "a write: {u}"

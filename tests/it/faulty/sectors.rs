@@ -226,7 +226,7 @@ fn keeps_only_matches_the_device(
         spans.iter().any(|&(_, e)| e == lost_from),
         "{k}: kept {kept}"
     );
-    let in_flight = u64::from(seekprobe::plans::VERIFY_DEPTH.get()) << 20;
+    let in_flight = u64::from(seekprobe::test_plans::VERIFY_DEPTH.get()) << 20;
     assert!(
         lost_from.abs_diff(64 << 20) <= in_flight,
         "{k}: kept {kept}"

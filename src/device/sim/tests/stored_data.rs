@@ -2,9 +2,9 @@
 use super::open;
 use crate::clock::Clock;
 use crate::device::{AlignedBuf, IoData, QueueModel, Target};
-use crate::plans::{Op, OpKind};
 use crate::results::failures::ReadBack;
 use crate::stamps::stamp::{StampSize, Stamper};
+use crate::test_plans::{Op, OpKind};
 use std::io;
 
 const MIB: u64 = 1 << 20;

@@ -3,7 +3,7 @@
 //! written back in one command.
 use super::open;
 use crate::device::{AlignedBuf, Target};
-use crate::plans::scan::whole;
+use crate::test_plans::scan::whole;
 use std::sync::atomic::AtomicBool;
 
 const MIB: u64 = 1 << 20;

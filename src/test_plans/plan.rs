@@ -1,7 +1,7 @@
 //! Every test as data: a [`Plan`] is the lines of a test (one per line of output or
 //! of the progress display), each a list of [`PlanStep`]s, built from the device's size
 //! and sector size and the checked [`Options`] alone. No I/O, no clock: the executor
-//! (`crate::exec`) walks any plan against a target.
+//! (`crate::executor`) walks any plan against a target.
 
 use super::iops::{self, BadRequest, OffsetGen};
 use super::scan::{self, ScanRange};

@@ -2,8 +2,8 @@
 
 use super::*;
 use crate::device::sim::SimTarget;
-use crate::plans::{Line, Op, Options, Phase, PlanStep};
 use crate::results::test_kind::PhaseId;
+use crate::test_plans::{Line, Op, Options, Phase, PlanStep};
 use std::sync::atomic::Ordering;
 
 /// An observer that records what it is told, as short strings.
@@ -187,7 +187,7 @@ fn queued_steps_report_their_engine_and_the_bytes_they_moved() {
     assert!(bytes > 0);
     assert_eq!(run.bypass_bytes, bytes);
     for (i, p) in r.phases.iter().enumerate() {
-        assert_eq!(p.seed, Some(crate::plans::iops::stream_seed(9, i)));
+        assert_eq!(p.seed, Some(crate::test_plans::iops::stream_seed(9, i)));
         assert_eq!(p.histogram.as_ref().unwrap().count, p.ops_planned);
     }
     // Each size ran at least its duration, and the sizes follow each other.
@@ -211,7 +211,7 @@ fn the_block_sweep_with_writes_runs_read_write_and_queued_halves_per_size() {
     assert_eq!(r.engine, Engine::SyncAndQueued(QueuedEngine::Virtual));
     assert_eq!(String::from(r.engine), "sync+virtual");
     let sizes =
-        crate::plans::sweep::sizes(64 << 20, crate::results::settings::SectorSize::B512).len();
+        crate::test_plans::sweep::sizes(64 << 20, crate::results::settings::SectorSize::B512).len();
     assert_eq!(r.phases.len(), 3 * sizes);
     for chunk in r.phases.chunks(3) {
         let ids: Vec<_> = chunk.iter().map(|p| p.id).collect();
@@ -278,14 +278,14 @@ fn the_seek_profile_takes_no_longer_than_its_two_thousand_and_one_thousand_pairs
         });
         let (_, before, _) = with_sim(spec, false, |cx| {
             let size = cx.target.info().media_size_bytes;
-            let p = crate::plans::seek_profile::plan(
+            let p = crate::test_plans::seek_profile::plan(
                 size,
                 crate::results::settings::SectorSize::B512,
                 2000,
                 9,
             )
             .unwrap();
-            let q = crate::plans::seek_profile::plan(
+            let q = crate::test_plans::seek_profile::plan(
                 size,
                 crate::results::settings::SectorSize::B512,
                 0,

@@ -13,11 +13,6 @@ use crate::engine::sync::{EngineStop, pause, run_paused_pairs};
 use crate::engine::sync_write::{WriteParams, run_sync_writes};
 use crate::engine::verify::{Saver, VerifyParams, resumed_from, run_verify};
 use crate::error::ProbeError;
-use crate::plans::iops::OffsetGen;
-use crate::plans::scan::ScanRange;
-use crate::plans::seek_profile::{self, Pair};
-use crate::plans::smr::SmrWrites;
-use crate::plans::{Op, OpKind, PairsKind, Phase, PlanStep, ProbeSet, QueuedStep, Stream};
 use crate::results::device::DeviceInfo;
 use crate::results::settings::{Passes, QueueDepth, SectorSize};
 use crate::results::smr::Budget;
@@ -26,6 +21,11 @@ use crate::results::verify::HalfKind;
 use crate::results::{
     CapacityResult, Outcome, Payload, PhaseResult, QueuedEngine, SeekSamples, SeekSet, WarningCode,
 };
+use crate::test_plans::iops::OffsetGen;
+use crate::test_plans::scan::ScanRange;
+use crate::test_plans::seek_profile::{self, Pair};
+use crate::test_plans::smr::SmrWrites;
+use crate::test_plans::{Op, OpKind, PairsKind, Phase, PlanStep, ProbeSet, QueuedStep, Stream};
 use crate::validity;
 use std::io;
 use std::time::Duration;

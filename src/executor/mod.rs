@@ -8,11 +8,11 @@ use crate::analysis;
 use crate::device::Target;
 use crate::engine::sync::SyncEngine;
 use crate::error::ProbeError;
-use crate::plans::{self, Plan};
 use crate::results::device::DeviceInfo;
 use crate::results::settings::SectorSize;
 use crate::results::test_kind::TestKind;
 use crate::results::{Engine, Outcome, QueuedEngine, TestResult, Warning};
+use crate::test_plans::{self, Plan};
 use std::io;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -95,15 +95,15 @@ pub fn skipped(test: TestKind, settle: Duration, why: String) -> TestResult {
 /// observer failed.
 pub fn run_test(
     test: TestKind,
-    opts: &plans::Options,
+    opts: &test_plans::Options,
     cx: &mut Context<'_>,
 ) -> io::Result<Executed> {
     let info = cx.target.info();
     // Where the device's sector size becomes a type: the plans and the engines
     // trust it from here on.
     let planned = SectorSize::new(info.sector_size)
-        .ok_or_else(|| plans::TooSmall("it reports no sector size".into()))
-        .and_then(|ss| plans::plan(test, info.media_size_bytes, ss, opts));
+        .ok_or_else(|| test_plans::TooSmall("it reports no sector size".into()))
+        .and_then(|ss| test_plans::plan(test, info.media_size_bytes, ss, opts));
     match planned {
         Ok(plan) => execute(&plan, opts.settle, cx),
         Err(why) => {

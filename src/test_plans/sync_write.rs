@@ -42,7 +42,7 @@ pub fn pieces(len: u32) -> Vec<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plans::iops::OffsetGen;
+    use crate::test_plans::iops::OffsetGen;
     use proptest::prelude::*;
 
     #[test]
@@ -73,7 +73,7 @@ mod tests {
             let media = sectors * u64::from(ss) + extra % u64::from(ss);
             let whole = media / u64::from(ss) * u64::from(ss);
             for (i, size) in sizes(media, s).into_iter().enumerate() {
-                let mut g = OffsetGen::new(crate::plans::iops::stream_seed(seed, i), media, s, size).unwrap();
+                let mut g = OffsetGen::new(crate::test_plans::iops::stream_seed(seed, i), media, s, size).unwrap();
                 for _ in 0..50 {
                     let o = g.next_offset();
                     prop_assert_eq!(o % u64::from(size), 0);
