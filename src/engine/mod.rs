@@ -1,5 +1,5 @@
-//! Engines execute plans against a target. They never choose offsets and never
-//! format: they run operations, time them with the target's clock, and return data.
+//! Engines: the I/O of a plan's steps on a target. They never choose offsets and
+//! never format: they run operations, time them with the target's clock, and return data.
 
 #[cfg(test)]
 mod backend_tests;

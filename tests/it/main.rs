@@ -20,6 +20,7 @@ mod imports;
 mod lengths;
 mod live;
 mod loopdev;
+mod names;
 mod not_tested;
 mod options;
 mod package;
