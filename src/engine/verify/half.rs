@@ -13,6 +13,7 @@ use crate::engine::locate::{LocateRead, locate};
 use crate::engine::queue::EngineStop;
 use crate::engine::queue_loop::NoAnswer;
 use crate::engine::queued;
+use crate::results::QueuedEngine;
 use crate::results::failures::{FailureKind, ReadBack};
 use crate::results::verify::{Half, HalfKind, SizeChanged, Stopped, Unanswered, VerifyResult};
 use crate::stamps::stamp::Stamper;
@@ -33,6 +34,23 @@ struct FeedEnd {
     half_end: u64,
     /// The device's size changed under the half.
     size_changed: Option<SizeChanged>,
+}
+
+/// How a half's work ended, which decides whether the run goes on (`how_it_ended`).
+struct Ended {
+    kind: OpKind,
+    pass: u32,
+    /// The byte the half reached.
+    end: u64,
+    /// Where it was to end (`FeedEnd::half_end`).
+    half_end: u64,
+    /// Ctrl-C ended its feed.
+    interrupted: bool,
+    /// The first byte its failed blocks' locating left, when Ctrl-C cut it short.
+    cut: Option<u64>,
+    /// The engine's failure, in the feed or the confirmation.
+    fatal: Option<io::Error>,
+    engine: QueuedEngine,
 }
 
 impl Run<'_, '_> {
@@ -80,14 +98,7 @@ impl Run<'_, '_> {
         } else {
             self.confirm_half((kind, ps.pass), &mut half, &ps.stamper, &run, half_end)
         };
-        // The watchdog gave a request up: the drive is given up too.
-        let unanswered = unanswered.or_else(|| {
-            let n = (run.fatal.as_ref().and_then(NoAnswer::of))
-                .or_else(|| confirm_fatal.as_ref().and_then(NoAnswer::of))?;
-            let now = self.target.clock().now_ns();
-            let after_ns = now.saturating_sub(self.test_start_ns);
-            Some(Unanswered::stopped(n.offset, after_ns, n.to_string()))
-        });
+        let unanswered = unanswered.or_else(|| self.given_up_by_watchdog(&run, &confirm_fatal));
         if let Some(u) = unanswered {
             // The drive is gone: nothing more to learn from it. The failed
             // blocks are not located (each read would fail the same way).
@@ -117,14 +128,47 @@ impl Run<'_, '_> {
         }
         let end = half.end_bytes;
         ps.halves.push(half);
-        let interrupted = run.interrupted || cut.is_some() || self.stop.load(Ordering::Relaxed);
-        // A half that ended short without Ctrl-C (an engine that stopped handing
-        // out requests) is a failure, never a clean half.
-        let fatal = run_fatal.or_else(|| {
-            (!interrupted && end < half_end).then(|| {
+        let ended = Ended {
+            kind,
+            pass: ps.pass,
+            end,
+            half_end,
+            interrupted: run.interrupted,
+            cut,
+            fatal: run_fatal,
+            engine: run.engine,
+        };
+        self.how_it_ended(r, ended)
+    }
+
+    /// The watchdog's give-up of a request in the half's feed or its confirmation,
+    /// as the drive's: the drive is given up too.
+    fn given_up_by_watchdog(
+        &self,
+        run: &queued::FeedRun,
+        confirm_fatal: &Option<io::Error>,
+    ) -> Option<Unanswered> {
+        let n = (run.fatal.as_ref().and_then(NoAnswer::of))
+            .or_else(|| confirm_fatal.as_ref().and_then(NoAnswer::of))?;
+        let now = self.target.clock().now_ns();
+        let after_ns = now.saturating_sub(self.test_start_ns);
+        Some(Unanswered::stopped(n.offset, after_ns, n.to_string()))
+    }
+
+    /// Whether the run goes on after the half `e`: a failure of the engine, or a
+    /// half that ended short without Ctrl-C (an engine that stopped handing out
+    /// requests), stops it as failed, never a clean half; Ctrl-C stops it as
+    /// interrupted, `r.stopped` saying where a resumed run starts again.
+    fn how_it_ended(&self, r: &mut VerifyResult, e: Ended) -> Option<EngineStop> {
+        let p = self.p;
+        let stop_asked = self.stop.load(Ordering::Relaxed);
+        let interrupted = e.interrupted || e.cut.is_some() || stop_asked;
+        let fatal = e.fatal.or_else(|| {
+            (!interrupted && e.end < e.half_end).then(|| {
                 io::Error::other(format!(
-                    "the {} engine ended the half at byte {end} of {}",
-                    run.engine.name(),
+                    "the {} engine ended the half at byte {} of {}",
+                    e.engine.name(),
+                    e.end,
                     p.range.end
                 ))
             })
@@ -132,18 +176,22 @@ impl Run<'_, '_> {
         if let Some(error) = fatal {
             return Some(EngineStop::Failed {
                 setup: false,
-                offset: end,
+                offset: e.end,
                 error,
             });
         }
-        if run.interrupted || cut.is_some() || self.stop.load(Ordering::Relaxed) && end < half_end {
+        if e.interrupted || e.cut.is_some() || stop_asked && e.end < e.half_end {
             r.stopped = Some(Stopped {
-                pass: ps.pass,
-                half: half_kind,
-                at_bytes: end,
+                pass: e.pass,
+                half: if e.kind == OpKind::Write {
+                    HalfKind::Write
+                } else {
+                    HalfKind::Read
+                },
+                at_bytes: e.end,
                 // A failed block not redone sector by sector was not judged.
-                resume_start: if kind == OpKind::Read {
-                    cut.map_or(end, |c| c.min(end))
+                resume_start: if e.kind == OpKind::Read {
+                    e.cut.map_or(e.end, |c| c.min(e.end))
                 } else {
                     p.range.start
                 },
