@@ -196,6 +196,7 @@ fn run_all(
     let Ok(signer) = signing::open_key(cfg, err)? else {
         return Ok(exit_status(Ending::Unusable));
     };
+    signing::say_signature_replaced(cfg, err)?;
     if let Err(msg) = check_paths(cfg) {
         writeln!(err, "seekprobe: {msg}")?;
         return Ok(exit_status(Ending::Unusable));

@@ -86,6 +86,25 @@ pub(super) fn say_signed(run_file: &Path, signer: &Signer, err: &mut dyn Write) 
     )
 }
 
+/// Before a run that saves over a signed run file (`--json-file` naming one, not
+/// resumed): that its signature goes with the run it signed (saving removes it,
+/// output.rs), said on `err` so that a signed record is never lost unseen.
+pub(super) fn say_signature_replaced(cfg: &Config, err: &mut dyn Write) -> io::Result<()> {
+    let Some(file) = cfg.json_file.as_deref().filter(|_| cfg.resume.is_none()) else {
+        return Ok(());
+    };
+    let sig = sshsig::beside(file);
+    if !sig.is_file() {
+        return Ok(());
+    }
+    writeln!(
+        err,
+        "seekprobe: {} holds a signed run ({}); this run replaces it and removes that signature: give another --json-file to keep the signed record",
+        file.display(),
+        sig.display()
+    )
+}
+
 /// Whether `file` is standard input (`-`), refused by `cmd` (said): a signature is
 /// kept beside a file.
 fn stdin_refused(cmd: &str, file: &Path, err: &mut dyn Write) -> io::Result<bool> {

@@ -489,7 +489,18 @@ fn a_signed_run_says_where_its_signature_is_and_an_unsigned_one_names_the_file_i
         )),
         "{err}"
     );
-    assert!(!run(true).contains("its signature is"));
+    // Run again into the signed file (quiet): the signed record it replaces is said,
+    // even under -q, and the new run is signed in its place.
+    let err = run(true);
+    assert!(!err.contains("its signature is"), "{err}");
+    assert!(
+        err.contains(&format!(
+            "seekprobe: {} holds a signed run ({}); this run replaces it and removes that signature",
+            json.display(),
+            sig_of(&json).display()
+        )),
+        "{err}"
+    );
     // Unsigned: the signature file it lacks, by its own name.
     std::fs::remove_file(sig_of(&json)).unwrap();
     let out = seekprobe().arg("render").arg(&json).output().unwrap();
