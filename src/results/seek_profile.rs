@@ -1,5 +1,5 @@
 //! The seek profile's data (`--seek-profile`): the samples, and the figures the
-//! analysis derives from them (`analysis::seek`).
+//! analysis derives from them (`analysis::seek_profile`).
 
 use serde::{Deserialize, Serialize};
 

@@ -108,3 +108,38 @@ fn the_burn_in_and_the_prober_hold_at_most_one_trait_of_eight_methods() {
          src/prober/, found {large:?}"
     );
 }
+
+/// The paths docs/architecture.md names (a backquoted `room/file.rs` or `room/`,
+/// maybe relative to the room its sentence is about, and `src/...` anywhere): each
+/// names a file or folder of src/ (or of the repository), so a renamed file does
+/// not live on in the map.
+#[test]
+fn every_path_the_architecture_names_exists() {
+    let top = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(top.join("docs/architecture.md")).unwrap();
+    let entries: Vec<String> = crate::source_tree::entries("src").into_keys().collect();
+    let names = |p: &str| {
+        entries
+            .iter()
+            .any(|e| e == p || e.ends_with(&format!("/{p}")))
+            || top.join(p).exists()
+    };
+    let mut gone = Vec::new();
+    for (n, line) in doc.lines().enumerate() {
+        for (i, quoted) in line.split('`').enumerate() {
+            let path = quoted.strip_prefix("src/").unwrap_or(quoted);
+            let pathlike = i % 2 == 1
+                && path.contains('/')
+                && (path.ends_with(".rs") || path.ends_with('/'))
+                && (path.chars()).all(|c| c.is_ascii_lowercase() || "_/.0123456789".contains(c));
+            if pathlike && !names(path) {
+                gone.push(format!("docs/architecture.md:{}: {quoted}", n + 1));
+            }
+        }
+    }
+    assert!(
+        gone.is_empty(),
+        "paths named but not in the tree:\n{}",
+        gone.join("\n")
+    );
+}
