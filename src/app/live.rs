@@ -308,7 +308,7 @@ impl Sink for LiveText<'_> {
         smart: &crate::results::smart::SmartResult,
     ) -> io::Result<()> {
         self.progress.done();
-        if let Some(e) = &smart.error {
+        if let Some(e) = smart.error.as_ref().or(smart.not_read.as_ref()) {
             self.say(&format!("seekprobe: {}: SMART: {e}", info.path));
         }
         if self.text {

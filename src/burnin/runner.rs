@@ -155,7 +155,7 @@ impl<'s> Course<'s> {
                 Go::Skip(Status::Skipped("the device has no SMART".into()))
             }
             (Step::SelfTest(_), Some(r)) => {
-                self.self_tests_before = (r.self_tests.len(), r.error.is_some());
+                self.self_tests_before = (r.self_tests.len(), r.stopped());
                 Go::Run
             }
             (Step::SmartAfter, None) => {
@@ -287,6 +287,7 @@ fn not_discarded(info: &DeviceInfo) -> &'static str {
 fn smart_status(r: &SmartResult) -> Status {
     match (&r.error, &r.note) {
         (Some(e), _) => Status::Failed(e.clone()),
+        (None, _) if r.not_read.is_some() => Status::Skipped(r.not_read.clone().unwrap()),
         (None, Some(note)) if !r.judged() => Status::Skipped(note.clone()),
         _ => Status::Done,
     }
@@ -301,6 +302,9 @@ fn self_test_status(r: &SmartResult, (n, had_error): (usize, bool), finished: bo
     }
     if let (false, Some(e)) = (had_error, &r.error) {
         return Status::Failed(e.clone());
+    }
+    if let (false, Some(why)) = (had_error, &r.not_read) {
+        return Status::Skipped(why.clone());
     }
     match r.self_tests.get(n) {
         Some(rec) => match rec.outcome {

@@ -66,10 +66,19 @@ pub fn smart_before(
     match source(target, watch, settings.smartctl_limit).and_then(|mut s| s.read()) {
         Ok(SmartRead::Health { health, .. }) => r.before = Some(*health),
         Ok(SmartRead::NoSmart { note }) => r.note = Some(note),
-        Err(e) => r.error = Some(e.to_string()),
+        Err(e) => stopped(&mut r, e),
     }
     r.findings = findings(&r, settings);
     r
+}
+
+/// Record in `r` why SMART stopped: `not_read` when the host or the operator
+/// kept it from being read ([`SmartctlError::not_the_drives`]), else `error`.
+fn stopped(r: &mut SmartResult, e: SmartctlError) {
+    match e.not_the_drives() {
+        true => r.not_read = Some(e.to_string()),
+        false => r.error = Some(e.to_string()),
+    }
 }
 
 /// Run the self-tests `kinds` in order on a drive whose health was read
@@ -113,7 +122,7 @@ fn self_tests(
             first_error_lba: None,
             elapsed_s: 0.0,
         };
-        if r.error.is_some() {
+        if r.stopped() {
             return true;
         }
         if !r.judged() {
@@ -124,7 +133,7 @@ fn self_tests(
         let mut src = match source(target, watch, limit) {
             Ok(s) => s,
             Err(e) => {
-                r.error = Some(e.to_string());
+                stopped(r, e);
                 return true;
             }
         };
@@ -136,7 +145,7 @@ fn self_tests(
                 continue;
             }
             Err(e) => {
-                r.error = Some(e.to_string());
+                stopped(r, e);
                 return true;
             }
         }
@@ -166,7 +175,7 @@ fn self_tests(
                 return false;
             }
             Err(e) => {
-                r.error = Some(e.to_string());
+                stopped(r, e);
                 return true;
             }
         }
@@ -183,7 +192,7 @@ pub fn smart_after(
     r: &mut SmartResult,
     settings: &SmartSettings,
 ) {
-    if r.error.is_some() || !r.judged() {
+    if r.stopped() || !r.judged() {
         return;
     }
     match source(target, watch, settings.smartctl_limit).and_then(|mut s| s.read()) {
@@ -191,7 +200,7 @@ pub fn smart_after(
         Ok(SmartRead::NoSmart { note }) => {
             r.error = Some(format!("SMART could not be read after the tests: {note}"))
         }
-        Err(e) => r.error = Some(e.to_string()),
+        Err(e) => stopped(r, e),
     }
     r.findings = findings(r, settings);
 }

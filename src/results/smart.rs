@@ -60,10 +60,23 @@ pub struct SmartResult {
     pub note: Option<String>,
     /// SMART could not be read or a self-test not started: why (the disk fails).
     pub error: Option<String>,
+    /// SMART could not be read for the host's or the operator's reason (smartctl
+    /// may not open the device, cannot run, or gives no JSON): why, and what to
+    /// do. The drive is NOT TESTED, not failed. Absent when read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_read: Option<String>,
     /// The drive's temperatures during long work (a burn-in, --verify,
     /// --smr-check), with the pauses of its writes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub temperature: Option<TemperatureLog>,
+}
+
+impl SmartResult {
+    /// Whether reading SMART or a self-test stopped short: the drive's fault
+    /// (`error`) or not (`not_read`). Nothing more is asked of it then.
+    pub fn stopped(&self) -> bool {
+        self.error.is_some() || self.not_read.is_some()
+    }
 }
 
 /// A self-test kind, as `smartctl -t` names it.

@@ -50,6 +50,15 @@ pub enum SmartctlError {
         /// What was wrong.
         msg: String,
     },
+    /// smartctl may not open the device (exit status bit 1, EACCES or EPERM):
+    /// the user's rights, not the drive (smartctl needs raw I/O rights).
+    #[error("{device}: {msg}")]
+    Denied {
+        /// The device as given; smartctl was asked about it.
+        device: String,
+        /// smartctl's words and what to do (run as root).
+        msg: String,
+    },
     /// smartctl ran, but the drive (or smartctl) refused a command: a self-test
     /// kind it does not offer, a device without SMART, a command that failed.
     #[error("{device}: cannot {what}: {msg}")]
@@ -61,6 +70,37 @@ pub enum SmartctlError {
         /// Why, in smartctl's or the drive's words.
         msg: String,
     },
+}
+
+impl SmartctlError {
+    /// Whether the host or the operator kept SMART from being read, not the
+    /// drive: smartctl missing, not runnable, older than 7 (no JSON), or not
+    /// allowed to open the device. Then the drive is NOT TESTED, not failed.
+    pub fn not_the_drives(&self) -> bool {
+        matches!(
+            self,
+            SmartctlError::NotInstalled
+                | SmartctlError::Spawn { .. }
+                | SmartctlError::BadOutput { .. }
+                | SmartctlError::Denied { .. }
+        )
+    }
+}
+
+/// Why smartctl could not open a device (exit status bit 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenFailed {
+    /// Its message said Permission denied or Operation not permitted (EACCES,
+    /// EPERM): the user's rights, not the drive.
+    pub denied: bool,
+    /// smartctl's words and what to do.
+    pub msg: String,
+}
+
+impl std::fmt::Display for OpenFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.msg)
+    }
 }
 
 /// What reading a drive's SMART gave.
@@ -108,7 +148,7 @@ fn is_executable(p: &Path) -> bool {
 /// SMART, or the report holds no health figure at all. Err when smartctl could
 /// not open the device (bit 1: permission denied, a device that did not
 /// identify or sleeps): that is an error, not a device without SMART.
-pub fn classify(report: Report) -> Result<SmartRead, String> {
+pub fn classify(report: Report) -> Result<SmartRead, OpenFailed> {
     let exit = ExitStatus(report.exit_status().unwrap_or(0));
     let message = report
         .smartctl
@@ -117,10 +157,22 @@ pub fn classify(report: Report) -> Result<SmartRead, String> {
         .map(|m| m.string.clone());
     let protocol = report.device.as_ref().and_then(|d| d.protocol.clone());
     if exit.has(ExitStatus::OPEN_FAILED) {
-        return Err(format!(
-            "smartctl could not open the device (exit status bit 1: {}); run as root, or wake the drive",
-            message.unwrap_or_else(|| "no message".into())
-        ));
+        let said = |s: &super::model::Message| {
+            s.string.contains("Permission denied") || s.string.contains("Operation not permitted")
+        };
+        let denied = (report.smartctl.as_ref()).is_some_and(|s| s.messages.iter().any(said));
+        let what = if denied {
+            "run seekprobe as root: smartctl needs raw I/O rights, which the disk group does not give"
+        } else {
+            "wake the drive, or check that it identifies"
+        };
+        return Err(OpenFailed {
+            denied,
+            msg: format!(
+                "smartctl could not open the device (exit status bit 1: {}); {what}",
+                message.unwrap_or_else(|| "no message".into())
+            ),
+        });
     }
     let health = Health::from_report(&report);
     let why = if protocol.is_none() && exit.has(ExitStatus::COMMAND_LINE) {
@@ -174,10 +226,16 @@ impl Smartctl {
             });
         }
         let report = self.run_json(&info_args(device), device)?;
-        classify(report).map_err(|msg| SmartctlError::Refused {
-            device: device.into(),
-            what: "read SMART".into(),
-            msg,
+        classify(report).map_err(|e| match e.denied {
+            true => SmartctlError::Denied {
+                device: device.into(),
+                msg: e.msg,
+            },
+            false => SmartctlError::Refused {
+                device: device.into(),
+                what: "read SMART".into(),
+                msg: e.msg,
+            },
         })
     }
 }
@@ -290,10 +348,38 @@ mod tests {
         )
         .unwrap();
         let e = classify(r).unwrap_err();
+        assert!(e.denied, "{e}");
         assert!(
-            e.contains("bit 1") && e.contains("Permission denied"),
+            e.msg
+                .contains("bit 1: Smartctl open device: /dev/sda failed: Permission denied")
+                && e.msg.contains("run seekprobe as root"),
             "{e}"
         );
+        // EPERM says the same; a drive that does not identify is not the user's.
+        let open = |said: &str| {
+            let json = format!(
+                r#"{{"smartctl":{{"messages":[{{"string":"{said}","severity":"error"}}],"exit_status":2}}}}"#
+            );
+            classify(Report::from_json(&json).unwrap()).unwrap_err()
+        };
+        assert!(open("/dev/sda: Operation not permitted").denied);
+        let e = open("Read Device Identity failed: Input/output error");
+        assert!(!e.denied && e.msg.contains("wake the drive"), "{e}");
+        let denied = SmartctlError::Denied {
+            device: "/dev/sda".into(),
+            msg: e.msg,
+        };
+        assert!(denied.not_the_drives());
+        let old = SmartctlError::BadOutput {
+            device: "/dev/sda".into(),
+            msg: "not JSON".into(),
+        };
+        assert!(old.not_the_drives());
+        let hung = SmartctlError::NoAnswer {
+            device: "/dev/sda".into(),
+            waited: std::time::Duration::from_secs(1),
+        };
+        assert!(!hung.not_the_drives());
     }
 
     #[test]

@@ -170,10 +170,7 @@ pub fn burn_in(steps: &[StepRecord]) -> Vec<Finding> {
 /// kind, not its fault: NOT TESTED, the reason saying to run a test; when tests
 /// ran, they are judged, and a note says SMART was not read.
 pub fn nothing_to_judge(d: &DiskResult) -> Vec<Finding> {
-    let smart = d
-        .smart
-        .as_ref()
-        .is_some_and(|s| s.judged() || s.error.is_some());
+    let smart = d.smart.as_ref().is_some_and(|s| s.judged() || s.stopped());
     let no_smart = (d.smart.as_ref())
         .filter(|_| !smart)
         .and_then(|s| s.note.as_deref());

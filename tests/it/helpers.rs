@@ -557,3 +557,16 @@ pub(crate) use {
     chromium_tests, fuse_tests, gated_tests, loop_tests, mkfs_ext4_tests, openssh_tests,
     smartctl_loop_tests, vm_smartctl_tests, vm_tests,
 };
+
+/// A stand-in `smartctl` (a shell script running `body`) in `dir`: the PATH that
+/// finds it first.
+pub fn stand_in_smartctl(dir: &std::path::Path, body: &str) -> std::ffi::OsString {
+    use std::os::unix::fs::PermissionsExt;
+    let p = dir.join("smartctl");
+    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut path = dir.as_os_str().to_owned();
+    path.push(":");
+    path.push(std::env::var_os("PATH").unwrap_or_default());
+    path
+}

@@ -2,10 +2,11 @@
 //! refused for a partition table, a device held by another program) is never
 //! judged FAIL, exits 4 and leaves no run file behind; a drive that reports itself
 //! read-only still FAILs; SMART asked of a device that has none is not the drive's
-//! fault either. (A path that does not exist: tests/it/verdict.rs.)
+//! fault either, nor SMART the user may not read (smartctl not allowed to open
+//! the device). (A path that does not exist: tests/it/verdict.rs.)
 
 use crate::helpers::loop_tests;
-use crate::helpers::{LoopDev, image, run, run_file, seekprobe, temp_dir};
+use crate::helpers::{LoopDev, image, run, run_file, seekprobe, stand_in_smartctl, temp_dir};
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::Path;
 
@@ -134,4 +135,54 @@ fn smart_asked_of_an_image_file_without_smart_is_not_tested_and_tests_that_ran_a
         out.contains("\t\tnote: SMART not read: the device has no SMART ("),
         "{out}"
     );
+}
+
+/// What smartctl 7.3 prints for a user who may not open the device (a member of
+/// the disk group: smartctl needs raw I/O rights), exit status 2 (bit 1).
+const DENIED: &str = r#"echo '{"json_format_version":[1,0],"smartctl":{"version":[7,3],"messages":[{"string":"Smartctl open device: /dev/sda failed: Permission denied","severity":"error"}],"exit_status":2}}'
+exit 2"#;
+
+#[test]
+fn smart_the_user_may_not_read_is_not_tested_even_when_tests_ran() {
+    let dir = temp_dir();
+    let img = image(dir.path(), "img", 16 << 20);
+    let img = img.to_str().unwrap();
+    let bin = temp_dir();
+    let path = stand_in_smartctl(bin.path(), DENIED);
+    let (_jd, json) = run_file("run.json");
+    let out = seekprobe()
+        .env("PATH", path)
+        .args(["--smart", "-t", "--qualify", "--json-file"])
+        .arg(&json)
+        .arg(img)
+        .output()
+        .unwrap();
+    let (code, out, err) = (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    assert_eq!(code, 4, "{out}{err}");
+    assert!(out.contains(&format!("\t{img}: NOT TESTED\n")), "{out}");
+    assert!(!out.contains("FAIL"), "{out}");
+    let run_json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let disk = &run_json["disks"][0];
+    assert_eq!(disk["verdict"]["state"], "not_tested", "{run_json}");
+    let reason = disk["verdict"]["findings"][0]["reason"].as_str().unwrap();
+    assert_eq!(
+        disk["verdict"]["findings"][0]["code"], "not_tested",
+        "{run_json}"
+    );
+    assert!(
+        reason.starts_with("not tested: SMART could not be read: ")
+            && reason.contains("Permission denied")
+            && reason.contains("run seekprobe as root"),
+        "{reason}"
+    );
+    assert_eq!(
+        disk["smart"]["not_read"].as_str(),
+        reason.strip_prefix("not tested: SMART could not be read: ")
+    );
+    assert!(disk["smart"]["error"].is_null(), "{run_json}");
 }

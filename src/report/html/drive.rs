@@ -257,6 +257,7 @@ fn smart_section(disk: &DiskResult) -> Markup {
         h3 { "SMART" }
         @if let Some(note) = &s.note { p { (smart::no_smart_note(device, note)) } }
         @if let Some(e) = &s.error { p.fail { "SMART could not be read: " (e) } }
+        @if let Some(e) = &s.not_read { p { "SMART not read (not the drive's fault): " (e) } }
         @if let Some(before) = &s.before { (smart_table(before, s.after.as_ref())) }
         (block(&smart::render_self_tests(&s.self_tests)))
     }

@@ -9,7 +9,7 @@ mod vanishing;
 
 use crate::faultdisk::{FaultDisk, HUNG_IO_TIMEOUT_S, waited_the_hung_limit};
 use crate::helpers::fuse_tests;
-use crate::helpers::{LoopDev, Spawned, run, verify_ranges};
+use crate::helpers::{LoopDev, Spawned, run, stand_in_smartctl, verify_ranges};
 use std::time::{Duration, Instant};
 
 fn json(text: &str) -> serde_json::Value {
@@ -23,17 +23,4 @@ fn r(kind: &str, start: u64, sectors: u64) -> (String, u64, u64) {
 /// seekprobe started with `args` in the background.
 fn start(args: &[&str]) -> Spawned {
     Spawned::start(args, &[])
-}
-
-/// A stand-in `smartctl` (a shell script running `body`) in `dir`: the PATH that
-/// finds it first.
-fn stand_in_smartctl(dir: &std::path::Path, body: &str) -> std::ffi::OsString {
-    use std::os::unix::fs::PermissionsExt;
-    let p = dir.join("smartctl");
-    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
-    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let mut path = dir.as_os_str().to_owned();
-    path.push(":");
-    path.push(std::env::var_os("PATH").unwrap_or_default());
-    path
 }
