@@ -454,63 +454,60 @@ fn the_fleet_playbook_signs_each_host_s_record_and_checks_it_on_the_controller()
     }
 }
 
-#[test]
-#[cfg_attr(
-    seekprobe_no_openssh,
-    ignore = "ssh-keygen is missing (Debian's openssh-client; .ci/run installs it)"
-)]
-fn a_signed_run_says_where_its_signature_is_and_an_unsigned_one_names_the_file_it_lacks() {
-    let dir = scratch_dir();
-    let key = new_key(dir.path(), "id_ed25519", "");
-    let json = dir.path().join("batch.json");
-    let run = |quiet: bool| {
-        let mut cmd = seekprobe();
-        cmd.args(["-t", "--qualify", "--json-file"]).arg(&json);
-        if quiet {
-            cmd.arg("-q");
-        }
-        let out = cmd
-            .arg("--sign-key")
-            .arg(&key)
-            .arg("sim:hdd?size=64M")
-            .env_remove("SSH_AUTH_SOCK")
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(0), "{out:?}");
-        String::from_utf8_lossy(&out.stderr).into_owned()
-    };
-    let err = run(false);
-    assert!(
-        err.contains(&format!(
-            "seekprobe: {} signed by {} (the key file): its signature is {}\n",
-            json.display(),
-            fingerprint(&key),
-            sig_of(&json).display()
-        )),
-        "{err}"
-    );
-    // Run again into the signed file (quiet): the signed record it replaces is said,
-    // even under -q, and the new run is signed in its place.
-    let err = run(true);
-    assert!(!err.contains("its signature is"), "{err}");
-    assert!(
-        err.contains(&format!(
-            "seekprobe: {} holds a signed run ({}); this run replaces it and removes that signature",
-            json.display(),
-            sig_of(&json).display()
-        )),
-        "{err}"
-    );
-    // Unsigned: the signature file it lacks, by its own name.
-    std::fs::remove_file(sig_of(&json)).unwrap();
-    let out = seekprobe().arg("render").arg(&json).output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains(&format!(
-            "unsigned: no signature file {} beside it",
-            sig_of(&json).display()
-        )),
-        "{err}"
-    );
-    assert!(!err.contains("RUN.json"), "{err}");
+openssh_tests! {
+    fn a_signed_run_says_where_its_signature_is_and_an_unsigned_one_names_the_file_it_lacks() {
+        let dir = scratch_dir();
+        let key = new_key(dir.path(), "id_ed25519", "");
+        let json = dir.path().join("batch.json");
+        let run = |quiet: bool| {
+            let mut cmd = seekprobe();
+            cmd.args(["-t", "--qualify", "--json-file"]).arg(&json);
+            if quiet {
+                cmd.arg("-q");
+            }
+            let out = cmd
+                .arg("--sign-key")
+                .arg(&key)
+                .arg("sim:hdd?size=64M")
+                .env_remove("SSH_AUTH_SOCK")
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(0), "{out:?}");
+            String::from_utf8_lossy(&out.stderr).into_owned()
+        };
+        let err = run(false);
+        assert!(
+            err.contains(&format!(
+                "seekprobe: {} signed by {} (the key file): its signature is {}\n",
+                json.display(),
+                fingerprint(&key),
+                sig_of(&json).display()
+            )),
+            "{err}"
+        );
+        // Run again into the signed file (quiet): the signed record it replaces is said,
+        // even under -q, and the new run is signed in its place.
+        let err = run(true);
+        assert!(!err.contains("its signature is"), "{err}");
+        assert!(
+            err.contains(&format!(
+                "seekprobe: {} holds a signed run ({}); this run replaces it and removes that signature",
+                json.display(),
+                sig_of(&json).display()
+            )),
+            "{err}"
+        );
+        // Unsigned: the signature file it lacks, by its own name.
+        std::fs::remove_file(sig_of(&json)).unwrap();
+        let out = seekprobe().arg("render").arg(&json).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!(
+                "unsigned: no signature file {} beside it",
+                sig_of(&json).display()
+            )),
+            "{err}"
+        );
+        assert!(!err.contains("RUN.json"), "{err}");
+    }
 }
