@@ -196,7 +196,6 @@ fn run_all(
     let Ok(signer) = signing::open_key(cfg, err)? else {
         return Ok(exit_status(Ending::Unusable));
     };
-    signing::say_signature_replaced(cfg, err)?;
     if let Err(msg) = check_paths(cfg) {
         writeln!(err, "seekprobe: {msg}")?;
         return Ok(exit_status(Ending::Unusable));
@@ -210,6 +209,8 @@ fn run_all(
         Ok(s) => s,
         Err(ending) => return Ok(exit_status(ending)),
     };
+    // Once nothing refuses the run: it is going to save over the file.
+    signing::say_signature_replaced(cfg, err)?;
     let saver = saver.as_ref();
     let mut probed = probe_disks(cfg, (stop, &confirmed), (&mut run, &saved, saver), out, err)?;
     if !probed.interrupted {

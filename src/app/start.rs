@@ -150,7 +150,8 @@ fn unfinished_kept<'c>(cfg: &'c Config, err: &mut dyn Write) -> io::Result<Optio
 }
 
 /// --new-run: keep the burn-in in `path` (of the drives `names`) as FILE.old-N,
-/// with its checkpoints; false (after saying why) when it cannot be.
+/// with its signature (FILE.old-N.sig) and checkpoints; false (after saying why)
+/// when it cannot be.
 fn keep_aside(path: &std::path::Path, names: &[String], err: &mut dyn Write) -> io::Result<bool> {
     let kept = (1..)
         .map(|n| {
@@ -162,6 +163,14 @@ fn keep_aside(path: &std::path::Path, names: &[String], err: &mut dyn Write) -> 
         .expect("a free name");
     if let Err(e) = std::fs::rename(path, &kept) {
         super::output::cannot_write(err, &kept, "keep the saved burn-in", &e)?;
+        return Ok(false);
+    }
+    // Its signature signed the bytes kept: it goes with them, and still holds.
+    let (sig, kept_sig) = (crate::sshsig::beside(path), crate::sshsig::beside(&kept));
+    if sig.is_file()
+        && let Err(e) = std::fs::rename(&sig, &kept_sig)
+    {
+        super::output::cannot_write(err, &kept_sig, "keep the saved burn-in's signature", &e)?;
         return Ok(false);
     }
     for name in names {

@@ -511,3 +511,37 @@ openssh_tests! {
         assert!(!err.contains("RUN.json"), "{err}");
     }
 }
+
+openssh_tests! {
+    fn a_signed_run_kept_aside_by_new_run_keeps_its_signature_and_a_refused_run_says_nothing_of_it() {
+        let s = signed();
+        let dir = scratch_dir();
+        let json = dir.path().join("run.json");
+        std::fs::copy(&s.json, &json).unwrap();
+        std::fs::copy(sig_of(&s.json), sig_of(&json)).unwrap();
+        let burn_in = |new_run: bool| {
+            let mut cmd = seekprobe();
+            cmd.args(["--burn-in", "-w", "--yes", "-q", "--zones=20", "--json-file"]);
+            cmd.arg(&json);
+            if new_run {
+                cmd.arg("--new-run");
+            }
+            let out = cmd.arg(BATCH[0].0).output().unwrap();
+            (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+        };
+        // A finished burn-in is not written over: nothing is replaced, nor said to be.
+        let (code, err) = burn_in(false);
+        assert_eq!(code, Some(1), "{err}");
+        assert!(!err.contains("holds a signed run"), "{err}");
+        assert!(sig_of(&json).is_file());
+        // --new-run keeps the signed run aside, its signature with it, still holding.
+        let (code, err) = burn_in(true);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(!err.contains("holds a signed run"), "{err}");
+        let kept = dir.path().join("run.json.old-1");
+        assert!(sig_of(&kept).is_file(), "{err}");
+        assert!(!sig_of(&json).exists());
+        let (code, out, err) = verify_record(s, &kept, true);
+        assert_eq!(code, 0, "{out}{err}");
+    }
+}
