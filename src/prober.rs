@@ -473,7 +473,7 @@ impl<'t, 'a> BurnIn<'t, 'a> {
         step: crate::results::burnin::Step,
         disk: &mut DiskResult,
     ) -> io::Result<burnin::runner::Ran> {
-        use crate::results::burnin::{Status, Step};
+        use crate::results::burnin::Step;
         use burnin::runner::Ran;
         Ok(match step {
             Step::Test(k) => {
@@ -483,7 +483,7 @@ impl<'t, 'a> BurnIn<'t, 'a> {
             Step::SmartBefore => Ran::SmartBefore(Box::new(self.smart_before())),
             Step::SelfTest(kind) => match disk.smart.as_mut() {
                 Some(r) => Ran::SelfTest(self.self_test(kind, r)),
-                None => Ran::Not(Status::Skipped("SMART was not read".into())),
+                None => Ran::Not(burnin::runner::not_read()),
             },
             Step::Discard => Ran::Discard(self.discard()),
             Step::SmartAfter => {

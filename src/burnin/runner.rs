@@ -12,6 +12,16 @@ use crate::results::device::DeviceInfo;
 use crate::results::smart::{SelfTestOutcome, SmartResult};
 use crate::results::{DiskResult, Outcome, TestResult};
 
+/// A SMART step skipped because SMART was not read (a self-test without it).
+pub fn not_read() -> Status {
+    Status::Skipped("SMART was not read".into())
+}
+
+/// The SMART-after step skipped because SMART was not read before.
+fn not_read_before() -> Status {
+    Status::Skipped("SMART was not read before".into())
+}
+
 /// One drive's burn-in as it goes: its steps, the saved disk it continues
 /// (`--resume`), and whether a step found that the drive stopped answering.
 pub struct Course<'s> {
@@ -150,7 +160,7 @@ impl<'s> Course<'s> {
             ));
         }
         match (step, disk.smart.as_ref()) {
-            (Step::SelfTest(_), None) => Go::Skip(Status::Skipped("SMART was not read".into())),
+            (Step::SelfTest(_), None) => Go::Skip(not_read()),
             (Step::SelfTest(_), Some(r)) if !r.judged() => {
                 Go::Skip(Status::Skipped("the device has no SMART".into()))
             }
@@ -158,9 +168,7 @@ impl<'s> Course<'s> {
                 self.self_tests_before = (r.self_tests.len(), r.stopped());
                 Go::Run
             }
-            (Step::SmartAfter, None) => {
-                Go::Skip(Status::Skipped("SMART was not read before".into()))
-            }
+            (Step::SmartAfter, None) => Go::Skip(not_read_before()),
             _ => Go::Run,
         }
     }
@@ -190,7 +198,7 @@ impl<'s> Course<'s> {
             }
             Ran::SelfTest(finished) => match disk.smart.as_ref() {
                 Some(r) => self_test_status(r, self.self_tests_before, finished),
-                None => Status::Skipped("SMART was not read".into()),
+                None => not_read(),
             },
             Ran::Discard(d) => {
                 let (status, stopped_answering) = discard_status(d, self.not_discarded);
@@ -202,7 +210,7 @@ impl<'s> Course<'s> {
             }
             Ran::SmartAfter => match disk.smart.as_ref() {
                 Some(r) => smart_status(r),
-                None => Status::Skipped("SMART was not read before".into()),
+                None => not_read_before(),
             },
         };
         StepRecord {
@@ -468,7 +476,7 @@ mod tests {
         // No SMART was saved: the self-tests cannot run.
         assert_eq!(
             course.begin(Step::SelfTest(SelfTestKind::Short), &mut disk),
-            Go::Skip(Status::Skipped("SMART was not read".into()))
+            Go::Skip(not_read())
         );
     }
 
