@@ -91,10 +91,9 @@ fuse_tests! {
         assert_eq!(c["real"], 16 << 20, "{c}");
     }
 
-    fn a_device_unreadable_over_its_last_900_mib_is_scanned_in_seconds_with_exact_edges() {
+    fn a_device_unreadable_over_its_last_900_mib_is_scanned_and_verified_in_reads_of_its_blocks_with_exact_edges() {
         // Unreadable from sector 250,001 (inside a 1 MiB block) to the end of 1 GiB.
         let d = FaultDisk::new(1 << 30, &["read-error=250001s-2097152s"]);
-        let t0 = Instant::now();
         let (code, out, err) = run(&["--scan", "--json", "-q", &d.dev]);
         assert_eq!(code, 1, "{out}{err}");
         let v = json(&out);
@@ -109,14 +108,12 @@ fuse_tests! {
         // costs reads in proportion to the edges.
         let (reads, _) = d.stats().rule("read-error=250001s-2097152s");
         assert!(reads < 2 * 903 + 200, "{reads}");
-        assert!(t0.elapsed() < Duration::from_secs(60), "{:?}", t0.elapsed());
         // --verify -w (on 256 MiB, unreadable past its first 50 MB: a debug build stamps
         // at about 50 MB/s): the writes land, the reads of the rest fail; earlier
         // sectors still read, so the drive is not "stopped", and the region's edges are
         // exact.
         drop(d);
         let d = FaultDisk::new(256 << 20, &["read-error=100001s-524288s"]);
-        let t0 = Instant::now();
         let (code, out, err) = run(&["--verify", "-w", "--yes", "--force", "--json", "-q", &d.dev]);
         assert_eq!(code, 1, "{out}{err}");
         let v = json(&out);
@@ -131,8 +128,11 @@ fuse_tests! {
         );
         let read = &v["disks"][0]["tests"][0]["verify"]["passes"][0]["read"];
         assert!(!read["inferred"].as_array().unwrap().is_empty(), "{read}");
-        eprintln!("verify of 206 MB unreadable: {:?}", t0.elapsed());
-        assert!(t0.elapsed() < Duration::from_secs(60), "{:?}", t0.elapsed());
+        // The read half reads each of the region's 208 blocks once (two FUSE requests
+        // per 1 MiB), and locating its edge costs reads in proportion to the edges, not
+        // to the 424,287 sectors (454 to 666 reads seen).
+        let (reads, _) = d.stats().rule("read-error=100001s-524288s");
+        assert!(reads < 2 * 208 + 400, "{reads}");
     }
 
     fn unreadable_signature_areas_refuse_without_force_naming_the_offset_and_run_with_it() {
